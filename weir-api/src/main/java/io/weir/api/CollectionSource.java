@@ -1,0 +1,86 @@
+package io.weir.api;
+
+import io.weir.api.source.Boundedness;
+import io.weir.api.source.InputStatus;
+import io.weir.api.source.ReaderOutput;
+import io.weir.api.source.SimpleVersionedSerializer;
+import io.weir.api.source.Source;
+import io.weir.api.source.SourceReader;
+import io.weir.api.source.SourceReaderContext;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+
+/** The elements of a collection, as one split whose state is the index of the next element. */
+final class CollectionSource<T> implements Source<T, Integer> {
+  private static final long serialVersionUID = 1L;
+
+  private final List<T> elements;
+
+  CollectionSource(Collection<T> elements) {
+    this.elements = List.copyOf(elements);
+  }
+
+  @Override
+  public Boundedness getBoundedness() {
+    return Boundedness.BOUNDED;
+  }
+
+  @Override
+  public List<Integer> createSplits(int parallelism) {
+    return List.of(0);
+  }
+
+  @Override
+  public SourceReader<T, Integer> createReader(SourceReaderContext context) {
+    return new SourceReader<>() {
+      private final List<Integer> positions = new ArrayList<>();
+
+      @Override
+      public void addSplits(List<Integer> splits) {
+        positions.addAll(splits);
+      }
+
+      @Override
+      public InputStatus pollNext(ReaderOutput<T> output) {
+        if (positions.isEmpty()) {
+          return InputStatus.END_OF_INPUT;
+        }
+        int next = positions.get(0);
+        if (next >= elements.size()) {
+          positions.remove(0);
+          return positions.isEmpty() ? InputStatus.END_OF_INPUT : InputStatus.MORE_AVAILABLE;
+        }
+        output.collect(elements.get(next));
+        positions.set(0, next + 1);
+        return InputStatus.MORE_AVAILABLE;
+      }
+
+      @Override
+      public List<Integer> snapshotState(long checkpointId) {
+        return List.copyOf(positions);
+      }
+    };
+  }
+
+  @Override
+  public SimpleVersionedSerializer<Integer> getSplitSerializer() {
+    return new SimpleVersionedSerializer<>() {
+      @Override
+      public int getVersion() {
+        return 1;
+      }
+
+      @Override
+      public byte[] serialize(Integer position) {
+        return ByteBuffer.allocate(4).putInt(position).array();
+      }
+
+      @Override
+      public Integer deserialize(int version, byte[] serialized) {
+        return ByteBuffer.wrap(serialized).getInt();
+      }
+    };
+  }
+}

@@ -1,0 +1,184 @@
+package io.weir.api;
+
+import io.weir.api.functions.FilterFunction;
+import io.weir.api.functions.FlatMapFunction;
+import io.weir.api.functions.KeySelector;
+import io.weir.api.functions.MapFunction;
+import io.weir.api.functions.ProcessFunction;
+import io.weir.api.functions.SinkFunction;
+import io.weir.api.graph.KeyContext;
+import io.weir.api.graph.OneInputTransformation;
+import io.weir.api.graph.Operation;
+import io.weir.api.graph.PartitionTransformation;
+import io.weir.api.graph.Partitioning;
+import io.weir.api.graph.Transformation;
+import io.weir.api.graph.UnionTransformation;
+import io.weir.api.sink.PrintSink;
+import io.weir.api.sink.Sink;
+import io.weir.api.typeutils.TypeExtractor;
+import io.weir.api.typeutils.TypeInformation;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A stream of elements of one type, and the operations that make new streams from it. Nothing runs
+ * until {@link StreamEnvironment#execute}.
+ */
+public class DataStream<T> {
+
+  protected final StreamEnvironment environment;
+  protected final Transformation<T> transformation;
+
+  protected DataStream(StreamEnvironment environment, Transformation<T> transformation) {
+    this.environment = Objects.requireNonNull(environment);
+    this.transformation = Objects.requireNonNull(transformation);
+  }
+
+  public StreamEnvironment getEnvironment() {
+    return environment;
+  }
+
+  public Transformation<T> getTransformation() {
+    return transformation;
+  }
+
+  /** The element type; it may be missing until {@code returns(...)} is called. */
+  public TypeInformation<T> getType() {
+    return transformation.getOutputType();
+  }
+
+  public <R> SingleOutputStreamOperator<R> map(MapFunction<T, R> mapper) {
+    Objects.requireNonNull(mapper, "map function");
+    return transform(
+        "Map",
+        new Operation.Map<>(mapper),
+        TypeExtractor.getOutputType(mapper, MapFunction.class, 1, "Map"));
+  }
+
+  public <R> SingleOutputStreamOperator<R> flatMap(FlatMapFunction<T, R> flatMapper) {
+    Objects.requireNonNull(flatMapper, "flatMap function");
+    return transform(
+        "Flat Map",
+        new Operation.FlatMap<>(flatMapper),
+        TypeExtractor.getOutputType(flatMapper, FlatMapFunction.class, 1, "Flat Map"));
+  }
+
+  public SingleOutputStreamOperator<T> filter(FilterFunction<T> filter) {
+    Objects.requireNonNull(filter, "filter function");
+    return transform("Filter", new Operation.Filter<>(filter), getType());
+  }
+
+  public <R> SingleOutputStreamOperator<R> process(ProcessFunction<T, R> function) {
+    Objects.requireNonNull(function, "process function");
+    return transform(
+        "Process",
+        new Operation.Process<>(function),
+        TypeExtractor.getOutputType(function, ProcessFunction.class, 1, "Process"));
+  }
+
+  /** Partitions the stream by key: elements with equal keys go to the same subtask. */
+  public <K> KeyedStream<T, K> keyBy(KeySelector<T, K> keySelector) {
+    Objects.requireNonNull(keySelector, "key selector");
+    TypeInformation<K> keyType =
+        TypeExtractor.getOutputType(keySelector, KeySelector.class, 1, "Key Selector");
+    return keyBy(keySelector, keyType);
+  }
+
+  /** {@link #keyBy(KeySelector)} with the key type given explicitly. */
+  public <K> KeyedStream<T, K> keyBy(KeySelector<T, K> keySelector, TypeInformation<K> keyType) {
+    return new KeyedStream<>(environment, transformation, new KeyContext<>(keySelector, keyType));
+  }
+
+  /** The elements of this stream and the others, in no particular order. */
+  @SafeVarargs
+  public final DataStream<T> union(DataStream<T>... others) {
+    List<Transformation<T>> inputs = new ArrayList<>();
+    inputs.add(transformation);
+    for (DataStream<T> other : others) {
+      if (!other.getType().isMissing()
+          && !getType().isMissing()
+          && !other.getType().equals(getType())) {
+        throw new IllegalArgumentException(
+            "Cannot union streams of different types: "
+                + getType()
+                + " and "
+                + other.getType()
+                + ". Map them to one type first.");
+      }
+      inputs.add(other.transformation);
+    }
+    return new DataStream<>(environment, new UnionTransformation<>(inputs));
+  }
+
+  /** Pairs this stream with another for a two-input {@code process}. */
+  public <R> ConnectedStreams<T, R> connect(DataStream<R> other) {
+    return new ConnectedStreams<>(environment, this, other);
+  }
+
+  /** Spreads elements round robin over the next operator's subtasks. */
+  public DataStream<T> rebalance() {
+    return partition(new Partitioning.Rebalance());
+  }
+
+  /** Sends every element to every subtask of the next operator. */
+  public DataStream<T> broadcast() {
+    return partition(new Partitioning.Broadcast());
+  }
+
+  /** Keeps elements in their subtask; the next operator must have the same parallelism. */
+  public DataStream<T> forward() {
+    return partition(new Partitioning.Forward());
+  }
+
+  private DataStream<T> partition(Partitioning partitioning) {
+    return new DataStream<>(
+        environment, new PartitionTransformation<>(transformation, partitioning));
+  }
+
+  public DataStreamSink<T> sinkTo(Sink<T> sink) {
+    Objects.requireNonNull(sink, "sink");
+    return addSinkTransformation("Sink", new Operation.SinkTo<>(sink));
+  }
+
+  public DataStreamSink<T> addSink(SinkFunction<T> sinkFunction) {
+    Objects.requireNonNull(sinkFunction, "sink function");
+    return addSinkTransformation("Sink", new Operation.SinkFn<>(sinkFunction));
+  }
+
+  /** Prints every element to standard output. */
+  public DataStreamSink<T> print() {
+    return sinkTo(new PrintSink<>()).name("Print to Std. Out");
+  }
+
+  private DataStreamSink<T> addSinkTransformation(String name, Operation operation) {
+    OneInputTransformation<T, Void> sink =
+        new OneInputTransformation<>(
+            transformation,
+            name,
+            operation,
+            null,
+            Transformation.DEFAULT_PARALLELISM,
+            keyContext());
+    environment.addSink(sink);
+    return new DataStreamSink<>(sink);
+  }
+
+  /** The key context of this stream when it is keyed; null otherwise. */
+  KeyContext<T, ?> keyContext() {
+    return null;
+  }
+
+  <R> SingleOutputStreamOperator<R> transform(
+      String name, Operation operation, TypeInformation<R> outputType) {
+    OneInputTransformation<T, R> t =
+        new OneInputTransformation<>(
+            transformation,
+            name,
+            operation,
+            outputType,
+            Transformation.DEFAULT_PARALLELISM,
+            keyContext());
+    return new SingleOutputStreamOperator<>(environment, t);
+  }
+}

@@ -1,0 +1,26 @@
+package io.weir.api;
+
+/** The life of a job, with Flink's names. */
+public enum JobStatus {
+  /** Accepted, tasks not yet deployed. */
+  CREATED,
+  /** Tasks are deployed and running. */
+  RUNNING,
+  /** A task failed; the others are being cancelled. */
+  FAILING,
+  /** Failed for good: no restart left. */
+  FAILED,
+  /** {@code cancel()} was called; tasks are stopping. */
+  CANCELLING,
+  /** Cancelled. */
+  CANCELED,
+  /** Every task finished its input. */
+  FINISHED,
+  /** Waiting to be redeployed after a failure. */
+  RESTARTING;
+
+  /** True for the states a job never leaves. */
+  public boolean isGloballyTerminalState() {
+    return this == FAILED || this == CANCELED || this == FINISHED;
+  }
+}

@@ -1,0 +1,44 @@
+package io.weir.api;
+
+import io.weir.api.graph.Transformation;
+import io.weir.api.typeutils.TypeHint;
+import io.weir.api.typeutils.TypeInformation;
+
+/** The stream produced by one operator, whose name, uid, parallelism and type can be set. */
+public class SingleOutputStreamOperator<T> extends DataStream<T> {
+
+  protected SingleOutputStreamOperator(
+      StreamEnvironment environment, Transformation<T> transformation) {
+    super(environment, transformation);
+  }
+
+  public SingleOutputStreamOperator<T> name(String name) {
+    transformation.setName(name);
+    return this;
+  }
+
+  /** A stable id for the operator, so its state maps to it across job versions. */
+  public SingleOutputStreamOperator<T> uid(String uid) {
+    transformation.setUid(uid);
+    return this;
+  }
+
+  public SingleOutputStreamOperator<T> setParallelism(int parallelism) {
+    transformation.setParallelism(parallelism);
+    return this;
+  }
+
+  /** Declares the output type where it cannot be extracted (for example, a lambda's Collector). */
+  public SingleOutputStreamOperator<T> returns(TypeInformation<T> type) {
+    transformation.setOutputType(type);
+    return this;
+  }
+
+  public SingleOutputStreamOperator<T> returns(TypeHint<T> hint) {
+    return returns(hint.getTypeInfo());
+  }
+
+  public SingleOutputStreamOperator<T> returns(Class<T> type) {
+    return returns(TypeInformation.of(type));
+  }
+}

@@ -1,0 +1,212 @@
+package io.weir.api;
+
+import io.weir.api.config.Configuration;
+import io.weir.api.config.CoreOptions;
+import io.weir.api.graph.Pipeline;
+import io.weir.api.graph.SourceTransformation;
+import io.weir.api.graph.Transformation;
+import io.weir.api.source.NumberSequenceSource;
+import io.weir.api.source.Source;
+import io.weir.api.typeutils.InvalidTypesException;
+import io.weir.api.typeutils.TypeInformation;
+import io.weir.api.typeutils.Types;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.List;
+import java.util.ServiceLoader;
+import java.util.concurrent.ExecutionException;
+
+/**
+ * The entry point of a Weir job: creates streams, holds the job's settings, runs the job. The
+ * counterpart of Flink's {@code StreamExecutionEnvironment}. Used from one thread.
+ */
+public class StreamEnvironment {
+
+  private final Configuration configuration;
+  private final List<Transformation<?>> sinks = new ArrayList<>();
+
+  protected StreamEnvironment(Configuration configuration) {
+    this.configuration = new Configuration(configuration);
+  }
+
+  /**
+   * An environment that runs jobs on the embedded local cluster, configured by system properties.
+   */
+  public static StreamEnvironment create() {
+    return create(Configuration.fromSystemProperties());
+  }
+
+  /** An environment with the given settings ({@code -Dkey=value} properties still apply). */
+  public static StreamEnvironment create(Configuration configuration) {
+    Configuration merged = new Configuration(configuration);
+    merged.addAll(Configuration.fromSystemProperties());
+    return new StreamEnvironment(merged);
+  }
+
+  /** The environment's settings; changes apply to jobs executed afterwards. */
+  public Configuration getConfiguration() {
+    return configuration;
+  }
+
+  public StreamEnvironment setParallelism(int parallelism) {
+    if (parallelism < 1) {
+      throw new IllegalArgumentException(
+          "The default parallelism must be at least 1, but was " + parallelism + ".");
+    }
+    configuration.set(CoreOptions.DEFAULT_PARALLELISM, parallelism);
+    return this;
+  }
+
+  public int getParallelism() {
+    return configuration.get(CoreOptions.DEFAULT_PARALLELISM);
+  }
+
+  /** The number of key groups, which bounds the parallelism of keyed operators. */
+  public StreamEnvironment setMaxParallelism(int maxParallelism) {
+    if (maxParallelism < 1 || maxParallelism > (1 << 15)) {
+      throw new IllegalArgumentException(
+          "The max parallelism must be between 1 and 32768, but was " + maxParallelism + ".");
+    }
+    configuration.set(CoreOptions.MAX_PARALLELISM, maxParallelism);
+    return this;
+  }
+
+  public int getMaxParallelism() {
+    return configuration.get(CoreOptions.MAX_PARALLELISM);
+  }
+
+  /** How long a partly filled network buffer may wait; 0 flushes after every record. */
+  public StreamEnvironment setBufferTimeout(Duration timeout) {
+    if (timeout.isNegative()) {
+      throw new IllegalArgumentException("The buffer timeout must not be negative: " + timeout);
+    }
+    configuration.set(CoreOptions.BUFFER_TIMEOUT, timeout);
+    return this;
+  }
+
+  /** The numbers {@code from..to}, inclusive, spread over the parallel subtasks. */
+  public DataStreamSource<Long> fromSequence(long from, long to) {
+    return fromSource(new NumberSequenceSource(from, to), "Sequence Source", Types.LONG);
+  }
+
+  /** The given elements, in order, from one subtask. */
+  @SafeVarargs
+  public final <T> DataStreamSource<T> fromElements(T... elements) {
+    if (elements.length == 0) {
+      throw new IllegalArgumentException("fromElements needs at least one element");
+    }
+    return fromCollection(List.of(elements));
+  }
+
+  /** The elements of a collection, in its iteration order, from one subtask. */
+  public <T> DataStreamSource<T> fromCollection(Collection<T> elements) {
+    if (elements.isEmpty()) {
+      throw new IllegalArgumentException(
+          "fromCollection needs at least one element to know the type; for an empty collection"
+              + " use fromCollection(elements, typeInfo)");
+    }
+    return fromCollection(elements, elementType(elements));
+  }
+
+  public <T> DataStreamSource<T> fromCollection(
+      Collection<T> elements, TypeInformation<T> typeInfo) {
+    DataStreamSource<T> stream =
+        fromSource(new CollectionSource<>(elements), "Collection Source", typeInfo);
+    stream.setParallelism(1);
+    return stream;
+  }
+
+  @SuppressWarnings("unchecked")
+  private static <T> TypeInformation<T> elementType(Collection<T> elements) {
+    Class<?> common = null;
+    for (T element : elements) {
+      if (element == null) {
+        throw new IllegalArgumentException(
+            "fromElements/fromCollection: elements must not be null");
+      }
+      common = common == null ? element.getClass() : commonSuperclass(common, element.getClass());
+    }
+    return (TypeInformation<T>) TypeInformation.of(common);
+  }
+
+  private static Class<?> commonSuperclass(Class<?> a, Class<?> b) {
+    Class<?> c = a;
+    while (!c.isAssignableFrom(b)) {
+      c = c.getSuperclass();
+    }
+    return c;
+  }
+
+  /** A stream from a source; the type comes from the source's signature. */
+  public <T> DataStreamSource<T> fromSource(Source<T, ?> source, String sourceName) {
+    TypeInformation<T> type =
+        io.weir.api.typeutils.TypeExtractor.getOutputType(source, Source.class, 0, sourceName);
+    return fromSource(source, sourceName, type);
+  }
+
+  public <T> DataStreamSource<T> fromSource(
+      Source<T, ?> source, String sourceName, TypeInformation<T> typeInfo) {
+    SourceTransformation<T> t =
+        new SourceTransformation<>(
+            sourceName, source, typeInfo, Transformation.DEFAULT_PARALLELISM);
+    return new DataStreamSource<>(this, t);
+  }
+
+  void addSink(Transformation<?> sink) {
+    sinks.add(sink);
+  }
+
+  /** Runs the job and waits until it ends. The plan is cleared, as in Flink. */
+  public JobExecutionResult execute(String jobName) throws Exception {
+    JobClient client = executeAsync(jobName);
+    try {
+      return client.getJobExecutionResult().get();
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause();
+      if (cause instanceof Exception ex) {
+        throw ex;
+      }
+      throw e;
+    } catch (InterruptedException e) {
+      client.cancel();
+      Thread.currentThread().interrupt();
+      throw e;
+    }
+  }
+
+  /** Starts the job and returns at once with a handle on it. */
+  public JobClient executeAsync(String jobName) throws Exception {
+    if (sinks.isEmpty()) {
+      throw new IllegalStateException(
+          "No sinks defined in job '"
+              + jobName
+              + "': add one with sinkTo(...), addSink(...) or print() before execute");
+    }
+    Pipeline pipeline = new Pipeline(jobName, sinks, configuration);
+    sinks.clear();
+    return executor().execute(pipeline);
+  }
+
+  private static PipelineExecutor executor() {
+    return ServiceLoader.load(PipelineExecutor.Factory.class).stream()
+        .map(ServiceLoader.Provider::get)
+        .max(Comparator.comparingInt(PipelineExecutor.Factory::priority))
+        .orElseThrow(
+            () ->
+                new IllegalStateException(
+                    "No Weir runtime found on the classpath: add the io.weir:weir-runtime"
+                        + " dependency to run jobs"))
+        .create();
+  }
+
+  /** Checks a type before it is needed, reporting a missing one with its explanation. */
+  static <T> TypeInformation<T> requireType(TypeInformation<T> type) {
+    if (type.isMissing()) {
+      type.createSerializer(); // throws the stored InvalidTypesException
+      throw new InvalidTypesException("Missing type information");
+    }
+    return type;
+  }
+}

@@ -1,0 +1,50 @@
+package io.weir.api.config;
+
+import java.time.Duration;
+
+/** The options of the engine foundation: parallelism, max parallelism, buffers. */
+public final class CoreOptions {
+
+  private CoreOptions() {}
+
+  public static final ConfigOption<Integer> DEFAULT_PARALLELISM =
+      ConfigOptions.key("parallelism.default")
+          .intType()
+          .defaultValue(1)
+          .withDescription("Parallelism of operators that do not set their own.");
+
+  public static final ConfigOption<Integer> MAX_PARALLELISM =
+      ConfigOptions.key("pipeline.max-parallelism")
+          .intType()
+          .defaultValue(128)
+          .withDescription(
+              "Number of key groups: the upper bound of any keyed operator's parallelism.");
+
+  public static final ConfigOption<Boolean> OBJECT_REUSE =
+      ConfigOptions.key("pipeline.object-reuse")
+          .booleanType()
+          .defaultValue(false)
+          .withDescription("Hand records between chained operators without copying mutable types.");
+
+  public static final ConfigOption<Duration> BUFFER_TIMEOUT =
+      ConfigOptions.key("execution.buffer-timeout")
+          .durationType()
+          .defaultValue(Duration.ofMillis(100))
+          .withDescription(
+              "Longest time a partly filled network buffer waits before it is sent; 0 sends"
+                  + " after every record.");
+
+  public static final ConfigOption<MemorySize> NETWORK_BUFFER_SIZE =
+      ConfigOptions.key("taskmanager.memory.segment-size")
+          .memoryType()
+          .defaultValue(new MemorySize(32 * 1024))
+          .withDescription("Size of one network buffer.");
+
+  public static final ConfigOption<Integer> BUFFERS_PER_CHANNEL =
+      ConfigOptions.key("taskmanager.network.memory.buffers-per-channel")
+          .intType()
+          .defaultValue(4)
+          .withDescription(
+              "Credits of one channel: buffers that may be in flight to one consumer before the"
+                  + " producer waits.");
+}

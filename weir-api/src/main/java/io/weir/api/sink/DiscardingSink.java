@@ -1,0 +1,11 @@
+package io.weir.api.sink;
+
+/** Drops every element; for benchmarks and tests. */
+public final class DiscardingSink<T> implements Sink<T> {
+  private static final long serialVersionUID = 1L;
+
+  @Override
+  public SinkWriter<T> createWriter(WriterInitContext context) {
+    return (element, ctx) -> {};
+  }
+}

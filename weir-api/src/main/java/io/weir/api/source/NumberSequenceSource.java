@@ -1,0 +1,151 @@
+package io.weir.api.source;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The numbers {@code from..to} inclusive, each exactly once, split into one contiguous range per
+ * subtask. Behind {@code StreamEnvironment.fromSequence}.
+ */
+public final class NumberSequenceSource implements Source<Long, NumberSequenceSource.Split> {
+  private static final long serialVersionUID = 1L;
+
+  /** Records emitted per {@code pollNext}, so the task can look at its mailbox in between. */
+  private static final int BATCH = 256;
+
+  private final long from;
+  private final long to;
+
+  public NumberSequenceSource(long from, long to) {
+    if (from > to) {
+      throw new IllegalArgumentException(
+          "fromSequence(" + from + ", " + to + "): 'from' must not be greater than 'to'");
+    }
+    this.from = from;
+    this.to = to;
+  }
+
+  /**
+   * The numbers still to emit.
+   *
+   * @param next the next number to emit
+   * @param to the last number, inclusive
+   */
+  public record Split(long next, long to) {}
+
+  @Override
+  public Boundedness getBoundedness() {
+    return Boundedness.BOUNDED;
+  }
+
+  @Override
+  public List<Split> createSplits(int parallelism) {
+    List<Split> splits = new ArrayList<>(parallelism);
+    // Spread the count evenly; (to - from + 1) may overflow for the full long range, so use
+    // unsigned arithmetic on the count.
+    long count = to - from + 1;
+    long start = from;
+    for (int i = 0; i < parallelism; i++) {
+      long share = Long.divideUnsigned(count, parallelism);
+      if (Long.compareUnsigned(i, Long.remainderUnsigned(count, parallelism)) < 0) {
+        share++;
+      }
+      if (share > 0) {
+        splits.add(new Split(start, start + share - 1));
+        start += share;
+      }
+    }
+    return splits;
+  }
+
+  @Override
+  public SourceReader<Long, Split> createReader(SourceReaderContext context) {
+    return new Reader();
+  }
+
+  @Override
+  public SimpleVersionedSerializer<Split> getSplitSerializer() {
+    return new SplitSerializer();
+  }
+
+  private static final class Reader implements SourceReader<Long, Split> {
+    private final ArrayDeque<Split> splits = new ArrayDeque<>();
+    private long next;
+    private long last;
+    private boolean hasCurrent;
+
+    @Override
+    public void addSplits(List<Split> newSplits) {
+      splits.addAll(newSplits);
+    }
+
+    @Override
+    public InputStatus pollNext(ReaderOutput<Long> output) {
+      if (!hasCurrent) {
+        Split split = splits.poll();
+        if (split == null) {
+          return InputStatus.END_OF_INPUT;
+        }
+        next = split.next();
+        last = split.to();
+        hasCurrent = true;
+      }
+      long end = Math.min(last, next + BATCH - 1);
+      for (long i = next; i <= end; i++) {
+        output.collect(i);
+        if (i == Long.MAX_VALUE) {
+          break;
+        }
+      }
+      if (end == last) {
+        hasCurrent = false;
+        return splits.isEmpty() ? InputStatus.END_OF_INPUT : InputStatus.MORE_AVAILABLE;
+      }
+      next = end + 1;
+      return InputStatus.MORE_AVAILABLE;
+    }
+
+    @Override
+    public List<Split> snapshotState(long checkpointId) {
+      List<Split> state = new ArrayList<>(splits.size() + 1);
+      if (hasCurrent) {
+        state.add(new Split(next, last));
+      }
+      state.addAll(splits);
+      return state;
+    }
+  }
+
+  private static final class SplitSerializer implements SimpleVersionedSerializer<Split> {
+    @Override
+    public int getVersion() {
+      return 1;
+    }
+
+    @Override
+    public byte[] serialize(Split split) throws IOException {
+      ByteArrayOutputStream bytes = new ByteArrayOutputStream(16);
+      try (DataOutputStream out = new DataOutputStream(bytes)) {
+        out.writeLong(split.next());
+        out.writeLong(split.to());
+      }
+      return bytes.toByteArray();
+    }
+
+    @Override
+    public Split deserialize(int version, byte[] serialized) throws IOException {
+      if (version != 1) {
+        throw new IOException("Unknown number-sequence split version " + version);
+      }
+      try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(serialized))) {
+        return new Split(in.readLong(), in.readLong());
+      }
+    }
+  }
+}

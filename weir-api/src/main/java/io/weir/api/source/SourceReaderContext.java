@@ -1,0 +1,10 @@
+package io.weir.api.source;
+
+/**
+ * What a source reader knows of where it runs.
+ *
+ * @param subtaskIndex 0-based index of this reader's subtask
+ * @param parallelism number of parallel readers
+ * @param attemptNumber 0 for the first run, incremented on every restart
+ */
+public record SourceReaderContext(int subtaskIndex, int parallelism, int attemptNumber) {}

@@ -1,0 +1,393 @@
+package io.weir.api.typeutils;
+
+import java.io.IOException;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.lang.reflect.Constructor;
+import java.lang.reflect.Method;
+import java.lang.reflect.RecordComponent;
+import java.util.Arrays;
+
+/**
+ * Java records, component by component in declaration order; components of non-primitive type are
+ * written behind a null marker. Reads call the canonical constructor, so its validation runs.
+ *
+ * <p>A serializer restored from a snapshot reads the components as they were written (by name), so
+ * a record that gained, lost or reordered components can still be restored: lost components are
+ * dropped and new ones get {@code null}, {@code 0} or {@code false}. Such a serializer only reads.
+ */
+final class RecordSerializer<T extends Record> extends TypeSerializer<T> {
+
+  private final Class<T> recordClass;
+
+  // The written layout, one entry per serialized field.
+  private final String[] fieldNames;
+  private final boolean[] nullable;
+  private final TypeSerializer<Object>[] fieldSerializers;
+
+  // How the layout maps onto the record class as it is now.
+  private final MethodHandle[] getters; // per field, (Object) -> Object; null if the record lost it
+  private final int[] argumentIndex; // per field, constructor argument index or -1
+  private final Object[] defaultArguments; // for components the data has no value for
+  private final boolean sameLayout;
+  private final MethodHandle constructor; // (Object[]) -> Object
+
+  /** A serializer for the record class as it is now; one serializer per component, in order. */
+  RecordSerializer(Class<T> recordClass, TypeSerializer<?>[] componentSerializers) {
+    this(
+        recordClass, currentNames(recordClass), currentNullable(recordClass), componentSerializers);
+  }
+
+  /** A serializer for data written with the given layout. */
+  @SuppressWarnings("unchecked")
+  RecordSerializer(
+      Class<T> recordClass,
+      String[] fieldNames,
+      boolean[] nullable,
+      TypeSerializer<?>[] fieldSerializers) {
+    if (fieldNames.length != nullable.length || fieldNames.length != fieldSerializers.length) {
+      throw new IllegalArgumentException("One name, nullability and serializer per field");
+    }
+    this.recordClass = recordClass;
+    this.fieldNames = fieldNames.clone();
+    this.nullable = nullable.clone();
+    this.fieldSerializers = (TypeSerializer<Object>[]) fieldSerializers.clone();
+
+    RecordComponent[] components = recordClass.getRecordComponents();
+    MethodHandles.Lookup lookup = MethodHandles.lookup();
+    this.getters = new MethodHandle[fieldNames.length];
+    this.argumentIndex = new int[fieldNames.length];
+    this.defaultArguments = new Object[components.length];
+    for (int c = 0; c < components.length; c++) {
+      defaultArguments[c] = defaultValue(components[c].getType());
+    }
+    for (int i = 0; i < fieldNames.length; i++) {
+      argumentIndex[i] = -1;
+      for (int c = 0; c < components.length; c++) {
+        if (components[c].getName().equals(fieldNames[i])) {
+          argumentIndex[i] = c;
+          getters[i] = getter(lookup, components[c]);
+        }
+      }
+    }
+    this.sameLayout =
+        Arrays.equals(this.fieldNames, currentNames(recordClass))
+            && Arrays.equals(this.nullable, currentNullable(recordClass));
+    this.constructor = canonicalConstructor(lookup, recordClass, components);
+  }
+
+  private static String[] currentNames(Class<?> recordClass) {
+    return Arrays.stream(recordClass.getRecordComponents())
+        .map(RecordComponent::getName)
+        .toArray(String[]::new);
+  }
+
+  private static boolean[] currentNullable(Class<?> recordClass) {
+    RecordComponent[] components = recordClass.getRecordComponents();
+    boolean[] nullable = new boolean[components.length];
+    for (int i = 0; i < components.length; i++) {
+      nullable[i] = !components[i].getType().isPrimitive();
+    }
+    return nullable;
+  }
+
+  private static Object defaultValue(Class<?> type) {
+    if (!type.isPrimitive()) {
+      return null;
+    }
+    try {
+      return MethodHandles.zero(type).invoke();
+    } catch (Throwable e) {
+      throw new IllegalStateException("No zero value for " + type, e);
+    }
+  }
+
+  private static MethodHandle getter(MethodHandles.Lookup lookup, RecordComponent component) {
+    Method accessor = component.getAccessor();
+    try {
+      trySetAccessible(accessor);
+      return lookup.unreflect(accessor).asType(MethodType.methodType(Object.class, Object.class));
+    } catch (IllegalAccessException e) {
+      throw new InvalidTypesException(
+          "Weir cannot read component '"
+              + component.getName()
+              + "' of record "
+              + component.getDeclaringRecord().getName()
+              + ": "
+              + e.getMessage()
+              + ". Make the record public or open its package to Weir",
+          e);
+    }
+  }
+
+  private static MethodHandle canonicalConstructor(
+      MethodHandles.Lookup lookup, Class<?> recordClass, RecordComponent[] components) {
+    Class<?>[] types =
+        Arrays.stream(components).map(RecordComponent::getType).toArray(Class<?>[]::new);
+    try {
+      Constructor<?> canonical = recordClass.getDeclaredConstructor(types);
+      trySetAccessible(canonical);
+      return lookup
+          .unreflectConstructor(canonical)
+          .asType(MethodType.genericMethodType(components.length))
+          .asSpreader(Object[].class, components.length);
+    } catch (NoSuchMethodException | IllegalAccessException e) {
+      throw new InvalidTypesException(
+          "Weir cannot call the canonical constructor of record "
+              + recordClass.getName()
+              + ": "
+              + e.getMessage()
+              + ". Make the record public or open its package to Weir",
+          e);
+    }
+  }
+
+  private static void trySetAccessible(java.lang.reflect.AccessibleObject member) {
+    try {
+      member.setAccessible(true);
+    } catch (RuntimeException e) {
+      // A record in a module that is not open to Weir: unreflect then works for public ones only.
+    }
+  }
+
+  Class<T> recordClass() {
+    return recordClass;
+  }
+
+  @Override
+  public boolean isImmutableType() {
+    return sameLayout && CompositeSerializers.allImmutable(fieldSerializers);
+  }
+
+  @Override
+  public TypeSerializer<T> duplicate() {
+    TypeSerializer<?>[] duplicates = CompositeSerializers.duplicateAll(fieldSerializers);
+    return duplicates == fieldSerializers
+        ? this
+        : new RecordSerializer<>(recordClass, fieldNames, nullable, duplicates);
+  }
+
+  @Override
+  public T copy(T from) {
+    if (isImmutableType()) {
+      return from;
+    }
+    checkWritable();
+    Object[] arguments = new Object[fieldSerializers.length];
+    for (int i = 0; i < arguments.length; i++) {
+      arguments[i] = CompositeSerializers.copyNullable(get(i, from), fieldSerializers[i]);
+    }
+    return construct(arguments);
+  }
+
+  @Override
+  public void serialize(T record, DataOutputView target) throws IOException {
+    checkWritable();
+    for (int i = 0; i < fieldSerializers.length; i++) {
+      Object value = get(i, record);
+      if (nullable[i]) {
+        CompositeSerializers.writeNullable(value, fieldSerializers[i], target);
+      } else {
+        fieldSerializers[i].serialize(value, target);
+      }
+    }
+  }
+
+  @Override
+  public T deserialize(DataInputView source) throws IOException {
+    Object[] arguments =
+        sameLayout ? new Object[fieldSerializers.length] : defaultArguments.clone();
+    for (int i = 0; i < fieldSerializers.length; i++) {
+      Object value =
+          nullable[i]
+              ? CompositeSerializers.readNullable(fieldSerializers[i], source)
+              : fieldSerializers[i].deserialize(source);
+      int index = argumentIndex[i];
+      if (index >= 0 && value != null) {
+        arguments[index] = value;
+      }
+    }
+    return construct(arguments);
+  }
+
+  @Override
+  public void copy(DataInputView source, DataOutputView target) throws IOException {
+    for (int i = 0; i < fieldSerializers.length; i++) {
+      if (nullable[i]) {
+        CompositeSerializers.copyNullable(fieldSerializers[i], source, target);
+      } else {
+        fieldSerializers[i].copy(source, target);
+      }
+    }
+  }
+
+  private void checkWritable() {
+    if (!sameLayout) {
+      throw new IllegalStateException(
+          "This serializer reads state written before record "
+              + recordClass.getName()
+              + " changed its components; it cannot write");
+    }
+  }
+
+  private Object get(int field, T record) {
+    try {
+      return (Object) getters[field].invokeExact((Object) record);
+    } catch (RuntimeException | Error e) {
+      throw e;
+    } catch (Throwable e) {
+      throw new IllegalStateException("Reading " + fieldNames[field] + " of " + record, e);
+    }
+  }
+
+  @SuppressWarnings("unchecked")
+  private T construct(Object[] arguments) {
+    try {
+      return (T) (Object) constructor.invokeExact(arguments);
+    } catch (RuntimeException | Error e) {
+      throw e;
+    } catch (Throwable e) {
+      throw new IllegalStateException(
+          "The constructor of record " + recordClass.getName() + " failed", e);
+    }
+  }
+
+  @Override
+  public TypeSerializerSnapshot<T> snapshotConfiguration() {
+    return new Snapshot<>(this);
+  }
+
+  @Override
+  public boolean equals(Object obj) {
+    return obj instanceof RecordSerializer<?> that
+        && recordClass == that.recordClass
+        && Arrays.equals(fieldNames, that.fieldNames)
+        && Arrays.equals(nullable, that.nullable)
+        && Arrays.equals(fieldSerializers, that.fieldSerializers);
+  }
+
+  @Override
+  public int hashCode() {
+    return 31 * recordClass.hashCode() + Arrays.hashCode(fieldSerializers);
+  }
+
+  @Override
+  public String toString() {
+    StringBuilder s = new StringBuilder(recordClass.getSimpleName()).append('(');
+    for (int i = 0; i < fieldNames.length; i++) {
+      s.append(i == 0 ? "" : ", ").append(fieldNames[i]).append(": ").append(fieldSerializers[i]);
+    }
+    return s.append(')').toString();
+  }
+
+  /** The record class, the written field names and nullability, and the field snapshots. */
+  static final class Snapshot<T extends Record> implements TypeSerializerSnapshot<T> {
+    private static final int VERSION = 1;
+
+    private Class<T> recordClass;
+    private String[] fieldNames;
+    private boolean[] nullable;
+    private TypeSerializerSnapshot<?>[] nested;
+
+    public Snapshot() {}
+
+    Snapshot(RecordSerializer<T> serializer) {
+      this.recordClass = serializer.recordClass;
+      this.fieldNames = serializer.fieldNames;
+      this.nullable = serializer.nullable;
+      this.nested = CompositeSerializers.snapshotsOf(serializer.fieldSerializers);
+    }
+
+    @Override
+    public int getCurrentVersion() {
+      return VERSION;
+    }
+
+    @Override
+    public void writeSnapshot(DataOutputView out) throws IOException {
+      out.writeUTF(recordClass.getName());
+      out.writeInt(fieldNames.length);
+      for (int i = 0; i < fieldNames.length; i++) {
+        out.writeUTF(fieldNames[i]);
+        out.writeBoolean(nullable[i]);
+      }
+      CompositeSerializers.writeNestedSnapshots(out, nested);
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public void readSnapshot(int readVersion, DataInputView in, ClassLoader classLoader)
+        throws IOException {
+      CompositeSerializers.checkVersion(readVersion, VERSION, "record serializer");
+      String className = in.readUTF();
+      Class<?> loaded = CompositeSerializers.loadClass(className, classLoader);
+      if (!loaded.isRecord()) {
+        throw new IOException("The state's record class " + className + " is no longer a record");
+      }
+      recordClass = (Class<T>) loaded;
+      int count = in.readInt();
+      if (count < 0 || count > 0xFFFF) {
+        throw new IOException("Corrupt record serializer snapshot: " + count + " fields");
+      }
+      fieldNames = new String[count];
+      nullable = new boolean[count];
+      for (int i = 0; i < count; i++) {
+        fieldNames[i] = in.readUTF();
+        nullable[i] = in.readBoolean();
+      }
+      nested = CompositeSerializers.readNestedSnapshots(in, classLoader);
+      if (nested.length != count) {
+        throw new IOException(
+            "Corrupt record serializer snapshot: "
+                + count
+                + " fields, "
+                + nested.length
+                + " serializers");
+      }
+    }
+
+    @Override
+    public TypeSerializer<T> restoreSerializer() {
+      return new RecordSerializer<>(
+          recordClass, fieldNames, nullable, CompositeSerializers.restoreAll(nested));
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public TypeSerializerSchemaCompatibility<T> resolveSchemaCompatibility(
+        TypeSerializer<T> newSerializer) {
+      if (!(newSerializer instanceof RecordSerializer<T> now) || now.recordClass != recordClass) {
+        return TypeSerializerSchemaCompatibility.incompatible(
+            "The state was record "
+                + recordClass.getName()
+                + " but is now read with "
+                + newSerializer);
+      }
+      boolean migrate =
+          !Arrays.equals(fieldNames, now.fieldNames) || !Arrays.equals(nullable, now.nullable);
+      for (int i = 0; i < fieldNames.length; i++) {
+        int j = Arrays.asList(now.fieldNames).indexOf(fieldNames[i]);
+        if (j < 0) {
+          continue; // dropped on migration
+        }
+        TypeSerializerSchemaCompatibility<Object> field =
+            ((TypeSerializerSnapshot<Object>) nested[i])
+                .resolveSchemaCompatibility(now.fieldSerializers[j]);
+        if (field.isIncompatible()) {
+          return TypeSerializerSchemaCompatibility.incompatible(
+              "Record "
+                  + recordClass.getName()
+                  + ", component '"
+                  + fieldNames[i]
+                  + "': "
+                  + field.message());
+        }
+        migrate |= !field.isCompatibleAsIs();
+      }
+      return migrate
+          ? TypeSerializerSchemaCompatibility.compatibleAfterMigration()
+          : TypeSerializerSchemaCompatibility.compatibleAsIs();
+    }
+  }
+}

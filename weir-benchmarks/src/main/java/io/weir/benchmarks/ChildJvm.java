@@ -1,0 +1,153 @@
+package io.weir.benchmarks;
+
+import java.io.File;
+import java.io.IOException;
+import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Runs one measurement in a fresh JVM: the same {@code java} binary as this one, the given heap,
+ * and the module's runtime class path ({@code target/classes} plus {@code target/classpath.txt},
+ * which {@code mvn package} writes). Called from the runner's main thread only.
+ */
+final class ChildJvm {
+  private static final int TAIL_LINES = 60;
+
+  private final String java;
+  private final String classpath;
+  private final List<String> jvmOptions;
+  private final long timeoutSeconds;
+
+  ChildJvm(String classpath, String xmx, List<String> jvmArgs, long timeoutSeconds) {
+    this.java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    this.classpath = classpath;
+    List<String> options = new ArrayList<>();
+    options.add("-Xmx" + xmx);
+    options.addAll(jvmArgs);
+    this.jvmOptions = List.copyOf(options);
+    this.timeoutSeconds = timeoutSeconds;
+  }
+
+  /** The options every child JVM gets, heap first, for the report. */
+  List<String> jvmOptions() {
+    return jvmOptions;
+  }
+
+  /**
+   * Runs {@code workload} once on {@code engine} and returns the child's single {@code RESULT}.
+   *
+   * @throws ChildFailure if the child fails, times out, or prints no (or more than one, or the
+   *     wrong) {@code RESULT} line; the exception carries the tail of the child's output
+   */
+  Result run(Workload workload, Engine engine, String config, long records)
+      throws ChildFailure, IOException, InterruptedException {
+    Class<?> main =
+        workload
+            .main(engine)
+            .orElseThrow(
+                () ->
+                    new IllegalArgumentException(
+                        "Workload " + workload.id() + " has no " + engine.id() + " main."));
+    List<String> command = new ArrayList<>();
+    command.add(java);
+    command.addAll(jvmOptions);
+    command.addAll(List.of("-cp", classpath, main.getName(), config, Long.toString(records)));
+    Path output =
+        Files.createTempFile("weir-bench-" + workload.id() + "-" + engine.id() + "-", ".log");
+    try {
+      Process process =
+          new ProcessBuilder(command)
+              .redirectErrorStream(true)
+              .redirectOutput(output.toFile())
+              .start();
+      process.getOutputStream().close();
+      if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
+        process.destroyForcibly().waitFor();
+        throw failure(command, output, "did not finish within " + timeoutSeconds + " s");
+      }
+      if (process.exitValue() != 0) {
+        throw failure(command, output, "exited with code " + process.exitValue());
+      }
+      List<Result> results =
+          read(output).stream().map(Result::parse).flatMap(Optional::stream).toList();
+      if (results.size() != 1) {
+        throw failure(
+            command,
+            output,
+            results.isEmpty()
+                ? "printed no RESULT line"
+                : "printed " + results.size() + " RESULT lines, not one");
+      }
+      Result result = results.get(0);
+      if (result.engine() != engine
+          || !result.workload().equals(workload.id())
+          || !result.config().equals(config)
+          || result.records() != records) {
+        throw failure(command, output, "printed a RESULT for another run: " + result.line());
+      }
+      return result;
+    } finally {
+      Files.deleteIfExists(output);
+    }
+  }
+
+  private static ChildFailure failure(List<String> command, Path output, String what)
+      throws IOException {
+    List<String> lines = read(output);
+    List<String> tail = lines.subList(Math.max(0, lines.size() - TAIL_LINES), lines.size());
+    StringBuilder message = new StringBuilder();
+    message
+        .append("Benchmark child ")
+        .append(what)
+        .append(".\nCommand: ")
+        .append(String.join(" ", command))
+        .append("\nLast ")
+        .append(tail.size())
+        .append(" of ")
+        .append(lines.size())
+        .append(" output lines:\n");
+    for (String line : tail) {
+      message.append("  | ").append(line).append('\n');
+    }
+    message.append("Run that command by hand to see the whole output.");
+    return new ChildFailure(message.toString());
+  }
+
+  private static List<String> read(Path output) throws IOException {
+    return new String(Files.readAllBytes(output), StandardCharsets.UTF_8).lines().toList();
+  }
+
+  /**
+   * The class path for children: this module's {@code target/classes} and the dependency class path
+   * in {@code target/classpath.txt} beside it; failing those, this JVM's own class path.
+   */
+  static String moduleClasspath() throws IOException {
+    Path classes;
+    try {
+      classes =
+          Path.of(SideBySide.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+    } catch (URISyntaxException | SecurityException e) {
+      return System.getProperty("java.class.path");
+    }
+    Path dependencies = classes.resolveSibling("classpath.txt");
+    if (Files.isDirectory(classes) && Files.isRegularFile(dependencies)) {
+      return classes + File.pathSeparator + Files.readString(dependencies).strip();
+    }
+    return System.getProperty("java.class.path");
+  }
+
+  /** A child JVM that did not produce its measurement; the message holds its output's tail. */
+  static final class ChildFailure extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    ChildFailure(String message) {
+      super(message);
+    }
+  }
+}

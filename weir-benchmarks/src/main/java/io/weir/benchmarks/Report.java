@@ -1,0 +1,199 @@
+package io.weir.benchmarks;
+
+import java.lang.management.ManagementFactory;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+/**
+ * Collects the measured runs and renders them as the Markdown that {@code BENCHMARKS.md} records:
+ * the Weir/Flink table, the plain-Java limit, checkpointing overhead, every run's figure, and the
+ * command and machine.
+ */
+final class Report {
+  private final RunnerOptions options;
+  private final List<Result> results = new ArrayList<>();
+
+  Report(RunnerOptions options) {
+    this.options = options;
+  }
+
+  void add(Result result) {
+    results.add(result);
+  }
+
+  /** The median records/s of {@code engine} on {@code workload} in {@code config}, if run. */
+  Optional<Double> median(Workload workload, String config, Engine engine) {
+    List<Double> figures = figures(workload, config, engine);
+    return figures.isEmpty() ? Optional.empty() : Optional.of(Stats.median(figures));
+  }
+
+  private List<Double> figures(Workload workload, String config, Engine engine) {
+    return results.stream()
+        .filter(r -> r.workload().equals(workload.id()))
+        .filter(r -> r.config().equals(config))
+        .filter(r -> r.engine() == engine)
+        .map(Result::recordsPerSecond)
+        .toList();
+  }
+
+  String render(String command, String jvmOptions) {
+    StringBuilder md = new StringBuilder();
+    md.append("| workload | configuration | Weir rec/s | Flink rec/s | Weir/Flink ratio |\n");
+    md.append("| --- | --- | ---: | ---: | ---: |\n");
+    for (Workload workload : options.workloads()) {
+      for (String config : options.configsOf(workload)) {
+        Optional<Double> weir = median(workload, config, Engine.WEIR);
+        Optional<Double> flink = median(workload, config, Engine.FLINK);
+        md.append("| ")
+            .append(workload.title())
+            .append(" | ")
+            .append(config)
+            .append(" | ")
+            .append(weir.map(Report::rate).orElse("n/a"))
+            .append(" | ")
+            .append(flink.map(Report::rate).orElse("n/a"))
+            .append(" | ")
+            .append(ratio(weir, flink))
+            .append(" |\n");
+      }
+    }
+    md.append('\n');
+
+    for (Workload workload : options.workloads()) {
+      List<String> configs = options.configsOf(workload);
+      // The limit has no checkpointing and runs once per workload, whatever the configurations.
+      List<Double> limitFigures =
+          results.stream()
+              .filter(r -> r.workload().equals(workload.id()) && r.engine() == Engine.PLAIN)
+              .map(Result::recordsPerSecond)
+              .toList();
+      Optional<Double> limit =
+          limitFigures.isEmpty() ? Optional.empty() : Optional.of(Stats.median(limitFigures));
+      if (limit.isPresent()) {
+        md.append("- Plain-Java limit, ")
+            .append(workload.title())
+            .append(": ")
+            .append(rate(limit.get()))
+            .append(" rec/s (no framework, one thread per core; median of ")
+            .append(limitFigures.size())
+            .append("). Weir at ");
+        List<String> fractions = new ArrayList<>();
+        for (String config : configs) {
+          median(workload, config, Engine.WEIR)
+              .ifPresent(
+                  weir -> fractions.add(percent(weir / limit.get()) + " of it (" + config + ")"));
+        }
+        md.append(fractions.isEmpty() ? "n/a (not run)" : String.join(", ", fractions))
+            .append(".\n");
+      }
+      if (configs.contains("off")) {
+        for (String config : configs) {
+          if (config.equals("off")) {
+            continue;
+          }
+          List<String> overheads = new ArrayList<>();
+          for (Engine engine : List.of(Engine.WEIR, Engine.FLINK)) {
+            Optional<Double> off = median(workload, "off", engine);
+            Optional<Double> on = median(workload, config, engine);
+            if (off.isPresent() && on.isPresent()) {
+              overheads.add(engine.displayName() + " " + percent(1 - on.get() / off.get()));
+            }
+          }
+          if (!overheads.isEmpty()) {
+            md.append("- Checkpointing overhead, ")
+                .append(workload.title())
+                .append(", ")
+                .append(config)
+                .append(" against off (throughput lost): ")
+                .append(String.join(", ", overheads))
+                .append(".\n");
+          }
+        }
+      }
+    }
+    md.append("- Every run, rec/s in the order run (warm-ups excluded): ");
+    Map<String, List<String>> runs = new LinkedHashMap<>();
+    for (Result r : results) {
+      runs.computeIfAbsent(
+              r.workload() + " " + r.config() + " " + r.engine().id(), k -> new ArrayList<>())
+          .add(rate(r.recordsPerSecond()));
+    }
+    md.append(
+            runs.entrySet().stream()
+                .map(e -> e.getKey() + ": " + String.join(", ", e.getValue()))
+                .collect(Collectors.joining("; ")))
+        .append(".\n\n");
+
+    md.append("Command: `").append(command).append("`  \n");
+    md.append("Date: ")
+        .append(
+            ZonedDateTime.now(ZoneOffset.UTC)
+                .truncatedTo(ChronoUnit.SECONDS)
+                .format(DateTimeFormatter.ISO_OFFSET_DATE_TIME))
+        .append("; nproc: ")
+        .append(Runtime.getRuntime().availableProcessors())
+        .append("; memory: ")
+        .append(totalMemory())
+        .append("; Java: ")
+        .append(System.getProperty("java.runtime.version"))
+        .append(" (")
+        .append(System.getProperty("java.vm.name"))
+        .append(", ")
+        .append(System.getProperty("java.vendor"))
+        .append(")  \n");
+    md.append("Method: every run in a fresh JVM (")
+        .append(jvmOptions)
+        .append("); per workload and configuration one warm-up per engine, then ")
+        .append(options.runs())
+        .append(" rounds alternating weir, flink, plain; medians of ")
+        .append(options.runs())
+        .append(
+            "; time = wall time of the job (submission and shutdown included, JVM start"
+                + " excluded); parallelism 2; records per run: ");
+    md.append(
+            options.workloads().stream()
+                .map(w -> w.id() + " " + String.format(Locale.ROOT, "%,d", options.recordsOf(w)))
+                .collect(Collectors.joining(", ")))
+        .append(".\n");
+    return md.toString();
+  }
+
+  /** Records per second, with a unit: {@code 1.42 M}. */
+  static String rate(double perSecond) {
+    if (perSecond >= 1e6) {
+      return String.format(Locale.ROOT, "%.2f M", perSecond / 1e6);
+    }
+    if (perSecond >= 1e3) {
+      return String.format(Locale.ROOT, "%.1f k", perSecond / 1e3);
+    }
+    return String.format(Locale.ROOT, "%.0f", perSecond);
+  }
+
+  private static String ratio(Optional<Double> weir, Optional<Double> flink) {
+    if (weir.isEmpty() || flink.isEmpty()) {
+      return "n/a";
+    }
+    return String.format(Locale.ROOT, "%.2f", weir.get() / flink.get());
+  }
+
+  private static String percent(double fraction) {
+    return String.format(Locale.ROOT, "%.1f %%", fraction * 100);
+  }
+
+  private static String totalMemory() {
+    if (ManagementFactory.getOperatingSystemMXBean()
+        instanceof com.sun.management.OperatingSystemMXBean os) {
+      return String.format(Locale.ROOT, "%.1f GiB", os.getTotalMemorySize() / (double) (1L << 30));
+    }
+    return "unknown";
+  }
+}

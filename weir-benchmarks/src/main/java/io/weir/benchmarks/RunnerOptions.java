@@ -1,0 +1,150 @@
+package io.weir.benchmarks;
+
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * The command line of {@link SideBySide}:
+ *
+ * <pre>
+ * --workloads W1[,W2..]   workloads to run (default W1)
+ * --runs 3                measured runs per engine and configuration, after one warm-up (default 3)
+ * --records 20000000      records per run (default: each workload's own)
+ * --configs off[,cp1s]    configurations (default: all the workload has)
+ * --xmx 4g                heap of every child JVM (default 4g)
+ * --engines weir,flink,plain  engines to run (default all)
+ * --jvm-args "-Xms4g -XX:+AlwaysPreTouch"  further options for every child JVM (default none)
+ * --timeout 1800          seconds a child may take before it counts as failed (default 1800)
+ * </pre>
+ */
+record RunnerOptions(
+    List<Workload> workloads,
+    int runs,
+    OptionalLong records,
+    List<String> configs,
+    String xmx,
+    Set<Engine> engines,
+    List<String> jvmArgs,
+    long timeoutSeconds) {
+
+  static final String USAGE =
+      "Usage: SideBySide [--workloads W1[,W2..]] [--runs 3] [--records N] [--configs off[,cp1s]]"
+          + " [--xmx 4g] [--engines weir,flink,plain] [--jvm-args \"-XX:...\"] [--timeout 1800]";
+
+  private static final Pattern COMMA = Pattern.compile(",");
+  private static final Pattern SPACES = Pattern.compile("\\s+");
+
+  static RunnerOptions parse(String[] args) {
+    List<Workload> workloads = List.of(Workloads.W1);
+    int runs = 3;
+    OptionalLong records = OptionalLong.empty();
+    List<String> configs = List.of();
+    String xmx = "4g";
+    Set<Engine> engines = EnumSet.allOf(Engine.class);
+    List<String> jvmArgs = List.of();
+    long timeoutSeconds = 1800;
+
+    for (int i = 0; i < args.length; i++) {
+      String option = args[i];
+      if (option.equals("--help") || option.equals("-h")) {
+        throw new IllegalArgumentException(USAGE);
+      }
+      if (i + 1 >= args.length) {
+        throw new IllegalArgumentException("Option " + option + " needs a value. " + USAGE);
+      }
+      String value = args[++i];
+      switch (option) {
+        case "--workloads" -> {
+          List<Workload> chosen = new ArrayList<>();
+          for (String id : list(value)) {
+            chosen.add(Workloads.byId(id));
+          }
+          workloads = chosen;
+        }
+        case "--runs" -> runs = positiveInt(option, value);
+        case "--records" -> records = OptionalLong.of(positiveLong(option, value));
+        case "--configs" -> configs = list(value);
+        case "--xmx" -> {
+          if (!value.matches("\\d+[kKmMgG]?")) {
+            throw new IllegalArgumentException(
+                "--xmx takes a heap size such as 4g, not '" + value + "'.");
+          }
+          xmx = value;
+        }
+        case "--engines" -> {
+          Set<Engine> chosen = EnumSet.noneOf(Engine.class);
+          for (String id : list(value)) {
+            chosen.add(Engine.fromId(id));
+          }
+          engines = chosen;
+        }
+        case "--jvm-args" -> jvmArgs = SPACES.splitAsStream(value.strip()).toList();
+        case "--timeout" -> timeoutSeconds = positiveLong(option, value);
+        default -> throw new IllegalArgumentException("Unknown option " + option + ". " + USAGE);
+      }
+    }
+    for (Workload workload : workloads) {
+      for (String config : configs) {
+        if (!workload.configs().contains(config)) {
+          throw new IllegalArgumentException(
+              "Workload "
+                  + workload.id()
+                  + " has no configuration '"
+                  + config
+                  + "'; it has "
+                  + String.join(", ", workload.configs())
+                  + ".");
+        }
+      }
+    }
+    return new RunnerOptions(
+        workloads, runs, records, configs, xmx, engines, jvmArgs, timeoutSeconds);
+  }
+
+  /** The configurations to run {@code workload} in: those asked for, else all it has. */
+  List<String> configsOf(Workload workload) {
+    return configs.isEmpty() ? workload.configs() : configs;
+  }
+
+  long recordsOf(Workload workload) {
+    return records.orElse(workload.defaultRecords());
+  }
+
+  private static List<String> list(String value) {
+    List<String> items = new ArrayList<>();
+    for (String item : COMMA.splitAsStream(value).toList()) {
+      if (!item.isBlank()) {
+        items.add(item.strip());
+      }
+    }
+    if (items.isEmpty()) {
+      throw new IllegalArgumentException("Empty list '" + value + "'. " + USAGE);
+    }
+    return items;
+  }
+
+  private static int positiveInt(String option, String value) {
+    long parsed = positiveLong(option, value);
+    if (parsed > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException(option + " is too large: " + value + ".");
+    }
+    return (int) parsed;
+  }
+
+  private static long positiveLong(String option, String value) {
+    long parsed;
+    try {
+      parsed = Long.parseLong(value.replace("_", ""));
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(option + " takes a whole number, not '" + value + "'.", e);
+    }
+    if (parsed < 1) {
+      throw new IllegalArgumentException(option + " must be at least 1, not " + value + ".");
+    }
+    return parsed;
+  }
+}

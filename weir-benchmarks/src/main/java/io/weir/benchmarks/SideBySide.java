@@ -1,0 +1,119 @@
+package io.weir.benchmarks;
+
+import io.weir.benchmarks.ChildJvm.ChildFailure;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.stream.Collectors;
+
+/**
+ * Runs workloads on Weir and on Flink in the same invocation and prints a Markdown table of
+ * medians: workload, configuration, Weir, Flink, ratio, plus the plain-Java limit.
+ *
+ * <p>For each workload and configuration: one warm-up run per engine, then {@code --runs} rounds
+ * alternating the engines (weir, flink, plain, weir, flink, plain, ...), every run in a fresh JVM
+ * so no engine inherits the other's JIT, heap or threads. The plain-Java limit is run in the rounds
+ * of the first configuration only, since it has no checkpointing. See {@link RunnerOptions} for the
+ * command line; {@code weir-benchmarks/run.sh} builds and calls this.
+ *
+ * <p>Exits with 1 if a child fails (its output's tail is printed), 2 on a bad command line.
+ */
+public final class SideBySide {
+  private SideBySide() {}
+
+  public static void main(String[] args) throws IOException, InterruptedException {
+    RunnerOptions options;
+    try {
+      options = RunnerOptions.parse(args);
+    } catch (IllegalArgumentException e) {
+      System.err.println(e.getMessage());
+      System.exit(2);
+      return;
+    }
+    ChildJvm child =
+        new ChildJvm(
+            ChildJvm.moduleClasspath(), options.xmx(), options.jvmArgs(), options.timeoutSeconds());
+    Report report = new Report(options);
+    try {
+      for (Workload workload : options.workloads()) {
+        List<String> configs = options.configsOf(workload);
+        for (String config : configs) {
+          List<Engine> engines = enginesFor(workload, options, config.equals(configs.get(0)));
+          runWorkload(
+              child,
+              report,
+              workload,
+              config,
+              options.recordsOf(workload),
+              engines,
+              options.runs());
+        }
+      }
+    } catch (ChildFailure e) {
+      System.err.println(e.getMessage());
+      System.exit(1);
+      return;
+    }
+    String command =
+        System.getProperty("weir.bench.command", "java io.weir.benchmarks.SideBySide")
+            + Arrays.stream(args)
+                .map(arg -> arg.contains(" ") ? "\"" + arg + "\"" : arg)
+                .map(arg -> " " + arg)
+                .collect(Collectors.joining());
+    System.out.println();
+    System.out.print(report.render(command, String.join(" ", child.jvmOptions())));
+  }
+
+  /** The engines to run, in the order they alternate; the plain limit only when asked for. */
+  private static List<Engine> enginesFor(
+      Workload workload, RunnerOptions options, boolean withLimit) {
+    List<Engine> engines = new ArrayList<>();
+    for (Engine engine : Engine.values()) {
+      if (options.engines().contains(engine)
+          && workload.main(engine).isPresent()
+          && (engine != Engine.PLAIN || withLimit)) {
+        engines.add(engine);
+      }
+    }
+    return engines;
+  }
+
+  private static void runWorkload(
+      ChildJvm child,
+      Report report,
+      Workload workload,
+      String config,
+      long records,
+      List<Engine> engines,
+      int runs)
+      throws ChildFailure, IOException, InterruptedException {
+    for (Engine engine : engines) {
+      run(child, workload, config, records, engine, "warm-up");
+    }
+    for (int round = 1; round <= runs; round++) {
+      for (Engine engine : engines) {
+        report.add(run(child, workload, config, records, engine, "run " + round + "/" + runs));
+      }
+    }
+  }
+
+  private static Result run(
+      ChildJvm child, Workload workload, String config, long records, Engine engine, String what)
+      throws ChildFailure, IOException, InterruptedException {
+    // The plain limit has no checkpointing: it always runs as "off".
+    String childConfig = engine == Engine.PLAIN ? "off" : config;
+    Result result = child.run(workload, engine, childConfig, records);
+    System.err.printf(
+        Locale.ROOT,
+        "[%s %s] %-7s %-5s %s rec/s (%.2f s)%n",
+        workload.id(),
+        config,
+        what,
+        engine.id(),
+        Report.rate(result.recordsPerSecond()),
+        result.seconds());
+    return result;
+  }
+}

@@ -1,0 +1,50 @@
+package io.weir.benchmarks;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.stream.Stream;
+
+/** A fresh temporary directory, for checkpoint storage, deleted with its contents on close. */
+public final class TempDir implements AutoCloseable {
+  private final Path path;
+
+  private TempDir(Path path) {
+    this.path = path;
+  }
+
+  public static TempDir create(String prefix) throws IOException {
+    return new TempDir(Files.createTempDirectory(prefix));
+  }
+
+  public Path path() {
+    return path;
+  }
+
+  /** The directory as a {@code file://} URI, the form checkpoint-storage options take. */
+  public String uri() {
+    return path.toUri().toString();
+  }
+
+  @Override
+  public void close() {
+    if (!Files.exists(path)) {
+      return;
+    }
+    try (Stream<Path> files = Files.walk(path)) {
+      files.sorted(Comparator.reverseOrder()).forEach(TempDir::delete);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Could not delete temporary directory " + path, e);
+    }
+  }
+
+  private static void delete(Path file) {
+    try {
+      Files.deleteIfExists(file);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Could not delete " + file + "; remove it by hand.", e);
+    }
+  }
+}

@@ -1,0 +1,76 @@
+package io.weir.benchmarks.w1;
+
+import io.weir.benchmarks.Engine;
+import io.weir.benchmarks.JobArgs;
+import io.weir.benchmarks.Result;
+import io.weir.benchmarks.TempDir;
+import io.weir.benchmarks.Workloads;
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.state.ValueState;
+import org.apache.flink.api.common.state.ValueStateDescriptor;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.java.tuple.Tuple2;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
+import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
+import org.apache.flink.util.Collector;
+
+/**
+ * W1 keyed-count on Apache Flink 2.x, local mini cluster, parallelism 2: {@code fromSequence(1,
+ * N)}, a key per record, a {@code ValueState<Long>} count per key, a discarding sink.
+ *
+ * <p>Arguments: {@code <off|cp1s> [records]}. Prints one {@link Result} line.
+ */
+public final class FlinkKeyedCount {
+  private FlinkKeyedCount() {}
+
+  public static void main(String[] args) throws Exception {
+    JobArgs job = JobArgs.parse(args, "W1", Workloads.OFF_AND_1S, 20_000_000L);
+    try (TempDir checkpoints = TempDir.create("flink-w1-checkpoints-")) {
+      Map<String, String> settings = new HashMap<>();
+      settings.put("restart-strategy.type", "none");
+      if (job.config().equals("cp1s")) {
+        settings.put("execution.checkpointing.interval", "1s");
+        settings.put("execution.checkpointing.dir", checkpoints.uri());
+      }
+      StreamExecutionEnvironment env =
+          StreamExecutionEnvironment.getExecutionEnvironment(Configuration.fromMap(settings));
+      env.setParallelism(2);
+
+      env.fromSequence(1, job.records())
+          .map(i -> ((i * 0x9E3779B97F4A7C15L) >>> 47) % 100_000)
+          .keyBy(k -> k)
+          .process(new CountPerKey())
+          .sinkTo(new DiscardingSink<>());
+
+      long start = System.nanoTime();
+      env.execute("W1");
+      long nanos = System.nanoTime() - start;
+      Result.of(Engine.FLINK, "W1", job.config(), job.records(), nanos).print();
+    }
+  }
+
+  /** Counts the records of each key in keyed state and emits {@code (key, count)}. */
+  static final class CountPerKey extends KeyedProcessFunction<Long, Long, Tuple2<Long, Long>> {
+    private static final long serialVersionUID = 1L;
+
+    private transient ValueState<Long> count;
+
+    @Override
+    public void open(OpenContext openContext) {
+      count = getRuntimeContext().getState(new ValueStateDescriptor<>("count", Types.LONG));
+    }
+
+    @Override
+    public void processElement(Long key, Context ctx, Collector<Tuple2<Long, Long>> out)
+        throws Exception {
+      Long current = count.value();
+      long next = current == null ? 1L : current + 1L;
+      count.update(next);
+      out.collect(Tuple2.of(key, next));
+    }
+  }
+}

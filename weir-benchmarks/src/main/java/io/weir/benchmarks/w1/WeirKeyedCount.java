@@ -1,0 +1,74 @@
+package io.weir.benchmarks.w1;
+
+import io.weir.api.StreamEnvironment;
+import io.weir.api.config.Configuration;
+import io.weir.api.functions.Collector;
+import io.weir.api.functions.KeyedProcessFunction;
+import io.weir.api.functions.OpenContext;
+import io.weir.api.sink.DiscardingSink;
+import io.weir.api.state.ValueState;
+import io.weir.api.state.ValueStateDescriptor;
+import io.weir.api.tuple.Tuple2;
+import io.weir.api.typeutils.Types;
+import io.weir.benchmarks.Engine;
+import io.weir.benchmarks.JobArgs;
+import io.weir.benchmarks.Result;
+import io.weir.benchmarks.TempDir;
+import io.weir.benchmarks.Workloads;
+
+/**
+ * W1 keyed-count on Weir, embedded local cluster, parallelism 2: the same job as {@link
+ * FlinkKeyedCount}, written against Weir's API.
+ *
+ * <p>Arguments: {@code <off|cp1s> [records]}. Prints one {@link Result} line.
+ */
+public final class WeirKeyedCount {
+  private WeirKeyedCount() {}
+
+  public static void main(String[] args) throws Exception {
+    JobArgs job = JobArgs.parse(args, "W1", Workloads.OFF_AND_1S, 20_000_000L);
+    try (TempDir checkpoints = TempDir.create("weir-w1-checkpoints-")) {
+      Configuration conf = new Configuration();
+      conf.setString("restart-strategy.type", "none");
+      if (job.config().equals("cp1s")) {
+        conf.setString("execution.checkpointing.interval", "1s");
+        conf.setString("execution.checkpointing.dir", checkpoints.uri());
+      }
+      var env = StreamEnvironment.create(conf);
+      env.setParallelism(2);
+
+      env.fromSequence(1, job.records())
+          .map(i -> ((i * 0x9E3779B97F4A7C15L) >>> 47) % 100_000)
+          .keyBy(k -> k)
+          .process(new CountPerKey())
+          .returns(Types.TUPLE(Types.LONG, Types.LONG))
+          .sinkTo(new DiscardingSink<>());
+
+      long start = System.nanoTime();
+      env.execute("W1");
+      long nanos = System.nanoTime() - start;
+      Result.of(Engine.WEIR, "W1", job.config(), job.records(), nanos).print();
+    }
+  }
+
+  /** Counts the records of each key in keyed state and emits {@code (key, count)}. */
+  static final class CountPerKey extends KeyedProcessFunction<Long, Long, Tuple2<Long, Long>> {
+    private static final long serialVersionUID = 1L;
+
+    private transient ValueState<Long> count;
+
+    @Override
+    public void open(OpenContext openContext) throws Exception {
+      count = getRuntimeContext().getState(new ValueStateDescriptor<>("count", Types.LONG));
+    }
+
+    @Override
+    public void processElement(Long key, Context ctx, Collector<Tuple2<Long, Long>> out)
+        throws Exception {
+      Long current = count.value();
+      long next = current == null ? 1L : current + 1L;
+      count.update(next);
+      out.collect(Tuple2.of(key, next));
+    }
+  }
+}

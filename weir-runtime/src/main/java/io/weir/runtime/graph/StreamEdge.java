@@ -1,0 +1,29 @@
+package io.weir.runtime.graph;
+
+import io.weir.api.graph.Partitioning;
+
+/**
+ * An edge of the plan between two operators.
+ *
+ * @param source the producing operator
+ * @param target the consuming operator
+ * @param partitioning how records are distributed
+ * @param inputIndex which input of the target it feeds (0, or 1 for a second input)
+ * @param explicitForward true when the user asked for forward(), which then must hold
+ */
+public record StreamEdge(
+    StreamNode source,
+    StreamNode target,
+    Partitioning partitioning,
+    int inputIndex,
+    boolean explicitForward) {
+
+  public boolean isForward() {
+    return partitioning instanceof Partitioning.Forward;
+  }
+
+  @Override
+  public String toString() {
+    return source + " -> " + target + " (" + partitioning.getClass().getSimpleName() + ")";
+  }
+}

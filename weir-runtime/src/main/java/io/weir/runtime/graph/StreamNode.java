@@ -1,0 +1,105 @@
+package io.weir.runtime.graph;
+
+import io.weir.api.graph.KeyContext;
+import io.weir.api.graph.OneInputTransformation;
+import io.weir.api.graph.Operation;
+import io.weir.api.graph.SourceTransformation;
+import io.weir.api.graph.Transformation;
+import io.weir.api.graph.TwoInputTransformation;
+import io.weir.api.typeutils.TypeInformation;
+import java.util.ArrayList;
+import java.util.List;
+
+/** One operator of the plan with its resolved parallelism and edges. */
+public final class StreamNode {
+
+  private final Transformation<?> transformation;
+  private final int parallelism;
+  final List<StreamEdge> inEdges = new ArrayList<>();
+  final List<StreamEdge> outEdges = new ArrayList<>();
+
+  StreamNode(Transformation<?> transformation, int parallelism) {
+    this.transformation = transformation;
+    this.parallelism = parallelism;
+  }
+
+  public int getId() {
+    return transformation.getId();
+  }
+
+  public String getName() {
+    return transformation.getName();
+  }
+
+  public String getUid() {
+    return transformation.getUid();
+  }
+
+  public int getParallelism() {
+    return parallelism;
+  }
+
+  public Transformation<?> getTransformation() {
+    return transformation;
+  }
+
+  public boolean isSource() {
+    return transformation instanceof SourceTransformation<?>;
+  }
+
+  public boolean isTwoInput() {
+    return transformation instanceof TwoInputTransformation<?, ?, ?>;
+  }
+
+  /** The operation of a non-source node. */
+  public Operation getOperation() {
+    if (transformation instanceof OneInputTransformation<?, ?> t) {
+      return t.getOperation();
+    }
+    if (transformation instanceof TwoInputTransformation<?, ?, ?> t) {
+      return t.getOperation();
+    }
+    throw new IllegalStateException(getName() + " is a source and has no operation");
+  }
+
+  /** The key context of the (first) input, or null if it is not keyed. */
+  public KeyContext<?, ?> getKeyContext1() {
+    if (transformation instanceof OneInputTransformation<?, ?> t) {
+      return t.getKeyContext();
+    }
+    if (transformation instanceof TwoInputTransformation<?, ?, ?> t) {
+      return t.getKeyContext1();
+    }
+    return null;
+  }
+
+  public KeyContext<?, ?> getKeyContext2() {
+    if (transformation instanceof TwoInputTransformation<?, ?, ?> t) {
+      return t.getKeyContext2();
+    }
+    return null;
+  }
+
+  /** True when the operator keeps keyed state, i.e. its input is keyed. */
+  public boolean isKeyed() {
+    return getKeyContext1() != null
+        && !(transformation instanceof OneInputTransformation<?, ?> t && t.getOperation().isSink());
+  }
+
+  public TypeInformation<?> getOutputType() {
+    return transformation.getOutputType();
+  }
+
+  public List<StreamEdge> getInEdges() {
+    return inEdges;
+  }
+
+  public List<StreamEdge> getOutEdges() {
+    return outEdges;
+  }
+
+  @Override
+  public String toString() {
+    return getName() + "#" + getId();
+  }
+}

@@ -1,0 +1,138 @@
+package io.weir.runtime.network;
+
+import io.weir.runtime.task.Waker;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * All input channels of one consumer subtask. Producers enqueue into channels; the consumer's
+ * task thread polls the next buffer or event from whichever channel has one, round robin, and
+ * can block single channels (for barrier alignment) so that their data stays in the bounded
+ * channel queues. Producers wake the consumer when a channel becomes non-empty.
+ */
+public final class InputGate {
+
+  final Object lock = new Object();
+  private final List<InputChannel> channels = new ArrayList<>();
+  private final ArrayDeque<InputChannel> available = new ArrayDeque<>();
+  private final Waker consumerWaker;
+  private final int creditsPerChannel;
+
+  public InputGate(Waker consumerWaker, int creditsPerChannel) {
+    if (creditsPerChannel < 1) {
+      throw new IllegalArgumentException(
+          "taskmanager.network.memory.buffers-per-channel must be at least 1, was "
+              + creditsPerChannel);
+    }
+    this.consumerWaker = consumerWaker;
+    this.creditsPerChannel = creditsPerChannel;
+  }
+
+  /** Adds a channel during wiring, before threads start. */
+  public InputChannel addChannel(int inputIndex, String producerDescription) {
+    InputChannel channel =
+        new InputChannel(this, channels.size(), inputIndex, creditsPerChannel, producerDescription);
+    channels.add(channel);
+    return channel;
+  }
+
+  public List<InputChannel> getChannels() {
+    return channels;
+  }
+
+  public int getNumberOfChannels() {
+    return channels.size();
+  }
+
+  public int creditsPerChannel() {
+    return creditsPerChannel;
+  }
+
+  void enqueue(InputChannel channel, Object element, boolean priority) {
+    synchronized (lock) {
+      enqueueLocked(channel, element, priority);
+    }
+  }
+
+  void enqueueLocked(InputChannel channel, Object element, boolean priority) {
+    if (priority) {
+      channel.queue().addFirst(element);
+    } else {
+      channel.queue().addLast(element);
+    }
+    markAvailableLocked(channel);
+  }
+
+  void markAvailableLocked(InputChannel channel) {
+    if (!channel.inAvailableQueue && !channel.blocked && !channel.queue().isEmpty()) {
+      channel.inAvailableQueue = true;
+      available.addLast(channel);
+      consumerWaker.signal();
+    }
+  }
+
+  /**
+   * The next buffer or event of any unblocked channel, or null when none has one. The channel it
+   * came from is {@link Polled#channel()}.
+   */
+  public Polled pollNext() {
+    synchronized (lock) {
+      InputChannel channel = available.pollFirst();
+      if (channel == null) {
+        return null;
+      }
+      Object element = channel.queue().pollFirst();
+      channel.inAvailableQueue = false;
+      if (!channel.queue().isEmpty() && !channel.blocked) {
+        channel.inAvailableQueue = true;
+        available.addLast(channel);
+      }
+      if (element instanceof Buffer) {
+        channel.returnCredit();
+      }
+      return new Polled(channel, element);
+    }
+  }
+
+  /** Stops reading {@code channel} until {@link #unblock}: its data stays queued. */
+  public void block(InputChannel channel) {
+    synchronized (lock) {
+      channel.blocked = true;
+      if (channel.inAvailableQueue) {
+        available.remove(channel);
+        channel.inAvailableQueue = false;
+      }
+    }
+  }
+
+  public void unblock(InputChannel channel) {
+    synchronized (lock) {
+      channel.blocked = false;
+      markAvailableLocked(channel);
+    }
+  }
+
+  public void unblockAll() {
+    synchronized (lock) {
+      for (InputChannel channel : channels) {
+        channel.blocked = false;
+        markAvailableLocked(channel);
+      }
+    }
+  }
+
+  public boolean isBlocked(InputChannel channel) {
+    synchronized (lock) {
+      return channel.blocked;
+    }
+  }
+
+  /**
+   * One element taken from a channel.
+   *
+   * @param channel where it came from
+   * @param element a {@link Buffer} or a {@link ChannelEvent}
+   */
+  public record Polled(InputChannel channel, Object element) {}
+}

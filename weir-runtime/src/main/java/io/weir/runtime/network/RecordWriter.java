@@ -1,0 +1,173 @@
+package io.weir.runtime.network;
+
+import io.weir.api.typeutils.DataOutputSerializer;
+import io.weir.api.typeutils.TypeSerializer;
+import io.weir.runtime.task.CancelTaskException;
+import io.weir.runtime.task.Waker;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.function.BooleanSupplier;
+
+/**
+ * Serializes the records of one producer subtask into buffers, one buffer being filled per
+ * channel, and hands full buffers to the channels chosen by the selector. A record is serialized
+ * once (also when broadcast) and copied into buffers; nothing is allocated per record.
+ *
+ * <p>Producer task thread only. The task asks {@link #isAvailable()} before taking more input, so
+ * that it never blocks inside a record unless one record spans more buffers than it has credits.
+ */
+public final class RecordWriter<T> {
+
+  /** Timestamp value meaning "this record has none". */
+  public static final long NO_TIMESTAMP = Long.MIN_VALUE;
+
+  private final InputChannel[] channels;
+  private final Buffer[] current;
+  private final ChannelSelector<T> selector;
+  private final TypeSerializer<T> serializer;
+  private final BufferPool pool;
+  private final boolean flushAlways;
+  private final DataOutputSerializer staging = new DataOutputSerializer(128);
+  private final Waker ownWaker;
+  private final BooleanSupplier cancelled;
+  private long buffersSent;
+
+  public RecordWriter(
+      InputChannel[] channels,
+      ChannelSelector<T> selector,
+      TypeSerializer<T> serializer,
+      int bufferSize,
+      boolean flushAlways,
+      Waker ownWaker,
+      BooleanSupplier cancelled) {
+    this.channels = channels.clone();
+    this.current = new Buffer[channels.length];
+    this.selector = selector;
+    this.serializer = serializer;
+    this.pool = new BufferPool(bufferSize);
+    this.flushAlways = flushAlways;
+    this.ownWaker = ownWaker;
+    this.cancelled = cancelled;
+  }
+
+  public int getNumberOfChannels() {
+    return channels.length;
+  }
+
+  public InputChannel getChannel(int index) {
+    return channels[index];
+  }
+
+  public void emit(T record, long timestamp) {
+    staging.clear();
+    try {
+      staging.writeInt(0);
+      if (timestamp != NO_TIMESTAMP) {
+        staging.writeLong(timestamp);
+      }
+      serializer.serialize(record, staging);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot serialize record " + record, e);
+    }
+    int length = staging.length();
+    int header = (length - 4) | (timestamp != NO_TIMESTAMP ? RecordDeserializer.TIMESTAMP_FLAG : 0);
+    staging.setPosition(0);
+    staging.writeInt(header);
+    staging.setPosition(length);
+    if (selector.isBroadcast()) {
+      for (int c = 0; c < channels.length; c++) {
+        copyToChannel(c, length);
+      }
+    } else {
+      copyToChannel(selector.selectChannel(record), length);
+    }
+    if (flushAlways) {
+      flushAll();
+    }
+  }
+
+  private void copyToChannel(int c, int length) {
+    byte[] source = staging.getSharedBuffer();
+    int offset = 0;
+    while (offset < length) {
+      Buffer b = current[c];
+      if (b == null) {
+        b = pool.request();
+        current[c] = b;
+      }
+      int n = Math.min(length - offset, b.capacity() - b.size());
+      System.arraycopy(source, offset, b.memory(), b.size(), n);
+      b.setSize(b.size() + n);
+      offset += n;
+      if (b.size() == b.capacity()) {
+        awaitCredit(c);
+        send(c);
+      }
+    }
+  }
+
+  private void send(int c) {
+    channels[c].addBuffer(current[c]);
+    current[c] = null;
+    buffersSent++;
+  }
+
+  private void awaitCredit(int c) {
+    while (!channels[c].hasCredit()) {
+      if (cancelled.getAsBoolean()) {
+        throw new CancelTaskException();
+      }
+      ownWaker.await(Long.MAX_VALUE);
+    }
+  }
+
+  /** True when every channel can take another buffer, so the next record will not block. */
+  public boolean isAvailable() {
+    for (InputChannel channel : channels) {
+      if (!channel.hasCredit()) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Sends partly filled buffers to the channels that have a credit; the others keep theirs until
+   * a credit returns. Called on the buffer timeout.
+   */
+  public void flushAll() {
+    for (int c = 0; c < channels.length; c++) {
+      Buffer b = current[c];
+      if (b != null && b.size() > 0 && channels[c].hasCredit()) {
+        send(c);
+      }
+    }
+  }
+
+  /** Sends every pending buffer (waiting for credits), then {@code event} on every channel. */
+  public void broadcastEvent(ChannelEvent event) {
+    for (int c = 0; c < channels.length; c++) {
+      Buffer b = current[c];
+      if (b != null && b.size() > 0) {
+        awaitCredit(c);
+        send(c);
+      }
+      channels[c].addEvent(event);
+    }
+  }
+
+  /** Number of buffers handed to channels so far. */
+  public long getBuffersSent() {
+    return buffersSent;
+  }
+
+  /** Releases buffers not yet sent; after a failure or cancellation. */
+  public void clear() {
+    for (int c = 0; c < current.length; c++) {
+      if (current[c] != null) {
+        current[c].recycle();
+        current[c] = null;
+      }
+    }
+  }
+}

@@ -1,0 +1,24 @@
+package io.weir.runtime.operators;
+
+import io.weir.api.functions.TaskInfo;
+import io.weir.runtime.state.HeapKeyedStateBackend;
+import io.weir.runtime.state.DefaultOperatorStateStore;
+import io.weir.runtime.time.ProcessingTimeService;
+
+/**
+ * What the runtime gives one operator of a chain.
+ *
+ * @param operatorName the operator's name, for errors
+ * @param taskInfo where it runs
+ * @param userClassLoader to load user classes
+ * @param keyedStateBackend its keyed state, or null when the operator is not keyed
+ * @param operatorStateStore its operator state
+ * @param timeService processing time and timers on the task thread
+ */
+public record OperatorContext(
+    String operatorName,
+    TaskInfo taskInfo,
+    ClassLoader userClassLoader,
+    HeapKeyedStateBackend<?> keyedStateBackend,
+    DefaultOperatorStateStore operatorStateStore,
+    ProcessingTimeService timeService) {}

@@ -1,0 +1,87 @@
+package io.weir.runtime.operators;
+
+import io.weir.api.functions.CheckpointedFunction;
+import io.weir.api.functions.OpenContext;
+import io.weir.api.functions.RichFunction;
+import io.weir.api.state.FunctionInitializationContext;
+import io.weir.api.state.KeyedStateStore;
+import io.weir.api.state.OperatorStateStore;
+import java.util.Optional;
+
+/**
+ * An operator that runs a user object: gives a rich function its runtime context, calls
+ * {@code initializeState}, {@code open} and {@code close} at the right moments.
+ */
+public abstract class UdfOperator<OUT, F> extends StreamOperator<OUT> {
+
+  private static final OpenContext OPEN_CONTEXT = new OpenContext() {};
+
+  protected final F userFunction;
+
+  protected UdfOperator(F userFunction) {
+    this.userFunction = userFunction;
+  }
+
+  @Override
+  public Object getUserObject() {
+    return userFunction;
+  }
+
+  @Override
+  public void setup(OperatorContext context, Output<OUT> output) {
+    super.setup(context, output);
+    if (userFunction instanceof RichFunction rich) {
+      rich.setRuntimeContext(new StreamingRuntimeContext(context));
+    }
+  }
+
+  @Override
+  public void initializeState() throws Exception {
+    if (userFunction instanceof CheckpointedFunction checkpointed) {
+      checkpointed.initializeState(new InitializationContext(context));
+    }
+  }
+
+  @Override
+  public void open() throws Exception {
+    if (userFunction instanceof RichFunction rich) {
+      rich.open(OPEN_CONTEXT);
+    }
+  }
+
+  @Override
+  public void close() throws Exception {
+    if (userFunction instanceof RichFunction rich) {
+      rich.close();
+    }
+  }
+
+  /** What {@code CheckpointedFunction.initializeState} sees. */
+  static final class InitializationContext implements FunctionInitializationContext {
+    private final OperatorContext context;
+
+    InitializationContext(OperatorContext context) {
+      this.context = context;
+    }
+
+    @Override
+    public boolean isRestored() {
+      return false;
+    }
+
+    @Override
+    public Optional<Long> getRestoredCheckpointId() {
+      return Optional.empty();
+    }
+
+    @Override
+    public OperatorStateStore getOperatorStateStore() {
+      return context.operatorStateStore();
+    }
+
+    @Override
+    public KeyedStateStore getKeyedStateStore() {
+      return new StreamingRuntimeContext(context).keyedState();
+    }
+  }
+}

@@ -1,0 +1,142 @@
+package io.weir.runtime.state;
+
+import io.weir.api.state.ListState;
+import io.weir.api.state.ListStateDescriptor;
+import io.weir.api.state.OperatorStateStore;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * Operator state of one operator subtask: named lists, each either split (redistributed round
+ * robin on rescale) or union (every subtask gets all elements). Task thread only.
+ */
+public final class DefaultOperatorStateStore implements OperatorStateStore {
+
+  /** How a list state is redistributed when the parallelism changes. */
+  public enum Mode {
+    /** Elements are dealt out among the new subtasks. */
+    SPLIT,
+    /** Every new subtask gets every element. */
+    UNION
+  }
+
+  private final String operatorName;
+  private final Map<String, OperatorListState<?>> states = new LinkedHashMap<>();
+  private final Map<String, List<?>> restored;
+
+  public DefaultOperatorStateStore(String operatorName) {
+    this(operatorName, Map.of());
+  }
+
+  /** A store whose states start with the given restored elements, by state name. */
+  public DefaultOperatorStateStore(String operatorName, Map<String, List<?>> restored) {
+    this.operatorName = operatorName;
+    this.restored = restored;
+  }
+
+  @Override
+  public <T> ListState<T> getListState(ListStateDescriptor<T> descriptor) {
+    return get(descriptor, Mode.SPLIT);
+  }
+
+  @Override
+  public <T> ListState<T> getUnionListState(ListStateDescriptor<T> descriptor) {
+    return get(descriptor, Mode.UNION);
+  }
+
+  @SuppressWarnings("unchecked")
+  private <T> ListState<T> get(ListStateDescriptor<T> descriptor, Mode mode) {
+    OperatorListState<?> existing = states.get(descriptor.getName());
+    if (existing != null) {
+      if (existing.mode != mode) {
+        throw new IllegalStateException(
+            "Operator '"
+                + operatorName
+                + "' registers list state '"
+                + descriptor.getName()
+                + "' as "
+                + mode
+                + " but it already exists as "
+                + existing.mode);
+      }
+      return (ListState<T>) existing;
+    }
+    OperatorListState<T> state = new OperatorListState<>(descriptor, mode);
+    List<?> restoredElements = restored.get(descriptor.getName());
+    if (restoredElements != null) {
+      state.elements.addAll((List<T>) restoredElements);
+    }
+    states.put(descriptor.getName(), state);
+    return state;
+  }
+
+  @Override
+  public Set<String> getRegisteredStateNames() {
+    return Collections.unmodifiableSet(states.keySet());
+  }
+
+  /** The registered states, for snapshots. */
+  public Map<String, OperatorListState<?>> getStates() {
+    return Collections.unmodifiableMap(states);
+  }
+
+  /** One named list of operator state. */
+  public static final class OperatorListState<T> implements ListState<T> {
+    private final ListStateDescriptor<T> descriptor;
+    private final Mode mode;
+    private final ArrayList<T> elements = new ArrayList<>();
+
+    OperatorListState(ListStateDescriptor<T> descriptor, Mode mode) {
+      this.descriptor = descriptor;
+      this.mode = mode;
+    }
+
+    public ListStateDescriptor<T> getDescriptor() {
+      return descriptor;
+    }
+
+    public Mode getMode() {
+      return mode;
+    }
+
+    /** A copy of the elements. */
+    public List<T> snapshotElements() {
+      return new ArrayList<>(elements);
+    }
+
+    @Override
+    public Iterable<T> get() {
+      return Collections.unmodifiableList(elements);
+    }
+
+    @Override
+    public void add(T value) {
+      elements.add(Objects.requireNonNull(value, "list state elements must not be null"));
+    }
+
+    @Override
+    public void update(List<T> values) {
+      elements.clear();
+      if (values != null) {
+        addAll(values);
+      }
+    }
+
+    @Override
+    public void addAll(List<T> values) {
+      for (T v : values) {
+        add(v);
+      }
+    }
+
+    @Override
+    public void clear() {
+      elements.clear();
+    }
+  }
+}

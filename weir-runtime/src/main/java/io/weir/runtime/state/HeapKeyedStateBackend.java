@@ -1,0 +1,184 @@
+package io.weir.runtime.state;
+
+import io.weir.api.state.AggregatingState;
+import io.weir.api.state.AggregatingStateDescriptor;
+import io.weir.api.state.KeyedStateStore;
+import io.weir.api.state.ListState;
+import io.weir.api.state.ListStateDescriptor;
+import io.weir.api.state.MapState;
+import io.weir.api.state.MapStateDescriptor;
+import io.weir.api.state.ReducingState;
+import io.weir.api.state.ReducingStateDescriptor;
+import io.weir.api.state.StateDescriptor;
+import io.weir.api.state.ValueState;
+import io.weir.api.state.ValueStateDescriptor;
+import io.weir.api.typeutils.TypeSerializer;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * Keyed state of one operator subtask, as objects on the heap, per key group. Every state access
+ * is scoped to the key set by {@link #setCurrentKey}. Task thread only.
+ */
+public final class HeapKeyedStateBackend<K> implements KeyedStateStore {
+
+  private final String operatorName;
+  private final TypeSerializer<K> keySerializer;
+  private final int maxParallelism;
+  private final KeyGroupRange keyGroupRange;
+  private final Map<String, HeapState<K, ?>> states = new LinkedHashMap<>();
+
+  private K currentKey;
+  private int currentKeyGroup = -1;
+
+  public HeapKeyedStateBackend(
+      String operatorName,
+      TypeSerializer<K> keySerializer,
+      int maxParallelism,
+      KeyGroupRange keyGroupRange) {
+    this.operatorName = operatorName;
+    this.keySerializer = keySerializer;
+    this.maxParallelism = maxParallelism;
+    this.keyGroupRange = keyGroupRange;
+  }
+
+  public KeyGroupRange getKeyGroupRange() {
+    return keyGroupRange;
+  }
+
+  public int getMaxParallelism() {
+    return maxParallelism;
+  }
+
+  public TypeSerializer<K> getKeySerializer() {
+    return keySerializer;
+  }
+
+  /** Scopes every following state access to {@code key}. */
+  public void setCurrentKey(K key) {
+    if (key == null) {
+      throw new NullPointerException(
+          "The key selector of '" + operatorName + "' returned null; keys must not be null");
+    }
+    int keyGroup = KeyGroupRangeAssignment.assignToKeyGroup(key, maxParallelism);
+    if (!keyGroupRange.contains(keyGroup)) {
+      throw new IllegalStateException(
+          "Key '"
+              + key
+              + "' belongs to key group "
+              + keyGroup
+              + ", which is not in this subtask's "
+              + keyGroupRange
+              + " of operator '"
+              + operatorName
+              + "'. The key's hashCode() must be the same in every JVM and not change while"
+              + " the key is in use (do not use arrays, enums' identity hashes or mutable keys).");
+    }
+    currentKey = key;
+    currentKeyGroup = keyGroup;
+  }
+
+  public K getCurrentKey() {
+    return currentKey;
+  }
+
+  K currentKeyChecked() {
+    if (currentKey == null) {
+      throw new IllegalStateException(
+          "Keyed state of '"
+              + operatorName
+              + "' was used outside of processing an element or timer: there is no current key");
+    }
+    return currentKey;
+  }
+
+  int currentKeyGroup() {
+    return currentKeyGroup;
+  }
+
+  /** Number of entries of all states, for tests and metrics. */
+  public int numberOfEntries() {
+    int n = 0;
+    for (HeapState<K, ?> s : states.values()) {
+      n += s.table.size();
+    }
+    return n;
+  }
+
+  @SuppressWarnings("unchecked")
+  private <S extends HeapState<K, ?>> S getOrCreate(
+      StateDescriptor<?> descriptor, Function<StateTable<K, Object>, S> factory) {
+    HeapState<K, ?> existing = states.get(descriptor.getName());
+    if (existing != null) {
+      if (existing.kind != descriptor.getKind()) {
+        throw new IllegalStateException(
+            "Operator '"
+                + operatorName
+                + "' registers state '"
+                + descriptor.getName()
+                + "' as "
+                + descriptor.getKind()
+                + " but it already exists as "
+                + existing.kind
+                + ". Give each state its own name.");
+      }
+      return (S) existing;
+    }
+    S created = factory.apply(new StateTable<>(keyGroupRange));
+    states.put(descriptor.getName(), created);
+    return created;
+  }
+
+  @Override
+  public <T> ValueState<T> getState(ValueStateDescriptor<T> descriptor) {
+    return getOrCreate(descriptor, t -> new HeapStates.Value<>(this, descriptor, t));
+  }
+
+  @Override
+  public <T> ListState<T> getListState(ListStateDescriptor<T> descriptor) {
+    return getOrCreate(descriptor, t -> new HeapStates.List<>(this, descriptor, t));
+  }
+
+  @Override
+  public <UK, UV> MapState<UK, UV> getMapState(MapStateDescriptor<UK, UV> descriptor) {
+    return getOrCreate(descriptor, t -> new HeapStates.Map<>(this, descriptor, t));
+  }
+
+  @Override
+  public <T> ReducingState<T> getReducingState(ReducingStateDescriptor<T> descriptor) {
+    return getOrCreate(descriptor, t -> new HeapStates.Reducing<>(this, descriptor, t));
+  }
+
+  @Override
+  public <IN, ACC, OUT> AggregatingState<IN, OUT> getAggregatingState(
+      AggregatingStateDescriptor<IN, ACC, OUT> descriptor) {
+    return getOrCreate(descriptor, t -> new HeapStates.Aggregating<>(this, descriptor, t));
+  }
+
+  /** The base of the heap states: a table and the backend that knows the current key. */
+  abstract static class HeapState<K, V> {
+    final HeapKeyedStateBackend<K> backend;
+    final StateTable<K, Object> table;
+    final StateDescriptor.Kind kind;
+
+    HeapState(HeapKeyedStateBackend<K> backend, StateTable<K, Object> table, StateDescriptor.Kind kind) {
+      this.backend = backend;
+      this.table = table;
+      this.kind = kind;
+    }
+
+    @SuppressWarnings("unchecked")
+    final V getInternal() {
+      return (V) table.get(backend.currentKeyChecked(), backend.currentKeyGroup());
+    }
+
+    final void putInternal(V value) {
+      table.put(backend.currentKeyChecked(), backend.currentKeyGroup(), value);
+    }
+
+    public final void clear() {
+      table.remove(backend.currentKeyChecked(), backend.currentKeyGroup());
+    }
+  }
+}

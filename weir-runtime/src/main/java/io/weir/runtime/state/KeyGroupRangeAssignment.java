@@ -1,0 +1,80 @@
+package io.weir.runtime.state;
+
+/**
+ * The one function that decides where a key lives. The keyBy partitioner and the state backends
+ * both use it, so a record always reaches the subtask that holds its key's state.
+ *
+ * <p>key group = murmur3-mixed {@code hashCode} modulo max parallelism; subtask i of p owns the
+ * contiguous range of key groups whose {@code keyGroup * p / maxParallelism == i}. Contiguous
+ * ranges make rescaling a matter of splitting and merging ranges.
+ */
+public final class KeyGroupRangeAssignment {
+
+  /** Flink's default max parallelism, which Weir shares so jobs feel the same. */
+  public static final int DEFAULT_MAX_PARALLELISM = 128;
+
+  /** Key groups are written as two bytes in some formats. */
+  public static final int UPPER_BOUND_MAX_PARALLELISM = 1 << 15;
+
+  private KeyGroupRangeAssignment() {}
+
+  /** The subtask that owns {@code key}. */
+  public static int assignKeyToParallelOperator(Object key, int maxParallelism, int parallelism) {
+    return computeOperatorIndexForKeyGroup(
+        maxParallelism, parallelism, assignToKeyGroup(key, maxParallelism));
+  }
+
+  public static int assignToKeyGroup(Object key, int maxParallelism) {
+    if (key == null) {
+      throw new NullPointerException("A key must not be null");
+    }
+    return computeKeyGroupForKeyHash(key.hashCode(), maxParallelism);
+  }
+
+  public static int computeKeyGroupForKeyHash(int keyHash, int maxParallelism) {
+    return murmurHash(keyHash) % maxParallelism;
+  }
+
+  public static int computeOperatorIndexForKeyGroup(
+      int maxParallelism, int parallelism, int keyGroupId) {
+    return keyGroupId * parallelism / maxParallelism;
+  }
+
+  /** The key groups of subtask {@code operatorIndex}; the inverse of the function above. */
+  public static KeyGroupRange computeKeyGroupRangeForOperatorIndex(
+      int maxParallelism, int parallelism, int operatorIndex) {
+    checkParallelism(maxParallelism, parallelism);
+    int start = (operatorIndex * maxParallelism + parallelism - 1) / parallelism;
+    int end = ((operatorIndex + 1) * maxParallelism - 1) / parallelism;
+    return new KeyGroupRange(start, end);
+  }
+
+  static void checkParallelism(int maxParallelism, int parallelism) {
+    if (parallelism < 1 || parallelism > maxParallelism) {
+      throw new IllegalArgumentException(
+          "Parallelism "
+              + parallelism
+              + " must be between 1 and the max parallelism "
+              + maxParallelism);
+    }
+  }
+
+  /**
+   * The murmur3 32-bit hash of one int (seed 0), made non-negative. Spreads keys whose
+   * {@code hashCode}s are sequential (Long, Integer) evenly over the key groups.
+   */
+  public static int murmurHash(int code) {
+    int k = code * 0xcc9e2d51;
+    k = Integer.rotateLeft(k, 15);
+    k *= 0x1b873593;
+    int h = Integer.rotateLeft(k, 13);
+    h = h * 5 + 0xe6546b64;
+    h ^= 4;
+    h ^= h >>> 16;
+    h *= 0x85ebca6b;
+    h ^= h >>> 13;
+    h *= 0xc2b2ae35;
+    h ^= h >>> 16;
+    return h >= 0 ? h : (h == Integer.MIN_VALUE ? 0 : -h);
+  }
+}

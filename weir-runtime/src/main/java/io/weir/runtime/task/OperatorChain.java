@@ -1,0 +1,127 @@
+package io.weir.runtime.task;
+
+import io.weir.api.config.CoreOptions;
+import io.weir.api.functions.TaskInfo;
+import io.weir.api.graph.KeyContext;
+import io.weir.api.typeutils.TypeSerializer;
+import io.weir.runtime.graph.JobGraph;
+import io.weir.runtime.graph.JobVertex;
+import io.weir.runtime.graph.StreamEdge;
+import io.weir.runtime.graph.StreamNode;
+import io.weir.runtime.network.RecordWriter;
+import io.weir.runtime.operators.OneInputOperator;
+import io.weir.runtime.operators.OperatorContext;
+import io.weir.runtime.operators.OperatorFactory;
+import io.weir.runtime.operators.Output;
+import io.weir.runtime.operators.StreamOperator;
+import io.weir.runtime.state.DefaultOperatorStateStore;
+import io.weir.runtime.state.HeapKeyedStateBackend;
+import io.weir.runtime.state.KeyGroupRange;
+import io.weir.runtime.state.KeyGroupRangeAssignment;
+import io.weir.runtime.time.ProcessingTimeService;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The operators of one subtask, wired head to tail: chained edges become method calls, network
+ * edges become record writers. Built and used on the task thread.
+ */
+final class OperatorChain {
+
+  private final Map<StreamNode, StreamOperator<?>> operators = new LinkedHashMap<>();
+  private final Output<?> sourceOutput;
+  private final List<StreamOperator<?>> headFirst;
+
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  OperatorChain(
+      JobGraph graph,
+      JobVertex vertex,
+      TaskInfo taskInfo,
+      Map<StreamEdge, RecordWriter<?>> writers,
+      ProcessingTimeService timeService) {
+    boolean objectReuse = graph.configuration().get(CoreOptions.OBJECT_REUSE);
+    List<StreamNode> chain = vertex.getChain();
+    Output<?> headSourceOutput = null;
+    for (int i = chain.size() - 1; i >= 0; i--) {
+      StreamNode node = chain.get(i);
+      List<Output<Object>> outputs = new ArrayList<>();
+      for (StreamEdge edge : node.getOutEdges()) {
+        if (vertex.contains(edge.target())) {
+          StreamOperator<?> next = operators.get(edge.target());
+          TypeSerializer<Object> serializer =
+              (TypeSerializer<Object>) node.getOutputType().createSerializer();
+          TypeSerializer<Object> copier =
+              objectReuse || serializer.isImmutableType() ? null : serializer;
+          outputs.add(
+              new ChainOutputs.Chaining<>(
+                  (OneInputOperator<Object>) next, edge.target().getName(), copier));
+        } else {
+          outputs.add(new ChainOutputs.Network<>((RecordWriter<Object>) writers.get(edge)));
+        }
+      }
+      Output<Object> output =
+          outputs.isEmpty()
+              ? new ChainOutputs.Discarding<>()
+              : outputs.size() == 1 ? outputs.get(0) : new ChainOutputs.Broadcasting<>(outputs);
+      if (node.isSource()) {
+        headSourceOutput = output;
+        continue;
+      }
+      TypeSerializer<?> outSerializer =
+          node.getOperation().isSink() ? null : node.getOutputType().createSerializer();
+      StreamOperator op =
+          OperatorFactory.create(
+              node.getName(),
+              node.getOperation(), node.getKeyContext1(), node.getKeyContext2(), outSerializer);
+      OperatorContext ctx =
+          new OperatorContext(
+              node.getName(),
+              taskInfo,
+              Thread.currentThread().getContextClassLoader(),
+              node.isKeyed() ? keyedBackend(node, graph, taskInfo) : null,
+              new DefaultOperatorStateStore(node.getName()),
+              timeService);
+      op.setup(ctx, output);
+      operators.put(node, op);
+    }
+    this.sourceOutput = headSourceOutput;
+    List<StreamOperator<?>> ordered = new ArrayList<>();
+    for (StreamNode node : chain) {
+      StreamOperator<?> op = operators.get(node);
+      if (op != null) {
+        ordered.add(op);
+      }
+    }
+    this.headFirst = Collections.unmodifiableList(ordered);
+  }
+
+  private static HeapKeyedStateBackend<?> keyedBackend(
+      StreamNode node, JobGraph graph, TaskInfo taskInfo) {
+    KeyContext<?, ?> key = node.getKeyContext1();
+    KeyGroupRange range =
+        KeyGroupRangeAssignment.computeKeyGroupRangeForOperatorIndex(
+            graph.maxParallelism(),
+            taskInfo.numberOfParallelSubtasks(),
+            taskInfo.indexOfThisSubtask());
+    return new HeapKeyedStateBackend<>(
+        node.getName(), key.keyType().createSerializer(), graph.maxParallelism(), range);
+  }
+
+  /** The output a source emits into; null when the head is not a source. */
+  Output<?> sourceOutput() {
+    return sourceOutput;
+  }
+
+  /** The first operator: what network input feeds. */
+  StreamOperator<?> head() {
+    return headFirst.get(0);
+  }
+
+  /** The operators, head first. */
+  List<StreamOperator<?>> operatorsHeadFirst() {
+    return headFirst;
+  }
+}
