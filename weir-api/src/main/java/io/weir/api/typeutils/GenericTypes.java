@@ -216,7 +216,16 @@ final class GenericTypes {
       Type current, Class<?> target, Map<TypeVariable<?>, Type> bindings) {
     Class<?> raw = rawClass(current);
     if (raw == target) {
-      return substitute(current, bindings);
+      if (!(current instanceof ParameterizedType)) {
+        return target;
+      }
+      TypeVariable<?>[] parameters = target.getTypeParameters();
+      Type[] arguments = new Type[parameters.length];
+      for (int i = 0; i < parameters.length; i++) {
+        arguments[i] = bindings.getOrDefault(parameters[i], parameters[i]);
+      }
+      return new ParameterizedTypeImpl(
+          target, arguments, ((ParameterizedType) current).getOwnerType());
     }
     Type superclass = raw.getGenericSuperclass();
     if (superclass != null && target.isAssignableFrom(rawClass(superclass))) {

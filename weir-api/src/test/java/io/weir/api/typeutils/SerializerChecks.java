@@ -124,7 +124,8 @@ final class SerializerChecks {
     assertThat(restored).isExactlyInstanceOf(serializer.snapshotConfiguration().getClass());
     assertThat(restored.restoreSerializer()).isEqualTo(serializer);
     assertThat(restored.resolveSchemaCompatibility(serializer).isCompatibleAsIs())
-        .as("compatibility with the same serializer: %s",
+        .as(
+            "compatibility with the same serializer: %s",
             restored.resolveSchemaCompatibility(serializer))
         .isTrue();
     assertThat(writeSnapshot(restored)).as("snapshot written again").isEqualTo(written);
@@ -145,8 +146,7 @@ final class SerializerChecks {
     DataInputDeserializer in = new DataInputDeserializer(bytes);
     try {
       TypeSerializerSnapshot<T> snapshot =
-          TypeSerializerSnapshot.readVersionedSnapshot(
-              in, SerializerChecks.class.getClassLoader());
+          TypeSerializerSnapshot.readVersionedSnapshot(in, SerializerChecks.class.getClassLoader());
       assertThat(in.available()).as("snapshot bytes left").isZero();
       return snapshot;
     } catch (IOException e) {

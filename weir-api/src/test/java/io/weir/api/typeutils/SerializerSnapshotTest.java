@@ -13,9 +13,9 @@ import java.io.IOException;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.junit.jupiter.api.Test;
 
 /** Snapshots: written and read back, restoring equal serializers, and judging compatibility. */
 class SerializerSnapshotTest {
@@ -64,7 +64,8 @@ class SerializerSnapshotTest {
         Types.LIST(Types.LONG),
         Types.MAP(Types.STRING, Types.LIST(Types.INT)),
         Types.TUPLE(Types.STRING, Types.LONG),
-        Types.TUPLE(Types.STRING, Types.LONG, Types.INT, Types.BOOLEAN, Types.TUPLE(Types.INT, Types.INT)),
+        Types.TUPLE(
+            Types.STRING, Types.LONG, Types.INT, Types.BOOLEAN, Types.TUPLE(Types.INT, Types.INT)),
         Types.ENUM(Color.class),
         Types.RECORD(Point.class),
         Types.RECORD(PointWithName.class),
@@ -106,7 +107,11 @@ class SerializerSnapshotTest {
         old.resolveSchemaCompatibility(
             (TypeSerializer) Types.MAP(Types.STRING, Types.LIST(Types.INT)).createSerializer());
     assertThat(result.isIncompatible()).isTrue();
-    assertThat(result.message()).contains("value").contains("element").contains("long").contains("int");
+    assertThat(result.message())
+        .contains("value")
+        .contains("element")
+        .contains("long")
+        .contains("int");
   }
 
   @Test
@@ -115,7 +120,8 @@ class SerializerSnapshotTest {
     // layout is simulated: ColorReordered's constants written in Color's order.
     EnumSerializer<ColorReordered> old =
         EnumSerializer.forWrittenNames(ColorReordered.class, new String[] {"RED", "GREEN", "BLUE"});
-    TypeSerializerSnapshot<ColorReordered> snapshot = readSnapshot(writeSnapshot(old.snapshotConfiguration()));
+    TypeSerializerSnapshot<ColorReordered> snapshot =
+        readSnapshot(writeSnapshot(old.snapshotConfiguration()));
     TypeSerializer<ColorReordered> now = Types.ENUM(ColorReordered.class).createSerializer();
 
     assertThat(snapshot.resolveSchemaCompatibility(now).kind())
@@ -128,9 +134,14 @@ class SerializerSnapshotTest {
 
   @Test
   void enumWithConstantsAppendedIsCompatibleAsIs() {
-    EnumSerializer<Color> old = EnumSerializer.forWrittenNames(Color.class, new String[] {"RED", "GREEN"});
-    TypeSerializerSnapshot<Color> snapshot = readSnapshot(writeSnapshot(old.snapshotConfiguration()));
-    assertThat(snapshot.resolveSchemaCompatibility(Types.ENUM(Color.class).createSerializer()).isCompatibleAsIs())
+    EnumSerializer<Color> old =
+        EnumSerializer.forWrittenNames(Color.class, new String[] {"RED", "GREEN"});
+    TypeSerializerSnapshot<Color> snapshot =
+        readSnapshot(writeSnapshot(old.snapshotConfiguration()));
+    assertThat(
+            snapshot
+                .resolveSchemaCompatibility(Types.ENUM(Color.class).createSerializer())
+                .isCompatibleAsIs())
         .isTrue();
   }
 
@@ -163,7 +174,8 @@ class SerializerSnapshotTest {
         Types.RECORD(Point.class).createSerializer().snapshotConfiguration();
     @SuppressWarnings({"unchecked", "rawtypes"})
     TypeSerializerSchemaCompatibility<Point> result =
-        snapshot.resolveSchemaCompatibility((TypeSerializer) Types.RECORD(Other.class).createSerializer());
+        snapshot.resolveSchemaCompatibility(
+            (TypeSerializer) Types.RECORD(Other.class).createSerializer());
     assertThat(result.isIncompatible()).isTrue();
     assertThat(result.message()).contains(Point.class.getName());
   }
@@ -192,8 +204,7 @@ class SerializerSnapshotTest {
     PointWithName migrated = deserialize(restored, oldBytes);
     assertThat(migrated).isEqualTo(new PointWithName(3, 7L, null));
     assertThat(deserialize(now, serialize(now, migrated))).isEqualTo(migrated);
-    assertThatThrownBy(() -> serialize(restored, migrated))
-        .hasMessageContaining("cannot write");
+    assertThatThrownBy(() -> serialize(restored, migrated)).hasMessageContaining("cannot write");
   }
 
   @Test
@@ -203,9 +214,12 @@ class SerializerSnapshotTest {
             Point.class,
             new String[] {"x", "y"},
             new boolean[] {false, true},
-            new TypeSerializer<?>[] {Types.INT.createSerializer(), Types.STRING.createSerializer()});
+            new TypeSerializer<?>[] {
+              Types.INT.createSerializer(), Types.STRING.createSerializer()
+            });
     TypeSerializerSchemaCompatibility<Point> result =
-        old.snapshotConfiguration().resolveSchemaCompatibility(Types.RECORD(Point.class).createSerializer());
+        old.snapshotConfiguration()
+            .resolveSchemaCompatibility(Types.RECORD(Point.class).createSerializer());
     assertThat(result.isIncompatible()).isTrue();
     assertThat(result.message()).contains("'y'");
   }

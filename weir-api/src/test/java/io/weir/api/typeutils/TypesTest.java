@@ -32,7 +32,8 @@ class TypesTest {
   @Test
   void factoriesEqualTypeHintsAndReflectiveTypes() {
     TypeInformation<Tuple2<String, Long>> tuple = Types.TUPLE(Types.STRING, Types.LONG);
-    TypeInformation<Tuple2<String, Long>> hinted = new TypeHint<Tuple2<String, Long>>() {}.getTypeInfo();
+    TypeInformation<Tuple2<String, Long>> hinted =
+        new TypeHint<Tuple2<String, Long>>() {}.getTypeInfo();
     assertThat(tuple).isEqualTo(hinted);
     assertThat(hinted).isEqualTo(tuple);
     assertThat(tuple.hashCode()).isEqualTo(hinted.hashCode());
@@ -135,8 +136,10 @@ class TypesTest {
   @Test
   void recordsThatContainThemselvesUseKryoForTheCycle() {
     TypeSerializer<Node> serializer = Types.RECORD(Node.class).createSerializer();
-    Node tree = new Node("root", List.of(new Node("a", List.of()), new Node("b", new ArrayList<>())));
-    assertThat(SerializerChecks.deserialize(serializer, SerializerChecks.serialize(serializer, tree)))
+    Node tree =
+        new Node("root", List.of(new Node("a", List.of()), new Node("b", new ArrayList<>())));
+    assertThat(
+            SerializerChecks.deserialize(serializer, SerializerChecks.serialize(serializer, tree)))
         .isEqualTo(tree);
   }
 

@@ -238,6 +238,11 @@ final class LocalJob implements JobClient {
     return metrics;
   }
 
+  /** The deployed subtasks; for tests that look at the runtime's insides. */
+  List<StreamTask> tasks() {
+    return tasks;
+  }
+
   @Override
   public JobID getJobID() {
     return jobId;

@@ -11,6 +11,7 @@ public final class BufferPool {
 
   private final int bufferSize;
   private final ConcurrentLinkedQueue<Buffer> free = new ConcurrentLinkedQueue<>();
+  private volatile int created;
 
   public BufferPool(int bufferSize) {
     if (bufferSize < 64) {
@@ -21,11 +22,20 @@ public final class BufferPool {
 
   public Buffer request() {
     Buffer b = free.poll();
-    return b != null ? b : new Buffer(new byte[bufferSize], this);
+    if (b != null) {
+      return b;
+    }
+    created++; // producer thread only
+    return new Buffer(new byte[bufferSize], this);
   }
 
   void recycle(Buffer buffer) {
     free.offer(buffer);
+  }
+
+  /** Buffers ever allocated: the memory this writer holds. */
+  public int buffersCreated() {
+    return created;
   }
 
   public int bufferSize() {

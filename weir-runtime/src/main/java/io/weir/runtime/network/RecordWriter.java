@@ -156,6 +156,11 @@ public final class RecordWriter<T> {
     }
   }
 
+  /** Buffers this writer ever allocated; bounded by channels x (credits + 2). */
+  public int getBuffersCreated() {
+    return pool.buffersCreated();
+  }
+
   /** Number of buffers handed to channels so far. */
   public long getBuffersSent() {
     return buffersSent;

@@ -317,7 +317,7 @@ public abstract class StreamTask implements Runnable {
   }
 
   /** The writers of this task, in wiring order. */
-  protected List<RecordWriter<?>> writers() {
+  public List<RecordWriter<?>> getWriters() {
     return new ArrayList<>(writers.values());
   }
 

@@ -24,7 +24,7 @@ import net.jqwik.api.Provide;
 import net.jqwik.api.constraints.Size;
 
 /** Every built-in serializer round-trips random values, copies them, and snapshots itself. */
-class SerializerRoundTripProperties {
+class SerializerPropertiesTest {
 
   enum Color {
     RED,
@@ -34,9 +34,11 @@ class SerializerRoundTripProperties {
 
   record Point(int x, long y, double z, boolean visible) {}
 
-  record Person(String name, Integer age, Point home, List<String> tags, Map<String, Long> scores) {}
+  record Person(
+      String name, Integer age, Point home, List<String> tags, Map<String, Long> scores) {}
 
-  record Team(String name, Person lead, List<Person> members, Color color, Tuple2<String, Long> tag) {}
+  record Team(
+      String name, Person lead, List<Person> members, Color color, Tuple2<String, Long> tag) {}
 
   record Box<T>(T value, List<T> more) {}
 
@@ -153,7 +155,9 @@ class SerializerRoundTripProperties {
             .between(0x10000, Character.MAX_CODE_POINT)
             .list()
             .ofMaxSize(20)
-            .map(cps -> new String(cps.stream().mapToInt(Integer::intValue).toArray(), 0, cps.size()));
+            .map(
+                cps ->
+                    new String(cps.stream().mapToInt(Integer::intValue).toArray(), 0, cps.size()));
     Arbitrary<String> loneSurrogates =
         Arbitraries.strings().withCharRange(Character.MIN_SURROGATE, Character.MAX_SURROGATE);
     return Arbitraries.oneOf(
@@ -255,7 +259,10 @@ class SerializerRoundTripProperties {
 
   @Property
   void arraysOfArrays(@ForAll @Size(max = 5) List<@Size(max = 5) List<Long>> lists) {
-    long[][] value = lists.stream().map(l -> l.stream().mapToLong(Long::longValue).toArray()).toArray(long[][]::new);
+    long[][] value =
+        lists.stream()
+            .map(l -> l.stream().mapToLong(Long::longValue).toArray())
+            .toArray(long[][]::new);
     check(TypeInformation.of(long[][].class), value);
   }
 
@@ -275,8 +282,7 @@ class SerializerRoundTripProperties {
 
   @Provide
   Arbitrary<Map<String, Long>> stringLongMaps() {
-    return Arbitraries.maps(
-            strings().injectNull(0.05), Arbitraries.longs().injectNull(0.2))
+    return Arbitraries.maps(strings().injectNull(0.05), Arbitraries.longs().injectNull(0.2))
         .ofMaxSize(10)
         .map(HashMap::new);
   }
@@ -357,7 +363,10 @@ class SerializerRoundTripProperties {
   @Provide
   Arbitrary<Point> points() {
     return Combinators.combine(
-            Arbitraries.integers(), Arbitraries.longs(), Arbitraries.doubles(), Arbitraries.of(true, false))
+            Arbitraries.integers(),
+            Arbitraries.longs(),
+            Arbitraries.doubles(),
+            Arbitraries.of(true, false))
         .as(Point::new);
   }
 

@@ -1,0 +1,193 @@
+package io.weir.runtime.network;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.weir.api.typeutils.DataInputDeserializer;
+import io.weir.api.typeutils.TypeInformation;
+import io.weir.api.typeutils.TypeSerializer;
+import io.weir.api.typeutils.Types;
+import io.weir.runtime.task.Waker;
+import java.util.ArrayList;
+import java.util.List;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.IntRange;
+import net.jqwik.api.constraints.Size;
+import net.jqwik.api.constraints.StringLength;
+import org.junit.jupiter.api.Test;
+
+/** The channel contract: order, credits, priority events, capture and replay of buffers. */
+class ChannelTest {
+
+  private static final TypeSerializer<String> STRINGS = Types.STRING.createSerializer();
+
+  private final Waker consumer = new Waker();
+  private final Waker producer = new Waker();
+
+  private InputGate gate(int credits, int channels) {
+    InputGate gate = new InputGate(consumer, credits);
+    for (int i = 0; i < channels; i++) {
+      gate.addChannel(0, "producer " + i).setProducerWaker(producer);
+    }
+    return gate;
+  }
+
+  private RecordWriter<String> writer(InputGate gate, int bufferSize) {
+    return new RecordWriter<>(
+        gate.getChannels().toArray(new InputChannel[0]),
+        ChannelSelectors.forward(),
+        STRINGS,
+        bufferSize,
+        false,
+        producer,
+        () -> false);
+  }
+
+  /** Reads every record the gate holds now, in order. */
+  private static List<String> drain(InputGate gate) throws Exception {
+    List<String> out = new ArrayList<>();
+    DataInputDeserializer view = new DataInputDeserializer();
+    InputGate.Polled polled;
+    while ((polled = gate.pollNext()) != null) {
+      if (polled.element() instanceof Buffer b) {
+        RecordDeserializer d = polled.channel().getDeserializer();
+        d.setNextBuffer(b);
+        while (d.nextRecord(view)) {
+          out.add(STRINGS.deserialize(view));
+        }
+      } else {
+        out.add("<" + polled.element().getClass().getSimpleName() + ">");
+      }
+    }
+    return out;
+  }
+
+  @Property(tries = 200)
+  void recordsOfAnySizeCrossBuffersIntact(
+      @ForAll @Size(max = 60) List<@StringLength(max = 300) String> records,
+      @ForAll @IntRange(min = 64, max = 512) int bufferSize)
+      throws Exception {
+    InputGate gate = gate(1_000_000, 1);
+    RecordWriter<String> writer = writer(gate, bufferSize);
+    for (String r : records) {
+      writer.emit(r, RecordWriter.NO_TIMESTAMP);
+    }
+    writer.broadcastEvent(ChannelEvent.EndOfPartition.INSTANCE);
+    List<String> expected = new ArrayList<>(records);
+    expected.add("<EndOfPartition>");
+    assertThat(drain(gate)).isEqualTo(expected);
+  }
+
+  @Test
+  void aProducerWithoutCreditIsUnavailableAndACreditReturnWakesIt() throws Exception {
+    InputGate gate = gate(2, 1);
+    RecordWriter<String> writer = writer(gate, 64);
+    String big = "x".repeat(50); // one record fills most of a buffer
+    int emitted = 0;
+    while (writer.isAvailable()) {
+      writer.emit(big, RecordWriter.NO_TIMESTAMP);
+      emitted++;
+      assertThat(emitted).isLessThan(100);
+    }
+    // The bound holds: never more queued buffers than credits.
+    InputChannel channel = gate.getChannels().get(0);
+    assertThat(channel.queuedBuffers()).isEqualTo(2);
+    assertThat(channel.availableCredits()).isZero();
+
+    InputGate.Polled polled = gate.pollNext();
+    assertThat(polled.element()).isInstanceOf(Buffer.class);
+    assertThat(writer.isAvailable()).isTrue();
+    ((Buffer) polled.element()).recycle();
+  }
+
+  @Test
+  void aPriorityEventOvertakesQueuedBuffersAndReportsThemInOrder() throws Exception {
+    InputGate gate = gate(10, 1);
+    RecordWriter<String> writer = writer(gate, 64);
+    for (int i = 0; i < 6; i++) {
+      writer.emit("record-" + i + "-" + "y".repeat(40), RecordWriter.NO_TIMESTAMP);
+    }
+    writer.flushAll();
+    InputChannel channel = gate.getChannels().get(0);
+    List<byte[]> queuedBefore = channel.captureQueuedBuffers();
+    assertThat(queuedBefore).isNotEmpty();
+
+    List<byte[]> overtaken =
+        channel.addPriorityEventAndCaptureOvertaken(ChannelEvent.EndOfPartition.INSTANCE);
+
+    assertThat(overtaken).hasSameSizeAs(queuedBefore);
+    for (int i = 0; i < overtaken.size(); i++) {
+      assertThat(overtaken.get(i)).isEqualTo(queuedBefore.get(i));
+    }
+    // The event comes out first, then the buffers it overtook.
+    assertThat(gate.pollNext().element()).isInstanceOf(ChannelEvent.EndOfPartition.class);
+  }
+
+  @Test
+  void capturedBuffersReplayInOrderBeforeNewInput() throws Exception {
+    InputGate source = gate(10, 1);
+    RecordWriter<String> first = writer(source, 64);
+    List<String> inFlight = new ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      String r = "in-flight-" + i + "-" + "z".repeat(30);
+      inFlight.add(r);
+      first.emit(r, RecordWriter.NO_TIMESTAMP);
+    }
+    first.flushAll();
+    List<byte[]> captured = source.getChannels().get(0).captureQueuedBuffers();
+
+    // A fresh gate, as after a restore: new input arrives, then the captured data is replayed
+    // ahead of it.
+    InputGate restored = gate(10, 1);
+    RecordWriter<String> second = writer(restored, 64);
+    second.emit("new", RecordWriter.NO_TIMESTAMP);
+    second.flushAll();
+    restored.getChannels().get(0).prependForReplay(captured);
+
+    List<String> expected = new ArrayList<>(inFlight);
+    expected.add("new");
+    assertThat(drain(restored)).isEqualTo(expected);
+  }
+
+  @Test
+  void aBlockedChannelKeepsItsDataWhileOthersAreRead() throws Exception {
+    InputGate gate = gate(10, 2);
+    InputChannel slow = gate.getChannels().get(0);
+    InputChannel fast = gate.getChannels().get(1);
+    RecordWriter<String> toSlow =
+        new RecordWriter<>(new InputChannel[] {slow}, ChannelSelectors.forward(), STRINGS, 64, true, producer, () -> false);
+    RecordWriter<String> toFast =
+        new RecordWriter<>(new InputChannel[] {fast}, ChannelSelectors.forward(), STRINGS, 64, true, producer, () -> false);
+    gate.block(slow);
+    toSlow.emit("s1", RecordWriter.NO_TIMESTAMP);
+    toFast.emit("f1", RecordWriter.NO_TIMESTAMP);
+    assertThat(drain(gate)).containsExactly("f1");
+    assertThat(slow.queuedBuffers()).isEqualTo(1);
+    gate.unblock(slow);
+    assertThat(drain(gate)).containsExactly("s1");
+  }
+
+  @Test
+  void timestampsTravelWithRecords() throws Exception {
+    InputGate gate = gate(10, 1);
+    RecordWriter<Long> writer =
+        new RecordWriter<>(
+            gate.getChannels().toArray(new InputChannel[0]),
+            ChannelSelectors.forward(),
+            TypeInformation.of(Long.class).createSerializer(),
+            64,
+            true,
+            producer,
+            () -> false);
+    writer.emit(7L, 1234L);
+    writer.emit(8L, RecordWriter.NO_TIMESTAMP);
+    InputGate.Polled polled = gate.pollNext();
+    RecordDeserializer d = polled.channel().getDeserializer();
+    d.setNextBuffer((Buffer) polled.element());
+    DataInputDeserializer view = new DataInputDeserializer();
+    assertThat(d.nextRecord(view)).isTrue();
+    assertThat(d.lastRecordHasTimestamp()).isTrue();
+    assertThat(view.readLong()).isEqualTo(1234L);
+    assertThat(view.readLong()).isEqualTo(7L);
+  }
+}
