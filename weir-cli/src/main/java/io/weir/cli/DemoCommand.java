@@ -6,6 +6,7 @@ import io.weir.api.functions.SinkFunction;
 import io.weir.api.tuple.Tuple2;
 import io.weir.examples.KeyedRunningSum;
 import java.io.PrintStream;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
@@ -60,6 +61,7 @@ final class DemoCommand implements Callable<Integer> {
         .name("Remember Last Sum");
 
     out.printf(
+        Locale.ROOT,
         "Weir demo: keyed running sum of 1..%,d over %,d keys, parallelism %d%n",
         records, keys, parallelism);
     long start = System.nanoTime();
@@ -73,15 +75,15 @@ final class DemoCommand implements Callable<Integer> {
       if (expected != 0 && (actual == null || actual != expected)) {
         wrong++;
         if (wrong <= 5) {
-          out.printf("  key %d: expected %d but got %s%n", key, expected, actual);
+          out.printf(Locale.ROOT, "  key %d: expected %d but got %s%n", key, expected, actual);
         }
       }
     }
-    out.printf("  job id      %s%n", result.getJobID());
-    out.printf("  records     %,d%n", records);
-    out.printf("  time        %.2f s%n", seconds);
-    out.printf("  throughput  %,.0f records/s%n", records / seconds);
-    out.printf("  keys        %,d checked, %s%n", LAST_SUM.size(), wrong == 0 ? "all sums correct" : wrong + " WRONG");
+    out.printf(Locale.ROOT, "  job id      %s%n", result.getJobID());
+    out.printf(Locale.ROOT, "  records     %,d%n", records);
+    out.printf(Locale.ROOT, "  time        %.2f s%n", seconds);
+    out.printf(Locale.ROOT, "  throughput  %,.0f records/s%n", records / seconds);
+    out.printf(Locale.ROOT, "  keys        %,d checked, %s%n", LAST_SUM.size(), wrong == 0 ? "all sums correct" : wrong + " WRONG");
     return wrong == 0 ? 0 : 1;
   }
 

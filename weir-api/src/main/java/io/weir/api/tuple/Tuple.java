@@ -16,16 +16,18 @@ public abstract class Tuple implements Serializable {
   /** The number of fields. */
   public abstract int getArity();
 
-  /** Field number {@code pos} (0-based). */
+  /** Field number {@code pos} (0-based), cast to whatever the caller expects. */
+  @SuppressWarnings("TypeParameterUnusedInFormals") // as in Flink, for convenient reads
   public abstract <T> T getField(int pos);
 
   /** Sets field number {@code pos} (0-based); the value must have the field's type. */
   public abstract void setField(int pos, Object value);
 
   /** A shallow copy: a new tuple holding the same field values. */
-  public abstract <T extends Tuple> T copy();
+  public abstract Tuple copy();
 
   /** Field number {@code pos}, or a {@link NullPointerException} naming the field when null. */
+  @SuppressWarnings("TypeParameterUnusedInFormals")
   public <T> T getFieldNotNull(int pos) {
     T field = getField(pos);
     if (field == null) {

@@ -63,7 +63,6 @@ public class Tuple2<T0, T1> extends Tuple {
   }
 
   @Override
-  @SuppressWarnings({"unchecked", "TypeParameterUnusedInFormals"})
   public Tuple2<T0, T1> copy() {
     return new Tuple2<>(f0, f1);
   }

@@ -70,7 +70,6 @@ public class Tuple3<T0, T1, T2> extends Tuple {
   }
 
   @Override
-  @SuppressWarnings({"unchecked", "TypeParameterUnusedInFormals"})
   public Tuple3<T0, T1, T2> copy() {
     return new Tuple3<>(f0, f1, f2);
   }

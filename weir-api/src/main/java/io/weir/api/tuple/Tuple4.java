@@ -77,7 +77,6 @@ public class Tuple4<T0, T1, T2, T3> extends Tuple {
   }
 
   @Override
-  @SuppressWarnings({"unchecked", "TypeParameterUnusedInFormals"})
   public Tuple4<T0, T1, T2, T3> copy() {
     return new Tuple4<>(f0, f1, f2, f3);
   }

@@ -85,7 +85,6 @@ public class Tuple5<T0, T1, T2, T3, T4> extends Tuple {
   }
 
   @Override
-  @SuppressWarnings({"unchecked", "TypeParameterUnusedInFormals"})
   public Tuple5<T0, T1, T2, T3, T4> copy() {
     return new Tuple5<>(f0, f1, f2, f3, f4);
   }

@@ -55,6 +55,7 @@ final class CompositeSerializers {
   }
 
   /** {@code serializers} themselves if none keeps state, otherwise duplicates of each. */
+  @SuppressWarnings("ReferenceEquality") // stateless serializers duplicate to themselves
   static TypeSerializer<?>[] duplicateAll(TypeSerializer<?>[] serializers) {
     TypeSerializer<?>[] duplicates = new TypeSerializer<?>[serializers.length];
     boolean changed = false;

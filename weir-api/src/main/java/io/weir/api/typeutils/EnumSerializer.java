@@ -63,6 +63,7 @@ final class EnumSerializer<E extends Enum<E>> extends TypeSerializer<E> {
   }
 
   @Override
+  @SuppressWarnings("EnumOrdinal") // the ordinal is the format; the snapshot keeps the names
   public void serialize(E record, DataOutputView target) throws IOException {
     if (!currentOrder) {
       throw new IllegalStateException(

@@ -216,7 +216,7 @@ final class GenericTypes {
       Type current, Class<?> target, Map<TypeVariable<?>, Type> bindings) {
     Class<?> raw = rawClass(current);
     if (raw == target) {
-      if (!(current instanceof ParameterizedType)) {
+      if (!(current instanceof ParameterizedType parameterized)) {
         return target;
       }
       TypeVariable<?>[] parameters = target.getTypeParameters();
@@ -224,8 +224,7 @@ final class GenericTypes {
       for (int i = 0; i < parameters.length; i++) {
         arguments[i] = bindings.getOrDefault(parameters[i], parameters[i]);
       }
-      return new ParameterizedTypeImpl(
-          target, arguments, ((ParameterizedType) current).getOwnerType());
+      return new ParameterizedTypeImpl(target, arguments, parameterized.getOwnerType());
     }
     Type superclass = raw.getGenericSuperclass();
     if (superclass != null && target.isAssignableFrom(rawClass(superclass))) {

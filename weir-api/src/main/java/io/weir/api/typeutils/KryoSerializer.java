@@ -33,7 +33,7 @@ final class KryoSerializer<T> extends TypeSerializer<T> {
       throw new IllegalArgumentException("Kryo is not needed for primitive " + type);
     }
     this.type = type;
-    this.writeClass = !Modifier.isFinal(type.getModifiers()) || type.isArray();
+    this.writeClass = !Modifier.isFinal(type.getModifiers());
   }
 
   Class<T> type() {

@@ -30,6 +30,7 @@ final class ListSerializer<E> extends TypeSerializer<List<E>> {
   }
 
   @Override
+  @SuppressWarnings("ReferenceEquality") // a stateless element serializer duplicates to itself
   public TypeSerializer<List<E>> duplicate() {
     TypeSerializer<E> duplicate = elementSerializer.duplicate();
     return duplicate == elementSerializer ? this : new ListSerializer<>(duplicate);

@@ -36,6 +36,7 @@ final class MapSerializer<K, V> extends TypeSerializer<Map<K, V>> {
   }
 
   @Override
+  @SuppressWarnings("ReferenceEquality") // a stateless element serializer duplicates to itself
   public TypeSerializer<Map<K, V>> duplicate() {
     TypeSerializer<K> keys = keySerializer.duplicate();
     TypeSerializer<V> values = valueSerializer.duplicate();

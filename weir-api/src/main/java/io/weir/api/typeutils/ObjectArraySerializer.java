@@ -28,6 +28,7 @@ final class ObjectArraySerializer<C> extends TypeSerializer<C[]> {
   }
 
   @Override
+  @SuppressWarnings("ReferenceEquality") // a stateless element serializer duplicates to itself
   public TypeSerializer<C[]> duplicate() {
     TypeSerializer<C> duplicate = componentSerializer.duplicate();
     return duplicate == componentSerializer

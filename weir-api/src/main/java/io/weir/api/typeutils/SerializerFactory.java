@@ -115,7 +115,7 @@ final class SerializerFactory {
         || (Tuple.class.isAssignableFrom(raw) && raw.getSuperclass() == Tuple.class)) {
       return tuple(type, raw, where);
     } else if (raw.isRecord()) {
-      return record(type, raw, where);
+      return record(type, raw);
     }
     return new KryoSerializer<>(raw);
   }
@@ -138,7 +138,7 @@ final class SerializerFactory {
   }
 
   @SuppressWarnings({"unchecked", "rawtypes"})
-  private TypeSerializer<?> record(Type type, Class<?> raw, String where) {
+  private TypeSerializer<?> record(Type type, Class<?> raw) {
     if (!recordsInProgress.add(raw)) {
       // The record contains itself (e.g. through a List of itself): Kryo follows such graphs.
       return new KryoSerializer<>(raw);

@@ -29,6 +29,7 @@ abstract class StatelessSerializer<T> extends TypeSerializer<T> {
   }
 
   @Override
+  @SuppressWarnings("EqualsGetClass") // one instance per class: equal means same class
   public final boolean equals(Object obj) {
     return obj != null && obj.getClass() == getClass();
   }

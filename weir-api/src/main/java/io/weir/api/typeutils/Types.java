@@ -16,7 +16,6 @@ import java.util.Map;
  * stream.map(line -> Tuple2.of(line, 1L)).returns(Types.TUPLE(Types.STRING, Types.LONG));
  * }</pre>
  */
-@SuppressWarnings("MethodName") // Flink's names
 public final class Types {
 
   public static final TypeInformation<Void> VOID = TypeInfos.of(Void.class);
@@ -94,7 +93,6 @@ public final class Types {
   }
 
   /** A {@code java.util.List}, read back as an {@code ArrayList}; elements may be null. */
-  @SuppressWarnings("unchecked")
   public static <E> TypeInformation<List<E>> LIST(TypeInformation<E> elementType) {
     return TypeInfos.withSerializer(
         GenericTypes.parameterized(List.class, elementType.getType()),
