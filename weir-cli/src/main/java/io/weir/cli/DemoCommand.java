@@ -14,8 +14,8 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * Runs the keyed running-sum example on the embedded local cluster and checks every key's final
- * sum against the arithmetic answer.
+ * Runs the keyed running-sum example on the embedded local cluster and checks every key's final sum
+ * against the arithmetic answer.
  */
 @Command(
     name = "demo",
@@ -56,14 +56,15 @@ final class DemoCommand implements Callable<Integer> {
     env.setParallelism(parallelism);
     KeyedRunningSum.sums(env.fromSequence(1, records), keys)
         .addSink(
-            (SinkFunction<Tuple2<Long, Long>>)
-                (value, ctx) -> LAST_SUM.put(value.f0, value.f1))
+            (SinkFunction<Tuple2<Long, Long>>) (value, ctx) -> LAST_SUM.put(value.f0, value.f1))
         .name("Remember Last Sum");
 
     out.printf(
         Locale.ROOT,
         "Weir demo: keyed running sum of 1..%,d over %,d keys, parallelism %d%n",
-        records, keys, parallelism);
+        records,
+        keys,
+        parallelism);
     long start = System.nanoTime();
     JobExecutionResult result = env.execute("weir-demo");
     double seconds = (System.nanoTime() - start) / 1e9;
@@ -83,7 +84,11 @@ final class DemoCommand implements Callable<Integer> {
     out.printf(Locale.ROOT, "  records     %,d%n", records);
     out.printf(Locale.ROOT, "  time        %.2f s%n", seconds);
     out.printf(Locale.ROOT, "  throughput  %,.0f records/s%n", records / seconds);
-    out.printf(Locale.ROOT, "  keys        %,d checked, %s%n", LAST_SUM.size(), wrong == 0 ? "all sums correct" : wrong + " WRONG");
+    out.printf(
+        Locale.ROOT,
+        "  keys        %,d checked, %s%n",
+        LAST_SUM.size(),
+        wrong == 0 ? "all sums correct" : wrong + " WRONG");
     return wrong == 0 ? 0 : 1;
   }
 

@@ -11,8 +11,8 @@ import io.weir.api.tuple.Tuple2;
 import io.weir.api.typeutils.Types;
 
 /**
- * A keyed running sum over a number sequence: each number belongs to key {@code n % keys}, and
- * the function keeps the sum per key in a {@link ValueState}.
+ * A keyed running sum over a number sequence: each number belongs to key {@code n % keys}, and the
+ * function keeps the sum per key in a {@link ValueState}.
  */
 public final class KeyedRunningSum {
 
@@ -41,10 +41,7 @@ public final class KeyedRunningSum {
 
   /** The pipeline: numbers in, (key, running sum) out. */
   public static DataStream<Tuple2<Long, Long>> sums(DataStream<Long> numbers, long keys) {
-    return numbers
-        .keyBy(n -> n % keys)
-        .process(new RunningSum())
-        .name("Running Sum");
+    return numbers.keyBy(n -> n % keys).process(new RunningSum()).name("Running Sum");
   }
 
   public static void main(String[] args) throws Exception {

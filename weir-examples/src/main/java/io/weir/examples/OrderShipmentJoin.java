@@ -11,8 +11,7 @@ import io.weir.api.typeutils.Types;
 
 /**
  * A two-input, join-like example: orders and shipments arrive on two streams in any order; the
- * keyed co-process function keeps whichever side came first and emits one line per matched
- * order.
+ * keyed co-process function keeps whichever side came first and emits one line per matched order.
  */
 public final class OrderShipmentJoin {
 

@@ -4,8 +4,8 @@ import io.weir.api.config.Configuration;
 import java.util.List;
 
 /**
- * The plan as the runtime runs it: chained task vertices in topological order and the network
- * edges between them.
+ * The plan as the runtime runs it: chained task vertices in topological order and the network edges
+ * between them.
  *
  * @param jobName the job's name
  * @param vertices the tasks, every vertex after those it consumes from

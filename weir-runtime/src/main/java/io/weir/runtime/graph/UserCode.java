@@ -27,7 +27,8 @@ public final class UserCode {
     }
     byte[] bytes = serialize(userObject, owner);
     ClassLoader loader = userObject.getClass().getClassLoader();
-    try (ObjectInputStream in = new LoaderObjectInputStream(new ByteArrayInputStream(bytes), loader)) {
+    try (ObjectInputStream in =
+        new LoaderObjectInputStream(new ByteArrayInputStream(bytes), loader)) {
       return (T) in.readObject();
     } catch (IOException | ClassNotFoundException e) {
       throw new IllegalStateException(

@@ -7,8 +7,8 @@ import io.weir.runtime.graph.JobGraph;
 import io.weir.runtime.graph.JobGraphBuilder;
 
 /**
- * Runs jobs on the embedded local cluster: every subtask is a thread of this JVM, and channels
- * are in-memory queues carrying the same buffers and events as remote channels.
+ * Runs jobs on the embedded local cluster: every subtask is a thread of this JVM, and channels are
+ * in-memory queues carrying the same buffers and events as remote channels.
  */
 public final class LocalExecutor implements PipelineExecutor {
 

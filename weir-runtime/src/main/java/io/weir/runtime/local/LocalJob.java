@@ -38,8 +38,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One job on the embedded cluster: deploys a task per subtask, wires their channels, and decides
- * the job's fate from the tasks' ends. A failing task cancels all others and fails the job with
- * the task's exception.
+ * the job's fate from the tasks' ends. A failing task cancels all others and fails the job with the
+ * task's exception.
  */
 final class LocalJob implements JobClient {
 
@@ -92,11 +92,11 @@ final class LocalJob implements JobClient {
       List<List<Object>> splits = vertex.isSource() ? assignSplits(vertex) : null;
       for (int i = 0; i < vertex.getParallelism(); i++) {
         TaskInfo info =
-            new TaskInfo(
-                vertex.getName(), i, vertex.getParallelism(), graph.maxParallelism(), 0);
+            new TaskInfo(vertex.getName(), i, vertex.getParallelism(), graph.maxParallelism(), 0);
         StreamTask task =
             vertex.isSource()
-                ? new SourceStreamTask<>(graph, vertex, info, timer, this::onTaskTerminated, splits.get(i))
+                ? new SourceStreamTask<>(
+                    graph, vertex, info, timer, this::onTaskTerminated, splits.get(i))
                 : new InputStreamTask(graph, vertex, info, timer, this::onTaskTerminated, credits);
         list.add(task);
         tasks.add(task);
@@ -105,14 +105,20 @@ final class LocalJob implements JobClient {
     }
     for (JobVertex vertex : graph.vertices()) {
       for (JobEdge edge : vertex.getOutputs()) {
-        wire(edge, subtasks.get(edge.producer()), subtasks.get(edge.consumer()), bufferSize, flushAlways);
+        wire(
+            edge,
+            subtasks.get(edge.producer()),
+            subtasks.get(edge.consumer()),
+            bufferSize,
+            flushAlways);
       }
     }
   }
 
   @SuppressWarnings({"unchecked", "rawtypes"})
   private List<List<Object>> assignSplits(JobVertex vertex) {
-    Source<?, ?> source = ((SourceTransformation<?>) vertex.getHead().getTransformation()).getSource();
+    Source<?, ?> source =
+        ((SourceTransformation<?>) vertex.getHead().getTransformation()).getSource();
     int parallelism = vertex.getParallelism();
     List<Object> all;
     try {

@@ -1,8 +1,8 @@
 package io.weir.runtime.network;
 
 /**
- * Events travel in-band with the buffers of a channel, in order. {@link #isPriority()} events
- * may overtake buffers queued before them.
+ * Events travel in-band with the buffers of a channel, in order. {@link #isPriority()} events may
+ * overtake buffers queued before them.
  */
 public sealed interface ChannelEvent permits ChannelEvent.EndOfPartition {
 

@@ -13,8 +13,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * buffers wait in the channel and a slow consumer back-pressures its producer.
  *
  * <p>The queue is guarded by its gate's lock (one lock per consumer, taken once per buffer, never
- * per record). Priority events are put at the head, ahead of queued buffers, and the queued
- * buffers can be captured in order, which is what unaligned checkpoints need.
+ * per record). Priority events are put at the head, ahead of queued buffers, and the queued buffers
+ * can be captured in order, which is what unaligned checkpoints need.
  */
 public final class InputChannel {
 
@@ -92,8 +92,8 @@ public final class InputChannel {
   }
 
   /**
-   * Puts {@code event} at the head of the queue and returns copies of the buffers it overtook,
-   * in order: the output side of an unaligned checkpoint's channel state.
+   * Puts {@code event} at the head of the queue and returns copies of the buffers it overtook, in
+   * order: the output side of an unaligned checkpoint's channel state.
    */
   public List<byte[]> addPriorityEventAndCaptureOvertaken(ChannelEvent event) {
     synchronized (gate.lock) {

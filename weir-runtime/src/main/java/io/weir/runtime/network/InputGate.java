@@ -6,10 +6,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * All input channels of one consumer subtask. Producers enqueue into channels; the consumer's
- * task thread polls the next buffer or event from whichever channel has one, round robin, and
- * can block single channels (for barrier alignment) so that their data stays in the bounded
- * channel queues. Producers wake the consumer when a channel becomes non-empty.
+ * All input channels of one consumer subtask. Producers enqueue into channels; the consumer's task
+ * thread polls the next buffer or event from whichever channel has one, round robin, and can block
+ * single channels (for barrier alignment) so that their data stays in the bounded channel queues.
+ * Producers wake the consumer when a channel becomes non-empty.
  */
 public final class InputGate {
 

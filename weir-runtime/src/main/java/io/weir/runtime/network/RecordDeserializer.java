@@ -4,10 +4,10 @@ import io.weir.api.typeutils.DataInputDeserializer;
 import java.util.Arrays;
 
 /**
- * Cuts the byte stream of one channel back into records. A record is framed as a 4-byte header
- * (bit 31: a timestamp follows; bits 0–30: the number of bytes after the header) followed by an
- * optional 8-byte timestamp and the payload. Records that fit in one buffer are read in place;
- * records that span buffers are assembled in a reusable array. Consumer thread only.
+ * Cuts the byte stream of one channel back into records. A record is framed as a 4-byte header (bit
+ * 31: a timestamp follows; bits 0–30: the number of bytes after the header) followed by an optional
+ * 8-byte timestamp and the payload. Records that fit in one buffer are read in place; records that
+ * span buffers are assembled in a reusable array. Consumer thread only.
  */
 public final class RecordDeserializer {
 

@@ -9,9 +9,9 @@ import java.io.UncheckedIOException;
 import java.util.function.BooleanSupplier;
 
 /**
- * Serializes the records of one producer subtask into buffers, one buffer being filled per
- * channel, and hands full buffers to the channels chosen by the selector. A record is serialized
- * once (also when broadcast) and copied into buffers; nothing is allocated per record.
+ * Serializes the records of one producer subtask into buffers, one buffer being filled per channel,
+ * and hands full buffers to the channels chosen by the selector. A record is serialized once (also
+ * when broadcast) and copied into buffers; nothing is allocated per record.
  *
  * <p>Producer task thread only. The task asks {@link #isAvailable()} before taking more input, so
  * that it never blocks inside a record unless one record spans more buffers than it has credits.
@@ -132,8 +132,8 @@ public final class RecordWriter<T> {
   }
 
   /**
-   * Sends partly filled buffers to the channels that have a credit; the others keep theirs until
-   * a credit returns. Called on the buffer timeout.
+   * Sends partly filled buffers to the channels that have a credit; the others keep theirs until a
+   * credit returns. Called on the buffer timeout.
    */
   public void flushAll() {
     for (int c = 0; c < channels.length; c++) {

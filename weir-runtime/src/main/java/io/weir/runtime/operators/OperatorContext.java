@@ -1,8 +1,8 @@
 package io.weir.runtime.operators;
 
 import io.weir.api.functions.TaskInfo;
-import io.weir.runtime.state.HeapKeyedStateBackend;
 import io.weir.runtime.state.DefaultOperatorStateStore;
+import io.weir.runtime.state.HeapKeyedStateBackend;
 import io.weir.runtime.time.ProcessingTimeService;
 
 /**

@@ -1,8 +1,8 @@
 package io.weir.runtime.operators;
 
 /**
- * Where an operator emits records: the next chained operator, a network writer, or several.
- * Task thread only.
+ * Where an operator emits records: the next chained operator, a network writer, or several. Task
+ * thread only.
  */
 public interface Output<T> {
 

@@ -249,8 +249,7 @@ public final class ProcessOperators {
 
   /** {@code connect(...).process(CoProcessFunction)}. */
   public static final class CoProcess<I1, I2, OUT>
-      extends UdfOperator<OUT, CoProcessFunction<I1, I2, OUT>>
-      implements TwoInputOperator<I1, I2> {
+      extends UdfOperator<OUT, CoProcessFunction<I1, I2, OUT>> implements TwoInputOperator<I1, I2> {
     private TimestampedCollector<OUT> collector;
     private CoProcessFunction<I1, I2, OUT>.Context ctx;
 

@@ -9,8 +9,8 @@ import io.weir.api.state.OperatorStateStore;
 import java.util.Optional;
 
 /**
- * An operator that runs a user object: gives a rich function its runtime context, calls
- * {@code initializeState}, {@code open} and {@code close} at the right moments.
+ * An operator that runs a user object: gives a rich function its runtime context, calls {@code
+ * initializeState}, {@code open} and {@code close} at the right moments.
  */
 public abstract class UdfOperator<OUT, F> extends StreamOperator<OUT> {
 

@@ -12,8 +12,8 @@ import java.util.Objects;
 import java.util.Set;
 
 /**
- * Operator state of one operator subtask: named lists, each either split (redistributed round
- * robin on rescale) or union (every subtask gets all elements). Task thread only.
+ * Operator state of one operator subtask: named lists, each either split (redistributed round robin
+ * on rescale) or union (every subtask gets all elements). Task thread only.
  */
 public final class DefaultOperatorStateStore implements OperatorStateStore {
 

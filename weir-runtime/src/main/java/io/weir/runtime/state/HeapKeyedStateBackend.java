@@ -18,8 +18,8 @@ import java.util.Map;
 import java.util.function.Function;
 
 /**
- * Keyed state of one operator subtask, as objects on the heap, per key group. Every state access
- * is scoped to the key set by {@link #setCurrentKey}. Task thread only.
+ * Keyed state of one operator subtask, as objects on the heap, per key group. Every state access is
+ * scoped to the key set by {@link #setCurrentKey}. Task thread only.
  */
 public final class HeapKeyedStateBackend<K> implements KeyedStateStore {
 
@@ -162,7 +162,8 @@ public final class HeapKeyedStateBackend<K> implements KeyedStateStore {
     final StateTable<K, Object> table;
     final StateDescriptor.Kind kind;
 
-    HeapState(HeapKeyedStateBackend<K> backend, StateTable<K, Object> table, StateDescriptor.Kind kind) {
+    HeapState(
+        HeapKeyedStateBackend<K> backend, StateTable<K, Object> table, StateDescriptor.Kind kind) {
       this.backend = backend;
       this.table = table;
       this.kind = kind;

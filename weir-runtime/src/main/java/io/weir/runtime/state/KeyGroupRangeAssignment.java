@@ -60,8 +60,8 @@ public final class KeyGroupRangeAssignment {
   }
 
   /**
-   * The murmur3 32-bit hash of one int (seed 0), made non-negative. Spreads keys whose
-   * {@code hashCode}s are sequential (Long, Integer) evenly over the key groups.
+   * The murmur3 32-bit hash of one int (seed 0), made non-negative. Spreads keys whose {@code
+   * hashCode}s are sequential (Long, Integer) evenly over the key groups.
    */
   public static int murmurHash(int code) {
     int k = code * 0xcc9e2d51;

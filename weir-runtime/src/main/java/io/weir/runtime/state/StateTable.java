@@ -6,8 +6,8 @@ import java.util.function.BiConsumer;
 
 /**
  * The values of one keyed state in one subtask, split by key group so that a snapshot can be
- * written per key group and a restore at another parallelism can take whole key groups.
- * Task thread only.
+ * written per key group and a restore at another parallelism can take whole key groups. Task thread
+ * only.
  */
 final class StateTable<K, V> {
 

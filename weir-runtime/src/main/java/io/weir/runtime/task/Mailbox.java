@@ -3,9 +3,9 @@ package io.weir.runtime.task;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
- * Actions to run on a task thread between records: checkpoint triggers, timers, buffer flushes.
- * Any thread may {@link #put}; the task thread checks {@link #hasMail()} (one volatile read) per
- * record and runs the mail in order.
+ * Actions to run on a task thread between records: checkpoint triggers, timers, buffer flushes. Any
+ * thread may {@link #put}; the task thread checks {@link #hasMail()} (one volatile read) per record
+ * and runs the mail in order.
  */
 public final class Mailbox {
 

@@ -75,7 +75,10 @@ final class OperatorChain {
       StreamOperator op =
           OperatorFactory.create(
               node.getName(),
-              node.getOperation(), node.getKeyContext1(), node.getKeyContext2(), outSerializer);
+              node.getOperation(),
+              node.getKeyContext1(),
+              node.getKeyContext2(),
+              outSerializer);
       OperatorContext ctx =
           new OperatorContext(
               node.getName(),

@@ -24,12 +24,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One parallel subtask: one thread running a mailbox loop over its operator chain. Between
- * records it runs mail; it takes input only while every output can take more, so a slow
- * consumer stops it without blocking its mailbox. Subclasses say where input comes from.
+ * One parallel subtask: one thread running a mailbox loop over its operator chain. Between records
+ * it runs mail; it takes input only while every output can take more, so a slow consumer stops it
+ * without blocking its mailbox. Subclasses say where input comes from.
  *
- * <p>State and operators are touched only by the task thread. {@link #cancel()} may be called
- * from any thread.
+ * <p>State and operators are touched only by the task thread. {@link #cancel()} may be called from
+ * any thread.
  */
 public abstract class StreamTask implements Runnable {
 
@@ -186,7 +186,9 @@ public abstract class StreamTask implements Runnable {
   }
 
   private void invoke() throws Exception {
-    chain = new OperatorChain(graph, vertex, taskInfo, writers, new TaskProcessingTimeService(timer, mailbox));
+    chain =
+        new OperatorChain(
+            graph, vertex, taskInfo, writers, new TaskProcessingTimeService(timer, mailbox));
     List<StreamOperator<?>> operators = chain.operatorsHeadFirst();
     for (int i = operators.size() - 1; i >= 0; i--) {
       StreamOperator<?> op = operators.get(i);

@@ -4,8 +4,8 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * Wakes one task thread when something it waits for happens: input arrived, a credit came back,
- * mail was put in its mailbox. Any thread may {@link #signal}; only the owner {@link #await}s.
- * A signal given before the owner waits is not lost.
+ * mail was put in its mailbox. Any thread may {@link #signal}; only the owner {@link #await}s. A
+ * signal given before the owner waits is not lost.
  */
 public final class Waker {
 

@@ -1,8 +1,8 @@
 package io.weir.runtime.time;
 
 /**
- * The wall clock of a task and callbacks at given times. Callbacks run on the task thread,
- * between records, through the task's mailbox; so they may touch state.
+ * The wall clock of a task and callbacks at given times. Callbacks run on the task thread, between
+ * records, through the task's mailbox; so they may touch state.
  */
 public interface ProcessingTimeService {
 

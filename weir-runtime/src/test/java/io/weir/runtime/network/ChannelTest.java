@@ -155,9 +155,23 @@ class ChannelTest {
     InputChannel slow = gate.getChannels().get(0);
     InputChannel fast = gate.getChannels().get(1);
     RecordWriter<String> toSlow =
-        new RecordWriter<>(new InputChannel[] {slow}, ChannelSelectors.forward(), STRINGS, 64, true, producer, () -> false);
+        new RecordWriter<>(
+            new InputChannel[] {slow},
+            ChannelSelectors.forward(),
+            STRINGS,
+            64,
+            true,
+            producer,
+            () -> false);
     RecordWriter<String> toFast =
-        new RecordWriter<>(new InputChannel[] {fast}, ChannelSelectors.forward(), STRINGS, 64, true, producer, () -> false);
+        new RecordWriter<>(
+            new InputChannel[] {fast},
+            ChannelSelectors.forward(),
+            STRINGS,
+            64,
+            true,
+            producer,
+            () -> false);
     gate.block(slow);
     toSlow.emit("s1", RecordWriter.NO_TIMESTAMP);
     toFast.emit("f1", RecordWriter.NO_TIMESTAMP);

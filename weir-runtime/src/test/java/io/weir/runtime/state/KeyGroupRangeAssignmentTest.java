@@ -44,7 +44,8 @@ class KeyGroupRangeAssignmentTest {
       @ForAll @IntRange(min = 1, max = 1024) int parallelismSeed) {
     int parallelism = 1 + (parallelismSeed - 1) % maxParallelism;
     int keyGroup = KeyGroupRangeAssignment.assignToKeyGroup(key, maxParallelism);
-    int subtask = KeyGroupRangeAssignment.assignKeyToParallelOperator(key, maxParallelism, parallelism);
+    int subtask =
+        KeyGroupRangeAssignment.assignKeyToParallelOperator(key, maxParallelism, parallelism);
     assertThat(keyGroup).isBetween(0, maxParallelism - 1);
     assertThat(
             KeyGroupRangeAssignment.computeKeyGroupRangeForOperatorIndex(
@@ -59,7 +60,8 @@ class KeyGroupRangeAssignmentTest {
   }
 
   @Property(tries = 20)
-  void sequentialKeysSpreadEvenlyOverKeyGroups(@ForAll @IntRange(min = 0, max = 1_000_000) int start) {
+  void sequentialKeysSpreadEvenlyOverKeyGroups(
+      @ForAll @IntRange(min = 0, max = 1_000_000) int start) {
     int maxParallelism = 128;
     int[] counts = new int[maxParallelism];
     int n = 128 * 200;
@@ -95,8 +97,7 @@ class KeyGroupRangeAssignmentTest {
 
   @org.junit.jupiter.api.Test
   void parallelismAboveMaxParallelismIsRejected() {
-    assertThatThrownBy(
-            () -> KeyGroupRangeAssignment.computeKeyGroupRangeForOperatorIndex(4, 5, 0))
+    assertThatThrownBy(() -> KeyGroupRangeAssignment.computeKeyGroupRangeForOperatorIndex(4, 5, 0))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("max parallelism 4");
   }
