@@ -113,7 +113,10 @@ public class StreamEnvironment {
   public <T> DataStreamSource<T> fromCollection(
       Collection<T> elements, TypeInformation<T> typeInfo) {
     DataStreamSource<T> stream =
-        fromSource(new CollectionSource<>(elements), "Collection Source", typeInfo);
+        fromSource(
+            new CollectionSource<>(elements, requireType(typeInfo).createSerializer()),
+            "Collection Source",
+            typeInfo);
     stream.setParallelism(1);
     return stream;
   }

@@ -32,6 +32,7 @@ public final class JobGraphBuilder {
   private final int defaultParallelism;
   private final int maxParallelism;
   private final Map<Integer, StreamNode> nodes = new TreeMap<>();
+  private int edgeCount;
 
   private JobGraphBuilder(Configuration configuration) {
     this.configuration = configuration;
@@ -94,7 +95,8 @@ public final class JobGraphBuilder {
                 ? new Partitioning.Forward()
                 : new Partitioning.Rebalance();
       }
-      StreamEdge edge = new StreamEdge(up.node(), target, p, inputIndex, explicitForward);
+      StreamEdge edge =
+          new StreamEdge(edgeCount++, up.node(), target, p, inputIndex, explicitForward);
       up.node().outEdges.add(edge);
       target.inEdges.add(edge);
     }

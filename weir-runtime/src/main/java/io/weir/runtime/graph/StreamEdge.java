@@ -10,8 +10,11 @@ import io.weir.api.graph.Partitioning;
  * @param partitioning how records are distributed
  * @param inputIndex which input of the target it feeds (0, or 1 for a second input)
  * @param explicitForward true when the user asked for forward(), which then must hold
+ * @param id unique within the graph: two edges between the same operators (a stream unioned with
+ *     itself) are still two edges
  */
 public record StreamEdge(
+    int id,
     StreamNode source,
     StreamNode target,
     Partitioning partitioning,

@@ -82,8 +82,7 @@ public final class StreamNode {
 
   /** True when the operator keeps keyed state, i.e. its input is keyed. */
   public boolean isKeyed() {
-    return getKeyContext1() != null
-        && !(transformation instanceof OneInputTransformation<?, ?> t && t.getOperation().isSink());
+    return getKeyContext1() != null;
   }
 
   public TypeInformation<?> getOutputType() {

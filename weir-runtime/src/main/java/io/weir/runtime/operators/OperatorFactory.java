@@ -36,9 +36,9 @@ public final class OperatorFactory {
     } else if (operation instanceof Operation.Process p) {
       return new ProcessOperators.Process(p.function());
     } else if (operation instanceof Operation.KeyedProcess p) {
-      return new ProcessOperators.KeyedProcess(p.function(), selector(key1));
+      return new ProcessOperators.KeyedProcess(p.function());
     } else if (operation instanceof Operation.Reduce r) {
-      return new ProcessOperators.Reduce(r.function(), selector(key1), outputSerializer);
+      return new ProcessOperators.Reduce(r.function(), outputSerializer);
     } else if (operation instanceof Operation.CoProcess c) {
       return new ProcessOperators.CoProcess(c.function());
     } else if (operation instanceof Operation.KeyedCoProcess c) {

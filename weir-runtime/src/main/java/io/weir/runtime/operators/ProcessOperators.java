@@ -106,20 +106,19 @@ public final class ProcessOperators {
     }
   }
 
-  /** {@code keyBy(...).process(KeyedProcessFunction)}. */
-  public static final class KeyedProcess<K, IN, OUT>
-      extends UdfOperator<OUT, KeyedProcessFunction<K, IN, OUT>>
-      implements OneInputOperator<IN>, InternalTimerService.Triggerable<K> {
-    private final KeySelector<IN, K> keySelector;
-    private HeapKeyedStateBackend<K> backend;
-    private InternalTimerService<K> timers;
-    private TimestampedCollector<OUT> collector;
-    private KeyedProcessFunction<K, IN, OUT>.Context ctx;
-    private OnTimer onTimerCtx;
+  /**
+   * The plumbing shared by the keyed process operators: the keyed backend, the timer service,
+   * timestamped output, and firing timers at the end of a bounded input.
+   */
+  abstract static class KeyedTimers<K, OUT, F> extends UdfOperator<OUT, F>
+      implements InternalTimerService.Triggerable<K> {
+    HeapKeyedStateBackend<K> backend;
+    InternalTimerService<K> timers;
+    TimestampedCollector<OUT> collector;
+    private long timerTimestamp;
 
-    public KeyedProcess(KeyedProcessFunction<K, IN, OUT> function, KeySelector<IN, K> keySelector) {
+    KeyedTimers(F function) {
       super(function);
-      this.keySelector = keySelector;
     }
 
     @Override
@@ -128,48 +127,39 @@ public final class ProcessOperators {
       backend = (HeapKeyedStateBackend<K>) context.keyedStateBackend();
       timers = new InternalTimerService<>(backend, context.timeService(), this);
       collector = new TimestampedCollector<>(output);
-      ctx =
-          userFunction.new Context() {
-            @Override
-            public Long timestamp() {
-              return toTimestamp(collector.timestamp);
-            }
-
-            @Override
-            public TimerService timerService() {
-              return timers;
-            }
-
-            @Override
-            public K getCurrentKey() {
-              return backend.getCurrentKey();
-            }
-          };
-      onTimerCtx = new OnTimer();
+      createContexts();
       super.open();
     }
 
+    /** Creates the function's element and timer contexts, once timers and backend exist. */
+    abstract void createContexts();
+
+    /** Calls the function's {@code onTimer}; the key is set and the collector stamped. */
+    abstract void onTimer(long timestamp, TimeDomain domain) throws Exception;
+
     @Override
-    public void processElement(IN value, long timestamp) throws Exception {
-      backend.setCurrentKey(keySelector.getKey(value));
+    public final void onEventTime(K key, long timestamp) throws Exception {
       collector.timestamp = timestamp;
-      userFunction.processElement(value, ctx, collector);
+      timerTimestamp = timestamp;
+      onTimer(timestamp, TimeDomain.EVENT_TIME);
     }
 
     @Override
-    public void onEventTime(K key, long timestamp) throws Exception {
-      fire(timestamp, TimeDomain.EVENT_TIME);
+    public final void onProcessingTime(K key, long timestamp) throws Exception {
+      // As in Flink: output of a processing-time timer carries no event timestamp.
+      collector.timestamp = RecordWriter.NO_TIMESTAMP;
+      timerTimestamp = timestamp;
+      onTimer(timestamp, TimeDomain.PROCESSING_TIME);
     }
 
-    @Override
-    public void onProcessingTime(K key, long timestamp) throws Exception {
-      fire(timestamp, TimeDomain.PROCESSING_TIME);
+    /** The timestamp of the current element. */
+    Long currentTimestamp() {
+      return toTimestamp(collector.timestamp);
     }
 
-    private void fire(long timestamp, TimeDomain domain) throws Exception {
-      collector.timestamp = timestamp;
-      onTimerCtx.domain = domain;
-      userFunction.onTimer(timestamp, onTimerCtx, collector);
+    /** The time of the firing timer. */
+    Long firingTimestamp() {
+      return timerTimestamp;
     }
 
     @Override
@@ -184,6 +174,53 @@ public final class ProcessOperators {
         timers.close();
       }
       super.close();
+    }
+  }
+
+  /** {@code keyBy(...).process(KeyedProcessFunction)}. */
+  public static final class KeyedProcess<K, IN, OUT>
+      extends KeyedTimers<K, OUT, KeyedProcessFunction<K, IN, OUT>>
+      implements OneInputOperator<IN> {
+    private KeyedProcessFunction<K, IN, OUT>.Context ctx;
+    private OnTimer onTimerCtx;
+
+    /** The chain sets the current key before each element (see {@code KeyedInput}). */
+    public KeyedProcess(KeyedProcessFunction<K, IN, OUT> function) {
+      super(function);
+    }
+
+    @Override
+    void createContexts() {
+      ctx =
+          userFunction.new Context() {
+            @Override
+            public Long timestamp() {
+              return currentTimestamp();
+            }
+
+            @Override
+            public TimerService timerService() {
+              return timers;
+            }
+
+            @Override
+            public K getCurrentKey() {
+              return backend.getCurrentKey();
+            }
+          };
+      onTimerCtx = new OnTimer();
+    }
+
+    @Override
+    public void processElement(IN value, long timestamp) throws Exception {
+      collector.timestamp = timestamp;
+      userFunction.processElement(value, ctx, collector);
+    }
+
+    @Override
+    void onTimer(long timestamp, TimeDomain domain) throws Exception {
+      onTimerCtx.domain = domain;
+      userFunction.onTimer(timestamp, onTimerCtx, collector);
     }
 
     private final class OnTimer extends KeyedProcessFunction<K, IN, OUT>.OnTimerContext {
@@ -200,7 +237,7 @@ public final class ProcessOperators {
 
       @Override
       public Long timestamp() {
-        return toTimestamp(collector.timestamp);
+        return firingTimestamp();
       }
 
       @Override
@@ -216,30 +253,28 @@ public final class ProcessOperators {
   }
 
   /** {@code keyBy(...).reduce(...)} and {@code sum}: emits the running result per key. */
-  public static final class Reduce<K, T> extends UdfOperator<T, ReduceFunction<T>>
+  public static final class Reduce<T> extends UdfOperator<T, ReduceFunction<T>>
       implements OneInputOperator<T> {
-    private final KeySelector<T, K> keySelector;
     private final TypeSerializer<T> serializer;
-    private HeapKeyedStateBackend<K> backend;
     private ValueState<T> state;
 
-    public Reduce(ReduceFunction<T> function, KeySelector<T, K> keySelector, TypeSerializer<T> s) {
+    /** The chain sets the current key before each element (see {@code KeyedInput}). */
+    public Reduce(ReduceFunction<T> function, TypeSerializer<T> serializer) {
       super(function);
-      this.keySelector = keySelector;
-      this.serializer = s;
+      this.serializer = serializer;
     }
 
     @Override
-    @SuppressWarnings("unchecked")
     public void open() throws Exception {
-      backend = (HeapKeyedStateBackend<K>) context.keyedStateBackend();
-      state = backend.getState(new ValueStateDescriptor<>("_reduce_state", serializer));
+      state =
+          context
+              .keyedStateBackend()
+              .getState(new ValueStateDescriptor<>("_reduce_state", serializer));
       super.open();
     }
 
     @Override
     public void processElement(T value, long timestamp) throws Exception {
-      backend.setCurrentKey(keySelector.getKey(value));
       T current = state.value();
       T result = current == null ? value : userFunction.reduce(current, value);
       state.update(result);
@@ -291,13 +326,10 @@ public final class ProcessOperators {
 
   /** {@code connect(...).process(KeyedCoProcessFunction)} on two keyed streams. */
   public static final class KeyedCoProcess<K, I1, I2, OUT>
-      extends UdfOperator<OUT, KeyedCoProcessFunction<K, I1, I2, OUT>>
-      implements TwoInputOperator<I1, I2>, InternalTimerService.Triggerable<K> {
+      extends KeyedTimers<K, OUT, KeyedCoProcessFunction<K, I1, I2, OUT>>
+      implements TwoInputOperator<I1, I2> {
     private final KeySelector<I1, K> keySelector1;
     private final KeySelector<I2, K> keySelector2;
-    private HeapKeyedStateBackend<K> backend;
-    private InternalTimerService<K> timers;
-    private TimestampedCollector<OUT> collector;
     private KeyedCoProcessFunction<K, I1, I2, OUT>.Context ctx;
     private OnTimer onTimerCtx;
 
@@ -311,16 +343,12 @@ public final class ProcessOperators {
     }
 
     @Override
-    @SuppressWarnings("unchecked")
-    public void open() throws Exception {
-      backend = (HeapKeyedStateBackend<K>) context.keyedStateBackend();
-      timers = new InternalTimerService<>(backend, context.timeService(), this);
-      collector = new TimestampedCollector<>(output);
+    void createContexts() {
       ctx =
           userFunction.new Context() {
             @Override
             public Long timestamp() {
-              return toTimestamp(collector.timestamp);
+              return currentTimestamp();
             }
 
             @Override
@@ -334,7 +362,6 @@ public final class ProcessOperators {
             }
           };
       onTimerCtx = new OnTimer();
-      super.open();
     }
 
     @Override
@@ -352,32 +379,9 @@ public final class ProcessOperators {
     }
 
     @Override
-    public void onEventTime(K key, long timestamp) throws Exception {
-      fire(timestamp, TimeDomain.EVENT_TIME);
-    }
-
-    @Override
-    public void onProcessingTime(K key, long timestamp) throws Exception {
-      fire(timestamp, TimeDomain.PROCESSING_TIME);
-    }
-
-    private void fire(long timestamp, TimeDomain domain) throws Exception {
-      collector.timestamp = timestamp;
+    void onTimer(long timestamp, TimeDomain domain) throws Exception {
       onTimerCtx.domain = domain;
       userFunction.onTimer(timestamp, onTimerCtx, collector);
-    }
-
-    @Override
-    public void finish() throws Exception {
-      timers.advanceWatermark(Long.MAX_VALUE);
-    }
-
-    @Override
-    public void close() throws Exception {
-      if (timers != null) {
-        timers.close();
-      }
-      super.close();
     }
 
     private final class OnTimer extends KeyedCoProcessFunction<K, I1, I2, OUT>.OnTimerContext {
@@ -394,7 +398,7 @@ public final class ProcessOperators {
 
       @Override
       public Long timestamp() {
-        return toTimestamp(collector.timestamp);
+        return firingTimestamp();
       }
 
       @Override

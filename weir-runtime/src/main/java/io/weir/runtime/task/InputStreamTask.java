@@ -66,7 +66,7 @@ public final class InputStreamTask extends StreamTask {
     if (head instanceof TwoInputOperator<?, ?> two) {
       twoInput = (TwoInputOperator<Object, Object>) two;
     } else {
-      oneInput = (OneInputOperator<Object>) head;
+      oneInput = (OneInputOperator<Object>) chain.headInput();
     }
   }
 

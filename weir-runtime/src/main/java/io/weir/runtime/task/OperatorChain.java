@@ -8,9 +8,11 @@ import io.weir.runtime.graph.JobGraph;
 import io.weir.runtime.graph.JobVertex;
 import io.weir.runtime.graph.StreamEdge;
 import io.weir.runtime.graph.StreamNode;
+import io.weir.runtime.graph.UserCode;
 import io.weir.runtime.network.RecordWriter;
 import io.weir.runtime.operators.OneInputOperator;
 import io.weir.runtime.operators.OperatorContext;
+import io.weir.runtime.operators.OperatorException;
 import io.weir.runtime.operators.OperatorFactory;
 import io.weir.runtime.operators.Output;
 import io.weir.runtime.operators.StreamOperator;
@@ -32,7 +34,12 @@ import java.util.Map;
 final class OperatorChain {
 
   private final Map<StreamNode, StreamOperator<?>> operators = new LinkedHashMap<>();
+
+  /** Where each one-input operator's elements enter: the operator, or its keyed input. */
+  private final Map<StreamNode, OneInputOperator<?>> inputs = new LinkedHashMap<>();
+
   private final Output<?> sourceOutput;
+  private final StreamNode headNode;
   private final List<StreamOperator<?>> headFirst;
 
   @SuppressWarnings({"unchecked", "rawtypes"})
@@ -50,7 +57,7 @@ final class OperatorChain {
       List<Output<Object>> outputs = new ArrayList<>();
       for (StreamEdge edge : node.getOutEdges()) {
         if (vertex.contains(edge.target())) {
-          StreamOperator<?> next = operators.get(edge.target());
+          OneInputOperator<?> next = inputs.get(edge.target());
           TypeSerializer<Object> serializer =
               (TypeSerializer<Object>) node.getOutputType().createSerializer();
           TypeSerializer<Object> copier =
@@ -79,18 +86,31 @@ final class OperatorChain {
               node.getKeyContext1(),
               node.getKeyContext2(),
               outSerializer);
+      HeapKeyedStateBackend<?> backend =
+          node.isKeyed() ? keyedBackend(node, graph, taskInfo) : null;
       OperatorContext ctx =
           new OperatorContext(
               node.getName(),
               taskInfo,
               Thread.currentThread().getContextClassLoader(),
-              node.isKeyed() ? keyedBackend(node, graph, taskInfo) : null,
+              backend,
               new DefaultOperatorStateStore(node.getName()),
-              timeService);
+              attributed(timeService, node.getName()));
       op.setup(ctx, output);
       operators.put(node, op);
+      if (op instanceof OneInputOperator<?> oneInput) {
+        inputs.put(
+            node,
+            backend == null
+                ? oneInput
+                : new KeyedInput(
+                    oneInput,
+                    UserCode.copy(node.getKeyContext1().selector(), node.getName()),
+                    backend));
+      }
     }
     this.sourceOutput = headSourceOutput;
+    this.headNode = chain.get(0);
     List<StreamOperator<?>> ordered = new ArrayList<>();
     for (StreamNode node : chain) {
       StreamOperator<?> op = operators.get(node);
@@ -111,6 +131,36 @@ final class OperatorChain {
             taskInfo.indexOfThisSubtask());
     return new HeapKeyedStateBackend<>(
         node.getName(), key.keyType().createSerializer(), graph.maxParallelism(), range);
+  }
+
+  /** Timer callbacks of one operator, with failures attributed to that operator. */
+  private static ProcessingTimeService attributed(ProcessingTimeService service, String operator) {
+    return new ProcessingTimeService() {
+      @Override
+      public long getCurrentProcessingTime() {
+        return service.getCurrentProcessingTime();
+      }
+
+      @Override
+      public Cancellable registerTimer(long timestamp, Callback callback) {
+        return service.registerTimer(
+            timestamp,
+            time -> {
+              try {
+                callback.onProcessingTime(time);
+              } catch (OperatorException | CancelTaskException e) {
+                throw e;
+              } catch (Exception e) {
+                throw new OperatorException(operator, e);
+              }
+            });
+      }
+    };
+  }
+
+  /** The entry of the head operator for network input, when it has one input. */
+  OneInputOperator<?> headInput() {
+    return inputs.get(headNode);
   }
 
   /** The output a source emits into; null when the head is not a source. */

@@ -45,6 +45,33 @@ public class BufferTimeoutTest {
   }
 
   @ParameterizedTest
+  @ValueSource(ints = {1, 3})
+  void aSingleRecordCrossesTwoNetworkHopsWhileTheJobRuns(int parallelism) throws Exception {
+    StreamEnvironment env = StreamEnvironment.create();
+    env.setParallelism(parallelism);
+    CollectSink<Long> sink = new CollectSink<>();
+    env.fromSource(UnboundedSource.emitting(1, 1), "One Record")
+        .setParallelism(1)
+        .keyBy(x -> x)
+        .map(x -> x + 1)
+        .rebalance()
+        .map(x -> x * 2)
+        .setParallelism(2)
+        .sinkTo(sink);
+    JobClient client = env.executeAsync("buffer-timeout-two-hops");
+    try {
+      await()
+          .atMost(Duration.ofSeconds(5))
+          .pollInterval(Duration.ofMillis(5))
+          .until(() -> sink.size() > 0 || client.getJobExecutionResult().isDone());
+      assertThat(sink.results()).containsExactly(2L);
+      assertThat(client.getJobExecutionResult()).isNotDone();
+    } finally {
+      client.cancel().get(10, TimeUnit.SECONDS);
+    }
+  }
+
+  @ParameterizedTest
   @ValueSource(ints = {0, 20})
   void explicitBufferTimeoutsAlsoDeliver(int timeoutMillis) throws Exception {
     StreamEnvironment env = StreamEnvironment.create();

@@ -10,10 +10,10 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
- * A test sink that collects every element it receives, from every parallel subtask, in one
- * JVM-wide queue. The runtime ships a serialized copy of the sink to each subtask, so the queue
- * lives in a static map under the random id the sink was created with; {@link #results()} reads
- * it from the test thread.
+ * A test sink that collects every element it receives, from every parallel subtask, in one JVM-wide
+ * queue. The runtime ships a serialized copy of the sink to each subtask, so the queue lives in a
+ * static map under the random id the sink was created with; {@link #results()} reads it from the
+ * test thread.
  *
  * <p>Elements of one subtask keep their order in the queue; elements of different subtasks
  * interleave.
@@ -38,7 +38,8 @@ public final class CollectSink<T> implements Sink<T> {
 
   @Override
   public SinkWriter<T> createWriter(WriterInitContext context) {
-    ConcurrentLinkedQueue<Object> queue = RESULTS.computeIfAbsent(id, k -> new ConcurrentLinkedQueue<>());
+    ConcurrentLinkedQueue<Object> queue =
+        RESULTS.computeIfAbsent(id, k -> new ConcurrentLinkedQueue<>());
     return (element, ctx) -> queue.add(element);
   }
 

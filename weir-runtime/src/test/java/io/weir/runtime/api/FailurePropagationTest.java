@@ -7,6 +7,8 @@ import io.weir.api.JobClient;
 import io.weir.api.JobExecutionException;
 import io.weir.api.JobStatus;
 import io.weir.api.StreamEnvironment;
+import io.weir.api.functions.Collector;
+import io.weir.api.functions.KeyedProcessFunction;
 import io.weir.api.functions.MapFunction;
 import io.weir.api.functions.OpenContext;
 import io.weir.api.functions.RichMapFunction;
@@ -92,9 +94,7 @@ public class FailurePropagationTest {
         .contains("Fragile Map")
         .contains("subtask " + (expectedSubtask + 1) + " of 2")
         .contains("index " + expectedSubtask);
-    assertThat(thrown)
-        .hasRootCauseInstanceOf(Boom.class)
-        .hasRootCauseMessage("boom at element 17");
+    assertThat(thrown).hasRootCauseInstanceOf(Boom.class).hasRootCauseMessage("boom at element 17");
     assertThat(thrown).hasMessageContaining("failing-map").hasMessageContaining("Fragile Map");
   }
 
@@ -158,5 +158,45 @@ public class FailurePropagationTest {
     assertThat(thrown).hasRootCauseInstanceOf(Boom.class);
     client.cancel().get(5, TimeUnit.SECONDS);
     assertThat(client.getJobStatus().get()).isEqualTo(JobStatus.FAILED);
+  }
+
+  /** Registers a processing-time timer on every element; the timer throws. */
+  public static final class FailingTimer extends KeyedProcessFunction<Long, Long, Long> {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public void processElement(Long value, Context ctx, Collector<Long> out) {
+      ctx.timerService().registerProcessingTimeTimer(ctx.timerService().currentProcessingTime());
+    }
+
+    @Override
+    public void onTimer(long timestamp, OnTimerContext ctx, Collector<Long> out) {
+      throw new Boom("timer of key " + ctx.getCurrentKey() + " failed");
+    }
+  }
+
+  @Test
+  void anExceptionInAProcessingTimeTimerNamesTheOperator() throws Exception {
+    StreamEnvironment env = StreamEnvironment.create();
+    env.setParallelism(1);
+    env.fromSource(UnboundedSource.emitting(1, 1), "One")
+        .keyBy(x -> x)
+        .process(new FailingTimer())
+        .name("Timer Owner")
+        .sinkTo(new CollectSink<>());
+    JobClient client = env.executeAsync("failing-timer");
+
+    Throwable thrown =
+        catchThrowable(() -> client.getJobExecutionResult().get(10, TimeUnit.SECONDS));
+    client.cancel().get(5, TimeUnit.SECONDS);
+
+    assertThat(thrown).hasCauseInstanceOf(JobExecutionException.class);
+    assertThat(thrown)
+        .hasRootCauseInstanceOf(Boom.class)
+        .hasRootCauseMessage("timer of key 0 failed");
+    TaskFailureException failure = taskFailure(thrown);
+    assertThat(failure.getSubtaskIndex()).isZero();
+    assertThat(failure.getOperatorName()).isEqualTo("Timer Owner");
+    assertThat(failure.getMessage()).startsWith("Operator 'Timer Owner'");
   }
 }

@@ -271,7 +271,10 @@ public class InvalidJobTest {
     Throwable thrown = catchThrowable(() -> env.execute("keyed-state-no-keyBy"));
 
     assertThat(thrown).isInstanceOf(JobExecutionException.class);
-    assertThat(thrown).rootCause().hasMessageContaining("keyBy").hasMessageContaining("Stateful Map");
+    assertThat(thrown)
+        .rootCause()
+        .hasMessageContaining("keyBy")
+        .hasMessageContaining("Stateful Map");
   }
 
   @Test

@@ -7,6 +7,9 @@ import io.weir.api.functions.AggregateFunction;
 import io.weir.api.functions.Collector;
 import io.weir.api.functions.KeyedProcessFunction;
 import io.weir.api.functions.OpenContext;
+import io.weir.api.functions.RichFilterFunction;
+import io.weir.api.functions.RichFlatMapFunction;
+import io.weir.api.functions.RichMapFunction;
 import io.weir.api.state.AggregatingState;
 import io.weir.api.state.AggregatingStateDescriptor;
 import io.weir.api.state.ListState;
@@ -31,9 +34,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Keyed state semantics of every state kind, per key: a script of commands on interleaved keys
- * runs through one keyed function holding all five kinds of state, and every observation it
- * emits is compared with a plain-Java model of the same script.
+ * Keyed state semantics of every state kind, per key: a script of commands on interleaved keys runs
+ * through one keyed function holding all five kinds of state, and every observation it emits is
+ * compared with a plain-Java model of the same script.
  */
 @Timeout(30)
 public class KeyedStateTest {
@@ -47,8 +50,7 @@ public class KeyedStateTest {
   static final long DEFAULT = 100L;
 
   /** Sum and count: the accumulator of an average. */
-  public static final class Average
-      implements AggregateFunction<Long, Tuple2<Long, Long>, String> {
+  public static final class Average implements AggregateFunction<Long, Tuple2<Long, Long>, String> {
     private static final long serialVersionUID = 1L;
 
     @Override
@@ -265,10 +267,7 @@ public class KeyedStateTest {
     StreamEnvironment env = StreamEnvironment.create();
     env.setParallelism(parallelism);
     CollectSink<Seen> sink = new CollectSink<>();
-    env.fromCollection(cmds)
-        .keyBy(Cmd::key, Types.STRING)
-        .process(new AllStates())
-        .sinkTo(sink);
+    env.fromCollection(cmds).keyBy(Cmd::key, Types.STRING).process(new AllStates()).sinkTo(sink);
     env.execute("keyed-state");
 
     assertThat(sink.results()).containsExactlyInAnyOrderElementsOf(expected);
@@ -303,5 +302,116 @@ public class KeyedStateTest {
                 1,
                 "value=100 list=[] map={} mapEmpty=true containsM0=false sum=null avg=null"),
             new Seen("z", 1, full));
+  }
+
+  /**
+   * Flink's documented keyed-state example (CountWindowAverage): a RichFlatMapFunction on a keyed
+   * stream keeps a (count, sum) ValueState and emits the average of every two elements of a key.
+   */
+  public static final class CountWindowAverage
+      extends RichFlatMapFunction<Tuple2<Long, Long>, Tuple2<Long, Long>> {
+    private static final long serialVersionUID = 1L;
+    private transient ValueState<Tuple2<Long, Long>> sum;
+
+    @Override
+    public void open(OpenContext openContext) {
+      sum =
+          getRuntimeContext()
+              .getState(
+                  new ValueStateDescriptor<>(
+                      "average", Types.TUPLE(Types.LONG, Types.LONG), Tuple2.of(0L, 0L)));
+    }
+
+    @Override
+    public void flatMap(Tuple2<Long, Long> input, Collector<Tuple2<Long, Long>> out)
+        throws Exception {
+      Tuple2<Long, Long> current = sum.value();
+      Tuple2<Long, Long> next = Tuple2.of(current.f0 + 1, current.f1 + input.f1);
+      if (next.f0 >= 2) {
+        out.collect(Tuple2.of(input.f0, next.f1 / next.f0));
+        sum.clear();
+      } else {
+        sum.update(next);
+      }
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(ints = {1, 2})
+  void aRichFlatMapOnAKeyedStreamHasKeyedState(int parallelism) throws Exception {
+    StreamEnvironment env = StreamEnvironment.create();
+    env.setParallelism(parallelism);
+    CollectSink<Tuple2<Long, Long>> sink = new CollectSink<>();
+    env.fromCollection(
+            List.of(
+                Tuple2.of(1L, 3L),
+                Tuple2.of(1L, 5L),
+                Tuple2.of(1L, 7L),
+                Tuple2.of(1L, 4L),
+                Tuple2.of(1L, 2L)),
+            Types.TUPLE(Types.LONG, Types.LONG))
+        .keyBy(value -> value.f0, Types.LONG)
+        .flatMap(new CountWindowAverage())
+        .sinkTo(sink);
+    env.execute("count-window-average");
+
+    // Flink's documentation: the output is (1,4) and (1,5).
+    assertThat(sink.results()).containsExactly(Tuple2.of(1L, 4L), Tuple2.of(1L, 5L));
+  }
+
+  /** Emits (key, number of elements of the key so far) from a ValueState in a RichMapFunction. */
+  public static final class CountingMap extends RichMapFunction<String, String> {
+    private static final long serialVersionUID = 1L;
+    private transient ValueState<Long> count;
+
+    @Override
+    public void open(OpenContext openContext) {
+      count = getRuntimeContext().getState(new ValueStateDescriptor<>("count", Types.LONG, 0L));
+    }
+
+    @Override
+    public String map(String value) throws Exception {
+      long n = count.value() + 1;
+      count.update(n);
+      return value + n;
+    }
+  }
+
+  /** Lets through the first element of each key only, remembered in a ValueState. */
+  public static final class FirstOfKey extends RichFilterFunction<String> {
+    private static final long serialVersionUID = 1L;
+    private transient ValueState<Boolean> seen;
+
+    @Override
+    public void open(OpenContext openContext) {
+      seen = getRuntimeContext().getState(new ValueStateDescriptor<>("seen", Types.BOOLEAN));
+    }
+
+    @Override
+    public boolean filter(String value) throws Exception {
+      if (seen.value() != null) {
+        return false;
+      }
+      seen.update(true);
+      return true;
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(ints = {1, 3})
+  void richMapAndFilterOnAKeyedStreamHaveKeyedState(int parallelism) throws Exception {
+    StreamEnvironment env = StreamEnvironment.create();
+    env.setParallelism(parallelism);
+    CollectSink<String> counted = new CollectSink<>();
+    CollectSink<String> firsts = new CollectSink<>();
+    List<String> input = List.of("a", "b", "a", "c", "b", "a", "d", "c");
+    var keyed = env.fromCollection(input).keyBy(s -> s, Types.STRING);
+    keyed.map(new CountingMap()).sinkTo(counted);
+    keyed.filter(new FirstOfKey()).sinkTo(firsts);
+    env.execute("keyed-rich-map-filter");
+
+    assertThat(counted.results())
+        .containsExactlyInAnyOrder("a1", "b1", "a2", "c1", "b2", "a3", "d1", "c2");
+    assertThat(firsts.results()).containsExactlyInAnyOrder("a", "b", "c", "d");
   }
 }

@@ -17,15 +17,15 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Each partitioner, observed through the subtask index ({@code getIndexOfThisSubtask()}) of a
- * rich map function downstream.
+ * Each partitioner, observed through the subtask index ({@code getIndexOfThisSubtask()}) of a rich
+ * map function downstream.
  */
 @Timeout(30)
 public class PartitioningTest {
 
   /**
-   * An element with the subtask indexes it passed: {@code up} upstream, {@code down} downstream
-   * (-1 while unknown).
+   * An element with the subtask indexes it passed: {@code up} upstream, {@code down} downstream (-1
+   * while unknown).
    */
   public record Hop(long value, int up, int down) {}
 
@@ -70,11 +70,7 @@ public class PartitioningTest {
   void forwardKeepsTheSubtaskIndex(int parallelism) throws Exception {
     StreamEnvironment env = env(parallelism);
     CollectSink<Hop> sink = new CollectSink<>();
-    env.fromSequence(1, 200)
-        .map(new TagUp())
-        .forward()
-        .map(new TagDown())
-        .sinkTo(sink);
+    env.fromSequence(1, 200).map(new TagUp()).forward().map(new TagDown()).sinkTo(sink);
     env.execute("forward");
 
     List<Hop> hops = sink.results();
@@ -182,7 +178,7 @@ public class PartitioningTest {
 
     Map<String, Set<Integer>> subtasksOfKey = new HashMap<>();
     for (String s : sink.results()) {
-      String[] parts = s.split("@");
+      String[] parts = s.split("@", -1);
       subtasksOfKey.computeIfAbsent(parts[0], k -> new HashSet<>()).add(Integer.parseInt(parts[1]));
     }
     assertThat(subtasksOfKey).hasSize(11);

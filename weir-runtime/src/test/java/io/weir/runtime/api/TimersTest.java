@@ -59,8 +59,7 @@ public class TimersTest {
     }
 
     @Override
-    public void onTimer(long timestamp, OnTimerContext ctx, Collector<Fired> out)
-        throws Exception {
+    public void onTimer(long timestamp, OnTimerContext ctx, Collector<Fired> out) throws Exception {
       out.collect(
           new Fired(
               ctx.getCurrentKey(),
@@ -148,8 +147,7 @@ public class TimersTest {
     }
 
     @Override
-    public void onTimer(long timestamp, OnTimerContext ctx, Collector<Fired> out)
-        throws Exception {
+    public void onTimer(long timestamp, OnTimerContext ctx, Collector<Fired> out) throws Exception {
       long n = fired.value() + 1;
       fired.update(n);
       long expectedTimestamp = kept.value() + 10 * (n - 1);

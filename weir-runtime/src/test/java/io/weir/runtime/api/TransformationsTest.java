@@ -32,6 +32,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /** Every DataStream transformation on the embedded cluster, with exact expected outputs. */
 @Timeout(30)
+@SuppressWarnings("SameNameButDifferent") // the Context of each function class
 public class TransformationsTest {
 
   /** A sale of a shop; Serializable because fromElements ships its elements with the source. */
@@ -71,7 +72,7 @@ public class TransformationsTest {
     env.fromCollection(lines)
         .flatMap(
             (String line, Collector<String> out) -> {
-              for (String w : line.split(" ")) {
+              for (String w : line.split(" ", -1)) {
                 if (!w.isEmpty()) {
                   out.collect(w.toUpperCase(java.util.Locale.ROOT));
                 }
@@ -255,6 +256,29 @@ public class TransformationsTest {
   }
 
   @ParameterizedTest
+  @ValueSource(ints = {1, 2, 4})
+  void keyedSumOfTuple2Field(int parallelism) throws Exception {
+    StreamEnvironment env = env(parallelism);
+    CollectSink<Tuple2<String, Integer>> sink = new CollectSink<>();
+    List<Tuple2<String, Integer>> input = new ArrayList<>();
+    for (int i = 0; i < 30; i++) {
+      input.add(Tuple2.of("k" + (i % 4), i));
+    }
+    env.fromCollection(input, Types.TUPLE(Types.STRING, Types.INT))
+        .keyBy(t -> t.f0, Types.STRING)
+        .sum(1)
+        .sinkTo(sink);
+    env.execute("sum-tuple2");
+
+    Map<String, Integer> running = new HashMap<>();
+    List<Tuple2<String, Integer>> expected = new ArrayList<>();
+    for (Tuple2<String, Integer> t : input) {
+      expected.add(Tuple2.of(t.f0, running.merge(t.f0, t.f1, Integer::sum)));
+    }
+    assertThat(byKey(sink.results(), t -> t.f0)).isEqualTo(byKey(expected, t -> t.f0));
+  }
+
+  @ParameterizedTest
   @ValueSource(ints = {1, 2, 3})
   void keyedSumOfLongs(int parallelism) throws Exception {
     StreamEnvironment env = env(parallelism);
@@ -359,8 +383,7 @@ public class TransformationsTest {
     }
 
     @Override
-    public void processElement1(Order value, Context ctx, Collector<String> out)
-        throws Exception {
+    public void processElement1(Order value, Context ctx, Collector<String> out) throws Exception {
       assertThat(ctx.getCurrentKey()).isEqualTo(value.id());
       Shipment s = shipment.value();
       if (s == null) {
@@ -416,6 +439,31 @@ public class TransformationsTest {
     assertThat(sink.results()).containsExactlyInAnyOrderElementsOf(expected);
   }
 
+  @ParameterizedTest
+  @ValueSource(ints = {1, 3})
+  void connectedStreamsKeyByWithKeyedCoProcessFunction(int parallelism) throws Exception {
+    StreamEnvironment env = env(parallelism);
+    CollectSink<String> sink = new CollectSink<>();
+    List<Order> orders = new ArrayList<>();
+    List<Shipment> shipments = new ArrayList<>();
+    for (long id = 1; id <= 12; id++) {
+      orders.add(new Order(id, "item" + id));
+      shipments.add(new Shipment(13 - id, "c" + id));
+    }
+    env.fromCollection(orders)
+        .connect(env.fromCollection(shipments))
+        .keyBy(Order::id, Shipment::orderId)
+        .process(new Join())
+        .sinkTo(sink);
+    env.execute("connected-keyBy");
+
+    List<String> expected = new ArrayList<>();
+    for (long id = 1; id <= 12; id++) {
+      expected.add(id + ":item" + id + ":c" + (13 - id));
+    }
+    assertThat(sink.results()).containsExactlyInAnyOrderElementsOf(expected);
+  }
+
   /** Emits (value, subtask index, parallelism of this operator). */
   public static final class WhereAmI extends RichMapFunction<Long, Tuple3<Long, Integer, Integer>> {
     private static final long serialVersionUID = 1L;
@@ -444,13 +492,16 @@ public class TransformationsTest {
     env.execute("parallelism-changes");
 
     List<Tuple3<Long, Integer, Integer>> results = sink.results();
-    assertThat(results).extracting(t -> t.f0).containsExactlyInAnyOrderElementsOf(
-        range(1, 60).stream().filter(x -> x % 2 == 0).toList());
+    assertThat(results)
+        .extracting(t -> t.f0)
+        .containsExactlyInAnyOrderElementsOf(
+            range(1, 60).stream().filter(x -> x % 2 == 0).toList());
     assertThat(results).allSatisfy(t -> assertThat(t.f2).isEqualTo(3));
     // One producer rebalancing over 3 subtasks: each gets 20 of the 60 elements, 10 even ones.
     Map<Integer, Long> perSubtask =
         results.stream().collect(Collectors.groupingBy(t -> t.f1, Collectors.counting()));
     assertThat(perSubtask).containsOnlyKeys(0, 1, 2);
+    assertThat(perSubtask.values()).containsOnly(10L);
   }
 
   @Test

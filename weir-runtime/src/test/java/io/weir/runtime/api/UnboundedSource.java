@@ -17,15 +17,15 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
- * An unbounded test source: subtask {@code i} of {@code p} emits {@code i, i + p, i + 2p, ...},
- * so every number is emitted by exactly one subtask and numbers increase per subtask. It never
- * ends; the job must be cancelled.
+ * An unbounded test source: subtask {@code i} of {@code p} emits {@code i, i + p, i + 2p, ...}, so
+ * every number is emitted by exactly one subtask and numbers increase per subtask. It never ends;
+ * the job must be cancelled.
  *
  * <ul>
  *   <li>{@code intervalMillis > 0}: one record per poll, then {@code NOTHING_AVAILABLE} with a
  *       future that a scheduled executor completes after the interval;
- *   <li>{@code intervalMillis == 0}: records in a {@code MORE_AVAILABLE} loop, as fast as the
- *       job takes them.
+ *   <li>{@code intervalMillis == 0}: records in a {@code MORE_AVAILABLE} loop, as fast as the job
+ *       takes them.
  * </ul>
  *
  * After {@code limit} records per subtask the reader stays idle ({@code NOTHING_AVAILABLE} with a
@@ -126,7 +126,8 @@ public final class UnboundedSource implements Source<Long, Integer> {
       }
       CompletableFuture<Void> next = new CompletableFuture<>();
       available = next;
-      scheduler.schedule(() -> next.complete(null), intervalMillis, TimeUnit.MILLISECONDS);
+      var unused =
+          scheduler.schedule(() -> next.complete(null), intervalMillis, TimeUnit.MILLISECONDS);
       return InputStatus.NOTHING_AVAILABLE;
     }
 
