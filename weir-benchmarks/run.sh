@@ -11,7 +11,8 @@ module_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo_dir="$(dirname "$module_dir")"
 
 if [[ "${SKIP_BUILD:-}" != "1" ]]; then
-  (cd "$repo_dir" && mvn -q -pl weir-benchmarks -am package -DskipTests)
+  # spotless.skip: a benchmark run builds the sources as they are and never reformats them.
+  (cd "$repo_dir" && mvn -q -pl weir-benchmarks -am package -DskipTests -Dspotless.skip=true)
 fi
 
 classpath_file="$module_dir/target/classpath.txt"

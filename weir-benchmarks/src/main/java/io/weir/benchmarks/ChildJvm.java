@@ -58,11 +58,15 @@ final class ChildJvm {
     command.add(java);
     command.addAll(jvmOptions);
     command.addAll(List.of("-cp", classpath, main.getName(), config, Long.toString(records)));
-    Path output =
-        Files.createTempFile("weir-bench-" + workload.id() + "-" + engine.id() + "-", ".log");
-    try {
+    // Engines leave files in the temporary directory (Flink: its RPC jar and mini-cluster
+    // directories, tens of MB a run), so each child gets its own, deleted when it ends.
+    try (TempDir scratch =
+        TempDir.create("weir-bench-" + workload.id() + "-" + engine.id() + "-")) {
+      List<String> launch = new ArrayList<>(command);
+      launch.add(1, "-Djava.io.tmpdir=" + scratch.path());
+      Path output = scratch.path().resolve("output.log");
       Process process =
-          new ProcessBuilder(command)
+          new ProcessBuilder(launch)
               .redirectErrorStream(true)
               .redirectOutput(output.toFile())
               .start();
@@ -92,13 +96,10 @@ final class ChildJvm {
         throw failure(command, output, "printed a RESULT for another run: " + result.line());
       }
       return result;
-    } finally {
-      Files.deleteIfExists(output);
     }
   }
 
-  private static ChildFailure failure(List<String> command, Path output, String what)
-      throws IOException {
+  private ChildFailure failure(List<String> command, Path output, String what) throws IOException {
     List<String> lines = read(output);
     List<String> tail = lines.subList(Math.max(0, lines.size() - TAIL_LINES), lines.size());
     StringBuilder message = new StringBuilder();
@@ -106,7 +107,9 @@ final class ChildJvm {
         .append("Benchmark child ")
         .append(what)
         .append(".\nCommand: ")
-        .append(String.join(" ", command))
+        .append(
+            String.join(" ", command)
+                .replace(classpath, "target/classes:$(cat target/classpath.txt)"))
         .append("\nLast ")
         .append(tail.size())
         .append(" of ")
@@ -115,7 +118,7 @@ final class ChildJvm {
     for (String line : tail) {
       message.append("  | ").append(line).append('\n');
     }
-    message.append("Run that command by hand to see the whole output.");
+    message.append("Run that command by hand in weir-benchmarks/ to see the whole output.");
     return new ChildFailure(message.toString());
   }
 

@@ -1,6 +1,9 @@
 package io.weir.benchmarks;
 
+import java.io.IOException;
 import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
@@ -21,6 +24,7 @@ import java.util.stream.Collectors;
 final class Report {
   private final RunnerOptions options;
   private final List<Result> results = new ArrayList<>();
+  private final String loadAtStart = loadAverage();
 
   Report(RunnerOptions options) {
     this.options = options;
@@ -149,12 +153,18 @@ final class Report {
         .append(System.getProperty("java.vm.name"))
         .append(", ")
         .append(System.getProperty("java.vendor"))
-        .append(")  \n");
+        .append("); load average (1, 5, 15 min) at start: ")
+        .append(loadAtStart)
+        .append(", at end: ")
+        .append(loadAverage())
+        .append("  \n");
     md.append("Method: every run in a fresh JVM (")
         .append(jvmOptions)
         .append("); per workload and configuration one warm-up per engine, then ")
         .append(options.runs())
-        .append(" rounds alternating weir, flink, plain; medians of ")
+        .append(" rounds alternating ")
+        .append(options.engines().stream().map(Engine::id).collect(Collectors.joining(", ")))
+        .append("; medians of ")
         .append(options.runs())
         .append(
             "; time = wall time of the job (submission and shutdown included, JVM start"
@@ -187,6 +197,19 @@ final class Report {
 
   private static String percent(double fraction) {
     return String.format(Locale.ROOT, "%.1f %%", fraction * 100);
+  }
+
+  /**
+   * The machine's load averages from {@code /proc/loadavg}: work of other processes during the runs
+   * shows here, and makes the figures incomparable.
+   */
+  private static String loadAverage() {
+    try {
+      String[] fields = Files.readString(Path.of("/proc/loadavg")).strip().split(" ", 4);
+      return fields[0] + " " + fields[1] + " " + fields[2];
+    } catch (IOException | RuntimeException e) {
+      return "unknown";
+    }
   }
 
   private static String totalMemory() {

@@ -18,7 +18,7 @@ import java.util.regex.Pattern;
  * --xmx 4g                heap of every child JVM (default 4g)
  * --engines weir,flink,plain  engines to run (default all)
  * --jvm-args "-Xms4g -XX:+AlwaysPreTouch"  further options for every child JVM (default none)
- * --timeout 1800          seconds a child may take before it counts as failed (default 1800)
+ * --timeout 900           seconds a child may take before it counts as failed (default 900)
  * </pre>
  */
 record RunnerOptions(
@@ -33,7 +33,7 @@ record RunnerOptions(
 
   static final String USAGE =
       "Usage: SideBySide [--workloads W1[,W2..]] [--runs 3] [--records N] [--configs off[,cp1s]]"
-          + " [--xmx 4g] [--engines weir,flink,plain] [--jvm-args \"-XX:...\"] [--timeout 1800]";
+          + " [--xmx 4g] [--engines weir,flink,plain] [--jvm-args \"-XX:...\"] [--timeout 900]";
 
   private static final Pattern COMMA = Pattern.compile(",");
   private static final Pattern SPACES = Pattern.compile("\\s+");
@@ -46,7 +46,7 @@ record RunnerOptions(
     String xmx = "4g";
     Set<Engine> engines = EnumSet.allOf(Engine.class);
     List<String> jvmArgs = List.of();
-    long timeoutSeconds = 1800;
+    long timeoutSeconds = 900;
 
     for (int i = 0; i < args.length; i++) {
       String option = args[i];

@@ -1,5 +1,6 @@
 package io.weir.benchmarks.w1;
 
+import io.weir.benchmarks.ChildMain;
 import io.weir.benchmarks.Engine;
 import io.weir.benchmarks.JobArgs;
 import io.weir.benchmarks.Result;
@@ -27,7 +28,11 @@ import org.apache.flink.util.Collector;
 public final class FlinkKeyedCount {
   private FlinkKeyedCount() {}
 
-  public static void main(String[] args) throws Exception {
+  public static void main(String[] args) {
+    ChildMain.run(() -> measure(args));
+  }
+
+  private static void measure(String[] args) throws Exception {
     JobArgs job = JobArgs.parse(args, "W1", Workloads.OFF_AND_1S, 20_000_000L);
     try (TempDir checkpoints = TempDir.create("flink-w1-checkpoints-")) {
       Map<String, String> settings = new HashMap<>();

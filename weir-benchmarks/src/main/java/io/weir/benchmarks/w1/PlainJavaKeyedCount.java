@@ -1,5 +1,6 @@
 package io.weir.benchmarks.w1;
 
+import io.weir.benchmarks.ChildMain;
 import io.weir.benchmarks.Engine;
 import io.weir.benchmarks.JobArgs;
 import io.weir.benchmarks.Result;
@@ -30,7 +31,11 @@ public final class PlainJavaKeyedCount {
 
   private PlainJavaKeyedCount() {}
 
-  public static void main(String[] args) throws Exception {
+  public static void main(String[] args) {
+    ChildMain.run(() -> measure(args));
+  }
+
+  private static void measure(String[] args) throws Exception {
     JobArgs job = JobArgs.parse(args, "W1", List.of("off"), 20_000_000L);
     long n = job.records();
 

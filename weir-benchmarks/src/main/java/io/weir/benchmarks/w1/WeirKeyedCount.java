@@ -10,6 +10,7 @@ import io.weir.api.state.ValueState;
 import io.weir.api.state.ValueStateDescriptor;
 import io.weir.api.tuple.Tuple2;
 import io.weir.api.typeutils.Types;
+import io.weir.benchmarks.ChildMain;
 import io.weir.benchmarks.Engine;
 import io.weir.benchmarks.JobArgs;
 import io.weir.benchmarks.Result;
@@ -25,7 +26,11 @@ import io.weir.benchmarks.Workloads;
 public final class WeirKeyedCount {
   private WeirKeyedCount() {}
 
-  public static void main(String[] args) throws Exception {
+  public static void main(String[] args) {
+    ChildMain.run(() -> measure(args));
+  }
+
+  private static void measure(String[] args) throws Exception {
     JobArgs job = JobArgs.parse(args, "W1", Workloads.OFF_AND_1S, 20_000_000L);
     try (TempDir checkpoints = TempDir.create("weir-w1-checkpoints-")) {
       Configuration conf = new Configuration();
