@@ -86,6 +86,44 @@ public class StreamEnvironment {
     return this;
   }
 
+  /**
+   * Takes a checkpoint every {@code interval} (at least 10 ms), in the mode already configured
+   * ({@code EXACTLY_ONCE} by default). Checkpointing is off until this is called or {@code
+   * execution.checkpointing.interval} is set.
+   */
+  public StreamEnvironment enableCheckpointing(Duration interval) {
+    getCheckpointConfig().setCheckpointInterval(interval);
+    return this;
+  }
+
+  /** Takes a checkpoint every {@code interval} (at least 10 ms) in the given mode. */
+  public StreamEnvironment enableCheckpointing(Duration interval, CheckpointingMode mode) {
+    getCheckpointConfig().setCheckpointInterval(interval).setCheckpointingMode(mode);
+    return this;
+  }
+
+  /** As Flink's {@code enableCheckpointing(long)}: a checkpoint every {@code intervalMillis} ms. */
+  public StreamEnvironment enableCheckpointing(long intervalMillis) {
+    return enableCheckpointing(Duration.ofMillis(intervalMillis));
+  }
+
+  /** The checkpointing settings: a view whose setters write into this environment's settings. */
+  public CheckpointConfig getCheckpointConfig() {
+    return new CheckpointConfig(configuration);
+  }
+
+  /** Whether and when a failed job restarts; writes Flink's {@code restart-strategy.*} keys. */
+  public StreamEnvironment setRestartStrategy(RestartStrategy restartStrategy) {
+    java.util.Objects.requireNonNull(restartStrategy, "restart strategy").writeTo(configuration);
+    return this;
+  }
+
+  /** Where the job keeps its working state; writes {@code state.backend.type}. */
+  public StreamEnvironment setStateBackend(StateBackend stateBackend) {
+    java.util.Objects.requireNonNull(stateBackend, "state backend").writeTo(configuration);
+    return this;
+  }
+
   /** The numbers {@code from..to}, inclusive, spread over the parallel subtasks. */
   public DataStreamSource<Long> fromSequence(long from, long to) {
     return fromSource(new NumberSequenceSource(from, to), "Sequence Source", Types.LONG);

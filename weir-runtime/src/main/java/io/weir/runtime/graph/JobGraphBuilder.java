@@ -56,6 +56,7 @@ public final class JobGraphBuilder {
     for (Transformation<?> sink : pipeline.sinks()) {
       node(sink);
     }
+    assignOperatorIds();
     validate();
     return new JobGraph(pipeline.jobName(), chain(), maxParallelism, configuration);
   }
@@ -115,6 +116,23 @@ public final class JobGraphBuilder {
       return all;
     }
     return List.of(new Upstream(node(t), outer));
+  }
+
+  private void assignOperatorIds() {
+    java.util.Set<String> uids = new java.util.HashSet<>();
+    int position = 0;
+    for (StreamNode node : nodes.values()) {
+      String uid = node.getUid();
+      if (uid != null && !uids.add(uid)) {
+        throw new IllegalArgumentException(
+            "The uid '" + uid + "' is used by more than one operator; uids must be unique");
+      }
+      node.setOperatorId(
+          uid != null
+              ? uid
+              : "auto-" + position + "-" + node.getName().replaceAll("[^A-Za-z0-9]+", "-"));
+      position++;
+    }
   }
 
   private void validate() {

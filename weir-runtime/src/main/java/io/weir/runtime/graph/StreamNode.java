@@ -15,6 +15,7 @@ public final class StreamNode {
 
   private final Transformation<?> transformation;
   private final int parallelism;
+  private String operatorId;
   final List<StreamEdge> inEdges = new ArrayList<>();
   final List<StreamEdge> outEdges = new ArrayList<>();
 
@@ -33,6 +34,18 @@ public final class StreamNode {
 
   public String getUid() {
     return transformation.getUid();
+  }
+
+  /**
+   * The id that maps this operator's state in checkpoints: its uid, or one derived from its
+   * position and name in the job, stable as long as the job's shape does not change.
+   */
+  public String getOperatorId() {
+    return operatorId;
+  }
+
+  void setOperatorId(String operatorId) {
+    this.operatorId = operatorId;
   }
 
   public int getParallelism() {

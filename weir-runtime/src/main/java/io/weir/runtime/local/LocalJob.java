@@ -1,38 +1,68 @@
 package io.weir.runtime.local;
 
+import io.weir.api.CheckpointConfig;
+import io.weir.api.CheckpointingMode;
+import io.weir.api.ExternalizedCheckpointRetention;
 import io.weir.api.JobClient;
 import io.weir.api.JobExecutionException;
 import io.weir.api.JobExecutionResult;
 import io.weir.api.JobID;
 import io.weir.api.JobStatus;
+import io.weir.api.config.CheckpointingOptions;
+import io.weir.api.config.Configuration;
 import io.weir.api.config.CoreOptions;
 import io.weir.api.functions.TaskInfo;
 import io.weir.api.graph.Partitioning;
 import io.weir.api.graph.SourceTransformation;
 import io.weir.api.source.Source;
 import io.weir.api.typeutils.TypeSerializer;
+import io.weir.runtime.checkpoint.CheckpointCoordinator;
+import io.weir.runtime.checkpoint.CompletedCheckpoint;
+import io.weir.runtime.checkpoint.OperatorState;
+import io.weir.runtime.checkpoint.OperatorSubtaskState;
+import io.weir.runtime.checkpoint.RestoredOperatorState;
+import io.weir.runtime.checkpoint.SubtaskStateCodec;
 import io.weir.runtime.graph.JobEdge;
 import io.weir.runtime.graph.JobGraph;
 import io.weir.runtime.graph.JobVertex;
 import io.weir.runtime.graph.StreamEdge;
+import io.weir.runtime.graph.StreamNode;
 import io.weir.runtime.graph.UserCode;
 import io.weir.runtime.network.ChannelSelector;
 import io.weir.runtime.network.ChannelSelectors;
 import io.weir.runtime.network.InputChannel;
 import io.weir.runtime.network.RecordWriter;
+import io.weir.runtime.recovery.RestartBackoffStrategy;
+import io.weir.runtime.recovery.RestartStrategies;
+import io.weir.runtime.state.DefaultOperatorStateStore;
+import io.weir.runtime.storage.CheckpointStorage;
+import io.weir.runtime.storage.CheckpointStorages;
+import io.weir.runtime.storage.FileSystemCheckpointStorage;
+import io.weir.runtime.storage.RetainedCheckpoint;
 import io.weir.runtime.task.InputStreamTask;
 import io.weir.runtime.task.SourceStreamTask;
 import io.weir.runtime.task.StreamTask;
+import io.weir.runtime.task.TaskCheckpointing;
+import io.weir.runtime.task.TaskListener;
 import io.weir.runtime.task.TaskState;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -49,16 +79,45 @@ final class LocalJob implements JobClient {
   private final JobGraph graph;
   private final long startNanos = System.nanoTime();
   private final ScheduledExecutorService timer;
-  private final List<StreamTask> tasks = new ArrayList<>();
+  private final ExecutorService snapshotPool;
   private final CompletableFuture<JobExecutionResult> result = new CompletableFuture<>();
   private final CompletableFuture<Void> terminated = new CompletableFuture<>();
+  private final boolean checkpointingEnabled;
+  private final CheckpointStorage storage;
+  private final CheckpointCoordinator coordinator;
+  private final RestartBackoffStrategy restartStrategy;
+  private final Map<String, String> operatorNames = new HashMap<>();
+
+  /** The checkpoint given by execution.state-recovery.path, if any. */
+  private final RetainedCheckpoint initialRestore;
+
   private volatile JobStatus status = JobStatus.CREATED;
+
+  /** This attempt's tasks; volatile so the coordinator reads it without the job's lock. */
+  private volatile List<StreamTask> tasks = new ArrayList<>();
+
+  private int attempt;
   private Throwable failure;
   private boolean cancelRequested;
   private int terminatedTasks;
+  private int restarts;
+  private long lastRestoredCheckpoint = -1;
 
   LocalJob(JobGraph graph) {
     this.graph = graph;
+    Configuration conf = graph.configuration();
+    CheckpointConfig.validate(conf);
+    this.checkpointingEnabled =
+        conf.getOptional(CheckpointingOptions.CHECKPOINTING_INTERVAL).isPresent();
+    this.restartStrategy =
+        RestartStrategies.fromConfiguration(conf, checkpointingEnabled, new Random());
+    for (JobVertex vertex : graph.vertices()) {
+      for (StreamNode node : vertex.getChain()) {
+        operatorNames.put(node.getOperatorId(), node.getName());
+      }
+    }
+    this.initialRestore = loadInitialRestore(conf);
+    this.storage = checkpointingEnabled ? CheckpointStorages.create(conf, jobId.value()) : null;
     this.timer =
         Executors.newSingleThreadScheduledExecutor(
             r -> {
@@ -66,40 +125,284 @@ final class LocalJob implements JobClient {
               t.setDaemon(true);
               return t;
             });
+    this.snapshotPool =
+        Executors.newFixedThreadPool(
+            2,
+            r -> {
+              Thread t = new Thread(r, "weir-snapshot-" + graph.jobName());
+              t.setDaemon(true);
+              return t;
+            });
+    this.coordinator = checkpointingEnabled ? createCoordinator(conf) : null;
+  }
+
+  /** Reads and checks the checkpoint to resume from, before any task starts. */
+  private RetainedCheckpoint loadInitialRestore(Configuration conf) {
+    Optional<String> path = conf.getOptional(CheckpointingOptions.SAVEPOINT_PATH);
+    if (path.isEmpty()) {
+      return null;
+    }
+    RetainedCheckpoint retained;
+    try {
+      retained = FileSystemCheckpointStorage.loadFromPath(path.get());
+    } catch (IOException e) {
+      throw new IllegalArgumentException(
+          "Cannot resume job '"
+              + graph.jobName()
+              + "' from "
+              + CheckpointingOptions.SAVEPOINT_PATH.key()
+              + " = "
+              + path.get()
+              + ": "
+              + e.getMessage(),
+          e);
+    }
+    checkCompatible(
+        retained.checkpoint(), conf.get(CheckpointingOptions.SAVEPOINT_IGNORE_UNCLAIMED_STATE));
+    return retained;
+  }
+
+  private void checkCompatible(CompletedCheckpoint checkpoint, boolean ignoreUnclaimed) {
+    for (OperatorState op : checkpoint.operators()) {
+      boolean hasState =
+          op.subtasks().stream().anyMatch(s -> s.keyed() != null || s.operator() != null);
+      if (!hasState) {
+        continue;
+      }
+      if (!operatorNames.containsKey(op.operatorId())) {
+        if (ignoreUnclaimed) {
+          LOG.warn(
+              "Ignoring state of operator '{}' ({}) of checkpoint {}: not in this job",
+              op.operatorName(),
+              op.operatorId(),
+              checkpoint.checkpointId());
+          continue;
+        }
+        throw new IllegalStateException(
+            "Checkpoint "
+                + checkpoint.checkpointId()
+                + " holds state of operator '"
+                + op.operatorName()
+                + "' (id "
+                + op.operatorId()
+                + ") that this job does not have. Give operators stable uids with .uid(...) so"
+                + " their state maps across job versions, or set "
+                + CheckpointingOptions.SAVEPOINT_IGNORE_UNCLAIMED_STATE.key()
+                + ": true to drop that state.");
+      }
+      if (op.maxParallelism() != graph.maxParallelism()) {
+        throw new IllegalStateException(
+            "Checkpoint "
+                + checkpoint.checkpointId()
+                + " was taken with max parallelism "
+                + op.maxParallelism()
+                + " for operator '"
+                + op.operatorName()
+                + "' but the job now has "
+                + graph.maxParallelism()
+                + "; keyed state cannot move between different key-group counts. Set"
+                + " pipeline.max-parallelism back to "
+                + op.maxParallelism()
+                + ".");
+      }
+    }
+  }
+
+  private CheckpointCoordinator createCoordinator(Configuration conf) {
+    CheckpointConfig cc = new CheckpointConfig(conf);
+    CheckpointCoordinator.Settings settings =
+        new CheckpointCoordinator.Settings(
+            cc.getCheckpointInterval().toMillis(),
+            cc.getCheckpointTimeout().toMillis(),
+            cc.getMinPauseBetweenCheckpoints().toMillis(),
+            cc.getMaxConcurrentCheckpoints(),
+            cc.getTolerableCheckpointFailureNumber(),
+            cc.getNumRetainedCheckpoints());
+    List<CheckpointCoordinator.OperatorInfo> operators = new ArrayList<>();
+    for (JobVertex vertex : graph.vertices()) {
+      for (StreamNode node : vertex.getChain()) {
+        operators.add(
+            new CheckpointCoordinator.OperatorInfo(
+                node.getOperatorId(),
+                node.getName(),
+                vertex.getIndex(),
+                vertex.getParallelism(),
+                graph.maxParallelism()));
+      }
+    }
+    return new CheckpointCoordinator(
+        jobId.value(),
+        settings,
+        operators,
+        storage,
+        new CoordinatorContext(),
+        initialRestore == null ? 0 : initialRestore.checkpoint().checkpointId(),
+        List.of());
+  }
+
+  /** The coordinator's view of the world: the timer thread and this attempt's tasks. */
+  private final class CoordinatorContext implements CheckpointCoordinator.Context {
+    @Override
+    public long currentTimeMillis() {
+      return System.currentTimeMillis();
+    }
+
+    @Override
+    public Runnable schedule(Runnable action, long delayMillis) {
+      if (timer.isShutdown()) {
+        return () -> {};
+      }
+      ScheduledFuture<?> f = timer.schedule(action, delayMillis, TimeUnit.MILLISECONDS);
+      return () -> f.cancel(false);
+    }
+
+    @Override
+    public void triggerSources(long checkpointId, long timestamp) {
+      for (StreamTask t : currentTasks()) {
+        if (t.getVertex().isSource()) {
+          t.triggerCheckpointAsync(checkpointId, timestamp);
+        }
+      }
+    }
+
+    @Override
+    public void notifyComplete(long checkpointId) {
+      for (StreamTask t : currentTasks()) {
+        t.notifyCheckpointCompleteAsync(checkpointId);
+      }
+    }
+
+    @Override
+    public void notifyAborted(long checkpointId) {
+      for (StreamTask t : currentTasks()) {
+        t.notifyCheckpointAbortedAsync(checkpointId);
+      }
+    }
+
+    @Override
+    public void failJob(Throwable cause) {
+      timer.execute(() -> failAttempt(attemptOfNow(), cause));
+    }
+  }
+
+  private List<StreamTask> currentTasks() {
+    return tasks;
+  }
+
+  private synchronized int attemptOfNow() {
+    return attempt;
+  }
+
+  /** Where the tasks of one attempt send acknowledgements. */
+  private final class Responder implements TaskCheckpointing.Responder {
+    @Override
+    public void acknowledge(
+        int vertex, int subtask, long checkpointId, Map<String, OperatorSubtaskState> states) {
+      coordinator.acknowledge(
+          new CheckpointCoordinator.TaskKey(vertex, subtask), checkpointId, states);
+    }
+
+    @Override
+    public void decline(int vertex, int subtask, long checkpointId, Throwable cause) {
+      coordinator.decline(new CheckpointCoordinator.TaskKey(vertex, subtask), checkpointId, cause);
+    }
+
+    @Override
+    public void reachedEndOfInput(int vertex, int subtask) {
+      coordinator.triggerSoon();
+    }
   }
 
   void start() {
     try {
-      deploy();
+      Map<String, SubtaskStateCodec.LoadedOperator> restored = Map.of();
+      long restoredId = -1;
+      if (initialRestore != null) {
+        restored = load(initialRestore.checkpoint(), initialRestore.storage());
+        restoredId = initialRestore.checkpoint().checkpointId();
+        LOG.info(
+            "Job '{}' resumes from checkpoint {} at {}",
+            graph.jobName(),
+            restoredId,
+            initialRestore.externalPointer());
+      }
+      synchronized (this) {
+        deploy(restored, restoredId);
+      }
     } catch (Exception e) {
-      timer.shutdownNow();
+      shutdownThreads();
       throw e instanceof RuntimeException re ? re : new IllegalStateException(e);
     }
-    status = JobStatus.RUNNING;
-    LOG.info("Job '{}' ({}) starts {} tasks", graph.jobName(), jobId, tasks.size());
-    for (StreamTask task : tasks) {
-      task.start();
+    if (coordinator != null) {
+      coordinator.start();
     }
   }
 
-  private void deploy() {
+  /** Reads and verifies every state file of a checkpoint. */
+  private Map<String, SubtaskStateCodec.LoadedOperator> load(
+      CompletedCheckpoint checkpoint, CheckpointStorage from) {
+    Map<String, SubtaskStateCodec.LoadedOperator> loaded = new HashMap<>();
+    for (OperatorState op : checkpoint.operators()) {
+      if (operatorNames.containsKey(op.operatorId())) {
+        try {
+          loaded.put(op.operatorId(), SubtaskStateCodec.load(op, from));
+        } catch (IOException e) {
+          throw new UncheckedIOException(
+              "Checkpoint "
+                  + checkpoint.checkpointId()
+                  + ", state of operator '"
+                  + op.operatorName()
+                  + "': "
+                  + e.getMessage(),
+              e);
+        }
+      }
+    }
+    return loaded;
+  }
+
+  private void deploy(Map<String, SubtaskStateCodec.LoadedOperator> restored, long restoredId) {
     int credits = graph.configuration().get(CoreOptions.BUFFERS_PER_CHANNEL);
     int bufferSize = (int) graph.configuration().get(CoreOptions.NETWORK_BUFFER_SIZE).bytes();
     boolean flushAlways = graph.configuration().get(CoreOptions.BUFFER_TIMEOUT).isZero();
+    boolean exactlyOnce =
+        graph.configuration().get(CheckpointingOptions.CHECKPOINTING_CONSISTENCY_MODE)
+            == CheckpointingMode.EXACTLY_ONCE;
+    Responder responder = checkpointingEnabled ? new Responder() : null;
+    lastRestoredCheckpoint = restoredId;
+    terminatedTasks = 0;
+    int thisAttempt = attempt;
+    List<StreamTask> deployed = new ArrayList<>();
+    Set<CheckpointCoordinator.TaskKey> keys = new HashSet<>();
     Map<JobVertex, List<StreamTask>> subtasks = new LinkedHashMap<>();
     for (JobVertex vertex : graph.vertices()) {
       List<StreamTask> list = new ArrayList<>();
-      List<List<Object>> splits = vertex.isSource() ? assignSplits(vertex) : null;
+      List<List<Object>> splits =
+          vertex.isSource() ? assignSplits(vertex, restored, restoredId) : null;
       for (int i = 0; i < vertex.getParallelism(); i++) {
         TaskInfo info =
-            new TaskInfo(vertex.getName(), i, vertex.getParallelism(), graph.maxParallelism(), 0);
+            new TaskInfo(
+                vertex.getName(), i, vertex.getParallelism(), graph.maxParallelism(), thisAttempt);
+        Map<String, RestoredOperatorState> taskState = new HashMap<>();
+        for (StreamNode node : vertex.getChain()) {
+          SubtaskStateCodec.LoadedOperator op = restored.get(node.getOperatorId());
+          if (op != null && !node.isSource()) {
+            taskState.put(
+                node.getOperatorId(), op.forSubtask(restoredId, i, vertex.getParallelism()));
+          }
+        }
+        TaskCheckpointing cp =
+            new TaskCheckpointing(
+                checkpointingEnabled, exactlyOnce, storage, snapshotPool, responder, taskState);
+        TaskListener listener =
+            (task, state, cause) -> onTaskTerminated(thisAttempt, task, state, cause);
         StreamTask task =
             vertex.isSource()
-                ? new SourceStreamTask<>(
-                    graph, vertex, info, timer, this::onTaskTerminated, splits.get(i))
-                : new InputStreamTask(graph, vertex, info, timer, this::onTaskTerminated, credits);
+                ? new SourceStreamTask<>(graph, vertex, info, timer, listener, cp, splits.get(i))
+                : new InputStreamTask(graph, vertex, info, timer, listener, cp, credits);
         list.add(task);
-        tasks.add(task);
+        deployed.add(task);
+        keys.add(new CheckpointCoordinator.TaskKey(vertex.getIndex(), i));
       }
       subtasks.put(vertex, list);
     }
@@ -113,21 +416,60 @@ final class LocalJob implements JobClient {
             flushAlways);
       }
     }
+    tasks = deployed;
+    if (coordinator != null) {
+      coordinator.setTasks(keys);
+    }
+    status = JobStatus.RUNNING;
+    LOG.info(
+        "Job '{}' ({}) attempt {} starts {} tasks{}",
+        graph.jobName(),
+        jobId,
+        thisAttempt,
+        deployed.size(),
+        restoredId >= 0 ? " from checkpoint " + restoredId : "");
+    for (StreamTask task : deployed) {
+      task.start();
+    }
   }
 
   @SuppressWarnings({"unchecked", "rawtypes"})
-  private List<List<Object>> assignSplits(JobVertex vertex) {
-    Source<?, ?> source =
-        ((SourceTransformation<?>) vertex.getHead().getTransformation()).getSource();
+  private List<List<Object>> assignSplits(
+      JobVertex vertex, Map<String, SubtaskStateCodec.LoadedOperator> restored, long restoredId) {
+    StreamNode head = vertex.getHead();
+    Source<?, ?> source = ((SourceTransformation<?>) head.getTransformation()).getSource();
     int parallelism = vertex.getParallelism();
+    List<List<Object>> perSubtask = new ArrayList<>();
+    SubtaskStateCodec.LoadedOperator state = restored.get(head.getOperatorId());
+    if (state != null) {
+      for (int i = 0; i < parallelism; i++) {
+        DefaultOperatorStateStore.RestoredList list =
+            state
+                .forSubtask(restoredId, i, parallelism)
+                .operatorLists()
+                .get(SourceStreamTask.SPLITS_STATE);
+        try {
+          perSubtask.add(
+              list == null
+                  ? new ArrayList<>()
+                  : (List<Object>)
+                      (List)
+                          SourceStreamTask.deserializeSplits(
+                              list.elements(), source.getSplitSerializer()));
+        } catch (IOException e) {
+          throw new UncheckedIOException(
+              "Cannot read the checkpointed splits of source '" + head.getName() + "': " + e, e);
+        }
+      }
+      return perSubtask;
+    }
     List<Object> all;
     try {
       all = (List<Object>) (List) source.createSplits(parallelism);
     } catch (Exception e) {
       throw new IllegalStateException(
-          "Source '" + vertex.getHead().getName() + "' could not create its splits: " + e, e);
+          "Source '" + head.getName() + "' could not create its splits: " + e, e);
     }
-    List<List<Object>> perSubtask = new ArrayList<>();
     for (int i = 0; i < parallelism; i++) {
       perSubtask.add(new ArrayList<>());
     }
@@ -192,46 +534,170 @@ final class LocalJob implements JobClient {
     throw new IllegalArgumentException("Unknown partitioning " + partitioning);
   }
 
-  private synchronized void onTaskTerminated(StreamTask task, TaskState state, Throwable cause) {
+  private synchronized void onTaskTerminated(
+      int taskAttempt, StreamTask task, TaskState state, Throwable cause) {
+    if (taskAttempt != attempt) {
+      return; // a task of an attempt already given up
+    }
     terminatedTasks++;
+    if (state == TaskState.FINISHED && coordinator != null) {
+      coordinator.taskFinished(
+          new CheckpointCoordinator.TaskKey(
+              task.getVertex().getIndex(), task.getTaskInfo().indexOfThisSubtask()));
+    }
     if (state == TaskState.FAILED && failure == null && !cancelRequested) {
-      failure = cause;
-      status = JobStatus.FAILING;
-      LOG.warn("Job '{}' fails: {}", graph.jobName(), cause.getMessage());
-      cancelAll();
+      failAttempt(taskAttempt, cause);
     }
     if (terminatedTasks == tasks.size()) {
-      finishJob();
+      onAttemptEnded();
     }
   }
 
-  private void cancelAll() {
+  /** Fails the current attempt: every task is cancelled; the restart strategy decides next. */
+  private synchronized void failAttempt(int failedAttempt, Throwable cause) {
+    if (failedAttempt != attempt || failure != null || status.isGloballyTerminalState()) {
+      return;
+    }
+    failure = cause;
+    status = JobStatus.FAILING;
+    LOG.warn("Job '{}' attempt {} fails: {}", graph.jobName(), attempt, cause.getMessage());
+    if (coordinator != null) {
+      coordinator.stop();
+    }
     for (StreamTask t : tasks) {
       t.cancel();
     }
+    if (terminatedTasks == tasks.size()) {
+      onAttemptEnded();
+    }
   }
 
-  private void finishJob() {
-    timer.shutdownNow();
-    Duration runtime = Duration.ofNanos(System.nanoTime() - startNanos);
-    if (failure != null) {
-      status = JobStatus.FAILED;
-      result.completeExceptionally(
+  private void onAttemptEnded() {
+    if (failure != null && !cancelRequested) {
+      restartStrategy.notifyFailure(System.currentTimeMillis());
+      if (restartStrategy.canRestart()) {
+        status = JobStatus.RESTARTING;
+        long delay = restartStrategy.getBackoffMillis();
+        LOG.info(
+            "Job '{}' restarts in {} ms ({})", graph.jobName(), delay, restartStrategy.describe());
+        timer.schedule(this::restart, delay, TimeUnit.MILLISECONDS);
+        return;
+      }
+      finishJob(
           new JobExecutionException(
               jobId,
-              "Job '" + graph.jobName() + "' (" + jobId + ") failed: " + failure.getMessage(),
+              "Job '"
+                  + graph.jobName()
+                  + "' ("
+                  + jobId
+                  + ") failed"
+                  + (restarts > 0 || checkpointingEnabled
+                      ? " and will not restart (" + restartStrategy.describe() + ")"
+                      : "")
+                  + ": "
+                  + failure.getMessage(),
               failure));
-    } else if (cancelRequested) {
-      status = JobStatus.CANCELED;
-      result.completeExceptionally(
+      return;
+    }
+    if (cancelRequested) {
+      finishJob(
           new JobExecutionException(
               jobId, "Job '" + graph.jobName() + "' (" + jobId + ") was cancelled", null));
-    } else {
-      status = JobStatus.FINISHED;
+      return;
+    }
+    finishJob(null);
+  }
+
+  /** Redeploys every task from the newest checkpoint that reads back intact. */
+  private synchronized void restart() {
+    if (cancelRequested) {
+      finishJob(
+          new JobExecutionException(
+              jobId, "Job '" + graph.jobName() + "' (" + jobId + ") was cancelled", null));
+      return;
+    }
+    attempt++;
+    restarts++;
+    failure = null;
+    Map<String, SubtaskStateCodec.LoadedOperator> restored = Map.of();
+    long restoredId = -1;
+    List<CompletedCheckpoint> candidates = coordinator == null ? List.of() : coordinator.retained();
+    for (CompletedCheckpoint candidate : candidates) {
+      try {
+        restored = load(candidate, storage);
+        restoredId = candidate.checkpointId();
+        break;
+      } catch (RuntimeException e) {
+        LOG.warn(
+            "Checkpoint {} of job '{}' cannot be restored ({}); falling back to the previous"
+                + " retained checkpoint",
+            candidate.checkpointId(),
+            graph.jobName(),
+            e.getMessage());
+      }
+    }
+    if (restoredId < 0 && initialRestore != null) {
+      restored = load(initialRestore.checkpoint(), initialRestore.storage());
+      restoredId = initialRestore.checkpoint().checkpointId();
+    }
+    try {
+      deploy(restored, restoredId);
+    } catch (RuntimeException e) {
+      failure = e;
+      finishJob(
+          new JobExecutionException(
+              jobId, "Job '" + graph.jobName() + "' could not restart: " + e.getMessage(), e));
+      return;
+    }
+    if (coordinator != null) {
+      coordinator.start();
+    }
+  }
+
+  private void finishJob(JobExecutionException error) {
+    if (coordinator != null) {
+      coordinator.stop();
+    }
+    Duration runtime = Duration.ofNanos(System.nanoTime() - startNanos);
+    JobStatus end =
+        error == null
+            ? JobStatus.FINISHED
+            : cancelRequested ? JobStatus.CANCELED : JobStatus.FAILED;
+    applyRetention(end);
+    shutdownThreads();
+    status = end;
+    if (error == null) {
       result.complete(new JobExecutionResult(jobId, runtime, metrics()));
+    } else {
+      result.completeExceptionally(error);
     }
     terminated.complete(null);
-    LOG.info("Job '{}' ({}) {} after {} ms", graph.jobName(), jobId, status, runtime.toMillis());
+    LOG.info("Job '{}' ({}) {} after {} ms", graph.jobName(), jobId, end, runtime.toMillis());
+  }
+
+  /** Deletes or keeps the retained checkpoints, as the retention policy says. */
+  private void applyRetention(JobStatus end) {
+    if (coordinator == null || end == JobStatus.FAILED) {
+      return; // after a failure checkpoints are always kept
+    }
+    ExternalizedCheckpointRetention retention =
+        graph.configuration().get(CheckpointingOptions.EXTERNALIZED_CHECKPOINT_RETENTION);
+    if (end == JobStatus.CANCELED
+        && retention == ExternalizedCheckpointRetention.RETAIN_ON_CANCELLATION) {
+      return;
+    }
+    for (CompletedCheckpoint c : coordinator.retained()) {
+      try {
+        storage.discardCheckpoint(c.checkpointId());
+      } catch (IOException e) {
+        LOG.warn("Could not delete checkpoint {}", c.checkpointId(), e);
+      }
+    }
+  }
+
+  private void shutdownThreads() {
+    timer.shutdownNow();
+    snapshotPool.shutdown();
   }
 
   private Map<String, Long> metrics() {
@@ -241,12 +707,23 @@ final class LocalJob implements JobClient {
       metrics.merge(name + ".numRecordsIn", task.getNumRecordsIn(), Long::sum);
       metrics.merge(name + ".numRecordsOut", task.getNumRecordsOut(), Long::sum);
     }
+    metrics.put("job.restarts", (long) restarts);
+    metrics.put("job.lastRestoredCheckpoint", lastRestoredCheckpoint);
+    if (coordinator != null) {
+      metrics.put("job.checkpoints.lastId", coordinator.lastCheckpointId());
+      metrics.put("job.checkpoints.failed", (long) coordinator.failuresTotal());
+    }
     return metrics;
   }
 
-  /** The deployed subtasks; for tests that look at the runtime's insides. */
+  /** The deployed subtasks of the current attempt; for tests that look at the runtime. */
   List<StreamTask> tasks() {
     return tasks;
+  }
+
+  /** The coordinator, or null when checkpointing is off; for tests and the demo. */
+  CheckpointCoordinator coordinator() {
+    return coordinator;
   }
 
   @Override
@@ -269,10 +746,17 @@ final class LocalJob implements JobClient {
     synchronized (this) {
       if (!status.isGloballyTerminalState() && !cancelRequested) {
         cancelRequested = true;
-        if (failure == null) {
-          status = JobStatus.CANCELLING;
+        status = JobStatus.CANCELLING;
+        if (coordinator != null) {
+          coordinator.stop();
         }
-        cancelAll();
+        for (StreamTask t : tasks) {
+          t.cancel();
+        }
+        if (terminatedTasks == tasks.size() && failure != null) {
+          // Waiting for a restart: nothing runs, end now.
+          onAttemptEnded();
+        }
       }
     }
     return terminated;

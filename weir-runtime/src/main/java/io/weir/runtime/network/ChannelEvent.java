@@ -4,7 +4,11 @@ package io.weir.runtime.network;
  * Events travel in-band with the buffers of a channel, in order. {@link #isPriority()} events may
  * overtake buffers queued before them.
  */
-public sealed interface ChannelEvent permits ChannelEvent.EndOfPartition {
+public sealed interface ChannelEvent
+    permits ChannelEvent.EndOfPartition,
+        ChannelEvent.EndOfData,
+        ChannelEvent.CheckpointBarrier,
+        ChannelEvent.CancelCheckpointMarker {
 
   /** True for events that jump to the head of the queue. */
   default boolean isPriority() {
@@ -15,4 +19,30 @@ public sealed interface ChannelEvent permits ChannelEvent.EndOfPartition {
   record EndOfPartition() implements ChannelEvent {
     public static final EndOfPartition INSTANCE = new EndOfPartition();
   }
+
+  /**
+   * The producer has emitted its last record; it may still take part in checkpoints (the final
+   * checkpoint of a bounded job) before it sends {@link EndOfPartition}.
+   */
+  record EndOfData() implements ChannelEvent {
+    public static final EndOfData INSTANCE = new EndOfData();
+  }
+
+  /**
+   * Marks the point in the stream at which checkpoint {@code checkpointId} was taken upstream:
+   * everything before it belongs to the checkpoint, everything after to the next.
+   *
+   * @param checkpointId the checkpoint
+   * @param timestamp when the coordinator triggered it, epoch millis
+   * @param savepoint true for a savepoint (always aligned)
+   */
+  record CheckpointBarrier(long checkpointId, long timestamp, boolean savepoint)
+      implements ChannelEvent {}
+
+  /**
+   * Checkpoint {@code checkpointId} was aborted upstream: release any alignment for it.
+   *
+   * @param checkpointId the checkpoint
+   */
+  record CancelCheckpointMarker(long checkpointId) implements ChannelEvent {}
 }

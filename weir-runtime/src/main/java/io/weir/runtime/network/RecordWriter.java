@@ -144,12 +144,16 @@ public final class RecordWriter<T> {
     }
   }
 
-  /** Sends every pending buffer (waiting for credits), then {@code event} on every channel. */
+  /**
+   * Sends every pending buffer, then {@code event}, on every channel. Never waits: a partly filled
+   * buffer goes out even without a credit (the channel then owes one), so a barrier is never stuck
+   * behind back-pressure in the producer. Memory stays bounded: at most one such buffer per channel
+   * and event.
+   */
   public void broadcastEvent(ChannelEvent event) {
     for (int c = 0; c < channels.length; c++) {
       Buffer b = current[c];
       if (b != null && b.size() > 0) {
-        awaitCredit(c);
         send(c);
       }
       channels[c].addEvent(event);

@@ -14,6 +14,8 @@ import io.weir.runtime.time.ProcessingTimeService;
  * @param keyedStateBackend its keyed state, or null when the operator is not keyed
  * @param operatorStateStore its operator state
  * @param timeService processing time and timers on the task thread
+ * @param operatorId the operator's stable id in checkpoints
+ * @param restoredCheckpointId the checkpoint the operator was restored from, or -1
  */
 public record OperatorContext(
     String operatorName,
@@ -21,4 +23,11 @@ public record OperatorContext(
     ClassLoader userClassLoader,
     HeapKeyedStateBackend<?> keyedStateBackend,
     DefaultOperatorStateStore operatorStateStore,
-    ProcessingTimeService timeService) {}
+    ProcessingTimeService timeService,
+    String operatorId,
+    long restoredCheckpointId) {
+
+  public boolean isRestored() {
+    return restoredCheckpointId >= 0;
+  }
+}

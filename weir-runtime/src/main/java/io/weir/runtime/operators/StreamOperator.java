@@ -1,5 +1,9 @@
 package io.weir.runtime.operators;
 
+import io.weir.runtime.checkpoint.OperatorSnapshot;
+import io.weir.runtime.state.HeapKeyedStateBackend;
+import io.weir.runtime.state.HeapSnapshotStrategy;
+
 /**
  * An operator of a task's chain, driven by the task thread: {@link #setup}, then {@link #open}
  * (inputs may arrive), then {@link #finish} at the end of input (flush what is buffered), and
@@ -32,6 +36,29 @@ public abstract class StreamOperator<OUT> {
   public void finish() throws Exception {}
 
   public void close() throws Exception {}
+
+  /**
+   * The synchronous part of a checkpoint, on the task thread when the barrier passes: the user's
+   * own snapshot hook, then operator state serialized and keyed state frozen (copy-on-write).
+   */
+  public OperatorSnapshot snapshotState(long checkpointId, long timestamp) throws Exception {
+    snapshotUserState(checkpointId, timestamp);
+    HeapKeyedStateBackend<?> backend = context.keyedStateBackend();
+    return new OperatorSnapshot(
+        context.operatorId(),
+        context.operatorName(),
+        backend == null ? null : HeapSnapshotStrategy.snapshot(backend),
+        context.operatorStateStore().snapshot());
+  }
+
+  /** Lets the user code act before the state is captured. */
+  protected void snapshotUserState(long checkpointId, long timestamp) throws Exception {}
+
+  /** Checkpoint {@code checkpointId} completed everywhere. */
+  public void notifyCheckpointComplete(long checkpointId) throws Exception {}
+
+  /** Checkpoint {@code checkpointId} will not complete. */
+  public void notifyCheckpointAborted(long checkpointId) throws Exception {}
 
   /** The user object (function or sink) this operator runs, if any. */
   public Object getUserObject() {

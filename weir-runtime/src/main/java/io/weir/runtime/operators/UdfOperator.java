@@ -1,9 +1,11 @@
 package io.weir.runtime.operators;
 
+import io.weir.api.functions.CheckpointListener;
 import io.weir.api.functions.CheckpointedFunction;
 import io.weir.api.functions.OpenContext;
 import io.weir.api.functions.RichFunction;
 import io.weir.api.state.FunctionInitializationContext;
+import io.weir.api.state.FunctionSnapshotContext;
 import io.weir.api.state.KeyedStateStore;
 import io.weir.api.state.OperatorStateStore;
 import java.util.Optional;
@@ -43,6 +45,38 @@ public abstract class UdfOperator<OUT, F> extends StreamOperator<OUT> {
   }
 
   @Override
+  protected void snapshotUserState(long checkpointId, long timestamp) throws Exception {
+    if (userFunction instanceof CheckpointedFunction checkpointed) {
+      checkpointed.snapshotState(
+          new FunctionSnapshotContext() {
+            @Override
+            public long getCheckpointId() {
+              return checkpointId;
+            }
+
+            @Override
+            public long getCheckpointTimestamp() {
+              return timestamp;
+            }
+          });
+    }
+  }
+
+  @Override
+  public void notifyCheckpointComplete(long checkpointId) throws Exception {
+    if (userFunction instanceof CheckpointListener listener) {
+      listener.notifyCheckpointComplete(checkpointId);
+    }
+  }
+
+  @Override
+  public void notifyCheckpointAborted(long checkpointId) throws Exception {
+    if (userFunction instanceof CheckpointListener listener) {
+      listener.notifyCheckpointAborted(checkpointId);
+    }
+  }
+
+  @Override
   public void open() throws Exception {
     if (userFunction instanceof RichFunction rich) {
       rich.open(OPEN_CONTEXT);
@@ -66,12 +100,12 @@ public abstract class UdfOperator<OUT, F> extends StreamOperator<OUT> {
 
     @Override
     public boolean isRestored() {
-      return false;
+      return context.isRestored();
     }
 
     @Override
     public Optional<Long> getRestoredCheckpointId() {
-      return Optional.empty();
+      return context.isRestored() ? Optional.of(context.restoredCheckpointId()) : Optional.empty();
     }
 
     @Override

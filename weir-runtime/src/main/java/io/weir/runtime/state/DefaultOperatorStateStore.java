@@ -3,6 +3,11 @@ package io.weir.runtime.state;
 import io.weir.api.state.ListState;
 import io.weir.api.state.ListStateDescriptor;
 import io.weir.api.state.OperatorStateStore;
+import io.weir.api.typeutils.DataInputDeserializer;
+import io.weir.api.typeutils.DataOutputSerializer;
+import io.weir.api.typeutils.TypeSerializer;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -27,16 +32,29 @@ public final class DefaultOperatorStateStore implements OperatorStateStore {
 
   private final String operatorName;
   private final Map<String, OperatorListState<?>> states = new LinkedHashMap<>();
-  private final Map<String, List<?>> restored;
+  private final Map<String, RestoredList> restored;
+
+  /**
+   * Serialized elements of a restored list state, deserialized when the state is registered.
+   *
+   * @param mode how the list was redistributed
+   * @param elements each element's bytes, written by the state's element serializer
+   */
+  public record RestoredList(Mode mode, List<byte[]> elements) {}
 
   public DefaultOperatorStateStore(String operatorName) {
     this(operatorName, Map.of());
   }
 
   /** A store whose states start with the given restored elements, by state name. */
-  public DefaultOperatorStateStore(String operatorName, Map<String, List<?>> restored) {
+  public DefaultOperatorStateStore(String operatorName, Map<String, RestoredList> restored) {
     this.operatorName = operatorName;
-    this.restored = restored;
+    this.restored = new LinkedHashMap<>(restored);
+  }
+
+  /** True when this store was created from a checkpoint. */
+  public boolean isRestored() {
+    return !restored.isEmpty();
   }
 
   @Override
@@ -67,9 +85,23 @@ public final class DefaultOperatorStateStore implements OperatorStateStore {
       return (ListState<T>) existing;
     }
     OperatorListState<T> state = new OperatorListState<>(descriptor, mode);
-    List<?> restoredElements = restored.get(descriptor.getName());
+    RestoredList restoredElements = restored.remove(descriptor.getName());
     if (restoredElements != null) {
-      state.elements.addAll((List<T>) restoredElements);
+      TypeSerializer<T> serializer = descriptor.createSerializer();
+      try {
+        for (byte[] element : restoredElements.elements()) {
+          state.elements.add(serializer.deserialize(new DataInputDeserializer(element)));
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException(
+            "Cannot restore operator state '"
+                + descriptor.getName()
+                + "' of '"
+                + operatorName
+                + "' with its serializer: "
+                + e.getMessage(),
+            e);
+      }
     }
     states.put(descriptor.getName(), state);
     return state;
@@ -80,9 +112,63 @@ public final class DefaultOperatorStateStore implements OperatorStateStore {
     return Collections.unmodifiableSet(states.keySet());
   }
 
+  /**
+   * The synchronous and only part of an operator-state snapshot: every list, serialized. Restored
+   * lists the operator did not register again are carried over unchanged.
+   */
+  public Map<String, RestoredList> snapshot() throws IOException {
+    Map<String, RestoredList> out = new LinkedHashMap<>(restored);
+    DataOutputSerializer buffer = new DataOutputSerializer(64);
+    for (Map.Entry<String, OperatorListState<?>> e : states.entrySet()) {
+      out.put(e.getKey(), e.getValue().serialize(buffer));
+    }
+    return out;
+  }
+
   /** The registered states, for snapshots. */
   public Map<String, OperatorListState<?>> getStates() {
     return Collections.unmodifiableMap(states);
+  }
+
+  /**
+   * Deals the lists of all old subtasks out to {@code newParallelism} new ones: split lists round
+   * robin (each element to exactly one new subtask), union lists to every new subtask.
+   *
+   * @param oldSubtasks per old subtask, its lists by name
+   * @return per new subtask, its lists by name
+   */
+  public static List<Map<String, RestoredList>> redistribute(
+      List<Map<String, RestoredList>> oldSubtasks, int newParallelism) {
+    List<Map<String, RestoredList>> result = new ArrayList<>();
+    for (int i = 0; i < newParallelism; i++) {
+      result.add(new LinkedHashMap<>());
+    }
+    Map<String, Mode> modes = new LinkedHashMap<>();
+    Map<String, List<byte[]>> all = new LinkedHashMap<>();
+    for (Map<String, RestoredList> subtask : oldSubtasks) {
+      subtask.forEach(
+          (name, list) -> {
+            modes.put(name, list.mode());
+            all.computeIfAbsent(name, n -> new ArrayList<>()).addAll(list.elements());
+          });
+    }
+    all.forEach(
+        (name, elements) -> {
+          Mode mode = modes.get(name);
+          List<List<byte[]>> parts = new ArrayList<>();
+          for (int i = 0; i < newParallelism; i++) {
+            parts.add(mode == Mode.UNION ? elements : new ArrayList<>());
+          }
+          if (mode == Mode.SPLIT) {
+            for (int e = 0; e < elements.size(); e++) {
+              parts.get(e % newParallelism).add(elements.get(e));
+            }
+          }
+          for (int i = 0; i < newParallelism; i++) {
+            result.get(i).put(name, new RestoredList(mode, parts.get(i)));
+          }
+        });
+    return result;
   }
 
   /** One named list of operator state. */
@@ -107,6 +193,17 @@ public final class DefaultOperatorStateStore implements OperatorStateStore {
     /** A copy of the elements. */
     public List<T> snapshotElements() {
       return new ArrayList<>(elements);
+    }
+
+    RestoredList serialize(DataOutputSerializer buffer) throws IOException {
+      TypeSerializer<T> serializer = descriptor.createSerializer();
+      List<byte[]> bytes = new ArrayList<>(elements.size());
+      for (T element : elements) {
+        buffer.clear();
+        serializer.serialize(element, buffer);
+        bytes.add(buffer.getCopyOfBuffer());
+      }
+      return new RestoredList(mode, bytes);
     }
 
     @Override

@@ -19,7 +19,9 @@ import java.util.function.Function;
 
 /**
  * Keyed state of one operator subtask, as objects on the heap, per key group. Every state access is
- * scoped to the key set by {@link #setCurrentKey}. Task thread only.
+ * scoped to the key set by {@link #setCurrentKey}. Snapshots are copy-on-write ({@link
+ * HeapSnapshotStrategy}): the synchronous part freezes the tables, the asynchronous part serializes
+ * them per key group. Task thread only.
  */
 public final class HeapKeyedStateBackend<K> implements KeyedStateStore {
 
@@ -27,6 +29,10 @@ public final class HeapKeyedStateBackend<K> implements KeyedStateStore {
   private final TypeSerializer<K> keySerializer;
   private final int maxParallelism;
   private final KeyGroupRange keyGroupRange;
+
+  /** Every state by name: registered by the user, or restored and not registered (yet). */
+  final Map<String, RegisteredState<K>> tables = new LinkedHashMap<>();
+
   private final Map<String, HeapState<K, ?>> states = new LinkedHashMap<>();
 
   private K currentKey;
@@ -41,6 +47,24 @@ public final class HeapKeyedStateBackend<K> implements KeyedStateStore {
     this.keySerializer = keySerializer;
     this.maxParallelism = maxParallelism;
     this.keyGroupRange = keyGroupRange;
+  }
+
+  /**
+   * One state's table with what it takes to write it.
+   *
+   * @param kind the state kind
+   * @param table the values
+   * @param valueSerializer serializer of the values (list/map: of the elements/map values)
+   * @param mapKeySerializer for map state, serializer of the map keys; otherwise null
+   */
+  record RegisteredState<K>(
+      StateDescriptor.Kind kind,
+      StateTable<K, Object> table,
+      TypeSerializer<?> valueSerializer,
+      TypeSerializer<?> mapKeySerializer) {}
+
+  public String getOperatorName() {
+    return operatorName;
   }
 
   public KeyGroupRange getKeyGroupRange() {
@@ -100,18 +124,20 @@ public final class HeapKeyedStateBackend<K> implements KeyedStateStore {
   /** Number of entries of all states, for tests and metrics. */
   public int numberOfEntries() {
     int n = 0;
-    for (HeapState<K, ?> s : states.values()) {
-      n += s.table.size();
+    for (RegisteredState<K> s : tables.values()) {
+      n += s.table().size();
     }
     return n;
   }
 
-  @SuppressWarnings("unchecked")
-  private <S extends HeapState<K, ?>> S getOrCreate(
-      StateDescriptor<?> descriptor, Function<StateTable<K, Object>, S> factory) {
-    HeapState<K, ?> existing = states.get(descriptor.getName());
+  /** The table of a state, created (or adopted from a restore) on first registration. */
+  RegisteredState<K> table(
+      StateDescriptor<?> descriptor,
+      TypeSerializer<?> valueSerializer,
+      TypeSerializer<?> mapKeySerializer) {
+    RegisteredState<K> existing = tables.get(descriptor.getName());
     if (existing != null) {
-      if (existing.kind != descriptor.getKind()) {
+      if (existing.kind() != descriptor.getKind()) {
         throw new IllegalStateException(
             "Operator '"
                 + operatorName
@@ -119,13 +145,44 @@ public final class HeapKeyedStateBackend<K> implements KeyedStateStore {
                 + descriptor.getName()
                 + "' as "
                 + descriptor.getKind()
-                + " but it already exists as "
-                + existing.kind
+                + " but it "
+                + (states.containsKey(descriptor.getName())
+                    ? "already exists"
+                    : "was restored from the checkpoint")
+                + " as "
+                + existing.kind()
                 + ". Give each state its own name.");
       }
+      // Future snapshots write with the serializers the user registers now.
+      RegisteredState<K> updated =
+          new RegisteredState<>(
+              existing.kind(), existing.table(), valueSerializer, mapKeySerializer);
+      tables.put(descriptor.getName(), updated);
+      return updated;
+    }
+    RegisteredState<K> created =
+        new RegisteredState<>(
+            descriptor.getKind(),
+            new StateTable<>(
+                keyGroupRange,
+                HeapSnapshotStrategy.valueCopier(descriptor.getKind(), valueSerializer)),
+            valueSerializer,
+            mapKeySerializer);
+    tables.put(descriptor.getName(), created);
+    return created;
+  }
+
+  @SuppressWarnings("unchecked")
+  private <S extends HeapState<K, ?>> S getOrCreate(
+      StateDescriptor<?> descriptor, Function<StateTable<K, Object>, S> factory) {
+    HeapState<K, ?> existing = states.get(descriptor.getName());
+    if (existing != null && existing.kind == descriptor.getKind()) {
       return (S) existing;
     }
-    S created = factory.apply(new StateTable<>(keyGroupRange));
+    TypeSerializer<?> mapKeys =
+        descriptor instanceof MapStateDescriptor<?, ?> m ? m.createKeySerializer() : null;
+    RegisteredState<K> registered = table(descriptor, descriptor.createSerializer(), mapKeys);
+    S created = factory.apply(registered.table());
     states.put(descriptor.getName(), created);
     return created;
   }

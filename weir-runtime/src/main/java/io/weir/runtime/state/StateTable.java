@@ -3,40 +3,89 @@ package io.weir.runtime.state;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.function.BiConsumer;
+import java.util.function.UnaryOperator;
 
 /**
- * The values of one keyed state in one subtask, split by key group so that a snapshot can be
- * written per key group and a restore at another parallelism can take whole key groups. Task thread
- * only.
+ * The values of one keyed state in one subtask, split by key group, with copy-on-write for
+ * asynchronous snapshots.
+ *
+ * <p>A snapshot takes the current map of every key group by reference — no copying, so the
+ * synchronous part costs one array copy per state — and from then on the map it holds is never
+ * written again: the first write to a key group while a snapshot is in flight replaces that key
+ * group's map with a copy (deep-copying mutable values with {@code valueCopier}). Only key groups
+ * written during the upload are copied, once per snapshot. Task thread only, except {@link
+ * Snapshot#release()}.
  */
 final class StateTable<K, V> {
 
   private final int firstKeyGroup;
   private final HashMap<K, V>[] maps;
 
+  /** For each key group, the snapshot epoch at which its map was last made private. */
+  private final int[] ownedEpoch;
+
+  private final UnaryOperator<V> valueCopier;
+  private final boolean mutableValues;
+  private int epoch;
+  private volatile int activeSnapshots;
+
+  /**
+   * @param valueCopier deep-copies a value; null when values are immutable
+   */
   @SuppressWarnings("unchecked")
-  StateTable(KeyGroupRange range) {
+  StateTable(KeyGroupRange range, UnaryOperator<V> valueCopier) {
     this.firstKeyGroup = range.startKeyGroup();
     this.maps = new HashMap[range.getNumberOfKeyGroups()];
+    this.ownedEpoch = new int[maps.length];
     for (int i = 0; i < maps.length; i++) {
       maps[i] = new HashMap<>();
     }
+    this.valueCopier = valueCopier;
+    this.mutableValues = valueCopier != null;
   }
 
+  /** A read; for mutable values it also makes the key group private, since callers may mutate. */
   V get(K key, int keyGroup) {
-    return maps[keyGroup - firstKeyGroup].get(key);
+    int i = keyGroup - firstKeyGroup;
+    return (mutableValues ? writable(i) : maps[i]).get(key);
   }
 
   void put(K key, int keyGroup, V value) {
-    maps[keyGroup - firstKeyGroup].put(key, value);
+    writable(keyGroup - firstKeyGroup).put(key, value);
   }
 
   void remove(K key, int keyGroup) {
-    maps[keyGroup - firstKeyGroup].remove(key);
+    writable(keyGroup - firstKeyGroup).remove(key);
   }
 
+  private HashMap<K, V> writable(int i) {
+    HashMap<K, V> map = maps[i];
+    if (activeSnapshots > 0 && ownedEpoch[i] != epoch) {
+      map = copy(map);
+      maps[i] = map;
+      ownedEpoch[i] = epoch;
+    }
+    return map;
+  }
+
+  private HashMap<K, V> copy(HashMap<K, V> map) {
+    HashMap<K, V> copy = new HashMap<>(map.size() * 4 / 3 + 1);
+    if (valueCopier == null) {
+      copy.putAll(map);
+    } else {
+      map.forEach((k, v) -> copy.put(k, valueCopier.apply(v)));
+    }
+    return copy;
+  }
+
+  /** The map of a key group, read-only; for iteration by the state (not for snapshots). */
   Map<K, V> mapOfKeyGroup(int keyGroup) {
     return maps[keyGroup - firstKeyGroup];
+  }
+
+  /** Installs restored entries of a key group. */
+  void putAllRestored(int keyGroup, Map<K, V> entries) {
+    writable(keyGroup - firstKeyGroup).putAll(entries);
   }
 
   int size() {
@@ -50,6 +99,46 @@ final class StateTable<K, V> {
   void forEach(BiConsumer<K, V> action) {
     for (HashMap<K, V> m : maps) {
       m.forEach(action);
+    }
+  }
+
+  /**
+   * Freezes the current content for an asynchronous snapshot: O(number of key groups), no entry is
+   * copied here.
+   */
+  Snapshot<K, V> snapshot() {
+    epoch++;
+    synchronized (this) {
+      activeSnapshots++;
+    }
+    return new Snapshot<>(this, firstKeyGroup, maps.clone());
+  }
+
+  /** The frozen maps of one snapshot, safe to read from another thread until released. */
+  static final class Snapshot<K, V> {
+    private final StateTable<K, V> table;
+    private final int firstKeyGroup;
+    private final HashMap<K, V>[] maps;
+    private boolean released;
+
+    Snapshot(StateTable<K, V> table, int firstKeyGroup, HashMap<K, V>[] maps) {
+      this.table = table;
+      this.firstKeyGroup = firstKeyGroup;
+      this.maps = maps;
+    }
+
+    Map<K, V> keyGroup(int keyGroup) {
+      return maps[keyGroup - firstKeyGroup];
+    }
+
+    /** The upload is done: writes no longer need to copy for this snapshot. */
+    synchronized void release() {
+      if (!released) {
+        released = true;
+        synchronized (table) {
+          table.activeSnapshots--;
+        }
+      }
     }
   }
 }

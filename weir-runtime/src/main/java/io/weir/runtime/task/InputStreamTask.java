@@ -4,6 +4,7 @@ import io.weir.api.functions.TaskInfo;
 import io.weir.api.source.InputStatus;
 import io.weir.api.typeutils.DataInputDeserializer;
 import io.weir.api.typeutils.TypeSerializer;
+import io.weir.runtime.checkpoint.BarrierHandler;
 import io.weir.runtime.graph.JobEdge;
 import io.weir.runtime.graph.JobGraph;
 import io.weir.runtime.graph.JobVertex;
@@ -32,7 +33,9 @@ public final class InputStreamTask extends StreamTask {
   private TwoInputOperator<Object, Object> twoInput;
   private String headName;
   private InputChannel current;
-  private int finishedChannels;
+  private int endOfDataChannels;
+  private int closedChannels;
+  private BarrierHandler barriers;
 
   @SuppressWarnings("unchecked")
   public InputStreamTask(
@@ -41,8 +44,9 @@ public final class InputStreamTask extends StreamTask {
       TaskInfo taskInfo,
       ScheduledExecutorService timer,
       TaskListener listener,
+      TaskCheckpointing checkpointing,
       int creditsPerChannel) {
-    super(graph, vertex, taskInfo, timer, listener);
+    super(graph, vertex, taskInfo, timer, listener, checkpointing);
     this.gate = new InputGate(waker, creditsPerChannel);
     this.serializers = new TypeSerializer[2];
     for (JobEdge edge : vertex.getInputs()) {
@@ -61,6 +65,34 @@ public final class InputStreamTask extends StreamTask {
   @Override
   @SuppressWarnings("unchecked")
   protected void initializeInput() {
+    barriers =
+        new BarrierHandler(
+            gate.getNumberOfChannels(),
+            checkpointing.exactlyOnce(),
+            new BarrierHandler.Actions() {
+              @Override
+              public void block(int channel) {
+                gate.block(gate.getChannels().get(channel));
+              }
+
+              @Override
+              public void unblockAll() {
+                gate.unblockAll();
+              }
+
+              @Override
+              public void triggerCheckpoint(ChannelEvent.CheckpointBarrier barrier)
+                  throws Exception {
+                performCheckpoint(barrier);
+              }
+
+              @Override
+              public void abortCheckpoint(long checkpointId, String reason) {
+                for (RecordWriter<?> writer : getWriters()) {
+                  writer.broadcastEvent(new ChannelEvent.CancelCheckpointMarker(checkpointId));
+                }
+              }
+            });
     Object head = chain.head();
     headName = chain.head().getName();
     if (head instanceof TwoInputOperator<?, ?> two) {
@@ -84,9 +116,7 @@ public final class InputStreamTask extends StreamTask {
       }
       InputGate.Polled polled = gate.pollNext();
       if (polled == null) {
-        return finishedChannels == gate.getNumberOfChannels()
-            ? InputStatus.END_OF_INPUT
-            : InputStatus.NOTHING_AVAILABLE;
+        return InputStatus.NOTHING_AVAILABLE;
       }
       if (polled.element() instanceof Buffer buffer) {
         polled.channel().getDeserializer().setNextBuffer(buffer);
@@ -119,17 +149,45 @@ public final class InputStreamTask extends StreamTask {
     }
   }
 
-  /** Returns true when the event ended the whole input. */
-  private boolean handleEvent(InputChannel channel, ChannelEvent event) {
-    if (event instanceof ChannelEvent.EndOfPartition) {
+  /** Returns true when the event ended the data of the whole input. */
+  private boolean handleEvent(InputChannel channel, ChannelEvent event) throws Exception {
+    if (event instanceof ChannelEvent.CheckpointBarrier barrier) {
+      barriers.onBarrier(channel.getChannelIndex(), barrier);
+    } else if (event instanceof ChannelEvent.CancelCheckpointMarker cancel) {
+      barriers.onCancel(channel.getChannelIndex(), cancel);
+    } else if (event instanceof ChannelEvent.EndOfData) {
       if (channel.getDeserializer().hasPartialRecord()) {
         throw new IllegalStateException(
             "The " + channel + " ended in the middle of a record: the stream is corrupt");
       }
-      finishedChannels++;
-      return finishedChannels == gate.getNumberOfChannels();
+      endOfDataChannels++;
+      return endOfDataChannels == gate.getNumberOfChannels();
+    } else if (event instanceof ChannelEvent.EndOfPartition) {
+      closedChannels++;
+      barriers.onChannelClosed(channel.getChannelIndex());
     }
     return false;
+  }
+
+  @Override
+  protected InputStatus processFinalInput() throws Exception {
+    InputStatus status = processInput();
+    if (status == InputStatus.MORE_AVAILABLE) {
+      throw new IllegalStateException(
+          "Task " + taskInfo.taskNameWithSubtasks() + " received a record after end of data");
+    }
+    return status;
+  }
+
+  @Override
+  protected boolean isInputClosed() {
+    return closedChannels == gate.getNumberOfChannels();
+  }
+
+  @Override
+  protected void notifyCheckpointAborted(long checkpointId) throws Exception {
+    barriers.abort(checkpointId);
+    super.notifyCheckpointAborted(checkpointId);
   }
 
   @Override

@@ -4,6 +4,7 @@ import io.weir.api.config.CoreOptions;
 import io.weir.api.functions.TaskInfo;
 import io.weir.api.graph.KeyContext;
 import io.weir.api.typeutils.TypeSerializer;
+import io.weir.runtime.checkpoint.RestoredOperatorState;
 import io.weir.runtime.graph.JobGraph;
 import io.weir.runtime.graph.JobVertex;
 import io.weir.runtime.graph.StreamEdge;
@@ -18,9 +19,11 @@ import io.weir.runtime.operators.Output;
 import io.weir.runtime.operators.StreamOperator;
 import io.weir.runtime.state.DefaultOperatorStateStore;
 import io.weir.runtime.state.HeapKeyedStateBackend;
+import io.weir.runtime.state.HeapSnapshotStrategy;
 import io.weir.runtime.state.KeyGroupRange;
 import io.weir.runtime.state.KeyGroupRangeAssignment;
 import io.weir.runtime.time.ProcessingTimeService;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -48,7 +51,9 @@ final class OperatorChain {
       JobVertex vertex,
       TaskInfo taskInfo,
       Map<StreamEdge, RecordWriter<?>> writers,
-      ProcessingTimeService timeService) {
+      ProcessingTimeService timeService,
+      Map<String, RestoredOperatorState> restored)
+      throws IOException {
     boolean objectReuse = graph.configuration().get(CoreOptions.OBJECT_REUSE);
     List<StreamNode> chain = vertex.getChain();
     Output<?> headSourceOutput = null;
@@ -86,16 +91,25 @@ final class OperatorChain {
               node.getKeyContext1(),
               node.getKeyContext2(),
               outSerializer);
+      RestoredOperatorState state = restored.get(node.getOperatorId());
+      ClassLoader loader = Thread.currentThread().getContextClassLoader();
       HeapKeyedStateBackend<?> backend =
           node.isKeyed() ? keyedBackend(node, graph, taskInfo) : null;
+      if (backend != null && state != null) {
+        HeapSnapshotStrategy.restore(backend, state.keyed(), loader);
+      }
       OperatorContext ctx =
           new OperatorContext(
               node.getName(),
               taskInfo,
-              Thread.currentThread().getContextClassLoader(),
+              loader,
               backend,
-              new DefaultOperatorStateStore(node.getName()),
-              attributed(timeService, node.getName()));
+              state == null
+                  ? new DefaultOperatorStateStore(node.getName())
+                  : new DefaultOperatorStateStore(node.getName(), state.operatorLists()),
+              attributed(timeService, node.getName()),
+              node.getOperatorId(),
+              state == null ? -1 : state.checkpointId());
       op.setup(ctx, output);
       operators.put(node, op);
       if (op instanceof OneInputOperator<?> oneInput) {

@@ -4,16 +4,23 @@ import io.weir.api.functions.TaskInfo;
 import io.weir.api.graph.SourceTransformation;
 import io.weir.api.source.InputStatus;
 import io.weir.api.source.ReaderOutput;
+import io.weir.api.source.SimpleVersionedSerializer;
 import io.weir.api.source.Source;
 import io.weir.api.source.SourceReader;
 import io.weir.api.source.SourceReaderContext;
+import io.weir.runtime.checkpoint.OperatorSnapshot;
 import io.weir.runtime.graph.JobGraph;
 import io.weir.runtime.graph.JobVertex;
 import io.weir.runtime.graph.UserCode;
 import io.weir.runtime.network.RecordWriter;
 import io.weir.runtime.operators.OperatorException;
 import io.weir.runtime.operators.Output;
+import io.weir.runtime.state.DefaultOperatorStateStore;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledExecutorService;
 
@@ -36,8 +43,9 @@ public final class SourceStreamTask<T, SplitT> extends StreamTask {
       TaskInfo taskInfo,
       ScheduledExecutorService timer,
       TaskListener listener,
+      TaskCheckpointing checkpointing,
       List<SplitT> splits) {
-    super(graph, vertex, taskInfo, timer, listener);
+    super(graph, vertex, taskInfo, timer, listener, checkpointing);
     this.source =
         UserCode.copy(
             (Source<T, SplitT>)
@@ -72,6 +80,52 @@ public final class SourceStreamTask<T, SplitT> extends StreamTask {
       throw e;
     } catch (Exception e) {
       throw new OperatorException(output.name, e);
+    }
+  }
+
+  /** The operator-state name under which a source keeps its splits. */
+  public static final String SPLITS_STATE = "_source_splits";
+
+  @Override
+  protected void snapshotTaskState(long checkpointId, List<OperatorSnapshot> into)
+      throws Exception {
+    SimpleVersionedSerializer<SplitT> serializer = source.getSplitSerializer();
+    List<byte[]> elements = new ArrayList<>();
+    for (SplitT split : reader.snapshotState(checkpointId)) {
+      byte[] bytes = serializer.serialize(split);
+      elements.add(
+          ByteBuffer.allocate(4 + bytes.length).putInt(serializer.getVersion()).put(bytes).array());
+    }
+    into.add(
+        new OperatorSnapshot(
+            vertex.getHead().getOperatorId(),
+            vertex.getHead().getName(),
+            null,
+            Map.of(
+                SPLITS_STATE,
+                new DefaultOperatorStateStore.RestoredList(
+                    DefaultOperatorStateStore.Mode.SPLIT, elements))));
+  }
+
+  /** Turns checkpointed split bytes back into splits. */
+  public static <S> List<S> deserializeSplits(
+      List<byte[]> elements, SimpleVersionedSerializer<S> serializer) throws IOException {
+    List<S> splits = new ArrayList<>(elements.size());
+    for (byte[] element : elements) {
+      ByteBuffer buffer = ByteBuffer.wrap(element);
+      int version = buffer.getInt();
+      byte[] bytes = new byte[buffer.remaining()];
+      buffer.get(bytes);
+      splits.add(serializer.deserialize(version, bytes));
+    }
+    return splits;
+  }
+
+  @Override
+  protected void notifyCheckpointComplete(long checkpointId) throws Exception {
+    super.notifyCheckpointComplete(checkpointId);
+    if (reader != null) {
+      reader.notifyCheckpointComplete(checkpointId);
     }
   }
 

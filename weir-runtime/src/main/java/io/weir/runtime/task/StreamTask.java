@@ -3,6 +3,9 @@ package io.weir.runtime.task;
 import io.weir.api.config.CoreOptions;
 import io.weir.api.functions.TaskInfo;
 import io.weir.api.source.InputStatus;
+import io.weir.runtime.checkpoint.OperatorSnapshot;
+import io.weir.runtime.checkpoint.OperatorSubtaskState;
+import io.weir.runtime.checkpoint.SubtaskStateCodec;
 import io.weir.runtime.graph.JobGraph;
 import io.weir.runtime.graph.JobVertex;
 import io.weir.runtime.graph.StreamEdge;
@@ -55,17 +58,27 @@ public abstract class StreamTask implements Runnable {
   protected long numRecordsIn;
   protected long numRecordsOut;
 
+  protected final TaskCheckpointing checkpointing;
+
+  /** The first checkpoint taken after this task's input ended; -1 while input continues. */
+  private long finalCheckpointId = -1;
+
+  private boolean finalCheckpointCompleted;
+  private boolean endOfInput;
+
   protected StreamTask(
       JobGraph graph,
       JobVertex vertex,
       TaskInfo taskInfo,
       ScheduledExecutorService timer,
-      TaskListener listener) {
+      TaskListener listener,
+      TaskCheckpointing checkpointing) {
     this.graph = graph;
     this.vertex = vertex;
     this.taskInfo = taskInfo;
     this.timer = timer;
     this.listener = listener;
+    this.checkpointing = checkpointing;
   }
 
   public TaskInfo getTaskInfo() {
@@ -188,7 +201,12 @@ public abstract class StreamTask implements Runnable {
   private void invoke() throws Exception {
     chain =
         new OperatorChain(
-            graph, vertex, taskInfo, writers, new TaskProcessingTimeService(timer, mailbox));
+            graph,
+            vertex,
+            taskInfo,
+            writers,
+            new TaskProcessingTimeService(timer, mailbox),
+            checkpointing.restored());
     List<StreamOperator<?>> operators = chain.operatorsHeadFirst();
     for (int i = operators.size() - 1; i >= 0; i--) {
       StreamOperator<?> op = operators.get(i);
@@ -202,8 +220,151 @@ public abstract class StreamTask implements Runnable {
       callOperator(op, op::finish);
     }
     endInput();
+    endOfInput = true;
+    for (RecordWriter<?> writer : writerArray) {
+      writer.broadcastEvent(ChannelEvent.EndOfData.INSTANCE);
+    }
+    if (checkpointing.enabled()) {
+      // A bounded input ends with a final checkpoint, so that two-phase-commit sinks commit
+      // everything they wrote before the job finishes.
+      checkpointing.responder().reachedEndOfInput(vertex.getIndex(), taskInfo.indexOfThisSubtask());
+    }
+    runFinalPhase();
     for (RecordWriter<?> writer : writerArray) {
       writer.broadcastEvent(ChannelEvent.EndOfPartition.INSTANCE);
+    }
+  }
+
+  /** After the last record: serve checkpoints until the final one completed and input closed. */
+  private void runFinalPhase() throws Exception {
+    while (!finalPhaseDone()) {
+      if (mailbox.hasMail()) {
+        mailbox.runAll();
+        continue;
+      }
+      if (cancelled.get()) {
+        throw new CancelTaskException();
+      }
+      if (processFinalInput() == InputStatus.NOTHING_AVAILABLE && !finalPhaseDone()) {
+        waker.await(Long.MAX_VALUE);
+      }
+    }
+  }
+
+  private boolean finalPhaseDone() {
+    return isInputClosed() && (!checkpointing.enabled() || finalCheckpointCompleted);
+  }
+
+  /** After end of data, consumes what is left (events); sources have nothing. */
+  protected InputStatus processFinalInput() throws Exception {
+    return InputStatus.NOTHING_AVAILABLE;
+  }
+
+  /** True when every input channel delivered end-of-partition; sources have none. */
+  protected boolean isInputClosed() {
+    return true;
+  }
+
+  // ------------------------------------------------------------------ checkpoints
+
+  /** From the coordinator, any thread: a source takes checkpoint {@code id}. */
+  public void triggerCheckpointAsync(long checkpointId, long timestamp) {
+    mailbox.put(
+        () ->
+            performCheckpoint(new ChannelEvent.CheckpointBarrier(checkpointId, timestamp, false)));
+  }
+
+  /** From the coordinator, any thread. */
+  public void notifyCheckpointCompleteAsync(long checkpointId) {
+    mailbox.put(() -> notifyCheckpointComplete(checkpointId));
+  }
+
+  /** From the coordinator, any thread. */
+  public void notifyCheckpointAbortedAsync(long checkpointId) {
+    mailbox.put(() -> notifyCheckpointAborted(checkpointId));
+  }
+
+  /**
+   * Takes this task's snapshot for {@code barrier} and forwards the barrier. The synchronous part
+   * runs here, on the task thread, between two records; the upload runs on the snapshot pool and
+   * the task acknowledges when it finished.
+   */
+  protected void performCheckpoint(ChannelEvent.CheckpointBarrier barrier) throws Exception {
+    long id = barrier.checkpointId();
+    List<OperatorSnapshot> snapshots = new ArrayList<>();
+    try {
+      snapshotTaskState(id, snapshots);
+      for (StreamOperator<?> op : chain.operatorsHeadFirst()) {
+        snapshots.add(snapshotOperator(op, id, barrier.timestamp()));
+      }
+    } catch (Exception e) {
+      releaseAll(snapshots);
+      throw e;
+    }
+    for (RecordWriter<?> writer : writerArray) {
+      writer.broadcastEvent(barrier);
+    }
+    if (endOfInput && finalCheckpointId < 0) {
+      finalCheckpointId = id;
+    }
+    int vertexIndex = vertex.getIndex();
+    int subtask = taskInfo.indexOfThisSubtask();
+    checkpointing
+        .asyncExecutor()
+        .execute(
+            () -> {
+              try {
+                Map<String, OperatorSubtaskState> states = new LinkedHashMap<>();
+                for (OperatorSnapshot snapshot : snapshots) {
+                  states.put(
+                      snapshot.operatorId(),
+                      SubtaskStateCodec.persist(id, snapshot, checkpointing.storage()));
+                }
+                checkpointing.responder().acknowledge(vertexIndex, subtask, id, states);
+              } catch (Throwable t) {
+                releaseAll(snapshots);
+                LOG.warn(
+                    "{} could not write checkpoint {}", taskInfo.taskNameWithSubtasks(), id, t);
+                checkpointing.responder().decline(vertexIndex, subtask, id, t);
+              }
+            });
+  }
+
+  private static OperatorSnapshot snapshotOperator(StreamOperator<?> op, long id, long timestamp)
+      throws Exception {
+    try {
+      return op.snapshotState(id, timestamp);
+    } catch (OperatorException | CancelTaskException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new OperatorException(op.getName(), e);
+    }
+  }
+
+  private static void releaseAll(List<OperatorSnapshot> snapshots) {
+    for (OperatorSnapshot s : snapshots) {
+      if (s.keyed() != null) {
+        s.keyed().release();
+      }
+    }
+  }
+
+  /** State the task itself holds (a source's splits); added before the operators'. */
+  protected void snapshotTaskState(long checkpointId, List<OperatorSnapshot> into)
+      throws Exception {}
+
+  protected void notifyCheckpointComplete(long checkpointId) throws Exception {
+    for (StreamOperator<?> op : chain.operatorsHeadFirst()) {
+      callOperator(op, () -> op.notifyCheckpointComplete(checkpointId));
+    }
+    if (finalCheckpointId >= 0 && checkpointId >= finalCheckpointId) {
+      finalCheckpointCompleted = true;
+    }
+  }
+
+  protected void notifyCheckpointAborted(long checkpointId) throws Exception {
+    for (StreamOperator<?> op : chain.operatorsHeadFirst()) {
+      callOperator(op, () -> op.notifyCheckpointAborted(checkpointId));
     }
   }
 

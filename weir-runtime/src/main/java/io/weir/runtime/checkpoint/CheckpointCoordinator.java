@@ -1,0 +1,407 @@
+package io.weir.runtime.checkpoint;
+
+import io.weir.runtime.storage.CheckpointStorage;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Decides when checkpoints start, completes them when every task acknowledged, aborts them on
+ * timeout or decline, and fails the job when too many fail in a row. Holds no threads and reads no
+ * clock: time, timers and messages to tasks go through its {@link Context}, so tests drive it step
+ * by step. Methods are synchronized: acknowledgements arrive from tasks' snapshot threads and
+ * timers from the timer thread.
+ */
+public final class CheckpointCoordinator {
+
+  private static final Logger LOG = LoggerFactory.getLogger(CheckpointCoordinator.class);
+
+  /** What the coordinator needs from the outside world. */
+  public interface Context {
+    long currentTimeMillis();
+
+    /** Runs {@code action} once after {@code delayMillis}; the result cancels it. */
+    Runnable schedule(Runnable action, long delayMillis);
+
+    /** Asks every running source subtask to take checkpoint {@code id} and emit its barrier. */
+    void triggerSources(long checkpointId, long timestamp);
+
+    /** Tells every task that {@code checkpointId} completed. */
+    void notifyComplete(long checkpointId);
+
+    /** Tells every task that {@code checkpointId} was aborted. */
+    void notifyAborted(long checkpointId);
+
+    /** Fails the job: too many checkpoints failed. */
+    void failJob(Throwable cause);
+  }
+
+  /**
+   * The checkpoint settings the coordinator follows.
+   *
+   * @param intervalMillis time between triggers
+   * @param timeoutMillis a checkpoint not complete after this is aborted
+   * @param minPauseMillis least time between the end of one checkpoint and the next trigger
+   * @param maxConcurrent most checkpoints pending at once
+   * @param tolerableFailures consecutive failures tolerated; one more fails the job
+   * @param numRetained completed checkpoints kept
+   */
+  public record Settings(
+      long intervalMillis,
+      long timeoutMillis,
+      long minPauseMillis,
+      int maxConcurrent,
+      int tolerableFailures,
+      int numRetained) {}
+
+  /**
+   * One subtask that must acknowledge.
+   *
+   * @param vertex index of its job vertex
+   * @param subtask its subtask index
+   */
+  public record TaskKey(int vertex, int subtask) {}
+
+  /**
+   * An operator of the job, so a completed checkpoint lists every one.
+   *
+   * @param operatorId stable id
+   * @param name for messages
+   * @param vertex its job vertex
+   * @param parallelism its parallelism
+   * @param maxParallelism number of key groups
+   */
+  public record OperatorInfo(
+      String operatorId, String name, int vertex, int parallelism, int maxParallelism) {}
+
+  /** Why a checkpoint was aborted; only some count as failures. */
+  public enum AbortReason {
+    /** Not complete within the timeout. */
+    TIMEOUT(true),
+    /** A task could not take its snapshot. */
+    DECLINED(true),
+    /** The metadata could not be written. */
+    STORAGE_FAILURE(true),
+    /** A newer checkpoint completed first. */
+    SUBSUMED(false),
+    /** The job is failing over or stopping. */
+    JOB_STOPPED(false);
+
+    final boolean countsAsFailure;
+
+    AbortReason(boolean countsAsFailure) {
+      this.countsAsFailure = countsAsFailure;
+    }
+  }
+
+  /** A triggered checkpoint waiting for acknowledgements. */
+  private static final class Pending {
+    final long id;
+    final long timestamp;
+    final Set<TaskKey> notYetAcknowledged;
+    final Map<TaskKey, Map<String, OperatorSubtaskState>> acknowledged = new HashMap<>();
+    Runnable cancelTimeout;
+
+    Pending(long id, long timestamp, Set<TaskKey> tasks) {
+      this.id = id;
+      this.timestamp = timestamp;
+      this.notYetAcknowledged = new HashSet<>(tasks);
+    }
+  }
+
+  private final String jobId;
+  private final Settings settings;
+  private final List<OperatorInfo> operators;
+  private final CheckpointStorage storage;
+  private final Context context;
+  private final TreeMap<Long, Pending> pending = new TreeMap<>();
+  private final Deque<CompletedCheckpoint> completed = new ArrayDeque<>();
+  private final Set<TaskKey> runningTasks = new HashSet<>();
+  private final Set<TaskKey> finishedTasks = new HashSet<>();
+  private long lastCheckpointId;
+  private long lastCompletionTime = Long.MIN_VALUE / 2;
+  private int consecutiveFailures;
+  private boolean running;
+  private Runnable cancelNextTrigger;
+  private int failuresTotal;
+
+  public CheckpointCoordinator(
+      String jobId,
+      Settings settings,
+      List<OperatorInfo> operators,
+      CheckpointStorage storage,
+      Context context,
+      long lastCheckpointId,
+      List<CompletedCheckpoint> restoredCompleted) {
+    this.jobId = jobId;
+    this.settings = settings;
+    this.operators = List.copyOf(operators);
+    this.storage = storage;
+    this.context = context;
+    this.lastCheckpointId = lastCheckpointId;
+    for (CompletedCheckpoint c : restoredCompleted) {
+      completed.addLast(c);
+    }
+  }
+
+  /** The subtasks of the current attempt; called at every (re)deployment. */
+  public synchronized void setTasks(Set<TaskKey> tasks) {
+    runningTasks.clear();
+    runningTasks.addAll(tasks);
+    finishedTasks.clear();
+  }
+
+  /** Starts periodic triggering. */
+  public synchronized void start() {
+    running = true;
+    scheduleTrigger(settings.intervalMillis());
+  }
+
+  /** Stops triggering and aborts every pending checkpoint (failover, cancel, end of job). */
+  public synchronized void stop() {
+    running = false;
+    if (cancelNextTrigger != null) {
+      cancelNextTrigger.run();
+      cancelNextTrigger = null;
+    }
+    for (Pending p : new ArrayList<>(pending.values())) {
+      abort(p, AbortReason.JOB_STOPPED, "the job attempt ended");
+    }
+  }
+
+  /** The newest completed checkpoint, or null. */
+  public synchronized CompletedCheckpoint latestCompleted() {
+    return completed.peekFirst();
+  }
+
+  /** The retained completed checkpoints, newest first. */
+  public synchronized List<CompletedCheckpoint> retained() {
+    return List.copyOf(completed);
+  }
+
+  public synchronized int numberOfPending() {
+    return pending.size();
+  }
+
+  public synchronized int consecutiveFailures() {
+    return consecutiveFailures;
+  }
+
+  public synchronized long lastCheckpointId() {
+    return lastCheckpointId;
+  }
+
+  private void scheduleTrigger(long delay) {
+    if (!running) {
+      return;
+    }
+    if (cancelNextTrigger != null) {
+      cancelNextTrigger.run();
+    }
+    cancelNextTrigger = context.schedule(this::onTriggerTimer, Math.max(0, delay));
+  }
+
+  private synchronized void onTriggerTimer() {
+    cancelNextTrigger = null;
+    if (!running) {
+      return;
+    }
+    long now = context.currentTimeMillis();
+    long pauseLeft = lastCompletionTime + settings.minPauseMillis() - now;
+    if (pending.size() >= settings.maxConcurrent()) {
+      return; // completion or abort schedules the next attempt
+    }
+    if (pauseLeft > 0) {
+      scheduleTrigger(pauseLeft);
+      return;
+    }
+    triggerCheckpoint(now);
+    scheduleTrigger(settings.intervalMillis());
+  }
+
+  /** Starts the next checkpoint now, whatever the interval says (final checkpoints). */
+  public synchronized void triggerSoon() {
+    if (running && pending.isEmpty()) {
+      scheduleTrigger(
+          Math.max(
+              0, lastCompletionTime + settings.minPauseMillis() - context.currentTimeMillis()));
+    }
+  }
+
+  private void triggerCheckpoint(long now) {
+    Set<TaskKey> expected = new HashSet<>(runningTasks);
+    expected.removeAll(finishedTasks);
+    if (expected.isEmpty()) {
+      return;
+    }
+    long id = ++lastCheckpointId;
+    Pending p = new Pending(id, now, expected);
+    pending.put(id, p);
+    p.cancelTimeout = context.schedule(() -> onTimeout(id), settings.timeoutMillis());
+    LOG.debug("Triggering checkpoint {} of job {}", id, jobId);
+    context.triggerSources(id, now);
+  }
+
+  private synchronized void onTimeout(long id) {
+    Pending p = pending.get(id);
+    if (p != null) {
+      abort(
+          p,
+          AbortReason.TIMEOUT,
+          "not complete after "
+              + settings.timeoutMillis()
+              + " ms (execution.checkpointing.timeout); waiting for "
+              + p.notYetAcknowledged);
+    }
+  }
+
+  /** A task finished its snapshot for {@code checkpointId}. */
+  public synchronized void acknowledge(
+      TaskKey task, long checkpointId, Map<String, OperatorSubtaskState> states) {
+    Pending p = pending.get(checkpointId);
+    if (p == null || !p.notYetAcknowledged.remove(task)) {
+      return; // aborted meanwhile, or from an earlier attempt
+    }
+    p.acknowledged.put(task, states);
+    if (p.notYetAcknowledged.isEmpty()) {
+      complete(p);
+    }
+  }
+
+  /** A task could not take its snapshot for {@code checkpointId}. */
+  public synchronized void decline(TaskKey task, long checkpointId, Throwable cause) {
+    Pending p = pending.get(checkpointId);
+    if (p != null && p.notYetAcknowledged.contains(task)) {
+      abort(p, AbortReason.DECLINED, "declined by " + task + ": " + cause);
+    }
+  }
+
+  /** A subtask ended after its input; it takes part in no further checkpoints. */
+  public synchronized void taskFinished(TaskKey task) {
+    finishedTasks.add(task);
+    for (Pending p : new ArrayList<>(pending.values())) {
+      if (p.notYetAcknowledged.remove(task)) {
+        p.acknowledged.put(task, finishedStates(task));
+        if (p.notYetAcknowledged.isEmpty()) {
+          complete(p);
+        }
+      }
+    }
+  }
+
+  private Map<String, OperatorSubtaskState> finishedStates(TaskKey task) {
+    Map<String, OperatorSubtaskState> states = new HashMap<>();
+    for (OperatorInfo op : operators) {
+      if (op.vertex() == task.vertex()) {
+        states.put(op.operatorId(), OperatorSubtaskState.FINISHED);
+      }
+    }
+    return states;
+  }
+
+  private void complete(Pending p) {
+    pending.remove(p.id);
+    if (p.cancelTimeout != null) {
+      p.cancelTimeout.run();
+    }
+    List<OperatorState> operatorStates = new ArrayList<>();
+    for (OperatorInfo op : operators) {
+      List<OperatorSubtaskState> subtasks = new ArrayList<>();
+      for (int i = 0; i < op.parallelism(); i++) {
+        Map<String, OperatorSubtaskState> ack = p.acknowledged.get(new TaskKey(op.vertex(), i));
+        OperatorSubtaskState s = ack == null ? null : ack.get(op.operatorId());
+        subtasks.add(s != null ? s : OperatorSubtaskState.EMPTY);
+      }
+      operatorStates.add(
+          new OperatorState(
+              op.operatorId(), op.name(), op.parallelism(), op.maxParallelism(), subtasks));
+    }
+    CompletedCheckpoint checkpoint =
+        new CompletedCheckpoint(jobId, p.id, p.timestamp, false, operatorStates);
+    try {
+      storage.commitCheckpoint(checkpoint);
+    } catch (Exception e) {
+      LOG.warn("Could not write the metadata of checkpoint {}", p.id, e);
+      countFailure(p.id, AbortReason.STORAGE_FAILURE, e.toString());
+      context.notifyAborted(p.id);
+      discardQuietly(p.id);
+      return;
+    }
+    completed.addFirst(checkpoint);
+    consecutiveFailures = 0;
+    lastCompletionTime = context.currentTimeMillis();
+    LOG.info(
+        "Completed checkpoint {} of job {} in {} ms",
+        p.id,
+        jobId,
+        lastCompletionTime - p.timestamp);
+    while (completed.size() > settings.numRetained()) {
+      discardQuietly(completed.removeLast().checkpointId());
+    }
+    for (Pending older : new ArrayList<>(pending.headMap(p.id).values())) {
+      abort(older, AbortReason.SUBSUMED, "subsumed by checkpoint " + p.id);
+    }
+    context.notifyComplete(p.id);
+    if (running && cancelNextTrigger == null) {
+      scheduleTrigger(settings.minPauseMillis());
+    }
+  }
+
+  private void abort(Pending p, AbortReason reason, String why) {
+    pending.remove(p.id);
+    if (p.cancelTimeout != null) {
+      p.cancelTimeout.run();
+    }
+    LOG.warn("Checkpoint {} of job {} aborted: {}", p.id, jobId, why);
+    discardQuietly(p.id);
+    context.notifyAborted(p.id);
+    if (reason.countsAsFailure) {
+      lastCompletionTime = context.currentTimeMillis();
+      countFailure(p.id, reason, why);
+    }
+    if (running && cancelNextTrigger == null) {
+      scheduleTrigger(settings.minPauseMillis());
+    }
+  }
+
+  private void countFailure(long id, AbortReason reason, String why) {
+    consecutiveFailures++;
+    failuresTotal++;
+    if (consecutiveFailures > settings.tolerableFailures()) {
+      running = false;
+      context.failJob(
+          new CheckpointException(
+              "Checkpoint "
+                  + id
+                  + " failed ("
+                  + reason
+                  + ": "
+                  + why
+                  + "), the "
+                  + consecutiveFailures
+                  + (consecutiveFailures == 1 ? "st" : "th")
+                  + " failure in a row; execution.checkpointing.tolerable-failed-checkpoints is "
+                  + settings.tolerableFailures()));
+    }
+  }
+
+  public synchronized int failuresTotal() {
+    return failuresTotal;
+  }
+
+  private void discardQuietly(long id) {
+    try {
+      storage.discardCheckpoint(id);
+    } catch (Exception e) {
+      LOG.warn("Could not delete the files of checkpoint {}", id, e);
+    }
+  }
+}

@@ -1,0 +1,74 @@
+package io.weir.runtime.storage;
+
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.URI;
+import java.nio.file.FileAlreadyExistsException;
+import java.util.List;
+
+/**
+ * The few file-system operations checkpoint storage needs, small enough to implement over local
+ * files, HDFS and S3. Paths are strings with {@code '/'} separators in the file system's own
+ * namespace (for local files: an absolute path; for HDFS or S3: the path part of the URI), never
+ * {@link java.nio.file.Path}s, so a remote file system need not pretend to be a local one. Obtain
+ * one with {@link FileSystems#get(URI)}.
+ *
+ * <p>The only step that must be atomic is {@link #rename}: checkpoint storage writes metadata to a
+ * temporary name and renames it into place, so a reader sees either no metadata or all of it. An
+ * object store whose rename is a copy (S3) must instead make {@link #create} atomic on close and
+ * say so in its own module.
+ *
+ * <p>Implementations are thread-safe.
+ */
+public interface FileSystem {
+
+  /**
+   * Opens a new file for writing, creating missing parent directories. The bytes are durable once
+   * the stream is closed.
+   *
+   * @throws FileAlreadyExistsException if the file exists and {@code overwrite} is false
+   */
+  OutputStream create(String path, boolean overwrite) throws IOException;
+
+  /**
+   * Opens a file for reading.
+   *
+   * @throws FileNotFoundException if there is no such file
+   */
+  InputStream open(String path) throws IOException;
+
+  /**
+   * Moves a file to a new name in one atomic step: readers see the file under its old name or under
+   * its new name, complete in both cases. This is how checkpoint metadata is committed.
+   *
+   * @throws FileNotFoundException if {@code from} does not exist
+   * @throws FileAlreadyExistsException if {@code to} exists (it is never replaced)
+   */
+  void rename(String from, String to) throws IOException;
+
+  /**
+   * Deletes a file, or a directory and (when {@code recursive}) everything under it.
+   *
+   * @return false if there was nothing to delete
+   * @throws IOException if {@code path} is a non-empty directory and {@code recursive} is false
+   */
+  boolean delete(String path, boolean recursive) throws IOException;
+
+  /**
+   * The names (not paths) of the entries of a directory, sorted.
+   *
+   * @throws FileNotFoundException if there is no such directory
+   */
+  List<String> list(String dir) throws IOException;
+
+  /** Whether a file or directory exists at {@code path}. */
+  boolean exists(String path) throws IOException;
+
+  /** Creates a directory and any missing parents; does nothing if it exists. */
+  void mkdirs(String dir) throws IOException;
+
+  /** The URI a user can give back to {@link FileSystems#get(URI)} to reach {@code path}. */
+  URI toUri(String path);
+}

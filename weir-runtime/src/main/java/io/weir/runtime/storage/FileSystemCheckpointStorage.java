@@ -1,0 +1,467 @@
+package io.weir.runtime.storage;
+
+import io.weir.runtime.checkpoint.CompletedCheckpoint;
+import io.weir.runtime.checkpoint.OperatorState;
+import io.weir.runtime.checkpoint.OperatorSubtaskState;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.URI;
+import java.nio.file.FileAlreadyExistsException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
+import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Checkpoints in a directory of a {@link FileSystem}, laid out per job as
+ *
+ * <pre>
+ * &lt;base&gt;/&lt;job-id&gt;/chk-&lt;n&gt;/_metadata     the checkpoint's metadata, written last
+ * &lt;base&gt;/&lt;job-id&gt;/chk-&lt;n&gt;/&lt;uuid&gt;        state files of checkpoint n
+ * &lt;base&gt;/&lt;job-id&gt;/shared/                 state shared by checkpoints (incremental)
+ * &lt;base&gt;/&lt;job-id&gt;/taskowned/              state owned by the tasks
+ * </pre>
+ *
+ * State of at most {@code inlineThresholdBytes} is kept inline in the metadata; larger state goes
+ * to a file of its own. Every handle records the CRC-32 of its bytes, verified on read. The
+ * metadata is written to {@code _metadata.inprogress} and renamed to {@code _metadata}, so a
+ * checkpoint directory without {@code _metadata} never completed and is ignored.
+ *
+ * <p>Paths in handles are relative to the job directory, so a job directory (or a single {@code
+ * chk-<n>} directory) can be copied or moved and restored from its new place: {@link
+ * #loadFromPath(String)} reads a checkpoint wherever it is now and returns it with a read-only
+ * storage that resolves its handles there. A job that resumes from such a checkpoint therefore uses
+ * two storages: the returned one to read the state it restores, and its own (a new {@code
+ * FileSystemCheckpointStorage} for its own job id) for the checkpoints it takes.
+ *
+ * <p>Thread-safe: holds no mutable state besides the file system's.
+ */
+public final class FileSystemCheckpointStorage implements CheckpointStorage {
+
+  /** The name of a completed checkpoint's metadata file in its {@code chk-<n>} directory. */
+  public static final String METADATA_FILE = "_metadata";
+
+  static final String IN_PROGRESS_SUFFIX = ".inprogress";
+  static final String SHARED_DIR = "shared";
+  static final String TASK_OWNED_DIR = "taskowned";
+
+  private static final Pattern CHECKPOINT_DIR = Pattern.compile("chk-(\\d{1,18})");
+
+  /** Leading or trailing '/', empty, '.' or '..' segments, backslashes: would leave the job dir. */
+  private static final Pattern UNSAFE_PATH = Pattern.compile("^$|^/|//|/$|(^|/)\\.\\.?(/|$)|\\\\");
+
+  private final FileSystem fs;
+  private final String jobDir;
+  private final int inlineThresholdBytes;
+
+  /** Set when this storage only reads a checkpoint loaded from a path a user gave. */
+  private final Loaded loaded;
+
+  private volatile boolean layoutCreated;
+
+  /**
+   * Storage for the checkpoints of job {@code jobId} under {@code baseDir}. Touches the file system
+   * only when a checkpoint is written or read.
+   *
+   * @param baseDir a {@code file:} URI or, without scheme, a local path
+   * @param jobId the job, as 32 hex digits; the name of its directory
+   * @param inlineThresholdBytes state of at most this many bytes is kept inline in the metadata
+   * @throws IllegalArgumentException for an unsupported scheme, a job id that is no directory name,
+   *     or a negative threshold
+   */
+  public FileSystemCheckpointStorage(URI baseDir, String jobId, int inlineThresholdBytes) {
+    this(
+        FileSystems.get(baseDir),
+        FileSystems.child(FileSystems.pathOf(baseDir), checkJobId(jobId)),
+        checkThreshold(inlineThresholdBytes),
+        null);
+  }
+
+  private FileSystemCheckpointStorage(
+      FileSystem fs, String jobDir, int inlineThresholdBytes, Loaded loaded) {
+    this.fs = fs;
+    this.jobDir = jobDir;
+    this.inlineThresholdBytes = inlineThresholdBytes;
+    this.loaded = loaded;
+  }
+
+  /**
+   * Loads the completed checkpoint a user pointed to, to resume a job from it.
+   *
+   * @param pathOrUri a checkpoint's {@code chk-<n>} directory or its {@code _metadata} file, as a
+   *     URI or a local path; the external pointer {@link #commitCheckpoint} returned works
+   * @return the verified checkpoint and a read-only storage that reads its state from where it is
+   *     now: files are resolved against the directory that holds the {@code chk-<n>} directory, and
+   *     the checkpoint's own files against its directory even if it was renamed
+   * @throws FileNotFoundException if nothing is at the path
+   * @throws IOException naming the path if it holds no completed Weir checkpoint, its metadata is
+   *     corrupt or too new, or a state file it references is missing
+   * @throws IllegalArgumentException for an unsupported URI scheme
+   */
+  public static RetainedCheckpoint loadFromPath(String pathOrUri) throws IOException {
+    URI uri = FileSystems.toUri(pathOrUri);
+    FileSystem fs = FileSystems.get(uri);
+    String path = FileSystems.pathOf(uri);
+    if (!fs.exists(path)) {
+      throw new FileNotFoundException(
+          "Cannot restore from " + pathOrUri + ": " + fs.toUri(path) + " does not exist");
+    }
+    String checkpointDir;
+    String metadata;
+    if (FileSystems.name(path).equals(METADATA_FILE) || !isDirectory(fs, path)) {
+      metadata = path; // a metadata file, perhaps renamed: its magic number tells
+      checkpointDir = Objects.requireNonNullElse(FileSystems.parent(path), "/");
+    } else {
+      checkpointDir = path;
+      metadata = FileSystems.child(path, METADATA_FILE);
+      if (!fs.exists(metadata)) {
+        throw new IOException(notACheckpoint(fs, pathOrUri, path));
+      }
+    }
+    CompletedCheckpoint checkpoint = readMetadata(fs, metadata);
+    String jobDir = Objects.requireNonNullElse(FileSystems.parent(checkpointDir), checkpointDir);
+    FileSystemCheckpointStorage storage =
+        new FileSystemCheckpointStorage(fs, jobDir, 0, new Loaded(checkpoint, checkpointDir));
+    String missing = storage.firstMissingFile(checkpoint);
+    if (missing != null) {
+      throw new IOException("Cannot restore from " + pathOrUri + ": " + missing);
+    }
+    return new RetainedCheckpoint(checkpoint, fs.toUri(checkpointDir).toString(), storage);
+  }
+
+  /** The job's directory: {@code <base>/<job-id>}, or where a loaded checkpoint lives. */
+  public URI jobDirectory() {
+    return fs.toUri(jobDir);
+  }
+
+  /** The directory of checkpoint {@code checkpointId}: its external pointer once committed. */
+  public URI checkpointDirectory(long checkpointId) {
+    return fs.toUri(checkpointDir(checkpointId));
+  }
+
+  /** State of at most this many bytes is kept inline in the metadata. */
+  public int inlineThresholdBytes() {
+    return inlineThresholdBytes;
+  }
+
+  @Override
+  public StreamStateHandle writeState(long checkpointId, byte[] data, String description)
+      throws IOException {
+    requireWritable("write state " + description);
+    if (data.length <= inlineThresholdBytes) {
+      return InlineState.of(data);
+    }
+    String relativePath = checkpointDirName(checkpointId) + "/" + UUID.randomUUID();
+    String path = FileSystems.child(jobDir, relativePath);
+    try (OutputStream out = fs.create(path, false)) {
+      out.write(data);
+    } catch (IOException e) {
+      throw new IOException(
+          "Could not write state "
+              + description
+              + " of checkpoint "
+              + checkpointId
+              + " to "
+              + fs.toUri(path)
+              + ": "
+              + e,
+          e);
+    }
+    return new StreamStateHandle.File(
+        relativePath, data.length, MetadataSerializer.crc32(data, 0, data.length));
+  }
+
+  @Override
+  public byte[] readState(StreamStateHandle handle) throws IOException {
+    Objects.requireNonNull(handle, "handle");
+    if (handle instanceof StreamStateHandle.Inline inline) {
+      return InlineState.read(inline);
+    }
+    StreamStateHandle.File file = (StreamStateHandle.File) handle;
+    String path = resolve(file.relativePath());
+    String what = "State file " + file.relativePath() + " (" + fs.toUri(path) + ")";
+    if (file.size() < 0 || file.size() > Integer.MAX_VALUE - 16) {
+      throw new IOException(what + " has an impossible size in the metadata: " + file.size());
+    }
+    byte[] data;
+    try (InputStream in = fs.open(path)) {
+      // One byte more than expected, to notice a file that grew.
+      data = in.readNBytes((int) file.size() + 1);
+    } catch (FileNotFoundException e) {
+      throw new IOException(what + " is missing", e);
+    }
+    if (data.length != file.size()) {
+      throw new IOException(
+          what
+              + " is corrupt ("
+              + (data.length > file.size() ? "more than " + file.size() : data.length)
+              + " bytes, expected "
+              + file.size()
+              + ")");
+    }
+    int actual = MetadataSerializer.crc32(data, 0, data.length);
+    if (actual != file.crc32()) {
+      throw new IOException(
+          what
+              + " is corrupt (checksum mismatch: expected "
+              + MetadataSerializer.hex(file.crc32())
+              + ", computed "
+              + MetadataSerializer.hex(actual)
+              + ")");
+    }
+    return data;
+  }
+
+  /**
+   * Writes {@code chk-<n>/_metadata.inprogress}, then renames it to {@code _metadata}.
+   *
+   * @return the checkpoint directory's URI, which {@link #loadFromPath} accepts
+   */
+  @Override
+  public String commitCheckpoint(CompletedCheckpoint checkpoint) throws IOException {
+    requireWritable("commit checkpoint " + checkpoint.checkpointId());
+    createLayout();
+    String dir = checkpointDir(checkpoint.checkpointId());
+    String metadata = FileSystems.child(dir, METADATA_FILE);
+    String inProgress = metadata + IN_PROGRESS_SUFFIX;
+    byte[] bytes = MetadataSerializer.serialize(checkpoint);
+    // A leftover from an attempt that failed before its rename is replaced.
+    try (OutputStream out = fs.create(inProgress, true)) {
+      out.write(bytes);
+    }
+    try {
+      fs.rename(inProgress, metadata);
+    } catch (FileAlreadyExistsException e) {
+      fs.delete(inProgress, false);
+      throw new IOException(
+          "Checkpoint "
+              + checkpoint.checkpointId()
+              + " is already committed at "
+              + fs.toUri(metadata)
+              + "; a checkpoint id is never reused",
+          e);
+    }
+    return fs.toUri(dir).toString();
+  }
+
+  @Override
+  public void discardCheckpoint(long checkpointId) throws IOException {
+    requireWritable("discard checkpoint " + checkpointId);
+    fs.delete(checkpointDir(checkpointId), true);
+  }
+
+  /**
+   * The completed checkpoints in the job directory, newest first. Each one's metadata is verified
+   * and each state file it references must exist (their checksums are verified when read). A {@code
+   * chk-<n>} directory without {@code _metadata} never completed and is passed over silently; one
+   * that is unreadable or inconsistent adds a line to {@code problems}.
+   *
+   * <p>For a storage returned by {@link #loadFromPath}: just the checkpoint loaded.
+   */
+  @Override
+  public List<CompletedCheckpoint> loadRetained(List<String> problems) throws IOException {
+    if (loaded != null) {
+      return List.of(loaded.checkpoint());
+    }
+    if (!fs.exists(jobDir)) {
+      return List.of();
+    }
+    record Candidate(long id, String name) {}
+    List<Candidate> candidates = new ArrayList<>();
+    for (String name : fs.list(jobDir)) {
+      Matcher m = CHECKPOINT_DIR.matcher(name);
+      if (m.matches()) {
+        candidates.add(new Candidate(Long.parseLong(m.group(1)), name));
+      }
+    }
+    candidates.sort(Comparator.comparingLong(Candidate::id).reversed());
+    List<CompletedCheckpoint> retained = new ArrayList<>();
+    for (Candidate candidate : candidates) {
+      String metadata =
+          FileSystems.child(FileSystems.child(jobDir, candidate.name()), METADATA_FILE);
+      if (!fs.exists(metadata)) {
+        continue;
+      }
+      try {
+        CompletedCheckpoint checkpoint = readMetadata(fs, metadata);
+        String problem =
+            checkpoint.checkpointId() != candidate.id()
+                ? fs.toUri(metadata) + " holds checkpoint " + checkpoint.checkpointId()
+                : firstMissingFile(checkpoint);
+        if (problem == null) {
+          retained.add(checkpoint);
+        } else {
+          problems.add(candidate.name() + " skipped: " + problem);
+        }
+      } catch (IOException e) {
+        problems.add(candidate.name() + " skipped: " + e.getMessage());
+      }
+    }
+    return retained;
+  }
+
+  @Override
+  public String toString() {
+    return "FileSystemCheckpointStorage["
+        + jobDirectory()
+        + (loaded != null ? ", read-only]" : "]");
+  }
+
+  private static CompletedCheckpoint readMetadata(FileSystem fs, String path) throws IOException {
+    byte[] bytes;
+    try (InputStream in = fs.open(path)) {
+      bytes = in.readAllBytes();
+    }
+    return MetadataSerializer.deserialize(bytes, fs.toUri(path).toString());
+  }
+
+  /** What is wrong with the files {@code checkpoint} references, or null if they all exist. */
+  private String firstMissingFile(CompletedCheckpoint checkpoint) throws IOException {
+    for (OperatorState operator : checkpoint.operators()) {
+      for (OperatorSubtaskState subtask : operator.subtasks()) {
+        List<StreamStateHandle> handles = new ArrayList<>(2);
+        if (subtask.keyed() != null) {
+          handles.add(subtask.keyed().data());
+        }
+        if (subtask.operator() != null) {
+          handles.add(subtask.operator().data());
+        }
+        for (StreamStateHandle handle : handles) {
+          if (handle instanceof StreamStateHandle.File file) {
+            String path;
+            try {
+              path = resolve(file.relativePath());
+            } catch (IOException e) {
+              return e.getMessage();
+            }
+            if (!fs.exists(path)) {
+              return "state file "
+                  + file.relativePath()
+                  + " of operator "
+                  + operator.operatorName()
+                  + " ("
+                  + fs.toUri(path)
+                  + ") is missing";
+            }
+          }
+        }
+      }
+    }
+    return null;
+  }
+
+  /** Where a handle's file is now. */
+  private String resolve(String relativePath) throws IOException {
+    if (relativePath == null || UNSAFE_PATH.matcher(relativePath).find()) {
+      throw new IOException(
+          "State file path '" + relativePath + "' is not a path inside the job directory");
+    }
+    if (loaded != null) {
+      // The checkpoint's own files live in its directory, whatever that directory is called now.
+      String own = checkpointDirName(loaded.checkpoint().checkpointId()) + "/";
+      if (relativePath.startsWith(own)) {
+        return FileSystems.child(loaded.checkpointDir(), relativePath.substring(own.length()));
+      }
+    }
+    return FileSystems.child(jobDir, relativePath);
+  }
+
+  private String checkpointDir(long checkpointId) {
+    return FileSystems.child(jobDir, checkpointDirName(checkpointId));
+  }
+
+  private static String checkpointDirName(long checkpointId) {
+    return "chk-" + checkpointId;
+  }
+
+  private void createLayout() throws IOException {
+    if (!layoutCreated) {
+      fs.mkdirs(FileSystems.child(jobDir, SHARED_DIR));
+      fs.mkdirs(FileSystems.child(jobDir, TASK_OWNED_DIR));
+      layoutCreated = true;
+    }
+  }
+
+  private void requireWritable(String action) {
+    if (loaded != null) {
+      throw new UnsupportedOperationException(
+          "Cannot "
+              + action
+              + ": the storage of checkpoint "
+              + fs.toUri(loaded.checkpointDir())
+              + " only reads it, so that restoring never changes it. The restoring job writes"
+              + " its checkpoints to its own storage.");
+    }
+  }
+
+  private static boolean isDirectory(FileSystem fs, String path) {
+    try {
+      fs.list(path);
+      return true;
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  private static String notACheckpoint(FileSystem fs, String given, String dir) throws IOException {
+    StringBuilder message =
+        new StringBuilder("Cannot restore from ")
+            .append(given)
+            .append(": ")
+            .append(fs.toUri(dir))
+            .append(
+                " has no " + METADATA_FILE + " file, so it is not a completed Weir checkpoint.");
+    if (fs.exists(FileSystems.child(dir, METADATA_FILE + IN_PROGRESS_SUFFIX))) {
+      message.append(" Its " + METADATA_FILE + IN_PROGRESS_SUFFIX + " shows it never completed.");
+    }
+    String newest = null;
+    long newestId = -1;
+    for (String name : fs.list(dir)) {
+      Matcher m = CHECKPOINT_DIR.matcher(name);
+      String child = FileSystems.child(dir, name);
+      if (m.matches()
+          && Long.parseLong(m.group(1)) > newestId
+          && fs.exists(FileSystems.child(child, METADATA_FILE))) {
+        newestId = Long.parseLong(m.group(1));
+        newest = child;
+      }
+    }
+    if (newest != null) {
+      message
+          .append(" It is a job's checkpoint directory: give one of its checkpoints, such as ")
+          .append(fs.toUri(newest))
+          .append('.');
+    } else {
+      message.append(
+          " Give the chk-<n> directory of a retained checkpoint, or its _metadata file.");
+    }
+    return message.toString();
+  }
+
+  private static String checkJobId(String jobId) {
+    if (jobId == null
+        || jobId.isEmpty()
+        || UNSAFE_PATH.matcher(jobId).find()
+        || jobId.contains("/")) {
+      throw new IllegalArgumentException(
+          "The job id '" + jobId + "' cannot name a checkpoint directory");
+    }
+    return jobId;
+  }
+
+  private static int checkThreshold(int inlineThresholdBytes) {
+    if (inlineThresholdBytes < 0) {
+      throw new IllegalArgumentException(
+          "The inline threshold cannot be negative: " + inlineThresholdBytes);
+    }
+    return inlineThresholdBytes;
+  }
+
+  /** A checkpoint loaded from a user-given path, and the directory it was found in. */
+  private record Loaded(CompletedCheckpoint checkpoint, String checkpointDir) {}
+}

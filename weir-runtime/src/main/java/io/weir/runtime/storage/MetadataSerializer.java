@@ -1,0 +1,338 @@
+package io.weir.runtime.storage;
+
+import io.weir.runtime.checkpoint.CompletedCheckpoint;
+import io.weir.runtime.checkpoint.KeyGroupsStateHandle;
+import io.weir.runtime.checkpoint.OperatorState;
+import io.weir.runtime.checkpoint.OperatorStateHandle;
+import io.weir.runtime.checkpoint.OperatorSubtaskState;
+import io.weir.runtime.state.DefaultOperatorStateStore;
+import io.weir.runtime.state.KeyGroupRange;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.zip.CRC32;
+
+/**
+ * The binary format of a checkpoint's {@code _metadata} file. Never Java serialization: the format
+ * is written out field by field, so that it can be read by later Weir versions and inspected by
+ * tools.
+ *
+ * <pre>
+ * file       = magic:int(0x57454952 "WEIR") version:int body crc:int
+ *              (crc = CRC-32 of every byte before it; every format version ends this way)
+ * body(v1)   = jobId:string checkpointId:long timestamp:long savepoint:bool
+ *              operatorCount:int operator*
+ * operator   = id:string name:string parallelism:int maxParallelism:int subtaskCount:int subtask*
+ * subtask    = flags:byte (1 finished, 2 keyed present, 4 operator state present)
+ *              [keyed] [operatorState]
+ * keyed      = startKeyGroup:int endKeyGroup:int offsets handle
+ * operatorState = stateCount:int (name:string mode:byte(0 split, 1 union) offsets)* handle
+ * offsets    = count:int long*
+ * handle     = 1:byte length:int byte* crc:int              (inline)
+ *            | 2:byte relativePath:string size:long crc:int  (file)
+ * string     = length:int (-1 for null) UTF-8 bytes
+ * </pre>
+ *
+ * All numbers are big-endian. Reading checks, in order: the magic number, the checksum, the
+ * version; so a damaged file is reported as corrupt and only an intact file from a newer Weir as
+ * too new. Stateless and thread-safe.
+ */
+public final class MetadataSerializer {
+
+  /** "WEIR" in ASCII. */
+  static final int MAGIC = 0x57454952;
+
+  /** The format this Weir writes, and the newest it reads. */
+  static final int VERSION = 1;
+
+  private static final int HEADER_BYTES = 8;
+  private static final int TRAILER_BYTES = 4;
+
+  private static final byte FINISHED = 1;
+  private static final byte HAS_KEYED = 2;
+  private static final byte HAS_OPERATOR = 4;
+
+  private static final byte INLINE = 1;
+  private static final byte FILE = 2;
+
+  private static final byte SPLIT = 0;
+  private static final byte UNION = 1;
+
+  private MetadataSerializer() {}
+
+  /** The metadata file's bytes for {@code checkpoint}. */
+  public static byte[] serialize(CompletedCheckpoint checkpoint) {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
+    try (DataOutputStream out = new DataOutputStream(bytes)) {
+      out.writeInt(MAGIC);
+      out.writeInt(VERSION);
+      writeBody(out, checkpoint);
+      out.flush();
+      out.writeInt(crc32(bytes.toByteArray(), 0, bytes.size()));
+    } catch (IOException e) {
+      throw new UncheckedIOException("Writing to memory cannot fail", e);
+    }
+    return bytes.toByteArray();
+  }
+
+  /**
+   * Reads the metadata file {@code source} whose bytes are {@code bytes}.
+   *
+   * @param source names the file in error messages
+   * @throws IOException naming {@code source} if it is not a Weir metadata file, is corrupt, or was
+   *     written in a newer format
+   */
+  public static CompletedCheckpoint deserialize(byte[] bytes, String source) throws IOException {
+    if (bytes.length < 4 || ByteBuffer.wrap(bytes).getInt() != MAGIC) {
+      throw new IOException(
+          source + " is not a Weir checkpoint metadata file (it does not start with 'WEIR')");
+    }
+    if (bytes.length < HEADER_BYTES + TRAILER_BYTES) {
+      throw new IOException(source + " is corrupt: truncated to " + bytes.length + " bytes");
+    }
+    int end = bytes.length - TRAILER_BYTES;
+    int stored = ByteBuffer.wrap(bytes, end, TRAILER_BYTES).getInt();
+    int actual = crc32(bytes, 0, end);
+    if (stored != actual) {
+      throw new IOException(
+          source
+              + " is corrupt: checksum mismatch (stored "
+              + hex(stored)
+              + ", computed "
+              + hex(actual)
+              + ")");
+    }
+    int version = ByteBuffer.wrap(bytes, 4, 4).getInt();
+    if (version > VERSION) {
+      throw new IOException(
+          source
+              + " was written by a newer Weir: format version "
+              + version
+              + ", this Weir reads up to "
+              + VERSION
+              + ". Restore it with that Weir version or newer.");
+    }
+    if (version < 1) {
+      throw new IOException(source + " is corrupt: format version " + version);
+    }
+    DataInputStream in =
+        new DataInputStream(new ByteArrayInputStream(bytes, HEADER_BYTES, end - HEADER_BYTES));
+    try {
+      CompletedCheckpoint checkpoint = readBody(in);
+      if (in.available() != 0) {
+        throw new IOException(in.available() + " unexpected bytes after the last operator");
+      }
+      return checkpoint;
+    } catch (EOFException e) {
+      throw new IOException(source + " is corrupt: it ends in the middle of a record", e);
+    } catch (IOException | RuntimeException e) {
+      // The checksum matched, so the writer itself produced this: say so.
+      throw new IOException(source + " is corrupt: " + e.getMessage(), e);
+    }
+  }
+
+  static int crc32(byte[] bytes, int offset, int length) {
+    CRC32 crc = new CRC32();
+    crc.update(bytes, offset, length);
+    return (int) crc.getValue();
+  }
+
+  static String hex(int crc) {
+    return String.format(Locale.ROOT, "%08x", crc);
+  }
+
+  private static void writeBody(DataOutputStream out, CompletedCheckpoint cp) throws IOException {
+    writeString(out, cp.jobId());
+    out.writeLong(cp.checkpointId());
+    out.writeLong(cp.timestamp());
+    out.writeBoolean(cp.savepoint());
+    out.writeInt(cp.operators().size());
+    for (OperatorState op : cp.operators()) {
+      writeString(out, op.operatorId());
+      writeString(out, op.operatorName());
+      out.writeInt(op.parallelism());
+      out.writeInt(op.maxParallelism());
+      out.writeInt(op.subtasks().size());
+      for (OperatorSubtaskState subtask : op.subtasks()) {
+        writeSubtask(out, subtask);
+      }
+    }
+  }
+
+  private static void writeSubtask(DataOutputStream out, OperatorSubtaskState subtask)
+      throws IOException {
+    int flags =
+        (subtask.finished() ? FINISHED : 0)
+            | (subtask.keyed() != null ? HAS_KEYED : 0)
+            | (subtask.operator() != null ? HAS_OPERATOR : 0);
+    out.writeByte(flags);
+    KeyGroupsStateHandle keyed = subtask.keyed();
+    if (keyed != null) {
+      out.writeInt(keyed.range().startKeyGroup());
+      out.writeInt(keyed.range().endKeyGroup());
+      writeOffsets(out, keyed.offsets());
+      writeHandle(out, keyed.data());
+    }
+    OperatorStateHandle operator = subtask.operator();
+    if (operator != null) {
+      out.writeInt(operator.states().size());
+      for (Map.Entry<String, OperatorStateHandle.StateMetaInfo> state :
+          operator.states().entrySet()) {
+        writeString(out, state.getKey());
+        out.writeByte(
+            switch (state.getValue().mode()) {
+              case SPLIT -> SPLIT;
+              case UNION -> UNION;
+            });
+        writeOffsets(out, state.getValue().offsets());
+      }
+      writeHandle(out, operator.data());
+    }
+  }
+
+  private static void writeHandle(DataOutputStream out, StreamStateHandle handle)
+      throws IOException {
+    if (handle instanceof StreamStateHandle.Inline inline) {
+      out.writeByte(INLINE);
+      out.writeInt(inline.data().length);
+      out.write(inline.data());
+      out.writeInt(inline.crc32());
+    } else if (handle instanceof StreamStateHandle.File file) {
+      out.writeByte(FILE);
+      writeString(out, file.relativePath());
+      out.writeLong(file.size());
+      out.writeInt(file.crc32());
+    } else {
+      throw new IllegalArgumentException("Unknown state handle " + handle);
+    }
+  }
+
+  private static void writeOffsets(DataOutputStream out, long[] offsets) throws IOException {
+    out.writeInt(offsets.length);
+    for (long offset : offsets) {
+      out.writeLong(offset);
+    }
+  }
+
+  private static void writeString(DataOutputStream out, String s) throws IOException {
+    if (s == null) {
+      out.writeInt(-1);
+      return;
+    }
+    byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
+    out.writeInt(utf8.length);
+    out.write(utf8);
+  }
+
+  private static CompletedCheckpoint readBody(DataInputStream in) throws IOException {
+    String jobId = readString(in);
+    long checkpointId = in.readLong();
+    long timestamp = in.readLong();
+    boolean savepoint = in.readBoolean();
+    int operatorCount = readCount(in, "operators");
+    List<OperatorState> operators = new ArrayList<>();
+    for (int i = 0; i < operatorCount; i++) {
+      String id = readString(in);
+      String name = readString(in);
+      int parallelism = in.readInt();
+      int maxParallelism = in.readInt();
+      int subtaskCount = readCount(in, "subtasks");
+      List<OperatorSubtaskState> subtasks = new ArrayList<>();
+      for (int s = 0; s < subtaskCount; s++) {
+        subtasks.add(readSubtask(in));
+      }
+      operators.add(new OperatorState(id, name, parallelism, maxParallelism, subtasks));
+    }
+    return new CompletedCheckpoint(jobId, checkpointId, timestamp, savepoint, operators);
+  }
+
+  private static OperatorSubtaskState readSubtask(DataInputStream in) throws IOException {
+    int flags = in.readUnsignedByte();
+    if ((flags & ~(FINISHED | HAS_KEYED | HAS_OPERATOR)) != 0) {
+      throw new IOException("unknown subtask flags " + flags);
+    }
+    KeyGroupsStateHandle keyed = null;
+    if ((flags & HAS_KEYED) != 0) {
+      KeyGroupRange range = new KeyGroupRange(in.readInt(), in.readInt());
+      keyed = new KeyGroupsStateHandle(range, readOffsets(in), readHandle(in));
+    }
+    OperatorStateHandle operator = null;
+    if ((flags & HAS_OPERATOR) != 0) {
+      int stateCount = readCount(in, "operator states");
+      Map<String, OperatorStateHandle.StateMetaInfo> states = new LinkedHashMap<>();
+      for (int i = 0; i < stateCount; i++) {
+        String name = readString(in);
+        byte code = in.readByte();
+        DefaultOperatorStateStore.Mode mode =
+            switch (code) {
+              case SPLIT -> DefaultOperatorStateStore.Mode.SPLIT;
+              case UNION -> DefaultOperatorStateStore.Mode.UNION;
+              default -> throw new IOException("unknown operator state mode " + code);
+            };
+        states.put(name, new OperatorStateHandle.StateMetaInfo(mode, readOffsets(in)));
+      }
+      operator = new OperatorStateHandle(Collections.unmodifiableMap(states), readHandle(in));
+    }
+    return new OperatorSubtaskState(keyed, operator, (flags & FINISHED) != 0);
+  }
+
+  private static StreamStateHandle readHandle(DataInputStream in) throws IOException {
+    byte tag = in.readByte();
+    return switch (tag) {
+      case INLINE -> {
+        byte[] data = new byte[readCount(in, "inline state bytes")];
+        in.readFully(data);
+        yield new StreamStateHandle.Inline(data, in.readInt());
+      }
+      case FILE -> new StreamStateHandle.File(readString(in), in.readLong(), in.readInt());
+      default -> throw new IOException("unknown state handle tag " + tag);
+    };
+  }
+
+  private static long[] readOffsets(DataInputStream in) throws IOException {
+    // Eight bytes each: a count beyond what is left is corruption, not a reason to allocate.
+    long[] offsets = new long[readCount(in, "offsets", 8)];
+    for (int i = 0; i < offsets.length; i++) {
+      offsets[i] = in.readLong();
+    }
+    return offsets;
+  }
+
+  private static String readString(DataInputStream in) throws IOException {
+    int length = in.readInt();
+    if (length == -1) {
+      return null;
+    }
+    if (length < 0 || length > in.available()) {
+      throw new IOException("invalid string length " + length);
+    }
+    byte[] utf8 = new byte[length];
+    in.readFully(utf8);
+    return new String(utf8, StandardCharsets.UTF_8);
+  }
+
+  private static int readCount(DataInputStream in, String what) throws IOException {
+    return readCount(in, what, 1);
+  }
+
+  /** A count of elements of at least {@code minBytes} each, checked against what is left. */
+  private static int readCount(DataInputStream in, String what, int minBytes) throws IOException {
+    int count = in.readInt();
+    if (count < 0 || (long) count * minBytes > in.available()) {
+      throw new IOException("invalid number of " + what + ": " + count);
+    }
+    return count;
+  }
+}

@@ -1,0 +1,42 @@
+package io.weir.runtime.task;
+
+import io.weir.runtime.checkpoint.OperatorSubtaskState;
+import io.weir.runtime.checkpoint.RestoredOperatorState;
+import io.weir.runtime.storage.CheckpointStorage;
+import java.util.Map;
+import java.util.concurrent.Executor;
+
+/**
+ * How a task takes part in checkpoints.
+ *
+ * @param enabled false when the job has checkpointing off
+ * @param exactlyOnce aligned barriers (true) or at-least-once
+ * @param storage where snapshots are written
+ * @param asyncExecutor runs the asynchronous part of snapshots
+ * @param responder where acknowledgements go
+ * @param restored per operator id, the state this subtask starts from (empty for a fresh start)
+ */
+public record TaskCheckpointing(
+    boolean enabled,
+    boolean exactlyOnce,
+    CheckpointStorage storage,
+    Executor asyncExecutor,
+    Responder responder,
+    Map<String, RestoredOperatorState> restored) {
+
+  /** Checkpointing off, nothing restored. */
+  public static TaskCheckpointing disabled() {
+    return new TaskCheckpointing(false, true, null, Runnable::run, null, Map.of());
+  }
+
+  /** The coordinator's side, as the task sees it. Any thread. */
+  public interface Responder {
+    void acknowledge(
+        int vertex, int subtask, long checkpointId, Map<String, OperatorSubtaskState> states);
+
+    void decline(int vertex, int subtask, long checkpointId, Throwable cause);
+
+    /** A source subtask has no more input: a final checkpoint should come soon. */
+    void reachedEndOfInput(int vertex, int subtask);
+  }
+}

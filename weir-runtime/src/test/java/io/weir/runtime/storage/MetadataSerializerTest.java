@@ -1,0 +1,226 @@
+package io.weir.runtime.storage;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.weir.runtime.checkpoint.CompletedCheckpoint;
+import io.weir.runtime.checkpoint.KeyGroupsStateHandle;
+import io.weir.runtime.checkpoint.OperatorState;
+import io.weir.runtime.checkpoint.OperatorStateHandle;
+import io.weir.runtime.checkpoint.OperatorSubtaskState;
+import io.weir.runtime.state.DefaultOperatorStateStore.Mode;
+import io.weir.runtime.state.KeyGroupRange;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.zip.CRC32;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import org.junit.jupiter.api.Test;
+
+class MetadataSerializerTest {
+
+  private static final String SOURCE = "file:///checkpoints/job/chk-7/_metadata";
+
+  @Property(tries = 300)
+  void everyCheckpointSurvivesARoundTrip(@ForAll("checkpoints") CompletedCheckpoint checkpoint)
+      throws IOException {
+    byte[] bytes = MetadataSerializer.serialize(checkpoint);
+
+    assertThat(MetadataSerializer.deserialize(bytes, SOURCE))
+        .usingRecursiveComparison()
+        .isEqualTo(checkpoint);
+  }
+
+  @Test
+  void startsWithMagicAndVersionAndEndsWithTheChecksumOfTheRest() {
+    byte[] bytes = MetadataSerializer.serialize(sample());
+
+    assertThat(Arrays.copyOf(bytes, 4)).isEqualTo("WEIR".getBytes(StandardCharsets.US_ASCII));
+    assertThat(ByteBuffer.wrap(bytes, 4, 4).getInt()).isEqualTo(1);
+    assertThat(ByteBuffer.wrap(bytes, bytes.length - 4, 4).getInt())
+        .isEqualTo(crc(bytes, bytes.length - 4));
+  }
+
+  @Test
+  void everySingleByteCorruptionIsDetected() {
+    byte[] good = MetadataSerializer.serialize(sample());
+    for (int i = 0; i < good.length; i++) {
+      for (int mask : new int[] {0x01, 0x80, 0xff}) {
+        byte[] bad = good.clone();
+        bad[i] ^= (byte) mask;
+        String expected =
+            i < 4 ? "is not a Weir checkpoint metadata file" : "is corrupt: checksum mismatch";
+        int at = i;
+        assertThatThrownBy(() -> MetadataSerializer.deserialize(bad, SOURCE))
+            .as("byte %d flipped with %02x", at, mask)
+            .isInstanceOf(IOException.class)
+            .hasMessageStartingWith(SOURCE)
+            .hasMessageContaining(expected);
+      }
+    }
+  }
+
+  @Test
+  void everyTruncationIsDetected() {
+    byte[] good = MetadataSerializer.serialize(sample());
+    for (int length = 0; length < good.length; length++) {
+      byte[] truncated = Arrays.copyOf(good, length);
+      assertThatThrownBy(() -> MetadataSerializer.deserialize(truncated, SOURCE))
+          .isInstanceOf(IOException.class)
+          .hasMessageStartingWith(SOURCE);
+    }
+  }
+
+  @Test
+  void aForeignFileIsNotMistakenForMetadata() {
+    byte[] text = "{\"checkpoint\": 7}\n".getBytes(StandardCharsets.UTF_8);
+
+    assertThatThrownBy(() -> MetadataSerializer.deserialize(text, SOURCE))
+        .isInstanceOf(IOException.class)
+        .hasMessage(
+            SOURCE + " is not a Weir checkpoint metadata file (it does not start with 'WEIR')");
+    assertThatThrownBy(() -> MetadataSerializer.deserialize(new byte[0], SOURCE))
+        .hasMessageContaining("is not a Weir checkpoint metadata file");
+  }
+
+  @Test
+  void anIntactFileFromANewerWeirIsReportedAsSuch() {
+    byte[] future = withChecksum(header(2, new byte[] {1, 2, 3}));
+
+    assertThatThrownBy(() -> MetadataSerializer.deserialize(future, SOURCE))
+        .isInstanceOf(IOException.class)
+        .hasMessageStartingWith(SOURCE)
+        .hasMessageContaining("written by a newer Weir: format version 2, this Weir reads up to 1");
+  }
+
+  @Test
+  void aBodyThatMakesNoSenseIsCorruptEvenWithAValidChecksum() {
+    // A huge operator count right after an empty job id: a writer bug, not a bit flip.
+    ByteBuffer body = ByteBuffer.allocate(4 + 8 + 8 + 1 + 4);
+    body.putInt(0).putLong(7).putLong(0).put((byte) 0).putInt(Integer.MAX_VALUE);
+    byte[] bytes = withChecksum(header(1, body.array()));
+
+    assertThatThrownBy(() -> MetadataSerializer.deserialize(bytes, SOURCE))
+        .isInstanceOf(IOException.class)
+        .hasMessageStartingWith(SOURCE + " is corrupt: invalid number of operators");
+  }
+
+  // --- helpers ---
+
+  private static byte[] header(int version, byte[] body) {
+    return ByteBuffer.allocate(8 + body.length)
+        .putInt(MetadataSerializer.MAGIC)
+        .putInt(version)
+        .put(body)
+        .array();
+  }
+
+  private static byte[] withChecksum(byte[] bytes) {
+    return ByteBuffer.allocate(bytes.length + 4)
+        .put(bytes)
+        .putInt(crc(bytes, bytes.length))
+        .array();
+  }
+
+  private static int crc(byte[] bytes, int length) {
+    CRC32 crc = new CRC32();
+    crc.update(bytes, 0, length);
+    return (int) crc.getValue();
+  }
+
+  private static CompletedCheckpoint sample() {
+    Map<String, OperatorStateHandle.StateMetaInfo> states = new LinkedHashMap<>();
+    states.put("offsets", new OperatorStateHandle.StateMetaInfo(Mode.SPLIT, new long[] {0, 9}));
+    states.put("all", new OperatorStateHandle.StateMetaInfo(Mode.UNION, new long[] {18}));
+    OperatorSubtaskState subtask =
+        new OperatorSubtaskState(
+            new KeyGroupsStateHandle(
+                KeyGroupRange.of(0, 2),
+                new long[] {0, 5, 10},
+                new StreamStateHandle.File("chk-7/3f2a", 1234, 0xCAFEBABE)),
+            new OperatorStateHandle(
+                states, new StreamStateHandle.Inline(new byte[] {1, 2, 3}, 0x12345678)),
+            false);
+    return new CompletedCheckpoint(
+        TestCheckpoints.JOB_ID,
+        7,
+        1_700_000_000_000L,
+        true,
+        List.of(
+            new OperatorState(
+                "uid", "Zähler €", 2, 128, List.of(subtask, OperatorSubtaskState.FINISHED))));
+  }
+
+  // --- arbitraries ---
+
+  @Provide
+  Arbitrary<CompletedCheckpoint> checkpoints() {
+    Arbitrary<String> ids = Arbitraries.strings().withCharRange('0', 'f').ofMaxLength(32);
+    Arbitrary<OperatorState> operators =
+        Combinators.combine(
+                ids,
+                names().injectNull(0.1),
+                Arbitraries.integers().between(1, 16),
+                Arbitraries.integers().between(1, 32768),
+                subtasks().list().ofMaxSize(4))
+            .as(OperatorState::new);
+    return Combinators.combine(
+            ids,
+            Arbitraries.longs(),
+            Arbitraries.longs(),
+            Arbitraries.of(true, false),
+            operators.list().ofMaxSize(4))
+        .as(CompletedCheckpoint::new);
+  }
+
+  private static Arbitrary<OperatorSubtaskState> subtasks() {
+    Arbitrary<KeyGroupRange> ranges =
+        Combinators.combine(
+                Arbitraries.integers().between(0, 32767), Arbitraries.integers().between(-1, 128))
+            .as((start, length) -> KeyGroupRange.of(start, start + length));
+    Arbitrary<KeyGroupsStateHandle> keyed =
+        Combinators.combine(ranges, offsets(), handles()).as(KeyGroupsStateHandle::new);
+    Arbitrary<OperatorStateHandle.StateMetaInfo> metaInfo =
+        Combinators.combine(Arbitraries.of(Mode.class), offsets())
+            .as(OperatorStateHandle.StateMetaInfo::new);
+    Arbitrary<OperatorStateHandle> operator =
+        Combinators.combine(Arbitraries.maps(names(), metaInfo).ofMaxSize(3), handles())
+            .as(OperatorStateHandle::new);
+    return Combinators.combine(
+            keyed.injectNull(0.3), operator.injectNull(0.3), Arbitraries.of(true, false))
+        .as(OperatorSubtaskState::new);
+  }
+
+  private static Arbitrary<StreamStateHandle> handles() {
+    Arbitrary<StreamStateHandle> inline =
+        Combinators.combine(
+                Arbitraries.bytes().array(byte[].class).ofMaxSize(64), Arbitraries.integers())
+            .as(StreamStateHandle.Inline::new);
+    Arbitrary<StreamStateHandle> file =
+        Combinators.combine(names(), Arbitraries.longs().greaterOrEqual(0), Arbitraries.integers())
+            .as(StreamStateHandle.File::new);
+    return Arbitraries.oneOf(inline, file);
+  }
+
+  private static Arbitrary<long[]> offsets() {
+    return Arbitraries.longs().greaterOrEqual(0).array(long[].class).ofMaxSize(8);
+  }
+
+  private static Arbitrary<String> names() {
+    return Arbitraries.strings()
+        .alpha()
+        .numeric()
+        .withChars(" -_/:.äöü€")
+        .withCharRange('\u4e00', '\u4e0f')
+        .ofMaxLength(24);
+  }
+}
