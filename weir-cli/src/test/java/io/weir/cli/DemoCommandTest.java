@@ -23,7 +23,7 @@ class DemoCommandTest {
     }
     String out = captured.toString(StandardCharsets.UTF_8);
     assertThat(exit).as(out).isZero();
-    assertThat(out).contains("records     200,000").contains("all sums correct");
+    assertThat(out).contains("records     200,000").contains("every final sum is exact");
   }
 
   @Test

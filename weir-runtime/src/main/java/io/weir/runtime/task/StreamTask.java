@@ -160,7 +160,8 @@ public abstract class StreamTask implements Runnable {
       } else {
         end = TaskState.FAILED;
         failure = wrapFailure(t);
-        LOG.warn("{} failed", taskInfo.taskNameWithSubtasks(), t);
+        LOG.warn("{} failed: {}", taskInfo.taskNameWithSubtasks(), t.toString());
+        LOG.debug("{} failure", taskInfo.taskNameWithSubtasks(), t);
       }
     } finally {
       Thread.interrupted(); // clear a cancellation interrupt before cleanup
