@@ -121,6 +121,17 @@ public final class HeapKeyedStateBackend<K> implements KeyedStateStore {
     return currentKeyGroup;
   }
 
+  /**
+   * Calls {@code action} with every key and value of state {@code stateName} (all key groups of
+   * this subtask); nothing if the state does not exist. For rebuilding indexes after a restore.
+   */
+  public void forEachEntry(String stateName, java.util.function.BiConsumer<K, Object> action) {
+    RegisteredState<K> state = tables.get(stateName);
+    if (state != null) {
+      state.table().forEach(action);
+    }
+  }
+
   /** Number of entries of all states, for tests and metrics. */
   public int numberOfEntries() {
     int n = 0;

@@ -1,6 +1,9 @@
 package io.weir.runtime.time;
 
 import io.weir.api.functions.TimerService;
+import io.weir.api.state.MapState;
+import io.weir.api.state.MapStateDescriptor;
+import io.weir.api.typeutils.Types;
 import io.weir.runtime.state.HeapKeyedStateBackend;
 import java.util.Comparator;
 import java.util.HashSet;
@@ -28,6 +31,11 @@ public final class InternalTimerService<K> implements TimerService {
   private final HeapKeyedStateBackend<K> backend;
   private final ProcessingTimeService timeService;
   private final Triggerable<K> target;
+
+  /** The timers as keyed state, so they are checkpointed (copy-on-write) with the rest. */
+  private final MapState<Long, Boolean> processingState;
+
+  private final MapState<Long, Boolean> eventState;
   private final PriorityQueue<Timer<K>> processingTimers = new PriorityQueue<>(ORDER);
   private final Set<Timer<K>> processingSet = new HashSet<>();
   private final PriorityQueue<Timer<K>> eventTimers = new PriorityQueue<>(ORDER);
@@ -41,6 +49,36 @@ public final class InternalTimerService<K> implements TimerService {
     this.backend = backend;
     this.timeService = timeService;
     this.target = target;
+    this.processingState =
+        backend.getMapState(new MapStateDescriptor<>(PROCESSING_TIMERS, Types.LONG, Types.BOOLEAN));
+    this.eventState =
+        backend.getMapState(new MapStateDescriptor<>(EVENT_TIMERS, Types.LONG, Types.BOOLEAN));
+    rebuild(PROCESSING_TIMERS, processingTimers, processingSet);
+    rebuild(EVENT_TIMERS, eventTimers, eventSet);
+    Timer<K> first = processingTimers.peek();
+    if (first != null) {
+      schedule(first.timestamp());
+    }
+  }
+
+  /** Names of the hidden keyed states that hold the timers. */
+  static final String PROCESSING_TIMERS = "_timers_processing";
+
+  static final String EVENT_TIMERS = "_timers_event";
+
+  /** Rebuilds the in-memory index of restored timers. */
+  @SuppressWarnings("unchecked")
+  private void rebuild(String state, PriorityQueue<Timer<K>> queue, Set<Timer<K>> set) {
+    backend.forEachEntry(
+        state,
+        (key, value) -> {
+          for (Long timestamp : ((java.util.Map<Long, Boolean>) value).keySet()) {
+            Timer<K> timer = new Timer<>(timestamp, key);
+            if (set.add(timer)) {
+              queue.add(timer);
+            }
+          }
+        });
   }
 
   @Override
@@ -58,6 +96,7 @@ public final class InternalTimerService<K> implements TimerService {
     Timer<K> timer = new Timer<>(time, backend.getCurrentKey());
     if (processingSet.add(timer)) {
       processingTimers.add(timer);
+      putState(processingState, time);
       if (time < nextPhysicalTime) {
         schedule(time);
       }
@@ -69,6 +108,7 @@ public final class InternalTimerService<K> implements TimerService {
     Timer<K> timer = new Timer<>(time, backend.getCurrentKey());
     if (eventSet.add(timer)) {
       eventTimers.add(timer);
+      putState(eventState, time);
     }
   }
 
@@ -77,6 +117,7 @@ public final class InternalTimerService<K> implements TimerService {
     Timer<K> timer = new Timer<>(time, backend.getCurrentKey());
     if (processingSet.remove(timer)) {
       processingTimers.remove(timer);
+      removeState(processingState, time);
     }
   }
 
@@ -85,6 +126,7 @@ public final class InternalTimerService<K> implements TimerService {
     Timer<K> timer = new Timer<>(time, backend.getCurrentKey());
     if (eventSet.remove(timer)) {
       eventTimers.remove(timer);
+      removeState(eventState, time);
     }
   }
 
@@ -104,6 +146,7 @@ public final class InternalTimerService<K> implements TimerService {
       processingTimers.poll();
       processingSet.remove(timer);
       backend.setCurrentKey(timer.key());
+      removeState(processingState, timer.timestamp());
       target.onProcessingTime(timer.key(), timer.timestamp());
     }
     if (timer != null) {
@@ -119,7 +162,24 @@ public final class InternalTimerService<K> implements TimerService {
       eventTimers.poll();
       eventSet.remove(timer);
       backend.setCurrentKey(timer.key());
+      removeState(eventState, timer.timestamp());
       target.onEventTime(timer.key(), timer.timestamp());
+    }
+  }
+
+  private static void putState(MapState<Long, Boolean> state, long time) {
+    try {
+      state.put(time, Boolean.TRUE);
+    } catch (Exception e) {
+      throw new IllegalStateException("Cannot record timer " + time, e);
+    }
+  }
+
+  private static void removeState(MapState<Long, Boolean> state, long time) {
+    try {
+      state.remove(time);
+    } catch (Exception e) {
+      throw new IllegalStateException("Cannot remove timer " + time, e);
     }
   }
 
