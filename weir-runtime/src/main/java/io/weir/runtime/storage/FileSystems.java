@@ -3,6 +3,8 @@ package io.weir.runtime.storage;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 
 /**
@@ -15,7 +17,23 @@ public final class FileSystems {
   /** A URI scheme of two or more characters, so that {@code C:\dir} stays a Windows path. */
   private static final Pattern SCHEME = Pattern.compile("^[a-zA-Z][a-zA-Z0-9+.-]+:.*");
 
+  /** File systems plugged in by scheme (HDFS and S3 modules, tests). */
+  private static final Map<String, FileSystem> REGISTERED = new ConcurrentHashMap<>();
+
   private FileSystems() {}
+
+  /**
+   * Plugs in the file system for {@code scheme}; its paths are the URI's path component. How the
+   * HDFS and S3 modules (and tests that need a slow or failing file system) join in.
+   */
+  public static void register(String scheme, FileSystem fileSystem) {
+    REGISTERED.put(scheme.toLowerCase(Locale.ROOT), fileSystem);
+  }
+
+  /** Removes a plugged-in file system. */
+  public static void unregister(String scheme) {
+    REGISTERED.remove(scheme.toLowerCase(Locale.ROOT));
+  }
 
   /**
    * The file system that serves {@code uri}.
@@ -26,6 +44,10 @@ public final class FileSystems {
     String scheme = uri.getScheme();
     if (scheme == null || scheme.toLowerCase(Locale.ROOT).equals("file")) {
       return LocalFileSystem.INSTANCE;
+    }
+    FileSystem registered = REGISTERED.get(scheme.toLowerCase(Locale.ROOT));
+    if (registered != null) {
+      return registered;
     }
     throw new IllegalArgumentException(
         "No file system for "
@@ -45,6 +67,10 @@ public final class FileSystems {
    */
   public static String pathOf(URI uri) {
     get(uri); // rejects unsupported schemes with the full message
+    if (uri.getScheme() != null
+        && REGISTERED.containsKey(uri.getScheme().toLowerCase(Locale.ROOT))) {
+      return stripTrailingSlash(uri.getPath());
+    }
     String authority = uri.getAuthority();
     if (authority != null && !authority.isEmpty() && !authority.equals("localhost")) {
       throw new IllegalArgumentException(
