@@ -3,6 +3,7 @@ package io.weir.runtime.checkpoint;
 import io.weir.runtime.network.ChannelEvent.CancelCheckpointMarker;
 import io.weir.runtime.network.ChannelEvent.CheckpointBarrier;
 import java.util.BitSet;
+import java.util.TreeMap;
 
 /**
  * Decides, from the barriers arriving on the input channels of one task, when the task takes its
@@ -47,13 +48,27 @@ public final class BarrierHandler {
   private final boolean aligned;
   private final Actions actions;
   private final BitSet closed = new BitSet();
+  // Aligned mode: the one checkpoint being aligned.
   private final BitSet received = new BitSet();
   private State state = State.IDLE;
   private long currentCheckpoint = -1;
   private CheckpointBarrier currentBarrier;
+  // At-least-once mode: every checkpoint whose barriers are still arriving, oldest first.
+  private final TreeMap<Long, Collecting> collecting = new TreeMap<>();
 
   /** The highest checkpoint id this task has triggered or aborted; older barriers are stale. */
   private long latestHandled = -1;
+
+  /** At-least-once: the channels that delivered one checkpoint's barrier. */
+  private static final class Collecting {
+    final CheckpointBarrier barrier;
+    final BitSet received = new BitSet();
+    boolean aborted;
+
+    Collecting(CheckpointBarrier barrier) {
+      this.barrier = barrier;
+    }
+  }
 
   public BarrierHandler(int numberOfChannels, boolean exactlyOnce, Actions actions) {
     if (numberOfChannels < 1) {
@@ -65,36 +80,53 @@ public final class BarrierHandler {
   }
 
   public State state() {
+    if (!aligned) {
+      return collecting.values().stream().anyMatch(c -> !c.aborted) ? State.COLLECTING : State.IDLE;
+    }
     return state;
   }
 
-  /** The checkpoint being aligned or collected, or -1. */
+  /** The checkpoint being aligned or (the oldest) collected, or -1. */
   public long currentCheckpointId() {
+    if (!aligned) {
+      return collecting.entrySet().stream()
+          .filter(e -> !e.getValue().aborted)
+          .map(java.util.Map.Entry::getKey)
+          .findFirst()
+          .orElse(-1L);
+    }
     return state == State.IDLE ? -1 : currentCheckpoint;
   }
 
   public void onBarrier(int channel, CheckpointBarrier barrier) throws Exception {
     long id = barrier.checkpointId();
-    if (id <= latestHandled || (state != State.IDLE && id < currentCheckpoint)) {
+    if (id <= latestHandled) {
       return; // stale: that checkpoint was already taken or aborted here
     }
+    if (!aligned) {
+      Collecting c = collecting.computeIfAbsent(id, k -> new Collecting(barrier));
+      c.received.set(channel);
+      completeCollected();
+      return;
+    }
+    if (state != State.IDLE && id < currentCheckpoint) {
+      return;
+    }
     if (state != State.IDLE && id > currentCheckpoint) {
-      // A newer checkpoint overtook the one in progress: the old one cannot complete.
+      // A newer checkpoint overtook the one being aligned: the old one cannot complete here.
       long old = currentCheckpoint;
-      reset();
-      latestHandled = old;
+      releaseAlignment();
+      latestHandled = Math.max(latestHandled, old);
       actions.abortCheckpoint(old, "checkpoint " + id + " started before " + old + " aligned");
     }
     if (state == State.IDLE) {
-      state = aligned ? State.ALIGNING : State.COLLECTING;
+      state = State.ALIGNING;
       currentCheckpoint = id;
       currentBarrier = barrier;
     }
     received.set(channel);
-    if (aligned) {
-      actions.block(channel);
-    }
-    completeIfAllArrived();
+    actions.block(channel);
+    completeAligned();
   }
 
   public void onCancel(int channel, CancelCheckpointMarker marker) throws Exception {
@@ -102,45 +134,107 @@ public final class BarrierHandler {
     if (id <= latestHandled) {
       return;
     }
+    if (!aligned) {
+      Collecting c = collecting.get(id);
+      if (c == null) {
+        c = new Collecting(null);
+        collecting.put(id, c);
+      }
+      if (!c.aborted) {
+        c.aborted = true;
+        actions.abortCheckpoint(id, "cancelled upstream");
+      }
+      return;
+    }
     if (state != State.IDLE && id < currentCheckpoint) {
       return;
     }
-    reset();
-    latestHandled = id;
+    releaseAlignment();
+    latestHandled = Math.max(latestHandled, id);
     actions.abortCheckpoint(id, "cancelled upstream");
   }
 
   /** The channel delivered its last event: it will send no more barriers. */
   public void onChannelClosed(int channel) throws Exception {
     closed.set(channel);
-    if (state != State.IDLE) {
-      completeIfAllArrived();
+    if (!aligned) {
+      completeCollected();
+    } else if (state != State.IDLE) {
+      completeAligned();
     }
   }
 
-  /** The task aborts the checkpoint in progress (for example on a coordinator abort). */
-  public void abort(long checkpointId) {
-    if (state != State.IDLE && currentCheckpoint == checkpointId) {
-      reset();
+  /**
+   * The task aborts checkpoint {@code checkpointId} (a coordinator abort). An alignment of that or
+   * an older checkpoint is released, since barriers up to this id are now stale here.
+   */
+  public void abort(long checkpointId) throws Exception {
+    if (!aligned) {
+      Collecting c = collecting.get(checkpointId);
+      if (c != null) {
+        c.aborted = true;
+      } else if (checkpointId > latestHandled) {
+        Collecting marker = new Collecting(null);
+        marker.aborted = true;
+        collecting.put(checkpointId, marker);
+      }
+      return;
+    }
+    if (state != State.IDLE && currentCheckpoint <= checkpointId) {
+      long old = currentCheckpoint;
+      releaseAlignment();
+      if (old < checkpointId) {
+        actions.abortCheckpoint(old, "checkpoint " + checkpointId + " was aborted");
+      }
     }
     latestHandled = Math.max(latestHandled, checkpointId);
   }
 
-  private void completeIfAllArrived() throws Exception {
+  private boolean allArrived(BitSet arrived) {
     BitSet missing = new BitSet(numberOfChannels);
     missing.set(0, numberOfChannels);
     missing.andNot(closed);
-    missing.andNot(received);
-    if (missing.isEmpty()) {
+    missing.andNot(arrived);
+    return missing.isEmpty();
+  }
+
+  private void completeAligned() throws Exception {
+    if (allArrived(received)) {
       CheckpointBarrier barrier = currentBarrier;
-      reset();
-      latestHandled = barrier.checkpointId();
+      releaseAlignment();
+      latestHandled = Math.max(latestHandled, barrier.checkpointId());
       actions.triggerCheckpoint(barrier);
     }
   }
 
-  private void reset() {
-    if (aligned && !received.isEmpty()) {
+  /** At-least-once: takes the newest checkpoint whose barriers all arrived; older ones die. */
+  private void completeCollected() throws Exception {
+    Long complete = null;
+    for (java.util.Map.Entry<Long, Collecting> e : collecting.descendingMap().entrySet()) {
+      if (!e.getValue().aborted
+          && e.getValue().barrier != null
+          && allArrived(e.getValue().received)) {
+        complete = e.getKey();
+        break;
+      }
+    }
+    if (complete == null) {
+      return;
+    }
+    CheckpointBarrier barrier = collecting.get(complete).barrier;
+    java.util.Map<Long, Collecting> older = collecting.headMap(complete, true);
+    for (java.util.Map.Entry<Long, Collecting> e : older.entrySet()) {
+      if (e.getKey() < complete && !e.getValue().aborted) {
+        actions.abortCheckpoint(e.getKey(), "subsumed by checkpoint " + complete);
+      }
+    }
+    older.clear();
+    latestHandled = Math.max(latestHandled, complete);
+    actions.triggerCheckpoint(barrier);
+  }
+
+  private void releaseAlignment() {
+    if (!received.isEmpty()) {
       actions.unblockAll();
     }
     received.clear();

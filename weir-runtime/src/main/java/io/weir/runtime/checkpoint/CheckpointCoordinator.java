@@ -316,9 +316,16 @@ public final class CheckpointCoordinator {
     for (OperatorInfo op : operators) {
       List<OperatorSubtaskState> subtasks = new ArrayList<>();
       for (int i = 0; i < op.parallelism(); i++) {
-        Map<String, OperatorSubtaskState> ack = p.acknowledged.get(new TaskKey(op.vertex(), i));
+        TaskKey key = new TaskKey(op.vertex(), i);
+        Map<String, OperatorSubtaskState> ack = p.acknowledged.get(key);
         OperatorSubtaskState s = ack == null ? null : ack.get(op.operatorId());
-        subtasks.add(s != null ? s : OperatorSubtaskState.EMPTY);
+        if (s == null) {
+          s =
+              finishedTasks.contains(key)
+                  ? OperatorSubtaskState.FINISHED
+                  : OperatorSubtaskState.EMPTY;
+        }
+        subtasks.add(s);
       }
       operatorStates.add(
           new OperatorState(
@@ -330,9 +337,8 @@ public final class CheckpointCoordinator {
       storage.commitCheckpoint(checkpoint);
     } catch (Exception e) {
       LOG.warn("Could not write the metadata of checkpoint {}", p.id, e);
-      countFailure(p.id, AbortReason.STORAGE_FAILURE, e.toString());
-      context.notifyAborted(p.id);
-      discardQuietly(p.id);
+      pending.put(p.id, p);
+      abort(p, AbortReason.STORAGE_FAILURE, "writing the metadata failed: " + e);
       return;
     }
     completed.addFirst(checkpoint);
@@ -377,6 +383,9 @@ public final class CheckpointCoordinator {
     failuresTotal++;
     if (consecutiveFailures > settings.tolerableFailures()) {
       running = false;
+      int failures = consecutiveFailures;
+      // The job fails over; its next attempt starts counting afresh, as in Flink.
+      consecutiveFailures = 0;
       context.failJob(
           new CheckpointException(
               "Checkpoint "
@@ -385,10 +394,10 @@ public final class CheckpointCoordinator {
                   + reason
                   + ": "
                   + why
-                  + "), the "
-                  + consecutiveFailures
-                  + (consecutiveFailures == 1 ? "st" : "th")
-                  + " failure in a row; execution.checkpointing.tolerable-failed-checkpoints is "
+                  + "): "
+                  + failures
+                  + " checkpoint failure(s) in a row while"
+                  + " execution.checkpointing.tolerable-failed-checkpoints is "
                   + settings.tolerableFailures()));
     }
   }

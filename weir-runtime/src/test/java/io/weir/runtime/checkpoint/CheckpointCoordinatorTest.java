@@ -1,0 +1,756 @@
+package io.weir.runtime.checkpoint;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.weir.runtime.checkpoint.CheckpointCoordinator.OperatorInfo;
+import io.weir.runtime.checkpoint.CheckpointCoordinator.Settings;
+import io.weir.runtime.checkpoint.CheckpointCoordinator.TaskKey;
+import io.weir.runtime.storage.CheckpointStorage;
+import io.weir.runtime.storage.JobManagerCheckpointStorage;
+import io.weir.runtime.storage.StreamStateHandle;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The checkpoint coordinator driven by hand: a manual clock, timers that fire only when the test
+ * moves the clock, and a record of every message to the tasks.
+ */
+class CheckpointCoordinatorTest {
+
+  private static final String JOB = "0123456789abcdef0123456789abcdef";
+  private static final long START = 100_000;
+  private static final long INTERVAL = 1_000;
+  private static final long TIMEOUT = 10_000;
+
+  // A job of two vertices: a source with parallelism 2 and a sink with parallelism 1.
+  private static final TaskKey SOURCE_0 = new TaskKey(0, 0);
+  private static final TaskKey SOURCE_1 = new TaskKey(0, 1);
+  private static final TaskKey SINK_0 = new TaskKey(1, 0);
+  private static final Set<TaskKey> TASKS = Set.of(SOURCE_0, SOURCE_1, SINK_0);
+  private static final List<OperatorInfo> OPERATORS =
+      List.of(
+          new OperatorInfo("source-uid", "Source", 0, 2, 128),
+          new OperatorInfo("sink-uid", "Sink", 1, 1, 128));
+
+  private final ManualContext context = new ManualContext();
+  private final JobManagerCheckpointStorage storage = new JobManagerCheckpointStorage();
+
+  /** The settings of most tests; each changes what it is about. */
+  private static Settings settings(
+      long minPause, int maxConcurrent, int tolerableFailures, int numRetained) {
+    return new Settings(INTERVAL, TIMEOUT, minPause, maxConcurrent, tolerableFailures, numRetained);
+  }
+
+  private CheckpointCoordinator started(Settings settings) {
+    return started(settings, storage);
+  }
+
+  private CheckpointCoordinator started(Settings settings, CheckpointStorage storage) {
+    CheckpointCoordinator coordinator =
+        new CheckpointCoordinator(JOB, settings, OPERATORS, storage, context, 0, List.of());
+    coordinator.setTasks(TASKS);
+    coordinator.start();
+    return coordinator;
+  }
+
+  /** The state a task reports: distinct per checkpoint and task, written through the storage. */
+  private final Map<String, OperatorSubtaskState> stateHandles = new HashMap<>();
+
+  private OperatorSubtaskState state(long checkpointId, TaskKey task) throws IOException {
+    String key = checkpointId + "/" + task;
+    OperatorSubtaskState existing = stateHandles.get(key);
+    if (existing != null) {
+      return existing;
+    }
+    StreamStateHandle handle =
+        storage.writeState(
+            checkpointId,
+            new byte[] {(byte) checkpointId, (byte) task.vertex(), (byte) task.subtask()},
+            "state of " + task);
+    OperatorSubtaskState s =
+        new OperatorSubtaskState(null, new OperatorStateHandle(Map.of(), handle), false);
+    stateHandles.put(key, s);
+    return s;
+  }
+
+  private void ack(CheckpointCoordinator coordinator, long checkpointId, TaskKey task)
+      throws IOException {
+    String operator = task.vertex() == 0 ? "source-uid" : "sink-uid";
+    coordinator.acknowledge(task, checkpointId, Map.of(operator, state(checkpointId, task)));
+  }
+
+  private void ackAll(CheckpointCoordinator coordinator, long checkpointId) throws IOException {
+    for (TaskKey task : List.of(SOURCE_0, SOURCE_1, SINK_0)) {
+      ack(coordinator, checkpointId, task);
+    }
+  }
+
+  /** Fires timers until the coordinator triggers another checkpoint; returns its id. */
+  private long nextTrigger() {
+    int before = context.triggered.size();
+    for (int i = 0; i < 100 && context.triggered.size() == before; i++) {
+      assertThat(context.fireNext()).as("a timer is scheduled").isTrue();
+    }
+    assertThat(context.triggered).hasSizeGreaterThan(before);
+    return context.triggered.get(context.triggered.size() - 1);
+  }
+
+  private static List<Long> ids(List<CompletedCheckpoint> checkpoints) {
+    return checkpoints.stream().map(CompletedCheckpoint::checkpointId).toList();
+  }
+
+  private List<Long> stored() throws IOException {
+    List<String> problems = new ArrayList<>();
+    List<Long> ids = ids(storage.loadRetained(problems));
+    assertThat(problems).isEmpty();
+    return ids;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+
+  @Test
+  void firstTriggerComesOneIntervalAfterStart() {
+    CheckpointCoordinator coordinator = started(settings(0, 1, 0, 1));
+
+    context.advance(INTERVAL - 1);
+    assertThat(context.triggered).isEmpty();
+
+    context.advance(1);
+    assertThat(context.triggered).containsExactly(1L);
+    assertThat(context.triggerTimes).containsExactly(START + INTERVAL);
+    assertThat(coordinator.numberOfPending()).isEqualTo(1);
+    assertThat(coordinator.lastCheckpointId()).isEqualTo(1);
+  }
+
+  @Test
+  void idsContinueAfterTheRestoredCheckpoint() {
+    CheckpointCoordinator coordinator =
+        new CheckpointCoordinator(
+            JOB, settings(0, 1, 0, 1), OPERATORS, storage, context, 41, List.of());
+    coordinator.setTasks(TASKS);
+    coordinator.start();
+
+    assertThat(nextTrigger()).isEqualTo(42);
+  }
+
+  @Test
+  void completesWhenEveryTaskAcknowledgedAndCommitsTheMetadata() throws IOException {
+    CheckpointCoordinator coordinator = started(settings(0, 1, 0, 1));
+    long id = nextTrigger();
+    long triggeredAt = context.now;
+    context.advance(300);
+
+    ack(coordinator, id, SOURCE_0);
+    ack(coordinator, id, SINK_0);
+    assertThat(context.completed).isEmpty();
+    assertThat(coordinator.latestCompleted()).isNull();
+    ack(coordinator, id, SOURCE_1);
+
+    assertThat(context.completed).containsExactly(id);
+    assertThat(context.aborted).isEmpty();
+    assertThat(coordinator.numberOfPending()).isZero();
+    CompletedCheckpoint checkpoint = coordinator.latestCompleted();
+    assertThat(checkpoint.checkpointId()).isEqualTo(id);
+    assertThat(checkpoint.jobId()).isEqualTo(JOB);
+    assertThat(checkpoint.timestamp()).isEqualTo(triggeredAt);
+    assertThat(checkpoint.savepoint()).isFalse();
+    assertThat(checkpoint.operator("source-uid").subtasks())
+        .containsExactly(state(id, SOURCE_0), state(id, SOURCE_1));
+    assertThat(checkpoint.operator("sink-uid").subtasks()).containsExactly(state(id, SINK_0));
+    assertThat(storage.loadRetained(new ArrayList<>())).containsExactly(checkpoint);
+
+    // The timeout was cancelled with the completion.
+    context.advance(TIMEOUT * 2);
+    assertThat(context.aborted).doesNotContain(id);
+  }
+
+  @Test
+  void timeoutAbortsTheCheckpointAndCountsAFailure() throws IOException {
+    CheckpointCoordinator coordinator = started(settings(0, 1, 1, 1));
+    long id = nextTrigger();
+    ack(coordinator, id, SOURCE_0);
+
+    context.advance(TIMEOUT - 1);
+    assertThat(context.aborted).isEmpty();
+    context.advance(1);
+
+    assertThat(context.aborted).containsExactly(id);
+    assertThat(coordinator.consecutiveFailures()).isEqualTo(1);
+    assertThat(coordinator.failuresTotal()).isEqualTo(1);
+    assertThat(context.failures).isEmpty();
+    assertThat(stored()).isEmpty();
+    // The interval timer found the checkpoint pending and gave up; the abort starts the next one.
+    assertThat(context.triggered).containsExactly(id, id + 1);
+    assertThat(coordinator.numberOfPending()).isEqualTo(1);
+
+    // Late acknowledgements complete nothing.
+    ackAll(coordinator, id);
+    assertThat(context.completed).isEmpty();
+    assertThat(stored()).isEmpty();
+  }
+
+  @Test
+  void withNoTolerableFailuresTheFirstFailureFailsTheJob() {
+    CheckpointCoordinator coordinator = started(settings(0, 1, 0, 1));
+    long id = nextTrigger();
+
+    context.advance(TIMEOUT);
+
+    assertThat(context.aborted).containsExactly(id);
+    assertThat(context.failures).hasSize(1);
+    assertThat(context.failures.get(0))
+        .isInstanceOf(CheckpointException.class)
+        .hasMessageContaining("Checkpoint " + id)
+        .hasMessageContaining("TIMEOUT")
+        .hasMessageContaining("tolerable-failed-checkpoints is 0");
+
+    // A failed job triggers no more checkpoints.
+    context.advance(100 * INTERVAL);
+    assertThat(context.triggered).containsExactly(id);
+    assertThat(coordinator.numberOfPending()).isZero();
+  }
+
+  @Test
+  void withTwoTolerableFailuresTheThirdInARowFailsTheJob() {
+    CheckpointCoordinator coordinator = started(settings(0, 1, 2, 1));
+
+    for (int failure = 1; failure <= 2; failure++) {
+      coordinator.decline(SINK_0, nextTrigger(), new IOException("disk full"));
+      assertThat(coordinator.consecutiveFailures()).isEqualTo(failure);
+      assertThat(context.failures).as("after failure %d", failure).isEmpty();
+    }
+    long third = nextTrigger();
+    coordinator.decline(SINK_0, third, new IOException("disk full"));
+
+    assertThat(context.failures).hasSize(1);
+    assertThat(context.failures.get(0))
+        .hasMessageContaining("Checkpoint " + third)
+        .hasMessageContaining("DECLINED")
+        .hasMessageContaining("disk full")
+        .hasMessageContaining("tolerable-failed-checkpoints is 2");
+  }
+
+  @Test
+  void aCompletedCheckpointResetsTheFailureCount() throws IOException {
+    CheckpointCoordinator coordinator = started(settings(0, 1, 2, 1));
+    Exception cause = new IOException("disk full");
+
+    coordinator.decline(SINK_0, nextTrigger(), cause);
+    coordinator.decline(SINK_0, nextTrigger(), cause);
+    ackAll(coordinator, nextTrigger());
+    assertThat(coordinator.consecutiveFailures()).isZero();
+    coordinator.decline(SINK_0, nextTrigger(), cause);
+    coordinator.decline(SINK_0, nextTrigger(), cause);
+    assertThat(context.failures).isEmpty();
+    assertThat(coordinator.failuresTotal()).isEqualTo(4);
+
+    coordinator.decline(SINK_0, nextTrigger(), cause);
+    assertThat(context.failures).hasSize(1);
+  }
+
+  /**
+   * BUG. When the count passes the tolerable number the coordinator fails the job, and LocalJob
+   * restarts the same coordinator (stop, setTasks, start) for the next attempt, but {@code
+   * consecutiveFailures} is never reset: the first checkpoint failure of the new attempt fails the
+   * job again, so flaky checkpoints burn through the restart strategy one failure per attempt.
+   * Flink's CheckpointFailureManager clears its counter when it fails the job.
+   */
+  @Test
+  void aFailoverForTooManyFailuresStartsTheCountAgain() {
+    CheckpointCoordinator coordinator = started(settings(0, 1, 2, 1));
+    Exception cause = new IOException("disk full");
+    for (int i = 0; i < 3; i++) {
+      coordinator.decline(SINK_0, nextTrigger(), cause);
+    }
+    assertThat(context.failures).hasSize(1);
+
+    // The job fails over: LocalJob stops the coordinator, redeploys, and starts it again.
+    coordinator.stop();
+    coordinator.setTasks(TASKS);
+    coordinator.start();
+    coordinator.decline(SINK_0, nextTrigger(), cause);
+
+    assertThat(context.failures).as("one failure in the new attempt is tolerable").hasSize(1);
+  }
+
+  @Test
+  void declineAbortsTheCheckpoint() throws IOException {
+    CheckpointCoordinator coordinator = started(settings(0, 1, 1, 1));
+    long id = nextTrigger();
+    ack(coordinator, id, SOURCE_0);
+
+    // Declines from a task that already acknowledged, or for an unknown checkpoint, change nothing.
+    coordinator.decline(SOURCE_0, id, new IOException("late"));
+    coordinator.decline(SOURCE_1, id + 5, new IOException("unknown"));
+    assertThat(context.aborted).isEmpty();
+
+    coordinator.decline(SOURCE_1, id, new IOException("snapshot failed"));
+
+    assertThat(context.aborted).containsExactly(id);
+    assertThat(coordinator.numberOfPending()).isZero();
+    assertThat(coordinator.consecutiveFailures()).isEqualTo(1);
+    ack(coordinator, id, SOURCE_1);
+    ack(coordinator, id, SINK_0);
+    assertThat(context.completed).isEmpty();
+    assertThat(stored()).isEmpty();
+  }
+
+  @Test
+  void theNextTriggerWaitsForTheMinPauseAfterACompletion() throws IOException {
+    long minPause = 600;
+    CheckpointCoordinator coordinator = started(settings(minPause, 1, 0, 1));
+    long first = nextTrigger(); // START + 1000
+    context.advance(800);
+    ackAll(coordinator, first);
+    long completedAt = context.now; // START + 1800; the interval timer is due at START + 2000
+
+    context.advanceTo(completedAt + minPause - 1);
+    assertThat(context.triggered).containsExactly(first);
+    context.advanceTo(completedAt + minPause);
+    assertThat(context.triggered).hasSize(2);
+    assertThat(context.triggerTimes.get(1)).isEqualTo(completedAt + minPause);
+  }
+
+  @Test
+  void theMinPauseCountsFromTheCompletionOfACheckpointLongerThanTheInterval() throws IOException {
+    long minPause = 600;
+    CheckpointCoordinator coordinator = started(settings(minPause, 1, 0, 1));
+    long first = nextTrigger();
+    context.advance(2_500); // the interval timer fired meanwhile and found one pending
+    ackAll(coordinator, first);
+    long completedAt = context.now;
+
+    context.advanceTo(completedAt + minPause - 1);
+    assertThat(context.triggered).containsExactly(first);
+    context.advanceTo(completedAt + minPause);
+    assertThat(context.triggerTimes).containsExactly(completedAt - 2_500, completedAt + minPause);
+  }
+
+  @Test
+  void theMinPauseAlsoFollowsAFailedCheckpoint() {
+    long minPause = 3_000;
+    CheckpointCoordinator coordinator = started(settings(minPause, 1, 5, 1));
+    long first = nextTrigger();
+    context.advance(100);
+    coordinator.decline(SINK_0, first, new IOException("no"));
+    long failedAt = context.now;
+
+    context.advanceTo(failedAt + minPause - 1);
+    assertThat(context.triggered).containsExactly(first);
+    context.advanceTo(failedAt + minPause);
+    assertThat(context.triggered).hasSize(2);
+  }
+
+  @Test
+  void maxConcurrentOneTriggersNothingWhileACheckpointIsPending() throws IOException {
+    CheckpointCoordinator coordinator = started(settings(0, 1, 0, 1));
+    long first = nextTrigger();
+
+    context.advance(5 * INTERVAL);
+    assertThat(context.triggered).containsExactly(first);
+    assertThat(coordinator.numberOfPending()).isEqualTo(1);
+
+    ackAll(coordinator, first);
+    long completedAt = context.now;
+    long second = nextTrigger();
+    assertThat(second).isEqualTo(first + 1);
+    assertThat(context.triggerTimes.get(1)).isBetween(completedAt, completedAt + INTERVAL);
+  }
+
+  @Test
+  void maxConcurrentTwoAllowsTwoPending() throws IOException {
+    CheckpointCoordinator coordinator = started(settings(0, 2, 0, 1));
+    long first = nextTrigger();
+    long second = nextTrigger();
+    assertThat(context.triggerTimes).containsExactly(START + INTERVAL, START + 2 * INTERVAL);
+
+    context.advance(5 * INTERVAL);
+    assertThat(context.triggered).containsExactly(first, second);
+    assertThat(coordinator.numberOfPending()).isEqualTo(2);
+
+    ackAll(coordinator, first);
+    assertThat(nextTrigger()).isEqualTo(second + 1);
+    assertThat(coordinator.numberOfPending()).isEqualTo(2);
+  }
+
+  @Test
+  void keepsTheNewestNumRetainedCheckpoints() throws IOException {
+    CheckpointCoordinator coordinator = started(settings(0, 1, 0, 3));
+
+    for (int i = 0; i < 5; i++) {
+      ackAll(coordinator, nextTrigger());
+    }
+
+    assertThat(ids(coordinator.retained())).containsExactly(5L, 4L, 3L);
+    assertThat(coordinator.latestCompleted().checkpointId()).isEqualTo(5);
+    assertThat(stored())
+        .as("older checkpoints are discarded from storage")
+        .containsExactly(5L, 4L, 3L);
+  }
+
+  @Test
+  void anOlderPendingCheckpointIsSubsumedWithoutCountingAFailure() throws IOException {
+    CheckpointCoordinator coordinator = started(settings(0, 2, 0, 1));
+    long older = nextTrigger();
+    long newer = nextTrigger();
+    ack(coordinator, older, SOURCE_0);
+
+    ackAll(coordinator, newer);
+
+    assertThat(context.completed).containsExactly(newer);
+    assertThat(context.aborted).containsExactly(older);
+    assertThat(context.failures).isEmpty();
+    assertThat(coordinator.consecutiveFailures()).isZero();
+    assertThat(coordinator.failuresTotal()).isZero();
+    assertThat(coordinator.numberOfPending()).isZero();
+
+    // The subsumed one cannot complete any more.
+    ackAll(coordinator, older);
+    assertThat(context.completed).containsExactly(newer);
+    assertThat(stored()).containsExactly(newer);
+  }
+
+  @Test
+  void acknowledgementsForUnknownOrAbortedCheckpointsAreIgnored() throws IOException {
+    CheckpointCoordinator coordinator = started(settings(0, 1, 5, 1));
+    long id = nextTrigger();
+
+    ack(coordinator, id + 99, SOURCE_0);
+    coordinator.acknowledge(new TaskKey(7, 0), id, Map.of());
+    ack(coordinator, id, SOURCE_0);
+    ack(coordinator, id, SOURCE_0); // a duplicate counts once
+    ack(coordinator, id, SINK_0);
+    assertThat(context.completed).isEmpty();
+    assertThat(coordinator.numberOfPending()).isEqualTo(1);
+
+    context.advance(TIMEOUT);
+    assertThat(context.aborted).containsExactly(id);
+    ack(coordinator, id, SOURCE_1);
+    assertThat(context.completed).isEmpty();
+    assertThat(coordinator.latestCompleted()).isNull();
+    assertThat(stored()).isEmpty();
+  }
+
+  @Test
+  void aFinishedTaskIsRecordedAsFinishedInThePendingCheckpoint() throws IOException {
+    CheckpointCoordinator coordinator = started(settings(0, 1, 0, 1));
+    long id = nextTrigger();
+    ack(coordinator, id, SOURCE_0);
+
+    coordinator.taskFinished(SOURCE_1);
+    assertThat(context.completed).isEmpty();
+    ack(coordinator, id, SINK_0);
+
+    assertThat(context.completed).containsExactly(id);
+    assertThat(coordinator.latestCompleted().operator("source-uid").subtasks())
+        .containsExactly(state(id, SOURCE_0), OperatorSubtaskState.FINISHED);
+  }
+
+  @Test
+  void theLastTaskFinishingCompletesTheCheckpoint() throws IOException {
+    CheckpointCoordinator coordinator = started(settings(0, 1, 0, 1));
+    long id = nextTrigger();
+    ack(coordinator, id, SOURCE_0);
+    ack(coordinator, id, SOURCE_1);
+
+    coordinator.taskFinished(SINK_0);
+
+    assertThat(context.completed).containsExactly(id);
+    assertThat(coordinator.latestCompleted().operator("sink-uid").subtasks())
+        .containsExactly(OperatorSubtaskState.FINISHED);
+  }
+
+  @Test
+  void laterCheckpointsDoNotWaitForAFinishedTask() throws IOException {
+    CheckpointCoordinator coordinator = started(settings(0, 1, 0, 1));
+    ackAll(coordinator, nextTrigger());
+    coordinator.taskFinished(SOURCE_1);
+
+    long id = nextTrigger();
+    ack(coordinator, id, SOURCE_0);
+    ack(coordinator, id, SINK_0);
+
+    assertThat(context.completed).containsExactly(1L, id);
+  }
+
+  /**
+   * BUG. {@code CheckpointCoordinator.complete} fills the subtasks that did not acknowledge with
+   * {@link OperatorSubtaskState#EMPTY}; only checkpoints pending when a task finished get {@code
+   * FINISHED} (from {@code taskFinished}). Every later checkpoint, and any checkpoint after a task
+   * that finished before the first trigger, records the finished subtask as EMPTY, a fresh subtask:
+   * restoring from it would lose that the subtask was done (a finished source would read again).
+   * Fix: in {@code complete}, use {@code FINISHED} for {@code finishedTasks.contains(key)} when
+   * there is no acknowledgement.
+   */
+  @Test
+  void laterCheckpointsStillRecordAFinishedTaskAsFinished() throws IOException {
+    CheckpointCoordinator coordinator = started(settings(0, 1, 0, 1));
+    ackAll(coordinator, nextTrigger());
+    coordinator.taskFinished(SOURCE_1);
+
+    long id = nextTrigger();
+    ack(coordinator, id, SOURCE_0);
+    ack(coordinator, id, SINK_0);
+
+    assertThat(coordinator.latestCompleted().operator("source-uid").subtasks())
+        .containsExactly(state(id, SOURCE_0), OperatorSubtaskState.FINISHED);
+  }
+
+  @Test
+  void stopAbortsPendingCheckpointsWithoutCountingFailuresAndStopsTriggering() throws IOException {
+    CheckpointCoordinator coordinator = started(settings(0, 2, 0, 1));
+    long first = nextTrigger();
+    long second = nextTrigger();
+
+    coordinator.stop();
+
+    assertThat(context.aborted).containsExactlyInAnyOrder(first, second);
+    assertThat(context.failures).isEmpty();
+    assertThat(coordinator.consecutiveFailures()).isZero();
+    assertThat(coordinator.numberOfPending()).isZero();
+    assertThat(context.live()).as("no timer left").isEmpty();
+    context.advance(100 * INTERVAL);
+    assertThat(context.triggered).containsExactly(first, second);
+    ackAll(coordinator, second);
+    assertThat(context.completed).isEmpty();
+
+    coordinator.triggerSoon();
+    context.advance(INTERVAL);
+    assertThat(context.triggered).containsExactly(first, second);
+  }
+
+  @Test
+  void triggerSoonTriggersPromptlyWhenNothingIsPending() {
+    CheckpointCoordinator coordinator = started(new Settings(60_000, TIMEOUT, 0, 1, 0, 1));
+    context.advance(10);
+
+    coordinator.triggerSoon();
+    context.advance(0);
+
+    assertThat(context.triggered).containsExactly(1L);
+    assertThat(context.triggerTimes).containsExactly(START + 10);
+  }
+
+  @Test
+  void triggerSoonDoesNothingWhileACheckpointIsPending() {
+    CheckpointCoordinator coordinator = started(new Settings(60_000, TIMEOUT, 0, 2, 0, 1));
+    coordinator.triggerSoon();
+    context.advance(0);
+    assertThat(context.triggered).containsExactly(1L);
+
+    coordinator.triggerSoon();
+    context.advance(1_000);
+
+    assertThat(context.triggered).containsExactly(1L);
+  }
+
+  @Test
+  void triggerSoonStillHonoursTheMinPause() throws IOException {
+    CheckpointCoordinator coordinator = started(new Settings(60_000, TIMEOUT, 500, 1, 0, 1));
+    coordinator.triggerSoon();
+    context.advance(0);
+    ackAll(coordinator, 1);
+    long completedAt = context.now;
+
+    coordinator.triggerSoon();
+    context.advanceTo(completedAt + 499);
+    assertThat(context.triggered).containsExactly(1L);
+    context.advanceTo(completedAt + 500);
+    assertThat(context.triggered).containsExactly(1L, 2L);
+  }
+
+  @Test
+  void aStorageFailureAbortsTheCheckpointAndCountsAFailure() throws IOException {
+    FailingCommits failing = new FailingCommits(storage, 1);
+    CheckpointCoordinator coordinator = started(settings(0, 1, 5, 1), failing);
+    long id = nextTrigger();
+
+    ackAll(coordinator, id);
+
+    assertThat(context.completed).isEmpty();
+    assertThat(context.aborted).containsExactly(id);
+    assertThat(coordinator.consecutiveFailures()).isEqualTo(1);
+    assertThat(coordinator.latestCompleted()).isNull();
+  }
+
+  /**
+   * BUG. When committing the metadata fails, {@code complete} (CheckpointCoordinator.java, the
+   * {@code catch} around {@code storage.commitCheckpoint}) counts the failure and returns without
+   * scheduling the next trigger. If the interval timer already fired while the checkpoint was
+   * pending (max-concurrent reached, so it scheduled nothing), no timer is left: checkpointing
+   * stops for good although the failure was tolerable. {@code abort} reschedules; this path does
+   * not. Fix: route the storage failure through {@code abort(p, STORAGE_FAILURE, ...)} (which
+   * discards, notifies, counts, sets the min-pause start and reschedules), or add the same {@code
+   * if (running && cancelNextTrigger == null) scheduleTrigger(minPause)}.
+   */
+  @Test
+  void checkpointingGoesOnAfterATolerableStorageFailure() throws IOException {
+    FailingCommits failing = new FailingCommits(storage, 1);
+    CheckpointCoordinator coordinator = started(settings(0, 1, 5, 1), failing);
+    long id = nextTrigger();
+    context.advance(2 * INTERVAL); // the interval timer fires and finds the checkpoint pending
+
+    ackAll(coordinator, id);
+    assertThat(context.aborted).containsExactly(id);
+
+    context.advance(10 * INTERVAL);
+    assertThat(context.triggered).as("checkpoints after the failed commit").hasSizeGreaterThan(1);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+
+  /** A storage whose first {@code failures} commits fail. */
+  private static final class FailingCommits implements CheckpointStorage {
+    private final CheckpointStorage delegate;
+    private int failures;
+
+    FailingCommits(CheckpointStorage delegate, int failures) {
+      this.delegate = delegate;
+      this.failures = failures;
+    }
+
+    @Override
+    public StreamStateHandle writeState(long checkpointId, byte[] data, String description)
+        throws IOException {
+      return delegate.writeState(checkpointId, data, description);
+    }
+
+    @Override
+    public byte[] readState(StreamStateHandle handle) throws IOException {
+      return delegate.readState(handle);
+    }
+
+    @Override
+    public String commitCheckpoint(CompletedCheckpoint checkpoint) throws IOException {
+      if (failures > 0) {
+        failures--;
+        throw new IOException("disk full while writing the metadata");
+      }
+      return delegate.commitCheckpoint(checkpoint);
+    }
+
+    @Override
+    public void discardCheckpoint(long checkpointId) throws IOException {
+      delegate.discardCheckpoint(checkpointId);
+    }
+
+    @Override
+    public List<CompletedCheckpoint> loadRetained(List<String> problems) throws IOException {
+      return delegate.loadRetained(problems);
+    }
+  }
+
+  /**
+   * The coordinator's outside world: a clock that moves only when the test says, timers that fire
+   * in due order as it moves, and a log of the messages to the tasks.
+   */
+  static final class ManualContext implements CheckpointCoordinator.Context {
+
+    /** One scheduled action. */
+    static final class Timer {
+      final long due;
+      final long sequence;
+      final Runnable action;
+      boolean cancelled;
+      boolean fired;
+
+      Timer(long due, long sequence, Runnable action) {
+        this.due = due;
+        this.sequence = sequence;
+        this.action = action;
+      }
+
+      @Override
+      public String toString() {
+        return "timer@" + due + (cancelled ? " cancelled" : "") + (fired ? " fired" : "");
+      }
+    }
+
+    long now = START;
+    private long sequence;
+    final List<Timer> timers = new ArrayList<>();
+    final List<Long> triggered = new ArrayList<>();
+    final List<Long> triggerTimes = new ArrayList<>();
+    final List<Long> completed = new ArrayList<>();
+    final List<Long> aborted = new ArrayList<>();
+    final List<Throwable> failures = new ArrayList<>();
+
+    @Override
+    public long currentTimeMillis() {
+      return now;
+    }
+
+    @Override
+    public Runnable schedule(Runnable action, long delayMillis) {
+      assertThat(delayMillis).as("delay").isNotNegative();
+      Timer timer = new Timer(now + delayMillis, sequence++, action);
+      timers.add(timer);
+      return () -> timer.cancelled = true;
+    }
+
+    @Override
+    public void triggerSources(long checkpointId, long timestamp) {
+      assertThat(timestamp).isEqualTo(now);
+      triggered.add(checkpointId);
+      triggerTimes.add(timestamp);
+    }
+
+    @Override
+    public void notifyComplete(long checkpointId) {
+      completed.add(checkpointId);
+    }
+
+    @Override
+    public void notifyAborted(long checkpointId) {
+      aborted.add(checkpointId);
+    }
+
+    @Override
+    public void failJob(Throwable cause) {
+      failures.add(cause);
+    }
+
+    /** The timers neither fired nor cancelled, earliest first. */
+    List<Timer> live() {
+      return timers.stream()
+          .filter(t -> !t.cancelled && !t.fired)
+          .sorted(Comparator.comparingLong((Timer t) -> t.due).thenComparingLong(t -> t.sequence))
+          .toList();
+    }
+
+    /** Moves the clock to the earliest live timer and fires it; false if there is none. */
+    boolean fireNext() {
+      List<Timer> live = live();
+      if (live.isEmpty()) {
+        return false;
+      }
+      Timer next = live.get(0);
+      now = Math.max(now, next.due);
+      next.fired = true;
+      next.action.run();
+      return true;
+    }
+
+    /** Moves the clock to {@code time}, firing every timer due by then in due order. */
+    void advanceTo(long time) {
+      while (true) {
+        List<Timer> live = live();
+        if (live.isEmpty() || live.get(0).due > time) {
+          break;
+        }
+        fireNext();
+      }
+      now = Math.max(now, time);
+    }
+
+    void advance(long millis) {
+      advanceTo(now + millis);
+    }
+  }
+}
