@@ -466,7 +466,12 @@ public final class CheckpointConfig {
           quoted,
           "must be an absolute path or a URI with a scheme, such as file:///var/weir/checkpoints");
     }
-    if (path == null || path.isEmpty() || path.equals("/")) {
+    boolean knownScheme =
+        uri.getScheme() == null
+            || java.util.Set.of("file", "hdfs", "s3", "s3a")
+                .contains(uri.getScheme().toLowerCase(java.util.Locale.ROOT));
+    // An unknown scheme is left to the runtime, which names it as the thing at fault.
+    if (knownScheme && (path == null || path.isEmpty() || path.equals("/"))) {
       throw invalid(
           what,
           option,

@@ -109,6 +109,7 @@ public final class CheckpointCoordinator {
     final Set<TaskKey> notYetAcknowledged;
     final Map<TaskKey, Map<String, OperatorSubtaskState>> acknowledged = new HashMap<>();
     Runnable cancelTimeout;
+    Throwable cause;
 
     Pending(long id, long timestamp, Set<TaskKey> tasks) {
       this.id = id;
@@ -267,8 +268,17 @@ public final class CheckpointCoordinator {
   public synchronized void acknowledge(
       TaskKey task, long checkpointId, Map<String, OperatorSubtaskState> states) {
     Pending p = pending.get(checkpointId);
-    if (p == null || !p.notYetAcknowledged.remove(task)) {
-      return; // aborted meanwhile, or from an earlier attempt
+    if (p == null) {
+      // Aborted meanwhile: the task wrote its state after the abort deleted the checkpoint's
+      // files, so delete again rather than leave orphans.
+      if (checkpointId <= lastCheckpointId
+          && completed.stream().noneMatch(c -> c.checkpointId() == checkpointId)) {
+        discardQuietly(checkpointId);
+      }
+      return;
+    }
+    if (!p.notYetAcknowledged.remove(task)) {
+      return; // a duplicate, or from an earlier attempt
     }
     p.acknowledged.put(task, states);
     if (p.notYetAcknowledged.isEmpty()) {
@@ -280,6 +290,7 @@ public final class CheckpointCoordinator {
   public synchronized void decline(TaskKey task, long checkpointId, Throwable cause) {
     Pending p = pending.get(checkpointId);
     if (p != null && p.notYetAcknowledged.contains(task)) {
+      p.cause = cause;
       abort(p, AbortReason.DECLINED, "declined by " + task + ": " + cause);
     }
   }
@@ -338,6 +349,7 @@ public final class CheckpointCoordinator {
     } catch (Exception e) {
       LOG.warn("Could not write the metadata of checkpoint {}", p.id, e);
       pending.put(p.id, p);
+      p.cause = e;
       abort(p, AbortReason.STORAGE_FAILURE, "writing the metadata failed: " + e);
       return;
     }
@@ -371,14 +383,14 @@ public final class CheckpointCoordinator {
     context.notifyAborted(p.id);
     if (reason.countsAsFailure) {
       lastCompletionTime = context.currentTimeMillis();
-      countFailure(p.id, reason, why);
+      countFailure(p.id, reason, why, p.cause);
     }
     if (running && cancelNextTrigger == null) {
       scheduleTrigger(settings.minPauseMillis());
     }
   }
 
-  private void countFailure(long id, AbortReason reason, String why) {
+  private void countFailure(long id, AbortReason reason, String why, Throwable cause) {
     consecutiveFailures++;
     failuresTotal++;
     if (consecutiveFailures > settings.tolerableFailures()) {
@@ -398,7 +410,8 @@ public final class CheckpointCoordinator {
                   + failures
                   + " checkpoint failure(s) in a row while"
                   + " execution.checkpointing.tolerable-failed-checkpoints is "
-                  + settings.tolerableFailures()));
+                  + settings.tolerableFailures(),
+              cause));
     }
   }
 

@@ -38,6 +38,7 @@ import io.weir.runtime.state.DefaultOperatorStateStore;
 import io.weir.runtime.storage.CheckpointStorage;
 import io.weir.runtime.storage.CheckpointStorages;
 import io.weir.runtime.storage.FileSystemCheckpointStorage;
+import io.weir.runtime.storage.FileSystems;
 import io.weir.runtime.storage.RetainedCheckpoint;
 import io.weir.runtime.task.InputStreamTask;
 import io.weir.runtime.task.SourceStreamTask;
@@ -101,11 +102,15 @@ final class LocalJob implements JobClient {
   private boolean cancelRequested;
   private int terminatedTasks;
   private int restarts;
+  private int endedAttempt = -1;
   private long lastRestoredCheckpoint = -1;
 
   LocalJob(JobGraph graph) {
     this.graph = graph;
     Configuration conf = graph.configuration();
+    // An unknown storage scheme is named first: it is the thing to fix.
+    conf.getOptional(CheckpointingOptions.CHECKPOINTS_DIRECTORY)
+        .ifPresent(dir -> FileSystems.get(FileSystems.toUri(dir)));
     CheckpointConfig.validate(conf);
     this.checkpointingEnabled =
         conf.getOptional(CheckpointingOptions.CHECKPOINTING_INTERVAL).isPresent();
@@ -573,6 +578,10 @@ final class LocalJob implements JobClient {
   }
 
   private void onAttemptEnded() {
+    if (endedAttempt == attempt) {
+      return; // both the failing task and the last one to stop report the end
+    }
+    endedAttempt = attempt;
     if (failure != null && !cancelRequested) {
       restartStrategy.notifyFailure(System.currentTimeMillis());
       if (restartStrategy.canRestart()) {
@@ -608,8 +617,15 @@ final class LocalJob implements JobClient {
     finishJob(null);
   }
 
-  /** Redeploys every task from the newest checkpoint that reads back intact. */
+  /**
+   * Redeploys every task from the newest checkpoint that reads back intact. If checkpoints were
+   * taken but none can be read, the job fails: starting from empty state would break exactly-once
+   * silently.
+   */
   private synchronized void restart() {
+    if (result.isDone()) {
+      return;
+    }
     if (cancelRequested) {
       finishJob(
           new JobExecutionException(
@@ -618,32 +634,46 @@ final class LocalJob implements JobClient {
     }
     attempt++;
     restarts++;
+    Throwable previousFailure = failure;
     failure = null;
-    Map<String, SubtaskStateCodec.LoadedOperator> restored = Map.of();
-    long restoredId = -1;
-    List<CompletedCheckpoint> candidates = coordinator == null ? List.of() : coordinator.retained();
-    for (CompletedCheckpoint candidate : candidates) {
-      try {
-        restored = load(candidate, storage);
-        restoredId = candidate.checkpointId();
-        break;
-      } catch (RuntimeException e) {
-        LOG.warn(
-            "Checkpoint {} of job '{}' cannot be restored ({}); falling back to the previous"
-                + " retained checkpoint",
-            candidate.checkpointId(),
-            graph.jobName(),
-            e.getMessage());
-      }
-    }
-    if (restoredId < 0 && initialRestore != null) {
-      restored = load(initialRestore.checkpoint(), initialRestore.storage());
-      restoredId = initialRestore.checkpoint().checkpointId();
-    }
     try {
+      Map<String, SubtaskStateCodec.LoadedOperator> restored = Map.of();
+      long restoredId = -1;
+      List<CompletedCheckpoint> candidates =
+          coordinator == null ? List.of() : coordinator.retained();
+      List<String> problems = new ArrayList<>();
+      for (CompletedCheckpoint candidate : candidates) {
+        try {
+          restored = load(candidate, storage);
+          restoredId = candidate.checkpointId();
+          break;
+        } catch (RuntimeException e) {
+          problems.add("checkpoint " + candidate.checkpointId() + ": " + e.getMessage());
+          LOG.warn(
+              "Checkpoint {} of job '{}' cannot be restored ({}); falling back to the previous"
+                  + " retained checkpoint",
+              candidate.checkpointId(),
+              graph.jobName(),
+              e.getMessage());
+        }
+      }
+      if (restoredId < 0 && !candidates.isEmpty()) {
+        throw new IllegalStateException(
+            "None of the retained checkpoints can be restored, and starting from empty state"
+                + " would lose exactly-once: "
+                + String.join("; ", problems)
+                + ". Raise execution.checkpointing.num-retained to keep more fallbacks.");
+      }
+      if (restoredId < 0 && initialRestore != null) {
+        restored = load(initialRestore.checkpoint(), initialRestore.storage());
+        restoredId = initialRestore.checkpoint().checkpointId();
+      }
       deploy(restored, restoredId);
     } catch (RuntimeException e) {
       failure = e;
+      if (previousFailure != null) {
+        e.addSuppressed(previousFailure);
+      }
       finishJob(
           new JobExecutionException(
               jobId, "Job '" + graph.jobName() + "' could not restart: " + e.getMessage(), e));
@@ -655,6 +685,9 @@ final class LocalJob implements JobClient {
   }
 
   private void finishJob(JobExecutionException error) {
+    if (result.isDone()) {
+      return;
+    }
     if (coordinator != null) {
       coordinator.stop();
     }
@@ -698,6 +731,18 @@ final class LocalJob implements JobClient {
   private void shutdownThreads() {
     timer.shutdownNow();
     snapshotPool.shutdown();
+  }
+
+  /** Lets uploads still running finish, so no state lands after the job's cleanup. */
+  private void drainSnapshotPool() {
+    snapshotPool.shutdown();
+    try {
+      if (!snapshotPool.awaitTermination(10, TimeUnit.SECONDS)) {
+        LOG.warn("Snapshot uploads of job '{}' still run after 10 s", graph.jobName());
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   private Map<String, Long> metrics() {

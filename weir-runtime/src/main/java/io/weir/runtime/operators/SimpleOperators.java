@@ -129,6 +129,13 @@ public final class SimpleOperators {
       writer.flush(true);
     }
 
+    /** What a writer buffers belongs before the barrier: flush it into the checkpoint. */
+    @Override
+    protected void snapshotUserState(long checkpointId, long timestamp) throws Exception {
+      writer.flush(false);
+      super.snapshotUserState(checkpointId, timestamp);
+    }
+
     @Override
     public void close() throws Exception {
       try {

@@ -52,11 +52,6 @@ public final class DefaultOperatorStateStore implements OperatorStateStore {
     this.restored = new LinkedHashMap<>(restored);
   }
 
-  /** True when this store was created from a checkpoint. */
-  public boolean isRestored() {
-    return !restored.isEmpty();
-  }
-
   @Override
   public <T> ListState<T> getListState(ListStateDescriptor<T> descriptor) {
     return get(descriptor, Mode.SPLIT);
@@ -139,6 +134,9 @@ public final class DefaultOperatorStateStore implements OperatorStateStore {
    */
   public static List<Map<String, RestoredList>> redistribute(
       List<Map<String, RestoredList>> oldSubtasks, int newParallelism) {
+    if (oldSubtasks.size() == newParallelism) {
+      return keepAssignment(oldSubtasks);
+    }
     List<Map<String, RestoredList>> result = new ArrayList<>();
     for (int i = 0; i < newParallelism; i++) {
       result.add(new LinkedHashMap<>());
@@ -168,6 +166,27 @@ public final class DefaultOperatorStateStore implements OperatorStateStore {
             result.get(i).put(name, new RestoredList(mode, parts.get(i)));
           }
         });
+    return result;
+  }
+
+  /** Same parallelism: split lists stay where they were; union lists still go to everyone. */
+  private static List<Map<String, RestoredList>> keepAssignment(
+      List<Map<String, RestoredList>> subtasks) {
+    Map<String, List<byte[]>> unions = new LinkedHashMap<>();
+    for (Map<String, RestoredList> subtask : subtasks) {
+      subtask.forEach(
+          (name, list) -> {
+            if (list.mode() == Mode.UNION) {
+              unions.computeIfAbsent(name, n -> new ArrayList<>()).addAll(list.elements());
+            }
+          });
+    }
+    List<Map<String, RestoredList>> result = new ArrayList<>();
+    for (Map<String, RestoredList> subtask : subtasks) {
+      Map<String, RestoredList> lists = new LinkedHashMap<>(subtask);
+      unions.forEach((name, all) -> lists.put(name, new RestoredList(Mode.UNION, all)));
+      result.add(lists);
+    }
     return result;
   }
 

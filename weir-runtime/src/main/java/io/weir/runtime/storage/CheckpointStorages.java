@@ -1,5 +1,6 @@
 package io.weir.runtime.storage;
 
+import io.weir.api.config.CheckpointingOptions;
 import io.weir.api.config.Configuration;
 import io.weir.api.config.MemorySize;
 import java.util.Locale;
@@ -38,7 +39,12 @@ public final class CheckpointStorages {
       type = dir != null ? "filesystem" : "jobmanager";
     }
     return switch (type.toLowerCase(Locale.ROOT)) {
-      case "jobmanager" -> new JobManagerCheckpointStorage();
+      case "jobmanager" ->
+          new JobManagerCheckpointStorage(
+              (int)
+                  Math.min(
+                      Integer.MAX_VALUE,
+                      conf.get(CheckpointingOptions.JOBMANAGER_MAX_STATE_SIZE).bytes()));
       case "filesystem" -> {
         if (dir == null) {
           throw new IllegalArgumentException(

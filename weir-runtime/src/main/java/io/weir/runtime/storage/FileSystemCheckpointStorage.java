@@ -408,6 +408,16 @@ public final class FileSystemCheckpointStorage implements CheckpointStorage {
     }
   }
 
+  /** True when {@code checkpointDir} holds metadata that reads back and verifies. */
+  private static boolean hasIntactMetadata(FileSystem fs, String checkpointDir) {
+    try {
+      String metadata = FileSystems.child(checkpointDir, METADATA_FILE);
+      return fs.exists(metadata) && readMetadata(fs, metadata) != null;
+    } catch (IOException | RuntimeException e) {
+      return false;
+    }
+  }
+
   private static String notACheckpoint(FileSystem fs, String given, String dir) throws IOException {
     StringBuilder message =
         new StringBuilder("Cannot restore from ")
@@ -424,9 +434,7 @@ public final class FileSystemCheckpointStorage implements CheckpointStorage {
     for (String name : fs.list(dir)) {
       Matcher m = CHECKPOINT_DIR.matcher(name);
       String child = FileSystems.child(dir, name);
-      if (m.matches()
-          && Long.parseLong(m.group(1)) > newestId
-          && fs.exists(FileSystems.child(child, METADATA_FILE))) {
+      if (m.matches() && Long.parseLong(m.group(1)) > newestId && hasIntactMetadata(fs, child)) {
         newestId = Long.parseLong(m.group(1));
         newest = child;
       }

@@ -70,7 +70,7 @@ public final class JobManagerCheckpointStorage implements CheckpointStorage {
               + " that JobManager checkpoint storage keeps per state. Store checkpoints in"
               + " files instead (execution.checkpointing.storage: filesystem and"
               + " execution.checkpointing.dir: a directory or URI), or raise the limit with"
-              + " new JobManagerCheckpointStorage(maxStateSizeBytes).");
+              + " execution.checkpointing.jobmanager.max-state-size.");
     }
     return InlineState.of(data);
   }

@@ -1,0 +1,206 @@
+package io.weir.runtime.testing;
+
+import io.weir.api.functions.KeySelector;
+import io.weir.api.functions.TaskInfo;
+import io.weir.api.typeutils.TypeSerializer;
+import io.weir.runtime.checkpoint.OperatorSnapshot;
+import io.weir.runtime.checkpoint.RestoredOperatorState;
+import io.weir.runtime.operators.OneInputOperator;
+import io.weir.runtime.operators.OperatorContext;
+import io.weir.runtime.operators.Output;
+import io.weir.runtime.operators.StreamOperator;
+import io.weir.runtime.operators.TwoInputOperator;
+import io.weir.runtime.state.DefaultOperatorStateStore;
+import io.weir.runtime.state.HeapKeyedStateBackend;
+import io.weir.runtime.state.HeapSnapshotStrategy;
+import java.util.List;
+
+/**
+ * One live instance of the operator under test, wired as a task would wire it: its own keyed state
+ * backend (restored from bytes when there is state), its own operator state store, its own
+ * processing-time clock, and an output that records what it emits until the instance is retired.
+ * The test thread plays the task thread.
+ */
+final class OperatorInstance {
+
+  static final String OPERATOR_ID = "operator-under-test";
+
+  private final OperatorSpec spec;
+  private final StreamOperator<Object> operator;
+  private final HeapKeyedStateBackend<Object> backend;
+  private final ManualProcessingTimeService clock;
+  private final RecordingOutput output;
+  private boolean closed;
+
+  private OperatorInstance(
+      OperatorSpec spec,
+      StreamOperator<Object> operator,
+      HeapKeyedStateBackend<Object> backend,
+      ManualProcessingTimeService clock,
+      RecordingOutput output) {
+    this.spec = spec;
+    this.operator = operator;
+    this.backend = backend;
+    this.clock = clock;
+    this.output = output;
+  }
+
+  /**
+   * A fresh operator, set up, initialized and opened.
+   *
+   * @param restored the state to start from, or null for a first start
+   * @param attempt the attempt number the task info reports (incremented on every restore)
+   * @param time where its processing-time clock starts
+   * @param into where its output is recorded
+   */
+  @SuppressWarnings("unchecked")
+  static OperatorInstance start(
+      OperatorSpec spec,
+      HarnessSettings settings,
+      RestoredOperatorState restored,
+      int attempt,
+      long time,
+      List<Outputs.Emitted> into)
+      throws Exception {
+    StreamOperator<Object> operator = (StreamOperator<Object>) spec.freshOperator().get();
+    if (operator == null) {
+      throw new IllegalArgumentException(
+          "The operator supplier of '" + spec.name() + "' returned null; it must create one");
+    }
+    ClassLoader loader = Thread.currentThread().getContextClassLoader();
+    HeapKeyedStateBackend<Object> backend = null;
+    if (spec.isKeyed()) {
+      backend =
+          new HeapKeyedStateBackend<>(
+              spec.name(),
+              (TypeSerializer<Object>) spec.keySerializer().duplicate(),
+              settings.maxParallelism(),
+              settings.keyGroupRange());
+      if (restored != null) {
+        HeapSnapshotStrategy.restore(backend, restored.keyed(), loader);
+      }
+    }
+    ManualProcessingTimeService clock = new ManualProcessingTimeService(time);
+    OperatorContext context =
+        new OperatorContext(
+            spec.name(),
+            new TaskInfo(
+                spec.name(),
+                settings.subtaskIndex(),
+                settings.parallelism(),
+                settings.maxParallelism(),
+                attempt),
+            loader,
+            backend,
+            restored == null
+                ? new DefaultOperatorStateStore(spec.name())
+                : new DefaultOperatorStateStore(spec.name(), restored.operatorLists()),
+            clock,
+            OPERATOR_ID,
+            restored == null ? -1 : restored.checkpointId());
+    RecordingOutput output =
+        new RecordingOutput(into, (TypeSerializer<Object>) spec.outputSerializer());
+    operator.setup(context, output);
+    operator.initializeState();
+    operator.open();
+    return new OperatorInstance(spec, operator, backend, clock, output);
+  }
+
+  /** Feeds one step, setting the current key first for a keyed one-input operator. */
+  @SuppressWarnings("unchecked")
+  void process(Step step) throws Exception {
+    if (step instanceof Step.AdvanceProcessingTime t) {
+      clock.advanceTo(t.time());
+      return;
+    }
+    Step.Element e = copied((Step.Element) step);
+    if (operator instanceof TwoInputOperator<?, ?> two) {
+      TwoInputOperator<Object, Object> inputs = (TwoInputOperator<Object, Object>) two;
+      if (e.input() == 1) {
+        inputs.processElement1(e.value(), e.timestamp());
+      } else {
+        inputs.processElement2(e.value(), e.timestamp());
+      }
+    } else if (operator instanceof OneInputOperator<?> one) {
+      if (e.input() != 1) {
+        throw new IllegalStateException(
+            "Operator '" + spec.name() + "' has one input, but the script feeds input 2");
+      }
+      KeySelector<Object, Object> keys = (KeySelector<Object, Object>) spec.inputKeySelector();
+      if (keys != null) {
+        backend.setCurrentKey(keys.getKey(e.value()));
+      }
+      ((OneInputOperator<Object>) one).processElement(e.value(), e.timestamp());
+    } else {
+      throw new IllegalStateException(
+          "Operator '"
+              + spec.name()
+              + "' ("
+              + operator.getClass().getName()
+              + ") has no input: it implements neither OneInputOperator nor TwoInputOperator");
+    }
+  }
+
+  /** The element with a value of its own when the input's serializer is known. */
+  @SuppressWarnings("unchecked")
+  private Step.Element copied(Step.Element e) {
+    TypeSerializer<Object> serializer =
+        (TypeSerializer<Object>)
+            (e.input() == 1 ? spec.input1Serializer() : spec.input2Serializer());
+    return serializer == null || serializer.isImmutableType()
+        ? e
+        : new Step.Element(e.input(), serializer.copy(e.value()), e.timestamp());
+  }
+
+  /** The synchronous part of a checkpoint, taken between two steps as a barrier would be. */
+  OperatorSnapshot snapshot(long checkpointId) throws Exception {
+    return operator.snapshotState(checkpointId, clock.getCurrentProcessingTime());
+  }
+
+  void notifyCheckpointComplete(long checkpointId) throws Exception {
+    operator.notifyCheckpointComplete(checkpointId);
+  }
+
+  void finish() throws Exception {
+    operator.finish();
+  }
+
+  /** Closes the operator once; later calls do nothing. */
+  void close() throws Exception {
+    if (!closed) {
+      closed = true;
+      operator.close();
+    }
+  }
+
+  /** From now on whatever the instance emits is dropped: it no longer has a downstream. */
+  void disconnect() {
+    output.connected = false;
+  }
+
+  long currentProcessingTime() {
+    return clock.getCurrentProcessingTime();
+  }
+
+  /** Records emitted elements, copied when a serializer is known. */
+  private static final class RecordingOutput implements Output<Object> {
+    private final List<Outputs.Emitted> into;
+    private final TypeSerializer<Object> copier;
+    boolean connected = true;
+
+    RecordingOutput(List<Outputs.Emitted> into, TypeSerializer<Object> serializer) {
+      this.into = into;
+      this.copier =
+          serializer == null || serializer.isImmutableType() ? null : serializer.duplicate();
+    }
+
+    @Override
+    public void collect(Object record, long timestamp) {
+      if (connected) {
+        into.add(
+            new Outputs.Emitted(
+                copier == null || record == null ? record : copier.copy(record), timestamp));
+      }
+    }
+  }
+}
