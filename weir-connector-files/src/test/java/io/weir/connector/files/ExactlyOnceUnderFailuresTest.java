@@ -48,10 +48,14 @@ class ExactlyOnceUnderFailuresTest {
 
   static Stream<Arguments> matrix() {
     return Stream.of(
-        Arguments.of(CheckpointingMode.EXACTLY_ONCE, "jobmanager", 2),
-        Arguments.of(CheckpointingMode.EXACTLY_ONCE, "filesystem", 3),
-        Arguments.of(CheckpointingMode.AT_LEAST_ONCE, "jobmanager", 2),
-        Arguments.of(CheckpointingMode.AT_LEAST_ONCE, "filesystem", 4));
+        Arguments.of(CheckpointingMode.EXACTLY_ONCE, "jobmanager", 2, "aligned"),
+        Arguments.of(CheckpointingMode.EXACTLY_ONCE, "filesystem", 3, "aligned"),
+        Arguments.of(CheckpointingMode.EXACTLY_ONCE, "filesystem", 2, "unaligned"),
+        Arguments.of(CheckpointingMode.EXACTLY_ONCE, "jobmanager", 3, "unaligned"),
+        Arguments.of(CheckpointingMode.EXACTLY_ONCE, "filesystem", 2, "aligned-timeout-0"),
+        Arguments.of(CheckpointingMode.EXACTLY_ONCE, "filesystem", 3, "aligned-timeout-2ms"),
+        Arguments.of(CheckpointingMode.AT_LEAST_ONCE, "jobmanager", 2, "aligned"),
+        Arguments.of(CheckpointingMode.AT_LEAST_ONCE, "filesystem", 4, "aligned"));
   }
 
   /**
@@ -124,10 +128,11 @@ class ExactlyOnceUnderFailuresTest {
     }
   }
 
-  @ParameterizedTest(name = "{0}, {1} storage, parallelism {2}")
+  @ParameterizedTest(name = "{0}, {1} storage, parallelism {2}, {3}")
   @MethodSource("matrix")
   void countsSurviveRepeatedFailures(
-      CheckpointingMode mode, String storage, int parallelism, @TempDir Path dir) throws Exception {
+      CheckpointingMode mode, String storage, int parallelism, String alignment, @TempDir Path dir)
+      throws Exception {
     int failures = 20;
     FAILURES_LEFT.set(failures);
     Path out = dir.resolve("out");
@@ -148,6 +153,18 @@ class ExactlyOnceUnderFailuresTest {
         .setCheckpointStorage(
             storage.equals("filesystem") ? dir.resolve("checkpoints").toUri().toString() : storage);
     env.setRestartStrategy(RestartStrategy.fixedDelay(failures + 5, Duration.ZERO));
+    switch (alignment) {
+      case "unaligned" -> env.getCheckpointConfig().enableUnalignedCheckpoints();
+      case "aligned-timeout-0" ->
+          env.getCheckpointConfig()
+              .enableUnalignedCheckpoints()
+              .setAlignedCheckpointTimeout(Duration.ZERO);
+      case "aligned-timeout-2ms" ->
+          env.getCheckpointConfig()
+              .enableUnalignedCheckpoints()
+              .setAlignedCheckpointTimeout(Duration.ofMillis(2));
+      default -> {}
+    }
 
     var first =
         env.fromSequence(1, n).map(new FailingMap()).name("Failing Map").keyBy(i -> i % KEYS);

@@ -32,6 +32,37 @@ public final class BarrierHandler {
 
     /** Give up checkpoint {@code checkpointId} and tell downstream. */
     void abortCheckpoint(long checkpointId, String reason) throws Exception;
+
+    /** Aligned with timeout: alignment of {@code checkpointId} began; call back on timeout. */
+    default void alignmentStarted(long checkpointId) {}
+
+    /**
+     * Unaligned: from now on, the data of {@code channel} up to its barrier is in-flight data of
+     * the checkpoint (including what its deserializer holds already).
+     */
+    default void startRecording(int channel) {}
+
+    /**
+     * Unaligned: {@code channel} delivered its barrier already; keep the bytes its deserializer
+     * holds (a record whose rest the barrier overtook).
+     */
+    default void recordUnconsumed(int channel) {}
+
+    /** Unaligned: the barrier of {@code channel} arrived; stop recording it. */
+    default void stopRecording(int channel) {}
+
+    /** Unaligned: every channel delivered its barrier; the in-flight data is complete. */
+    default void channelStateComplete(long checkpointId) throws Exception {}
+  }
+
+  /** How a task aligns exactly-once checkpoints. */
+  public enum Alignment {
+    /** Block channels until all barriers arrived. */
+    ALIGNED,
+    /** Snapshot at the first barrier and record in-flight data until the last. */
+    UNALIGNED,
+    /** Start aligned; switch to unaligned when alignment takes longer than the timeout. */
+    ALIGNED_THEN_UNALIGNED
   }
 
   /** Where the handler is. */
@@ -41,7 +72,9 @@ public final class BarrierHandler {
     /** Exactly-once: waiting for barrier n on the channels that did not deliver it yet. */
     ALIGNING,
     /** At-least-once: counting the channels that delivered barrier n, blocking none. */
-    COLLECTING
+    COLLECTING,
+    /** Unaligned: snapshot taken; recording the channels whose barrier n has not arrived. */
+    UNALIGNED
   }
 
   private final int numberOfChannels;
@@ -70,12 +103,20 @@ public final class BarrierHandler {
     }
   }
 
+  private final Alignment alignment;
+
   public BarrierHandler(int numberOfChannels, boolean exactlyOnce, Actions actions) {
+    this(numberOfChannels, exactlyOnce, Alignment.ALIGNED, actions);
+  }
+
+  public BarrierHandler(
+      int numberOfChannels, boolean exactlyOnce, Alignment alignment, Actions actions) {
     if (numberOfChannels < 1) {
       throw new IllegalArgumentException("A barrier handler needs at least one channel");
     }
     this.numberOfChannels = numberOfChannels;
     this.aligned = exactlyOnce;
+    this.alignment = alignment;
     this.actions = actions;
   }
 
@@ -109,6 +150,21 @@ public final class BarrierHandler {
       completeCollected();
       return;
     }
+    if (state == State.UNALIGNED) {
+      if (id == currentCheckpoint) {
+        received.set(channel);
+        actions.stopRecording(channel);
+        completeUnaligned();
+        return;
+      }
+      if (id < currentCheckpoint) {
+        return;
+      }
+      long old = currentCheckpoint;
+      stopRecordingAll();
+      latestHandled = Math.max(latestHandled, old);
+      actions.abortCheckpoint(old, "checkpoint " + id + " started before " + old + " completed");
+    }
     if (state != State.IDLE && id < currentCheckpoint) {
       return;
     }
@@ -119,14 +175,80 @@ public final class BarrierHandler {
       latestHandled = Math.max(latestHandled, old);
       actions.abortCheckpoint(old, "checkpoint " + id + " started before " + old + " aligned");
     }
+    boolean goUnaligned =
+        !barrier.savepoint() && (barrier.unaligned() || alignment == Alignment.UNALIGNED);
+    if (goUnaligned) {
+      if (state == State.IDLE) {
+        currentCheckpoint = id;
+        currentBarrier = barrier;
+      }
+      received.set(channel);
+      switchToUnaligned();
+      return;
+    }
     if (state == State.IDLE) {
       state = State.ALIGNING;
       currentCheckpoint = id;
       currentBarrier = barrier;
+      if (alignment == Alignment.ALIGNED_THEN_UNALIGNED) {
+        actions.alignmentStarted(id);
+      }
     }
     received.set(channel);
     actions.block(channel);
     completeAligned();
+  }
+
+  /**
+   * Aligned with timeout: alignment of {@code checkpointId} has lasted too long. If it is still
+   * going on, the task snapshots now and records the data still in flight.
+   */
+  public void onAlignmentTimeout(long checkpointId) throws Exception {
+    if (state == State.ALIGNING && currentCheckpoint == checkpointId) {
+      switchToUnaligned();
+    }
+  }
+
+  /** Snapshot now (barrier forwarded overtaking), record channels whose barrier is missing. */
+  private void switchToUnaligned() throws Exception {
+    if (state == State.ALIGNING) {
+      actions.unblockAll();
+    }
+    state = State.UNALIGNED;
+    actions.triggerCheckpoint(currentBarrier.asUnaligned());
+    for (int c = 0; c < numberOfChannels; c++) {
+      if (closed.get(c)) {
+        continue;
+      }
+      if (received.get(c)) {
+        actions.recordUnconsumed(c);
+      } else {
+        actions.startRecording(c);
+      }
+    }
+    completeUnaligned();
+  }
+
+  private void completeUnaligned() throws Exception {
+    if (allArrived(received)) {
+      long id = currentCheckpoint;
+      latestHandled = Math.max(latestHandled, id);
+      received.clear();
+      state = State.IDLE;
+      currentBarrier = null;
+      actions.channelStateComplete(id);
+    }
+  }
+
+  private void stopRecordingAll() {
+    for (int c = 0; c < numberOfChannels; c++) {
+      if (!closed.get(c) && !received.get(c)) {
+        actions.stopRecording(c);
+      }
+    }
+    received.clear();
+    state = State.IDLE;
+    currentBarrier = null;
   }
 
   public void onCancel(int channel, CancelCheckpointMarker marker) throws Exception {
@@ -149,7 +271,11 @@ public final class BarrierHandler {
     if (state != State.IDLE && id < currentCheckpoint) {
       return;
     }
-    releaseAlignment();
+    if (state == State.UNALIGNED) {
+      stopRecordingAll();
+    } else {
+      releaseAlignment();
+    }
     latestHandled = Math.max(latestHandled, id);
     actions.abortCheckpoint(id, "cancelled upstream");
   }
@@ -159,6 +285,9 @@ public final class BarrierHandler {
     closed.set(channel);
     if (!aligned) {
       completeCollected();
+    } else if (state == State.UNALIGNED) {
+      actions.stopRecording(channel);
+      completeUnaligned();
     } else if (state != State.IDLE) {
       completeAligned();
     }
@@ -180,7 +309,9 @@ public final class BarrierHandler {
       }
       return;
     }
-    if (state != State.IDLE && currentCheckpoint <= checkpointId) {
+    if (state == State.UNALIGNED && currentCheckpoint <= checkpointId) {
+      stopRecordingAll();
+    } else if (state != State.IDLE && currentCheckpoint <= checkpointId) {
       long old = currentCheckpoint;
       releaseAlignment();
       if (old < checkpointId) {

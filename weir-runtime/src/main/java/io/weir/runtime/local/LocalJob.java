@@ -16,6 +16,7 @@ import io.weir.api.graph.Partitioning;
 import io.weir.api.graph.SourceTransformation;
 import io.weir.api.source.Source;
 import io.weir.api.typeutils.TypeSerializer;
+import io.weir.runtime.checkpoint.BarrierHandler;
 import io.weir.runtime.checkpoint.CheckpointCoordinator;
 import io.weir.runtime.checkpoint.CompletedCheckpoint;
 import io.weir.runtime.checkpoint.OperatorState;
@@ -374,6 +375,14 @@ final class LocalJob implements JobClient {
         graph.configuration().get(CheckpointingOptions.CHECKPOINTING_CONSISTENCY_MODE)
             == CheckpointingMode.EXACTLY_ONCE;
     Responder responder = checkpointingEnabled ? new Responder() : null;
+    CheckpointConfig cc = new CheckpointConfig(graph.configuration());
+    long alignedTimeout = cc.getAlignedCheckpointTimeout().toMillis();
+    BarrierHandler.Alignment alignment =
+        !cc.isUnalignedCheckpointsEnabled()
+            ? BarrierHandler.Alignment.ALIGNED
+            : alignedTimeout > 0
+                ? BarrierHandler.Alignment.ALIGNED_THEN_UNALIGNED
+                : BarrierHandler.Alignment.UNALIGNED;
     lastRestoredCheckpoint = restoredId;
     terminatedTasks = 0;
     int thisAttempt = attempt;
@@ -396,9 +405,19 @@ final class LocalJob implements JobClient {
                 node.getOperatorId(), op.forSubtask(restoredId, i, vertex.getParallelism()));
           }
         }
+        Map<String, List<byte[]>> channelState =
+            extractChannelState(vertex, restored, restoredId, i, taskState);
         TaskCheckpointing cp =
             new TaskCheckpointing(
-                checkpointingEnabled, exactlyOnce, storage, snapshotPool, responder, taskState);
+                checkpointingEnabled,
+                exactlyOnce,
+                storage,
+                snapshotPool,
+                responder,
+                taskState,
+                alignment,
+                alignedTimeout,
+                channelState);
         TaskListener listener =
             (task, state, cause) -> onTaskTerminated(thisAttempt, task, state, cause);
         StreamTask task =
@@ -436,6 +455,67 @@ final class LocalJob implements JobClient {
     for (StreamTask task : deployed) {
       task.start();
     }
+  }
+
+  /**
+   * Takes the in-flight data of an unaligned checkpoint out of the head operator's restored lists
+   * (so it is replayed once, not carried into later checkpoints). In-flight data cannot be split
+   * across another number of subtasks: a changed parallelism is refused.
+   */
+  private Map<String, List<byte[]>> extractChannelState(
+      JobVertex vertex,
+      Map<String, SubtaskStateCodec.LoadedOperator> restored,
+      long restoredId,
+      int subtask,
+      Map<String, RestoredOperatorState> taskState) {
+    StreamNode head = vertex.getHead();
+    SubtaskStateCodec.LoadedOperator loaded = restored.get(head.getOperatorId());
+    if (loaded == null) {
+      return Map.of();
+    }
+    boolean hasChannelState =
+        loaded.operatorLists().stream()
+            .anyMatch(
+                lists ->
+                    lists.keySet().stream()
+                        .anyMatch(n -> n.startsWith(TaskCheckpointing.CHANNEL_STATE_PREFIX)));
+    if (!hasChannelState) {
+      return Map.of();
+    }
+    if (loaded.operatorLists().size() != vertex.getParallelism()) {
+      throw new IllegalStateException(
+          "Checkpoint "
+              + restoredId
+              + " is unaligned and holds in-flight data of '"
+              + vertex.getName()
+              + "' for parallelism "
+              + loaded.operatorLists().size()
+              + "; it cannot be restored at parallelism "
+              + vertex.getParallelism()
+              + ". Restore at the old parallelism, or rescale from an aligned checkpoint.");
+    }
+    Map<String, List<byte[]>> channelState = new HashMap<>();
+    Map<String, DefaultOperatorStateStore.RestoredList> rest = new LinkedHashMap<>();
+    loaded
+        .operatorLists()
+        .get(subtask)
+        .forEach(
+            (name, list) -> {
+              if (name.startsWith(TaskCheckpointing.CHANNEL_STATE_PREFIX)) {
+                channelState.put(name, list.elements());
+              } else {
+                rest.put(name, list);
+              }
+            });
+    if (!head.isSource()) {
+      RestoredOperatorState original = taskState.get(head.getOperatorId());
+      if (original != null) {
+        taskState.put(
+            head.getOperatorId(),
+            new RestoredOperatorState(original.checkpointId(), original.keyed(), rest));
+      }
+    }
+    return channelState;
   }
 
   @SuppressWarnings({"unchecked", "rawtypes"})

@@ -35,9 +35,27 @@ public sealed interface ChannelEvent
    * @param checkpointId the checkpoint
    * @param timestamp when the coordinator triggered it, epoch millis
    * @param savepoint true for a savepoint (always aligned)
+   * @param unaligned true when the barrier overtakes in-flight data (unaligned checkpoint)
    */
-  record CheckpointBarrier(long checkpointId, long timestamp, boolean savepoint)
-      implements ChannelEvent {}
+  record CheckpointBarrier(long checkpointId, long timestamp, boolean savepoint, boolean unaligned)
+      implements ChannelEvent {
+
+    /** An aligned barrier. */
+    public CheckpointBarrier(long checkpointId, long timestamp, boolean savepoint) {
+      this(checkpointId, timestamp, savepoint, false);
+    }
+
+    /** The same barrier, overtaking in-flight data. */
+    public CheckpointBarrier asUnaligned() {
+      return unaligned ? this : new CheckpointBarrier(checkpointId, timestamp, savepoint, true);
+    }
+
+    /** Unaligned barriers jump ahead of the buffers queued in a channel. */
+    @Override
+    public boolean isPriority() {
+      return unaligned;
+    }
+  }
 
   /**
    * Checkpoint {@code checkpointId} was aborted upstream: release any alignment for it.

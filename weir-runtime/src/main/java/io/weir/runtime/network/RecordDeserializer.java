@@ -127,6 +127,33 @@ public final class RecordDeserializer {
     return false;
   }
 
+  /**
+   * The bytes received but not yet turned into records — a partly received record and the rest of
+   * the current buffer — starting at a record boundary. They are in-flight data of an unaligned
+   * checkpoint; this deserializer is left unchanged.
+   */
+  public byte[] captureUnconsumed() {
+    int partial = spanning ? (headerFilled < 4 ? headerFilled : 4 + spanFilled) : 0;
+    int rest = buffer == null ? 0 : buffer.size() - position;
+    byte[] out = new byte[partial + rest];
+    if (spanning) {
+      if (headerFilled < 4) {
+        System.arraycopy(headerBytes, 0, out, 0, headerFilled);
+      } else {
+        int header = spanLength | (lastHasTimestamp ? TIMESTAMP_FLAG : 0);
+        out[0] = (byte) (header >>> 24);
+        out[1] = (byte) (header >>> 16);
+        out[2] = (byte) (header >>> 8);
+        out[3] = (byte) header;
+        System.arraycopy(span, 0, out, 4, spanFilled);
+      }
+    }
+    if (rest > 0) {
+      System.arraycopy(buffer.memory(), position, out, partial, rest);
+    }
+    return out;
+  }
+
   /** Drops any buffer and partial record, e.g. when the task is cancelled. */
   public void clear() {
     if (buffer != null) {

@@ -6,6 +6,8 @@ import io.weir.runtime.task.CancelTaskException;
 import io.weir.runtime.task.Waker;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -163,6 +165,30 @@ public final class RecordWriter<T> {
   /** Buffers this writer ever allocated; bounded by channels x (credits + 2). */
   public int getBuffersCreated() {
     return pool.buffersCreated();
+  }
+
+  /**
+   * Sends {@code event} ahead of everything queued in every channel (an unaligned barrier) and
+   * returns, per channel, copies of the buffers it overtook, the pending partly filled buffer
+   * included: this writer's part of the checkpoint's in-flight data.
+   */
+  public List<List<byte[]>> broadcastPriorityEvent(ChannelEvent event) {
+    List<List<byte[]>> overtaken = new ArrayList<>(channels.length);
+    for (int c = 0; c < channels.length; c++) {
+      Buffer b = current[c];
+      if (b != null && b.size() > 0) {
+        send(c);
+      }
+      overtaken.add(channels[c].addPriorityEventAndCaptureOvertaken(event));
+    }
+    return overtaken;
+  }
+
+  /** Puts restored in-flight buffers into channel {@code c} before any new record. */
+  public void replay(int c, List<byte[]> buffers) {
+    for (byte[] bytes : buffers) {
+      channels[c].addBuffer(Buffer.wrap(bytes));
+    }
   }
 
   /** Number of buffers handed to channels so far. */

@@ -5,6 +5,7 @@ import io.weir.api.source.InputStatus;
 import io.weir.api.typeutils.DataInputDeserializer;
 import io.weir.api.typeutils.TypeSerializer;
 import io.weir.runtime.checkpoint.BarrierHandler;
+import io.weir.runtime.checkpoint.OperatorSnapshot;
 import io.weir.runtime.graph.JobEdge;
 import io.weir.runtime.graph.JobGraph;
 import io.weir.runtime.graph.JobVertex;
@@ -17,8 +18,14 @@ import io.weir.runtime.network.RecordWriter;
 import io.weir.runtime.operators.OneInputOperator;
 import io.weir.runtime.operators.OperatorException;
 import io.weir.runtime.operators.TwoInputOperator;
+import io.weir.runtime.state.DefaultOperatorStateStore;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 
 /**
  * A task fed by the network, with one or two logical inputs: reads one record at a time from its
@@ -36,6 +43,14 @@ public final class InputStreamTask extends StreamTask {
   private int endOfDataChannels;
   private int closedChannels;
   private BarrierHandler barriers;
+
+  /** Per gate channel, its in-flight data while an unaligned checkpoint records it; else null. */
+  private List<List<byte[]>> recorded;
+
+  private List<OperatorSnapshot> pendingUnaligned;
+  private long pendingUnalignedId = -1;
+  private Map<String, DefaultOperatorStateStore.RestoredList> pendingChannelState =
+      new LinkedHashMap<>();
 
   @SuppressWarnings("unchecked")
   public InputStreamTask(
@@ -65,11 +80,80 @@ public final class InputStreamTask extends StreamTask {
   @Override
   @SuppressWarnings("unchecked")
   protected void initializeInput() {
+    for (InputChannel channel : gate.getChannels()) {
+      List<byte[]> inFlight =
+          checkpointing
+              .channelState()
+              .get(TaskCheckpointing.inputChannelState(channel.getChannelIndex()));
+      if (inFlight != null) {
+        channel.prependForReplay(inFlight);
+      }
+    }
+    recorded = new ArrayList<>();
+    for (int c = 0; c < gate.getNumberOfChannels(); c++) {
+      recorded.add(null);
+    }
     barriers =
         new BarrierHandler(
             gate.getNumberOfChannels(),
             checkpointing.exactlyOnce(),
+            checkpointing.alignment(),
             new BarrierHandler.Actions() {
+              @Override
+              public void alignmentStarted(long checkpointId) {
+                timer()
+                    .schedule(
+                        () -> mailbox.put(() -> barriers.onAlignmentTimeout(checkpointId)),
+                        checkpointing.alignedTimeoutMillis(),
+                        TimeUnit.MILLISECONDS);
+              }
+
+              @Override
+              public void startRecording(int channel) {
+                List<byte[]> buffers = new ArrayList<>();
+                byte[] unconsumed =
+                    gate.getChannels().get(channel).getDeserializer().captureUnconsumed();
+                if (unconsumed.length > 0) {
+                  buffers.add(unconsumed);
+                }
+                recorded.set(channel, buffers);
+              }
+
+              @Override
+              public void recordUnconsumed(int channel) {
+                byte[] unconsumed =
+                    gate.getChannels().get(channel).getDeserializer().captureUnconsumed();
+                if (unconsumed.length > 0 && pendingUnaligned != null) {
+                  pendingChannelState.put(
+                      TaskCheckpointing.inputChannelState(channel),
+                      new DefaultOperatorStateStore.RestoredList(
+                          DefaultOperatorStateStore.Mode.SPLIT, List.of(unconsumed)));
+                }
+              }
+
+              @Override
+              public void stopRecording(int channel) {
+                List<byte[]> buffers = recorded.get(channel);
+                recorded.set(channel, null);
+                if (buffers != null && !buffers.isEmpty() && pendingUnaligned != null) {
+                  pendingChannelState.put(
+                      TaskCheckpointing.inputChannelState(channel),
+                      new DefaultOperatorStateStore.RestoredList(
+                          DefaultOperatorStateStore.Mode.SPLIT, buffers));
+                }
+              }
+
+              @Override
+              public void channelStateComplete(long checkpointId) {
+                if (pendingUnaligned != null && pendingUnalignedId == checkpointId) {
+                  List<OperatorSnapshot> snapshots = pendingUnaligned;
+                  addChannelState(snapshots, pendingChannelState);
+                  pendingUnaligned = null;
+                  pendingChannelState = new LinkedHashMap<>();
+                  uploadAndAcknowledge(checkpointId, snapshots);
+                }
+              }
+
               @Override
               public void block(int channel) {
                 gate.block(gate.getChannels().get(channel));
@@ -119,6 +203,10 @@ public final class InputStreamTask extends StreamTask {
         return InputStatus.NOTHING_AVAILABLE;
       }
       if (polled.element() instanceof Buffer buffer) {
+        List<byte[]> recording = recorded.get(polled.channel().getChannelIndex());
+        if (recording != null) {
+          recording.add(buffer.copyOfContent()); // in flight before this channel's barrier
+        }
         polled.channel().getDeserializer().setNextBuffer(buffer);
         current = polled.channel();
       } else if (handleEvent(polled.channel(), (ChannelEvent) polled.element())) {
@@ -185,7 +273,23 @@ public final class InputStreamTask extends StreamTask {
   }
 
   @Override
+  protected boolean holdForChannelState(
+      ChannelEvent.CheckpointBarrier barrier, List<OperatorSnapshot> snapshots) {
+    if (barrier.unaligned() && barriers.state() == BarrierHandler.State.UNALIGNED) {
+      pendingUnaligned = snapshots;
+      pendingUnalignedId = barrier.checkpointId();
+      pendingChannelState = new LinkedHashMap<>();
+      return true;
+    }
+    return false;
+  }
+
+  @Override
   protected void notifyCheckpointAborted(long checkpointId) throws Exception {
+    if (pendingUnaligned != null && pendingUnalignedId <= checkpointId) {
+      releaseAll(pendingUnaligned);
+      pendingUnaligned = null;
+    }
     barriers.abort(checkpointId);
     super.notifyCheckpointAborted(checkpointId);
   }

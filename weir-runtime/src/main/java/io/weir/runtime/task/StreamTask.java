@@ -3,6 +3,7 @@ package io.weir.runtime.task;
 import io.weir.api.config.CoreOptions;
 import io.weir.api.functions.TaskInfo;
 import io.weir.api.source.InputStatus;
+import io.weir.runtime.checkpoint.BarrierHandler;
 import io.weir.runtime.checkpoint.OperatorSnapshot;
 import io.weir.runtime.checkpoint.OperatorSubtaskState;
 import io.weir.runtime.checkpoint.SubtaskStateCodec;
@@ -13,6 +14,7 @@ import io.weir.runtime.network.ChannelEvent;
 import io.weir.runtime.network.RecordWriter;
 import io.weir.runtime.operators.OperatorException;
 import io.weir.runtime.operators.StreamOperator;
+import io.weir.runtime.state.DefaultOperatorStateStore;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -214,6 +216,7 @@ public abstract class StreamTask implements Runnable {
       callOperator(op, op::initializeState);
       callOperator(op, op::open);
     }
+    replayOutputChannelState();
     initializeInput();
     startBufferFlusher();
     runMailboxLoop();
@@ -234,6 +237,27 @@ public abstract class StreamTask implements Runnable {
     for (RecordWriter<?> writer : writerArray) {
       writer.broadcastEvent(ChannelEvent.EndOfPartition.INSTANCE);
     }
+  }
+
+  /** Restored overtaken output buffers go out before any new record. */
+  private void replayOutputChannelState() {
+    for (Map.Entry<StreamEdge, RecordWriter<?>> e : writers.entrySet()) {
+      RecordWriter<?> writer = e.getValue();
+      for (int c = 0; c < writer.getNumberOfChannels(); c++) {
+        List<byte[]> buffers =
+            checkpointing
+                .channelState()
+                .get(TaskCheckpointing.outputChannelState(e.getKey().id(), c));
+        if (buffers != null) {
+          writer.replay(c, buffers);
+        }
+      }
+    }
+  }
+
+  /** The shared timer thread, for task-side timeouts. */
+  protected ScheduledExecutorService timer() {
+    return timer;
   }
 
   /** After the last record: serve checkpoints until the final one completed and input closed. */
@@ -270,9 +294,24 @@ public abstract class StreamTask implements Runnable {
 
   /** From the coordinator, any thread: a source takes checkpoint {@code id}. */
   public void triggerCheckpointAsync(long checkpointId, long timestamp) {
+    boolean unaligned =
+        checkpointing.exactlyOnce()
+            && checkpointing.alignment() == BarrierHandler.Alignment.UNALIGNED;
     mailbox.put(
         () ->
-            performCheckpoint(new ChannelEvent.CheckpointBarrier(checkpointId, timestamp, false)));
+            performCheckpoint(
+                new ChannelEvent.CheckpointBarrier(checkpointId, timestamp, false, unaligned)));
+  }
+
+  /**
+   * After end of input, barriers travel in order: an overtaking barrier would arrive before
+   * end-of-data, and downstream would take the final checkpoint before it finished.
+   */
+  private ChannelEvent.CheckpointBarrier barrierToForward(ChannelEvent.CheckpointBarrier barrier) {
+    return endOfInput && barrier.unaligned()
+        ? new ChannelEvent.CheckpointBarrier(
+            barrier.checkpointId(), barrier.timestamp(), barrier.savepoint(), false)
+        : barrier;
   }
 
   /** From the coordinator, any thread. */
@@ -302,12 +341,62 @@ public abstract class StreamTask implements Runnable {
       releaseAll(snapshots);
       throw e;
     }
-    for (RecordWriter<?> writer : writerArray) {
-      writer.broadcastEvent(barrier);
+    ChannelEvent.CheckpointBarrier forward = barrierToForward(barrier);
+    if (forward.unaligned()) {
+      Map<String, DefaultOperatorStateStore.RestoredList> overtaken = new LinkedHashMap<>();
+      for (Map.Entry<StreamEdge, RecordWriter<?>> e : writers.entrySet()) {
+        List<List<byte[]>> perChannel = e.getValue().broadcastPriorityEvent(forward);
+        for (int c = 0; c < perChannel.size(); c++) {
+          if (!perChannel.get(c).isEmpty()) {
+            overtaken.put(
+                TaskCheckpointing.outputChannelState(e.getKey().id(), c),
+                new DefaultOperatorStateStore.RestoredList(
+                    DefaultOperatorStateStore.Mode.SPLIT, perChannel.get(c)));
+          }
+        }
+      }
+      addChannelState(snapshots, overtaken);
+    } else {
+      for (RecordWriter<?> writer : writerArray) {
+        writer.broadcastEvent(forward);
+      }
     }
     if (endOfInput && finalCheckpointId < 0) {
       finalCheckpointId = id;
     }
+    if (!holdForChannelState(barrier, snapshots)) {
+      uploadAndAcknowledge(id, snapshots);
+    }
+  }
+
+  /**
+   * Adds in-flight data to the head operator's snapshot (the first one), where it is persisted with
+   * the operator state.
+   */
+  protected static void addChannelState(
+      List<OperatorSnapshot> snapshots, Map<String, DefaultOperatorStateStore.RestoredList> lists) {
+    if (lists.isEmpty() || snapshots.isEmpty()) {
+      return;
+    }
+    OperatorSnapshot head = snapshots.get(0);
+    Map<String, DefaultOperatorStateStore.RestoredList> merged =
+        new LinkedHashMap<>(head.operatorLists());
+    merged.putAll(lists);
+    snapshots.set(
+        0, new OperatorSnapshot(head.operatorId(), head.description(), head.keyed(), merged));
+  }
+
+  /**
+   * Unaligned checkpoints of tasks with inputs keep the snapshot until the in-flight data of every
+   * input channel is recorded; returns true when it did so.
+   */
+  protected boolean holdForChannelState(
+      ChannelEvent.CheckpointBarrier barrier, List<OperatorSnapshot> snapshots) {
+    return false;
+  }
+
+  /** The asynchronous part: writes the snapshots, then acknowledges. */
+  protected void uploadAndAcknowledge(long id, List<OperatorSnapshot> snapshots) {
     int vertexIndex = vertex.getIndex();
     int subtask = taskInfo.indexOfThisSubtask();
     checkpointing
@@ -342,7 +431,7 @@ public abstract class StreamTask implements Runnable {
     }
   }
 
-  private static void releaseAll(List<OperatorSnapshot> snapshots) {
+  protected static void releaseAll(List<OperatorSnapshot> snapshots) {
     for (OperatorSnapshot s : snapshots) {
       if (s.keyed() != null) {
         s.keyed().release();

@@ -1,8 +1,10 @@
 package io.weir.runtime.task;
 
+import io.weir.runtime.checkpoint.BarrierHandler;
 import io.weir.runtime.checkpoint.OperatorSubtaskState;
 import io.weir.runtime.checkpoint.RestoredOperatorState;
 import io.weir.runtime.storage.CheckpointStorage;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executor;
 
@@ -15,6 +17,9 @@ import java.util.concurrent.Executor;
  * @param asyncExecutor runs the asynchronous part of snapshots
  * @param responder where acknowledgements go
  * @param restored per operator id, the state this subtask starts from (empty for a fresh start)
+ * @param alignment how exactly-once barriers are aligned
+ * @param alignedTimeoutMillis with ALIGNED_THEN_UNALIGNED, how long alignment may take
+ * @param channelState restored in-flight data by channel-state name (empty without)
  */
 public record TaskCheckpointing(
     boolean enabled,
@@ -22,11 +27,36 @@ public record TaskCheckpointing(
     CheckpointStorage storage,
     Executor asyncExecutor,
     Responder responder,
-    Map<String, RestoredOperatorState> restored) {
+    Map<String, RestoredOperatorState> restored,
+    BarrierHandler.Alignment alignment,
+    long alignedTimeoutMillis,
+    Map<String, List<byte[]>> channelState) {
+
+  /** Operator-state names under which in-flight data of unaligned checkpoints is kept. */
+  public static final String CHANNEL_STATE_PREFIX = "_channel_";
+
+  /** The name of the recorded input data of gate channel {@code channel}. */
+  public static String inputChannelState(int channel) {
+    return CHANNEL_STATE_PREFIX + "in_" + channel;
+  }
+
+  /** The name of the overtaken output data of {@code edgeId}'s channel {@code channel}. */
+  public static String outputChannelState(int edgeId, int channel) {
+    return CHANNEL_STATE_PREFIX + "out_" + edgeId + "_" + channel;
+  }
 
   /** Checkpointing off, nothing restored. */
   public static TaskCheckpointing disabled() {
-    return new TaskCheckpointing(false, true, null, Runnable::run, null, Map.of());
+    return new TaskCheckpointing(
+        false,
+        true,
+        null,
+        Runnable::run,
+        null,
+        Map.of(),
+        BarrierHandler.Alignment.ALIGNED,
+        0,
+        Map.of());
   }
 
   /** The coordinator's side, as the task sees it. Any thread. */
