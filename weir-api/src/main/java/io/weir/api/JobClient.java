@@ -12,6 +12,14 @@ public interface JobClient {
   /** Completes when the job finished, or exceptionally with a {@link JobExecutionException}. */
   CompletableFuture<JobExecutionResult> getJobExecutionResult();
 
+  /**
+   * Statistics of the job's recent checkpoints, oldest first (the newest few hundred). Empty when
+   * checkpointing is off.
+   */
+  default java.util.List<CheckpointStatistics> getCheckpointStatistics() {
+    return java.util.List.of();
+  }
+
   /** Cancels the job; completes once every task has stopped. */
   CompletableFuture<Void> cancel();
 }

@@ -1,5 +1,6 @@
 package io.weir.runtime.checkpoint;
 
+import io.weir.api.CheckpointStatistics;
 import io.weir.runtime.storage.CheckpointStorage;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -108,6 +109,8 @@ public final class CheckpointCoordinator {
     final long timestamp;
     final Set<TaskKey> notYetAcknowledged;
     final Map<TaskKey, Map<String, OperatorSubtaskState>> acknowledged = new HashMap<>();
+    final List<CheckpointStatistics.SubtaskCheckpointStatistics> subtaskStatistics =
+        new ArrayList<>();
     Runnable cancelTimeout;
     Throwable cause;
 
@@ -246,6 +249,7 @@ public final class CheckpointCoordinator {
     long id = ++lastCheckpointId;
     Pending p = new Pending(id, now, expected);
     pending.put(id, p);
+    record(p, CheckpointStatistics.Status.IN_PROGRESS);
     p.cancelTimeout = context.schedule(() -> onTimeout(id), settings.timeoutMillis());
     LOG.debug("Triggering checkpoint {} of job {}", id, jobId);
     context.triggerSources(id, now);
@@ -267,6 +271,15 @@ public final class CheckpointCoordinator {
   /** A task finished its snapshot for {@code checkpointId}. */
   public synchronized void acknowledge(
       TaskKey task, long checkpointId, Map<String, OperatorSubtaskState> states) {
+    acknowledge(task, checkpointId, states, null);
+  }
+
+  /** A task finished its snapshot for {@code checkpointId}, with what it measured. */
+  public synchronized void acknowledge(
+      TaskKey task,
+      long checkpointId,
+      Map<String, OperatorSubtaskState> states,
+      CheckpointStatistics.SubtaskCheckpointStatistics statistics) {
     Pending p = pending.get(checkpointId);
     if (p == null) {
       // Aborted meanwhile: the task wrote its state after the abort deleted the checkpoint's
@@ -281,6 +294,9 @@ public final class CheckpointCoordinator {
       return; // a duplicate, or from an earlier attempt
     }
     p.acknowledged.put(task, states);
+    if (statistics != null) {
+      p.subtaskStatistics.add(statistics);
+    }
     if (p.notYetAcknowledged.isEmpty()) {
       complete(p);
     }
@@ -356,6 +372,7 @@ public final class CheckpointCoordinator {
     completed.addFirst(checkpoint);
     consecutiveFailures = 0;
     lastCompletionTime = context.currentTimeMillis();
+    record(p, CheckpointStatistics.Status.COMPLETED);
     LOG.info(
         "Completed checkpoint {} of job {} in {} ms",
         p.id,
@@ -379,6 +396,7 @@ public final class CheckpointCoordinator {
       p.cancelTimeout.run();
     }
     LOG.warn("Checkpoint {} of job {} aborted: {}", p.id, jobId, why);
+    record(p, CheckpointStatistics.Status.FAILED);
     discardQuietly(p.id);
     context.notifyAborted(p.id);
     if (reason.countsAsFailure) {
@@ -413,6 +431,33 @@ public final class CheckpointCoordinator {
                   + settings.tolerableFailures(),
               cause));
     }
+  }
+
+  private static final int STATISTICS_KEPT = 500;
+
+  private final java.util.LinkedHashMap<Long, CheckpointStatistics> history =
+      new java.util.LinkedHashMap<>();
+
+  private void record(Pending p, CheckpointStatistics.Status status) {
+    long duration =
+        status == CheckpointStatistics.Status.IN_PROGRESS
+            ? -1
+            : context.currentTimeMillis() - p.timestamp;
+    boolean unaligned =
+        p.subtaskStatistics.stream()
+            .anyMatch(CheckpointStatistics.SubtaskCheckpointStatistics::unaligned);
+    history.put(
+        p.id,
+        new CheckpointStatistics(
+            p.id, status, p.timestamp, duration, unaligned, p.subtaskStatistics));
+    while (history.size() > STATISTICS_KEPT) {
+      history.remove(history.keySet().iterator().next());
+    }
+  }
+
+  /** The recent checkpoints, oldest first. */
+  public synchronized List<CheckpointStatistics> statistics() {
+    return List.copyOf(history.values());
   }
 
   public synchronized int failuresTotal() {

@@ -1,6 +1,7 @@
 package io.weir.runtime.local;
 
 import io.weir.api.CheckpointConfig;
+import io.weir.api.CheckpointStatistics;
 import io.weir.api.CheckpointingMode;
 import io.weir.api.ExternalizedCheckpointRetention;
 import io.weir.api.JobClient;
@@ -303,9 +304,13 @@ final class LocalJob implements JobClient {
   private final class Responder implements TaskCheckpointing.Responder {
     @Override
     public void acknowledge(
-        int vertex, int subtask, long checkpointId, Map<String, OperatorSubtaskState> states) {
+        int vertex,
+        int subtask,
+        long checkpointId,
+        Map<String, OperatorSubtaskState> states,
+        CheckpointStatistics.SubtaskCheckpointStatistics statistics) {
       coordinator.acknowledge(
-          new CheckpointCoordinator.TaskKey(vertex, subtask), checkpointId, states);
+          new CheckpointCoordinator.TaskKey(vertex, subtask), checkpointId, states, statistics);
     }
 
     @Override
@@ -849,6 +854,11 @@ final class LocalJob implements JobClient {
   /** The coordinator, or null when checkpointing is off; for tests and the demo. */
   CheckpointCoordinator coordinator() {
     return coordinator;
+  }
+
+  @Override
+  public List<CheckpointStatistics> getCheckpointStatistics() {
+    return coordinator == null ? List.of() : coordinator.statistics();
   }
 
   @Override

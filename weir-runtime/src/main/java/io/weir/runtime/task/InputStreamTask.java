@@ -48,6 +48,8 @@ public final class InputStreamTask extends StreamTask {
   private List<List<byte[]>> recorded;
 
   private List<OperatorSnapshot> pendingUnaligned;
+  private long firstBarrierId = -1;
+  private long firstBarrierAt;
   private long pendingUnalignedId = -1;
   private Map<String, DefaultOperatorStateStore.RestoredList> pendingChannelState =
       new LinkedHashMap<>();
@@ -240,6 +242,10 @@ public final class InputStreamTask extends StreamTask {
   /** Returns true when the event ended the data of the whole input. */
   private boolean handleEvent(InputChannel channel, ChannelEvent event) throws Exception {
     if (event instanceof ChannelEvent.CheckpointBarrier barrier) {
+      if (barrier.checkpointId() > firstBarrierId) {
+        firstBarrierId = barrier.checkpointId();
+        firstBarrierAt = System.currentTimeMillis();
+      }
       barriers.onBarrier(channel.getChannelIndex(), barrier);
     } else if (event instanceof ChannelEvent.CancelCheckpointMarker cancel) {
       barriers.onCancel(channel.getChannelIndex(), cancel);
@@ -270,6 +276,11 @@ public final class InputStreamTask extends StreamTask {
   @Override
   protected boolean isInputClosed() {
     return closedChannels == gate.getNumberOfChannels();
+  }
+
+  @Override
+  protected long firstBarrierMillis(long checkpointId, long now) {
+    return checkpointId == firstBarrierId ? firstBarrierAt : now;
   }
 
   @Override

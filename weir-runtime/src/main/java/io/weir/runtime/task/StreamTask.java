@@ -1,5 +1,6 @@
 package io.weir.runtime.task;
 
+import io.weir.api.CheckpointStatistics;
 import io.weir.api.config.CoreOptions;
 import io.weir.api.functions.TaskInfo;
 import io.weir.api.source.InputStatus;
@@ -331,6 +332,9 @@ public abstract class StreamTask implements Runnable {
    */
   protected void performCheckpoint(ChannelEvent.CheckpointBarrier barrier) throws Exception {
     long id = barrier.checkpointId();
+    long now = System.currentTimeMillis();
+    long syncStart = System.nanoTime();
+    long firstBarrier = Math.min(now, firstBarrierMillis(id, now));
     List<OperatorSnapshot> snapshots = new ArrayList<>();
     try {
       snapshotTaskState(id, snapshots);
@@ -364,9 +368,25 @@ public abstract class StreamTask implements Runnable {
     if (endOfInput && finalCheckpointId < 0) {
       finalCheckpointId = id;
     }
+    pendingStatistics.put(
+        id,
+        new long[] {
+          Math.max(0, firstBarrier - barrier.timestamp()),
+          barrier.unaligned() ? 0 : now - firstBarrier,
+          (System.nanoTime() - syncStart) / 1_000_000,
+          barrier.unaligned() ? 1 : 0
+        });
     if (!holdForChannelState(barrier, snapshots)) {
       uploadAndAcknowledge(id, snapshots);
     }
+  }
+
+  /** Per checkpoint: start delay, alignment, sync duration, unaligned (1/0). Task thread. */
+  private final Map<Long, long[]> pendingStatistics = new java.util.HashMap<>();
+
+  /** When the first barrier of {@code checkpointId} reached this task; sources: now. */
+  protected long firstBarrierMillis(long checkpointId, long now) {
+    return now;
   }
 
   /**
@@ -397,12 +417,27 @@ public abstract class StreamTask implements Runnable {
 
   /** The asynchronous part: writes the snapshots, then acknowledges. */
   protected void uploadAndAcknowledge(long id, List<OperatorSnapshot> snapshots) {
+    long[] measured = pendingStatistics.remove(id);
+    long[] stats = measured != null ? measured : new long[4];
+    long channelBytes = 0;
+    if (!snapshots.isEmpty()) {
+      for (Map.Entry<String, DefaultOperatorStateStore.RestoredList> e :
+          snapshots.get(0).operatorLists().entrySet()) {
+        if (e.getKey().startsWith(TaskCheckpointing.CHANNEL_STATE_PREFIX)) {
+          for (byte[] b : e.getValue().elements()) {
+            channelBytes += b.length;
+          }
+        }
+      }
+    }
+    long inFlightBytes = channelBytes;
     int vertexIndex = vertex.getIndex();
     int subtask = taskInfo.indexOfThisSubtask();
     checkpointing
         .asyncExecutor()
         .execute(
             () -> {
+              long asyncStart = System.nanoTime();
               try {
                 Map<String, OperatorSubtaskState> states = new LinkedHashMap<>();
                 for (OperatorSnapshot snapshot : snapshots) {
@@ -410,7 +445,22 @@ public abstract class StreamTask implements Runnable {
                       snapshot.operatorId(),
                       SubtaskStateCodec.persist(id, snapshot, checkpointing.storage()));
                 }
-                checkpointing.responder().acknowledge(vertexIndex, subtask, id, states);
+                checkpointing
+                    .responder()
+                    .acknowledge(
+                        vertexIndex,
+                        subtask,
+                        id,
+                        states,
+                        new CheckpointStatistics.SubtaskCheckpointStatistics(
+                            vertex.getName(),
+                            subtask,
+                            stats[0],
+                            stats[1],
+                            stats[3] == 1,
+                            inFlightBytes,
+                            stats[2],
+                            (System.nanoTime() - asyncStart) / 1_000_000));
               } catch (Throwable t) {
                 releaseAll(snapshots);
                 LOG.warn(

@@ -1,5 +1,6 @@
 package io.weir.runtime.task;
 
+import io.weir.api.CheckpointStatistics;
 import io.weir.runtime.checkpoint.BarrierHandler;
 import io.weir.runtime.checkpoint.OperatorSubtaskState;
 import io.weir.runtime.checkpoint.RestoredOperatorState;
@@ -62,7 +63,11 @@ public record TaskCheckpointing(
   /** The coordinator's side, as the task sees it. Any thread. */
   public interface Responder {
     void acknowledge(
-        int vertex, int subtask, long checkpointId, Map<String, OperatorSubtaskState> states);
+        int vertex,
+        int subtask,
+        long checkpointId,
+        Map<String, OperatorSubtaskState> states,
+        CheckpointStatistics.SubtaskCheckpointStatistics statistics);
 
     void decline(int vertex, int subtask, long checkpointId, Throwable cause);
 

@@ -3,12 +3,14 @@ package io.weir.runtime.local;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.weir.api.CheckpointStatistics;
 import io.weir.api.JobClient;
 import io.weir.api.RestartStrategy;
 import io.weir.api.StreamEnvironment;
 import io.weir.api.functions.SinkFunction;
 import io.weir.runtime.checkpoint.CheckpointCoordinator;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -52,9 +54,31 @@ class UnalignedUnderBackpressureTest {
                 () ->
                     coordinator.latestCompleted() != null
                         && coordinator.latestCompleted().checkpointId() >= 3);
+        // Statistics: completed, unaligned, with in-flight data persisted and per-subtask parts.
+        List<CheckpointStatistics> stats = client.getCheckpointStatistics();
+        CheckpointStatistics done =
+            stats.stream()
+                .filter(c -> c.status() == CheckpointStatistics.Status.COMPLETED)
+                .reduce((a, b) -> b)
+                .orElseThrow();
+        assertThat(done.unaligned()).isTrue();
+        assertThat(done.channelStateBytes()).isPositive();
+        assertThat(done.endToEndDurationMillis()).isNotNegative();
+        assertThat(done.subtasks()).hasSize(4);
+        assertThat(done.subtasks())
+            .allSatisfy(
+                s -> {
+                  assertThat(s.syncDurationMillis()).isNotNegative();
+                  assertThat(s.asyncDurationMillis()).isNotNegative();
+                  assertThat(s.startDelayMillis()).isNotNegative();
+                });
       } else {
         await().atMost(Duration.ofSeconds(30)).until(() -> coordinator.failuresTotal() >= 3);
         assertThat(coordinator.latestCompleted()).isNull();
+        assertThat(client.getCheckpointStatistics())
+            .filteredOn(c -> c.status() == CheckpointStatistics.Status.FAILED)
+            .hasSizeGreaterThanOrEqualTo(3)
+            .allSatisfy(c -> assertThat(c.endToEndDurationMillis()).isGreaterThanOrEqualTo(300));
       }
     } finally {
       client.cancel().get(30, TimeUnit.SECONDS);
