@@ -135,6 +135,7 @@ public final class CheckpointCoordinator {
   private int consecutiveFailures;
   private boolean running;
   private Runnable cancelNextTrigger;
+  private boolean triggerSoonRequested;
   private int failuresTotal;
 
   public CheckpointCoordinator(
@@ -167,6 +168,7 @@ public final class CheckpointCoordinator {
   public synchronized void start() {
     running = true;
     scheduleTrigger(settings.intervalMillis());
+    serveTriggerSoon();
   }
 
   /** Stops triggering and aborts every pending checkpoint (failover, cancel, end of job). */
@@ -231,12 +233,26 @@ public final class CheckpointCoordinator {
     scheduleTrigger(settings.intervalMillis());
   }
 
-  /** Starts the next checkpoint now, whatever the interval says (final checkpoints). */
+  /**
+   * Starts the next checkpoint as soon as min pause allows, whatever the interval says (a task
+   * waits for its final checkpoint). A request made while a checkpoint is pending, or before {@link
+   * #start}, is remembered and served when possible.
+   */
   public synchronized void triggerSoon() {
     if (running && pending.isEmpty()) {
+      triggerSoonRequested = false;
       scheduleTrigger(
           Math.max(
               0, lastCompletionTime + settings.minPauseMillis() - context.currentTimeMillis()));
+    } else {
+      triggerSoonRequested = true;
+    }
+  }
+
+  /** Serves a remembered {@link #triggerSoon} once nothing is pending. */
+  private void serveTriggerSoon() {
+    if (triggerSoonRequested && running && pending.isEmpty()) {
+      triggerSoon();
     }
   }
 
@@ -388,6 +404,7 @@ public final class CheckpointCoordinator {
     if (running && cancelNextTrigger == null) {
       scheduleTrigger(settings.minPauseMillis());
     }
+    serveTriggerSoon();
   }
 
   private void abort(Pending p, AbortReason reason, String why) {
@@ -406,6 +423,7 @@ public final class CheckpointCoordinator {
     if (running && cancelNextTrigger == null) {
       scheduleTrigger(settings.minPauseMillis());
     }
+    serveTriggerSoon();
   }
 
   private void countFailure(long id, AbortReason reason, String why, Throwable cause) {

@@ -344,9 +344,6 @@ final class LocalJob implements JobClient {
       shutdownThreads();
       throw e instanceof RuntimeException re ? re : new IllegalStateException(e);
     }
-    if (coordinator != null) {
-      coordinator.start();
-    }
   }
 
   /** Reads and verifies every state file of a checkpoint. */
@@ -448,6 +445,8 @@ final class LocalJob implements JobClient {
     tasks = deployed;
     if (coordinator != null) {
       coordinator.setTasks(keys);
+      // Before any task runs: a fast bounded source asks for its final checkpoint at once.
+      coordinator.start();
     }
     status = JobStatus.RUNNING;
     LOG.info(
@@ -762,10 +761,6 @@ final class LocalJob implements JobClient {
       finishJob(
           new JobExecutionException(
               jobId, "Job '" + graph.jobName() + "' could not restart: " + e.getMessage(), e));
-      return;
-    }
-    if (coordinator != null) {
-      coordinator.start();
     }
   }
 
