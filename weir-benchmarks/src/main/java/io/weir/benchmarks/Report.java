@@ -71,6 +71,9 @@ final class Report {
       }
     }
     md.append('\n');
+    for (Workload workload : options.workloads()) {
+      renderExtra(md, workload);
+    }
 
     for (Workload workload : options.workloads()) {
       List<String> configs = options.configsOf(workload);
@@ -160,7 +163,9 @@ final class Report {
         .append("  \n");
     md.append("Method: every run in a fresh JVM (")
         .append(jvmOptions)
-        .append("); per workload and configuration one warm-up per engine, then ")
+        .append(
+            "); per workload and configuration one warm-up per engine (none for a workload"
+                + " that runs for a fixed time), then ")
         .append(options.runs())
         .append(" rounds alternating ")
         .append(options.engines().stream().map(Engine::id).collect(Collectors.joining(", ")))
@@ -171,10 +176,79 @@ final class Report {
                 + " excluded); parallelism 2; records per run: ");
     md.append(
             options.workloads().stream()
-                .map(w -> w.id() + " " + String.format(Locale.ROOT, "%,d", options.recordsOf(w)))
+                .map(
+                    w ->
+                        w.timed()
+                            ? w.id()
+                                + " as many as reach the sink in "
+                                + w.runFor().toSeconds()
+                                + " s from submission, then cancelled (no warm-up)"
+                            : w.id()
+                                + " "
+                                + String.format(Locale.ROOT, "%,d", options.recordsOf(w)))
                 .collect(Collectors.joining(", ")))
         .append(".\n");
     return md.toString();
+  }
+
+  /**
+   * The workload's own {@code RESULT} fields (W4: checkpoint durations), if its runs printed any:
+   * one row per configuration and engine, one column per field, each the median of the runs (or,
+   * where a field is not a number in some run, its distinct values).
+   */
+  private void renderExtra(StringBuilder md, Workload workload) {
+    List<Result> own = results.stream().filter(r -> r.workload().equals(workload.id())).toList();
+    List<String> keys = own.stream().flatMap(r -> r.extra().keySet().stream()).distinct().toList();
+    if (keys.isEmpty()) {
+      return;
+    }
+    md.append(workload.title())
+        .append(", per engine (medians of ")
+        .append(options.runs())
+        .append(workload.notes().isEmpty() ? "" : "; " + workload.notes())
+        .append("):\n\n");
+    md.append("| configuration | engine | rec/s");
+    keys.forEach(key -> md.append(" | ").append(key));
+    md.append(" |\n| --- | --- | ---:");
+    keys.forEach(key -> md.append(" | ---:"));
+    md.append(" |\n");
+    for (String config : options.configsOf(workload)) {
+      for (Engine engine : Engine.values()) {
+        List<Result> runs =
+            own.stream().filter(r -> r.config().equals(config) && r.engine() == engine).toList();
+        if (runs.isEmpty()) {
+          continue;
+        }
+        md.append("| ")
+            .append(config)
+            .append(" | ")
+            .append(engine.displayName())
+            .append(" | ")
+            .append(rate(Stats.median(runs.stream().map(Result::recordsPerSecond).toList())));
+        for (String key : keys) {
+          md.append(" | ").append(extraFigure(runs, key));
+        }
+        md.append(" |\n");
+      }
+    }
+    md.append('\n');
+  }
+
+  private static String extraFigure(List<Result> runs, String key) {
+    List<String> values =
+        runs.stream().map(r -> r.extra().getOrDefault(key, "n/a")).distinct().toList();
+    List<Double> numbers = new ArrayList<>();
+    for (Result r : runs) {
+      try {
+        numbers.add(Double.parseDouble(r.extra().getOrDefault(key, "")));
+      } catch (NumberFormatException e) {
+        return String.join(" / ", values);
+      }
+    }
+    double median = Stats.median(numbers);
+    return median == Math.rint(median)
+        ? String.format(Locale.ROOT, "%.0f", median)
+        : String.format(Locale.ROOT, "%.1f", median);
   }
 
   /** Records per second, with a unit: {@code 1.42 M}. */

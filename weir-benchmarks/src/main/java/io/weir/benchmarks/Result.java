@@ -1,9 +1,11 @@
 package io.weir.benchmarks;
 
-import java.util.HashMap;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
@@ -13,7 +15,12 @@ import java.util.regex.Pattern;
  * RESULT engine=weir workload=W1 config=off records=20000000 seconds=12.345 recordsPerSecond=1620089
  * </pre>
  *
+ * <p>A workload may add fields of its own after these, {@code key=value} with no spaces in either
+ * (W4: {@code cpP50=… cpMax=… alignMax=… completed=…}); they are kept in order in {@link #extra}
+ * and the report shows them in a table of their own.
+ *
  * @param seconds wall time of the job: submission and shutdown included, JVM start excluded
+ * @param extra the workload's own fields, in the order printed
  */
 public record Result(
     Engine engine,
@@ -21,29 +28,55 @@ public record Result(
     String config,
     long records,
     double seconds,
-    double recordsPerSecond) {
+    double recordsPerSecond,
+    Map<String, String> extra) {
 
   static final String PREFIX = "RESULT ";
   private static final Pattern SPACES = Pattern.compile("\\s+");
+  private static final Set<String> FIXED =
+      Set.of("engine", "workload", "config", "records", "seconds", "recordsPerSecond");
+
+  public Result {
+    extra = Collections.unmodifiableMap(new LinkedHashMap<>(extra));
+  }
 
   /** A result measured over {@code nanos} nanoseconds. */
   public static Result of(Engine engine, String workload, String config, long records, long nanos) {
     double seconds = nanos / 1e9;
-    return new Result(engine, workload, config, records, seconds, records / seconds);
+    return new Result(engine, workload, config, records, seconds, records / seconds, Map.of());
+  }
+
+  /** This result with one more field, {@code key=value}, after those it has. */
+  public Result with(String key, String value) {
+    if (FIXED.contains(key)
+        || !key.matches("[A-Za-z][A-Za-z0-9]*")
+        || value.isEmpty()
+        || SPACES.matcher(value).find()
+        || value.contains("=")) {
+      throw new IllegalArgumentException(
+          "Not a field a RESULT line can carry: " + key + "=" + value);
+    }
+    Map<String, String> fields = new LinkedHashMap<>(extra);
+    fields.put(key, value);
+    return new Result(engine, workload, config, records, seconds, recordsPerSecond, fields);
   }
 
   /** The line a child prints: exactly one per run, on standard output. */
   public String line() {
-    return String.format(
-        Locale.ROOT,
-        "%sengine=%s workload=%s config=%s records=%d seconds=%.3f recordsPerSecond=%.0f",
-        PREFIX,
-        engine.id(),
-        workload,
-        config,
-        records,
-        seconds,
-        recordsPerSecond);
+    StringBuilder line =
+        new StringBuilder(
+            String.format(
+                Locale.ROOT,
+                "%sengine=%s workload=%s config=%s records=%d seconds=%.3f recordsPerSecond=%.0f",
+                PREFIX,
+                engine.id(),
+                workload,
+                config,
+                records,
+                seconds,
+                recordsPerSecond));
+    extra.forEach((key, value) -> line.append(' ').append(key).append('=').append(value));
+    return line.toString();
   }
 
   /** Prints {@link #line()} to standard output. */
@@ -57,13 +90,15 @@ public record Result(
     if (!trimmed.startsWith(PREFIX)) {
       return Optional.empty();
     }
-    Map<String, String> fields = new HashMap<>();
+    Map<String, String> fields = new LinkedHashMap<>();
     for (String field : SPACES.splitAsStream(trimmed.substring(PREFIX.length())).toList()) {
       int eq = field.indexOf('=');
       if (eq > 0) {
         fields.put(field.substring(0, eq), field.substring(eq + 1));
       }
     }
+    Map<String, String> extra = new LinkedHashMap<>(fields);
+    extra.keySet().removeAll(FIXED);
     try {
       return Optional.of(
           new Result(
@@ -72,7 +107,8 @@ public record Result(
               required(fields, "config"),
               Long.parseLong(required(fields, "records")),
               Double.parseDouble(required(fields, "seconds")),
-              Double.parseDouble(required(fields, "recordsPerSecond"))));
+              Double.parseDouble(required(fields, "recordsPerSecond")),
+              extra));
     } catch (IllegalArgumentException e) { // NumberFormatException included
       return Optional.empty();
     }

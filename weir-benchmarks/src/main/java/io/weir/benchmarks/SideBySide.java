@@ -12,11 +12,12 @@ import java.util.stream.Collectors;
  * Runs workloads on Weir and on Flink in the same invocation and prints a Markdown table of
  * medians: workload, configuration, Weir, Flink, ratio, plus the plain-Java limit.
  *
- * <p>For each workload and configuration: one warm-up run per engine, then {@code --runs} rounds
- * alternating the engines (weir, flink, plain, weir, flink, plain, ...), every run in a fresh JVM
- * so no engine inherits the other's JIT, heap or threads. The plain-Java limit is run in the rounds
- * of the first configuration only, since it has no checkpointing. See {@link RunnerOptions} for the
- * command line; {@code weir-benchmarks/run.sh} builds and calls this.
+ * <p>For each workload and configuration: one warm-up run per engine (none for a {@linkplain
+ * Workload#timed() timed} workload), then {@code --runs} rounds alternating the engines (weir,
+ * flink, plain, weir, flink, plain, ...), every run in a fresh JVM so no engine inherits the
+ * other's JIT, heap or threads. The plain-Java limit is run in the rounds of the first
+ * configuration only, since it has no checkpointing. See {@link RunnerOptions} for the command
+ * line; {@code weir-benchmarks/run.sh} builds and calls this.
  *
  * <p>Exits with 1 if a child fails (its output's tail is printed), 2 on a bad command line.
  */
@@ -89,8 +90,11 @@ public final class SideBySide {
       List<Engine> engines,
       int runs)
       throws ChildFailure, IOException, InterruptedException {
-    for (Engine engine : engines) {
-      run(child, workload, config, records, engine, "warm-up");
+    // A timed workload (W4: 30 s a run) warms up within each run; a warm-up would only add time.
+    if (!workload.timed()) {
+      for (Engine engine : engines) {
+        run(child, workload, config, records, engine, "warm-up");
+      }
     }
     for (int round = 1; round <= runs; round++) {
       for (Engine engine : engines) {
@@ -107,13 +111,16 @@ public final class SideBySide {
     Result result = child.run(workload, engine, childConfig, records);
     System.err.printf(
         Locale.ROOT,
-        "[%s %s] %-7s %-5s %s rec/s (%.2f s)%n",
+        "[%s %s] %-7s %-5s %s rec/s (%.2f s)%s%n",
         workload.id(),
         config,
         what,
         engine.id(),
         Report.rate(result.recordsPerSecond()),
-        result.seconds());
+        result.seconds(),
+        result.extra().entrySet().stream()
+            .map(e -> " " + e.getKey() + "=" + e.getValue())
+            .collect(Collectors.joining()));
     return result;
   }
 }

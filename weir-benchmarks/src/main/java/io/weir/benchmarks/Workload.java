@@ -1,5 +1,6 @@
 package io.weir.benchmarks;
 
+import java.time.Duration;
 import java.util.Collections;
 import java.util.EnumMap;
 import java.util.List;
@@ -19,17 +20,43 @@ import java.util.Optional;
  * @param defaultRecords records per run unless the runner is told otherwise
  * @param configs configuration ids the engine mains accept, such as {@code off} and {@code cp1s}
  * @param mains the main class per engine
+ * @param runFor {@link Duration#ZERO} for a bounded job, timed from submission to its end; else the
+ *     wall time a job runs before it is cancelled (then the {@code records} a main prints are those
+ *     that reached the sink, {@code defaultRecords} is the source's upper bound, and no warm-up is
+ *     run: a run that long carries its own)
+ * @param notes what the extra {@code key=value} fields of its {@code RESULT} lines mean, for the
+ *     report; empty when it prints none
  */
 public record Workload(
     String id,
     String name,
     long defaultRecords,
     List<String> configs,
-    Map<Engine, Class<?>> mains) {
+    Map<Engine, Class<?>> mains,
+    Duration runFor,
+    String notes) {
 
   public Workload {
     configs = List.copyOf(configs);
     mains = Collections.unmodifiableMap(new EnumMap<>(mains));
+    if (runFor.isNegative()) {
+      throw new IllegalArgumentException("runFor must not be negative: " + runFor);
+    }
+  }
+
+  /** A bounded workload, timed from submission to the job's end, with no extra fields. */
+  public Workload(
+      String id,
+      String name,
+      long defaultRecords,
+      List<String> configs,
+      Map<Engine, Class<?>> mains) {
+    this(id, name, defaultRecords, configs, mains, Duration.ZERO, "");
+  }
+
+  /** Whether its jobs run for {@link #runFor} and are then cancelled. */
+  public boolean timed() {
+    return !runFor.isZero();
   }
 
   /** The main class for {@code engine}, if this workload runs on it. */

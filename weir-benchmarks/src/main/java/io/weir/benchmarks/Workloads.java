@@ -3,6 +3,10 @@ package io.weir.benchmarks;
 import io.weir.benchmarks.w1.FlinkKeyedCount;
 import io.weir.benchmarks.w1.PlainJavaKeyedCount;
 import io.weir.benchmarks.w1.WeirKeyedCount;
+import io.weir.benchmarks.w4.FlinkBackpressure;
+import io.weir.benchmarks.w4.W4Job;
+import io.weir.benchmarks.w4.WeirBackpressure;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -29,6 +33,26 @@ public final class Workloads {
                   Engine.WEIR, WeirKeyedCount.class,
                   Engine.FLINK, FlinkKeyedCount.class,
                   Engine.PLAIN, PlainJavaKeyedCount.class)));
+
+  /**
+   * W1 with a sink that sleeps 1 ms every 100 records, checkpoints every second, aligned, unaligned
+   * or unaligned after a 100 ms aligned timeout; each run lasts 30 s and is then cancelled.
+   */
+  public static final Workload W4 =
+      register(
+          new Workload(
+              "W4",
+              "backpressure",
+              Long.MAX_VALUE,
+              W4Job.CONFIGS,
+              Map.of(
+                  Engine.WEIR, WeirBackpressure.class,
+                  Engine.FLINK, FlinkBackpressure.class),
+              Duration.ofSeconds(30),
+              "rec/s = records that reached the sink / 30 s; cpP50, cpMax = end-to-end duration of"
+                  + " the completed checkpoints, ms; alignMax = longest alignment of any subtask,"
+                  + " ms; inflightMax = most in-flight bytes one checkpoint persisted; completed ="
+                  + " checkpoints completed in the 30 s"));
 
   private Workloads() {}
 

@@ -63,6 +63,44 @@ class SideBySideSupportTest {
   }
 
   @Test
+  void w4IsTimedAndItsConfigurationsAreAccepted() {
+    RunnerOptions options =
+        RunnerOptions.parse(
+            new String[] {"--workloads", "W4", "--configs", "aligned,unaligned,timeout100"});
+
+    assertThat(options.workloads()).containsExactly(Workloads.W4);
+    assertThat(Workloads.W4.timed()).isTrue();
+    assertThat(Workloads.W1.timed()).isFalse();
+    assertThat(options.configsOf(Workloads.W4))
+        .containsExactly("aligned", "unaligned", "timeout100");
+  }
+
+  @Test
+  void theReportShowsExtraFieldsInATableOfTheirOwnAndLeavesTheMainTableAlone() {
+    RunnerOptions options =
+        RunnerOptions.parse(
+            new String[] {"--workloads", "W4", "--configs", "aligned", "--runs", "1"});
+    Report report = new Report(options);
+    report.add(
+        Result.of(Engine.WEIR, "W4", "aligned", 3_000_000L, 30_000_000_000L)
+            .with("cpP50", "285")
+            .with("completed", "29"));
+    report.add(
+        Result.of(Engine.FLINK, "W4", "aligned", 1_500_000L, 30_000_000_000L)
+            .with("cpP50", "n/a")
+            .with("completed", "0"));
+
+    String md = report.render("run.sh", "-Xmx4g");
+
+    assertThat(md)
+        .contains("| workload | configuration | Weir rec/s | Flink rec/s | Weir/Flink ratio |")
+        .contains("| W4 backpressure | aligned | 100.0 k | 50.0 k | 2.00 |")
+        .contains("| configuration | engine | rec/s | cpP50 | completed |")
+        .contains("| aligned | Weir | 100.0 k | 285 | 29 |")
+        .contains("| aligned | Flink | 50.0 k | n/a | 0 |");
+  }
+
+  @Test
   void childArgumentsAreChecked() {
     assertThat(JobArgs.parse(new String[] {"cp1s", "1000"}, "W1", Workloads.OFF_AND_1S, 5))
         .isEqualTo(new JobArgs("cp1s", 1000));

@@ -57,7 +57,8 @@ public final class WeirKeyedCount {
   }
 
   /** Counts the records of each key in keyed state and emits {@code (key, count)}. */
-  static final class CountPerKey extends KeyedProcessFunction<Long, Long, Tuple2<Long, Long>> {
+  public static final class CountPerKey
+      extends KeyedProcessFunction<Long, Long, Tuple2<Long, Long>> {
     private static final long serialVersionUID = 1L;
 
     private transient ValueState<Long> count;

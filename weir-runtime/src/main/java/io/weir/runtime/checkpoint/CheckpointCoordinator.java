@@ -136,6 +136,10 @@ public final class CheckpointCoordinator {
   private boolean running;
   private Runnable cancelNextTrigger;
   private boolean triggerSoonRequested;
+
+  /** Completed checkpoints in which every subtask had ended its input. */
+  private final Set<Long> finalCheckpoints = new HashSet<>();
+
   private int failuresTotal;
 
   public CheckpointCoordinator(
@@ -181,6 +185,14 @@ public final class CheckpointCoordinator {
     for (Pending p : new ArrayList<>(pending.values())) {
       abort(p, AbortReason.JOB_STOPPED, "the job attempt ended");
     }
+  }
+
+  /**
+   * True when completed checkpoint {@code checkpointId} was taken after every subtask had ended its
+   * input: a bounded job may finish once such a checkpoint completed.
+   */
+  public synchronized boolean isFinal(long checkpointId) {
+    return finalCheckpoints.contains(checkpointId);
   }
 
   /** The newest completed checkpoint, or null. */
@@ -386,6 +398,15 @@ public final class CheckpointCoordinator {
       return;
     }
     completed.addFirst(checkpoint);
+    boolean allEnded = true;
+    for (OperatorState op : operatorStates) {
+      for (OperatorSubtaskState st : op.subtasks()) {
+        allEnded &= st.finished();
+      }
+    }
+    if (allEnded) {
+      finalCheckpoints.add(p.id);
+    }
     consecutiveFailures = 0;
     lastCompletionTime = context.currentTimeMillis();
     record(p, CheckpointStatistics.Status.COMPLETED);

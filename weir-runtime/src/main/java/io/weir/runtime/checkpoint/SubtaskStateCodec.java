@@ -23,6 +23,16 @@ public final class SubtaskStateCodec {
   /** Serializes the keyed state and writes both parts to storage. Snapshot thread. */
   public static OperatorSubtaskState persist(
       long checkpointId, OperatorSnapshot snapshot, CheckpointStorage storage) throws IOException {
+    return persist(checkpointId, snapshot, storage, false);
+  }
+
+  /**
+   * As above; {@code endOfInput} records that the subtask had ended its input when it took the
+   * snapshot (the final checkpoint is the first in which every subtask had).
+   */
+  public static OperatorSubtaskState persist(
+      long checkpointId, OperatorSnapshot snapshot, CheckpointStorage storage, boolean endOfInput)
+      throws IOException {
     KeyGroupsStateHandle keyed = null;
     if (snapshot.keyed() != null) {
       SerializedKeyGroups groups = snapshot.keyed().write();
@@ -55,7 +65,7 @@ public final class SubtaskStateCodec {
                   out.getCopyOfBuffer(),
                   "operator state of '" + snapshot.description() + "'"));
     }
-    return new OperatorSubtaskState(keyed, operator, false);
+    return new OperatorSubtaskState(keyed, operator, endOfInput);
   }
 
   /**

@@ -274,8 +274,9 @@ final class LocalJob implements JobClient {
 
     @Override
     public void notifyComplete(long checkpointId) {
+      boolean isFinal = coordinator.isFinal(checkpointId);
       for (StreamTask t : currentTasks()) {
-        t.notifyCheckpointCompleteAsync(checkpointId);
+        t.notifyCheckpointCompleteAsync(checkpointId, isFinal);
       }
     }
 

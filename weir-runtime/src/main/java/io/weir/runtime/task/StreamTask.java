@@ -63,9 +63,6 @@ public abstract class StreamTask implements Runnable {
 
   protected final TaskCheckpointing checkpointing;
 
-  /** The first checkpoint taken after this task's input ended; -1 while input continues. */
-  private long finalCheckpointId = -1;
-
   private boolean finalCheckpointCompleted;
   private boolean endOfInput;
 
@@ -317,7 +314,21 @@ public abstract class StreamTask implements Runnable {
 
   /** From the coordinator, any thread. */
   public void notifyCheckpointCompleteAsync(long checkpointId) {
-    mailbox.put(() -> notifyCheckpointComplete(checkpointId));
+    notifyCheckpointCompleteAsync(checkpointId, false);
+  }
+
+  /**
+   * From the coordinator, any thread. {@code isFinal}: every subtask had ended its input when it
+   * took this checkpoint, so a task whose input ended may finish now.
+   */
+  public void notifyCheckpointCompleteAsync(long checkpointId, boolean isFinal) {
+    mailbox.put(
+        () -> {
+          notifyCheckpointComplete(checkpointId);
+          if (isFinal && endOfInput) {
+            finalCheckpointCompleted = true;
+          }
+        });
   }
 
   /** From the coordinator, any thread. */
@@ -365,16 +376,15 @@ public abstract class StreamTask implements Runnable {
         writer.broadcastEvent(forward);
       }
     }
-    if (endOfInput && finalCheckpointId < 0) {
-      finalCheckpointId = id;
-    }
+
     pendingStatistics.put(
         id,
         new long[] {
           Math.max(0, firstBarrier - barrier.timestamp()),
           barrier.unaligned() ? 0 : now - firstBarrier,
           (System.nanoTime() - syncStart) / 1_000_000,
-          barrier.unaligned() ? 1 : 0
+          barrier.unaligned() ? 1 : 0,
+          endOfInput ? 1 : 0
         });
     if (!holdForChannelState(barrier, snapshots)) {
       uploadAndAcknowledge(id, snapshots);
@@ -418,7 +428,8 @@ public abstract class StreamTask implements Runnable {
   /** The asynchronous part: writes the snapshots, then acknowledges. */
   protected void uploadAndAcknowledge(long id, List<OperatorSnapshot> snapshots) {
     long[] measured = pendingStatistics.remove(id);
-    long[] stats = measured != null ? measured : new long[4];
+    long[] stats = measured != null ? measured : new long[5];
+    boolean endedAtSnapshot = stats[4] == 1;
     long channelBytes = 0;
     if (!snapshots.isEmpty()) {
       for (Map.Entry<String, DefaultOperatorStateStore.RestoredList> e :
@@ -443,7 +454,8 @@ public abstract class StreamTask implements Runnable {
                 for (OperatorSnapshot snapshot : snapshots) {
                   states.put(
                       snapshot.operatorId(),
-                      SubtaskStateCodec.persist(id, snapshot, checkpointing.storage()));
+                      SubtaskStateCodec.persist(
+                          id, snapshot, checkpointing.storage(), endedAtSnapshot));
                 }
                 checkpointing
                     .responder()
@@ -496,9 +508,6 @@ public abstract class StreamTask implements Runnable {
   protected void notifyCheckpointComplete(long checkpointId) throws Exception {
     for (StreamOperator<?> op : chain.operatorsHeadFirst()) {
       callOperator(op, () -> op.notifyCheckpointComplete(checkpointId));
-    }
-    if (finalCheckpointId >= 0 && checkpointId >= finalCheckpointId) {
-      finalCheckpointCompleted = true;
     }
   }
 
