@@ -122,12 +122,6 @@ public final class InputGate {
     }
   }
 
-  public boolean isBlocked(InputChannel channel) {
-    synchronized (lock) {
-      return channel.blocked;
-    }
-  }
-
   /**
    * One element taken from a channel.
    *

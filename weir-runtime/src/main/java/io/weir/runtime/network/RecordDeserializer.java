@@ -35,10 +35,6 @@ public final class RecordDeserializer {
     position = 0;
   }
 
-  public boolean hasBuffer() {
-    return buffer != null;
-  }
-
   /** True when a record was read with a timestamp as its first 8 bytes. */
   public boolean lastRecordHasTimestamp() {
     return lastHasTimestamp;

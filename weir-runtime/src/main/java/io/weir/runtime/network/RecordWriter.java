@@ -32,7 +32,6 @@ public final class RecordWriter<T> {
   private final DataOutputSerializer staging = new DataOutputSerializer(128);
   private final Waker ownWaker;
   private final BooleanSupplier cancelled;
-  private long buffersSent;
 
   public RecordWriter(
       InputChannel[] channels,
@@ -111,7 +110,6 @@ public final class RecordWriter<T> {
   private void send(int c) {
     channels[c].addBuffer(current[c]);
     current[c] = null;
-    buffersSent++;
   }
 
   private void awaitCredit(int c) {
@@ -189,11 +187,6 @@ public final class RecordWriter<T> {
     for (byte[] bytes : buffers) {
       channels[c].addBuffer(Buffer.wrap(bytes));
     }
-  }
-
-  /** Number of buffers handed to channels so far. */
-  public long getBuffersSent() {
-    return buffersSent;
   }
 
   /** Releases buffers not yet sent; after a failure or cancellation. */

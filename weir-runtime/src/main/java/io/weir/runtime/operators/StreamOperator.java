@@ -59,9 +59,4 @@ public abstract class StreamOperator<OUT> {
 
   /** Checkpoint {@code checkpointId} will not complete. */
   public void notifyCheckpointAborted(long checkpointId) throws Exception {}
-
-  /** The user object (function or sink) this operator runs, if any. */
-  public Object getUserObject() {
-    return null;
-  }
 }

@@ -25,11 +25,6 @@ public abstract class UdfOperator<OUT, F> extends StreamOperator<OUT> {
   }
 
   @Override
-  public Object getUserObject() {
-    return userFunction;
-  }
-
-  @Override
   public void setup(OperatorContext context, Output<OUT> output) {
     super.setup(context, output);
     if (userFunction instanceof RichFunction rich) {

@@ -209,11 +209,6 @@ public final class DefaultOperatorStateStore implements OperatorStateStore {
       return mode;
     }
 
-    /** A copy of the elements. */
-    public List<T> snapshotElements() {
-      return new ArrayList<>(elements);
-    }
-
     RestoredList serialize(DataOutputSerializer buffer) throws IOException {
       TypeSerializer<T> serializer = descriptor.createSerializer();
       List<byte[]> bytes = new ArrayList<>(elements.size());

@@ -78,11 +78,6 @@ final class StateTable<K, V> {
     return copy;
   }
 
-  /** The map of a key group, read-only; for iteration by the state (not for snapshots). */
-  Map<K, V> mapOfKeyGroup(int keyGroup) {
-    return maps[keyGroup - firstKeyGroup];
-  }
-
   /** Installs restored entries of a key group. */
   void putAllRestored(int keyGroup, Map<K, V> entries) {
     writable(keyGroup - firstKeyGroup).putAll(entries);

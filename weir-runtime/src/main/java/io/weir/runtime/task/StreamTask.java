@@ -221,7 +221,6 @@ public abstract class StreamTask implements Runnable {
     for (StreamOperator<?> op : operators) {
       callOperator(op, op::finish);
     }
-    endInput();
     endOfInput = true;
     for (RecordWriter<?> writer : writerArray) {
       writer.broadcastEvent(ChannelEvent.EndOfData.INSTANCE);
@@ -597,9 +596,6 @@ public abstract class StreamTask implements Runnable {
   protected void waitForInput() {
     waker.await(Long.MAX_VALUE);
   }
-
-  /** All input consumed and operators finished; called before end-of-partition is sent. */
-  protected void endInput() throws Exception {}
 
   /** Releases resources; {@code finished} is false after a failure or cancellation. */
   protected void cleanup(boolean finished) throws Exception {

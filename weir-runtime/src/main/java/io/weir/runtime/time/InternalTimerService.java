@@ -183,10 +183,6 @@ public final class InternalTimerService<K> implements TimerService {
     }
   }
 
-  public int numberOfTimers() {
-    return processingTimers.size() + eventTimers.size();
-  }
-
   /** Stops the physical processing-time callback; timers stay registered. */
   public void close() {
     if (nextPhysical != null) {
