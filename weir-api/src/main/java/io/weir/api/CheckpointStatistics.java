@@ -43,6 +43,30 @@ public record CheckpointStatistics(
     return total;
   }
 
+  /**
+   * Bytes of state this checkpoint refers to, including files shared with earlier incremental
+   * checkpoints (Flink's "full checkpoint data size").
+   */
+  public long stateSizeBytes() {
+    long total = 0;
+    for (SubtaskCheckpointStatistics s : subtasks) {
+      total += s.stateSizeBytes();
+    }
+    return total;
+  }
+
+  /**
+   * Bytes this checkpoint wrote (uploaded): equal to {@link #stateSizeBytes()} for a full
+   * checkpoint, only the new files for an incremental one (Flink's "checkpointed data size").
+   */
+  public long checkpointedSizeBytes() {
+    long total = 0;
+    for (SubtaskCheckpointStatistics s : subtasks) {
+      total += s.checkpointedSizeBytes();
+    }
+    return total;
+  }
+
   /** The longest alignment of any subtask, in milliseconds. */
   public long maxAlignmentDurationMillis() {
     long max = 0;
@@ -64,6 +88,8 @@ public record CheckpointStatistics(
    * @param channelStateBytes in-flight bytes this subtask persisted
    * @param syncDurationMillis the synchronous part, on the task thread
    * @param asyncDurationMillis the asynchronous part (upload)
+   * @param stateSizeBytes bytes of state the subtask's snapshot refers to, shared files included
+   * @param checkpointedSizeBytes bytes the subtask wrote for this checkpoint
    */
   public record SubtaskCheckpointStatistics(
       String taskName,
@@ -73,5 +99,7 @@ public record CheckpointStatistics(
       boolean unaligned,
       long channelStateBytes,
       long syncDurationMillis,
-      long asyncDurationMillis) {}
+      long asyncDurationMillis,
+      long stateSizeBytes,
+      long checkpointedSizeBytes) {}
 }

@@ -12,4 +12,13 @@ import io.weir.runtime.storage.StreamStateHandle;
  * @param offsets the start of each key group in the stream
  * @param data the stream
  */
-public record KeyGroupsStateHandle(KeyGroupRange range, long[] offsets, StreamStateHandle data) {}
+public record KeyGroupsStateHandle(KeyGroupRange range, long[] offsets, StreamStateHandle data) {
+
+  public long stateSize() {
+    return data.size();
+  }
+
+  public long checkpointedSize() {
+    return data.size();
+  }
+}

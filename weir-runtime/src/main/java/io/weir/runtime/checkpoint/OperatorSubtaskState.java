@@ -13,4 +13,16 @@ public record OperatorSubtaskState(
   public static final OperatorSubtaskState EMPTY = new OperatorSubtaskState(null, null, false);
 
   public static final OperatorSubtaskState FINISHED = new OperatorSubtaskState(null, null, true);
+
+  /** Bytes of state this subtask's snapshot refers to, files shared with earlier ones included. */
+  public long stateSize() {
+    return (keyed == null ? 0 : keyed.stateSize())
+        + (operator == null ? 0 : operator.data().size());
+  }
+
+  /** Bytes written for this checkpoint: without files that earlier checkpoints uploaded. */
+  public long checkpointedSize() {
+    return (keyed == null ? 0 : keyed.checkpointedSize())
+        + (operator == null ? 0 : operator.data().size());
+  }
 }

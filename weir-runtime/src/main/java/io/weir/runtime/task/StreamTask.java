@@ -450,11 +450,15 @@ public abstract class StreamTask implements Runnable {
               long asyncStart = System.nanoTime();
               try {
                 Map<String, OperatorSubtaskState> states = new LinkedHashMap<>();
+                long stateSize = 0;
+                long checkpointedSize = 0;
                 for (OperatorSnapshot snapshot : snapshots) {
-                  states.put(
-                      snapshot.operatorId(),
+                  OperatorSubtaskState state =
                       SubtaskStateCodec.persist(
-                          id, snapshot, checkpointing.storage(), endedAtSnapshot));
+                          id, snapshot, checkpointing.storage(), endedAtSnapshot);
+                  states.put(snapshot.operatorId(), state);
+                  stateSize += state.stateSize();
+                  checkpointedSize += state.checkpointedSize();
                 }
                 checkpointing
                     .responder()
@@ -471,7 +475,9 @@ public abstract class StreamTask implements Runnable {
                             stats[3] == 1,
                             inFlightBytes,
                             stats[2],
-                            (System.nanoTime() - asyncStart) / 1_000_000));
+                            (System.nanoTime() - asyncStart) / 1_000_000,
+                            stateSize,
+                            checkpointedSize));
               } catch (Throwable t) {
                 releaseAll(snapshots);
                 LOG.warn(
