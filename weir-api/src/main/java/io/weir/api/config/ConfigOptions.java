@@ -38,6 +38,10 @@ public final class ConfigOptions {
       return new Typed<>(key, s -> s);
     }
 
+    public Typed<Double> doubleType() {
+      return new Typed<>(key, Double::valueOf);
+    }
+
     public Typed<Duration> durationType() {
       return new Typed<>(key, TimeUtils::parseDuration);
     }

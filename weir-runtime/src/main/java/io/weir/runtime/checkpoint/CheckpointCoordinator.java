@@ -125,6 +125,7 @@ public final class CheckpointCoordinator {
   private final Settings settings;
   private final List<OperatorInfo> operators;
   private final CheckpointStorage storage;
+  private final SharedStateRegistry sharedState;
   private final Context context;
   private final TreeMap<Long, Pending> pending = new TreeMap<>();
   private final Deque<CompletedCheckpoint> completed = new ArrayDeque<>();
@@ -154,6 +155,7 @@ public final class CheckpointCoordinator {
     this.settings = settings;
     this.operators = List.copyOf(operators);
     this.storage = storage;
+    this.sharedState = new SharedStateRegistry(storage);
     this.context = context;
     this.lastCheckpointId = lastCheckpointId;
     for (CompletedCheckpoint c : restoredCompleted) {
@@ -198,6 +200,27 @@ public final class CheckpointCoordinator {
   /** The newest completed checkpoint, or null. */
   public synchronized CompletedCheckpoint latestCompleted() {
     return completed.peekFirst();
+  }
+
+  /**
+   * Deletes every retained checkpoint and the shared files they use, for a job that ends with its
+   * checkpoints not retained.
+   */
+  public synchronized void discardRetained() {
+    while (!completed.isEmpty()) {
+      discardQuietly(completed.removeLast().checkpointId());
+    }
+    sharedState.release(Long.MAX_VALUE);
+    try {
+      storage.discardUnreferencedSharedState(Set.of(), Long.MAX_VALUE);
+    } catch (Exception e) {
+      LOG.warn("Could not delete the shared state of job {}", jobId, e);
+    }
+  }
+
+  /** The files of the shared-state registry, for tests. */
+  public synchronized Set<String> sharedStatePaths() {
+    return sharedState.referencedPaths();
   }
 
   /** The retained completed checkpoints, newest first. */
@@ -315,6 +338,7 @@ public final class CheckpointCoordinator {
       if (checkpointId <= lastCheckpointId
           && completed.stream().noneMatch(c -> c.checkpointId() == checkpointId)) {
         discardQuietly(checkpointId);
+        sharedState.discardUnregistered(states);
       }
       return;
     }
@@ -389,6 +413,7 @@ public final class CheckpointCoordinator {
     CompletedCheckpoint checkpoint =
         new CompletedCheckpoint(jobId, p.id, p.timestamp, false, operatorStates);
     try {
+      checkpoint = sharedState.register(checkpoint);
       storage.commitCheckpoint(checkpoint);
     } catch (Exception e) {
       LOG.warn("Could not write the metadata of checkpoint {}", p.id, e);
@@ -421,6 +446,12 @@ public final class CheckpointCoordinator {
     for (Pending older : new ArrayList<>(pending.headMap(p.id).values())) {
       abort(older, AbortReason.SUBSUMED, "subsumed by checkpoint " + p.id);
     }
+    sharedState.release(completed.peekLast().checkpointId());
+    try {
+      storage.discardUnreferencedSharedState(sharedState.referencedPaths(), p.id);
+    } catch (Exception e) {
+      LOG.warn("Could not clean up the shared state after checkpoint {}", p.id, e);
+    }
     context.notifyComplete(p.id);
     if (running && cancelNextTrigger == null) {
       scheduleTrigger(settings.minPauseMillis());
@@ -436,6 +467,7 @@ public final class CheckpointCoordinator {
     LOG.warn("Checkpoint {} of job {} aborted: {}", p.id, jobId, why);
     record(p, CheckpointStatistics.Status.FAILED);
     discardQuietly(p.id);
+    p.acknowledged.values().forEach(sharedState::discardUnregistered);
     context.notifyAborted(p.id);
     if (reason.countsAsFailure) {
       lastCompletionTime = context.currentTimeMillis();

@@ -1,7 +1,7 @@
 package io.weir.runtime.checkpoint;
 
 import io.weir.runtime.state.DefaultOperatorStateStore.RestoredList;
-import io.weir.runtime.state.HeapSnapshotStrategy.KeyedSnapshot;
+import io.weir.runtime.state.KeyedStateSnapshot;
 import java.util.Map;
 
 /**
@@ -16,5 +16,5 @@ import java.util.Map;
 public record OperatorSnapshot(
     String operatorId,
     String description,
-    KeyedSnapshot keyed,
+    KeyedStateSnapshot keyed,
     Map<String, RestoredList> operatorLists) {}

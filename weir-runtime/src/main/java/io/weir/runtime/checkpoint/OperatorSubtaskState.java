@@ -1,5 +1,9 @@
 package io.weir.runtime.checkpoint;
 
+import io.weir.runtime.storage.StreamStateHandle;
+import java.util.ArrayList;
+import java.util.List;
+
 /**
  * What one operator of one subtask contributed to a checkpoint.
  *
@@ -8,11 +12,27 @@ package io.weir.runtime.checkpoint;
  * @param finished true when the subtask had already finished its input
  */
 public record OperatorSubtaskState(
-    KeyGroupsStateHandle keyed, OperatorStateHandle operator, boolean finished) {
+    KeyedStateHandle keyed, OperatorStateHandle operator, boolean finished) {
 
   public static final OperatorSubtaskState EMPTY = new OperatorSubtaskState(null, null, false);
 
   public static final OperatorSubtaskState FINISHED = new OperatorSubtaskState(null, null, true);
+
+  /** Every stream of state this subtask's snapshot refers to. */
+  public List<StreamStateHandle> handles() {
+    List<StreamStateHandle> handles = new ArrayList<>();
+    if (keyed instanceof KeyGroupsStateHandle k) {
+      handles.add(k.data());
+    } else if (keyed instanceof IncrementalKeyedStateHandle k) {
+      handles.add(k.metaData());
+      k.sharedFiles().forEach(f -> handles.add(f.handle()));
+      k.privateFiles().forEach(f -> handles.add(f.handle()));
+    }
+    if (operator != null) {
+      handles.add(operator.data());
+    }
+    return handles;
+  }
 
   /** Bytes of state this subtask's snapshot refers to, files shared with earlier ones included. */
   public long stateSize() {

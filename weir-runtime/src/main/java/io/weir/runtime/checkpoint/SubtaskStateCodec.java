@@ -33,16 +33,10 @@ public final class SubtaskStateCodec {
   public static OperatorSubtaskState persist(
       long checkpointId, OperatorSnapshot snapshot, CheckpointStorage storage, boolean endOfInput)
       throws IOException {
-    KeyGroupsStateHandle keyed = null;
-    if (snapshot.keyed() != null) {
-      SerializedKeyGroups groups = snapshot.keyed().write();
-      keyed =
-          new KeyGroupsStateHandle(
-              groups.range(),
-              groups.offsets(),
-              storage.writeState(
-                  checkpointId, groups.data(), "keyed state of '" + snapshot.description() + "'"));
-    }
+    KeyedStateHandle keyed =
+        snapshot.keyed() == null
+            ? null
+            : snapshot.keyed().persist(checkpointId, storage, "'" + snapshot.description() + "'");
     OperatorStateHandle operator = null;
     if (!snapshot.operatorLists().isEmpty()) {
       DataOutputSerializer out = new DataOutputSerializer(256);
@@ -76,26 +70,37 @@ public final class SubtaskStateCodec {
    * @param operatorLists every old subtask's operator lists, by old subtask index
    */
   public record LoadedOperator(
-      List<SerializedKeyGroups> keyed, List<Map<String, RestoredList>> operatorLists) {
+      List<SerializedKeyGroups> keyed,
+      List<RestoredOperatorState.IncrementalRestore> incremental,
+      List<Map<String, RestoredList>> operatorLists) {
 
     /** Subtask {@code index} of {@code parallelism}'s share of this operator's state. */
     public RestoredOperatorState forSubtask(long checkpointId, int index, int parallelism) {
       return new RestoredOperatorState(
           checkpointId,
           keyed,
+          incremental,
           DefaultOperatorStateStore.redistribute(operatorLists, parallelism).get(index));
     }
   }
 
-  /** Reads and verifies (checksums) every state file of an operator. */
-  public static LoadedOperator load(OperatorState state, CheckpointStorage storage)
+  /**
+   * Reads and verifies (checksums) every state file of an operator. The files of incremental keyed
+   * state are left where they are: the backend downloads (and verifies) them itself.
+   *
+   * @param claimed true when the checkpoint belongs to this job's storage, so that new checkpoints
+   *     may refer to its shared files; false for a checkpoint resumed from elsewhere
+   */
+  public static LoadedOperator load(OperatorState state, CheckpointStorage storage, boolean claimed)
       throws IOException {
     List<SerializedKeyGroups> keyed = new ArrayList<>();
+    List<RestoredOperatorState.IncrementalRestore> incremental = new ArrayList<>();
     List<Map<String, RestoredList>> lists = new ArrayList<>();
     for (OperatorSubtaskState subtask : state.subtasks()) {
-      if (subtask.keyed() != null) {
-        KeyGroupsStateHandle h = subtask.keyed();
+      if (subtask.keyed() instanceof KeyGroupsStateHandle h) {
         keyed.add(new SerializedKeyGroups(h.range(), h.offsets(), storage.readState(h.data())));
+      } else if (subtask.keyed() instanceof IncrementalKeyedStateHandle h) {
+        incremental.add(new RestoredOperatorState.IncrementalRestore(h, storage, claimed));
       }
       Map<String, RestoredList> subtaskLists = new LinkedHashMap<>();
       if (subtask.operator() != null) {
@@ -115,6 +120,6 @@ public final class SubtaskStateCodec {
       }
       lists.add(subtaskLists);
     }
-    return new LoadedOperator(keyed, lists);
+    return new LoadedOperator(keyed, incremental, lists);
   }
 }

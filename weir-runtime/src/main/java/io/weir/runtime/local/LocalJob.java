@@ -20,6 +20,7 @@ import io.weir.api.typeutils.TypeSerializer;
 import io.weir.runtime.checkpoint.BarrierHandler;
 import io.weir.runtime.checkpoint.CheckpointCoordinator;
 import io.weir.runtime.checkpoint.CompletedCheckpoint;
+import io.weir.runtime.checkpoint.CorruptCheckpointException;
 import io.weir.runtime.checkpoint.OperatorState;
 import io.weir.runtime.checkpoint.OperatorSubtaskState;
 import io.weir.runtime.checkpoint.RestoredOperatorState;
@@ -89,6 +90,10 @@ final class LocalJob implements JobClient {
   private final CheckpointStorage storage;
   private final CheckpointCoordinator coordinator;
   private final RestartBackoffStrategy restartStrategy;
+
+  /** Checkpoints whose state a task found corrupt while restoring; never tried again. */
+  private final Set<Long> unrestorable = new HashSet<>();
+
   private final Map<String, String> operatorNames = new HashMap<>();
 
   /** The checkpoint given by execution.state-recovery.path, if any. */
@@ -354,7 +359,7 @@ final class LocalJob implements JobClient {
     for (OperatorState op : checkpoint.operators()) {
       if (operatorNames.containsKey(op.operatorId())) {
         try {
-          loaded.put(op.operatorId(), SubtaskStateCodec.load(op, from));
+          loaded.put(op.operatorId(), SubtaskStateCodec.load(op, from, from == storage));
         } catch (IOException e) {
           throw new UncheckedIOException(
               "Checkpoint "
@@ -517,7 +522,8 @@ final class LocalJob implements JobClient {
       if (original != null) {
         taskState.put(
             head.getOperatorId(),
-            new RestoredOperatorState(original.checkpointId(), original.keyed(), rest));
+            new RestoredOperatorState(
+                original.checkpointId(), original.keyed(), original.incremental(), rest));
       }
     }
     return channelState;
@@ -650,6 +656,10 @@ final class LocalJob implements JobClient {
     }
     failure = cause;
     status = JobStatus.FAILING;
+    long corrupt = CorruptCheckpointException.findIn(cause);
+    if (corrupt >= 0) {
+      unrestorable.add(corrupt);
+    }
     LOG.warn("Job '{}' attempt {} fails: {}", graph.jobName(), attempt, cause.getMessage());
     if (coordinator != null) {
       coordinator.stop();
@@ -728,6 +738,10 @@ final class LocalJob implements JobClient {
           coordinator == null ? List.of() : coordinator.retained();
       List<String> problems = new ArrayList<>();
       for (CompletedCheckpoint candidate : candidates) {
+        if (unrestorable.contains(candidate.checkpointId())) {
+          problems.add("checkpoint " + candidate.checkpointId() + ": its state failed to restore");
+          continue;
+        }
         try {
           restored = load(candidate, storage);
           restoredId = candidate.checkpointId();
@@ -800,13 +814,7 @@ final class LocalJob implements JobClient {
         && retention == ExternalizedCheckpointRetention.RETAIN_ON_CANCELLATION) {
       return;
     }
-    for (CompletedCheckpoint c : coordinator.retained()) {
-      try {
-        storage.discardCheckpoint(c.checkpointId());
-      } catch (IOException e) {
-        LOG.warn("Could not delete checkpoint {}", c.checkpointId(), e);
-      }
-    }
+    coordinator.discardRetained();
   }
 
   private void shutdownThreads() {

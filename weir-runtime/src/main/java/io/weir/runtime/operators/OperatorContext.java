@@ -2,7 +2,7 @@ package io.weir.runtime.operators;
 
 import io.weir.api.functions.TaskInfo;
 import io.weir.runtime.state.DefaultOperatorStateStore;
-import io.weir.runtime.state.HeapKeyedStateBackend;
+import io.weir.runtime.state.KeyedStateBackend;
 import io.weir.runtime.time.ProcessingTimeService;
 
 /**
@@ -21,7 +21,7 @@ public record OperatorContext(
     String operatorName,
     TaskInfo taskInfo,
     ClassLoader userClassLoader,
-    HeapKeyedStateBackend<?> keyedStateBackend,
+    KeyedStateBackend<?> keyedStateBackend,
     DefaultOperatorStateStore operatorStateStore,
     ProcessingTimeService timeService,
     String operatorId,

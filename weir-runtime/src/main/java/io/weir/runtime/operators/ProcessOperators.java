@@ -12,7 +12,7 @@ import io.weir.api.state.ValueState;
 import io.weir.api.state.ValueStateDescriptor;
 import io.weir.api.typeutils.TypeSerializer;
 import io.weir.runtime.network.RecordWriter;
-import io.weir.runtime.state.HeapKeyedStateBackend;
+import io.weir.runtime.state.KeyedStateBackend;
 import io.weir.runtime.time.InternalTimerService;
 
 /** The process-function operators, keyed and not, one and two inputs, and keyed reduce. */
@@ -112,7 +112,7 @@ public final class ProcessOperators {
    */
   abstract static class KeyedTimers<K, OUT, F> extends UdfOperator<OUT, F>
       implements InternalTimerService.Triggerable<K> {
-    HeapKeyedStateBackend<K> backend;
+    KeyedStateBackend<K> backend;
     InternalTimerService<K> timers;
     TimestampedCollector<OUT> collector;
     private long timerTimestamp;
@@ -124,7 +124,7 @@ public final class ProcessOperators {
     @Override
     @SuppressWarnings("unchecked")
     public void open() throws Exception {
-      backend = (HeapKeyedStateBackend<K>) context.keyedStateBackend();
+      backend = (KeyedStateBackend<K>) context.keyedStateBackend();
       timers = new InternalTimerService<>(backend, context.timeService(), this);
       collector = new TimestampedCollector<>(output);
       createContexts();

@@ -1,8 +1,7 @@
 package io.weir.runtime.operators;
 
 import io.weir.runtime.checkpoint.OperatorSnapshot;
-import io.weir.runtime.state.HeapKeyedStateBackend;
-import io.weir.runtime.state.HeapSnapshotStrategy;
+import io.weir.runtime.state.KeyedStateBackend;
 
 /**
  * An operator of a task's chain, driven by the task thread: {@link #setup}, then {@link #open}
@@ -43,11 +42,11 @@ public abstract class StreamOperator<OUT> {
    */
   public OperatorSnapshot snapshotState(long checkpointId, long timestamp) throws Exception {
     snapshotUserState(checkpointId, timestamp);
-    HeapKeyedStateBackend<?> backend = context.keyedStateBackend();
+    KeyedStateBackend<?> backend = context.keyedStateBackend();
     return new OperatorSnapshot(
         context.operatorId(),
         context.operatorName(),
-        backend == null ? null : HeapSnapshotStrategy.snapshot(backend),
+        backend == null ? null : backend.snapshot(checkpointId),
         context.operatorStateStore().snapshot());
   }
 

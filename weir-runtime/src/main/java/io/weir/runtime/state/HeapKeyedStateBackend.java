@@ -2,7 +2,6 @@ package io.weir.runtime.state;
 
 import io.weir.api.state.AggregatingState;
 import io.weir.api.state.AggregatingStateDescriptor;
-import io.weir.api.state.KeyedStateStore;
 import io.weir.api.state.ListState;
 import io.weir.api.state.ListStateDescriptor;
 import io.weir.api.state.MapState;
@@ -23,7 +22,7 @@ import java.util.function.Function;
  * HeapSnapshotStrategy}): the synchronous part freezes the tables, the asynchronous part serializes
  * them per key group. Task thread only.
  */
-public final class HeapKeyedStateBackend<K> implements KeyedStateStore {
+public final class HeapKeyedStateBackend<K> implements KeyedStateBackend<K> {
 
   private final String operatorName;
   private final TypeSerializer<K> keySerializer;
@@ -63,23 +62,27 @@ public final class HeapKeyedStateBackend<K> implements KeyedStateStore {
       TypeSerializer<?> valueSerializer,
       TypeSerializer<?> mapKeySerializer) {}
 
+  @Override
   public String getOperatorName() {
     return operatorName;
   }
 
+  @Override
   public KeyGroupRange getKeyGroupRange() {
     return keyGroupRange;
   }
 
+  @Override
   public int getMaxParallelism() {
     return maxParallelism;
   }
 
+  @Override
   public TypeSerializer<K> getKeySerializer() {
     return keySerializer;
   }
 
-  /** Scopes every following state access to {@code key}. */
+  @Override
   public void setCurrentKey(K key) {
     if (key == null) {
       throw new NullPointerException(
@@ -103,6 +106,7 @@ public final class HeapKeyedStateBackend<K> implements KeyedStateStore {
     currentKeyGroup = keyGroup;
   }
 
+  @Override
   public K getCurrentKey() {
     return currentKey;
   }
@@ -130,6 +134,18 @@ public final class HeapKeyedStateBackend<K> implements KeyedStateStore {
     if (state != null) {
       state.table().forEach(action);
     }
+  }
+
+  private final Map<String, HeapTimerQueue<K>> timerQueues = new LinkedHashMap<>();
+
+  @Override
+  public TimerQueue<K> getTimerQueue(String name) {
+    return timerQueues.computeIfAbsent(name, n -> new HeapTimerQueue<>(this, n));
+  }
+
+  @Override
+  public KeyedStateSnapshot snapshot(long checkpointId) {
+    return HeapSnapshotStrategy.snapshot(this);
   }
 
   /** Number of entries of all states, for tests and metrics. */

@@ -2,9 +2,14 @@ package io.weir.runtime.state;
 
 import io.weir.api.state.StateDescriptor;
 import io.weir.api.typeutils.DataInputDeserializer;
+import io.weir.api.typeutils.DataInputView;
 import io.weir.api.typeutils.DataOutputSerializer;
+import io.weir.api.typeutils.DataOutputView;
 import io.weir.api.typeutils.TypeSerializer;
 import io.weir.api.typeutils.TypeSerializerSnapshot;
+import io.weir.runtime.checkpoint.KeyGroupsStateHandle;
+import io.weir.runtime.checkpoint.KeyedStateHandle;
+import io.weir.runtime.storage.CheckpointStorage;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -55,8 +60,84 @@ public final class HeapSnapshotStrategy {
    */
   public record SerializedKeyGroups(KeyGroupRange range, long[] offsets, byte[] data) {}
 
+  /**
+   * One state in the header of the canonical format.
+   *
+   * @param name the state's name
+   * @param kind its kind
+   * @param valueSerializer serializer of the values (list/map: of the elements/map values)
+   * @param mapKeySerializer for map state, serializer of the map keys; otherwise null
+   */
+  public record StateMeta(
+      String name,
+      StateDescriptor.Kind kind,
+      TypeSerializer<Object> valueSerializer,
+      TypeSerializer<Object> mapKeySerializer) {}
+
+  /**
+   * The header of a stream in the canonical format.
+   *
+   * @param keySerializer serializer of the keys
+   * @param states the states, in the order their entries follow per key group
+   */
+  public record Header(TypeSerializer<Object> keySerializer, List<StateMeta> states) {}
+
+  /** Writes the header: format version, key serializer, the states. */
+  public static void writeHeader(
+      DataOutputView out, TypeSerializer<?> keySerializer, List<StateMeta> states)
+      throws IOException {
+    out.writeInt(VERSION);
+    TypeSerializerSnapshot.writeVersionedSnapshot(out, keySerializer.snapshotConfiguration());
+    out.writeInt(states.size());
+    for (StateMeta state : states) {
+      out.writeUTF(state.name());
+      out.writeByte(state.kind().ordinal());
+      TypeSerializerSnapshot.writeVersionedSnapshot(
+          out, state.valueSerializer().snapshotConfiguration());
+      if (state.kind() == StateDescriptor.Kind.MAP) {
+        TypeSerializerSnapshot.writeVersionedSnapshot(
+            out, state.mapKeySerializer().snapshotConfiguration());
+      }
+    }
+  }
+
+  /**
+   * Reads a header that {@link #writeHeader} wrote.
+   *
+   * @param operatorName names the operator in errors
+   */
+  public static Header readHeader(DataInputView in, ClassLoader loader, String operatorName)
+      throws IOException {
+    int version = in.readInt();
+    if (version != VERSION) {
+      throw new IOException(
+          "Keyed state of '"
+              + operatorName
+              + "' was written in format version "
+              + version
+              + "; this Weir reads version "
+              + VERSION);
+    }
+    TypeSerializer<Object> keys =
+        TypeSerializerSnapshot.<Object>readVersionedSnapshot(in, loader).restoreSerializer();
+    int numStates = in.readInt();
+    List<StateMeta> states = new ArrayList<>(numStates);
+    for (int s = 0; s < numStates; s++) {
+      String name = in.readUTF();
+      StateDescriptor.Kind kind = StateDescriptor.Kind.values()[in.readByte()];
+      TypeSerializer<Object> valueSerializer =
+          TypeSerializerSnapshot.<Object>readVersionedSnapshot(in, loader).restoreSerializer();
+      TypeSerializer<Object> mapKeySerializer =
+          kind == StateDescriptor.Kind.MAP
+              ? TypeSerializerSnapshot.<Object>readVersionedSnapshot(in, loader).restoreSerializer()
+              : null;
+      states.add(new StateMeta(name, kind, valueSerializer, mapKeySerializer));
+    }
+    return new Header(keys, states);
+  }
+
   /** A frozen view of a backend's keyed state, written on another thread. */
-  public static final class KeyedSnapshot {
+  public static final class KeyedSnapshot implements KeyedStateSnapshot {
     private final KeyGroupRange range;
     private final TypeSerializer<Object> keySerializer;
     private final List<String> names = new ArrayList<>();
@@ -91,19 +172,13 @@ public final class HeapSnapshotStrategy {
     public SerializedKeyGroups write() throws IOException {
       try {
         DataOutputSerializer out = new DataOutputSerializer(64 * 1024);
-        out.writeInt(VERSION);
-        TypeSerializerSnapshot.writeVersionedSnapshot(out, keySerializer.snapshotConfiguration());
-        out.writeInt(names.size());
+        List<StateMeta> metas = new ArrayList<>(names.size());
         for (int s = 0; s < names.size(); s++) {
-          out.writeUTF(names.get(s));
-          out.writeByte(kinds.get(s).ordinal());
-          TypeSerializerSnapshot.writeVersionedSnapshot(
-              out, valueSerializers.get(s).snapshotConfiguration());
-          if (kinds.get(s) == StateDescriptor.Kind.MAP) {
-            TypeSerializerSnapshot.writeVersionedSnapshot(
-                out, mapKeySerializers.get(s).snapshotConfiguration());
-          }
+          metas.add(
+              new StateMeta(
+                  names.get(s), kinds.get(s), valueSerializers.get(s), mapKeySerializers.get(s)));
         }
+        writeHeader(out, keySerializer, metas);
         long[] offsets = new long[range.getNumberOfKeyGroups()];
         for (int kg = range.startKeyGroup(); kg <= range.endKeyGroup(); kg++) {
           offsets[kg - range.startKeyGroup()] = out.length();
@@ -142,7 +217,18 @@ public final class HeapSnapshotStrategy {
       }
     }
 
+    @Override
+    public KeyedStateHandle persist(
+        long checkpointId, CheckpointStorage storage, String description) throws IOException {
+      SerializedKeyGroups groups = write();
+      return new KeyGroupsStateHandle(
+          groups.range(),
+          groups.offsets(),
+          storage.writeState(checkpointId, groups.data(), "keyed state of " + description));
+    }
+
     /** Lets the tables stop copying for this snapshot; idempotent. */
+    @Override
     public void release() {
       for (StateTable.Snapshot<Object, Object> t : tables) {
         t.release();
@@ -170,43 +256,24 @@ public final class HeapSnapshotStrategy {
         continue;
       }
       DataInputDeserializer in = new DataInputDeserializer(source.data());
-      int version = in.readInt();
-      if (version != VERSION) {
-        throw new IOException(
-            "Keyed state of '"
-                + backend.getOperatorName()
-                + "' was written in format version "
-                + version
-                + "; this Weir reads version "
-                + VERSION);
-      }
-      TypeSerializer<Object> keys =
-          TypeSerializerSnapshot.<Object>readVersionedSnapshot(in, loader).restoreSerializer();
-      int numStates = in.readInt();
+      Header header = readHeader(in, loader, backend.getOperatorName());
+      TypeSerializer<Object> keys = header.keySerializer();
+      int numStates = header.states().size();
       List<HeapKeyedStateBackend.RegisteredState<K>> states = new ArrayList<>();
       List<TypeSerializer<Object>> values = new ArrayList<>();
       List<TypeSerializer<Object>> mapKeys = new ArrayList<>();
-      for (int s = 0; s < numStates; s++) {
-        String name = in.readUTF();
-        StateDescriptor.Kind kind = StateDescriptor.Kind.values()[in.readByte()];
-        TypeSerializer<Object> valueSerializer =
-            TypeSerializerSnapshot.<Object>readVersionedSnapshot(in, loader).restoreSerializer();
-        TypeSerializer<Object> mapKeySerializer =
-            kind == StateDescriptor.Kind.MAP
-                ? TypeSerializerSnapshot.<Object>readVersionedSnapshot(in, loader)
-                    .restoreSerializer()
-                : null;
-        values.add(valueSerializer);
-        mapKeys.add(mapKeySerializer);
-        HeapKeyedStateBackend.RegisteredState<K> state = backend.tables.get(name);
+      for (StateMeta meta : header.states()) {
+        values.add(meta.valueSerializer());
+        mapKeys.add(meta.mapKeySerializer());
+        HeapKeyedStateBackend.RegisteredState<K> state = backend.tables.get(meta.name());
         if (state == null) {
           state =
               new HeapKeyedStateBackend.RegisteredState<>(
-                  kind,
-                  new StateTable<>(mine, valueCopier(kind, valueSerializer)),
-                  valueSerializer,
-                  mapKeySerializer);
-          backend.tables.put(name, state);
+                  meta.kind(),
+                  new StateTable<>(mine, valueCopier(meta.kind(), meta.valueSerializer())),
+                  meta.valueSerializer(),
+                  meta.mapKeySerializer());
+          backend.tables.put(meta.name(), state);
         }
         states.add(state);
       }

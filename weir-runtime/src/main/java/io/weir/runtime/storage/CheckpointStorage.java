@@ -2,7 +2,11 @@ package io.weir.runtime.storage;
 
 import io.weir.runtime.checkpoint.CompletedCheckpoint;
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Where a job's checkpoints live: state written by tasks during a checkpoint, and the metadata the
@@ -23,6 +27,47 @@ public interface CheckpointStorage {
 
   /** Reads and checksum-verifies the bytes behind a handle. */
   byte[] readState(StreamStateHandle handle) throws IOException;
+
+  /**
+   * Stores an immutable local file that later checkpoints may refer to as well (an SST file of an
+   * incremental checkpoint). The file lives until {@link #discardSharedState} deletes it, not with
+   * checkpoint {@code checkpointId}. This default keeps the bytes like any other state.
+   */
+  default StreamStateHandle writeSharedFile(long checkpointId, Path file, String description)
+      throws IOException {
+    return writeState(checkpointId, Files.readAllBytes(file), description);
+  }
+
+  /**
+   * Stores a local file as state of checkpoint {@code checkpointId} (it lives and dies with that
+   * checkpoint, like {@link #writeState}), streaming it rather than holding it in memory where the
+   * storage can.
+   */
+  default StreamStateHandle writeStateFile(long checkpointId, Path file, String description)
+      throws IOException {
+    return writeState(checkpointId, Files.readAllBytes(file), description);
+  }
+
+  /**
+   * Copies the bytes behind {@code handle} into the new file {@code target}, verifying size and
+   * checksum on the way.
+   *
+   * @throws IOException naming the state file if it is missing or corrupt
+   */
+  default void readStateToFile(StreamStateHandle handle, Path target) throws IOException {
+    Files.write(target, readState(handle), StandardOpenOption.CREATE_NEW);
+  }
+
+  /** Deletes a shared file that no retained checkpoint refers to any more. */
+  default void discardSharedState(StreamStateHandle handle) throws IOException {}
+
+  /**
+   * Deletes the shared files that checkpoints up to {@code upToCheckpointId} uploaded and that are
+   * not in {@code referenced} (relative paths): uploads of aborted checkpoints and of tasks that
+   * failed in the middle.
+   */
+  default void discardUnreferencedSharedState(Set<String> referenced, long upToCheckpointId)
+      throws IOException {}
 
   /** Writes the metadata of a completed checkpoint atomically; returns its external pointer. */
   String commitCheckpoint(CompletedCheckpoint checkpoint) throws IOException;

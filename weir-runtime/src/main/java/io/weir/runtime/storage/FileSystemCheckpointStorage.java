@@ -9,13 +9,19 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.URI;
 import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.zip.CRC32;
+import java.util.zip.CheckedInputStream;
 
 /**
  * Checkpoints in a directory of a {@link FileSystem}, laid out per job as
@@ -51,6 +57,9 @@ public final class FileSystemCheckpointStorage implements CheckpointStorage {
   static final String TASK_OWNED_DIR = "taskowned";
 
   private static final Pattern CHECKPOINT_DIR = Pattern.compile("chk-(\\d{1,18})");
+
+  /** A file in {@code shared/}: the checkpoint that uploaded it, a dash, a UUID. */
+  private static final Pattern SHARED_FILE = Pattern.compile("(\\d{1,18})-[0-9a-f-]{36}");
 
   /** Leading or trailing '/', empty, '.' or '..' segments, backslashes: would leave the job dir. */
   private static final Pattern UNSAFE_PATH = Pattern.compile("^$|^/|//|/$|(^|/)\\.\\.?(/|$)|\\\\");
@@ -184,7 +193,7 @@ public final class FileSystemCheckpointStorage implements CheckpointStorage {
     }
     StreamStateHandle.File file = (StreamStateHandle.File) handle;
     String path = resolve(file.relativePath());
-    String what = "State file " + file.relativePath() + " (" + fs.toUri(path) + ")";
+    String what = describe(file, path);
     if (file.size() < 0 || file.size() > Integer.MAX_VALUE - 16) {
       throw new IOException(what + " has an impossible size in the metadata: " + file.size());
     }
@@ -195,26 +204,120 @@ public final class FileSystemCheckpointStorage implements CheckpointStorage {
     } catch (FileNotFoundException e) {
       throw new IOException(what + " is missing", e);
     }
-    if (data.length != file.size()) {
+    verify(what, file, data.length, MetadataSerializer.crc32(data, 0, data.length));
+    return data;
+  }
+
+  @Override
+  public StreamStateHandle writeSharedFile(long checkpointId, Path file, String description)
+      throws IOException {
+    return upload(
+        checkpointId, file, SHARED_DIR + "/" + checkpointId + "-" + UUID.randomUUID(), description);
+  }
+
+  @Override
+  public StreamStateHandle writeStateFile(long checkpointId, Path file, String description)
+      throws IOException {
+    return upload(
+        checkpointId, file, checkpointDirName(checkpointId) + "/" + UUID.randomUUID(), description);
+  }
+
+  private StreamStateHandle upload(
+      long checkpointId, Path file, String relativePath, String description) throws IOException {
+    requireWritable("write state " + description);
+    createLayout();
+    String path = FileSystems.child(jobDir, relativePath);
+    CRC32 crc = new CRC32();
+    long size;
+    try (InputStream in = new CheckedInputStream(Files.newInputStream(file), crc);
+        OutputStream out = fs.create(path, false)) {
+      size = in.transferTo(out);
+    } catch (IOException e) {
+      throw new IOException(
+          "Could not upload "
+              + description
+              + " ("
+              + file
+              + ") of checkpoint "
+              + checkpointId
+              + " to "
+              + fs.toUri(path)
+              + ": "
+              + e,
+          e);
+    }
+    return new StreamStateHandle.File(relativePath, size, (int) crc.getValue());
+  }
+
+  @Override
+  public void readStateToFile(StreamStateHandle handle, Path target) throws IOException {
+    if (handle instanceof StreamStateHandle.Inline inline) {
+      Files.write(target, InlineState.read(inline), StandardOpenOption.CREATE_NEW);
+      return;
+    }
+    StreamStateHandle.File file = (StreamStateHandle.File) handle;
+    String path = resolve(file.relativePath());
+    String what = describe(file, path);
+    CRC32 crc = new CRC32();
+    long size;
+    try (InputStream in = new CheckedInputStream(fs.open(path), crc);
+        OutputStream out = Files.newOutputStream(target, StandardOpenOption.CREATE_NEW)) {
+      size = in.transferTo(out);
+    } catch (FileNotFoundException | java.nio.file.NoSuchFileException e) {
+      throw new IOException(what + " is missing", e);
+    }
+    verify(what, file, size, (int) crc.getValue());
+  }
+
+  @Override
+  public void discardSharedState(StreamStateHandle handle) throws IOException {
+    if (handle instanceof StreamStateHandle.File file && loaded == null) {
+      fs.delete(resolve(file.relativePath()), false);
+    }
+  }
+
+  @Override
+  public void discardUnreferencedSharedState(Set<String> referenced, long upToCheckpointId)
+      throws IOException {
+    if (loaded != null || !layoutCreated) {
+      return;
+    }
+    String shared = FileSystems.child(jobDir, SHARED_DIR);
+    for (String name : fs.list(shared)) {
+      Matcher m = SHARED_FILE.matcher(name);
+      if (m.matches()
+          && Long.parseLong(m.group(1)) <= upToCheckpointId
+          && !referenced.contains(SHARED_DIR + "/" + name)) {
+        fs.delete(FileSystems.child(shared, name), false);
+      }
+    }
+  }
+
+  private String describe(StreamStateHandle.File file, String path) {
+    return "State file " + file.relativePath() + " (" + fs.toUri(path) + ")";
+  }
+
+  /** Fails naming the file if what was read is not what the handle recorded. */
+  private static void verify(String what, StreamStateHandle.File file, long size, int crc)
+      throws IOException {
+    if (size != file.size()) {
       throw new IOException(
           what
               + " is corrupt ("
-              + (data.length > file.size() ? "more than " + file.size() : data.length)
+              + (size > file.size() ? "more than " + file.size() : size)
               + " bytes, expected "
               + file.size()
               + ")");
     }
-    int actual = MetadataSerializer.crc32(data, 0, data.length);
-    if (actual != file.crc32()) {
+    if (crc != file.crc32()) {
       throw new IOException(
           what
               + " is corrupt (checksum mismatch: expected "
               + MetadataSerializer.hex(file.crc32())
               + ", computed "
-              + MetadataSerializer.hex(actual)
+              + MetadataSerializer.hex(crc)
               + ")");
     }
-    return data;
   }
 
   /**
@@ -324,14 +427,7 @@ public final class FileSystemCheckpointStorage implements CheckpointStorage {
   private String firstMissingFile(CompletedCheckpoint checkpoint) throws IOException {
     for (OperatorState operator : checkpoint.operators()) {
       for (OperatorSubtaskState subtask : operator.subtasks()) {
-        List<StreamStateHandle> handles = new ArrayList<>(2);
-        if (subtask.keyed() != null) {
-          handles.add(subtask.keyed().data());
-        }
-        if (subtask.operator() != null) {
-          handles.add(subtask.operator().data());
-        }
-        for (StreamStateHandle handle : handles) {
+        for (StreamStateHandle handle : subtask.handles()) {
           if (handle instanceof StreamStateHandle.File file) {
             String path;
             try {
@@ -346,7 +442,12 @@ public final class FileSystemCheckpointStorage implements CheckpointStorage {
                   + operator.operatorName()
                   + " ("
                   + fs.toUri(path)
-                  + ") is missing";
+                  + ") is missing"
+                  + (file.relativePath().startsWith(SHARED_DIR + "/")
+                      ? ". It is a file of an incremental checkpoint, kept in the job directory's "
+                          + SHARED_DIR
+                          + "/ folder: copy or move the whole job directory, not one checkpoint"
+                      : "");
             }
           }
         }

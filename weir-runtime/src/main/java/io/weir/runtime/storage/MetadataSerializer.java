@@ -1,7 +1,9 @@
 package io.weir.runtime.storage;
 
 import io.weir.runtime.checkpoint.CompletedCheckpoint;
+import io.weir.runtime.checkpoint.IncrementalKeyedStateHandle;
 import io.weir.runtime.checkpoint.KeyGroupsStateHandle;
+import io.weir.runtime.checkpoint.KeyedStateHandle;
 import io.weir.runtime.checkpoint.OperatorState;
 import io.weir.runtime.checkpoint.OperatorStateHandle;
 import io.weir.runtime.checkpoint.OperatorSubtaskState;
@@ -35,9 +37,13 @@ import java.util.zip.CRC32;
  * body(v1)   = jobId:string checkpointId:long timestamp:long savepoint:bool
  *              operatorCount:int operator*
  * operator   = id:string name:string parallelism:int maxParallelism:int subtaskCount:int subtask*
- * subtask    = flags:byte (1 finished, 2 keyed present, 4 operator state present)
- *              [keyed] [operatorState]
+ * subtask    = flags:byte (1 finished, 2 keyed present, 4 operator state present,
+ *                          8 incremental keyed present; v2)
+ *              [keyed] [incremental] [operatorState]
  * keyed      = startKeyGroup:int endKeyGroup:int offsets handle
+ * incremental = startKeyGroup:int endKeyGroup:int backendId:string checkpointId:long
+ *              metaData:handle sharedCount:int (localName:string handle)*
+ *              privateCount:int (localName:string handle)*          (v2)
  * operatorState = stateCount:int (name:string mode:byte(0 split, 1 union) offsets)* handle
  * offsets    = count:int long*
  * handle     = 1:byte length:int byte* crc:int              (inline)
@@ -55,7 +61,7 @@ public final class MetadataSerializer {
   static final int MAGIC = 0x57454952;
 
   /** The format this Weir writes, and the newest it reads. */
-  static final int VERSION = 1;
+  static final int VERSION = 2;
 
   private static final int HEADER_BYTES = 8;
   private static final int TRAILER_BYTES = 4;
@@ -63,6 +69,7 @@ public final class MetadataSerializer {
   private static final byte FINISHED = 1;
   private static final byte HAS_KEYED = 2;
   private static final byte HAS_OPERATOR = 4;
+  private static final byte HAS_INCREMENTAL = 8;
 
   private static final byte INLINE = 1;
   private static final byte FILE = 2;
@@ -175,15 +182,31 @@ public final class MetadataSerializer {
       throws IOException {
     int flags =
         (subtask.finished() ? FINISHED : 0)
-            | (subtask.keyed() != null ? HAS_KEYED : 0)
+            | (subtask.keyed() instanceof KeyGroupsStateHandle ? HAS_KEYED : 0)
+            | (subtask.keyed() instanceof IncrementalKeyedStateHandle ? HAS_INCREMENTAL : 0)
             | (subtask.operator() != null ? HAS_OPERATOR : 0);
     out.writeByte(flags);
-    KeyGroupsStateHandle keyed = subtask.keyed();
-    if (keyed != null) {
+    if (subtask.keyed() instanceof KeyGroupsStateHandle keyed) {
       out.writeInt(keyed.range().startKeyGroup());
       out.writeInt(keyed.range().endKeyGroup());
       writeOffsets(out, keyed.offsets());
       writeHandle(out, keyed.data());
+    } else if (subtask.keyed() instanceof IncrementalKeyedStateHandle incremental) {
+      out.writeInt(incremental.range().startKeyGroup());
+      out.writeInt(incremental.range().endKeyGroup());
+      writeString(out, incremental.backendId());
+      out.writeLong(incremental.checkpointId());
+      writeHandle(out, incremental.metaData());
+      out.writeInt(incremental.sharedFiles().size());
+      for (IncrementalKeyedStateHandle.SharedFile file : incremental.sharedFiles()) {
+        writeString(out, file.localName());
+        writeHandle(out, file.handle());
+      }
+      out.writeInt(incremental.privateFiles().size());
+      for (IncrementalKeyedStateHandle.PrivateFile file : incremental.privateFiles()) {
+        writeString(out, file.localName());
+        writeHandle(out, file.handle());
+      }
     }
     OperatorStateHandle operator = subtask.operator();
     if (operator != null) {
@@ -260,13 +283,31 @@ public final class MetadataSerializer {
 
   private static OperatorSubtaskState readSubtask(DataInputStream in) throws IOException {
     int flags = in.readUnsignedByte();
-    if ((flags & ~(FINISHED | HAS_KEYED | HAS_OPERATOR)) != 0) {
+    if ((flags & ~(FINISHED | HAS_KEYED | HAS_OPERATOR | HAS_INCREMENTAL)) != 0) {
       throw new IOException("unknown subtask flags " + flags);
     }
-    KeyGroupsStateHandle keyed = null;
+    KeyedStateHandle keyed = null;
     if ((flags & HAS_KEYED) != 0) {
       KeyGroupRange range = new KeyGroupRange(in.readInt(), in.readInt());
       keyed = new KeyGroupsStateHandle(range, readOffsets(in), readHandle(in));
+    } else if ((flags & HAS_INCREMENTAL) != 0) {
+      KeyGroupRange range = new KeyGroupRange(in.readInt(), in.readInt());
+      String backendId = readString(in);
+      long checkpointId = in.readLong();
+      StreamStateHandle metaData = readHandle(in);
+      int sharedCount = readCount(in, "shared files");
+      List<IncrementalKeyedStateHandle.SharedFile> shared = new ArrayList<>(sharedCount);
+      for (int i = 0; i < sharedCount; i++) {
+        shared.add(
+            new IncrementalKeyedStateHandle.SharedFile(readString(in), readHandle(in), false));
+      }
+      int privateCount = readCount(in, "private files");
+      List<IncrementalKeyedStateHandle.PrivateFile> own = new ArrayList<>(privateCount);
+      for (int i = 0; i < privateCount; i++) {
+        own.add(new IncrementalKeyedStateHandle.PrivateFile(readString(in), readHandle(in)));
+      }
+      keyed =
+          new IncrementalKeyedStateHandle(range, backendId, checkpointId, metaData, shared, own);
     }
     OperatorStateHandle operator = null;
     if ((flags & HAS_OPERATOR) != 0) {

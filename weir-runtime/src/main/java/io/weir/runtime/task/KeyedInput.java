@@ -2,7 +2,7 @@ package io.weir.runtime.task;
 
 import io.weir.api.functions.KeySelector;
 import io.weir.runtime.operators.OneInputOperator;
-import io.weir.runtime.state.HeapKeyedStateBackend;
+import io.weir.runtime.state.KeyedStateBackend;
 
 /**
  * The input of an operator on a keyed stream: sets the element's key as the current key of the
@@ -13,12 +13,10 @@ final class KeyedInput<T, K> implements OneInputOperator<T> {
 
   private final OneInputOperator<T> operator;
   private final KeySelector<T, K> keySelector;
-  private final HeapKeyedStateBackend<K> backend;
+  private final KeyedStateBackend<K> backend;
 
   KeyedInput(
-      OneInputOperator<T> operator,
-      KeySelector<T, K> keySelector,
-      HeapKeyedStateBackend<K> backend) {
+      OneInputOperator<T> operator, KeySelector<T, K> keySelector, KeyedStateBackend<K> backend) {
     this.operator = operator;
     this.keySelector = keySelector;
     this.backend = backend;

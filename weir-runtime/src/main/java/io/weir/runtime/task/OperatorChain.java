@@ -18,10 +18,11 @@ import io.weir.runtime.operators.OperatorFactory;
 import io.weir.runtime.operators.Output;
 import io.weir.runtime.operators.StreamOperator;
 import io.weir.runtime.state.DefaultOperatorStateStore;
-import io.weir.runtime.state.HeapKeyedStateBackend;
-import io.weir.runtime.state.HeapSnapshotStrategy;
 import io.weir.runtime.state.KeyGroupRange;
 import io.weir.runtime.state.KeyGroupRangeAssignment;
+import io.weir.runtime.state.KeyedStateBackend;
+import io.weir.runtime.state.KeyedStateBackendFactory;
+import io.weir.runtime.state.KeyedStateBackends;
 import io.weir.runtime.time.ProcessingTimeService;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -37,6 +38,7 @@ import java.util.Map;
 final class OperatorChain {
 
   private final Map<StreamNode, StreamOperator<?>> operators = new LinkedHashMap<>();
+  private final List<KeyedStateBackend<?>> backends = new ArrayList<>();
 
   /** Where each one-input operator's elements enter: the operator, or its keyed input. */
   private final Map<StreamNode, OneInputOperator<?>> inputs = new LinkedHashMap<>();
@@ -54,97 +56,135 @@ final class OperatorChain {
       ProcessingTimeService timeService,
       Map<String, RestoredOperatorState> restored)
       throws IOException {
-    boolean objectReuse = graph.configuration().get(CoreOptions.OBJECT_REUSE);
-    List<StreamNode> chain = vertex.getChain();
-    Output<?> headSourceOutput = null;
-    for (int i = chain.size() - 1; i >= 0; i--) {
-      StreamNode node = chain.get(i);
-      List<Output<Object>> outputs = new ArrayList<>();
-      for (StreamEdge edge : node.getOutEdges()) {
-        if (vertex.contains(edge.target())) {
-          OneInputOperator<?> next = inputs.get(edge.target());
-          TypeSerializer<Object> serializer =
-              (TypeSerializer<Object>) node.getOutputType().createSerializer();
-          TypeSerializer<Object> copier =
-              objectReuse || serializer.isImmutableType() ? null : serializer;
-          outputs.add(
-              new ChainOutputs.Chaining<>(
-                  (OneInputOperator<Object>) next, edge.target().getName(), copier));
-        } else {
-          outputs.add(new ChainOutputs.Network<>((RecordWriter<Object>) writers.get(edge)));
+    try {
+      boolean objectReuse = graph.configuration().get(CoreOptions.OBJECT_REUSE);
+      List<StreamNode> chain = vertex.getChain();
+      Output<?> headSourceOutput = null;
+      for (int i = chain.size() - 1; i >= 0; i--) {
+        StreamNode node = chain.get(i);
+        List<Output<Object>> outputs = new ArrayList<>();
+        for (StreamEdge edge : node.getOutEdges()) {
+          if (vertex.contains(edge.target())) {
+            OneInputOperator<?> next = inputs.get(edge.target());
+            TypeSerializer<Object> serializer =
+                (TypeSerializer<Object>) node.getOutputType().createSerializer();
+            TypeSerializer<Object> copier =
+                objectReuse || serializer.isImmutableType() ? null : serializer;
+            outputs.add(
+                new ChainOutputs.Chaining<>(
+                    (OneInputOperator<Object>) next, edge.target().getName(), copier));
+          } else {
+            outputs.add(new ChainOutputs.Network<>((RecordWriter<Object>) writers.get(edge)));
+          }
+        }
+        Output<Object> output =
+            outputs.isEmpty()
+                ? new ChainOutputs.Discarding<>()
+                : outputs.size() == 1 ? outputs.get(0) : new ChainOutputs.Broadcasting<>(outputs);
+        if (node.isSource()) {
+          headSourceOutput = output;
+          continue;
+        }
+        TypeSerializer<?> outSerializer =
+            node.getOperation().isSink() ? null : node.getOutputType().createSerializer();
+        StreamOperator op =
+            OperatorFactory.create(
+                node.getName(),
+                node.getOperation(),
+                node.getKeyContext1(),
+                node.getKeyContext2(),
+                outSerializer);
+        RestoredOperatorState state = restored.get(node.getOperatorId());
+        ClassLoader loader = Thread.currentThread().getContextClassLoader();
+        KeyedStateBackend<?> backend =
+            node.isKeyed() ? keyedBackend(node, graph, taskInfo, loader, state) : null;
+        if (backend != null) {
+          backends.add(backend);
+        }
+        OperatorContext ctx =
+            new OperatorContext(
+                node.getName(),
+                taskInfo,
+                loader,
+                backend,
+                state == null
+                    ? new DefaultOperatorStateStore(node.getName())
+                    : new DefaultOperatorStateStore(node.getName(), state.operatorLists()),
+                attributed(timeService, node.getName()),
+                node.getOperatorId(),
+                state == null ? -1 : state.checkpointId());
+        op.setup(ctx, output);
+        operators.put(node, op);
+        if (op instanceof OneInputOperator<?> oneInput) {
+          inputs.put(
+              node,
+              backend == null
+                  ? oneInput
+                  : new KeyedInput(
+                      oneInput,
+                      UserCode.copy(node.getKeyContext1().selector(), node.getName()),
+                      backend));
         }
       }
-      Output<Object> output =
-          outputs.isEmpty()
-              ? new ChainOutputs.Discarding<>()
-              : outputs.size() == 1 ? outputs.get(0) : new ChainOutputs.Broadcasting<>(outputs);
-      if (node.isSource()) {
-        headSourceOutput = output;
-        continue;
+      this.sourceOutput = headSourceOutput;
+      this.headNode = chain.get(0);
+      List<StreamOperator<?>> ordered = new ArrayList<>();
+      for (StreamNode node : chain) {
+        StreamOperator<?> op = operators.get(node);
+        if (op != null) {
+          ordered.add(op);
+        }
       }
-      TypeSerializer<?> outSerializer =
-          node.getOperation().isSink() ? null : node.getOutputType().createSerializer();
-      StreamOperator op =
-          OperatorFactory.create(
-              node.getName(),
-              node.getOperation(),
-              node.getKeyContext1(),
-              node.getKeyContext2(),
-              outSerializer);
-      RestoredOperatorState state = restored.get(node.getOperatorId());
-      ClassLoader loader = Thread.currentThread().getContextClassLoader();
-      HeapKeyedStateBackend<?> backend =
-          node.isKeyed() ? keyedBackend(node, graph, taskInfo) : null;
-      if (backend != null && state != null) {
-        HeapSnapshotStrategy.restore(backend, state.keyed(), loader);
-      }
-      OperatorContext ctx =
-          new OperatorContext(
-              node.getName(),
-              taskInfo,
-              loader,
-              backend,
-              state == null
-                  ? new DefaultOperatorStateStore(node.getName())
-                  : new DefaultOperatorStateStore(node.getName(), state.operatorLists()),
-              attributed(timeService, node.getName()),
-              node.getOperatorId(),
-              state == null ? -1 : state.checkpointId());
-      op.setup(ctx, output);
-      operators.put(node, op);
-      if (op instanceof OneInputOperator<?> oneInput) {
-        inputs.put(
-            node,
-            backend == null
-                ? oneInput
-                : new KeyedInput(
-                    oneInput,
-                    UserCode.copy(node.getKeyContext1().selector(), node.getName()),
-                    backend));
-      }
+      this.headFirst = Collections.unmodifiableList(ordered);
+    } catch (IOException | RuntimeException | Error e) {
+      closeKeyedStateBackends(); // the ones created before the failure
+      throw e;
     }
-    this.sourceOutput = headSourceOutput;
-    this.headNode = chain.get(0);
-    List<StreamOperator<?>> ordered = new ArrayList<>();
-    for (StreamNode node : chain) {
-      StreamOperator<?> op = operators.get(node);
-      if (op != null) {
-        ordered.add(op);
-      }
-    }
-    this.headFirst = Collections.unmodifiableList(ordered);
   }
 
-  private static HeapKeyedStateBackend<?> keyedBackend(
-      StreamNode node, JobGraph graph, TaskInfo taskInfo) {
+  private static KeyedStateBackend<?> keyedBackend(
+      StreamNode node,
+      JobGraph graph,
+      TaskInfo taskInfo,
+      ClassLoader loader,
+      RestoredOperatorState restored)
+      throws IOException {
     KeyContext<?, ?> key = node.getKeyContext1();
     KeyGroupRange range =
         KeyGroupRangeAssignment.computeKeyGroupRangeForOperatorIndex(
             graph.maxParallelism(),
             taskInfo.numberOfParallelSubtasks(),
             taskInfo.indexOfThisSubtask());
-    return new HeapKeyedStateBackend<>(
-        node.getName(), key.keyType().createSerializer(), graph.maxParallelism(), range);
+    try {
+      return KeyedStateBackends.create(
+          new KeyedStateBackendFactory.Context<>(
+              node.getName(),
+              node.getOperatorId(),
+              taskInfo,
+              key.keyType().createSerializer(),
+              range,
+              graph.configuration(),
+              loader,
+              restored,
+              graph));
+    } catch (IOException | RuntimeException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new IOException(
+          "Could not create the keyed state backend of '" + node.getName() + "'", e);
+    }
+  }
+
+  /** The keyed state backends of the chain's operators. */
+  List<KeyedStateBackend<?>> keyedStateBackends() {
+    return backends;
+  }
+
+  /** Closes every keyed state backend (releasing memory and local files). */
+  void closeKeyedStateBackends() {
+    for (KeyedStateBackend<?> backend : backends) {
+      backend.close();
+    }
   }
 
   /** Timer callbacks of one operator, with failures attributed to that operator. */

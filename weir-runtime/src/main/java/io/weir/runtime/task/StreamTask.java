@@ -16,6 +16,7 @@ import io.weir.runtime.network.RecordWriter;
 import io.weir.runtime.operators.OperatorException;
 import io.weir.runtime.operators.StreamOperator;
 import io.weir.runtime.state.DefaultOperatorStateStore;
+import io.weir.runtime.state.KeyedStateBackend;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -511,12 +512,18 @@ public abstract class StreamTask implements Runnable {
       throws Exception {}
 
   protected void notifyCheckpointComplete(long checkpointId) throws Exception {
+    for (KeyedStateBackend<?> backend : chain.keyedStateBackends()) {
+      backend.notifyCheckpointComplete(checkpointId);
+    }
     for (StreamOperator<?> op : chain.operatorsHeadFirst()) {
       callOperator(op, () -> op.notifyCheckpointComplete(checkpointId));
     }
   }
 
   protected void notifyCheckpointAborted(long checkpointId) throws Exception {
+    for (KeyedStateBackend<?> backend : chain.keyedStateBackends()) {
+      backend.notifyCheckpointAborted(checkpointId);
+    }
     for (StreamOperator<?> op : chain.operatorsHeadFirst()) {
       callOperator(op, () -> op.notifyCheckpointAborted(checkpointId));
     }
@@ -621,6 +628,9 @@ public abstract class StreamTask implements Runnable {
           }
         }
       }
+    }
+    if (chain != null) {
+      chain.closeKeyedStateBackends();
     }
     for (RecordWriter<?> writer : writerArray) {
       writer.clear();

@@ -32,6 +32,6 @@ final class CheckpointRoundTrip {
     // operator list back to it (keyed state carries its own key-group range).
     OperatorState operatorState =
         new OperatorState(snapshot.operatorId(), snapshot.description(), 1, maxP, List.of(written));
-    return SubtaskStateCodec.load(operatorState, storage).forSubtask(checkpointId, 0, 1);
+    return SubtaskStateCodec.load(operatorState, storage, true).forSubtask(checkpointId, 0, 1);
   }
 }

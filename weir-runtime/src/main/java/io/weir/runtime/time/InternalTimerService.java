@@ -1,14 +1,8 @@
 package io.weir.runtime.time;
 
 import io.weir.api.functions.TimerService;
-import io.weir.api.state.MapState;
-import io.weir.api.state.MapStateDescriptor;
-import io.weir.api.typeutils.Types;
-import io.weir.runtime.state.HeapKeyedStateBackend;
-import java.util.Comparator;
-import java.util.HashSet;
-import java.util.PriorityQueue;
-import java.util.Set;
+import io.weir.runtime.state.KeyedStateBackend;
+import io.weir.runtime.state.TimerQueue;
 
 /**
  * Timers of one keyed operator: at most one timer per key, timestamp and time domain. Fires
@@ -24,62 +18,35 @@ public final class InternalTimerService<K> implements TimerService {
     void onProcessingTime(K key, long timestamp) throws Exception;
   }
 
-  private record Timer<K>(long timestamp, K key) {}
-
-  private static final Comparator<Timer<?>> ORDER = Comparator.comparingLong(Timer::timestamp);
-
-  private final HeapKeyedStateBackend<K> backend;
+  private final KeyedStateBackend<K> backend;
   private final ProcessingTimeService timeService;
   private final Triggerable<K> target;
 
-  /** The timers as keyed state, so they are checkpointed (copy-on-write) with the rest. */
-  private final MapState<Long, Boolean> processingState;
+  /** The timers live in the keyed backend, so they are checkpointed with the rest. */
+  private final TimerQueue<K> processingTimers;
 
-  private final MapState<Long, Boolean> eventState;
-  private final PriorityQueue<Timer<K>> processingTimers = new PriorityQueue<>(ORDER);
-  private final Set<Timer<K>> processingSet = new HashSet<>();
-  private final PriorityQueue<Timer<K>> eventTimers = new PriorityQueue<>(ORDER);
-  private final Set<Timer<K>> eventSet = new HashSet<>();
+  private final TimerQueue<K> eventTimers;
   private ProcessingTimeService.Cancellable nextPhysical;
   private long nextPhysicalTime = Long.MAX_VALUE;
   private long currentWatermark = Long.MIN_VALUE;
 
   public InternalTimerService(
-      HeapKeyedStateBackend<K> backend, ProcessingTimeService timeService, Triggerable<K> target) {
+      KeyedStateBackend<K> backend, ProcessingTimeService timeService, Triggerable<K> target) {
     this.backend = backend;
     this.timeService = timeService;
     this.target = target;
-    this.processingState =
-        backend.getMapState(new MapStateDescriptor<>(PROCESSING_TIMERS, Types.LONG, Types.BOOLEAN));
-    this.eventState =
-        backend.getMapState(new MapStateDescriptor<>(EVENT_TIMERS, Types.LONG, Types.BOOLEAN));
-    rebuild(PROCESSING_TIMERS, processingTimers, processingSet);
-    rebuild(EVENT_TIMERS, eventTimers, eventSet);
-    Timer<K> first = processingTimers.peek();
-    if (first != null) {
-      schedule(first.timestamp());
+    this.processingTimers = backend.getTimerQueue(PROCESSING_TIMERS);
+    this.eventTimers = backend.getTimerQueue(EVENT_TIMERS);
+    long first = processingTimers.peekTimestamp();
+    if (first != Long.MAX_VALUE) {
+      schedule(first);
     }
   }
 
   /** Names of the hidden keyed states that hold the timers. */
-  static final String PROCESSING_TIMERS = "_timers_processing";
+  public static final String PROCESSING_TIMERS = "_timers_processing";
 
-  static final String EVENT_TIMERS = "_timers_event";
-
-  /** Rebuilds the in-memory index of restored timers. */
-  @SuppressWarnings("unchecked")
-  private void rebuild(String state, PriorityQueue<Timer<K>> queue, Set<Timer<K>> set) {
-    backend.forEachEntry(
-        state,
-        (key, value) -> {
-          for (Long timestamp : ((java.util.Map<Long, Boolean>) value).keySet()) {
-            Timer<K> timer = new Timer<>(timestamp, key);
-            if (set.add(timer)) {
-              queue.add(timer);
-            }
-          }
-        });
-  }
+  public static final String EVENT_TIMERS = "_timers_event";
 
   @Override
   public long currentProcessingTime() {
@@ -93,41 +60,24 @@ public final class InternalTimerService<K> implements TimerService {
 
   @Override
   public void registerProcessingTimeTimer(long time) {
-    Timer<K> timer = new Timer<>(time, backend.getCurrentKey());
-    if (processingSet.add(timer)) {
-      processingTimers.add(timer);
-      putState(processingState, time);
-      if (time < nextPhysicalTime) {
-        schedule(time);
-      }
+    if (processingTimers.add(time, backend.getCurrentKey()) && time < nextPhysicalTime) {
+      schedule(time);
     }
   }
 
   @Override
   public void registerEventTimeTimer(long time) {
-    Timer<K> timer = new Timer<>(time, backend.getCurrentKey());
-    if (eventSet.add(timer)) {
-      eventTimers.add(timer);
-      putState(eventState, time);
-    }
+    eventTimers.add(time, backend.getCurrentKey());
   }
 
   @Override
   public void deleteProcessingTimeTimer(long time) {
-    Timer<K> timer = new Timer<>(time, backend.getCurrentKey());
-    if (processingSet.remove(timer)) {
-      processingTimers.remove(timer);
-      removeState(processingState, time);
-    }
+    processingTimers.remove(time, backend.getCurrentKey());
   }
 
   @Override
   public void deleteEventTimeTimer(long time) {
-    Timer<K> timer = new Timer<>(time, backend.getCurrentKey());
-    if (eventSet.remove(timer)) {
-      eventTimers.remove(timer);
-      removeState(eventState, time);
-    }
+    eventTimers.remove(time, backend.getCurrentKey());
   }
 
   private void schedule(long time) {
@@ -141,45 +91,24 @@ public final class InternalTimerService<K> implements TimerService {
   private void onProcessingTime(long now) throws Exception {
     nextPhysical = null;
     nextPhysicalTime = Long.MAX_VALUE;
-    Timer<K> timer;
-    while ((timer = processingTimers.peek()) != null && timer.timestamp() <= now) {
-      processingTimers.poll();
-      processingSet.remove(timer);
+    TimerQueue.Timer<K> timer;
+    while (processingTimers.peekTimestamp() <= now && (timer = processingTimers.poll()) != null) {
       backend.setCurrentKey(timer.key());
-      removeState(processingState, timer.timestamp());
       target.onProcessingTime(timer.key(), timer.timestamp());
     }
-    if (timer != null) {
-      schedule(timer.timestamp());
+    long next = processingTimers.peekTimestamp();
+    if (next != Long.MAX_VALUE) {
+      schedule(next);
     }
   }
 
   /** Fires the event-time timers up to {@code watermark}. */
   public void advanceWatermark(long watermark) throws Exception {
     currentWatermark = watermark;
-    Timer<K> timer;
-    while ((timer = eventTimers.peek()) != null && timer.timestamp() <= watermark) {
-      eventTimers.poll();
-      eventSet.remove(timer);
+    TimerQueue.Timer<K> timer;
+    while (eventTimers.peekTimestamp() <= watermark && (timer = eventTimers.poll()) != null) {
       backend.setCurrentKey(timer.key());
-      removeState(eventState, timer.timestamp());
       target.onEventTime(timer.key(), timer.timestamp());
-    }
-  }
-
-  private static void putState(MapState<Long, Boolean> state, long time) {
-    try {
-      state.put(time, Boolean.TRUE);
-    } catch (Exception e) {
-      throw new IllegalStateException("Cannot record timer " + time, e);
-    }
-  }
-
-  private static void removeState(MapState<Long, Boolean> state, long time) {
-    try {
-      state.remove(time);
-    } catch (Exception e) {
-      throw new IllegalStateException("Cannot remove timer " + time, e);
     }
   }
 

@@ -72,6 +72,9 @@ class JobManagerStorageLimitTest {
 
   @Test
   void stateAboveFiveMebibytesFailsTheJobNamingOperatorSizeAndLimit() {
+    org.junit.jupiter.api.Assumptions.assumeTrue(
+        RecoveryTestSupport.checkpointsAreSelfContained(),
+        "an incremental checkpoint refers to shared files of its job directory");
     StreamEnvironment env = bigStateJob(100); // 100 x 100 KiB = ~9.8 MiB in one subtask
 
     Throwable error = catchJobFailure(env);
@@ -86,6 +89,9 @@ class JobManagerStorageLimitTest {
 
   @Test
   void theLimitKeyOfTheConfigurationIsHonoured() {
+    org.junit.jupiter.api.Assumptions.assumeTrue(
+        RecoveryTestSupport.checkpointsAreSelfContained(),
+        "an incremental checkpoint refers to shared files of its job directory");
     // execution.checkpointing.jobmanager.max-state-size
     // (CheckpointingOptions.JOBMANAGER_MAX_STATE_SIZE)
     // is documented as the largest state jobmanager storage accepts: 2 MiB of state against a

@@ -62,6 +62,18 @@ import org.slf4j.LoggerFactory;
  */
 public final class RecoveryTestSupport {
 
+  /**
+   * False when these tests run on RocksDB with incremental checkpoints (system properties, see
+   * weir-state-rocksdb's pom): such a checkpoint's SST files live in the job directory's {@code
+   * shared/} folder, so a single {@code chk-<n>} directory is not self-contained, and each file is
+   * stored (and limited) on its own.
+   */
+  public static boolean checkpointsAreSelfContained() {
+    io.weir.api.config.Configuration conf = io.weir.api.config.Configuration.fromSystemProperties();
+    return !(conf.get(io.weir.api.config.CheckpointingOptions.STATE_BACKEND).equals("rocksdb")
+        && conf.get(io.weir.api.config.CheckpointingOptions.INCREMENTAL_CHECKPOINTS));
+  }
+
   private RecoveryTestSupport() {}
 
   static final Duration WAIT = Duration.ofSeconds(20);

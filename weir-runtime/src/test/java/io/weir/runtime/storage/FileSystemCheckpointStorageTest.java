@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.InstanceOfAssertFactories.STRING;
 
 import io.weir.runtime.checkpoint.CompletedCheckpoint;
+import io.weir.runtime.checkpoint.KeyGroupsStateHandle;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -252,7 +253,8 @@ class FileSystemCheckpointStorageTest {
     CompletedCheckpoint second = TestCheckpoints.write(storage, 2, SMALL, LARGE);
     storage.commitCheckpoint(second);
     String lost =
-        ((StreamStateHandle.File) second.operators().get(1).subtasks().get(0).keyed().data())
+        ((StreamStateHandle.File)
+                ((KeyGroupsStateHandle) second.operators().get(1).subtasks().get(0).keyed()).data())
             .relativePath();
     Files.delete(jobDir().resolve(lost));
 
@@ -389,7 +391,9 @@ class FileSystemCheckpointStorageTest {
     CompletedCheckpoint checkpoint = TestCheckpoints.write(storage, 4, SMALL, LARGE);
     String pointer = storage.commitCheckpoint(checkpoint);
     String lost =
-        ((StreamStateHandle.File) checkpoint.operators().get(1).subtasks().get(1).keyed().data())
+        ((StreamStateHandle.File)
+                ((KeyGroupsStateHandle) checkpoint.operators().get(1).subtasks().get(1).keyed())
+                    .data())
             .relativePath();
     Files.delete(jobDir().resolve(lost));
 

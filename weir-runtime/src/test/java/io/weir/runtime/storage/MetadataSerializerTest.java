@@ -45,7 +45,7 @@ class MetadataSerializerTest {
     byte[] bytes = MetadataSerializer.serialize(sample());
 
     assertThat(Arrays.copyOf(bytes, 4)).isEqualTo("WEIR".getBytes(StandardCharsets.US_ASCII));
-    assertThat(ByteBuffer.wrap(bytes, 4, 4).getInt()).isEqualTo(1);
+    assertThat(ByteBuffer.wrap(bytes, 4, 4).getInt()).isEqualTo(MetadataSerializer.VERSION);
     assertThat(ByteBuffer.wrap(bytes, bytes.length - 4, 4).getInt())
         .isEqualTo(crc(bytes, bytes.length - 4));
   }
@@ -94,12 +94,16 @@ class MetadataSerializerTest {
 
   @Test
   void anIntactFileFromANewerWeirIsReportedAsSuch() {
-    byte[] future = withChecksum(header(2, new byte[] {1, 2, 3}));
+    byte[] future = withChecksum(header(MetadataSerializer.VERSION + 1, new byte[] {1, 2, 3}));
 
     assertThatThrownBy(() -> MetadataSerializer.deserialize(future, SOURCE))
         .isInstanceOf(IOException.class)
         .hasMessageStartingWith(SOURCE)
-        .hasMessageContaining("written by a newer Weir: format version 2, this Weir reads up to 1");
+        .hasMessageContaining(
+            "written by a newer Weir: format version "
+                + (MetadataSerializer.VERSION + 1)
+                + ", this Weir reads up to "
+                + MetadataSerializer.VERSION);
   }
 
   @Test

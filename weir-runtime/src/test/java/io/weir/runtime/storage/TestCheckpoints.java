@@ -76,7 +76,7 @@ final class TestCheckpoints {
     for (OperatorState op : checkpoint.operators()) {
       for (OperatorSubtaskState subtask : op.subtasks()) {
         if (subtask.keyed() != null) {
-          all.add(storage.readState(subtask.keyed().data()));
+          all.add(storage.readState(((KeyGroupsStateHandle) subtask.keyed()).data()));
         }
         if (subtask.operator() != null) {
           all.add(storage.readState(subtask.operator().data()));

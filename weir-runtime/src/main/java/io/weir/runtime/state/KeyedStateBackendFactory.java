@@ -1,0 +1,50 @@
+package io.weir.runtime.state;
+
+import io.weir.api.config.Configuration;
+import io.weir.api.functions.TaskInfo;
+import io.weir.api.typeutils.TypeSerializer;
+import io.weir.runtime.checkpoint.RestoredOperatorState;
+
+/**
+ * Builds the keyed state backend of one operator subtask for a {@code state.backend.type}. The heap
+ * backend is built in; others (RocksDB) are found with {@link java.util.ServiceLoader}, so that the
+ * runtime does not depend on them.
+ */
+public interface KeyedStateBackendFactory {
+
+  /** The {@code state.backend.type} this factory builds, e.g. {@code rocksdb}. */
+  String type();
+
+  /** A backend for {@code context}, restored from {@code context.restored()} if present. */
+  <K> KeyedStateBackend<K> create(Context<K> context) throws Exception;
+
+  /**
+   * What a backend is built for.
+   *
+   * @param operatorName the operator, for errors
+   * @param operatorId the operator's stable id
+   * @param taskInfo the subtask
+   * @param keySerializer serializer of the keys
+   * @param keyGroupRange the key groups the subtask owns
+   * @param configuration the job's configuration
+   * @param userClassLoader loads user classes (serializers of restored state)
+   * @param restored the state to start from, or null
+   * @param jobScope one object per running job: backends of the same job and subtask index (the
+   *     same slot) may share memory through it
+   */
+  record Context<K>(
+      String operatorName,
+      String operatorId,
+      TaskInfo taskInfo,
+      TypeSerializer<K> keySerializer,
+      KeyGroupRange keyGroupRange,
+      Configuration configuration,
+      ClassLoader userClassLoader,
+      RestoredOperatorState restored,
+      Object jobScope) {
+
+    public int maxParallelism() {
+      return taskInfo.maxNumberOfParallelSubtasks();
+    }
+  }
+}

@@ -1,0 +1,550 @@
+package io.weir.state.rocksdb;
+
+import io.weir.api.config.CheckpointingOptions;
+import io.weir.api.config.Configuration;
+import io.weir.api.state.AggregatingState;
+import io.weir.api.state.AggregatingStateDescriptor;
+import io.weir.api.state.ListState;
+import io.weir.api.state.ListStateDescriptor;
+import io.weir.api.state.MapState;
+import io.weir.api.state.MapStateDescriptor;
+import io.weir.api.state.ReducingState;
+import io.weir.api.state.ReducingStateDescriptor;
+import io.weir.api.state.StateDescriptor;
+import io.weir.api.state.ValueState;
+import io.weir.api.state.ValueStateDescriptor;
+import io.weir.api.typeutils.DataOutputSerializer;
+import io.weir.api.typeutils.TypeSerializer;
+import io.weir.runtime.state.KeyGroupRange;
+import io.weir.runtime.state.KeyGroupRangeAssignment;
+import io.weir.runtime.state.KeyedStateBackend;
+import io.weir.runtime.state.KeyedStateSnapshot;
+import io.weir.runtime.state.TimerQueue;
+import io.weir.runtime.storage.StreamStateHandle;
+import io.weir.runtime.time.InternalTimerService;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Function;
+import java.util.stream.Stream;
+import org.rocksdb.ColumnFamilyDescriptor;
+import org.rocksdb.ColumnFamilyHandle;
+import org.rocksdb.DBOptions;
+import org.rocksdb.FlushOptions;
+import org.rocksdb.ReadOptions;
+import org.rocksdb.RocksDB;
+import org.rocksdb.RocksDBException;
+import org.rocksdb.WriteOptions;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Keyed state of one operator subtask in an embedded RocksDB, one column family per state. Keys are
+ * laid out so that key groups are contiguous ranges:
+ *
+ * <pre>
+ * value, list, reducing, aggregating:  keyGroup:2 (big-endian) | key
+ * map:                                 keyGroup:2 | varint(key length) | key | map key
+ * timers:                              keyGroup:2 | timestamp:8 (sign bit flipped) | key
+ * </pre>
+ *
+ * The key length in map keys makes the prefix of one key unambiguous, so a map is iterated by
+ * prefix. List elements are written as {@code int length | bytes} and appended with RocksDB's
+ * string-append merge operator, so {@code add} never reads. Nothing is written to RocksDB's WAL:
+ * state survives failures through checkpoints only.
+ *
+ * <p>Snapshots are full (a RocksDB snapshot read on the snapshot thread and written in the
+ * canonical key-group format, {@link RocksDBFullSnapshot}) or incremental (a native RocksDB
+ * checkpoint of hard links, whose new SST files are uploaded, {@link RocksDBIncrementalSnapshot}).
+ *
+ * <p>Task thread only, except the snapshot objects, which run on the snapshot thread.
+ */
+public final class RocksDBKeyedStateBackend<K> implements KeyedStateBackend<K> {
+
+  private static final Logger LOG = LoggerFactory.getLogger(RocksDBKeyedStateBackend.class);
+
+  /** Bytes of the key-group prefix of every key. */
+  static final int KEY_GROUP_BYTES = 2;
+
+  /** One column family: a state or a timer queue. */
+  static final class Column {
+    final String name;
+    final StateDescriptor.Kind kind;
+    final boolean timers;
+    final ColumnFamilyHandle handle;
+    TypeSerializer<Object> valueSerializer;
+    TypeSerializer<Object> mapKeySerializer;
+
+    Column(
+        String name,
+        StateDescriptor.Kind kind,
+        boolean timers,
+        ColumnFamilyHandle handle,
+        TypeSerializer<Object> valueSerializer,
+        TypeSerializer<Object> mapKeySerializer) {
+      this.name = name;
+      this.kind = kind;
+      this.timers = timers;
+      this.handle = handle;
+      this.valueSerializer = valueSerializer;
+      this.mapKeySerializer = mapKeySerializer;
+    }
+  }
+
+  final String operatorName;
+  final TypeSerializer<K> keySerializer;
+  private final int maxParallelism;
+  final KeyGroupRange range;
+  final boolean incremental;
+  final Path instanceDir;
+  final Path dbDir;
+  final int transferThreads;
+  private final RocksDBResources.Slot slot;
+  final DBOptions dbOptions;
+  final RocksDBResources.ColumnOptions columnOptions;
+  final WriteOptions writeOptions;
+  final ReadOptions readOptions;
+  private final FlushOptions flushOptions;
+  final SnapshotGuard guard = new SnapshotGuard();
+
+  RocksDB db;
+  final List<ColumnFamilyHandle> handlesToClose = new ArrayList<>();
+
+  /** Every column by name: registered, or restored and not registered (yet). */
+  final Map<String, Column> columns = new LinkedHashMap<>();
+
+  private final Map<String, Object> states = new HashMap<>();
+  private final Map<String, RocksDBTimerQueue<K>> timerQueues = new HashMap<>();
+
+  /** Identifies this database in the shared-state registry (with a file's name). */
+  String backendId;
+
+  /** The SST files of the last completed checkpoint, by local name: what need not be uploaded. */
+  Map<String, StreamStateHandle> uploadedBase = Map.of();
+
+  /** SST files each pending checkpoint refers to; moved to the base when it completes. */
+  final TreeMap<Long, Map<String, StreamStateHandle>> pendingUploads = new TreeMap<>();
+
+  private K currentKey;
+  private int currentKeyGroup = -1;
+  private byte[] currentKeyBytes;
+  private byte[] currentMapPrefix;
+  final DataOutputSerializer keyOut = new DataOutputSerializer(64);
+  final DataOutputSerializer valueOut = new DataOutputSerializer(256);
+  private boolean closed;
+
+  RocksDBKeyedStateBackend(
+      String operatorName,
+      TypeSerializer<K> keySerializer,
+      int maxParallelism,
+      KeyGroupRange range,
+      Configuration conf,
+      Path instanceDir,
+      RocksDBResources.Slot slot) {
+    this.operatorName = operatorName;
+    this.keySerializer = keySerializer;
+    this.maxParallelism = maxParallelism;
+    this.range = range;
+    this.incremental = conf.get(CheckpointingOptions.INCREMENTAL_CHECKPOINTS);
+    this.instanceDir = instanceDir;
+    this.dbDir = instanceDir.resolve("db");
+    this.transferThreads = conf.get(RocksDBOptions.TRANSFER_THREADS);
+    if (transferThreads <= 0) {
+      throw new IllegalArgumentException(
+          RocksDBOptions.TRANSFER_THREADS.key() + " must be positive, not " + transferThreads);
+    }
+    this.slot = slot;
+    this.dbOptions = RocksDBResources.dbOptions(conf, slot);
+    this.columnOptions = RocksDBResources.columnOptions(conf, slot);
+    this.writeOptions = new WriteOptions().setDisableWAL(true);
+    this.readOptions = new ReadOptions();
+    this.flushOptions = new FlushOptions().setWaitForFlush(true);
+  }
+
+  /** Opens the database in {@link #dbDir} with every column family found there. */
+  List<ColumnFamilyHandle> open() throws RocksDBException {
+    List<byte[]> names = new ArrayList<>();
+    if (Files.exists(dbDir.resolve("CURRENT"))) {
+      try (org.rocksdb.Options probe = new org.rocksdb.Options()) {
+        names.addAll(RocksDB.listColumnFamilies(probe, dbDir.toString()));
+      }
+    }
+    if (names.isEmpty()) {
+      names.add(RocksDB.DEFAULT_COLUMN_FAMILY);
+    }
+    List<ColumnFamilyDescriptor> descriptors = new ArrayList<>();
+    for (byte[] name : names) {
+      descriptors.add(new ColumnFamilyDescriptor(name, columnOptions.options()));
+    }
+    List<ColumnFamilyHandle> handles = new ArrayList<>();
+    db = RocksDB.open(dbOptions, dbDir.toString(), descriptors, handles);
+    handlesToClose.addAll(handles);
+    return handles;
+  }
+
+  /** The column of a state or timer queue, created on first use (or adopted from a restore). */
+  @SuppressWarnings("unchecked")
+  Column column(
+      String name,
+      StateDescriptor.Kind kind,
+      boolean timers,
+      TypeSerializer<?> valueSerializer,
+      TypeSerializer<?> mapKeySerializer) {
+    Column existing = columns.get(name);
+    if (existing != null) {
+      if (existing.kind != kind || existing.timers != timers) {
+        throw new IllegalStateException(
+            "Operator '"
+                + operatorName
+                + "' registers state '"
+                + name
+                + "' as "
+                + kind
+                + " but it "
+                + (states.containsKey(name) ? "already exists" : "was restored from the checkpoint")
+                + " as "
+                + existing.kind
+                + ". Give each state its own name.");
+      }
+      // Future snapshots write with the serializers the user registers now.
+      existing.valueSerializer = (TypeSerializer<Object>) valueSerializer;
+      existing.mapKeySerializer = (TypeSerializer<Object>) mapKeySerializer;
+      return existing;
+    }
+    ColumnFamilyHandle handle = createColumnFamily(name);
+    Column created =
+        new Column(
+            name,
+            kind,
+            timers,
+            handle,
+            (TypeSerializer<Object>) valueSerializer,
+            (TypeSerializer<Object>) mapKeySerializer);
+    columns.put(name, created);
+    return created;
+  }
+
+  ColumnFamilyHandle createColumnFamily(String name) {
+    try {
+      ColumnFamilyHandle handle =
+          db.createColumnFamily(
+              new ColumnFamilyDescriptor(
+                  name.getBytes(StandardCharsets.UTF_8), columnOptions.options()));
+      handlesToClose.add(handle);
+      return handle;
+    } catch (RocksDBException e) {
+      throw new IllegalStateException(
+          "RocksDB of '"
+              + operatorName
+              + "' could not create the column family of state '"
+              + name
+              + "': "
+              + e.getMessage(),
+          e);
+    }
+  }
+
+  @Override
+  public String getOperatorName() {
+    return operatorName;
+  }
+
+  @Override
+  public KeyGroupRange getKeyGroupRange() {
+    return range;
+  }
+
+  @Override
+  public int getMaxParallelism() {
+    return maxParallelism;
+  }
+
+  @Override
+  public TypeSerializer<K> getKeySerializer() {
+    return keySerializer;
+  }
+
+  @Override
+  public void setCurrentKey(K key) {
+    if (key == null) {
+      throw new NullPointerException(
+          "The key selector of '" + operatorName + "' returned null; keys must not be null");
+    }
+    int keyGroup = KeyGroupRangeAssignment.assignToKeyGroup(key, maxParallelism);
+    if (!range.contains(keyGroup)) {
+      throw new IllegalStateException(
+          "Key '"
+              + key
+              + "' belongs to key group "
+              + keyGroup
+              + ", which is not in this subtask's "
+              + range
+              + " of operator '"
+              + operatorName
+              + "'. The key's hashCode() must be the same in every JVM and not change while"
+              + " the key is in use.");
+    }
+    currentKey = key;
+    currentKeyGroup = keyGroup;
+    keyOut.clear();
+    keyOut.writeShort(keyGroup);
+    try {
+      keySerializer.serialize(key, keyOut);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot serialize key '" + key + "' of " + operatorName, e);
+    }
+    currentKeyBytes = keyOut.getCopyOfBuffer();
+    currentMapPrefix = null;
+  }
+
+  @Override
+  public K getCurrentKey() {
+    return currentKey;
+  }
+
+  int currentKeyGroup() {
+    return currentKeyGroup;
+  }
+
+  /** Key group and serialized key of the current key: the RocksDB key of single-value states. */
+  byte[] currentKeyBytes() {
+    if (currentKeyBytes == null) {
+      throw new IllegalStateException(
+          "Keyed state of '"
+              + operatorName
+              + "' was used outside of processing an element or timer: there is no current key");
+    }
+    return currentKeyBytes;
+  }
+
+  /** Key group, key length and key: the prefix of every entry of the current key's map. */
+  byte[] currentMapPrefix() {
+    if (currentMapPrefix == null) {
+      byte[] k = currentKeyBytes();
+      DataOutputSerializer out = new DataOutputSerializer(k.length + 5);
+      out.write(k, 0, KEY_GROUP_BYTES);
+      out.writeVarInt(k.length - KEY_GROUP_BYTES);
+      out.write(k, KEY_GROUP_BYTES, k.length - KEY_GROUP_BYTES);
+      currentMapPrefix = out.getCopyOfBuffer();
+    }
+    return currentMapPrefix;
+  }
+
+  /** The first key of key group {@code keyGroup} (2 bytes, big-endian). */
+  static byte[] keyGroupPrefix(int keyGroup) {
+    return new byte[] {(byte) (keyGroup >>> 8), (byte) keyGroup};
+  }
+
+  static int keyGroupOf(byte[] key) {
+    return ((key[0] & 0xff) << 8) | (key[1] & 0xff);
+  }
+
+  static boolean startsWith(byte[] key, byte[] prefix) {
+    return key.length >= prefix.length
+        && Arrays.equals(key, 0, prefix.length, prefix, 0, prefix.length);
+  }
+
+  @SuppressWarnings("unchecked")
+  private <S> S getOrCreate(StateDescriptor<?> descriptor, Function<Column, S> factory) {
+    Object existing = states.get(descriptor.getName());
+    if (existing != null && columns.get(descriptor.getName()).kind == descriptor.getKind()) {
+      return (S) existing;
+    }
+    TypeSerializer<?> mapKeys =
+        descriptor instanceof MapStateDescriptor<?, ?> m ? m.createKeySerializer() : null;
+    Column column =
+        column(
+            descriptor.getName(),
+            descriptor.getKind(),
+            false,
+            descriptor.createSerializer(),
+            mapKeys);
+    S created = factory.apply(column);
+    states.put(descriptor.getName(), created);
+    return created;
+  }
+
+  @Override
+  public <T> ValueState<T> getState(ValueStateDescriptor<T> descriptor) {
+    return getOrCreate(descriptor, c -> new RocksDBStates.Value<>(this, c, descriptor));
+  }
+
+  @Override
+  public <T> ListState<T> getListState(ListStateDescriptor<T> descriptor) {
+    return getOrCreate(descriptor, c -> new RocksDBStates.List<>(this, c));
+  }
+
+  @Override
+  public <UK, UV> MapState<UK, UV> getMapState(MapStateDescriptor<UK, UV> descriptor) {
+    return getOrCreate(descriptor, c -> new RocksDBStates.Map<>(this, c));
+  }
+
+  @Override
+  public <T> ReducingState<T> getReducingState(ReducingStateDescriptor<T> descriptor) {
+    return getOrCreate(descriptor, c -> new RocksDBStates.Reducing<>(this, c, descriptor));
+  }
+
+  @Override
+  public <IN, ACC, OUT> AggregatingState<IN, OUT> getAggregatingState(
+      AggregatingStateDescriptor<IN, ACC, OUT> descriptor) {
+    return getOrCreate(descriptor, c -> new RocksDBStates.Aggregating<>(this, c, descriptor));
+  }
+
+  @Override
+  public TimerQueue<K> getTimerQueue(String name) {
+    return timerQueues.computeIfAbsent(
+        name,
+        n -> new RocksDBTimerQueue<>(this, column(n, StateDescriptor.Kind.MAP, true, null, null)));
+  }
+
+  /** Whether {@code name} is one of the timer queues of the timer service. */
+  static boolean isTimerState(String name) {
+    return InternalTimerService.PROCESSING_TIMERS.equals(name)
+        || InternalTimerService.EVENT_TIMERS.equals(name);
+  }
+
+  @Override
+  public KeyedStateSnapshot snapshot(long checkpointId) throws Exception {
+    checkOpen();
+    if (columns.isEmpty()) {
+      return null;
+    }
+    if (incremental) {
+      return RocksDBIncrementalSnapshot.take(this, checkpointId);
+    }
+    return new RocksDBFullSnapshot(this);
+  }
+
+  /** Flushes every memtable to SST files (before a native checkpoint). */
+  void flush() throws RocksDBException {
+    List<ColumnFamilyHandle> handles = new ArrayList<>();
+    for (Column c : columns.values()) {
+      handles.add(c.handle);
+    }
+    db.flush(flushOptions, handles);
+  }
+
+  @Override
+  public void notifyCheckpointComplete(long checkpointId) {
+    synchronized (pendingUploads) {
+      Map<String, StreamStateHandle> files = pendingUploads.get(checkpointId);
+      if (files != null) {
+        uploadedBase = files;
+      }
+      pendingUploads.headMap(checkpointId, true).clear();
+    }
+  }
+
+  @Override
+  public void notifyCheckpointAborted(long checkpointId) {
+    synchronized (pendingUploads) {
+      pendingUploads.remove(checkpointId);
+    }
+  }
+
+  void checkOpen() {
+    if (closed) {
+      throw new IllegalStateException("The RocksDB backend of '" + operatorName + "' is closed");
+    }
+  }
+
+  /** Number of entries of all states (estimated by RocksDB), for metrics. */
+  long estimatedEntries() {
+    long n = 0;
+    for (Column c : columns.values()) {
+      try {
+        n += db.getLongProperty(c.handle, "rocksdb.estimate-num-keys");
+      } catch (RocksDBException e) {
+        return -1;
+      }
+    }
+    return n;
+  }
+
+  @Override
+  public void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    // Snapshots still being written stop at their next key group; wait until they let go.
+    guard.closeAndAwait();
+    for (ColumnFamilyHandle h : handlesToClose) {
+      h.close();
+    }
+    if (db != null) {
+      db.close();
+    }
+    writeOptions.close();
+    readOptions.close();
+    flushOptions.close();
+    columnOptions.close();
+    dbOptions.close();
+    RocksDBResources.release(slot);
+    deleteQuietly(instanceDir);
+  }
+
+  /** Deletes a directory and everything in it, logging what it cannot delete. */
+  static void deleteQuietly(Path dir) {
+    if (!Files.exists(dir)) {
+      return;
+    }
+    try (Stream<Path> paths = Files.walk(dir)) {
+      paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    } catch (IOException | UncheckedIOException e) {
+      LOG.warn("Could not delete the RocksDB directory {}", dir, e);
+    }
+  }
+
+  /**
+   * Lets a snapshot thread use the database while the task may close it: a snapshot holds a lease
+   * while it reads; closing waits for leases to end and makes new ones fail.
+   */
+  static final class SnapshotGuard {
+    private int leases;
+    private boolean closing;
+
+    synchronized boolean acquire() {
+      if (closing) {
+        return false;
+      }
+      leases++;
+      return true;
+    }
+
+    synchronized void release() {
+      if (--leases == 0) {
+        notifyAll();
+      }
+    }
+
+    synchronized boolean isClosing() {
+      return closing;
+    }
+
+    synchronized void closeAndAwait() {
+      closing = true;
+      boolean interrupted = false;
+      while (leases > 0) {
+        try {
+          wait();
+        } catch (InterruptedException e) {
+          interrupted = true;
+        }
+      }
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+}

@@ -1,0 +1,101 @@
+package io.weir.state.rocksdb;
+
+import io.weir.api.config.ConfigOption;
+import io.weir.api.config.ConfigOptions;
+import io.weir.api.config.MemorySize;
+
+/**
+ * The {@code state.backend.rocksdb.*} configuration keys, with Flink's names where Flink has the
+ * same setting. Memory is bounded per slot: the RocksDB instances of all operators of one subtask
+ * index of a job share one block cache, and their write buffers (memtables) are charged to that
+ * cache through one write-buffer manager, so the total stays within {@link #FIXED_PER_SLOT}.
+ */
+public final class RocksDBOptions {
+
+  private RocksDBOptions() {}
+
+  public static final ConfigOption<String> LOCAL_DIRECTORIES =
+      ConfigOptions.key("state.backend.rocksdb.localdir")
+          .stringType()
+          .noDefaultValue()
+          .withDescription(
+              "Where RocksDB keeps its working files, one directory per operator subtask, removed"
+                  + " when the subtask ends. Several directories may be given, separated by ','"
+                  + " or the path separator; subtasks are spread over them. Default: java.io.tmpdir.");
+
+  public static final ConfigOption<MemorySize> FIXED_PER_SLOT =
+      ConfigOptions.key("state.backend.rocksdb.memory.fixed-per-slot")
+          .memoryType()
+          .defaultValue(MemorySize.ofMebiBytes(256))
+          .withDescription(
+              "Memory shared by the RocksDB instances of one slot (block cache, index and filter"
+                  + " blocks, and memtables).");
+
+  public static final ConfigOption<Double> WRITE_BUFFER_RATIO =
+      ConfigOptions.key("state.backend.rocksdb.memory.write-buffer-ratio")
+          .doubleType()
+          .defaultValue(0.5)
+          .withDescription("The share of the slot's memory that memtables may take.");
+
+  public static final ConfigOption<Double> HIGH_PRIO_POOL_RATIO =
+      ConfigOptions.key("state.backend.rocksdb.memory.high-prio-pool-ratio")
+          .doubleType()
+          .defaultValue(0.1)
+          .withDescription("The share of the block cache reserved for index and filter blocks.");
+
+  public static final ConfigOption<Integer> MAX_BACKGROUND_THREADS =
+      ConfigOptions.key("state.backend.rocksdb.thread.num")
+          .intType()
+          .defaultValue(2)
+          .withDescription("Background threads of each instance for flushes and compactions.");
+
+  public static final ConfigOption<MemorySize> WRITE_BUFFER_SIZE =
+      ConfigOptions.key("state.backend.rocksdb.writebuffer.size")
+          .memoryType()
+          .defaultValue(MemorySize.ofMebiBytes(64))
+          .withDescription("Size of one memtable, per column family (state).");
+
+  public static final ConfigOption<Integer> MAX_WRITE_BUFFER_NUMBER =
+      ConfigOptions.key("state.backend.rocksdb.writebuffer.count")
+          .intType()
+          .defaultValue(2)
+          .withDescription("Memtables per column family, the one being written included.");
+
+  public static final ConfigOption<MemorySize> BLOCK_SIZE =
+      ConfigOptions.key("state.backend.rocksdb.block.blocksize")
+          .memoryType()
+          .defaultValue(new MemorySize(4 * 1024))
+          .withDescription("Size of a data block of an SST file.");
+
+  public static final ConfigOption<MemorySize> TARGET_FILE_SIZE_BASE =
+      ConfigOptions.key("state.backend.rocksdb.compaction.level.target-file-size-base")
+          .memoryType()
+          .defaultValue(MemorySize.ofMebiBytes(64))
+          .withDescription("Target size of an SST file in level 1.");
+
+  public static final ConfigOption<MemorySize> MAX_SIZE_LEVEL_BASE =
+      ConfigOptions.key("state.backend.rocksdb.compaction.level.max-size-level-base")
+          .memoryType()
+          .defaultValue(MemorySize.ofMebiBytes(256))
+          .withDescription("Total size of level 1; each further level is 10 times larger.");
+
+  public static final ConfigOption<String> COMPRESSION =
+      ConfigOptions.key("state.backend.rocksdb.compression")
+          .stringType()
+          .defaultValue("snappy")
+          .withDescription("Compression of SST files: none, snappy, lz4 or zstd.");
+
+  public static final ConfigOption<Integer> MAX_OPEN_FILES =
+      ConfigOptions.key("state.backend.rocksdb.files.open")
+          .intType()
+          .defaultValue(-1)
+          .withDescription("Files each instance keeps open; -1 for no limit.");
+
+  public static final ConfigOption<Integer> TRANSFER_THREADS =
+      ConfigOptions.key("state.backend.rocksdb.checkpoint.transfer.thread.num")
+          .intType()
+          .defaultValue(4)
+          .withDescription(
+              "Threads of each subtask that upload files of an incremental checkpoint and"
+                  + " download them on restore.");
+}

@@ -1,0 +1,104 @@
+package io.weir.state.rocksdb;
+
+import io.weir.api.config.CheckpointingOptions;
+import io.weir.api.config.Configuration;
+import io.weir.runtime.state.KeyedStateBackend;
+import io.weir.runtime.state.KeyedStateBackendFactory;
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+/** Builds {@link RocksDBKeyedStateBackend}s for {@code state.backend.type: rocksdb}. */
+public final class RocksDBStateBackendFactory implements KeyedStateBackendFactory {
+
+  @Override
+  public String type() {
+    return CheckpointingOptions.BACKEND_ROCKSDB;
+  }
+
+  @Override
+  public <K> KeyedStateBackend<K> create(Context<K> context) throws Exception {
+    RocksDBNativeLibrary.ensureLoaded();
+    Configuration conf = context.configuration();
+    Path instanceDir = instanceDirectory(context);
+    RocksDBResources.Slot slot =
+        RocksDBResources.acquire(context.jobScope(), context.taskInfo().indexOfThisSubtask(), conf);
+    RocksDBKeyedStateBackend<K> backend;
+    try {
+      backend =
+          new RocksDBKeyedStateBackend<>(
+              context.operatorName(),
+              context.keySerializer(),
+              context.maxParallelism(),
+              context.keyGroupRange(),
+              conf,
+              instanceDir,
+              slot);
+    } catch (RuntimeException e) {
+      RocksDBResources.release(slot);
+      RocksDBKeyedStateBackend.deleteQuietly(instanceDir);
+      throw e;
+    }
+    try {
+      RocksDBRestore.restore(backend, context.restored(), context.userClassLoader());
+      return backend;
+    } catch (Exception | Error e) {
+      backend.close();
+      throw e;
+    }
+  }
+
+  /**
+   * A fresh working directory for one operator subtask, in one of the configured local directories
+   * (chosen by subtask index, skipping ones that cannot be written).
+   */
+  static Path instanceDirectory(Context<?> context) throws IOException {
+    String configured = context.configuration().get(RocksDBOptions.LOCAL_DIRECTORIES);
+    List<Path> dirs = new ArrayList<>();
+    if (configured == null || configured.isBlank()) {
+      dirs.add(Path.of(System.getProperty("java.io.tmpdir")));
+    } else {
+      for (String p : configured.split("[," + File.pathSeparator + "]")) {
+        if (!p.isBlank()) {
+          dirs.add(Path.of(p.trim()));
+        }
+      }
+    }
+    String name =
+        "weir-rocksdb-"
+            + context.operatorId().replaceAll("[^A-Za-z0-9_.-]", "_")
+            + "-"
+            + context.taskInfo().indexOfThisSubtask()
+            + "-"
+            + UUID.randomUUID();
+    List<String> problems = new ArrayList<>();
+    int first = context.taskInfo().indexOfThisSubtask() % dirs.size();
+    for (int i = 0; i < dirs.size(); i++) {
+      Path dir = dirs.get((first + i) % dirs.size());
+      try {
+        Path instance = Files.createDirectories(dir).resolve(name);
+        Files.createDirectory(instance);
+        return instance;
+      } catch (AccessDeniedException e) {
+        problems.add(dir + " is not writable");
+      } catch (IOException | SecurityException e) {
+        problems.add(dir + ": " + e);
+      }
+    }
+    throw new IOException(
+        "The RocksDB state of operator '"
+            + context.operatorName()
+            + "' has no local working directory: "
+            + String.join("; ", problems)
+            + ". Set "
+            + RocksDBOptions.LOCAL_DIRECTORIES.key()
+            + " to a writable directory"
+            + (configured == null ? " (the default is java.io.tmpdir)" : "")
+            + ".");
+  }
+}

@@ -1,0 +1,375 @@
+package io.weir.state.rocksdb;
+
+import io.weir.api.functions.AggregateFunction;
+import io.weir.api.functions.ReduceFunction;
+import io.weir.api.state.AggregatingState;
+import io.weir.api.state.AggregatingStateDescriptor;
+import io.weir.api.state.ListState;
+import io.weir.api.state.MapState;
+import io.weir.api.state.ReducingState;
+import io.weir.api.state.ReducingStateDescriptor;
+import io.weir.api.state.ValueState;
+import io.weir.api.state.ValueStateDescriptor;
+import io.weir.api.typeutils.DataInputDeserializer;
+import io.weir.api.typeutils.DataOutputSerializer;
+import io.weir.api.typeutils.TypeSerializer;
+import java.io.IOException;
+import java.util.AbstractMap;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Objects;
+import org.rocksdb.RocksDBException;
+import org.rocksdb.RocksIterator;
+import org.rocksdb.WriteBatch;
+
+/** The RocksDB implementations of the keyed state interfaces. */
+final class RocksDBStates {
+
+  /** Separates the operands of RocksDB's string-append merge operator. */
+  static final byte LIST_DELIMITER = ',';
+
+  private RocksDBStates() {}
+
+  /** What every state shares: the backend, the column family and value (de)serialization. */
+  abstract static class Base<K, V> {
+    final RocksDBKeyedStateBackend<K> backend;
+    final RocksDBKeyedStateBackend.Column column;
+    final DataInputDeserializer in = new DataInputDeserializer();
+
+    Base(RocksDBKeyedStateBackend<K> backend, RocksDBKeyedStateBackend.Column column) {
+      this.backend = backend;
+      this.column = column;
+    }
+
+    @SuppressWarnings("unchecked")
+    final TypeSerializer<V> valueSerializer() {
+      return (TypeSerializer<V>) column.valueSerializer;
+    }
+
+    final byte[] serialize(V value) throws IOException {
+      DataOutputSerializer out = backend.valueOut;
+      out.clear();
+      valueSerializer().serialize(value, out);
+      return out.getCopyOfBuffer();
+    }
+
+    final V deserialize(byte[] bytes) throws IOException {
+      in.setBuffer(bytes, 0, bytes.length);
+      return valueSerializer().deserialize(in);
+    }
+
+    final byte[] getRaw() throws RocksDBException {
+      return backend.db.get(column.handle, backend.readOptions, backend.currentKeyBytes());
+    }
+
+    final V getValue() throws IOException, RocksDBException {
+      byte[] bytes = getRaw();
+      return bytes == null ? null : deserialize(bytes);
+    }
+
+    final void putValue(V value) throws IOException, RocksDBException {
+      backend.db.put(
+          column.handle, backend.writeOptions, backend.currentKeyBytes(), serialize(value));
+    }
+
+    public void clear() {
+      try {
+        backend.db.delete(column.handle, backend.writeOptions, backend.currentKeyBytes());
+      } catch (RocksDBException e) {
+        throw failure("clear", e);
+      }
+    }
+
+    final IllegalStateException failure(String action, Exception e) {
+      return new IllegalStateException(
+          "RocksDB state '"
+              + column.name
+              + "' of operator '"
+              + backend.operatorName
+              + "' failed to "
+              + action
+              + ": "
+              + e.getMessage(),
+          e);
+    }
+  }
+
+  static final class Value<K, T> extends Base<K, T> implements ValueState<T> {
+    private final T defaultValue;
+
+    Value(
+        RocksDBKeyedStateBackend<K> backend,
+        RocksDBKeyedStateBackend.Column column,
+        ValueStateDescriptor<T> descriptor) {
+      super(backend, column);
+      this.defaultValue = descriptor.getDefaultValue();
+    }
+
+    @Override
+    public T value() {
+      try {
+        T v = getValue();
+        return v != null ? v : defaultValue;
+      } catch (IOException | RocksDBException e) {
+        throw failure("read", e);
+      }
+    }
+
+    @Override
+    public void update(T value) {
+      if (value == null) {
+        clear();
+        return;
+      }
+      try {
+        putValue(value);
+      } catch (IOException | RocksDBException e) {
+        throw failure("write", e);
+      }
+    }
+  }
+
+  static final class List<K, T> extends Base<K, T> implements ListState<T> {
+
+    List(RocksDBKeyedStateBackend<K> backend, RocksDBKeyedStateBackend.Column column) {
+      super(backend, column);
+    }
+
+    @Override
+    public Iterable<T> get() throws Exception {
+      byte[] bytes = getRaw();
+      if (bytes == null) {
+        return Collections.emptyList();
+      }
+      java.util.List<T> elements = new ArrayList<>();
+      in.setBuffer(bytes, 0, bytes.length);
+      while (in.available() > 0) {
+        int length = in.readInt();
+        int end = in.getPosition() + length;
+        elements.add(valueSerializer().deserialize(in));
+        in.setBuffer(bytes, end, bytes.length - end);
+        if (in.available() > 0) {
+          in.readByte(); // the delimiter between merged operands
+        }
+      }
+      return Collections.unmodifiableList(elements);
+    }
+
+    /** Elements as {@code int length | bytes}, joined by the merge delimiter. */
+    private byte[] frame(java.util.List<T> elements) throws IOException {
+      DataOutputSerializer out = backend.valueOut;
+      out.clear();
+      for (T element : elements) {
+        Objects.requireNonNull(element, "ListState does not hold null elements");
+        if (out.length() > 0) {
+          out.writeByte(LIST_DELIMITER);
+        }
+        int lengthAt = out.length();
+        out.writeInt(0);
+        valueSerializer().serialize(element, out);
+        int end = out.length();
+        out.setPosition(lengthAt);
+        out.writeInt(end - lengthAt - 4);
+        out.setPosition(end);
+      }
+      return out.getCopyOfBuffer();
+    }
+
+    @Override
+    public void add(T value) throws Exception {
+      Objects.requireNonNull(value, "ListState does not hold null elements");
+      backend.db.merge(
+          column.handle,
+          backend.writeOptions,
+          backend.currentKeyBytes(),
+          frame(java.util.List.of(value)));
+    }
+
+    @Override
+    public void addAll(java.util.List<T> values) throws Exception {
+      if (values == null || values.isEmpty()) {
+        return;
+      }
+      backend.db.merge(
+          column.handle, backend.writeOptions, backend.currentKeyBytes(), frame(values));
+    }
+
+    @Override
+    public void update(java.util.List<T> values) throws Exception {
+      if (values == null || values.isEmpty()) {
+        clear();
+        return;
+      }
+      backend.db.put(column.handle, backend.writeOptions, backend.currentKeyBytes(), frame(values));
+    }
+  }
+
+  static final class Map<K, UK, UV> extends Base<K, UV> implements MapState<UK, UV> {
+    private final DataInputDeserializer keyIn = new DataInputDeserializer();
+
+    Map(RocksDBKeyedStateBackend<K> backend, RocksDBKeyedStateBackend.Column column) {
+      super(backend, column);
+    }
+
+    @SuppressWarnings("unchecked")
+    private TypeSerializer<UK> mapKeys() {
+      return (TypeSerializer<UK>) column.mapKeySerializer;
+    }
+
+    private byte[] entryKey(UK key) throws IOException {
+      Objects.requireNonNull(key, "MapState keys must not be null");
+      byte[] prefix = backend.currentMapPrefix();
+      DataOutputSerializer out = backend.keyOut;
+      out.clear();
+      out.write(prefix);
+      mapKeys().serialize(key, out);
+      return out.getCopyOfBuffer();
+    }
+
+    @Override
+    public UV get(UK key) throws Exception {
+      byte[] bytes = backend.db.get(column.handle, backend.readOptions, entryKey(key));
+      return bytes == null ? null : deserialize(bytes);
+    }
+
+    @Override
+    public void put(UK key, UV value) throws Exception {
+      backend.db.put(column.handle, backend.writeOptions, entryKey(key), serialize(value));
+    }
+
+    @Override
+    public void putAll(java.util.Map<UK, UV> map) throws Exception {
+      try (WriteBatch batch = new WriteBatch()) {
+        for (java.util.Map.Entry<UK, UV> e : map.entrySet()) {
+          batch.put(column.handle, entryKey(e.getKey()), serialize(e.getValue()));
+        }
+        backend.db.write(backend.writeOptions, batch);
+      }
+    }
+
+    @Override
+    public void remove(UK key) throws Exception {
+      backend.db.delete(column.handle, backend.writeOptions, entryKey(key));
+    }
+
+    @Override
+    public boolean contains(UK key) throws Exception {
+      return backend.db.get(column.handle, backend.readOptions, entryKey(key)) != null;
+    }
+
+    /** Every entry of the current key, read by prefix (a copy: safe to modify the state after). */
+    private java.util.List<java.util.Map.Entry<UK, UV>> read(boolean firstOnly) throws IOException {
+      byte[] prefix = backend.currentMapPrefix();
+      java.util.List<java.util.Map.Entry<UK, UV>> entries = new ArrayList<>();
+      try (RocksIterator it = backend.db.newIterator(column.handle, backend.readOptions)) {
+        for (it.seek(prefix); it.isValid(); it.next()) {
+          byte[] key = it.key();
+          if (!RocksDBKeyedStateBackend.startsWith(key, prefix)) {
+            break;
+          }
+          keyIn.setBuffer(key, prefix.length, key.length - prefix.length);
+          entries.add(
+              new AbstractMap.SimpleImmutableEntry<>(
+                  mapKeys().deserialize(keyIn), deserialize(it.value())));
+          if (firstOnly) {
+            break;
+          }
+        }
+      }
+      return entries;
+    }
+
+    @Override
+    public Iterable<java.util.Map.Entry<UK, UV>> entries() throws Exception {
+      return Collections.unmodifiableList(read(false));
+    }
+
+    @Override
+    public Iterable<UK> keys() throws Exception {
+      java.util.List<UK> keys = new ArrayList<>();
+      read(false).forEach(e -> keys.add(e.getKey()));
+      return Collections.unmodifiableList(keys);
+    }
+
+    @Override
+    public Iterable<UV> values() throws Exception {
+      java.util.List<UV> values = new ArrayList<>();
+      read(false).forEach(e -> values.add(e.getValue()));
+      return Collections.unmodifiableList(values);
+    }
+
+    @Override
+    public boolean isEmpty() throws Exception {
+      return read(true).isEmpty();
+    }
+
+    @Override
+    public void clear() {
+      byte[] prefix = backend.currentMapPrefix();
+      try (WriteBatch batch = new WriteBatch();
+          RocksIterator it = backend.db.newIterator(column.handle, backend.readOptions)) {
+        for (it.seek(prefix); it.isValid(); it.next()) {
+          byte[] key = it.key();
+          if (!RocksDBKeyedStateBackend.startsWith(key, prefix)) {
+            break;
+          }
+          batch.delete(column.handle, key);
+        }
+        backend.db.write(backend.writeOptions, batch);
+      } catch (RocksDBException e) {
+        throw failure("clear", e);
+      }
+    }
+  }
+
+  static final class Reducing<K, T> extends Base<K, T> implements ReducingState<T> {
+    private final ReduceFunction<T> reduce;
+
+    Reducing(
+        RocksDBKeyedStateBackend<K> backend,
+        RocksDBKeyedStateBackend.Column column,
+        ReducingStateDescriptor<T> descriptor) {
+      super(backend, column);
+      this.reduce = descriptor.getReduceFunction();
+    }
+
+    @Override
+    public T get() throws Exception {
+      return getValue();
+    }
+
+    @Override
+    public void add(T value) throws Exception {
+      T old = getValue();
+      putValue(old == null ? value : reduce.reduce(old, value));
+    }
+  }
+
+  static final class Aggregating<K, IN, ACC, OUT> extends Base<K, ACC>
+      implements AggregatingState<IN, OUT> {
+    private final AggregateFunction<IN, ACC, OUT> aggregate;
+
+    Aggregating(
+        RocksDBKeyedStateBackend<K> backend,
+        RocksDBKeyedStateBackend.Column column,
+        AggregatingStateDescriptor<IN, ACC, OUT> descriptor) {
+      super(backend, column);
+      this.aggregate = descriptor.getAggregateFunction();
+    }
+
+    @Override
+    public OUT get() throws Exception {
+      ACC acc = getValue();
+      return acc == null ? null : aggregate.getResult(acc);
+    }
+
+    @Override
+    public void add(IN value) throws Exception {
+      ACC acc = getValue();
+      if (acc == null) {
+        acc = aggregate.createAccumulator();
+      }
+      putValue(aggregate.add(value, acc));
+    }
+  }
+}
