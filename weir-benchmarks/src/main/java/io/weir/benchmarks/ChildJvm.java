@@ -95,7 +95,8 @@ final class ChildJvm {
           || !result.config().equals(config)
           // A timed workload prints the records that reached its sink, not the source's bound.
           || (!workload.timed() && result.records() != records)) {
-        throw failure(command, engine, output, "printed a RESULT for another run: " + result.line());
+        throw failure(
+            command, engine, output, "printed a RESULT for another run: " + result.line());
       }
       return result;
     }
@@ -110,9 +111,7 @@ final class ChildJvm {
         .append("Benchmark child ")
         .append(what)
         .append(".\nCommand: ")
-        .append(
-            String.join(" ", command)
-                .replace(classpaths.of(engine), ClassPaths.shown(engine)))
+        .append(String.join(" ", command).replace(classpaths.of(engine), ClassPaths.shown(engine)))
         .append("\nLast ")
         .append(tail.size())
         .append(" of ")

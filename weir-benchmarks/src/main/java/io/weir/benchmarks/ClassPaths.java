@@ -13,8 +13,8 @@ import java.util.regex.Pattern;
  * org.rocksdb:rocksdbjni} and Flink's brings {@code com.ververica:frocksdbjni}: two builds of the
  * same {@code org.rocksdb} package, so whichever jar came first would silently serve both engines.
  * {@code mvn package} therefore writes two files beside {@code target/classes}: {@code
- * classpath-weir.txt} (no Flink) for Weir and the plain-Java limit, {@code classpath-flink.txt}
- * (no Weir RocksDB backend) for Flink.
+ * classpath-weir.txt} (no Flink) for Weir and the plain-Java limit, {@code classpath-flink.txt} (no
+ * Weir RocksDB backend) for Flink.
  *
  * @param weir the class path of Weir's and the plain limit's children
  * @param flink the class path of Flink's children

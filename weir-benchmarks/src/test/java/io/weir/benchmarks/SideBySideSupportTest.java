@@ -123,7 +123,8 @@ class SideBySideSupportTest {
     assertThatThrownBy(
             () ->
                 new ClassPaths(
-                    "/m/classes:/r/rocksdbjni-10.10.1.1.jar:/r/frocksdbjni-8.10.0.jar", "/m/classes"))
+                    "/m/classes:/r/rocksdbjni-10.10.1.1.jar:/r/frocksdbjni-8.10.0.jar",
+                    "/m/classes"))
         .hasMessageContaining("rocksdbjni")
         .hasMessageContaining("frocksdbjni");
   }

@@ -30,8 +30,8 @@ public final class FlinkRest {
   }
 
   /**
-   * Serves the REST API on a free port of {@code localhost} (found just before the start) and
-   * keeps up to 1000 checkpoints in its history (the default keeps the last 10).
+   * Serves the REST API on a free port of {@code localhost} (found just before the start) and keeps
+   * up to 1000 checkpoints in its history (the default keeps the last 10).
    */
   public static FlinkRest configure(Map<String, String> settings) throws IOException {
     int port = freePort();

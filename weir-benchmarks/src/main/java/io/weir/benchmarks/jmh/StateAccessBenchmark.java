@@ -23,12 +23,12 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * W6: keyed {@code ValueState} get/update throughput, per state backend: {@code setCurrentKey},
- * {@code value()} and {@code update()} on one of {@code keys} keys (all present from the setup
- * on), the keys visited in a scrambled order, as W1 does per record.
+ * {@code value()} and {@code update()} on one of {@code keys} keys (all present from the setup on),
+ * the keys visited in a scrambled order, as W1 does per record.
  *
- * <p>{@code backend} names the keyed backend under test; {@code heap} is the only one so far. Another
- * backend (RocksDB) is one more {@code @Param} value and one more case in {@link #open}, nothing
- * else.
+ * <p>{@code backend} names the keyed backend under test; {@code heap} is the only one so far.
+ * Another backend (RocksDB) is one more {@code @Param} value and one more case in {@link #open},
+ * nothing else.
  */
 @State(Scope.Thread)
 @Fork(

@@ -8,9 +8,8 @@ import io.weir.benchmarks.Workloads;
 import io.weir.benchmarks.w1.WeirKeyedCount;
 
 /**
- * W2 keyed-count-rocksdb on Weir: W1's job ({@link WeirKeyedCount}) on the RocksDB state
- * backend with incremental checkpoints, checkpointing off or every second into a fresh local
- * directory.
+ * W2 keyed-count-rocksdb on Weir: W1's job ({@link WeirKeyedCount}) on the RocksDB state backend
+ * with incremental checkpoints, checkpointing off or every second into a fresh local directory.
  *
  * <p>Arguments: {@code <off|cp1s> [records]}. Prints one {@link Result} line.
  */
@@ -21,8 +20,7 @@ public final class WeirKeyedCountRocksDb {
     ChildMain.run(
         () -> {
           JobArgs job = JobArgs.parse(args, "W2", Workloads.OFF_AND_1S, 20_000_000L);
-          WeirKeyedCount.run(
-                  "W2", job, StateBackendSetting.ROCKSDB_INCREMENTAL.weirSettings())
+          WeirKeyedCount.run("W2", job, StateBackendSetting.ROCKSDB_INCREMENTAL.weirSettings())
               .print();
         });
   }

@@ -51,7 +51,10 @@ public final class FlinkLargeState {
         () -> {
           JobArgs job = JobArgs.parse(args, "W3", W3Job.CONFIGS, W3Job.DEFAULT_RECORDS);
           W3Job.result(
-                  Engine.FLINK, job.config(), job.records(), run("W3", job, Map.of(), new WriteValue()))
+                  Engine.FLINK,
+                  job.config(),
+                  job.records(),
+                  run("W3", job, Map.of(), new WriteValue()))
               .print();
         });
   }
@@ -99,8 +102,8 @@ public final class FlinkLargeState {
   /**
    * Polls the job's checkpoints until {@code job} completes; returns the completed ones by id. A
    * poll that fails is retried at the next interval (the REST API may not know the job yet at the
-   * start, and is gone once the mini cluster shuts down); if none ever succeeded, the last error
-   * is printed and the figures are empty.
+   * start, and is gone once the mini cluster shuts down); if none ever succeeded, the last error is
+   * printed and the figures are empty.
    */
   private static Map<Long, CompletedCheckpoint> watchCheckpoints(
       FlinkRest rest, String url, CompletableFuture<?> job) throws InterruptedException {

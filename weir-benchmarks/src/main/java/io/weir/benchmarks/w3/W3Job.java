@@ -14,12 +14,14 @@ import java.util.Map;
  * the {@code RESULT} line with its checkpoint figures.
  *
  * <p>The job: {@code fromSequence(1, N)} → {@code keyBy(i % 2 000 000)} → a keyed process function
- * that writes a 100-byte {@code ValueState<byte[]>} per record without reading it and emits the
- * key → discarding sink; parallelism 2, a checkpoint every second into a fresh local directory.
- * W5 runs the same job with one injected failure.
+ * that writes a 100-byte {@code ValueState<byte[]>} per record without reading it and emits the key
+ * → discarding sink; parallelism 2, a checkpoint every second into a fresh local directory. W5 runs
+ * the same job with one injected failure.
  */
 public final class W3Job {
-  /** The state backend of each configuration: see {@link io.weir.benchmarks.StateBackendSetting}. */
+  /**
+   * The state backend of each configuration: see {@link io.weir.benchmarks.StateBackendSetting}.
+   */
   public static final List<String> CONFIGS = List.of("heap", "rocksdb-incremental", "rocksdb-full");
 
   public static final long DEFAULT_RECORDS = 10_000_000L;
@@ -82,8 +84,8 @@ public final class W3Job {
 
   /**
    * The {@code RESULT}: records/s, then the figures of the checkpoints that hold state: the last
-   * one's state size, uploaded size and end-to-end duration, the median uploaded size, and how
-   * many completed in all ({@code n/a} where none held state).
+   * one's state size, uploaded size and end-to-end duration, the median uploaded size, and how many
+   * completed in all ({@code n/a} where none held state).
    *
    * <p>Both engines end a bounded job with a final checkpoint taken when the tasks have ended their
    * input, and a task that has finished reports no state in it: such a checkpoint says nothing

@@ -39,7 +39,11 @@ public final class WeirLargeState {
     ChildMain.run(
         () -> {
           JobArgs job = JobArgs.parse(args, "W3", W3Job.CONFIGS, W3Job.DEFAULT_RECORDS);
-          W3Job.result(Engine.WEIR, job.config(), job.records(), run("W3", job, Map.of(), new WriteValue()))
+          W3Job.result(
+                  Engine.WEIR,
+                  job.config(),
+                  job.records(),
+                  run("W3", job, Map.of(), new WriteValue()))
               .print();
         });
   }

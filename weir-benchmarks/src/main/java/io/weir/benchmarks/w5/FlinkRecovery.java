@@ -1,17 +1,17 @@
 package io.weir.benchmarks.w5;
 
-import org.apache.flink.util.Collector;
-import org.apache.flink.api.common.functions.OpenContext;
 import io.weir.benchmarks.ChildMain;
 import io.weir.benchmarks.Engine;
 import io.weir.benchmarks.JobArgs;
 import io.weir.benchmarks.Result;
-import io.weir.benchmarks.w3.W3Job;
 import io.weir.benchmarks.w3.FlinkLargeState;
+import io.weir.benchmarks.w3.W3Job;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.util.Collector;
 
 /**
- * W5 recovery on Apache Flink 2.x: W3's job ({@link FlinkLargeState}) with one injected task failure and a
- * fixed-delay restart with no delay (see {@link W5Job}).
+ * W5 recovery on Apache Flink 2.x: W3's job ({@link FlinkLargeState}) with one injected task
+ * failure and a fixed-delay restart with no delay (see {@link W5Job}).
  *
  * <p>Arguments: {@code <heap|rocksdb-incremental> [records]}. Prints one {@link Result} line.
  */

@@ -49,8 +49,8 @@ public final class InjectedFailure {
   }
 
   /**
-   * Milliseconds from the failure to the first record processed by an instance opened after it;
-   * -1 if there was none.
+   * Milliseconds from the failure to the first record processed by an instance opened after it; -1
+   * if there was none.
    */
   public static double recoveryMillis() {
     long first = FIRST_AFTER_RESTORE_NANOS.get();

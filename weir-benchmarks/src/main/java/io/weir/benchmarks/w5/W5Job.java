@@ -38,9 +38,9 @@ public final class W5Job {
   }
 
   /**
-   * The {@code RESULT}: the records over the whole job's time, the recovery time in ms ({@code
-   * n/a} if no record was processed after the restore) and the records processed when the failure
-   * was thrown.
+   * The {@code RESULT}: the records over the whole job's time, the recovery time in ms ({@code n/a}
+   * if no record was processed after the restore) and the records processed when the failure was
+   * thrown.
    *
    * @throws IllegalStateException if the failure was never injected (too few records)
    */
@@ -55,9 +55,7 @@ public final class W5Job {
     }
     double recovery = InjectedFailure.recoveryMillis();
     return Result.of(engine, "W5", config, records, nanos)
-        .with(
-            "recoveryMs",
-            recovery < 0 ? "n/a" : String.format(Locale.ROOT, "%.1f", recovery))
+        .with("recoveryMs", recovery < 0 ? "n/a" : String.format(Locale.ROOT, "%.1f", recovery))
         .with("failedAfter", Long.toString(InjectedFailure.failedAfterRecords()));
   }
 }
