@@ -15,12 +15,15 @@ if [[ "${SKIP_BUILD:-}" != "1" ]]; then
   (cd "$repo_dir" && mvn -q -pl weir-benchmarks -am package -DskipTests -Dspotless.skip=true)
 fi
 
-classpath_file="$module_dir/target/classpath.txt"
-if [[ ! -f "$classpath_file" ]]; then
-  echo "Missing $classpath_file: build with 'mvn -pl weir-benchmarks -am package' first." >&2
-  exit 1
-fi
+# One class path per engine (Weir's and Flink's RocksDB backends ship the same org.rocksdb
+# package); the runner itself runs on Weir's and picks the right one for each child.
+for engine in weir flink; do
+  if [[ ! -f "$module_dir/target/classpath-$engine.txt" ]]; then
+    echo "Missing $module_dir/target/classpath-$engine.txt: build with 'mvn -pl weir-benchmarks -am package' first." >&2
+    exit 1
+  fi
+done
 
-exec java -Xmx256m -cp "$module_dir/target/classes:$(cat "$classpath_file")" \
+exec java -Xmx256m -cp "$module_dir/target/classes:$(cat "$module_dir/target/classpath-weir.txt")" \
   -Dweir.bench.command="weir-benchmarks/run.sh" \
   io.weir.benchmarks.SideBySide "$@"

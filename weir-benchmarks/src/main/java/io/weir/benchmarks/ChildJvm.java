@@ -1,8 +1,6 @@
 package io.weir.benchmarks;
 
-import java.io.File;
 import java.io.IOException;
-import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,20 +11,21 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Runs one measurement in a fresh JVM: the same {@code java} binary as this one, the given heap,
- * and the module's runtime class path ({@code target/classes} plus {@code target/classpath.txt},
- * which {@code mvn package} writes). Called from the runner's main thread only.
+ * and the engine's class path ({@link ClassPaths}: {@code target/classes} plus {@code
+ * target/classpath-weir.txt} or {@code classpath-flink.txt}, which {@code mvn package} writes).
+ * Called from the runner's main thread only.
  */
 final class ChildJvm {
   private static final int TAIL_LINES = 60;
 
   private final String java;
-  private final String classpath;
+  private final ClassPaths classpaths;
   private final List<String> jvmOptions;
   private final long timeoutSeconds;
 
-  ChildJvm(String classpath, String xmx, List<String> jvmArgs, long timeoutSeconds) {
+  ChildJvm(ClassPaths classpaths, String xmx, List<String> jvmArgs, long timeoutSeconds) {
     this.java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    this.classpath = classpath;
+    this.classpaths = classpaths;
     List<String> options = new ArrayList<>();
     options.add("-Xmx" + xmx);
     options.addAll(jvmArgs);
@@ -54,6 +53,7 @@ final class ChildJvm {
                 () ->
                     new IllegalArgumentException(
                         "Workload " + workload.id() + " has no " + engine.id() + " main."));
+    String classpath = classpaths.of(engine);
     List<String> command = new ArrayList<>();
     command.add(java);
     command.addAll(jvmOptions);
@@ -73,16 +73,17 @@ final class ChildJvm {
       process.getOutputStream().close();
       if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
         process.destroyForcibly().waitFor();
-        throw failure(command, output, "did not finish within " + timeoutSeconds + " s");
+        throw failure(command, engine, output, "did not finish within " + timeoutSeconds + " s");
       }
       if (process.exitValue() != 0) {
-        throw failure(command, output, "exited with code " + process.exitValue());
+        throw failure(command, engine, output, "exited with code " + process.exitValue());
       }
       List<Result> results =
           read(output).stream().map(Result::parse).flatMap(Optional::stream).toList();
       if (results.size() != 1) {
         throw failure(
             command,
+            engine,
             output,
             results.isEmpty()
                 ? "printed no RESULT line"
@@ -94,13 +95,15 @@ final class ChildJvm {
           || !result.config().equals(config)
           // A timed workload prints the records that reached its sink, not the source's bound.
           || (!workload.timed() && result.records() != records)) {
-        throw failure(command, output, "printed a RESULT for another run: " + result.line());
+        throw failure(
+            command, engine, output, "printed a RESULT for another run: " + result.line());
       }
       return result;
     }
   }
 
-  private ChildFailure failure(List<String> command, Path output, String what) throws IOException {
+  private ChildFailure failure(List<String> command, Engine engine, Path output, String what)
+      throws IOException {
     List<String> lines = read(output);
     List<String> tail = lines.subList(Math.max(0, lines.size() - TAIL_LINES), lines.size());
     StringBuilder message = new StringBuilder();
@@ -108,9 +111,7 @@ final class ChildJvm {
         .append("Benchmark child ")
         .append(what)
         .append(".\nCommand: ")
-        .append(
-            String.join(" ", command)
-                .replace(classpath, "target/classes:$(cat target/classpath.txt)"))
+        .append(String.join(" ", command).replace(classpaths.of(engine), ClassPaths.shown(engine)))
         .append("\nLast ")
         .append(tail.size())
         .append(" of ")
@@ -125,25 +126,6 @@ final class ChildJvm {
 
   private static List<String> read(Path output) throws IOException {
     return new String(Files.readAllBytes(output), StandardCharsets.UTF_8).lines().toList();
-  }
-
-  /**
-   * The class path for children: this module's {@code target/classes} and the dependency class path
-   * in {@code target/classpath.txt} beside it; failing those, this JVM's own class path.
-   */
-  static String moduleClasspath() throws IOException {
-    Path classes;
-    try {
-      classes =
-          Path.of(SideBySide.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-    } catch (URISyntaxException | SecurityException e) {
-      return System.getProperty("java.class.path");
-    }
-    Path dependencies = classes.resolveSibling("classpath.txt");
-    if (Files.isDirectory(classes) && Files.isRegularFile(dependencies)) {
-      return classes + File.pathSeparator + Files.readString(dependencies).strip();
-    }
-    return System.getProperty("java.class.path");
   }
 
   /** A child JVM that did not produce its measurement; the message holds its output's tail. */

@@ -40,6 +40,17 @@ final class Report {
     return figures.isEmpty() ? Optional.empty() : Optional.of(Stats.median(figures));
   }
 
+  /** The median job time in seconds of {@code engine} on workload {@code id} in {@code config}. */
+  private Optional<Double> medianSeconds(String id, String config, Engine engine) {
+    List<Double> seconds =
+        results.stream()
+            .filter(r -> r.workload().equals(id) && r.config().equals(config))
+            .filter(r -> r.engine() == engine)
+            .map(Result::seconds)
+            .toList();
+    return seconds.isEmpty() ? Optional.empty() : Optional.of(Stats.median(seconds));
+  }
+
   private List<Double> figures(Workload workload, String config, Engine engine) {
     return results.stream()
         .filter(r -> r.workload().equals(workload.id()))
@@ -126,6 +137,9 @@ final class Report {
           }
         }
       }
+    }
+    for (Workload workload : options.workloads()) {
+      renderComparison(md, workload);
     }
     md.append("- Every run, rec/s in the order run (warm-ups excluded): ");
     Map<String, List<String>> runs = new LinkedHashMap<>();
@@ -232,6 +246,55 @@ final class Report {
       }
     }
     md.append('\n');
+  }
+
+  /**
+   * For a workload {@linkplain Workload#comparedWith() compared with} another (W5 with W3): each
+   * engine's median job time against the other workload's in the same configuration, or how to get
+   * that when the other was not run alike.
+   */
+  private void renderComparison(StringBuilder md, Workload workload) {
+    if (workload.comparedWith().isEmpty()) {
+      return;
+    }
+    Workload other = Workloads.byId(workload.comparedWith());
+    boolean comparable =
+        options.workloads().contains(other)
+            && options.recordsOf(other) == options.recordsOf(workload);
+    for (String config : options.configsOf(workload)) {
+      md.append("- ").append(workload.title()).append(", ").append(config).append(": ");
+      List<String> figures = new ArrayList<>();
+      for (Engine engine : List.of(Engine.WEIR, Engine.FLINK)) {
+        Optional<Double> own = medianSeconds(workload.id(), config, engine);
+        Optional<Double> base = medianSeconds(other.id(), config, engine);
+        if (comparable && own.isPresent() && base.isPresent()) {
+          figures.add(
+              String.format(
+                  Locale.ROOT,
+                  "%s %.2f s against %.2f s (%+.1f %%)",
+                  engine.displayName(),
+                  own.get(),
+                  base.get(),
+                  (own.get() / base.get() - 1) * 100));
+        }
+      }
+      if (figures.isEmpty()) {
+        md.append("no ")
+            .append(other.title())
+            .append(" run of this configuration and record count to set the job time against;")
+            .append(" run both in one invocation (--workloads ")
+            .append(other.id())
+            .append(',')
+            .append(workload.id())
+            .append(").\n");
+      } else {
+        md.append("total job time against ")
+            .append(other.title())
+            .append(" (the same job without the failure): ")
+            .append(String.join(", ", figures))
+            .append(".\n");
+      }
+    }
   }
 
   private static String extraFigure(List<Result> runs, String key) {

@@ -35,7 +35,7 @@ public final class SideBySide {
     }
     ChildJvm child =
         new ChildJvm(
-            ChildJvm.moduleClasspath(), options.xmx(), options.jvmArgs(), options.timeoutSeconds());
+            ClassPaths.ofModule(), options.xmx(), options.jvmArgs(), options.timeoutSeconds());
     Report report = new Report(options);
     try {
       for (Workload workload : options.workloads()) {

@@ -9,6 +9,9 @@ import java.util.stream.Stream;
 
 /** A fresh temporary directory, for checkpoint storage, deleted with its contents on close. */
 public final class TempDir implements AutoCloseable {
+  private static final int DELETE_ATTEMPTS = 20;
+  private static final long DELETE_RETRY_MILLIS = 100;
+
   private final Path path;
 
   private TempDir(Path path) {
@@ -28,8 +31,33 @@ public final class TempDir implements AutoCloseable {
     return path.toUri().toString();
   }
 
+  /**
+   * Deletes the directory. An engine may still write into it for a moment after its job ended
+   * (Weir: an upload of a checkpoint that was in flight at the end), so a failed attempt is
+   * repeated a few times before it counts.
+   */
   @Override
   public void close() {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        deleteTree();
+        return;
+      } catch (UncheckedIOException e) {
+        if (attempt == DELETE_ATTEMPTS) {
+          throw e;
+        }
+      }
+      try {
+        Thread.sleep(DELETE_RETRY_MILLIS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new UncheckedIOException(
+            new IOException("Interrupted while deleting " + path + "; remove it by hand.", e));
+      }
+    }
+  }
+
+  private void deleteTree() {
     if (!Files.exists(path)) {
       return;
     }

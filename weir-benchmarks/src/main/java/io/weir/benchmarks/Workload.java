@@ -26,6 +26,8 @@ import java.util.Optional;
  *     run: a run that long carries its own)
  * @param notes what the extra {@code key=value} fields of its {@code RESULT} lines mean, for the
  *     report; empty when it prints none
+ * @param comparedWith the id of the workload whose run in the same configuration this one's job
+ *     time is set against in the report (W5: W3, the same job without the failure); empty for none
  */
 public record Workload(
     String id,
@@ -34,7 +36,8 @@ public record Workload(
     List<String> configs,
     Map<Engine, Class<?>> mains,
     Duration runFor,
-    String notes) {
+    String notes,
+    String comparedWith) {
 
   public Workload {
     configs = List.copyOf(configs);
@@ -51,7 +54,19 @@ public record Workload(
       long defaultRecords,
       List<String> configs,
       Map<Engine, Class<?>> mains) {
-    this(id, name, defaultRecords, configs, mains, Duration.ZERO, "");
+    this(id, name, defaultRecords, configs, mains, Duration.ZERO, "", "");
+  }
+
+  /** A workload compared with no other. */
+  public Workload(
+      String id,
+      String name,
+      long defaultRecords,
+      List<String> configs,
+      Map<Engine, Class<?>> mains,
+      Duration runFor,
+      String notes) {
+    this(id, name, defaultRecords, configs, mains, runFor, notes, "");
   }
 
   /** Whether its jobs run for {@link #runFor} and are then cancelled. */

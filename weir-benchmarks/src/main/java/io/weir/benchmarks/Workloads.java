@@ -3,9 +3,17 @@ package io.weir.benchmarks;
 import io.weir.benchmarks.w1.FlinkKeyedCount;
 import io.weir.benchmarks.w1.PlainJavaKeyedCount;
 import io.weir.benchmarks.w1.WeirKeyedCount;
+import io.weir.benchmarks.w2.FlinkKeyedCountRocksDb;
+import io.weir.benchmarks.w2.WeirKeyedCountRocksDb;
+import io.weir.benchmarks.w3.FlinkLargeState;
+import io.weir.benchmarks.w3.W3Job;
+import io.weir.benchmarks.w3.WeirLargeState;
 import io.weir.benchmarks.w4.FlinkBackpressure;
 import io.weir.benchmarks.w4.W4Job;
 import io.weir.benchmarks.w4.WeirBackpressure;
+import io.weir.benchmarks.w5.FlinkRecovery;
+import io.weir.benchmarks.w5.W5Job;
+import io.weir.benchmarks.w5.WeirRecovery;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -13,8 +21,8 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * The registry of workloads the side-by-side runner knows. Adding W2..W5 is one more {@link
- * #register} line each, with the mains written against {@link JobArgs} and {@link Result}.
+ * The registry of workloads the side-by-side runner knows: one {@link #register} line each, with
+ * the mains written against {@link JobArgs} and {@link Result}.
  */
 public final class Workloads {
   private static final Map<String, Workload> BY_ID = new LinkedHashMap<>();
@@ -33,6 +41,41 @@ public final class Workloads {
                   Engine.WEIR, WeirKeyedCount.class,
                   Engine.FLINK, FlinkKeyedCount.class,
                   Engine.PLAIN, PlainJavaKeyedCount.class)));
+
+  /** W1 on the RocksDB backend with incremental checkpoints; checkpointing off and every second. */
+  public static final Workload W2 =
+      register(
+          new Workload(
+              "W2",
+              "keyed-count-rocksdb",
+              20_000_000L,
+              OFF_AND_1S,
+              Map.of(
+                  Engine.WEIR, WeirKeyedCountRocksDb.class,
+                  Engine.FLINK, FlinkKeyedCountRocksDb.class)));
+
+  /**
+   * 2 000 000 keys of a 100-byte {@code ValueState<byte[]>} written blind, a checkpoint every
+   * second, on the heap backend and on RocksDB with incremental and with full checkpoints.
+   */
+  public static final Workload W3 =
+      register(
+          new Workload(
+              "W3",
+              "large-state",
+              W3Job.DEFAULT_RECORDS,
+              W3Job.CONFIGS,
+              Map.of(
+                  Engine.WEIR, WeirLargeState.class,
+                  Engine.FLINK, FlinkLargeState.class),
+              Duration.ZERO,
+              "lastCp… = the last completed checkpoint that holds state (not the final one a"
+                  + " bounded job takes after its tasks finished): StateBytes = size of the whole"
+                  + " state it refers to, UploadedBytes = bytes it wrote (below the state size only"
+                  + " for incremental checkpoints), Ms = end-to-end duration; uploadedP50Bytes ="
+                  + " median bytes written per checkpoint that holds state; completed = checkpoints"
+                  + " completed, final ones included (Flink: those its REST API showed while the"
+                  + " job ran)"));
 
   /**
    * W1 with a sink that sleeps 1 ms every 100 records, checkpoints every second, aligned, unaligned
@@ -53,6 +96,26 @@ public final class Workloads {
                   + " the completed checkpoints, ms; alignMax = longest alignment of any subtask,"
                   + " ms; inflightMax = most in-flight bytes one checkpoint persisted; completed ="
                   + " checkpoints completed in the 30 s"));
+
+  /**
+   * W3 (heap, RocksDB incremental) with one task failure injected after half the records and a
+   * fixed-delay restart with no delay; its job time is set against W3's when both ran.
+   */
+  public static final Workload W5 =
+      register(
+          new Workload(
+              "W5",
+              "recovery",
+              W3Job.DEFAULT_RECORDS,
+              W5Job.CONFIGS,
+              Map.of(
+                  Engine.WEIR, WeirRecovery.class,
+                  Engine.FLINK, FlinkRecovery.class),
+              Duration.ZERO,
+              "rec/s = records / total job time, the failure and restore included; recoveryMs ="
+                  + " from the injected failure to the first record processed after the restore;"
+                  + " failedAfter = records processed when the failure was thrown",
+              "W3"));
 
   private Workloads() {}
 

@@ -109,4 +109,23 @@ class SideBySideSupportTest {
     assertThatThrownBy(() -> JobArgs.parse(new String[] {"on"}, "W1", Workloads.OFF_AND_1S, 5))
         .hasMessageContaining("'on'");
   }
+
+  @Test
+  void eachEngineGetsItsOwnClassPathAndNeverBothRocksDbBuilds() {
+    ClassPaths paths =
+        new ClassPaths(
+            "/m/classes:/repo/org/rocksdb/rocksdbjni-10.10.1.1.jar",
+            "/m/classes:/repo/com/ververica/frocksdbjni-8.10.0-ververica-1.0.jar");
+
+    assertThat(paths.of(Engine.WEIR)).contains("rocksdbjni-10");
+    assertThat(paths.of(Engine.PLAIN)).isEqualTo(paths.of(Engine.WEIR));
+    assertThat(paths.of(Engine.FLINK)).contains("frocksdbjni");
+    assertThatThrownBy(
+            () ->
+                new ClassPaths(
+                    "/m/classes:/r/rocksdbjni-10.10.1.1.jar:/r/frocksdbjni-8.10.0.jar",
+                    "/m/classes"))
+        .hasMessageContaining("rocksdbjni")
+        .hasMessageContaining("frocksdbjni");
+  }
 }

@@ -23,7 +23,8 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * W6: the heap backend's snapshot pause (the synchronous part, on the task thread) with 1 000 000
- * keys, and keyed {@code ValueState} get/update throughput.
+ * keys. W6's keyed {@code ValueState} get/update throughput is {@link StateAccessBenchmark}, per
+ * backend.
  */
 @State(Scope.Thread)
 @Fork(
@@ -37,8 +38,6 @@ public class HeapStateBenchmark {
   int keys;
 
   private HeapKeyedStateBackend<Long> backend;
-  private ValueState<Long> state;
-  private long next;
 
   @Setup(Level.Trial)
   public void fill() throws IOException {
@@ -48,7 +47,7 @@ public class HeapStateBenchmark {
             Types.LONG.createSerializer(),
             128,
             KeyGroupRangeAssignment.computeKeyGroupRangeForOperatorIndex(128, 1, 0));
-    state = backend.getState(new ValueStateDescriptor<>("count", Types.LONG));
+    ValueState<Long> state = backend.getState(new ValueStateDescriptor<>("count", Types.LONG));
     for (long k = 0; k < keys; k++) {
       backend.setCurrentKey(k);
       state.update(k);
@@ -63,18 +62,5 @@ public class HeapStateBenchmark {
     HeapSnapshotStrategy.KeyedSnapshot snapshot = HeapSnapshotStrategy.snapshot(backend);
     snapshot.release();
     return snapshot;
-  }
-
-  /** One keyed read-modify-write, as W1 does per record. */
-  @Benchmark
-  @BenchmarkMode(Mode.Throughput)
-  @OutputTimeUnit(TimeUnit.SECONDS)
-  public Long getAndUpdate() throws IOException {
-    long key = (next++ * 0x9E3779B97F4A7C15L >>> 44) % keys;
-    backend.setCurrentKey(key);
-    Long v = state.value();
-    long updated = v == null ? 1 : v + 1;
-    state.update(updated);
-    return updated;
   }
 }

@@ -7,6 +7,7 @@ import io.weir.benchmarks.Result;
 import io.weir.benchmarks.TempDir;
 import io.weir.benchmarks.Workloads;
 import java.util.HashMap;
+import java.util.Locale;
 import java.util.Map;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.ValueState;
@@ -34,9 +35,22 @@ public final class FlinkKeyedCount {
 
   private static void measure(String[] args) throws Exception {
     JobArgs job = JobArgs.parse(args, "W1", Workloads.OFF_AND_1S, 20_000_000L);
-    try (TempDir checkpoints = TempDir.create("flink-w1-checkpoints-")) {
+    run("W1", job, Map.of()).print();
+  }
+
+  /**
+   * Runs W1's job once and returns its result under the id {@code workload}.
+   *
+   * @param stateBackend settings that choose the state backend (W2: RocksDB); none: the default
+   *     heap backend
+   */
+  public static Result run(String workload, JobArgs job, Map<String, String> stateBackend)
+      throws Exception {
+    try (TempDir checkpoints =
+        TempDir.create("flink-" + workload.toLowerCase(Locale.ROOT) + "-checkpoints-")) {
       Map<String, String> settings = new HashMap<>();
       settings.put("restart-strategy.type", "none");
+      settings.putAll(stateBackend);
       if (job.config().equals("cp1s")) {
         settings.put("execution.checkpointing.interval", "1s");
         settings.put("execution.checkpointing.dir", checkpoints.uri());
@@ -52,9 +66,9 @@ public final class FlinkKeyedCount {
           .sinkTo(new DiscardingSink<>());
 
       long start = System.nanoTime();
-      env.execute("W1");
+      env.execute(workload);
       long nanos = System.nanoTime() - start;
-      Result.of(Engine.FLINK, "W1", job.config(), job.records(), nanos).print();
+      return Result.of(Engine.FLINK, workload, job.config(), job.records(), nanos);
     }
   }
 

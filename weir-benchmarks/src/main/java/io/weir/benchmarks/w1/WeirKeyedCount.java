@@ -16,6 +16,8 @@ import io.weir.benchmarks.JobArgs;
 import io.weir.benchmarks.Result;
 import io.weir.benchmarks.TempDir;
 import io.weir.benchmarks.Workloads;
+import java.util.Locale;
+import java.util.Map;
 
 /**
  * W1 keyed-count on Weir, embedded local cluster, parallelism 2: the same job as {@link
@@ -32,9 +34,22 @@ public final class WeirKeyedCount {
 
   private static void measure(String[] args) throws Exception {
     JobArgs job = JobArgs.parse(args, "W1", Workloads.OFF_AND_1S, 20_000_000L);
-    try (TempDir checkpoints = TempDir.create("weir-w1-checkpoints-")) {
+    run("W1", job, Map.of()).print();
+  }
+
+  /**
+   * Runs W1's job once and returns its result under the id {@code workload}.
+   *
+   * @param stateBackend settings that choose the state backend (W2: RocksDB); none: the default
+   *     heap backend
+   */
+  public static Result run(String workload, JobArgs job, Map<String, String> stateBackend)
+      throws Exception {
+    try (TempDir checkpoints =
+        TempDir.create("weir-" + workload.toLowerCase(Locale.ROOT) + "-checkpoints-")) {
       Configuration conf = new Configuration();
       conf.setString("restart-strategy.type", "none");
+      stateBackend.forEach(conf::setString);
       if (job.config().equals("cp1s")) {
         conf.setString("execution.checkpointing.interval", "1s");
         conf.setString("execution.checkpointing.dir", checkpoints.uri());
@@ -50,9 +65,9 @@ public final class WeirKeyedCount {
           .sinkTo(new DiscardingSink<>());
 
       long start = System.nanoTime();
-      env.execute("W1");
+      env.execute(workload);
       long nanos = System.nanoTime() - start;
-      Result.of(Engine.WEIR, "W1", job.config(), job.records(), nanos).print();
+      return Result.of(Engine.WEIR, workload, job.config(), job.records(), nanos);
     }
   }
 

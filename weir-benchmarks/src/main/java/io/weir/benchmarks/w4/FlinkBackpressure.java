@@ -1,20 +1,14 @@
 package io.weir.benchmarks.w4;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.weir.benchmarks.ChildMain;
 import io.weir.benchmarks.Engine;
 import io.weir.benchmarks.JobArgs;
 import io.weir.benchmarks.Result;
 import io.weir.benchmarks.TempDir;
+import io.weir.benchmarks.flink.FlinkRest;
 import io.weir.benchmarks.w1.FlinkKeyedCount;
 import java.io.IOException;
-import java.net.ServerSocket;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -33,15 +27,13 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  * WeirBackpressure}. Checkpoint figures come from the mini cluster's REST API (which it serves
  * without the web UI): {@code GET /jobs/<id>/checkpoints} for each checkpoint's status, end-to-end
  * duration and persisted in-flight bytes, and {@code
- * /jobs/<id>/checkpoints/details/<cp>/subtasks/<vertex>} for the alignment durations. The REST port
- * is a free one found just before the start.
+ * /jobs/<id>/checkpoints/details/<cp>/subtasks/<vertex>} for the alignment durations, through
+ * {@link FlinkRest}.
  *
  * <p>Arguments: {@code <aligned|unaligned|timeout100> [records]} (records: the sequence's upper
  * bound, unbounded by default). Prints one {@link Result} line.
  */
 public final class FlinkBackpressure {
-  private static final ObjectMapper JSON = new ObjectMapper();
-
   private FlinkBackpressure() {}
 
   public static void main(String[] args) {
@@ -51,7 +43,6 @@ public final class FlinkBackpressure {
   private static void measure(String[] args) throws Exception {
     JobArgs job = JobArgs.parse(args, "W4", W4Job.CONFIGS, Long.MAX_VALUE);
     try (TempDir checkpoints = TempDir.create("flink-w4-checkpoints-")) {
-      int port = freePort();
       Map<String, String> settings = new HashMap<>();
       settings.put("restart-strategy.type", "none");
       settings.put("execution.checkpointing.interval", W4Job.CHECKPOINT_INTERVAL.toMillis() + "ms");
@@ -65,12 +56,7 @@ public final class FlinkBackpressure {
             "execution.checkpointing.aligned-checkpoint-timeout",
             W4Job.ALIGNED_CHECKPOINT_TIMEOUT.toMillis() + "ms");
       }
-      settings.put("rest.address", "localhost");
-      settings.put("rest.bind-address", "localhost");
-      settings.put("rest.port", Integer.toString(port));
-      settings.put("rest.bind-port", Integer.toString(port));
-      // Keep every checkpoint of the run in the REST history (the default keeps the last 10).
-      settings.put("web.checkpoints.history", "1000");
+      FlinkRest rest = FlinkRest.configure(settings);
       StreamExecutionEnvironment env =
           StreamExecutionEnvironment.getExecutionEnvironment(Configuration.fromMap(settings));
       env.setParallelism(2);
@@ -87,18 +73,17 @@ public final class FlinkBackpressure {
       long sunk = SlowSink.RECORDS.sum();
       long nanos = System.nanoTime() - start;
       Result result =
-          checkpointFigures(
-              "http://localhost:" + port + "/jobs/" + client.getJobID(), job.config(), sunk, nanos);
+          checkpointFigures(rest, rest.jobUrl(client.getJobID()), job.config(), sunk, nanos);
       client.cancel().get();
       result.print();
     }
   }
 
   /** Reads the completed checkpoints' figures over REST while the job still runs. */
-  private static Result checkpointFigures(String jobUrl, String config, long sunk, long nanos)
+  private static Result checkpointFigures(
+      FlinkRest rest, String jobUrl, String config, long sunk, long nanos)
       throws IOException, InterruptedException {
-    HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
-    JsonNode overview = get(http, jobUrl + "/checkpoints");
+    JsonNode overview = rest.get(jobUrl + "/checkpoints");
     List<Long> endToEnd = new ArrayList<>();
     long alignMax = 0;
     long inflightMax = 0;
@@ -109,9 +94,9 @@ public final class FlinkBackpressure {
       endToEnd.add(checkpoint.path("end_to_end_duration").asLong());
       inflightMax = Math.max(inflightMax, checkpoint.path("persisted_data").asLong());
       String details = jobUrl + "/checkpoints/details/" + checkpoint.path("id").asLong();
-      Iterator<String> vertices = get(http, details).path("tasks").fieldNames();
+      Iterator<String> vertices = rest.get(details).path("tasks").fieldNames();
       while (vertices.hasNext()) {
-        JsonNode subtasks = get(http, details + "/subtasks/" + vertices.next());
+        JsonNode subtasks = rest.get(details + "/subtasks/" + vertices.next());
         for (JsonNode subtask : subtasks.path("subtasks")) {
           alignMax = Math.max(alignMax, subtask.path("alignment").path("duration").asLong());
         }
@@ -123,25 +108,6 @@ public final class FlinkBackpressure {
             + ", summary end_to_end_duration "
             + overview.path("summary").path("end_to_end_duration"));
     return W4Job.result(Engine.FLINK, config, sunk, nanos, endToEnd, alignMax, inflightMax);
-  }
-
-  private static JsonNode get(HttpClient http, String url)
-      throws IOException, InterruptedException {
-    HttpResponse<String> response =
-        http.send(
-            HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30)).GET().build(),
-            HttpResponse.BodyHandlers.ofString());
-    if (response.statusCode() != 200) {
-      throw new IOException(
-          "GET " + url + " gave " + response.statusCode() + ": " + response.body());
-    }
-    return JSON.readTree(response.body());
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    }
   }
 
   /**
