@@ -1,10 +1,15 @@
 package io.weir.benchmarks.jmh;
 
+import io.weir.api.config.CheckpointingOptions;
+import io.weir.api.config.Configuration;
+import io.weir.api.functions.TaskInfo;
 import io.weir.api.state.ValueState;
 import io.weir.api.state.ValueStateDescriptor;
 import io.weir.api.typeutils.Types;
-import io.weir.runtime.state.HeapKeyedStateBackend;
 import io.weir.runtime.state.KeyGroupRangeAssignment;
+import io.weir.runtime.state.KeyedStateBackend;
+import io.weir.runtime.state.KeyedStateBackendFactory;
+import io.weir.runtime.state.KeyedStateBackends;
 import java.io.IOException;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -26,9 +31,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * {@code value()} and {@code update()} on one of {@code keys} keys (all present from the setup on),
  * the keys visited in a scrambled order, as W1 does per record.
  *
- * <p>{@code backend} names the keyed backend under test; {@code heap} is the only one so far.
- * Another backend (RocksDB) is one more {@code @Param} value and one more case in {@link #open},
- * nothing else.
+ * <p>{@code backend} names the keyed backend under test by its {@code state.backend.type}.
  */
 @State(Scope.Thread)
 @Fork(
@@ -38,58 +41,38 @@ import org.openjdk.jmh.annotations.Warmup;
 @Measurement(iterations = 5, time = 2)
 public class StateAccessBenchmark {
 
-  @Param({"heap"})
+  @Param({"heap", "rocksdb"})
   String backend;
 
   @Param({"1000000"})
   int keys;
 
-  private KeyedBackend<Long> keyed;
+  private KeyedStateBackend<Long> keyed;
   private ValueState<Long> state;
   private long next;
 
-  /** What the benchmark needs of a keyed state backend. */
-  interface KeyedBackend<K> extends AutoCloseable {
-    void setCurrentKey(K key);
-
-    <T> ValueState<T> getState(ValueStateDescriptor<T> descriptor);
-
-    /** Frees what the backend holds outside the heap; nothing for the heap backend. */
-    @Override
-    void close() throws IOException;
-  }
-
-  /** The keyed backend named {@code name}, for one operator owning all 128 key groups. */
-  static KeyedBackend<Long> open(String name) {
-    return switch (name) {
-      case "heap" -> heap();
-      default ->
-          throw new IllegalArgumentException(
-              "Unknown state backend '" + name + "' for StateAccessBenchmark; it knows: heap.");
-    };
-  }
-
-  private static KeyedBackend<Long> heap() {
-    HeapKeyedStateBackend<Long> heap =
-        new HeapKeyedStateBackend<>(
-            "benchmark",
-            Types.LONG.createSerializer(),
-            128,
-            KeyGroupRangeAssignment.computeKeyGroupRangeForOperatorIndex(128, 1, 0));
-    return new KeyedBackend<>() {
-      @Override
-      public void setCurrentKey(Long key) {
-        heap.setCurrentKey(key);
-      }
-
-      @Override
-      public <T> ValueState<T> getState(ValueStateDescriptor<T> descriptor) {
-        return heap.getState(descriptor);
-      }
-
-      @Override
-      public void close() {}
-    };
+  /**
+   * The keyed backend named {@code name} ({@code state.backend.type}), for one operator owning all
+   * 128 key groups, built the way the runtime builds it.
+   */
+  static KeyedStateBackend<Long> open(String name) {
+    Configuration conf = new Configuration();
+    conf.set(CheckpointingOptions.STATE_BACKEND, name);
+    try {
+      return KeyedStateBackends.create(
+          new KeyedStateBackendFactory.Context<>(
+              "benchmark",
+              "benchmark",
+              new TaskInfo("benchmark", 0, 1, 128, 0),
+              Types.LONG.createSerializer(),
+              KeyGroupRangeAssignment.computeKeyGroupRangeForOperatorIndex(128, 1, 0),
+              conf,
+              StateAccessBenchmark.class.getClassLoader(),
+              null,
+              new Object()));
+    } catch (Exception e) {
+      throw new IllegalStateException("Cannot create the " + name + " backend", e);
+    }
   }
 
   @Setup(Level.Trial)
