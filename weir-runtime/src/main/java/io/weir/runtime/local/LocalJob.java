@@ -92,7 +92,7 @@ final class LocalJob implements JobClient {
   private final RestartBackoffStrategy restartStrategy;
 
   /** Checkpoints whose state a task found corrupt while restoring; never tried again. */
-  private final Set<Long> unrestorable = new HashSet<>();
+  private final Map<Long, String> unrestorable = new HashMap<>();
 
   private final Map<String, String> operatorNames = new HashMap<>();
 
@@ -658,7 +658,7 @@ final class LocalJob implements JobClient {
     status = JobStatus.FAILING;
     long corrupt = CorruptCheckpointException.findIn(cause);
     if (corrupt >= 0) {
-      unrestorable.add(corrupt);
+      unrestorable.put(corrupt, cause.getMessage());
     }
     LOG.warn("Job '{}' attempt {} fails: {}", graph.jobName(), attempt, cause.getMessage());
     if (coordinator != null) {
@@ -738,8 +738,15 @@ final class LocalJob implements JobClient {
           coordinator == null ? List.of() : coordinator.retained();
       List<String> problems = new ArrayList<>();
       for (CompletedCheckpoint candidate : candidates) {
-        if (unrestorable.contains(candidate.checkpointId())) {
-          problems.add("checkpoint " + candidate.checkpointId() + ": its state failed to restore");
+        String unreadable = unrestorable.get(candidate.checkpointId());
+        if (unreadable != null) {
+          problems.add("checkpoint " + candidate.checkpointId() + ": " + unreadable);
+          LOG.warn(
+              "Checkpoint {} of job '{}' cannot be restored ({}); falling back to the previous"
+                  + " retained checkpoint",
+              candidate.checkpointId(),
+              graph.jobName(),
+              unreadable);
           continue;
         }
         try {

@@ -1,0 +1,87 @@
+package io.weir.state.rocksdb;
+
+import io.weir.api.config.CheckpointingOptions;
+import io.weir.api.config.Configuration;
+import io.weir.api.functions.TaskInfo;
+import io.weir.api.typeutils.TypeSerializer;
+import io.weir.runtime.checkpoint.IncrementalKeyedStateHandle;
+import io.weir.runtime.checkpoint.KeyGroupsStateHandle;
+import io.weir.runtime.checkpoint.KeyedStateHandle;
+import io.weir.runtime.checkpoint.RestoredOperatorState;
+import io.weir.runtime.state.HeapSnapshotStrategy.SerializedKeyGroups;
+import io.weir.runtime.state.KeyGroupRangeAssignment;
+import io.weir.runtime.state.KeyedStateBackend;
+import io.weir.runtime.state.KeyedStateBackendFactory;
+import io.weir.runtime.state.KeyedStateBackends;
+import io.weir.runtime.state.KeyedStateSnapshot;
+import io.weir.runtime.storage.CheckpointStorage;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/** Builds, snapshots and restores keyed backends the way the runtime does, for tests. */
+final class TestBackends {
+
+  static final int MAX_PARALLELISM = 128;
+
+  /** The test-wide memory scope; real jobs use their job graph. */
+  private static final Object JOB = new Object();
+
+  private TestBackends() {}
+
+  /** Backend type and checkpoint mode: hashmap, rocksdb-full or rocksdb-incremental. */
+  static Configuration configuration(String mode, Path localDir) {
+    Configuration conf = new Configuration();
+    conf.set(CheckpointingOptions.STATE_BACKEND, mode.startsWith("rocksdb") ? "rocksdb" : mode);
+    conf.set(CheckpointingOptions.INCREMENTAL_CHECKPOINTS, mode.equals("rocksdb-incremental"));
+    if (localDir != null) {
+      conf.set(RocksDBOptions.LOCAL_DIRECTORIES, localDir.toString());
+    }
+    return conf;
+  }
+
+  static <K> KeyedStateBackend<K> create(
+      Configuration conf,
+      TypeSerializer<K> keys,
+      int subtask,
+      int parallelism,
+      RestoredOperatorState restored)
+      throws Exception {
+    return KeyedStateBackends.create(
+        new KeyedStateBackendFactory.Context<>(
+            "op",
+            "op-id",
+            new TaskInfo("op", subtask, parallelism, MAX_PARALLELISM, 0),
+            keys,
+            KeyGroupRangeAssignment.computeKeyGroupRangeForOperatorIndex(
+                MAX_PARALLELISM, parallelism, subtask),
+            conf,
+            TestBackends.class.getClassLoader(),
+            restored,
+            JOB));
+  }
+
+  /** Takes and persists a snapshot; null when the backend has no state. */
+  static KeyedStateHandle checkpoint(
+      KeyedStateBackend<?> backend, long id, CheckpointStorage storage) throws Exception {
+    KeyedStateSnapshot snapshot = backend.snapshot(id);
+    return snapshot == null ? null : snapshot.persist(id, storage, "'op'");
+  }
+
+  /** What a subtask restores from the given old subtasks' handles. */
+  static RestoredOperatorState restored(
+      long id, List<KeyedStateHandle> handles, CheckpointStorage storage) throws IOException {
+    List<SerializedKeyGroups> canonical = new ArrayList<>();
+    List<RestoredOperatorState.IncrementalRestore> incremental = new ArrayList<>();
+    for (KeyedStateHandle h : handles) {
+      if (h instanceof KeyGroupsStateHandle k) {
+        canonical.add(new SerializedKeyGroups(k.range(), k.offsets(), storage.readState(k.data())));
+      } else if (h instanceof IncrementalKeyedStateHandle i) {
+        incremental.add(new RestoredOperatorState.IncrementalRestore(i, storage, true));
+      }
+    }
+    return new RestoredOperatorState(id, canonical, incremental, Map.of());
+  }
+}
