@@ -48,14 +48,29 @@ class ExactlyOnceUnderFailuresTest {
 
   static Stream<Arguments> matrix() {
     return Stream.of(
-        Arguments.of(CheckpointingMode.EXACTLY_ONCE, "jobmanager", 2, "aligned"),
-        Arguments.of(CheckpointingMode.EXACTLY_ONCE, "filesystem", 3, "aligned"),
-        Arguments.of(CheckpointingMode.EXACTLY_ONCE, "filesystem", 2, "unaligned"),
-        Arguments.of(CheckpointingMode.EXACTLY_ONCE, "jobmanager", 3, "unaligned"),
-        Arguments.of(CheckpointingMode.EXACTLY_ONCE, "filesystem", 2, "aligned-timeout-0"),
-        Arguments.of(CheckpointingMode.EXACTLY_ONCE, "filesystem", 3, "aligned-timeout-2ms"),
-        Arguments.of(CheckpointingMode.AT_LEAST_ONCE, "jobmanager", 2, "aligned"),
-        Arguments.of(CheckpointingMode.AT_LEAST_ONCE, "filesystem", 4, "aligned"));
+        Arguments.of(CheckpointingMode.EXACTLY_ONCE, "jobmanager", 2, "aligned", "hashmap"),
+        Arguments.of(CheckpointingMode.EXACTLY_ONCE, "filesystem", 3, "aligned", "hashmap"),
+        Arguments.of(CheckpointingMode.EXACTLY_ONCE, "filesystem", 2, "unaligned", "hashmap"),
+        Arguments.of(CheckpointingMode.EXACTLY_ONCE, "jobmanager", 3, "unaligned", "hashmap"),
+        Arguments.of(
+            CheckpointingMode.EXACTLY_ONCE, "filesystem", 2, "aligned-timeout-0", "hashmap"),
+        Arguments.of(
+            CheckpointingMode.EXACTLY_ONCE, "filesystem", 3, "aligned-timeout-2ms", "hashmap"),
+        Arguments.of(CheckpointingMode.AT_LEAST_ONCE, "jobmanager", 2, "aligned", "hashmap"),
+        Arguments.of(CheckpointingMode.AT_LEAST_ONCE, "filesystem", 4, "aligned", "hashmap"),
+        Arguments.of(
+            CheckpointingMode.EXACTLY_ONCE, "filesystem", 2, "aligned", "rocksdb-incremental"),
+        Arguments.of(
+            CheckpointingMode.EXACTLY_ONCE, "filesystem", 3, "unaligned", "rocksdb-incremental"),
+        Arguments.of(
+            CheckpointingMode.EXACTLY_ONCE,
+            "filesystem",
+            2,
+            "aligned-timeout-2ms",
+            "rocksdb-incremental"),
+        Arguments.of(CheckpointingMode.EXACTLY_ONCE, "jobmanager", 2, "aligned", "rocksdb-full"),
+        Arguments.of(
+            CheckpointingMode.EXACTLY_ONCE, "filesystem", 3, "aligned-timeout-0", "rocksdb-full"));
   }
 
   /**
@@ -128,10 +143,15 @@ class ExactlyOnceUnderFailuresTest {
     }
   }
 
-  @ParameterizedTest(name = "{0}, {1} storage, parallelism {2}, {3}")
+  @ParameterizedTest(name = "{0}, {1} storage, parallelism {2}, {3}, {4}")
   @MethodSource("matrix")
   void countsSurviveRepeatedFailures(
-      CheckpointingMode mode, String storage, int parallelism, String alignment, @TempDir Path dir)
+      CheckpointingMode mode,
+      String storage,
+      int parallelism,
+      String alignment,
+      String backend,
+      @TempDir Path dir)
       throws Exception {
     int failures = 20;
     FAILURES_LEFT.set(failures);
@@ -153,6 +173,12 @@ class ExactlyOnceUnderFailuresTest {
         .setCheckpointStorage(
             storage.equals("filesystem") ? dir.resolve("checkpoints").toUri().toString() : storage);
     env.setRestartStrategy(RestartStrategy.fixedDelay(failures + 5, Duration.ZERO));
+    env.getConfiguration()
+        .setString("state.backend.type", backend.startsWith("rocksdb") ? "rocksdb" : backend)
+        .setString(
+            "execution.checkpointing.incremental",
+            String.valueOf(backend.equals("rocksdb-incremental")))
+        .setString("state.backend.rocksdb.localdir", dir.resolve("rocksdb").toString());
     switch (alignment) {
       case "unaligned" -> env.getCheckpointConfig().enableUnalignedCheckpoints();
       case "aligned-timeout-0" ->

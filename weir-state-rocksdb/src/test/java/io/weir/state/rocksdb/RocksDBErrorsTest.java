@@ -1,0 +1,68 @@
+package io.weir.state.rocksdb;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.weir.api.config.Configuration;
+import io.weir.api.typeutils.Types;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Bad settings and a broken environment give errors that name what is at fault. */
+class RocksDBErrorsTest {
+
+  @TempDir Path dir;
+
+  @Test
+  void aLocalDirectoryThatCannotBeWrittenNamesTheDirectoryAndTheKey() throws IOException {
+    Path file = Files.writeString(dir.resolve("a-file"), "not a directory");
+    Configuration conf = TestBackends.configuration("rocksdb-incremental", file.resolve("db"));
+
+    assertThatThrownBy(() -> TestBackends.create(conf, Types.LONG.createSerializer(), 0, 1, null))
+        .isInstanceOf(IOException.class)
+        .hasMessageContaining("operator 'op'")
+        .hasMessageContaining(file.resolve("db").toString())
+        .hasMessageContaining("state.backend.rocksdb.localdir");
+  }
+
+  @Test
+  void aBadOptionValueNamesItsKey() {
+    Configuration conf = TestBackends.configuration("rocksdb-full", dir);
+    conf.setString("state.backend.rocksdb.compression", "gzip");
+
+    assertThatThrownBy(() -> TestBackends.create(conf, Types.LONG.createSerializer(), 0, 1, null))
+        .hasMessageContaining("state.backend.rocksdb.compression")
+        .hasMessageContaining("gzip");
+    assertThat(dir).isEmptyDirectory(); // nothing left behind
+  }
+
+  @Test
+  void theNativeLibraryFailingToLoadSaysWhichLibraryAndWhy() throws Exception {
+    Path missing = dir.resolve("no-such-dir");
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    Process process =
+        new ProcessBuilder(
+                List.of(
+                    java,
+                    "-Djava.io.tmpdir=" + missing,
+                    "-cp",
+                    System.getProperty("java.class.path"),
+                    NativeLibraryProbe.class.getName()))
+            .redirectErrorStream(true)
+            .start();
+    process.getOutputStream().close();
+    String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+
+    assertThat(output)
+        .contains("ERROR Could not load RocksDB's native library librocksdbjni")
+        .contains("java.io.tmpdir " + missing)
+        .contains("org.rocksdb:rocksdbjni");
+  }
+}
