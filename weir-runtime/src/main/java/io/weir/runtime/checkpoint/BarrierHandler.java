@@ -190,8 +190,8 @@ public final class BarrierHandler {
       state = State.ALIGNING;
       currentCheckpoint = id;
       currentBarrier = barrier;
-      if (alignment == Alignment.ALIGNED_THEN_UNALIGNED) {
-        actions.alignmentStarted(id);
+      if (alignment == Alignment.ALIGNED_THEN_UNALIGNED && !barrier.savepoint()) {
+        actions.alignmentStarted(id); // savepoints stay aligned: no timeout
       }
     }
     received.set(channel);
@@ -201,10 +201,13 @@ public final class BarrierHandler {
 
   /**
    * Aligned with timeout: alignment of {@code checkpointId} has lasted too long. If it is still
-   * going on, the task snapshots now and records the data still in flight.
+   * going on (and is not a savepoint's, which always stays aligned), the task snapshots now and
+   * records the data still in flight.
    */
   public void onAlignmentTimeout(long checkpointId) throws Exception {
-    if (state == State.ALIGNING && currentCheckpoint == checkpointId) {
+    if (state == State.ALIGNING
+        && currentCheckpoint == checkpointId
+        && !currentBarrier.savepoint()) {
       switchToUnaligned();
     }
   }

@@ -3,6 +3,7 @@ package io.weir.runtime.network;
 import io.weir.runtime.task.Waker;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -13,8 +14,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  * buffers wait in the channel and a slow consumer back-pressures its producer.
  *
  * <p>The queue is guarded by its gate's lock (one lock per consumer, taken once per buffer, never
- * per record). Priority events are put at the head, ahead of queued buffers, and the queued buffers
- * can be captured in order, which is what unaligned checkpoints need.
+ * per record). Priority events are put at the head, ahead of queued buffers (behind priority events
+ * already there, so that they keep their order), and the queued buffers can be captured in order,
+ * which is what unaligned checkpoints need. An aligned barrier may be enqueued as convertible:
+ * until the consumer takes it, the producer can still turn it into an overtaking one (the aligned
+ * checkpoint timeout at the output side).
  */
 public final class InputChannel {
 
@@ -29,6 +33,13 @@ public final class InputChannel {
   // Guarded by gate.lock.
   boolean inAvailableQueue;
   boolean blocked;
+
+  /** Convertible aligned barriers still in the queue, oldest first. Guarded by gate.lock. */
+  private final ArrayDeque<ConvertibleBarrier> convertible = new ArrayDeque<>();
+
+  /** An aligned barrier the producer may still convert, and whom to tell when it is taken. */
+  private record ConvertibleBarrier(long checkpointId, Runnable onDelivered) {}
+
   // Consumer thread only.
   boolean finished;
   final RecordDeserializer deserializer = new RecordDeserializer();
@@ -103,7 +114,99 @@ public final class InputChannel {
     }
   }
 
+  /**
+   * Enqueues the aligned {@code barrier} after everything sent before, as {@link #addEvent} does,
+   * and keeps it convertible: until the consumer takes it, {@link #convertToUnaligned} can still
+   * move it ahead of the buffers in front of it. {@code onDelivered} runs on the consumer's thread
+   * when the consumer takes the barrier in order (not after a conversion).
+   */
+  public void addConvertibleBarrier(ChannelEvent.CheckpointBarrier barrier, Runnable onDelivered) {
+    if (barrier.unaligned() || barrier.savepoint()) {
+      throw new IllegalArgumentException(
+          "Only aligned checkpoint barriers can be converted later, not " + barrier);
+    }
+    synchronized (gate.lock) {
+      convertible.addLast(new ConvertibleBarrier(barrier.checkpointId(), onDelivered));
+      gate.enqueueLocked(this, barrier, false);
+    }
+  }
+
+  /**
+   * The aligned checkpoint timeout at the producer: if the convertible barrier of {@code
+   * checkpointId} still waits in this channel, it becomes an overtaking (unaligned) barrier at the
+   * head of the queue, and copies of the buffers it overtook are returned in order — the output
+   * side of that checkpoint's channel state. Returns null when the consumer took the barrier
+   * already (or it was never convertible); the queue is then unchanged.
+   */
+  public List<byte[]> convertToUnaligned(long checkpointId) {
+    synchronized (gate.lock) {
+      if (takeConvertibleLocked(checkpointId) == null) {
+        return null;
+      }
+      List<byte[]> overtaken = new ArrayList<>();
+      Iterator<Object> it = queue.iterator();
+      while (it.hasNext()) {
+        Object element = it.next();
+        if (element instanceof Buffer b) {
+          overtaken.add(b.copyOfContent());
+        } else if (element instanceof ChannelEvent.CheckpointBarrier barrier
+            && barrier.checkpointId() == checkpointId
+            && !barrier.unaligned()) {
+          it.remove();
+          gate.enqueueLocked(this, barrier.asUnaligned(), true);
+          return overtaken;
+        }
+      }
+      throw new IllegalStateException(
+          "The convertible barrier of checkpoint " + checkpointId + " is missing from " + this);
+    }
+  }
+
   // ---------------------------------------------------------------- consumer side
+
+  /**
+   * The consumer took {@code barrier} from the queue in order: what to run (outside the lock) to
+   * tell the producer, or null when it was not convertible. Guarded by gate.lock.
+   */
+  Runnable takeDeliveredLocked(ChannelEvent.CheckpointBarrier barrier) {
+    if (convertible.isEmpty() || barrier.unaligned()) {
+      return null;
+    }
+    ConvertibleBarrier taken = takeConvertibleLocked(barrier.checkpointId());
+    return taken == null ? null : taken.onDelivered();
+  }
+
+  private ConvertibleBarrier takeConvertibleLocked(long checkpointId) {
+    Iterator<ConvertibleBarrier> it = convertible.iterator();
+    while (it.hasNext()) {
+      ConvertibleBarrier c = it.next();
+      if (c.checkpointId() == checkpointId) {
+        it.remove();
+        return c;
+      }
+    }
+    return null;
+  }
+
+  /** Puts a priority event at the head, behind the priority events already there. */
+  void addPriorityLocked(Object event) {
+    if (queue.isEmpty() || !isPriority(queue.peekFirst())) {
+      queue.addFirst(event);
+      return;
+    }
+    ArrayDeque<Object> leading = new ArrayDeque<>();
+    while (!queue.isEmpty() && isPriority(queue.peekFirst())) {
+      leading.push(queue.pollFirst());
+    }
+    queue.addFirst(event);
+    while (!leading.isEmpty()) {
+      queue.addFirst(leading.pop());
+    }
+  }
+
+  private static boolean isPriority(Object element) {
+    return element instanceof ChannelEvent event && event.isPriority();
+  }
 
   /** Copies of the buffers waiting in this channel, oldest first. */
   public List<byte[]> captureQueuedBuffers() {

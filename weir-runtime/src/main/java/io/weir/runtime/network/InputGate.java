@@ -57,7 +57,7 @@ public final class InputGate {
 
   void enqueueLocked(InputChannel channel, Object element, boolean priority) {
     if (priority) {
-      channel.queue().addFirst(element);
+      channel.addPriorityLocked(element);
     } else {
       channel.queue().addLast(element);
     }
@@ -77,6 +77,8 @@ public final class InputGate {
    * came from is {@link Polled#channel()}.
    */
   public Polled pollNext() {
+    Runnable delivered = null;
+    Polled polled;
     synchronized (lock) {
       InputChannel channel = available.pollFirst();
       if (channel == null) {
@@ -90,9 +92,15 @@ public final class InputGate {
       }
       if (element instanceof Buffer) {
         channel.returnCredit();
+      } else if (element instanceof ChannelEvent.CheckpointBarrier barrier) {
+        delivered = channel.takeDeliveredLocked(barrier);
       }
-      return new Polled(channel, element);
+      polled = new Polled(channel, element);
     }
+    if (delivered != null) {
+      delivered.run();
+    }
+    return polled;
   }
 
   /** Stops reading {@code channel} until {@link #unblock}: its data stays queued. */

@@ -9,6 +9,7 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BooleanSupplier;
+import java.util.function.IntConsumer;
 
 /**
  * Serializes the records of one producer subtask into buffers, one buffer being filled per channel,
@@ -158,6 +159,35 @@ public final class RecordWriter<T> {
       }
       channels[c].addEvent(event);
     }
+  }
+
+  /**
+   * Sends every pending buffer, then the aligned {@code barrier}, on every channel, as {@link
+   * #broadcastEvent} does, but keeps the barrier convertible: while it waits in a channel's queue,
+   * {@link #convertToUnaligned} can still make it overtake the buffers in front of it. {@code
+   * onDelivered} receives the channel index, on that channel's consumer thread, when the consumer
+   * took the barrier in order.
+   */
+  public void broadcastConvertibleBarrier(
+      ChannelEvent.CheckpointBarrier barrier, IntConsumer onDelivered) {
+    for (int c = 0; c < channels.length; c++) {
+      Buffer b = current[c];
+      if (b != null && b.size() > 0) {
+        send(c);
+      }
+      int channel = c;
+      channels[c].addConvertibleBarrier(barrier, () -> onDelivered.accept(channel));
+    }
+  }
+
+  /**
+   * The aligned checkpoint timeout at the output: if the convertible barrier of {@code
+   * checkpointId} still waits in channel {@code c}, it jumps ahead of the buffers queued before it
+   * and copies of those buffers are returned (this writer's in-flight data of that checkpoint on
+   * that channel); null when the consumer took the barrier already.
+   */
+  public List<byte[]> convertToUnaligned(int c, long checkpointId) {
+    return channels[c].convertToUnaligned(checkpointId);
   }
 
   /** Buffers this writer ever allocated; bounded by channels x (credits + 2). */

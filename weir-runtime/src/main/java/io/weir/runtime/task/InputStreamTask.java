@@ -5,7 +5,7 @@ import io.weir.api.source.InputStatus;
 import io.weir.api.typeutils.DataInputDeserializer;
 import io.weir.api.typeutils.TypeSerializer;
 import io.weir.runtime.checkpoint.BarrierHandler;
-import io.weir.runtime.checkpoint.OperatorSnapshot;
+import io.weir.runtime.checkpoint.InputChannelStateRecorder;
 import io.weir.runtime.graph.JobEdge;
 import io.weir.runtime.graph.JobGraph;
 import io.weir.runtime.graph.JobVertex;
@@ -20,7 +20,6 @@ import io.weir.runtime.operators.OperatorException;
 import io.weir.runtime.operators.TwoInputOperator;
 import io.weir.runtime.state.DefaultOperatorStateStore;
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -44,15 +43,11 @@ public final class InputStreamTask extends StreamTask {
   private int closedChannels;
   private BarrierHandler barriers;
 
-  /** Per gate channel, its in-flight data while an unaligned checkpoint records it; else null. */
-  private List<List<byte[]>> recorded;
+  /** The in-flight data of the input channels while an unaligned checkpoint records it. */
+  private InputChannelStateRecorder recorder;
 
-  private List<OperatorSnapshot> pendingUnaligned;
   private long firstBarrierId = -1;
   private long firstBarrierAt;
-  private long pendingUnalignedId = -1;
-  private Map<String, DefaultOperatorStateStore.RestoredList> pendingChannelState =
-      new LinkedHashMap<>();
 
   @SuppressWarnings("unchecked")
   public InputStreamTask(
@@ -91,10 +86,7 @@ public final class InputStreamTask extends StreamTask {
         channel.prependForReplay(inFlight);
       }
     }
-    recorded = new ArrayList<>();
-    for (int c = 0; c < gate.getNumberOfChannels(); c++) {
-      recorded.add(null);
-    }
+    recorder = new InputChannelStateRecorder(gate.getChannels());
     barriers =
         new BarrierHandler(
             gate.getNumberOfChannels(),
@@ -112,48 +104,31 @@ public final class InputStreamTask extends StreamTask {
 
               @Override
               public void startRecording(int channel) {
-                List<byte[]> buffers = new ArrayList<>();
-                byte[] unconsumed =
-                    gate.getChannels().get(channel).getDeserializer().captureUnconsumed();
-                if (unconsumed.length > 0) {
-                  buffers.add(unconsumed);
-                }
-                recorded.set(channel, buffers);
+                recorder.start(channel);
               }
 
               @Override
               public void recordUnconsumed(int channel) {
-                byte[] unconsumed =
-                    gate.getChannels().get(channel).getDeserializer().captureUnconsumed();
-                if (unconsumed.length > 0 && pendingUnaligned != null) {
-                  pendingChannelState.put(
-                      TaskCheckpointing.inputChannelState(channel),
-                      new DefaultOperatorStateStore.RestoredList(
-                          DefaultOperatorStateStore.Mode.SPLIT, List.of(unconsumed)));
-                }
+                recorder.keepUnconsumed(channel);
               }
 
               @Override
               public void stopRecording(int channel) {
-                List<byte[]> buffers = recorded.get(channel);
-                recorded.set(channel, null);
-                if (buffers != null && !buffers.isEmpty() && pendingUnaligned != null) {
-                  pendingChannelState.put(
-                      TaskCheckpointing.inputChannelState(channel),
-                      new DefaultOperatorStateStore.RestoredList(
-                          DefaultOperatorStateStore.Mode.SPLIT, buffers));
-                }
+                recorder.stop(channel);
               }
 
               @Override
               public void channelStateComplete(long checkpointId) {
-                if (pendingUnaligned != null && pendingUnalignedId == checkpointId) {
-                  List<OperatorSnapshot> snapshots = pendingUnaligned;
-                  addChannelState(snapshots, pendingChannelState);
-                  pendingUnaligned = null;
-                  pendingChannelState = new LinkedHashMap<>();
-                  uploadAndAcknowledge(checkpointId, snapshots);
-                }
+                Map<String, DefaultOperatorStateStore.RestoredList> lists = new LinkedHashMap<>();
+                recorder
+                    .take()
+                    .forEach(
+                        (channel, buffers) ->
+                            lists.put(
+                                TaskCheckpointing.inputChannelState(channel),
+                                new DefaultOperatorStateStore.RestoredList(
+                                    DefaultOperatorStateStore.Mode.SPLIT, buffers)));
+                inputChannelStateComplete(checkpointId, lists);
               }
 
               @Override
@@ -174,6 +149,7 @@ public final class InputStreamTask extends StreamTask {
 
               @Override
               public void abortCheckpoint(long checkpointId, String reason) {
+                discardPendingSnapshot(checkpointId);
                 for (RecordWriter<?> writer : getWriters()) {
                   writer.broadcastEvent(new ChannelEvent.CancelCheckpointMarker(checkpointId));
                 }
@@ -205,10 +181,7 @@ public final class InputStreamTask extends StreamTask {
         return InputStatus.NOTHING_AVAILABLE;
       }
       if (polled.element() instanceof Buffer buffer) {
-        List<byte[]> recording = recorded.get(polled.channel().getChannelIndex());
-        if (recording != null) {
-          recording.add(buffer.copyOfContent()); // in flight before this channel's barrier
-        }
+        recorder.onBuffer(polled.channel().getChannelIndex(), buffer);
         polled.channel().getDeserializer().setNextBuffer(buffer);
         current = polled.channel();
       } else if (handleEvent(polled.channel(), (ChannelEvent) polled.element())) {
@@ -284,12 +257,9 @@ public final class InputStreamTask extends StreamTask {
   }
 
   @Override
-  protected boolean holdForChannelState(
-      ChannelEvent.CheckpointBarrier barrier, List<OperatorSnapshot> snapshots) {
+  protected boolean holdForChannelState(ChannelEvent.CheckpointBarrier barrier) {
     if (barrier.unaligned() && barriers.state() == BarrierHandler.State.UNALIGNED) {
-      pendingUnaligned = snapshots;
-      pendingUnalignedId = barrier.checkpointId();
-      pendingChannelState = new LinkedHashMap<>();
+      recorder.clear(); // whatever an earlier, given-up checkpoint recorded
       return true;
     }
     return false;
@@ -297,10 +267,6 @@ public final class InputStreamTask extends StreamTask {
 
   @Override
   protected void notifyCheckpointAborted(long checkpointId) throws Exception {
-    if (pendingUnaligned != null && pendingUnalignedId <= checkpointId) {
-      releaseAll(pendingUnaligned);
-      pendingUnaligned = null;
-    }
     barriers.abort(checkpointId);
     super.notifyCheckpointAborted(checkpointId);
   }

@@ -19,9 +19,11 @@ import io.weir.runtime.state.DefaultOperatorStateStore;
 import io.weir.runtime.state.KeyedStateBackend;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -57,12 +59,19 @@ public abstract class StreamTask implements Runnable {
 
   protected OperatorChain chain;
   private RecordWriter<?>[] writerArray = new RecordWriter<?>[0];
+  private StreamEdge[] edgeArray = new StreamEdge[0];
   private ScheduledFuture<?> flusher;
   private final AtomicBoolean flushPending = new AtomicBoolean();
   protected long numRecordsIn;
   protected long numRecordsOut;
 
   protected final TaskCheckpointing checkpointing;
+
+  /** Per checkpoint: start delay, alignment, sync duration, unaligned (1/0). Task thread. */
+  private final Map<Long, long[]> pendingStatistics = new java.util.HashMap<>();
+
+  /** Snapshots waiting for in-flight data, by checkpoint id. Task thread. */
+  private final TreeMap<Long, PendingSnapshot> pendingSnapshots = new TreeMap<>();
 
   private boolean finalCheckpointCompleted;
   private boolean endOfInput;
@@ -122,6 +131,7 @@ public abstract class StreamTask implements Runnable {
   public void addWriter(StreamEdge edge, RecordWriter<?> writer) {
     writers.put(edge, writer);
     writerArray = writers.values().toArray(new RecordWriter<?>[0]);
+    edgeArray = writers.keySet().toArray(new StreamEdge[0]);
   }
 
   /** Starts the task's thread. */
@@ -356,21 +366,33 @@ public abstract class StreamTask implements Runnable {
       releaseAll(snapshots);
       throw e;
     }
+    PendingSnapshot pending = new PendingSnapshot(id, snapshots);
     ChannelEvent.CheckpointBarrier forward = barrierToForward(barrier);
     if (forward.unaligned()) {
       Map<String, DefaultOperatorStateStore.RestoredList> overtaken = new LinkedHashMap<>();
-      for (Map.Entry<StreamEdge, RecordWriter<?>> e : writers.entrySet()) {
-        List<List<byte[]>> perChannel = e.getValue().broadcastPriorityEvent(forward);
+      for (int w = 0; w < writerArray.length; w++) {
+        List<List<byte[]>> perChannel = writerArray[w].broadcastPriorityEvent(forward);
         for (int c = 0; c < perChannel.size(); c++) {
           if (!perChannel.get(c).isEmpty()) {
             overtaken.put(
-                TaskCheckpointing.outputChannelState(e.getKey().id(), c),
+                TaskCheckpointing.outputChannelState(edgeArray[w].id(), c),
                 new DefaultOperatorStateStore.RestoredList(
                     DefaultOperatorStateStore.Mode.SPLIT, perChannel.get(c)));
           }
         }
       }
-      addChannelState(snapshots, overtaken);
+      pending.addChannelState(overtaken);
+    } else if (mayConvertOnTimeout(forward)) {
+      for (int w = 0; w < writerArray.length; w++) {
+        int writer = w;
+        pending.awaitOutput(w, writerArray[w].getNumberOfChannels());
+        writerArray[w].broadcastConvertibleBarrier(
+            forward, channel -> mailbox.put(() -> onOutputBarrierDelivered(id, writer, channel)));
+      }
+      long delay = Math.max(0, firstBarrier + checkpointing.alignedTimeoutMillis() - now);
+      pending.setAlignedTimeout(
+          timer.schedule(
+              () -> mailbox.put(() -> onAlignedBarrierTimeout(id)), delay, TimeUnit.MILLISECONDS));
     } else {
       for (RecordWriter<?> writer : writerArray) {
         writer.broadcastEvent(forward);
@@ -386,13 +408,102 @@ public abstract class StreamTask implements Runnable {
           barrier.unaligned() ? 1 : 0,
           endOfInput ? 1 : 0
         });
-    if (!holdForChannelState(barrier, snapshots)) {
-      uploadAndAcknowledge(id, snapshots);
+    if (holdForChannelState(barrier)) {
+      pending.awaitInput();
+    }
+    if (pending.isComplete()) {
+      uploadAndAcknowledge(id, pending.snapshotsWithChannelState());
+    } else {
+      pendingSnapshots.put(id, pending);
     }
   }
 
-  /** Per checkpoint: start delay, alignment, sync duration, unaligned (1/0). Task thread. */
-  private final Map<Long, long[]> pendingStatistics = new java.util.HashMap<>();
+  /**
+   * With aligned-then-unaligned checkpoints, an aligned barrier that waits in an output queue
+   * longer than the aligned timeout becomes an overtaking one. Never a savepoint (always aligned),
+   * and never after end of input (barriers then travel in order, behind end-of-data).
+   */
+  private boolean mayConvertOnTimeout(ChannelEvent.CheckpointBarrier forward) {
+    return writerArray.length > 0
+        && !forward.unaligned()
+        && !forward.savepoint()
+        && !endOfInput
+        && checkpointing.exactlyOnce()
+        && checkpointing.alignment() == BarrierHandler.Alignment.ALIGNED_THEN_UNALIGNED;
+  }
+
+  /** A consumer took the aligned barrier of checkpoint {@code id} from an output channel. */
+  private void onOutputBarrierDelivered(long id, int writer, int channel) {
+    PendingSnapshot pending = pendingSnapshots.get(id);
+    if (pending != null) {
+      pending.outputDelivered(writer, channel);
+      uploadIfComplete(pending);
+    }
+  }
+
+  /**
+   * The aligned timeout of checkpoint {@code id} passed at this task's outputs: every barrier still
+   * waiting in an output queue jumps ahead of the buffers before it, which become in-flight data of
+   * the checkpoint. A barrier the consumer took meanwhile counts as delivered.
+   */
+  private void onAlignedBarrierTimeout(long id) {
+    PendingSnapshot pending = pendingSnapshots.get(id);
+    if (pending == null) {
+      return;
+    }
+    for (int w = 0; w < writerArray.length; w++) {
+      BitSet waiting = pending.awaitingOutput(w);
+      for (int c = waiting.nextSetBit(0); c >= 0; c = waiting.nextSetBit(c + 1)) {
+        List<byte[]> overtaken = writerArray[w].convertToUnaligned(c, id);
+        if (overtaken == null) {
+          pending.outputDelivered(w, c);
+        } else {
+          pending.outputConverted(
+              w, c, TaskCheckpointing.outputChannelState(edgeArray[w].id(), c), overtaken);
+        }
+      }
+    }
+    if (pending.converted()) {
+      long[] stats = pendingStatistics.get(id);
+      if (stats != null) {
+        stats[3] = 1;
+      }
+      LOG.debug(
+          "{} converted the barrier of checkpoint {} to unaligned at its outputs",
+          taskInfo.taskNameWithSubtasks(),
+          id);
+    }
+    uploadIfComplete(pending);
+  }
+
+  /**
+   * The input channels' in-flight data of checkpoint {@code id} is complete; ignored when the
+   * checkpoint was given up meanwhile.
+   */
+  protected void inputChannelStateComplete(
+      long id, Map<String, DefaultOperatorStateStore.RestoredList> recorded) {
+    PendingSnapshot pending = pendingSnapshots.get(id);
+    if (pending != null) {
+      pending.inputComplete(recorded);
+      uploadIfComplete(pending);
+    }
+  }
+
+  private void uploadIfComplete(PendingSnapshot pending) {
+    if (pending.isComplete()) {
+      pendingSnapshots.remove(pending.checkpointId());
+      uploadAndAcknowledge(pending.checkpointId(), pending.snapshotsWithChannelState());
+    }
+  }
+
+  /** This task will not acknowledge checkpoint {@code id}: its waiting snapshot is freed. */
+  protected void discardPendingSnapshot(long id) {
+    PendingSnapshot pending = pendingSnapshots.remove(id);
+    if (pending != null) {
+      pending.release();
+      pendingStatistics.remove(id);
+    }
+  }
 
   /** When the first barrier of {@code checkpointId} reached this task; sources: now. */
   protected long firstBarrierMillis(long checkpointId, long now) {
@@ -418,10 +529,10 @@ public abstract class StreamTask implements Runnable {
 
   /**
    * Unaligned checkpoints of tasks with inputs keep the snapshot until the in-flight data of every
-   * input channel is recorded; returns true when it did so.
+   * input channel is recorded ({@link #inputChannelStateComplete}); returns true when this one
+   * must.
    */
-  protected boolean holdForChannelState(
-      ChannelEvent.CheckpointBarrier barrier, List<OperatorSnapshot> snapshots) {
+  protected boolean holdForChannelState(ChannelEvent.CheckpointBarrier barrier) {
     return false;
   }
 
@@ -524,6 +635,12 @@ public abstract class StreamTask implements Runnable {
     for (KeyedStateBackend<?> backend : chain.keyedStateBackends()) {
       backend.notifyCheckpointAborted(checkpointId);
     }
+    Map<Long, PendingSnapshot> given = pendingSnapshots.headMap(checkpointId, true);
+    for (PendingSnapshot pending : given.values()) {
+      pending.release();
+      pendingStatistics.remove(pending.checkpointId());
+    }
+    given.clear();
     for (StreamOperator<?> op : chain.operatorsHeadFirst()) {
       callOperator(op, () -> op.notifyCheckpointAborted(checkpointId));
     }
@@ -615,6 +732,10 @@ public abstract class StreamTask implements Runnable {
     if (flusher != null) {
       flusher.cancel(false);
     }
+    for (PendingSnapshot pending : pendingSnapshots.values()) {
+      pending.release();
+    }
+    pendingSnapshots.clear();
     Exception first = null;
     if (chain != null) {
       for (StreamOperator<?> op : chain.operatorsHeadFirst()) {

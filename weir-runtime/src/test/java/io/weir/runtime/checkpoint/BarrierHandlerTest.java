@@ -430,4 +430,77 @@ class BarrierHandlerTest {
     assertThat(actions.aborted).isEmpty();
     assertThat(actions.triggered).containsExactly(1L, 2L);
   }
+
+  // ------------------------------------------------------------- unaligned, aligned with timeout
+
+  private BarrierHandler alignedThenUnaligned(int channels) {
+    return new BarrierHandler(
+        channels, true, BarrierHandler.Alignment.ALIGNED_THEN_UNALIGNED, actions);
+  }
+
+  /**
+   * A producer whose aligned barrier waited too long in its output queue converts it; the consumer,
+   * still aligning, takes the overtaking barrier as its cue to go unaligned: snapshot now (the
+   * barrier forwarded overtaking), release the blocked channel, keep what the channels that
+   * delivered their barrier still hold, and record the others until their barrier arrives.
+   */
+  @Test
+  void anOvertakingBarrierDuringAlignmentSwitchesTheTaskToUnaligned() throws Exception {
+    BarrierHandler handler = alignedThenUnaligned(3);
+    List<CheckpointBarrier> taken = new ArrayList<>();
+    actions.onTrigger = taken::add;
+
+    handler.onBarrier(0, barrier(1));
+    assertThat(handler.state()).isEqualTo(State.ALIGNING);
+    handler.onBarrier(1, barrier(1).asUnaligned());
+
+    assertThat(handler.state()).isEqualTo(State.UNALIGNED);
+    assertThat(taken).containsExactly(barrier(1).asUnaligned());
+    assertThat(actions.blocked).isEmpty();
+    assertThat(actions.log)
+        .containsExactly(
+            "timer 1", "block 0", "unblockAll", "trigger 1", "keep 0", "keep 1", "record 2");
+
+    handler.onBarrier(2, barrier(1));
+    assertThat(actions.log).endsWith("stop 2", "complete 1");
+    assertThat(handler.state()).isEqualTo(State.IDLE);
+    assertThat(actions.aborted).isEmpty();
+  }
+
+  @Test
+  void theAlignedTimeoutSwitchesAnAlignmentStillGoingOnToUnaligned() throws Exception {
+    BarrierHandler handler = alignedThenUnaligned(2);
+    List<CheckpointBarrier> taken = new ArrayList<>();
+    actions.onTrigger = taken::add;
+
+    handler.onBarrier(1, barrier(4));
+    handler.onAlignmentTimeout(3); // an older checkpoint's timer: ignored
+    assertThat(handler.state()).isEqualTo(State.ALIGNING);
+    handler.onAlignmentTimeout(4);
+
+    assertThat(taken).containsExactly(barrier(4).asUnaligned());
+    assertThat(actions.log).endsWith("unblockAll", "trigger 4", "record 0", "keep 1");
+    handler.onBarrier(0, barrier(4));
+    assertThat(actions.log).endsWith("stop 0", "complete 4");
+    handler.onAlignmentTimeout(4); // too late: the checkpoint is taken
+    assertThat(taken).hasSize(1);
+  }
+
+  /** Savepoints are always aligned: no timer, and a timeout (or an alignment) never converts. */
+  @Test
+  void aSavepointStaysAlignedWithAnAlignedTimeout() throws Exception {
+    BarrierHandler handler = alignedThenUnaligned(2);
+    List<CheckpointBarrier> taken = new ArrayList<>();
+    actions.onTrigger = taken::add;
+    CheckpointBarrier savepoint = new CheckpointBarrier(5, 5_000L, true);
+
+    handler.onBarrier(0, savepoint);
+    handler.onAlignmentTimeout(5);
+    assertThat(handler.state()).isEqualTo(State.ALIGNING);
+    assertThat(actions.log).doesNotContain("timer 5");
+    handler.onBarrier(1, savepoint);
+
+    assertThat(taken).containsExactly(savepoint);
+    assertThat(handler.state()).isEqualTo(State.IDLE);
+  }
 }

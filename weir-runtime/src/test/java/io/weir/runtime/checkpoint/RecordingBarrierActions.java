@@ -16,7 +16,10 @@ final class RecordingBarrierActions implements BarrierHandler.Actions {
   /** Channels the gate must not read now. */
   final Set<Integer> blocked = new TreeSet<>();
 
-  /** Every call, in order: "block 1", "unblockAll", "trigger 3", "abort 3". */
+  /**
+   * Every call, in order: "block 1", "unblockAll", "trigger 3", "abort 3"; with unaligned
+   * checkpoints also "timer 3", "record 1", "keep 0", "stop 1", "complete 3".
+   */
   final List<String> log = new ArrayList<>();
 
   final List<Long> triggered = new ArrayList<>();
@@ -50,5 +53,30 @@ final class RecordingBarrierActions implements BarrierHandler.Actions {
   public void abortCheckpoint(long checkpointId, String reason) {
     aborted.add(checkpointId);
     log.add("abort " + checkpointId);
+  }
+
+  @Override
+  public void alignmentStarted(long checkpointId) {
+    log.add("timer " + checkpointId);
+  }
+
+  @Override
+  public void startRecording(int channel) {
+    log.add("record " + channel);
+  }
+
+  @Override
+  public void recordUnconsumed(int channel) {
+    log.add("keep " + channel);
+  }
+
+  @Override
+  public void stopRecording(int channel) {
+    log.add("stop " + channel);
+  }
+
+  @Override
+  public void channelStateComplete(long checkpointId) {
+    log.add("complete " + checkpointId);
   }
 }

@@ -1,6 +1,7 @@
 package io.weir.runtime.network;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.weir.api.typeutils.DataInputDeserializer;
 import io.weir.api.typeutils.TypeInformation;
@@ -121,6 +122,97 @@ class ChannelTest {
     }
     // The event comes out first, then the buffers it overtook.
     assertThat(gate.pollNext().element()).isInstanceOf(ChannelEvent.EndOfPartition.class);
+  }
+
+  @Test
+  void priorityEventsKeepTheirOrderAheadOfQueuedBuffers() throws Exception {
+    InputGate gate = gate(10, 1);
+    RecordWriter<String> writer = writer(gate, 64);
+    writer.emit("queued", RecordWriter.NO_TIMESTAMP);
+    writer.flushAll();
+    InputChannel channel = gate.getChannels().get(0);
+    channel.addEvent(new ChannelEvent.CheckpointBarrier(1, 0, false, true));
+    channel.addEvent(new ChannelEvent.CheckpointBarrier(2, 0, false, true));
+
+    assertThat(((ChannelEvent.CheckpointBarrier) gate.pollNext().element()).checkpointId())
+        .isEqualTo(1);
+    assertThat(((ChannelEvent.CheckpointBarrier) gate.pollNext().element()).checkpointId())
+        .isEqualTo(2);
+    assertThat(drain(gate)).containsExactly("queued");
+  }
+
+  @Test
+  void aConvertibleBarrierTakenInOrderIsReportedAndCannotBeConvertedAnyMore() throws Exception {
+    InputGate gate = gate(10, 2);
+    RecordWriter<String> writer =
+        new RecordWriter<>(
+            gate.getChannels().toArray(new InputChannel[0]),
+            ChannelSelectors.broadcast(),
+            STRINGS,
+            64,
+            false,
+            producer,
+            () -> false);
+    writer.emit("before", RecordWriter.NO_TIMESTAMP);
+    List<Integer> delivered = new ArrayList<>();
+    writer.broadcastConvertibleBarrier(
+        new ChannelEvent.CheckpointBarrier(3, 0, false), delivered::add);
+    writer.emit("after", RecordWriter.NO_TIMESTAMP);
+    writer.flushAll();
+
+    assertThat(drain(gate))
+        .containsExactly(
+            "before", "before", "<CheckpointBarrier>", "<CheckpointBarrier>", "after", "after");
+    assertThat(delivered).containsExactlyInAnyOrder(0, 1);
+    assertThat(writer.convertToUnaligned(0, 3)).isNull();
+    assertThat(writer.convertToUnaligned(1, 3)).isNull();
+  }
+
+  @Test
+  void aConvertedBarrierOvertakesOnlyTheBuffersQueuedBeforeIt() throws Exception {
+    InputGate gate = gate(10, 1);
+    RecordWriter<String> writer = writer(gate, 64);
+    List<String> before = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      String r = "before-" + i + "-" + "b".repeat(30);
+      before.add(r);
+      writer.emit(r, RecordWriter.NO_TIMESTAMP);
+    }
+    List<Integer> delivered = new ArrayList<>();
+    writer.broadcastConvertibleBarrier(
+        new ChannelEvent.CheckpointBarrier(5, 0, false), delivered::add);
+    writer.emit("after", RecordWriter.NO_TIMESTAMP);
+    writer.flushAll();
+    InputChannel channel = gate.getChannels().get(0);
+    List<byte[]> queuedBefore = channel.captureQueuedBuffers();
+
+    List<byte[]> overtaken = writer.convertToUnaligned(0, 5);
+
+    // Every buffer but the last ("after", sent behind the barrier) was overtaken, in order.
+    assertThat(overtaken).hasSize(queuedBefore.size() - 1);
+    for (int i = 0; i < overtaken.size(); i++) {
+      assertThat(overtaken.get(i)).isEqualTo(queuedBefore.get(i));
+    }
+    InputGate.Polled first = gate.pollNext();
+    assertThat(first.element()).isEqualTo(new ChannelEvent.CheckpointBarrier(5, 0, false, true));
+    List<String> rest = new ArrayList<>(before);
+    rest.add("after");
+    assertThat(drain(gate)).isEqualTo(rest);
+    assertThat(delivered).as("a converted barrier is not delivered in order").isEmpty();
+    assertThat(writer.convertToUnaligned(0, 5)).as("converted once").isNull();
+  }
+
+  @Test
+  void onlyAlignedCheckpointBarriersAreConvertible() {
+    InputGate gate = gate(10, 1);
+    InputChannel channel = gate.getChannels().get(0);
+    assertThatThrownBy(
+            () ->
+                channel.addConvertibleBarrier(
+                    new ChannelEvent.CheckpointBarrier(1, 0, true), () -> {}))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("aligned");
+    assertThat(channel.convertToUnaligned(1)).isNull();
   }
 
   @Test

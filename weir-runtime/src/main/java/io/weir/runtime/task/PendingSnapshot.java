@@ -1,0 +1,134 @@
+package io.weir.runtime.task;
+
+import io.weir.runtime.checkpoint.OperatorSnapshot;
+import io.weir.runtime.state.DefaultOperatorStateStore;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ScheduledFuture;
+
+/**
+ * A snapshot taken at a barrier whose upload waits for the in-flight data of its checkpoint: on the
+ * input side until every input channel delivered its barrier (unaligned checkpoints); on the output
+ * side until every output channel either delivered its aligned barrier or had it converted into an
+ * overtaking one by the aligned checkpoint timeout, which adds the buffers it overtook.
+ *
+ * <p>Task thread only.
+ */
+final class PendingSnapshot {
+
+  private final long checkpointId;
+  private final List<OperatorSnapshot> snapshots;
+  private final Map<String, DefaultOperatorStateStore.RestoredList> channelState =
+      new LinkedHashMap<>();
+  private boolean awaitingInput;
+
+  /** Per writer, the channels whose barrier was neither taken by the consumer nor converted. */
+  private final List<BitSet> awaitingOutput = new ArrayList<>();
+
+  private ScheduledFuture<?> alignedTimeout;
+  private boolean converted;
+
+  PendingSnapshot(long checkpointId, List<OperatorSnapshot> snapshots) {
+    this.checkpointId = checkpointId;
+    this.snapshots = snapshots;
+  }
+
+  long checkpointId() {
+    return checkpointId;
+  }
+
+  /** Wait for the recorded data of the input channels. */
+  void awaitInput() {
+    awaitingInput = true;
+  }
+
+  /** The input channels' data is complete. */
+  void inputComplete(Map<String, DefaultOperatorStateStore.RestoredList> recorded) {
+    channelState.putAll(recorded);
+    awaitingInput = false;
+  }
+
+  /** Wait until each of writer {@code writer}'s {@code channels} delivered or converted. */
+  void awaitOutput(int writer, int channels) {
+    while (awaitingOutput.size() <= writer) {
+      awaitingOutput.add(new BitSet());
+    }
+    awaitingOutput.get(writer).set(0, channels);
+  }
+
+  /** Writer {@code writer}'s channels still waiting. */
+  BitSet awaitingOutput(int writer) {
+    return writer < awaitingOutput.size()
+        ? (BitSet) awaitingOutput.get(writer).clone()
+        : new BitSet();
+  }
+
+  boolean isAwaitingOutput() {
+    for (BitSet channels : awaitingOutput) {
+      if (!channels.isEmpty()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The consumer of that channel took the aligned barrier in order. */
+  void outputDelivered(int writer, int channel) {
+    if (writer < awaitingOutput.size()) {
+      awaitingOutput.get(writer).clear(channel);
+    }
+  }
+
+  /** The barrier of that channel was converted; {@code overtaken} is its in-flight data. */
+  void outputConverted(int writer, int channel, String name, List<byte[]> overtaken) {
+    awaitingOutput.get(writer).clear(channel);
+    converted = true;
+    if (!overtaken.isEmpty()) {
+      channelState.put(
+          name,
+          new DefaultOperatorStateStore.RestoredList(
+              DefaultOperatorStateStore.Mode.SPLIT, overtaken));
+    }
+  }
+
+  /** Adds in-flight data overtaken by an unaligned barrier at the snapshot itself. */
+  void addChannelState(Map<String, DefaultOperatorStateStore.RestoredList> lists) {
+    channelState.putAll(lists);
+  }
+
+  /** True once some output barrier of this checkpoint was converted to unaligned. */
+  boolean converted() {
+    return converted;
+  }
+
+  void setAlignedTimeout(ScheduledFuture<?> timer) {
+    this.alignedTimeout = timer;
+  }
+
+  boolean isComplete() {
+    return !awaitingInput && !isAwaitingOutput();
+  }
+
+  /** The snapshots with the in-flight data added to the head operator's; once complete. */
+  List<OperatorSnapshot> snapshotsWithChannelState() {
+    cancelTimer();
+    StreamTask.addChannelState(snapshots, channelState);
+    return snapshots;
+  }
+
+  /** Gives the checkpoint up: frees the frozen state and stops the timer. */
+  void release() {
+    cancelTimer();
+    StreamTask.releaseAll(snapshots);
+  }
+
+  private void cancelTimer() {
+    if (alignedTimeout != null) {
+      alignedTimeout.cancel(false);
+      alignedTimeout = null;
+    }
+  }
+}
