@@ -11,8 +11,10 @@ import io.weir.runtime.operators.Output;
 import io.weir.runtime.operators.StreamOperator;
 import io.weir.runtime.operators.TwoInputOperator;
 import io.weir.runtime.state.DefaultOperatorStateStore;
-import io.weir.runtime.state.HeapKeyedStateBackend;
-import io.weir.runtime.state.HeapSnapshotStrategy;
+import io.weir.api.config.Configuration;
+import io.weir.runtime.state.KeyedStateBackend;
+import io.weir.runtime.state.KeyedStateBackendFactory;
+import io.weir.runtime.state.KeyedStateBackends;
 import java.util.List;
 
 /**
@@ -25,9 +27,12 @@ final class OperatorInstance {
 
   static final String OPERATOR_ID = "operator-under-test";
 
+  /** Instances of the harness share backend resources (memory) as the subtasks of a job do. */
+  private static final Object JOB_SCOPE = new Object();
+
   private final OperatorSpec spec;
   private final StreamOperator<Object> operator;
-  private final HeapKeyedStateBackend<Object> backend;
+  private final KeyedStateBackend<Object> backend;
   private final ManualProcessingTimeService clock;
   private final RecordingOutput output;
   private boolean closed;
@@ -35,7 +40,7 @@ final class OperatorInstance {
   private OperatorInstance(
       OperatorSpec spec,
       StreamOperator<Object> operator,
-      HeapKeyedStateBackend<Object> backend,
+      KeyedStateBackend<Object> backend,
       ManualProcessingTimeService clock,
       RecordingOutput output) {
     this.spec = spec;
@@ -68,28 +73,35 @@ final class OperatorInstance {
           "The operator supplier of '" + spec.name() + "' returned null; it must create one");
     }
     ClassLoader loader = Thread.currentThread().getContextClassLoader();
-    HeapKeyedStateBackend<Object> backend = null;
+    KeyedStateBackend<Object> backend = null;
+    TaskInfo taskInfo =
+        new TaskInfo(
+            spec.name(),
+            settings.subtaskIndex(),
+            settings.parallelism(),
+            settings.maxParallelism(),
+            attempt);
     if (spec.isKeyed()) {
+      // The backend of state.backend.type, as -D properties set it: the same scripts verify an
+      // operator on the heap and on RocksDB.
       backend =
-          new HeapKeyedStateBackend<>(
-              spec.name(),
-              (TypeSerializer<Object>) spec.keySerializer().duplicate(),
-              settings.maxParallelism(),
-              settings.keyGroupRange());
-      if (restored != null) {
-        HeapSnapshotStrategy.restore(backend, restored.keyed(), loader);
-      }
+          KeyedStateBackends.create(
+              new KeyedStateBackendFactory.Context<>(
+                  spec.name(),
+                  OPERATOR_ID,
+                  taskInfo,
+                  (TypeSerializer<Object>) spec.keySerializer().duplicate(),
+                  settings.keyGroupRange(),
+                  Configuration.fromSystemProperties(),
+                  loader,
+                  restored,
+                  JOB_SCOPE));
     }
     ManualProcessingTimeService clock = new ManualProcessingTimeService(time);
     OperatorContext context =
         new OperatorContext(
             spec.name(),
-            new TaskInfo(
-                spec.name(),
-                settings.subtaskIndex(),
-                settings.parallelism(),
-                settings.maxParallelism(),
-                attempt),
+            taskInfo,
             loader,
             backend,
             restored == null
@@ -158,6 +170,9 @@ final class OperatorInstance {
   }
 
   void notifyCheckpointComplete(long checkpointId) throws Exception {
+    if (backend != null) {
+      backend.notifyCheckpointComplete(checkpointId);
+    }
     operator.notifyCheckpointComplete(checkpointId);
   }
 
@@ -169,7 +184,13 @@ final class OperatorInstance {
   void close() throws Exception {
     if (!closed) {
       closed = true;
-      operator.close();
+      try {
+        operator.close();
+      } finally {
+        if (backend != null) {
+          backend.close();
+        }
+      }
     }
   }
 
