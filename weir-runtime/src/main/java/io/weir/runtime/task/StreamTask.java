@@ -29,6 +29,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -56,6 +57,15 @@ public abstract class StreamTask implements Runnable {
   private final CompletableFuture<TaskState> termination = new CompletableFuture<>();
   private volatile TaskState state = TaskState.CREATED;
   private volatile Thread thread;
+
+  /** Uploads of this task's snapshots submitted to the snapshot pool and not yet ended. */
+  private final AtomicInteger uploadsInFlight = new AtomicInteger();
+
+  /**
+   * Set when the task stops running, before {@link #cleanup} closes its state: an upload that fails
+   * from then on failed because the state was closed under it, not for a reason of its own.
+   */
+  private volatile boolean stopped;
 
   protected OperatorChain chain;
   private RecordWriter<?>[] writerArray = new RecordWriter<?>[0];
@@ -177,6 +187,7 @@ public abstract class StreamTask implements Runnable {
     } finally {
       Thread.interrupted(); // clear a cancellation interrupt before cleanup
     }
+    stopped = true;
     try {
       cleanup(end == TaskState.FINISHED);
     } catch (Throwable t) {
@@ -244,6 +255,23 @@ public abstract class StreamTask implements Runnable {
     runFinalPhase();
     for (RecordWriter<?> writer : writerArray) {
       writer.broadcastEvent(ChannelEvent.EndOfPartition.INSTANCE);
+    }
+    awaitUploads();
+  }
+
+  /**
+   * A finishing task lets the uploads of its snapshots end before {@link #cleanup} closes the state
+   * they read (as Flink's tasks wait for their pending checkpoints). A checkpoint triggered just
+   * after the final one may reach the task before it ends; closing a RocksDB backend under that
+   * snapshot's upload would make the task decline the checkpoint, and the coordinator would count
+   * the decline as a failed checkpoint and fail the job over although nothing failed.
+   */
+  private void awaitUploads() {
+    while (uploadsInFlight.get() > 0) {
+      if (cancelled.get()) {
+        throw new CancelTaskException();
+      }
+      waker.await(Long.MAX_VALUE);
     }
   }
 
@@ -540,7 +568,6 @@ public abstract class StreamTask implements Runnable {
   protected void uploadAndAcknowledge(long id, List<OperatorSnapshot> snapshots) {
     long[] measured = pendingStatistics.remove(id);
     long[] stats = measured != null ? measured : new long[5];
-    boolean endedAtSnapshot = stats[4] == 1;
     long channelBytes = 0;
     if (!snapshots.isEmpty()) {
       for (Map.Entry<String, DefaultOperatorStateStore.RestoredList> e :
@@ -553,50 +580,73 @@ public abstract class StreamTask implements Runnable {
       }
     }
     long inFlightBytes = channelBytes;
+    uploadsInFlight.incrementAndGet();
+    try {
+      checkpointing.asyncExecutor().execute(() -> upload(id, snapshots, stats, inFlightBytes));
+    } catch (RuntimeException e) {
+      uploadEnded();
+      throw e;
+    }
+  }
+
+  private void uploadEnded() {
+    uploadsInFlight.decrementAndGet();
+    waker.signal();
+  }
+
+  /** On the snapshot pool: writes the snapshots, then acknowledges or declines the checkpoint. */
+  private void upload(long id, List<OperatorSnapshot> snapshots, long[] stats, long inFlightBytes) {
+    boolean endedAtSnapshot = stats[4] == 1;
     int vertexIndex = vertex.getIndex();
     int subtask = taskInfo.indexOfThisSubtask();
-    checkpointing
-        .asyncExecutor()
-        .execute(
-            () -> {
-              long asyncStart = System.nanoTime();
-              try {
-                Map<String, OperatorSubtaskState> states = new LinkedHashMap<>();
-                long stateSize = 0;
-                long checkpointedSize = 0;
-                for (OperatorSnapshot snapshot : snapshots) {
-                  OperatorSubtaskState state =
-                      SubtaskStateCodec.persist(
-                          id, snapshot, checkpointing.storage(), endedAtSnapshot);
-                  states.put(snapshot.operatorId(), state);
-                  stateSize += state.stateSize();
-                  checkpointedSize += state.checkpointedSize();
-                }
-                checkpointing
-                    .responder()
-                    .acknowledge(
-                        vertexIndex,
-                        subtask,
-                        id,
-                        states,
-                        new CheckpointStatistics.SubtaskCheckpointStatistics(
-                            vertex.getName(),
-                            subtask,
-                            stats[0],
-                            stats[1],
-                            stats[3] == 1,
-                            inFlightBytes,
-                            stats[2],
-                            (System.nanoTime() - asyncStart) / 1_000_000,
-                            stateSize,
-                            checkpointedSize));
-              } catch (Throwable t) {
-                releaseAll(snapshots);
-                LOG.warn(
-                    "{} could not write checkpoint {}", taskInfo.taskNameWithSubtasks(), id, t);
-                checkpointing.responder().decline(vertexIndex, subtask, id, t);
-              }
-            });
+    long asyncStart = System.nanoTime();
+    try {
+      Map<String, OperatorSubtaskState> states = new LinkedHashMap<>();
+      long stateSize = 0;
+      long checkpointedSize = 0;
+      for (OperatorSnapshot snapshot : snapshots) {
+        OperatorSubtaskState state =
+            SubtaskStateCodec.persist(id, snapshot, checkpointing.storage(), endedAtSnapshot);
+        states.put(snapshot.operatorId(), state);
+        stateSize += state.stateSize();
+        checkpointedSize += state.checkpointedSize();
+      }
+      checkpointing
+          .responder()
+          .acknowledge(
+              vertexIndex,
+              subtask,
+              id,
+              states,
+              new CheckpointStatistics.SubtaskCheckpointStatistics(
+                  vertex.getName(),
+                  subtask,
+                  stats[0],
+                  stats[1],
+                  stats[3] == 1,
+                  inFlightBytes,
+                  stats[2],
+                  (System.nanoTime() - asyncStart) / 1_000_000,
+                  stateSize,
+                  checkpointedSize));
+    } catch (Throwable t) {
+      releaseAll(snapshots);
+      if (stopped || cancelled.get()) {
+        // The task stopped (failed, was cancelled) and closed the state this upload read. Its
+        // end reaches the coordinator, which aborts the attempt's checkpoints: a decline here
+        // would be counted as one more failed checkpoint for a failure already being handled.
+        LOG.info(
+            "{} stopped during the upload of checkpoint {}; not declining it: {}",
+            taskInfo.taskNameWithSubtasks(),
+            id,
+            t.toString());
+      } else {
+        LOG.warn("{} could not write checkpoint {}", taskInfo.taskNameWithSubtasks(), id, t);
+        checkpointing.responder().decline(vertexIndex, subtask, id, t);
+      }
+    } finally {
+      uploadEnded();
+    }
   }
 
   private static OperatorSnapshot snapshotOperator(StreamOperator<?> op, long id, long timestamp)
