@@ -273,12 +273,6 @@ public final class InputStreamTask extends StreamTask {
 
   @Override
   protected void cleanup(boolean finished) throws Exception {
-    if (pendingUnaligned != null) {
-      // A snapshot still waiting for in-flight data lets go of its state (a RocksDB snapshot)
-      // before the backend closes.
-      releaseAll(pendingUnaligned);
-      pendingUnaligned = null;
-    }
     for (InputChannel channel : gate.getChannels()) {
       channel.getDeserializer().clear();
     }

@@ -1,5 +1,6 @@
 package io.weir.runtime.testing;
 
+import io.weir.api.config.Configuration;
 import io.weir.api.functions.KeySelector;
 import io.weir.api.functions.TaskInfo;
 import io.weir.api.typeutils.TypeSerializer;
@@ -11,7 +12,6 @@ import io.weir.runtime.operators.Output;
 import io.weir.runtime.operators.StreamOperator;
 import io.weir.runtime.operators.TwoInputOperator;
 import io.weir.runtime.state.DefaultOperatorStateStore;
-import io.weir.api.config.Configuration;
 import io.weir.runtime.state.KeyedStateBackend;
 import io.weir.runtime.state.KeyedStateBackendFactory;
 import io.weir.runtime.state.KeyedStateBackends;
