@@ -41,7 +41,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @Measurement(iterations = 5, time = 2)
 public class StateAccessBenchmark {
 
-  @Param({"heap", "rocksdb"})
+  @Param({"hashmap", "rocksdb"})
   String backend;
 
   @Param({"1000000"})

@@ -1,7 +1,9 @@
 package io.weir.runtime.storage;
 
 import io.weir.runtime.checkpoint.CompletedCheckpoint;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -38,14 +40,22 @@ public interface CheckpointStorage {
     return writeState(checkpointId, Files.readAllBytes(file), description);
   }
 
+  /** Writes the bytes of one piece of state to a stream. */
+  @FunctionalInterface
+  interface StateWriter {
+    void writeTo(OutputStream out) throws IOException;
+  }
+
   /**
-   * Stores a local file as state of checkpoint {@code checkpointId} (it lives and dies with that
-   * checkpoint, like {@link #writeState}), streaming it rather than holding it in memory where the
-   * storage can.
+   * Stores state that {@code writer} produces as a stream, for state too large to hold in memory as
+   * one array (a full RocksDB snapshot): the file-system storage streams it straight into its file.
+   * This default collects the bytes and stores them like {@link #writeState}.
    */
-  default StreamStateHandle writeStateFile(long checkpointId, Path file, String description)
+  default StreamStateHandle writeState(long checkpointId, String description, StateWriter writer)
       throws IOException {
-    return writeState(checkpointId, Files.readAllBytes(file), description);
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream(64 * 1024);
+    writer.writeTo(bytes);
+    return writeState(checkpointId, bytes.toByteArray(), description);
   }
 
   /**

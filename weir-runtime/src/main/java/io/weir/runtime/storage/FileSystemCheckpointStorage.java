@@ -209,17 +209,63 @@ public final class FileSystemCheckpointStorage implements CheckpointStorage {
   }
 
   @Override
+  public StreamStateHandle writeState(long checkpointId, String description, StateWriter writer)
+      throws IOException {
+    requireWritable("write state " + description);
+    String relativePath = checkpointDirName(checkpointId) + "/" + UUID.randomUUID();
+    String path = FileSystems.child(jobDir, relativePath);
+    CRC32 crc = new CRC32();
+    long size;
+    try (OutputStream file = fs.create(path, false);
+        CountingCheckedOutputStream out = new CountingCheckedOutputStream(file, crc)) {
+      writer.writeTo(out);
+      out.flush();
+      size = out.count;
+    } catch (IOException e) {
+      throw new IOException(
+          "Could not write state "
+              + description
+              + " of checkpoint "
+              + checkpointId
+              + " to "
+              + fs.toUri(path)
+              + ": "
+              + e,
+          e);
+    }
+    return new StreamStateHandle.File(relativePath, size, (int) crc.getValue());
+  }
+
+  /** Counts and checksums what passes through, buffered. */
+  private static final class CountingCheckedOutputStream extends java.io.FilterOutputStream {
+    private final CRC32 crc;
+    long count;
+
+    CountingCheckedOutputStream(OutputStream out, CRC32 crc) {
+      super(new java.io.BufferedOutputStream(out, 256 * 1024));
+      this.crc = crc;
+    }
+
+    @Override
+    public void write(int b) throws IOException {
+      out.write(b);
+      crc.update(b);
+      count++;
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) throws IOException {
+      out.write(b, off, len);
+      crc.update(b, off, len);
+      count += len;
+    }
+  }
+
+  @Override
   public StreamStateHandle writeSharedFile(long checkpointId, Path file, String description)
       throws IOException {
     return upload(
         checkpointId, file, SHARED_DIR + "/" + checkpointId + "-" + UUID.randomUUID(), description);
-  }
-
-  @Override
-  public StreamStateHandle writeStateFile(long checkpointId, Path file, String description)
-      throws IOException {
-    return upload(
-        checkpointId, file, checkpointDirName(checkpointId) + "/" + UUID.randomUUID(), description);
   }
 
   private StreamStateHandle upload(

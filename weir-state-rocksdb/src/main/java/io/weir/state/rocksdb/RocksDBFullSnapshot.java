@@ -11,16 +11,14 @@ import io.weir.runtime.state.HeapSnapshotStrategy;
 import io.weir.runtime.state.KeyGroupRange;
 import io.weir.runtime.state.KeyedStateSnapshot;
 import io.weir.runtime.storage.CheckpointStorage;
+import io.weir.runtime.storage.StreamStateHandle;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksIterator;
 import org.rocksdb.Snapshot;
@@ -90,26 +88,24 @@ final class RocksDBFullSnapshot implements KeyedStateSnapshot {
       release();
       throw new IOException("The RocksDB backend of " + description + " closed before its upload");
     }
-    Path file = backend.instanceDir.resolve("full-" + checkpointId + "-" + UUID.randomUUID());
     try {
-      long[] offsets = write(file);
-      return new KeyGroupsStateHandle(
-          range,
-          offsets,
-          storage.writeStateFile(checkpointId, file, "keyed state of " + description));
+      long[][] offsets = new long[1][];
+      StreamStateHandle data =
+          storage.writeState(
+              checkpointId, "keyed state of " + description, out -> offsets[0] = write(out));
+      return new KeyGroupsStateHandle(range, offsets[0], data);
     } finally {
-      Files.deleteIfExists(file);
       releaseSnapshot();
       backend.guard.release();
     }
   }
 
-  private long[] write(Path file) throws IOException {
+  /** Writes the canonical stream; returns where each key group starts in it. */
+  private long[] write(OutputStream out) throws IOException {
     long[] offsets = new long[range.getNumberOfKeyGroups()];
     List<HeapSnapshotStrategy.StateMeta> metas = new ArrayList<>();
     columns.forEach(c -> metas.add(c.canonical()));
-    try (OutputStream out = Files.newOutputStream(file);
-        ReadOptions read = new ReadOptions().setSnapshot(snapshot)) {
+    try (ReadOptions read = new ReadOptions().setSnapshot(snapshot)) {
       DataOutputSerializer buffer = new DataOutputSerializer(64 * 1024);
       HeapSnapshotStrategy.writeHeader(buffer, keySerializer, metas);
       long written = 0;

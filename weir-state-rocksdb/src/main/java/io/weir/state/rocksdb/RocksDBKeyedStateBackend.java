@@ -458,19 +458,6 @@ public final class RocksDBKeyedStateBackend<K> implements KeyedStateBackend<K> {
     }
   }
 
-  /** Number of entries of all states (estimated by RocksDB), for metrics. */
-  long estimatedEntries() {
-    long n = 0;
-    for (Column c : columns.values()) {
-      try {
-        n += db.getLongProperty(c.handle, "rocksdb.estimate-num-keys");
-      } catch (RocksDBException e) {
-        return -1;
-      }
-    }
-    return n;
-  }
-
   @Override
   public void close() {
     if (closed) {

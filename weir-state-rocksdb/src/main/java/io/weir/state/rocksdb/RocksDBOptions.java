@@ -52,8 +52,10 @@ public final class RocksDBOptions {
   public static final ConfigOption<MemorySize> WRITE_BUFFER_SIZE =
       ConfigOptions.key("state.backend.rocksdb.writebuffer.size")
           .memoryType()
-          .defaultValue(MemorySize.ofMebiBytes(64))
-          .withDescription("Size of one memtable, per column family (state).");
+          .defaultValue(MemorySize.ofMebiBytes(16))
+          .withDescription(
+              "Size of one memtable, per column family (state). Small by default: a lookup in"
+                  + " a memtable slows down as it grows, and keyed state is read on every record.");
 
   public static final ConfigOption<Integer> MAX_WRITE_BUFFER_NUMBER =
       ConfigOptions.key("state.backend.rocksdb.writebuffer.count")
@@ -90,6 +92,21 @@ public final class RocksDBOptions {
           .intType()
           .defaultValue(-1)
           .withDescription("Files each instance keeps open; -1 for no limit.");
+
+  public static final ConfigOption<Boolean> USE_BLOOM_FILTER =
+      ConfigOptions.key("state.backend.rocksdb.use-bloom-filter")
+          .booleanType()
+          .defaultValue(false)
+          .withDescription(
+              "A bloom filter per SST file, so that reads of absent keys skip the file; costs"
+                  + " CPU on every read and memory in the block cache.");
+
+  public static final ConfigOption<Integer> BLOOM_FILTER_BITS_PER_KEY =
+      ConfigOptions.key("state.backend.rocksdb.bloom-filter.bits-per-key")
+          .intType()
+          .defaultValue(10)
+          .withDescription(
+              "Bits per key of the bloom filter (10 gives about 1 % false positives).");
 
   public static final ConfigOption<Integer> TRANSFER_THREADS =
       ConfigOptions.key("state.backend.rocksdb.checkpoint.transfer.thread.num")

@@ -105,26 +105,33 @@ final class RocksDBResources {
     return options;
   }
 
-  /** Column family options with the native filter they use; closed together. */
+  /** Column family options with the native filter they use (or null); closed together. */
   record ColumnOptions(ColumnFamilyOptions options, BloomFilter filter) implements AutoCloseable {
     @Override
     public void close() {
       options.close();
-      filter.close();
+      if (filter != null) {
+        filter.close();
+      }
     }
   }
 
   /** The options every column family (state) gets. */
   static ColumnOptions columnOptions(Configuration conf, Slot slot) {
-    BloomFilter filter = new BloomFilter(10, false);
+    BloomFilter filter =
+        conf.get(RocksDBOptions.USE_BLOOM_FILTER)
+            ? new BloomFilter(positive(conf, RocksDBOptions.BLOOM_FILTER_BITS_PER_KEY), false)
+            : null;
     BlockBasedTableConfig table =
         new BlockBasedTableConfig()
             .setBlockCache(slot.cache)
             .setBlockSize(conf.get(RocksDBOptions.BLOCK_SIZE).bytes())
             .setCacheIndexAndFilterBlocks(true)
             .setCacheIndexAndFilterBlocksWithHighPriority(true)
-            .setPinTopLevelIndexAndFilter(true)
-            .setFilterPolicy(filter);
+            .setPinTopLevelIndexAndFilter(true);
+    if (filter != null) {
+      table.setFilterPolicy(filter);
+    }
     ColumnFamilyOptions options =
         new ColumnFamilyOptions()
             .setTableFormatConfig(table)

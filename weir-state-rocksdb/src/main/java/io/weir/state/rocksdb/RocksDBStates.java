@@ -68,8 +68,20 @@ final class RocksDBStates {
     }
 
     final void putValue(V value) throws IOException, RocksDBException {
+      DataOutputSerializer out = backend.valueOut;
+      out.clear();
+      valueSerializer().serialize(value, out);
+      byte[] key = backend.currentKeyBytes();
+      // From the reused buffer: no copy of the value per update.
       backend.db.put(
-          column.handle, backend.writeOptions, backend.currentKeyBytes(), serialize(value));
+          column.handle,
+          backend.writeOptions,
+          key,
+          0,
+          key.length,
+          out.getSharedBuffer(),
+          0,
+          out.length());
     }
 
     public void clear() {
