@@ -84,24 +84,8 @@ public final class HeapKeyedStateBackend<K> implements KeyedStateBackend<K> {
 
   @Override
   public void setCurrentKey(K key) {
-    if (key == null) {
-      throw new NullPointerException(
-          "The key selector of '" + operatorName + "' returned null; keys must not be null");
-    }
-    int keyGroup = KeyGroupRangeAssignment.assignToKeyGroup(key, maxParallelism);
-    if (!keyGroupRange.contains(keyGroup)) {
-      throw new IllegalStateException(
-          "Key '"
-              + key
-              + "' belongs to key group "
-              + keyGroup
-              + ", which is not in this subtask's "
-              + keyGroupRange
-              + " of operator '"
-              + operatorName
-              + "'. The key's hashCode() must be the same in every JVM and not change while"
-              + " the key is in use (do not use arrays, enums' identity hashes or mutable keys).");
-    }
+    int keyGroup =
+        KeyGroupRangeAssignment.checkedKeyGroup(key, maxParallelism, keyGroupRange, operatorName);
     currentKey = key;
     currentKeyGroup = keyGroup;
   }

@@ -24,6 +24,36 @@ public final class KeyGroupRangeAssignment {
         maxParallelism, parallelism, assignToKeyGroup(key, maxParallelism));
   }
 
+  /**
+   * The key group of {@code key}, which a keyed backend of {@code operatorName} owning {@code
+   * range} is about to scope its state to.
+   *
+   * @throws NullPointerException if the key selector returned null
+   * @throws IllegalStateException if the key's group is not in {@code range} (an unstable hashCode)
+   */
+  public static int checkedKeyGroup(
+      Object key, int maxParallelism, KeyGroupRange range, String operatorName) {
+    if (key == null) {
+      throw new NullPointerException(
+          "The key selector of '" + operatorName + "' returned null; keys must not be null");
+    }
+    int keyGroup = assignToKeyGroup(key, maxParallelism);
+    if (!range.contains(keyGroup)) {
+      throw new IllegalStateException(
+          "Key '"
+              + key
+              + "' belongs to key group "
+              + keyGroup
+              + ", which is not in this subtask's "
+              + range
+              + " of operator '"
+              + operatorName
+              + "'. The key's hashCode() must be the same in every JVM and not change while"
+              + " the key is in use (do not use arrays, enums' identity hashes or mutable keys).");
+    }
+    return keyGroup;
+  }
+
   public static int assignToKeyGroup(Object key, int maxParallelism) {
     if (key == null) {
       throw new NullPointerException("A key must not be null");

@@ -276,24 +276,8 @@ public final class RocksDBKeyedStateBackend<K> implements KeyedStateBackend<K> {
 
   @Override
   public void setCurrentKey(K key) {
-    if (key == null) {
-      throw new NullPointerException(
-          "The key selector of '" + operatorName + "' returned null; keys must not be null");
-    }
-    int keyGroup = KeyGroupRangeAssignment.assignToKeyGroup(key, maxParallelism);
-    if (!range.contains(keyGroup)) {
-      throw new IllegalStateException(
-          "Key '"
-              + key
-              + "' belongs to key group "
-              + keyGroup
-              + ", which is not in this subtask's "
-              + range
-              + " of operator '"
-              + operatorName
-              + "'. The key's hashCode() must be the same in every JVM and not change while"
-              + " the key is in use.");
-    }
+    int keyGroup =
+        KeyGroupRangeAssignment.checkedKeyGroup(key, maxParallelism, range, operatorName);
     currentKey = key;
     currentKeyGroup = keyGroup;
     keyOut.clear();
