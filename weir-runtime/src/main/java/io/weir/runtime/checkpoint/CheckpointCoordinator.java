@@ -351,6 +351,8 @@ public final class CheckpointCoordinator {
     }
     if (p.notYetAcknowledged.isEmpty()) {
       complete(p);
+    } else if (statistics != null) {
+      record(p, CheckpointStatistics.Status.IN_PROGRESS); // in-progress checkpoints show acks too
     }
   }
 

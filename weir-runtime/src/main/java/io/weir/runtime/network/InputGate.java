@@ -18,6 +18,7 @@ public final class InputGate {
   private final ArrayDeque<InputChannel> available = new ArrayDeque<>();
   private final Waker consumerWaker;
   private final int creditsPerChannel;
+  private Runnable priorityListener;
 
   public InputGate(Waker consumerWaker, int creditsPerChannel) {
     if (creditsPerChannel < 1) {
@@ -49,6 +50,15 @@ public final class InputGate {
     return creditsPerChannel;
   }
 
+  /**
+   * Runs {@code listener} whenever a priority event (an overtaking barrier) is enqueued, so that
+   * the consumer can take it with {@link #pollPriority()} between two records instead of after the
+   * buffer it is reading. Set during wiring, before threads start; it must not block.
+   */
+  public void setPriorityEventListener(Runnable listener) {
+    this.priorityListener = listener;
+  }
+
   void enqueue(InputChannel channel, Object element, boolean priority) {
     synchronized (lock) {
       enqueueLocked(channel, element, priority);
@@ -62,6 +72,9 @@ public final class InputGate {
       channel.queue().addLast(element);
     }
     markAvailableLocked(channel);
+    if (priority && priorityListener != null) {
+      priorityListener.run();
+    }
   }
 
   void markAvailableLocked(InputChannel channel) {
@@ -101,6 +114,29 @@ public final class InputGate {
       delivered.run();
     }
     return polled;
+  }
+
+  /**
+   * A priority event waiting at the head of an unblocked channel, taken out of turn, or null when
+   * there is none: the consumer calls it between records, so an overtaking barrier also overtakes
+   * the rest of the buffer being read (whose bytes then become in-flight data of the checkpoint).
+   */
+  public Polled pollPriority() {
+    synchronized (lock) {
+      for (InputChannel channel : channels) {
+        Object head = channel.queue().peekFirst();
+        if (channel.blocked || !(head instanceof ChannelEvent event) || !event.isPriority()) {
+          continue;
+        }
+        channel.queue().pollFirst();
+        if (channel.queue().isEmpty() && channel.inAvailableQueue) {
+          available.remove(channel);
+          channel.inAvailableQueue = false;
+        }
+        return new Polled(channel, event);
+      }
+      return null;
+    }
   }
 
   /** Stops reading {@code channel} until {@link #unblock}: its data stays queued. */

@@ -60,6 +60,7 @@ public final class InputStreamTask extends StreamTask {
       int creditsPerChannel) {
     super(graph, vertex, taskInfo, timer, listener, checkpointing);
     this.gate = new InputGate(waker, creditsPerChannel);
+    gate.setPriorityEventListener(() -> mailbox.put(this::processPriorityEvents));
     this.serializers = new TypeSerializer[2];
     for (JobEdge edge : vertex.getInputs()) {
       int input = edge.streamEdge().inputIndex();
@@ -187,6 +188,18 @@ public final class InputStreamTask extends StreamTask {
       } else if (handleEvent(polled.channel(), (ChannelEvent) polled.element())) {
         return InputStatus.END_OF_INPUT;
       }
+    }
+  }
+
+  /**
+   * Mail sent when an overtaking barrier arrives: it is handled between two records, not after the
+   * buffer being read, and the rest of that buffer becomes in-flight data of the checkpoint (see
+   * {@link InputChannelStateRecorder}). A barrier polled in turn since needs nothing more here.
+   */
+  private void processPriorityEvents() throws Exception {
+    InputGate.Polled polled;
+    while (barriers != null && (polled = gate.pollPriority()) != null) {
+      handleEvent(polled.channel(), (ChannelEvent) polled.element());
     }
   }
 

@@ -165,6 +165,7 @@ class UnalignedCutPropertyTest {
     Statistics.label("switched at the consumer's timeout").collect(run.consumerTimedOut);
     Statistics.label("converted at a producer while the consumer recorded that channel")
         .collect(run.convertedWhileRecorded);
+    Statistics.label("overtaking barrier taken in the middle of a buffer").collect(run.midBuffer);
     Statistics.label("unaligned").coverage(check -> check.check(true).percentage(p -> p > 40));
     Statistics.label("in-flight data").coverage(check -> check.check(true).percentage(p -> p > 20));
     Statistics.label("recorded input data")
@@ -174,6 +175,8 @@ class UnalignedCutPropertyTest {
     Statistics.label("switched at the consumer's timeout")
         .coverage(check -> check.check(true).percentage(p -> p > 5));
     Statistics.label("converted at a producer while the consumer recorded that channel")
+        .coverage(check -> check.check(true).percentage(p -> p > 1));
+    Statistics.label("overtaking barrier taken in the middle of a buffer")
         .coverage(check -> check.check(true).percentage(p -> p > 1));
   }
 
@@ -221,6 +224,7 @@ class UnalignedCutPropertyTest {
     final boolean[] convertedAt;
     final List<List<byte[]>> outputState = new ArrayList<>();
     boolean converted;
+    boolean midBuffer;
     boolean convertedWithData;
     boolean convertedWhileRecorded;
 
@@ -301,9 +305,11 @@ class UnalignedCutPropertyTest {
     }
 
     /**
-     * 0–39 a producer emits, 40–49 it flushes, 50–84 the consumer reads a record or an event, 85–89
-     * a producer takes the checkpoint, 90–94 the aligned timeout fires at a producer, 95–99 at the
-     * consumer. The producer is {@code pick % channels}.
+     * 0–39 a producer emits, 40–49 it flushes, 50–79 the consumer reads a record or an event, 80–84
+     * it takes the overtaking barriers waiting at the head of its channels (the task's priority
+     * mail, which runs between two records of a buffer), 85–89 a producer takes the checkpoint,
+     * 90–94 the aligned timeout fires at a producer, 95–99 at the consumer. The producer is {@code
+     * pick % channels}.
      */
     void step(int pick, boolean checkpointing) throws Exception {
       int p = pick % channels;
@@ -311,8 +317,10 @@ class UnalignedCutPropertyTest {
         emit(p);
       } else if (pick < 50) {
         writers.get(p).flushAll();
-      } else if (pick < 85) {
+      } else if (pick < 80) {
         consume();
+      } else if (pick < 85) {
+        consumePriority();
       } else if (!checkpointing) {
         return;
       } else if (pick < 90) {
@@ -417,6 +425,17 @@ class UnalignedCutPropertyTest {
       convertedWithData |= !overtaken.isEmpty();
       outputState.set(c, overtaken);
       trace.add("p" + c + " converts, overtaking " + overtaken.size() + " buffers");
+    }
+
+    /** {@code InputStreamTask.processPriorityEvents}: overtaking barriers, out of turn. */
+    private void consumePriority() throws Exception {
+      InputGate.Polled polled;
+      while ((polled = gate.pollPriority()) != null) {
+        int c = polled.channel().getChannelIndex();
+        midBuffer |= current != null;
+        trace.add("c" + c + " takes priority barrier" + (current != null ? " mid-buffer" : ""));
+        handler.onBarrier(c, (CheckpointBarrier) polled.element());
+      }
     }
 
     /** One step of {@code InputStreamTask.processInput}: a record, or an event, or nothing. */

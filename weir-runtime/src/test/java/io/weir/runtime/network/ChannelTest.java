@@ -142,6 +142,36 @@ class ChannelTest {
   }
 
   @Test
+  void priorityEventsAreAnnouncedAndTakenOutOfTurnFromUnblockedChannels() throws Exception {
+    InputGate gate = gate(10, 2);
+    List<String> announced = new ArrayList<>();
+    gate.setPriorityEventListener(() -> announced.add("priority"));
+    InputChannel first = gate.getChannels().get(0);
+    InputChannel second = gate.getChannels().get(1);
+    RecordWriter<String> writer = writer(gate, 64);
+    writer.emit("queued", RecordWriter.NO_TIMESTAMP);
+    writer.flushAll();
+    assertThat(gate.pollPriority()).as("no priority event yet").isNull();
+    assertThat(announced).isEmpty();
+
+    gate.block(first);
+    first.addEvent(new ChannelEvent.CheckpointBarrier(1, 0, false, true));
+    second.addEvent(new ChannelEvent.CheckpointBarrier(1, 0, false, true));
+    second.addEvent(new ChannelEvent.CheckpointBarrier(2, 0, false, false)); // in order
+
+    assertThat(announced).hasSize(2);
+    InputGate.Polled polled = gate.pollPriority();
+    assertThat(polled.channel()).as("the blocked channel keeps its event").isSameAs(second);
+    assertThat(gate.pollPriority()).as("the aligned barrier waits its turn").isNull();
+    gate.unblock(first);
+    assertThat(gate.pollPriority().channel()).isSameAs(first);
+    assertThat(gate.pollPriority()).isNull();
+    // What is left comes out, and the emptied channels are not offered any more.
+    assertThat(drain(gate)).containsExactlyInAnyOrder("queued", "<CheckpointBarrier>");
+    assertThat(gate.pollNext()).isNull();
+  }
+
+  @Test
   void aConvertibleBarrierTakenInOrderIsReportedAndCannotBeConvertedAnyMore() throws Exception {
     InputGate gate = gate(10, 2);
     RecordWriter<String> writer =
