@@ -70,7 +70,11 @@ class ExactlyOnceUnderFailuresTest {
             "rocksdb-incremental"),
         Arguments.of(CheckpointingMode.EXACTLY_ONCE, "jobmanager", 2, "aligned", "rocksdb-full"),
         Arguments.of(
-            CheckpointingMode.EXACTLY_ONCE, "filesystem", 3, "aligned-timeout-0", "rocksdb-full"));
+            CheckpointingMode.EXACTLY_ONCE,
+            "filesystem",
+            3,
+            "aligned-timeout-0",
+            "rocksdb-canonical"));
   }
 
   /**
@@ -179,6 +183,9 @@ class ExactlyOnceUnderFailuresTest {
             "execution.checkpointing.incremental",
             String.valueOf(backend.equals("rocksdb-incremental")))
         .setString("state.backend.rocksdb.localdir", dir.resolve("rocksdb").toString());
+    if (backend.equals("rocksdb-canonical")) {
+      env.getConfiguration().setString("state.backend.rocksdb.checkpoint.full-format", "canonical");
+    }
     switch (alignment) {
       case "unaligned" -> env.getCheckpointConfig().enableUnalignedCheckpoints();
       case "aligned-timeout-0" ->

@@ -71,9 +71,11 @@ public final class KeyedStateBackends {
                       + context.restored().checkpointId()
                       + " holds the keyed state of '"
                       + context.operatorName()
-                      + "' as incremental RocksDB files, which the heap backend cannot read."
-                      + " Restore it with state.backend.type: rocksdb, or take a savepoint"
-                      + " (canonical format) to switch backends.");
+                      + "' as native RocksDB files (an incremental or native full checkpoint),"
+                      + " which the heap backend cannot read. Restore it with"
+                      + " state.backend.type: rocksdb. To switch backends, restore from a"
+                      + " savepoint or from a full checkpoint taken with"
+                      + " state.backend.rocksdb.checkpoint.full-format: canonical.");
             }
             HeapSnapshotStrategy.restore(
                 backend, context.restored().keyed(), context.userClassLoader());

@@ -73,8 +73,8 @@ class JobManagerStorageLimitTest {
   @Test
   void stateAboveFiveMebibytesFailsTheJobNamingOperatorSizeAndLimit() {
     org.junit.jupiter.api.Assumptions.assumeTrue(
-        RecoveryTestSupport.checkpointsAreSelfContained(),
-        "an incremental checkpoint refers to shared files of its job directory");
+        RecoveryTestSupport.keyedStateIsOnePiecePerSubtask(),
+        "native RocksDB checkpoints store (and limit) each compressed SST file on its own");
     StreamEnvironment env = bigStateJob(100); // 100 x 100 KiB = ~9.8 MiB in one subtask
 
     Throwable error = catchJobFailure(env);
@@ -90,8 +90,8 @@ class JobManagerStorageLimitTest {
   @Test
   void theLimitKeyOfTheConfigurationIsHonoured() {
     org.junit.jupiter.api.Assumptions.assumeTrue(
-        RecoveryTestSupport.checkpointsAreSelfContained(),
-        "an incremental checkpoint refers to shared files of its job directory");
+        RecoveryTestSupport.keyedStateIsOnePiecePerSubtask(),
+        "native RocksDB checkpoints store (and limit) each compressed SST file on its own");
     // execution.checkpointing.jobmanager.max-state-size
     // (CheckpointingOptions.JOBMANAGER_MAX_STATE_SIZE)
     // is documented as the largest state jobmanager storage accepts: 2 MiB of state against a

@@ -65,13 +65,26 @@ public final class RecoveryTestSupport {
   /**
    * False when these tests run on RocksDB with incremental checkpoints (system properties, see
    * weir-state-rocksdb's pom): such a checkpoint's SST files live in the job directory's {@code
-   * shared/} folder, so a single {@code chk-<n>} directory is not self-contained, and each file is
-   * stored (and limited) on its own.
+   * shared/} folder, so a single {@code chk-<n>} directory is not self-contained.
    */
   public static boolean checkpointsAreSelfContained() {
     io.weir.api.config.Configuration conf = io.weir.api.config.Configuration.fromSystemProperties();
     return !(conf.get(io.weir.api.config.CheckpointingOptions.STATE_BACKEND).equals("rocksdb")
         && conf.get(io.weir.api.config.CheckpointingOptions.INCREMENTAL_CHECKPOINTS));
+  }
+
+  /**
+   * False when these tests run on RocksDB with incremental or native full checkpoints (system
+   * properties, see weir-state-rocksdb's pom): keyed state is then stored as one file per SST file
+   * of RocksDB, compressed, so a limit on the size of one piece of state applies per file, not to
+   * the subtask's whole keyed state as with the canonical format.
+   */
+  public static boolean keyedStateIsOnePiecePerSubtask() {
+    io.weir.api.config.Configuration conf = io.weir.api.config.Configuration.fromSystemProperties();
+    return !conf.get(io.weir.api.config.CheckpointingOptions.STATE_BACKEND).equals("rocksdb")
+        || (!conf.get(io.weir.api.config.CheckpointingOptions.INCREMENTAL_CHECKPOINTS)
+            && conf.getString("state.backend.rocksdb.checkpoint.full-format", "native")
+                .equalsIgnoreCase("canonical"));
   }
 
   private RecoveryTestSupport() {}

@@ -63,9 +63,11 @@ import org.slf4j.LoggerFactory;
  * string-append merge operator, so {@code add} never reads. Nothing is written to RocksDB's WAL:
  * state survives failures through checkpoints only.
  *
- * <p>Snapshots are full (a RocksDB snapshot read on the snapshot thread and written in the
- * canonical key-group format, {@link RocksDBFullSnapshot}) or incremental (a native RocksDB
- * checkpoint of hard links, whose new SST files are uploaded, {@link RocksDBIncrementalSnapshot}).
+ * <p>Snapshots are native (a RocksDB checkpoint of hard links, {@link RocksDBNativeSnapshot}):
+ * incremental, uploading only new SST files, or full, copying all of them; or canonical (a RocksDB
+ * snapshot read on the snapshot thread and written in the key-group format any backend restores,
+ * {@link RocksDBFullSnapshot}), for full checkpoints with {@link
+ * RocksDBOptions#FULL_CHECKPOINT_FORMAT} {@code canonical}.
  *
  * <p>Task thread only, except the snapshot objects, which run on the snapshot thread.
  */
@@ -101,11 +103,20 @@ public final class RocksDBKeyedStateBackend<K> implements KeyedStateBackend<K> {
     }
   }
 
+  /** Values of {@link RocksDBOptions#FULL_CHECKPOINT_FORMAT}. */
+  static final String FORMAT_NATIVE = "native";
+
+  static final String FORMAT_CANONICAL = "canonical";
+
   final String operatorName;
   final TypeSerializer<K> keySerializer;
   private final int maxParallelism;
   final KeyGroupRange range;
   final boolean incremental;
+
+  /** Full checkpoints as native SST files (else in the canonical key-group format). */
+  final boolean nativeFull;
+
   final Path instanceDir;
   final Path dbDir;
   final int transferThreads;
@@ -156,6 +167,7 @@ public final class RocksDBKeyedStateBackend<K> implements KeyedStateBackend<K> {
     this.maxParallelism = maxParallelism;
     this.range = range;
     this.incremental = conf.get(CheckpointingOptions.INCREMENTAL_CHECKPOINTS);
+    this.nativeFull = nativeFullCheckpoints(conf);
     this.instanceDir = instanceDir;
     this.dbDir = instanceDir.resolve("db");
     this.transferThreads = conf.get(RocksDBOptions.TRANSFER_THREADS);
@@ -169,6 +181,27 @@ public final class RocksDBKeyedStateBackend<K> implements KeyedStateBackend<K> {
     this.writeOptions = new WriteOptions().setDisableWAL(true);
     this.readOptions = new ReadOptions();
     this.flushOptions = new FlushOptions().setWaitForFlush(true);
+  }
+
+  /** Reads {@link RocksDBOptions#FULL_CHECKPOINT_FORMAT}; an unknown value names the key. */
+  static boolean nativeFullCheckpoints(Configuration conf) {
+    String format = conf.get(RocksDBOptions.FULL_CHECKPOINT_FORMAT).trim();
+    if (format.equalsIgnoreCase(FORMAT_NATIVE)) {
+      return true;
+    }
+    if (format.equalsIgnoreCase(FORMAT_CANONICAL)) {
+      return false;
+    }
+    throw new IllegalArgumentException(
+        "Unknown full checkpoint format '"
+            + format
+            + "' in "
+            + RocksDBOptions.FULL_CHECKPOINT_FORMAT.key()
+            + "; use '"
+            + FORMAT_NATIVE
+            + "' (SST files, RocksDB only) or '"
+            + FORMAT_CANONICAL
+            + "' (key-group format, restorable by any backend).");
   }
 
   /** Opens the database in {@link #dbDir} with every column family found there. */
@@ -403,8 +436,8 @@ public final class RocksDBKeyedStateBackend<K> implements KeyedStateBackend<K> {
     if (columns.isEmpty()) {
       return null;
     }
-    if (incremental) {
-      return RocksDBIncrementalSnapshot.take(this, checkpointId);
+    if (incremental || nativeFull) {
+      return RocksDBNativeSnapshot.take(this, checkpointId, incremental);
     }
     return new RocksDBFullSnapshot(this);
   }

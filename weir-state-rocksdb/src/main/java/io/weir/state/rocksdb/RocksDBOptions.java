@@ -115,4 +115,17 @@ public final class RocksDBOptions {
           .withDescription(
               "Threads of each subtask that upload files of an incremental checkpoint and"
                   + " download them on restore.");
+
+  public static final ConfigOption<String> FULL_CHECKPOINT_FORMAT =
+      ConfigOptions.key("state.backend.rocksdb.checkpoint.full-format")
+          .stringType()
+          .defaultValue(RocksDBKeyedStateBackend.FORMAT_NATIVE)
+          .withDescription(
+              "What a full (non-incremental) checkpoint holds. 'native' (default, as Flink 2.x"
+                  + " does): every SST file of a RocksDB checkpoint, copied into the checkpoint's"
+                  + " own directory; fast whatever the state's size, compressed like the"
+                  + " database, restorable by the RocksDB backend at any parallelism. 'canonical':"
+                  + " the key-group format savepoints use, which the heap backend can also"
+                  + " restore; every entry is read and written, so it costs CPU in proportion to"
+                  + " the state.");
 }

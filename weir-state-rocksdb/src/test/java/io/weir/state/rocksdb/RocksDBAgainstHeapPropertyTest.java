@@ -94,6 +94,11 @@ class RocksDBAgainstHeapPropertyTest {
   }
 
   @Property(tries = 40)
+  void canonicalFullCheckpoints(@ForAll("operations") List<Op> ops) throws Exception {
+    run("rocksdb-canonical", ops);
+  }
+
+  @Property(tries = 40)
   void incrementalCheckpoints(@ForAll("operations") List<Op> ops) throws Exception {
     run("rocksdb-incremental", ops);
   }

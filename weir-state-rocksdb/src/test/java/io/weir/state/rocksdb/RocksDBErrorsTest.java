@@ -43,6 +43,19 @@ class RocksDBErrorsTest {
   }
 
   @Test
+  void anUnknownFullCheckpointFormatNamesTheKeyAndTheChoices() {
+    Configuration conf = TestBackends.configuration("rocksdb-full", dir);
+    conf.setString("state.backend.rocksdb.checkpoint.full-format", "sst");
+
+    assertThatThrownBy(() -> TestBackends.create(conf, Types.LONG.createSerializer(), 0, 1, null))
+        .hasMessageContaining("state.backend.rocksdb.checkpoint.full-format")
+        .hasMessageContaining("'sst'")
+        .hasMessageContaining("native")
+        .hasMessageContaining("canonical");
+    assertThat(dir).isEmptyDirectory();
+  }
+
+  @Test
   void theNativeLibraryFailingToLoadSaysWhichLibraryAndWhy() throws Exception {
     Path missing = dir.resolve("no-such-dir");
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();

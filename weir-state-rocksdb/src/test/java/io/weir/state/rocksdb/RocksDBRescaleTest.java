@@ -22,8 +22,9 @@ import org.junit.jupiter.params.provider.CsvSource;
 /**
  * Restoring at another parallelism keeps every key's state exactly: each new subtask gets all the
  * keys of its key groups (value, list, map and timers) and nothing else, whether the old state
- * comes as native RocksDB files (incremental: the best-overlapping database is opened and clipped
- * with range deletes, the others' owned ranges copied in) or in the canonical format (full).
+ * comes as native RocksDB files (incremental or native full: the best-overlapping database is
+ * opened and clipped with range deletes, the others' owned ranges copied in) or in the canonical
+ * format (canonical full checkpoints, and the heap backend's).
  */
 class RocksDBRescaleTest {
 
@@ -31,16 +32,22 @@ class RocksDBRescaleTest {
 
   @TempDir Path dir;
 
-  @ParameterizedTest(name = "{0}: {1} -> {2}")
+  @ParameterizedTest(name = "{0} -> {1}: {2} -> {3}")
   @CsvSource({
-    "rocksdb-incremental, 2, 3",
-    "rocksdb-incremental, 3, 2",
-    "rocksdb-full, 2, 3",
-    "rocksdb-full, 3, 2",
-    "rocksdb-incremental, 2, 2",
-    "hashmap, 2, 3"
+    "rocksdb-incremental, rocksdb-incremental, 2, 3",
+    "rocksdb-incremental, rocksdb-incremental, 3, 2",
+    "rocksdb-full, rocksdb-full, 2, 3",
+    "rocksdb-full, rocksdb-full, 3, 2",
+    "rocksdb-canonical, rocksdb-canonical, 2, 3",
+    "rocksdb-canonical, rocksdb-canonical, 3, 2",
+    "rocksdb-incremental, rocksdb-incremental, 2, 2",
+    "hashmap, hashmap, 2, 3",
+    // Switching backends through the canonical format, both ways.
+    "rocksdb-canonical, hashmap, 2, 3",
+    "hashmap, rocksdb-full, 3, 2"
   })
-  void everyKeyKeepsItsStateExactly(String mode, int from, int to) throws Exception {
+  void everyKeyKeepsItsStateExactly(String mode, String restoreMode, int from, int to)
+      throws Exception {
     CheckpointStorage storage =
         new FileSystemCheckpointStorage(dir.resolve("checkpoints").toUri(), "1".repeat(32), 0);
     List<KeyedStateHandle> handles = new ArrayList<>();
@@ -64,7 +71,7 @@ class RocksDBRescaleTest {
 
     for (int s = 0; s < to; s++) {
       KeyedStateBackend<Long> backend =
-          open(mode, s, to, TestBackends.restored(1, handles, storage), storage);
+          open(restoreMode, s, to, TestBackends.restored(1, handles, storage), storage);
       try {
         RocksDBAgainstHeapPropertyTest.States states =
             new RocksDBAgainstHeapPropertyTest.States(backend);

@@ -31,11 +31,17 @@ final class TestBackends {
 
   private TestBackends() {}
 
-  /** Backend type and checkpoint mode: hashmap, rocksdb-full or rocksdb-incremental. */
+  /**
+   * Backend type and checkpoint mode: hashmap, rocksdb-incremental, rocksdb-full (native full
+   * checkpoints, the default) or rocksdb-canonical (full checkpoints in the key-group format).
+   */
   static Configuration configuration(String mode, Path localDir) {
     Configuration conf = new Configuration();
     conf.set(CheckpointingOptions.STATE_BACKEND, mode.startsWith("rocksdb") ? "rocksdb" : mode);
     conf.set(CheckpointingOptions.INCREMENTAL_CHECKPOINTS, mode.equals("rocksdb-incremental"));
+    if (mode.equals("rocksdb-canonical")) {
+      conf.set(RocksDBOptions.FULL_CHECKPOINT_FORMAT, "canonical");
+    }
     if (localDir != null) {
       conf.set(RocksDBOptions.LOCAL_DIRECTORIES, localDir.toString());
     }

@@ -1,0 +1,132 @@
+package io.weir.state.rocksdb;
+
+import io.weir.runtime.checkpoint.IncrementalKeyedStateHandle;
+import io.weir.runtime.checkpoint.KeyedStateHandle;
+import io.weir.runtime.state.KeyedStateSnapshot;
+import io.weir.runtime.storage.CheckpointStorage;
+import io.weir.runtime.storage.StreamStateHandle;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.stream.Stream;
+import org.rocksdb.Checkpoint;
+import org.rocksdb.RocksDBException;
+
+/**
+ * A native snapshot of the RocksDB backend, incremental or full. The synchronous part flushes the
+ * memtables and takes a native RocksDB checkpoint: hard links to the immutable SST files plus
+ * copies of the small MANIFEST, CURRENT and OPTIONS files, in milliseconds whatever the state's
+ * size. The asynchronous part:
+ *
+ * <ul>
+ *   <li>incremental: uploads the SST files the last completed checkpoint did not have into the
+ *       storage's shared directory and refers to the others by name;
+ *   <li>full (Flink 2.x's native full checkpoint): copies every SST file, in parallel, into the
+ *       checkpoint's own files, so the checkpoint is self-contained and shares nothing;
+ * </ul>
+ *
+ * and uploads the other files as the checkpoint's own. Either way the result is an {@link
+ * IncrementalKeyedStateHandle}, which the RocksDB backend restores at any parallelism.
+ */
+final class RocksDBNativeSnapshot implements KeyedStateSnapshot {
+
+  private final RocksDBKeyedStateBackend<?> backend;
+  private final Path checkpointDir;
+  private final byte[] meta;
+  private final Map<String, StreamStateHandle> base;
+  private final String backendId;
+  private final int transferThreads;
+  private final boolean incremental;
+
+  private RocksDBNativeSnapshot(
+      RocksDBKeyedStateBackend<?> backend, Path checkpointDir, byte[] meta, boolean incremental) {
+    this.backend = backend;
+    this.checkpointDir = checkpointDir;
+    this.meta = meta;
+    this.incremental = incremental;
+    synchronized (backend.pendingUploads) {
+      this.base = incremental ? backend.uploadedBase : Map.of();
+    }
+    this.backendId = backend.backendId;
+    this.transferThreads = backend.transferThreads;
+  }
+
+  static RocksDBNativeSnapshot take(
+      RocksDBKeyedStateBackend<?> backend, long checkpointId, boolean incremental)
+      throws IOException, RocksDBException {
+    List<RocksDBFullSnapshot.ColumnView> columns = new ArrayList<>();
+    backend.columns.values().forEach(c -> columns.add(RocksDBFullSnapshot.ColumnView.of(c)));
+    byte[] meta = RocksDBMeta.write(backend.keySerializer.duplicate(), columns);
+    Path dir = backend.instanceDir.resolve("chk-" + checkpointId);
+    RocksDBKeyedStateBackend.deleteQuietly(dir);
+    backend.flush();
+    try (Checkpoint checkpoint = Checkpoint.create(backend.db)) {
+      checkpoint.createCheckpoint(dir.toString());
+    }
+    return new RocksDBNativeSnapshot(backend, dir, meta, incremental);
+  }
+
+  @Override
+  public KeyedStateHandle persist(long checkpointId, CheckpointStorage storage, String description)
+      throws IOException {
+    try {
+      List<String> names;
+      try (Stream<Path> files = Files.list(checkpointDir)) {
+        names = files.map(p -> p.getFileName().toString()).sorted().toList();
+      }
+      List<Callable<IncrementalKeyedStateHandle.SharedFile>> uploads = new ArrayList<>();
+      List<Callable<IncrementalKeyedStateHandle.PrivateFile>> copies = new ArrayList<>();
+      List<IncrementalKeyedStateHandle.SharedFile> shared = new ArrayList<>();
+      for (String name : names) {
+        Path file = checkpointDir.resolve(name);
+        String what = name + " of keyed state of " + description;
+        StreamStateHandle earlier = base.get(name);
+        if (!name.endsWith(".sst")) {
+          // MANIFEST, CURRENT, OPTIONS: small, so the storage may keep them inline.
+          copies.add(
+              () ->
+                  new IncrementalKeyedStateHandle.PrivateFile(
+                      name, storage.writeState(checkpointId, Files.readAllBytes(file), what)));
+        } else if (!incremental) {
+          copies.add(
+              () ->
+                  new IncrementalKeyedStateHandle.PrivateFile(
+                      name, storage.writeState(checkpointId, what, out -> Files.copy(file, out))));
+        } else if (earlier != null) {
+          shared.add(new IncrementalKeyedStateHandle.SharedFile(name, earlier, true));
+        } else {
+          uploads.add(
+              () ->
+                  new IncrementalKeyedStateHandle.SharedFile(
+                      name, storage.writeSharedFile(checkpointId, file, what), false));
+        }
+      }
+      shared.addAll(FileTransfer.runAll(uploads, transferThreads, "upload of " + description));
+      List<IncrementalKeyedStateHandle.PrivateFile> own =
+          FileTransfer.runAll(copies, transferThreads, "copy of " + description);
+      StreamStateHandle metaHandle =
+          storage.writeState(checkpointId, meta, "state meta data of " + description);
+      if (incremental) {
+        Map<String, StreamStateHandle> files = new HashMap<>();
+        shared.forEach(f -> files.put(f.localName(), f.handle()));
+        synchronized (backend.pendingUploads) {
+          backend.pendingUploads.put(checkpointId, files);
+        }
+      }
+      return new IncrementalKeyedStateHandle(
+          backend.range, backendId, checkpointId, metaHandle, shared, own);
+    } finally {
+      release();
+    }
+  }
+
+  @Override
+  public void release() {
+    RocksDBKeyedStateBackend.deleteQuietly(checkpointDir);
+  }
+}
