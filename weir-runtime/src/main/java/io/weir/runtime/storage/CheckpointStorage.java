@@ -40,6 +40,16 @@ public interface CheckpointStorage {
     return writeState(checkpointId, Files.readAllBytes(file), description);
   }
 
+  /**
+   * Stores an immutable local file as state of checkpoint {@code checkpointId} alone (an SST file
+   * of a native full checkpoint): it goes when that checkpoint goes. This default keeps the bytes
+   * like any other state.
+   */
+  default StreamStateHandle writeFile(long checkpointId, Path file, String description)
+      throws IOException {
+    return writeState(checkpointId, Files.readAllBytes(file), description);
+  }
+
   /** Writes the bytes of one piece of state to a stream. */
   @FunctionalInterface
   interface StateWriter {

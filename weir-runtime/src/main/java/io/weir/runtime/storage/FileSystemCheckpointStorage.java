@@ -165,24 +165,7 @@ public final class FileSystemCheckpointStorage implements CheckpointStorage {
     if (data.length <= inlineThresholdBytes) {
       return InlineState.of(data);
     }
-    String relativePath = checkpointDirName(checkpointId) + "/" + UUID.randomUUID();
-    String path = FileSystems.child(jobDir, relativePath);
-    try (OutputStream out = fs.create(path, false)) {
-      out.write(data);
-    } catch (IOException e) {
-      throw new IOException(
-          "Could not write state "
-              + description
-              + " of checkpoint "
-              + checkpointId
-              + " to "
-              + fs.toUri(path)
-              + ": "
-              + e,
-          e);
-    }
-    return new StreamStateHandle.File(
-        relativePath, data.length, MetadataSerializer.crc32(data, 0, data.length));
+    return writeState(checkpointId, description, out -> out.write(data));
   }
 
   @Override
@@ -266,6 +249,13 @@ public final class FileSystemCheckpointStorage implements CheckpointStorage {
       throws IOException {
     return upload(
         checkpointId, file, SHARED_DIR + "/" + checkpointId + "-" + UUID.randomUUID(), description);
+  }
+
+  @Override
+  public StreamStateHandle writeFile(long checkpointId, Path file, String description)
+      throws IOException {
+    return upload(
+        checkpointId, file, checkpointDirName(checkpointId) + "/" + UUID.randomUUID(), description);
   }
 
   private StreamStateHandle upload(

@@ -96,7 +96,7 @@ final class RocksDBNativeSnapshot implements KeyedStateSnapshot {
           copies.add(
               () ->
                   new IncrementalKeyedStateHandle.PrivateFile(
-                      name, storage.writeState(checkpointId, what, out -> Files.copy(file, out))));
+                      name, storage.writeFile(checkpointId, file, what)));
         } else if (earlier != null) {
           shared.add(new IncrementalKeyedStateHandle.SharedFile(name, earlier, true));
         } else {
