@@ -188,6 +188,7 @@ public abstract class StreamTask implements Runnable {
       Thread.interrupted(); // clear a cancellation interrupt before cleanup
     }
     stopped = true;
+    awaitUploads();
     try {
       cleanup(end == TaskState.FINISHED);
     } catch (Throwable t) {
@@ -256,21 +257,25 @@ public abstract class StreamTask implements Runnable {
     for (RecordWriter<?> writer : writerArray) {
       writer.broadcastEvent(ChannelEvent.EndOfPartition.INSTANCE);
     }
-    awaitUploads();
   }
 
   /**
-   * A finishing task lets the uploads of its snapshots end before {@link #cleanup} closes the state
-   * they read (as Flink's tasks wait for their pending checkpoints). A checkpoint triggered just
-   * after the final one may reach the task before it ends; closing a RocksDB backend under that
-   * snapshot's upload would make the task decline the checkpoint, and the coordinator would count
-   * the decline as a failed checkpoint and fail the job over although nothing failed.
+   * A task that stops — finished, failed or cancelled — lets the uploads of its snapshots end
+   * before {@link #cleanup} closes the state they read, and before it reports its end (as Flink's
+   * tasks wait for their pending checkpoints):
+   *
+   * <ul>
+   *   <li>finishing: a checkpoint triggered just after the final one may reach the task before it
+   *       ends; closing a RocksDB backend under that snapshot's upload would make the task decline
+   *       the checkpoint, and the coordinator would fail the job over although nothing failed;
+   *   <li>cancelled or failed: the coordinator aborted the checkpoint and deleted its directory; an
+   *       upload cut short by the closed state would leave the files it wrote so far behind, while
+   *       an upload that ends acknowledges late and the coordinator deletes them again.
+   * </ul>
    */
   private void awaitUploads() {
     while (uploadsInFlight.get() > 0) {
-      if (cancelled.get()) {
-        throw new CancelTaskException();
-      }
+      Thread.interrupted(); // a cancellation interrupt would make every wait return at once
       waker.await(Long.MAX_VALUE);
     }
   }

@@ -11,16 +11,13 @@ import io.weir.api.sink.DiscardingSink;
 import io.weir.api.state.ValueState;
 import io.weir.api.state.ValueStateDescriptor;
 import io.weir.api.typeutils.Types;
-import io.weir.runtime.storage.FileSystem;
 import io.weir.runtime.storage.FileSystems;
+import io.weir.runtime.storage.ForwardingFileSystem;
 import java.io.FilterOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
@@ -38,12 +35,14 @@ class AsyncSnapshotTest {
   static final AtomicBoolean ARMED = new AtomicBoolean();
 
   /** A local file system whose first state-file upload waits until processing has moved on. */
-  static final class SlowFileSystem implements FileSystem {
-    private final FileSystem local = FileSystems.get(URI.create("file:///"));
+  static final class SlowFileSystem extends ForwardingFileSystem {
+    SlowFileSystem() {
+      super("slowfs");
+    }
 
     @Override
     public OutputStream create(String path, boolean overwrite) throws IOException {
-      OutputStream out = local.create(path, overwrite);
+      OutputStream out = super.create(path, overwrite);
       if (path.contains("_metadata") || !ARMED.compareAndSet(true, false)) {
         return out;
       }
@@ -58,41 +57,6 @@ class AsyncSnapshotTest {
           super.close();
         }
       };
-    }
-
-    @Override
-    public InputStream open(String path) throws IOException {
-      return local.open(path);
-    }
-
-    @Override
-    public void rename(String from, String to) throws IOException {
-      local.rename(from, to);
-    }
-
-    @Override
-    public boolean delete(String path, boolean recursive) throws IOException {
-      return local.delete(path, recursive);
-    }
-
-    @Override
-    public List<String> list(String dir) throws IOException {
-      return local.list(dir);
-    }
-
-    @Override
-    public boolean exists(String path) throws IOException {
-      return local.exists(path);
-    }
-
-    @Override
-    public void mkdirs(String dir) throws IOException {
-      local.mkdirs(dir);
-    }
-
-    @Override
-    public URI toUri(String path) {
-      return URI.create("slowfs://" + path);
     }
   }
 
