@@ -29,8 +29,9 @@ import org.junit.jupiter.api.Test;
 class UnalignedBarrierMidBufferTest {
 
   static final int BLOCK_AT = 10;
-  static final CountDownLatch BLOCKED = new CountDownLatch(1);
-  static final CountDownLatch RELEASE = new CountDownLatch(1);
+  // Fresh per run of the test (functions reach them statically, in this JVM).
+  static volatile CountDownLatch blocked;
+  static volatile CountDownLatch release;
 
   /** Per checkpoint id, how many records the mapper had processed when it snapshotted. */
   static final Map<Long, Long> COUNT_AT_SNAPSHOT = new ConcurrentHashMap<>();
@@ -47,8 +48,8 @@ class UnalignedBarrierMidBufferTest {
     @Override
     public Long map(Long value) throws Exception {
       if (++count == BLOCK_AT) {
-        BLOCKED.countDown();
-        RELEASE.await();
+        blocked.countDown();
+        release.await();
       }
       return value;
     }
@@ -71,6 +72,9 @@ class UnalignedBarrierMidBufferTest {
 
   @Test
   void theBarrierIsTakenBetweenTwoRecordsOfTheBufferBeingRead() throws Exception {
+    blocked = new CountDownLatch(1);
+    release = new CountDownLatch(1);
+    COUNT_AT_SNAPSHOT.clear();
     StreamEnvironment env = StreamEnvironment.create();
     env.setParallelism(1);
     // Buffers leave only when full: the records after the 10th share its buffer.
@@ -84,7 +88,7 @@ class UnalignedBarrierMidBufferTest {
         .addSink((SinkFunction<Long>) (value, ctx) -> {});
     JobClient client = env.executeAsync("mid-buffer barrier");
     try {
-      BLOCKED.await();
+      blocked.await();
       // The mapper is stuck inside the first buffer. Wait for a checkpoint whose barrier the source
       // has sent (it acknowledges after putting the barrier at the head of the mapper's channel)
       // and which the blocked mapper has not snapshotted.
@@ -92,7 +96,7 @@ class UnalignedBarrierMidBufferTest {
           await()
               .atMost(Duration.ofSeconds(30))
               .until(() -> sentNotSnapshotted(client), id -> id > 0);
-      RELEASE.countDown();
+      release.countDown();
 
       await()
           .atMost(Duration.ofSeconds(30))
@@ -122,7 +126,7 @@ class UnalignedBarrierMidBufferTest {
           .as("the unread rest of the buffer is in-flight data of the checkpoint")
           .isPositive();
     } finally {
-      RELEASE.countDown();
+      release.countDown();
       client.cancel().get();
     }
   }

@@ -42,8 +42,9 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class CancelDuringUploadTest {
 
-  static final CountDownLatch HELD = new CountDownLatch(1);
-  static final CountDownLatch RELEASE = new CountDownLatch(1);
+  // Fresh per run of the test (the file system reaches them statically, in this JVM).
+  static volatile CountDownLatch held;
+  static volatile CountDownLatch release;
   static volatile Thread uploader;
 
   /** Holds the first SST file of checkpoint 3 before creating it, until the test releases it. */
@@ -56,9 +57,9 @@ class CancelDuringUploadTest {
     public OutputStream create(String path, boolean overwrite) throws IOException {
       if (path.contains("/chk-3/") && uploader == null) {
         uploader = Thread.currentThread();
-        HELD.countDown();
+        held.countDown();
         try {
-          RELEASE.await();
+          release.await();
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
           throw new IOException("interrupted while held", e);
@@ -100,12 +101,15 @@ class CancelDuringUploadTest {
 
   @AfterEach
   void unregister() {
-    RELEASE.countDown();
+    release.countDown();
     FileSystems.unregister("holdfs");
   }
 
   @Test
   void noFileOfTheAbortedCheckpointStaysBehind() throws Exception {
+    held = new CountDownLatch(1);
+    release = new CountDownLatch(1);
+    uploader = null;
     FileSystems.register("holdfs", new HoldingFileSystem());
     Configuration conf = TestBackends.configuration("rocksdb-full", dir.resolve("local"));
     conf.set(RocksDBOptions.TRANSFER_THREADS, 1); // the SST files one after the other
@@ -122,7 +126,7 @@ class CancelDuringUploadTest {
         .sinkTo(new DiscardingSink<>());
     JobClient client = env.executeAsync("cancel during upload");
 
-    assertThat(HELD.await(60, TimeUnit.SECONDS)).as("checkpoint 3 reached the upload").isTrue();
+    assertThat(held.await(60, TimeUnit.SECONDS)).as("checkpoint 3 reached the upload").isTrue();
     Thread task = taskThread();
     CompletableFuture<Void> cancelled = client.cancel(); // aborts checkpoint 3, deletes chk-3
     // Release the copy once the cancelled task has gone as far as it goes without it: ended (and
@@ -130,7 +134,7 @@ class CancelDuringUploadTest {
     await()
         .atMost(Duration.ofSeconds(60))
         .until(() -> !task.isAlive() || task.getState() == Thread.State.WAITING);
-    RELEASE.countDown();
+    release.countDown();
     cancelled.get(60, TimeUnit.SECONDS);
     // The copy runs on the job's snapshot pool, which ends with the job: once its thread is gone
     // the copy has ended, completed or not.
