@@ -194,8 +194,18 @@ public final class FileSystemCheckpointStorage implements CheckpointStorage {
   @Override
   public StreamStateHandle writeState(long checkpointId, String description, StateWriter writer)
       throws IOException {
+    return write(
+        checkpointId,
+        checkpointDirName(checkpointId) + "/" + UUID.randomUUID(),
+        description,
+        writer);
+  }
+
+  /** Writes a new file at {@code relativePath} in the job directory, counting and checksumming. */
+  private StreamStateHandle write(
+      long checkpointId, String relativePath, String description, StateWriter writer)
+      throws IOException {
     requireWritable("write state " + description);
-    String relativePath = checkpointDirName(checkpointId) + "/" + UUID.randomUUID();
     String path = FileSystems.child(jobDir, relativePath);
     CRC32 crc = new CRC32();
     long size;
@@ -247,42 +257,23 @@ public final class FileSystemCheckpointStorage implements CheckpointStorage {
   @Override
   public StreamStateHandle writeSharedFile(long checkpointId, Path file, String description)
       throws IOException {
-    return upload(
-        checkpointId, file, SHARED_DIR + "/" + checkpointId + "-" + UUID.randomUUID(), description);
+    requireWritable("write state " + description);
+    createLayout();
+    return write(
+        checkpointId,
+        SHARED_DIR + "/" + checkpointId + "-" + UUID.randomUUID(),
+        description,
+        out -> Files.copy(file, out));
   }
 
   @Override
   public StreamStateHandle writeFile(long checkpointId, Path file, String description)
       throws IOException {
-    return upload(
-        checkpointId, file, checkpointDirName(checkpointId) + "/" + UUID.randomUUID(), description);
-  }
-
-  private StreamStateHandle upload(
-      long checkpointId, Path file, String relativePath, String description) throws IOException {
-    requireWritable("write state " + description);
-    createLayout();
-    String path = FileSystems.child(jobDir, relativePath);
-    CRC32 crc = new CRC32();
-    long size;
-    try (InputStream in = new CheckedInputStream(Files.newInputStream(file), crc);
-        OutputStream out = fs.create(path, false)) {
-      size = in.transferTo(out);
-    } catch (IOException e) {
-      throw new IOException(
-          "Could not upload "
-              + description
-              + " ("
-              + file
-              + ") of checkpoint "
-              + checkpointId
-              + " to "
-              + fs.toUri(path)
-              + ": "
-              + e,
-          e);
-    }
-    return new StreamStateHandle.File(relativePath, size, (int) crc.getValue());
+    return write(
+        checkpointId,
+        checkpointDirName(checkpointId) + "/" + UUID.randomUUID(),
+        description,
+        out -> Files.copy(file, out));
   }
 
   @Override
