@@ -110,7 +110,7 @@ public final class CheckpointConfig {
           "'" + configuration.get(STATE_BACKEND) + "'",
           "must be 'hashmap' or 'rocksdb'");
     }
-    RestartStrategy.fromConfiguration(configuration, c.isCheckpointingEnabled());
+    RestartStrategy.fromConfiguration(configuration);
   }
 
   // ---- interval and mode ----
@@ -127,6 +127,16 @@ public final class CheckpointConfig {
 
   /** Whether checkpoints are taken: the interval is set and positive. */
   public boolean isCheckpointingEnabled() {
+    return isCheckpointingEnabled(configuration);
+  }
+
+  /**
+   * Whether {@code configuration} turns checkpointing on: {@code execution.checkpointing.interval}
+   * is set and positive. Unset, zero or negative means off, however the value arrived (code, YAML,
+   * {@code -D}). This is the one definition the API, the runtime and the default restart strategy
+   * share.
+   */
+  public static boolean isCheckpointingEnabled(Configuration configuration) {
     return configuration
         .getOptional(CHECKPOINTING_INTERVAL)
         .filter(CheckpointConfig::isPositive)

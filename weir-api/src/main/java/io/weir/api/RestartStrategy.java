@@ -109,6 +109,15 @@ public sealed interface RestartStrategy {
   }
 
   /**
+   * The strategy {@code configuration} asks for, with the default of a job whose checkpointing is
+   * on or off as {@link CheckpointConfig#isCheckpointingEnabled(Configuration)} decides from the
+   * same configuration.
+   */
+  static RestartStrategy fromConfiguration(Configuration configuration) {
+    return fromConfiguration(configuration, CheckpointConfig.isCheckpointingEnabled(configuration));
+  }
+
+  /**
    * The strategy {@code configuration} describes. An explicit {@code restart-strategy.type} wins;
    * unset, it is exponential delay when checkpointing is on and none when it is off (Flink 2.x).
    * Parameters not set take their defaults.

@@ -119,10 +119,8 @@ final class LocalJob implements JobClient {
     conf.getOptional(CheckpointingOptions.CHECKPOINTS_DIRECTORY)
         .ifPresent(dir -> FileSystems.get(FileSystems.toUri(dir)));
     CheckpointConfig.validate(conf);
-    this.checkpointingEnabled =
-        conf.getOptional(CheckpointingOptions.CHECKPOINTING_INTERVAL).isPresent();
-    this.restartStrategy =
-        RestartStrategies.fromConfiguration(conf, checkpointingEnabled, new Random());
+    this.checkpointingEnabled = CheckpointConfig.isCheckpointingEnabled(conf);
+    this.restartStrategy = RestartStrategies.fromConfiguration(conf, new Random());
     for (JobVertex vertex : graph.vertices()) {
       for (StreamNode node : vertex.getChain()) {
         operatorNames.put(node.getOperatorId(), node.getName());

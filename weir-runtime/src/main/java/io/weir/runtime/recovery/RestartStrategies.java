@@ -1,7 +1,9 @@
 package io.weir.runtime.recovery;
 
+import io.weir.api.CheckpointConfig;
 import io.weir.api.RestartStrategy;
 import io.weir.api.config.Configuration;
+import io.weir.api.config.RestartStrategyOptions;
 import java.util.Objects;
 import java.util.Random;
 
@@ -20,11 +22,33 @@ public final class RestartStrategies {
    */
   public static RestartBackoffStrategy fromConfiguration(
       Configuration configuration, boolean checkpointingEnabled, Random random) {
-    return create(RestartStrategy.fromConfiguration(configuration, checkpointingEnabled), random);
+    return create(
+        RestartStrategy.fromConfiguration(configuration, checkpointingEnabled),
+        random,
+        configuration.contains(RestartStrategyOptions.RESTART_STRATEGY));
+  }
+
+  /**
+   * The restart strategy of a job with {@code configuration}: as above, with checkpointing on or
+   * off as {@link CheckpointConfig#isCheckpointingEnabled(Configuration)} says.
+   */
+  public static RestartBackoffStrategy fromConfiguration(
+      Configuration configuration, Random random) {
+    return fromConfiguration(
+        configuration, CheckpointConfig.isCheckpointingEnabled(configuration), random);
   }
 
   /** The decision logic of {@code strategy}. */
   public static RestartBackoffStrategy create(RestartStrategy strategy, Random random) {
+    return create(strategy, random, true);
+  }
+
+  /**
+   * The decision logic of {@code strategy}; {@code explicit} is false when nobody chose it (the
+   * default of a job without checkpoints), so that a failure message may say how to get restarts.
+   */
+  private static RestartBackoffStrategy create(
+      RestartStrategy strategy, Random random, boolean explicit) {
     Objects.requireNonNull(strategy, "strategy");
     Objects.requireNonNull(random, "random");
     if (strategy instanceof RestartStrategy.FixedDelay fixed) {
@@ -36,6 +60,6 @@ public final class RestartStrategies {
     if (strategy instanceof RestartStrategy.FailureRate rate) {
       return new FailureRateRestartBackoffStrategy(rate);
     }
-    return new NoRestartBackoffStrategy();
+    return new NoRestartBackoffStrategy(explicit);
   }
 }
