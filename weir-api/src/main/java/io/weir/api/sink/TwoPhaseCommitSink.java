@@ -112,7 +112,12 @@ public abstract class TwoPhaseCommitSink<IN, TXN>
   /**
    * Makes {@code txn} ready to commit: flush and make durable everything written, so that {@link
    * #commit} cannot fail for lack of data, even after a crash. Runs in {@link #snapshotState}; no
-   * element is added to {@code txn} afterwards. Throwing fails the checkpoint.
+   * element is added to {@code txn} afterwards.
+   *
+   * <p>Throwing fails the task, not only the checkpoint: {@link #snapshotState} is the synchronous
+   * part of the snapshot, and a failure there fails the task (Flink's rule since 1.11). The job
+   * fails over as the restart strategy decides; the restore aborts {@code txn}, which the last
+   * completed checkpoint recorded as current, and replays its elements.
    */
   protected abstract void preCommit(TXN txn) throws Exception;
 

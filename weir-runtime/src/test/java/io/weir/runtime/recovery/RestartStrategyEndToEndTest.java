@@ -98,5 +98,9 @@ class RestartStrategyEndToEndTest {
     assertThat(error).isInstanceOf(JobExecutionException.class);
     assertThat(AlwaysFailing.OPENS.get(function.id).get()).isEqualTo(1);
     assertThat(error.getMessage()).contains("will not restart").containsIgnoringCase("none");
+    // Chosen explicitly: no advice to enable checkpointing (it is on) or to pick a strategy.
+    assertThat(error.getMessage())
+        .contains("restart-strategy.type: none")
+        .doesNotContain("enable checkpointing");
   }
 }
