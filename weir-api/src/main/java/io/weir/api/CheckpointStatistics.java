@@ -11,6 +11,9 @@ import java.util.List;
  * @param endToEndDurationMillis from trigger to completion or abort; -1 while in progress
  * @param unaligned true when any subtask took it unaligned
  * @param subtasks what each acknowledging subtask reported
+ * @param externalPath for a completed checkpoint, where it lives: the URI of its {@code chk-<n>}
+ *     directory, which {@code execution.state-recovery.path} accepts to resume from it (with
+ *     JobManager storage a name that only the running job knows); null otherwise
  */
 public record CheckpointStatistics(
     long checkpointId,
@@ -18,10 +21,22 @@ public record CheckpointStatistics(
     long triggerTimestamp,
     long endToEndDurationMillis,
     boolean unaligned,
-    List<SubtaskCheckpointStatistics> subtasks) {
+    List<SubtaskCheckpointStatistics> subtasks,
+    String externalPath) {
 
   public CheckpointStatistics {
     subtasks = List.copyOf(subtasks);
+  }
+
+  /** Statistics of a checkpoint that has no external path (yet). */
+  public CheckpointStatistics(
+      long checkpointId,
+      Status status,
+      long triggerTimestamp,
+      long endToEndDurationMillis,
+      boolean unaligned,
+      List<SubtaskCheckpointStatistics> subtasks) {
+    this(checkpointId, status, triggerTimestamp, endToEndDurationMillis, unaligned, subtasks, null);
   }
 
   /** Where a checkpoint stands. */

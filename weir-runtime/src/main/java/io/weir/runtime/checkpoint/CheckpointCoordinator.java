@@ -113,6 +113,7 @@ public final class CheckpointCoordinator {
         new ArrayList<>();
     Runnable cancelTimeout;
     Throwable cause;
+    String externalPath;
 
     Pending(long id, long timestamp, Set<TaskKey> tasks) {
       this.id = id;
@@ -416,7 +417,7 @@ public final class CheckpointCoordinator {
         new CompletedCheckpoint(jobId, p.id, p.timestamp, false, operatorStates);
     try {
       checkpoint = sharedState.register(checkpoint);
-      storage.commitCheckpoint(checkpoint);
+      p.externalPath = storage.commitCheckpoint(checkpoint);
     } catch (Exception e) {
       LOG.warn("Could not write the metadata of checkpoint {}", p.id, e);
       pending.put(p.id, p);
@@ -522,7 +523,13 @@ public final class CheckpointCoordinator {
     history.put(
         p.id,
         new CheckpointStatistics(
-            p.id, status, p.timestamp, duration, unaligned, p.subtaskStatistics));
+            p.id,
+            status,
+            p.timestamp,
+            duration,
+            unaligned,
+            p.subtaskStatistics,
+            status == CheckpointStatistics.Status.COMPLETED ? p.externalPath : null));
     while (history.size() > STATISTICS_KEPT) {
       history.remove(history.keySet().iterator().next());
     }

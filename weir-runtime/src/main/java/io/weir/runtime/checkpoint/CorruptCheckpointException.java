@@ -3,9 +3,11 @@ package io.weir.runtime.checkpoint;
 import java.io.IOException;
 
 /**
- * A task found state of a checkpoint unreadable while restoring from it (a missing file, or one
- * whose checksum does not match). The job then falls back to an older retained checkpoint instead
- * of trying the same one again.
+ * A checkpoint cannot be restored: a state file is missing or does not match its checksum, or the
+ * job's state backend cannot read its kind of state. Found before deploying (see {@link
+ * io.weir.runtime.recovery.RestoreVerifier}) or by a task while restoring. The job then marks the
+ * checkpoint unrestorable and falls back to an older retained checkpoint, without spending a
+ * restart attempt, instead of trying the same one again.
  */
 public final class CorruptCheckpointException extends IOException {
 

@@ -35,9 +35,13 @@ import io.weir.runtime.network.ChannelSelector;
 import io.weir.runtime.network.ChannelSelectors;
 import io.weir.runtime.network.InputChannel;
 import io.weir.runtime.network.RecordWriter;
+import io.weir.runtime.recovery.Failures;
 import io.weir.runtime.recovery.RestartBackoffStrategy;
 import io.weir.runtime.recovery.RestartStrategies;
+import io.weir.runtime.recovery.RestoreVerifier;
 import io.weir.runtime.state.DefaultOperatorStateStore;
+import io.weir.runtime.state.KeyedStateBackendFactory;
+import io.weir.runtime.state.KeyedStateBackends;
 import io.weir.runtime.storage.CheckpointStorage;
 import io.weir.runtime.storage.CheckpointStorages;
 import io.weir.runtime.storage.FileSystemCheckpointStorage;
@@ -96,8 +100,14 @@ final class LocalJob implements JobClient {
 
   private final Map<String, String> operatorNames = new HashMap<>();
 
-  /** The checkpoint given by execution.state-recovery.path, if any. */
+  /** Checks checkpoints before any task restores from them. */
+  private final RestoreVerifier verifier;
+
+  /** The checkpoint given by execution.state-recovery.path, if any, verified intact. */
   private final RetainedCheckpoint initialRestore;
+
+  /** Its state as verified at submission, until the first deployment takes it. */
+  private Map<String, SubtaskStateCodec.LoadedOperator> initialState;
 
   private volatile JobStatus status = JobStatus.CREATED;
 
@@ -126,6 +136,10 @@ final class LocalJob implements JobClient {
         operatorNames.put(node.getOperatorId(), node.getName());
       }
     }
+    KeyedStateBackendFactory backend =
+        KeyedStateBackends.factory(conf.get(CheckpointingOptions.STATE_BACKEND));
+    backend.validate(conf);
+    this.verifier = new RestoreVerifier(operatorNames, backend);
     this.initialRestore = loadInitialRestore(conf);
     this.storage = checkpointingEnabled ? CheckpointStorages.create(conf, jobId.value()) : null;
     this.timer =
@@ -146,30 +160,57 @@ final class LocalJob implements JobClient {
     this.coordinator = checkpointingEnabled ? createCoordinator(conf) : null;
   }
 
-  /** Reads and checks the checkpoint to resume from, before any task starts. */
+  /**
+   * Finds, checks and verifies the checkpoint to resume from, before any task starts. The path may
+   * name one checkpoint, which must be intact, or a job's checkpoint directory, whose newest intact
+   * checkpoint is taken; the newer ones passed over are logged with the reason.
+   */
   private RetainedCheckpoint loadInitialRestore(Configuration conf) {
     Optional<String> path = conf.getOptional(CheckpointingOptions.SAVEPOINT_PATH);
     if (path.isEmpty()) {
       return null;
     }
-    RetainedCheckpoint retained;
+    String what = CheckpointingOptions.SAVEPOINT_PATH.key() + " = " + path.get();
+    FileSystemCheckpointStorage.RestoreCandidates candidates;
     try {
-      retained = FileSystemCheckpointStorage.loadFromPath(path.get());
+      candidates = FileSystemCheckpointStorage.loadRestoreCandidates(path.get());
     } catch (IOException e) {
       throw new IllegalArgumentException(
-          "Cannot resume job '"
-              + graph.jobName()
-              + "' from "
-              + CheckpointingOptions.SAVEPOINT_PATH.key()
-              + " = "
-              + path.get()
-              + ": "
-              + e.getMessage(),
-          e);
+          "Cannot resume job '" + graph.jobName() + "' from " + what + ": " + e.getMessage(), e);
     }
-    checkCompatible(
-        retained.checkpoint(), conf.get(CheckpointingOptions.SAVEPOINT_IGNORE_UNCLAIMED_STATE));
-    return retained;
+    for (String skipped : candidates.skipped()) {
+      LOG.warn("Resuming job '{}' from {}: {}", graph.jobName(), path.get(), skipped);
+    }
+    boolean ignoreUnclaimed = conf.get(CheckpointingOptions.SAVEPOINT_IGNORE_UNCLAIMED_STATE);
+    List<String> problems = new ArrayList<>(candidates.skipped());
+    for (RetainedCheckpoint candidate : candidates.checkpoints()) {
+      checkCompatible(candidate.checkpoint(), ignoreUnclaimed);
+      try {
+        initialState = verifier.verifyAndLoad(candidate.checkpoint(), candidate.storage(), false);
+        return candidate;
+      } catch (CorruptCheckpointException e) {
+        if (!candidates.jobDirectory()) {
+          throw new IllegalArgumentException(
+              "Cannot resume job '" + graph.jobName() + "' from " + what + ": " + e.getMessage(),
+              e);
+        }
+        String name = "chk-" + candidate.checkpoint().checkpointId();
+        problems.add(name + " skipped: " + e.getMessage());
+        LOG.warn(
+            "Resuming job '{}' from {}: {} skipped: {}",
+            graph.jobName(),
+            path.get(),
+            name,
+            e.getMessage());
+      }
+    }
+    throw new IllegalArgumentException(
+        "Cannot resume job '"
+            + graph.jobName()
+            + "' from "
+            + what
+            + ": no checkpoint in it can be restored: "
+            + String.join("; ", problems));
   }
 
   private void checkCompatible(CompletedCheckpoint checkpoint, boolean ignoreUnclaimed) {
@@ -333,7 +374,8 @@ final class LocalJob implements JobClient {
       Map<String, SubtaskStateCodec.LoadedOperator> restored = Map.of();
       long restoredId = -1;
       if (initialRestore != null) {
-        restored = load(initialRestore.checkpoint(), initialRestore.storage());
+        restored = initialState;
+        initialState = null;
         restoredId = initialRestore.checkpoint().checkpointId();
         LOG.info(
             "Job '{}' resumes from checkpoint {} at {}",
@@ -348,29 +390,6 @@ final class LocalJob implements JobClient {
       shutdownThreads();
       throw e instanceof RuntimeException re ? re : new IllegalStateException(e);
     }
-  }
-
-  /** Reads and verifies every state file of a checkpoint. */
-  private Map<String, SubtaskStateCodec.LoadedOperator> load(
-      CompletedCheckpoint checkpoint, CheckpointStorage from) {
-    Map<String, SubtaskStateCodec.LoadedOperator> loaded = new HashMap<>();
-    for (OperatorState op : checkpoint.operators()) {
-      if (operatorNames.containsKey(op.operatorId())) {
-        try {
-          loaded.put(op.operatorId(), SubtaskStateCodec.load(op, from, from == storage));
-        } catch (IOException e) {
-          throw new UncheckedIOException(
-              "Checkpoint "
-                  + checkpoint.checkpointId()
-                  + ", state of operator '"
-                  + op.operatorName()
-                  + "': "
-                  + e.getMessage(),
-              e);
-        }
-      }
-    }
-    return loaded;
   }
 
   private void deploy(Map<String, SubtaskStateCodec.LoadedOperator> restored, long restoredId) {
@@ -656,7 +675,7 @@ final class LocalJob implements JobClient {
     status = JobStatus.FAILING;
     long corrupt = CorruptCheckpointException.findIn(cause);
     if (corrupt >= 0) {
-      unrestorable.put(corrupt, cause.getMessage());
+      markUnrestorable(corrupt, cause.getMessage());
     }
     LOG.warn("Job '{}' attempt {} fails: {}", graph.jobName(), attempt, cause.getMessage());
     if (coordinator != null) {
@@ -676,6 +695,37 @@ final class LocalJob implements JobClient {
     }
     endedAttempt = attempt;
     if (failure != null && !cancelRequested) {
+      Throwable nonRecoverable = Failures.findNonRecoverable(failure);
+      if (nonRecoverable != null) {
+        LOG.warn(
+            "Job '{}' does not restart: the failure would recur on every attempt ({})",
+            graph.jobName(),
+            nonRecoverable.getMessage());
+        finishJob(
+            new JobExecutionException(
+                jobId,
+                "Job '"
+                    + graph.jobName()
+                    + "' ("
+                    + jobId
+                    + ") failed and will not restart, since the failure would recur on every"
+                    + " attempt: "
+                    + failure.getMessage(),
+                failure));
+        return;
+      }
+      if (lastRestoredCheckpoint >= 0
+          && CorruptCheckpointException.findIn(failure) == lastRestoredCheckpoint) {
+        // The attempt failed restoring its checkpoint: falling back to an older one is not a
+        // restart the strategy counts.
+        status = JobStatus.RESTARTING;
+        LOG.info(
+            "Job '{}' falls back from checkpoint {}, which cannot be restored",
+            graph.jobName(),
+            lastRestoredCheckpoint);
+        timer.execute(this::restart);
+        return;
+      }
       restartStrategy.notifyFailure(System.currentTimeMillis());
       if (restartStrategy.canRestart()) {
         status = JobStatus.RESTARTING;
@@ -710,10 +760,24 @@ final class LocalJob implements JobClient {
     finishJob(null);
   }
 
+  /** Checkpoint {@code id} cannot be restored: no attempt tries it again. */
+  private void markUnrestorable(long id, String why) {
+    if (unrestorable.putIfAbsent(id, why) == null) {
+      LOG.warn(
+          "Checkpoint {} of job '{}' cannot be restored ({}); falling back to the previous"
+              + " retained checkpoint",
+          id,
+          graph.jobName(),
+          why);
+    }
+  }
+
   /**
-   * Redeploys every task from the newest checkpoint that reads back intact. If checkpoints were
-   * taken but none can be read, the job fails: starting from empty state would break exactly-once
-   * silently.
+   * Redeploys every task from the newest checkpoint that verifies intact (see {@link
+   * RestoreVerifier}): the job's retained checkpoints newest first, then the one it was started
+   * from. A checkpoint that does not verify is marked unrestorable and skipped, which costs no
+   * restart attempt. If checkpoints exist but none can be restored, the job fails: starting from
+   * empty state would break exactly-once silently.
    */
   private synchronized void restart() {
     if (result.isDone()) {
@@ -730,36 +794,34 @@ final class LocalJob implements JobClient {
     Throwable previousFailure = failure;
     failure = null;
     try {
+      List<RetainedCheckpoint> candidates = new ArrayList<>();
+      if (coordinator != null) {
+        for (CompletedCheckpoint c : coordinator.retained()) {
+          candidates.add(new RetainedCheckpoint(c, "chk-" + c.checkpointId(), storage));
+        }
+      }
+      if (initialRestore != null) {
+        candidates.add(initialRestore);
+      }
       Map<String, SubtaskStateCodec.LoadedOperator> restored = Map.of();
       long restoredId = -1;
-      List<CompletedCheckpoint> candidates =
-          coordinator == null ? List.of() : coordinator.retained();
       List<String> problems = new ArrayList<>();
-      for (CompletedCheckpoint candidate : candidates) {
-        String unreadable = unrestorable.get(candidate.checkpointId());
-        if (unreadable != null) {
-          problems.add("checkpoint " + candidate.checkpointId() + ": " + unreadable);
-          LOG.warn(
-              "Checkpoint {} of job '{}' cannot be restored ({}); falling back to the previous"
-                  + " retained checkpoint",
-              candidate.checkpointId(),
-              graph.jobName(),
-              unreadable);
-          continue;
+      for (RetainedCheckpoint candidate : candidates) {
+        long id = candidate.checkpoint().checkpointId();
+        String unreadable = unrestorable.get(id);
+        if (unreadable == null) {
+          try {
+            restored =
+                verifier.verifyAndLoad(
+                    candidate.checkpoint(), candidate.storage(), candidate.storage() == storage);
+            restoredId = id;
+            break;
+          } catch (CorruptCheckpointException e) {
+            markUnrestorable(id, e.getMessage());
+            unreadable = e.getMessage();
+          }
         }
-        try {
-          restored = load(candidate, storage);
-          restoredId = candidate.checkpointId();
-          break;
-        } catch (RuntimeException e) {
-          problems.add("checkpoint " + candidate.checkpointId() + ": " + e.getMessage());
-          LOG.warn(
-              "Checkpoint {} of job '{}' cannot be restored ({}); falling back to the previous"
-                  + " retained checkpoint",
-              candidate.checkpointId(),
-              graph.jobName(),
-              e.getMessage());
-        }
+        problems.add("checkpoint " + id + ": " + unreadable);
       }
       if (restoredId < 0 && !candidates.isEmpty()) {
         throw new IllegalStateException(
@@ -767,10 +829,6 @@ final class LocalJob implements JobClient {
                 + " would lose exactly-once: "
                 + String.join("; ", problems)
                 + ". Raise execution.checkpointing.num-retained to keep more fallbacks.");
-      }
-      if (restoredId < 0 && initialRestore != null) {
-        restored = load(initialRestore.checkpoint(), initialRestore.storage());
-        restoredId = initialRestore.checkpoint().checkpointId();
       }
       deploy(restored, restoredId);
     } catch (RuntimeException e) {
@@ -825,6 +883,7 @@ final class LocalJob implements JobClient {
   private void shutdownThreads() {
     timer.shutdownNow();
     snapshotPool.shutdown();
+    verifier.close();
   }
 
   /** Lets uploads still running finish, so no state lands after the job's cleanup. */

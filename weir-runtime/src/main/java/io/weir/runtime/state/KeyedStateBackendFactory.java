@@ -3,6 +3,7 @@ package io.weir.runtime.state;
 import io.weir.api.config.Configuration;
 import io.weir.api.functions.TaskInfo;
 import io.weir.api.typeutils.TypeSerializer;
+import io.weir.runtime.checkpoint.KeyedStateHandle;
 import io.weir.runtime.checkpoint.RestoredOperatorState;
 
 /**
@@ -17,6 +18,22 @@ public interface KeyedStateBackendFactory {
 
   /** A backend for {@code context}, restored from {@code context.restored()} if present. */
   <K> KeyedStateBackend<K> create(Context<K> context) throws Exception;
+
+  /**
+   * Checks, before any task of a job is deployed, the settings this backend reads: every key
+   * parses, directories can be written. Throws naming the key, the value and what to change; the
+   * default checks nothing.
+   */
+  default void validate(Configuration configuration) {}
+
+  /**
+   * Why this backend cannot restore {@code handle} (the keyed state of {@code operatorName} in
+   * checkpoint {@code checkpointId}), or null when it can. Asked before any task is deployed, so
+   * that a checkpoint of the wrong kind is found once, not by every task of every attempt.
+   */
+  default String restoreProblem(KeyedStateHandle handle, String operatorName, long checkpointId) {
+    return null;
+  }
 
   /**
    * What a backend is built for.

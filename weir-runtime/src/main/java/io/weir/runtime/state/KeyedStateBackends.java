@@ -1,6 +1,9 @@
 package io.weir.runtime.state;
 
 import io.weir.api.config.CheckpointingOptions;
+import io.weir.runtime.checkpoint.IncrementalKeyedStateHandle;
+import io.weir.runtime.checkpoint.KeyedStateHandle;
+import io.weir.runtime.recovery.NonRecoverableException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.ServiceLoader;
@@ -66,21 +69,32 @@ public final class KeyedStateBackends {
                   context.keyGroupRange());
           if (context.restored() != null) {
             if (!context.restored().incremental().isEmpty()) {
-              throw new IllegalStateException(
-                  "Checkpoint "
-                      + context.restored().checkpointId()
-                      + " holds the keyed state of '"
-                      + context.operatorName()
-                      + "' as native RocksDB files (an incremental or native full checkpoint),"
-                      + " which the heap backend cannot read. Restore it with"
-                      + " state.backend.type: rocksdb. To switch backends, restore from a"
-                      + " savepoint or from a full checkpoint taken with"
-                      + " state.backend.rocksdb.checkpoint.full-format: canonical.");
+              throw new NonRecoverableException(
+                  nativeFilesProblem(context.operatorName(), context.restored().checkpointId()));
             }
             HeapSnapshotStrategy.restore(
                 backend, context.restored().keyed(), context.userClassLoader());
           }
           return backend;
         }
+
+        @Override
+        public String restoreProblem(
+            KeyedStateHandle handle, String operatorName, long checkpointId) {
+          return handle instanceof IncrementalKeyedStateHandle
+              ? nativeFilesProblem(operatorName, checkpointId)
+              : null;
+        }
       };
+
+  private static String nativeFilesProblem(String operatorName, long checkpointId) {
+    return "Checkpoint "
+        + checkpointId
+        + " holds the keyed state of '"
+        + operatorName
+        + "' as native RocksDB files (an incremental or native full checkpoint), which the heap"
+        + " backend cannot read. Restore it with state.backend.type: rocksdb. To switch backends,"
+        + " restore from a savepoint or from a full checkpoint taken with"
+        + " state.backend.rocksdb.checkpoint.full-format: canonical.";
+  }
 }

@@ -78,6 +78,16 @@ public interface CheckpointStorage {
     Files.write(target, readState(handle), StandardOpenOption.CREATE_NEW);
   }
 
+  /**
+   * Checks that the bytes behind {@code handle} are there and match the size and checksum it
+   * records, without keeping them: how a restore verifies files before any task reads them.
+   *
+   * @throws IOException naming the state file if it is missing or corrupt
+   */
+  default void verifyState(StreamStateHandle handle) throws IOException {
+    readState(handle);
+  }
+
   /** Deletes a shared file that no retained checkpoint refers to any more. */
   default void discardSharedState(StreamStateHandle handle) throws IOException {}
 

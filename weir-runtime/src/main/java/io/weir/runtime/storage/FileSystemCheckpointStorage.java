@@ -143,6 +143,79 @@ public final class FileSystemCheckpointStorage implements CheckpointStorage {
     return new RetainedCheckpoint(checkpoint, fs.toUri(checkpointDir).toString(), storage);
   }
 
+  /**
+   * What a restore path names: one checkpoint, or every completed checkpoint of a job's checkpoint
+   * directory.
+   *
+   * @param checkpoints the candidates, newest first; one when the path names a checkpoint
+   * @param skipped why checkpoints of a job directory were passed over (unreadable metadata, a
+   *     missing file), one line each
+   * @param jobDirectory true when the path named a job's checkpoint directory
+   */
+  public record RestoreCandidates(
+      List<RetainedCheckpoint> checkpoints, List<String> skipped, boolean jobDirectory) {}
+
+  /**
+   * Loads what a user pointed to, to resume a job from it: a checkpoint's {@code chk-<n>} directory
+   * or {@code _metadata} file (as {@link #loadFromPath}), or a job's checkpoint directory, whose
+   * completed checkpoints are all returned, newest first, each with a read-only storage. A {@code
+   * chk-<n>} without {@code _metadata} never completed and is passed over silently.
+   *
+   * @throws IOException naming the path if it holds no completed Weir checkpoint
+   */
+  public static RestoreCandidates loadRestoreCandidates(String pathOrUri) throws IOException {
+    URI uri = FileSystems.toUri(pathOrUri);
+    FileSystem fs = FileSystems.get(uri);
+    String path = FileSystems.pathOf(uri);
+    if (!fs.exists(path)
+        || FileSystems.name(path).equals(METADATA_FILE)
+        || !isDirectory(fs, path)
+        || fs.exists(FileSystems.child(path, METADATA_FILE))
+        || !hasCheckpointDirectories(fs, path)) {
+      return new RestoreCandidates(List.of(loadFromPath(pathOrUri)), List.of(), false);
+    }
+    List<RetainedCheckpoint> checkpoints = new ArrayList<>();
+    List<String> skipped = new ArrayList<>();
+    for (String name : checkpointDirectoriesNewestFirst(fs, path)) {
+      String dir = FileSystems.child(path, name);
+      if (!fs.exists(FileSystems.child(dir, METADATA_FILE))) {
+        continue; // never completed
+      }
+      try {
+        checkpoints.add(loadFromPath(fs.toUri(dir).toString()));
+      } catch (IOException | RuntimeException e) {
+        skipped.add(name + " skipped: " + e.getMessage());
+      }
+    }
+    if (checkpoints.isEmpty()) {
+      throw new IOException(
+          "Cannot restore from "
+              + pathOrUri
+              + ": the job directory "
+              + fs.toUri(path)
+              + " holds no intact completed checkpoint"
+              + (skipped.isEmpty() ? "" : " (" + String.join("; ", skipped) + ")"));
+    }
+    return new RestoreCandidates(checkpoints, skipped, true);
+  }
+
+  private static boolean hasCheckpointDirectories(FileSystem fs, String dir) throws IOException {
+    return !checkpointDirectoriesNewestFirst(fs, dir).isEmpty();
+  }
+
+  /** The {@code chk-<n>} entries of {@code dir}, highest {@code n} first. */
+  private static List<String> checkpointDirectoriesNewestFirst(FileSystem fs, String dir)
+      throws IOException {
+    List<String> names = new ArrayList<>();
+    for (String name : fs.list(dir)) {
+      if (CHECKPOINT_DIR.matcher(name).matches()) {
+        names.add(name);
+      }
+    }
+    names.sort(Comparator.comparingLong((String n) -> Long.parseLong(n.substring(4))).reversed());
+    return names;
+  }
+
   /** The job's directory: {@code <base>/<job-id>}, or where a loaded checkpoint lives. */
   public URI jobDirectory() {
     return fs.toUri(jobDir);
@@ -282,13 +355,27 @@ public final class FileSystemCheckpointStorage implements CheckpointStorage {
       Files.write(target, InlineState.read(inline), StandardOpenOption.CREATE_NEW);
       return;
     }
-    StreamStateHandle.File file = (StreamStateHandle.File) handle;
+    try (OutputStream out = Files.newOutputStream(target, StandardOpenOption.CREATE_NEW)) {
+      copyVerified((StreamStateHandle.File) handle, out);
+    }
+  }
+
+  @Override
+  public void verifyState(StreamStateHandle handle) throws IOException {
+    if (handle instanceof StreamStateHandle.Inline inline) {
+      InlineState.read(inline);
+      return;
+    }
+    copyVerified((StreamStateHandle.File) handle, OutputStream.nullOutputStream());
+  }
+
+  /** Streams the file behind {@code file} into {@code out}, then checks its size and checksum. */
+  private void copyVerified(StreamStateHandle.File file, OutputStream out) throws IOException {
     String path = resolve(file.relativePath());
     String what = describe(file, path);
     CRC32 crc = new CRC32();
     long size;
-    try (InputStream in = new CheckedInputStream(fs.open(path), crc);
-        OutputStream out = Files.newOutputStream(target, StandardOpenOption.CREATE_NEW)) {
+    try (InputStream in = new CheckedInputStream(fs.open(path), crc)) {
       size = in.transferTo(out);
     } catch (FileNotFoundException | java.nio.file.NoSuchFileException e) {
       throw new IOException(what + " is missing", e);
@@ -379,10 +466,17 @@ public final class FileSystemCheckpointStorage implements CheckpointStorage {
     return fs.toUri(dir).toString();
   }
 
+  /**
+   * Deletes {@code chk-<n>}: its {@code _metadata} first, then the state files. A crash in between
+   * leaves a directory without metadata, which is ignored like an incomplete checkpoint, never a
+   * checkpoint whose metadata promises files that are gone.
+   */
   @Override
   public void discardCheckpoint(long checkpointId) throws IOException {
     requireWritable("discard checkpoint " + checkpointId);
-    fs.delete(checkpointDir(checkpointId), true);
+    String dir = checkpointDir(checkpointId);
+    fs.delete(FileSystems.child(dir, METADATA_FILE), false);
+    fs.delete(dir, true);
   }
 
   /**
@@ -401,35 +495,26 @@ public final class FileSystemCheckpointStorage implements CheckpointStorage {
     if (!fs.exists(jobDir)) {
       return List.of();
     }
-    record Candidate(long id, String name) {}
-    List<Candidate> candidates = new ArrayList<>();
-    for (String name : fs.list(jobDir)) {
-      Matcher m = CHECKPOINT_DIR.matcher(name);
-      if (m.matches()) {
-        candidates.add(new Candidate(Long.parseLong(m.group(1)), name));
-      }
-    }
-    candidates.sort(Comparator.comparingLong(Candidate::id).reversed());
     List<CompletedCheckpoint> retained = new ArrayList<>();
-    for (Candidate candidate : candidates) {
-      String metadata =
-          FileSystems.child(FileSystems.child(jobDir, candidate.name()), METADATA_FILE);
+    for (String name : checkpointDirectoriesNewestFirst(fs, jobDir)) {
+      long id = Long.parseLong(name.substring(4));
+      String metadata = FileSystems.child(FileSystems.child(jobDir, name), METADATA_FILE);
       if (!fs.exists(metadata)) {
         continue;
       }
       try {
         CompletedCheckpoint checkpoint = readMetadata(fs, metadata);
         String problem =
-            checkpoint.checkpointId() != candidate.id()
+            checkpoint.checkpointId() != id
                 ? fs.toUri(metadata) + " holds checkpoint " + checkpoint.checkpointId()
                 : firstMissingFile(checkpoint);
         if (problem == null) {
           retained.add(checkpoint);
         } else {
-          problems.add(candidate.name() + " skipped: " + problem);
+          problems.add(name + " skipped: " + problem);
         }
       } catch (IOException e) {
-        problems.add(candidate.name() + " skipped: " + e.getMessage());
+        problems.add(name + " skipped: " + e.getMessage());
       }
     }
     return retained;

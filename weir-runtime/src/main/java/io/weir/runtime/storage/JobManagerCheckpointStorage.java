@@ -50,13 +50,13 @@ public final class JobManagerCheckpointStorage implements CheckpointStorage {
   /**
    * Keeps {@code data} inline.
    *
-   * @throws IOException if {@code data} is larger than the limit, saying what to do
+   * @throws StateSizeLimitException if {@code data} is larger than the limit, saying what to do
    */
   @Override
   public StreamStateHandle writeState(long checkpointId, byte[] data, String description)
       throws IOException {
     if (data.length > maxStateSizeBytes) {
-      throw new IOException(
+      throw new StateSizeLimitException(
           "State "
               + description
               + " of checkpoint "

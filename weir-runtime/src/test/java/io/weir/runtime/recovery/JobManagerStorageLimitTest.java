@@ -119,4 +119,21 @@ class JobManagerStorageLimitTest {
         .isInstanceOf(JobExecutionException.class);
     return caught[0];
   }
+
+  @Test
+  void stateAboveTheLimitFailsTheJobOnceAlsoUnderUnlimitedRestarts() {
+    org.junit.jupiter.api.Assumptions.assumeTrue(
+        RecoveryTestSupport.keyedStateIsOnePiecePerSubtask(),
+        "native RocksDB checkpoints store (and limit) each compressed SST file on its own");
+    StreamEnvironment env = bigStateJob(100);
+    // Exponential delay restarts forever: the limit would be hit again by every attempt.
+    env.setRestartStrategy(RestartStrategy.exponentialDelay());
+
+    Throwable error = catchJobFailure(env);
+
+    assertThat(error.getMessage()).contains("will not restart").contains("every attempt");
+    assertThat(chainMessages(error))
+        .contains("big-state")
+        .contains("JobManager checkpoint storage");
+  }
 }

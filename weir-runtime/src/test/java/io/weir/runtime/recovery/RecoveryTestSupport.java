@@ -553,6 +553,17 @@ public final class RecoveryTestSupport {
       logger.addAppender(appender);
     }
 
+    /** Every formatted message so far. */
+    List<String> messages() {
+      List<String> out = new ArrayList<>();
+      synchronized (appender) {
+        for (ILoggingEvent e : appender.list) {
+          out.add(e.getFormattedMessage());
+        }
+      }
+      return out;
+    }
+
     /** The formatted WARN (and above) messages so far. */
     List<String> warnings() {
       List<String> out = new ArrayList<>();

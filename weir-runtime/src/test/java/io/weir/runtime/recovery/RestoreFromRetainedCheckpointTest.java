@@ -8,6 +8,7 @@ import static io.weir.runtime.recovery.RecoveryTestSupport.deleteTree;
 import static io.weir.runtime.recovery.RecoveryTestSupport.expectedCounts;
 import static io.weir.runtime.recovery.RecoveryTestSupport.finalCounts;
 import static io.weir.runtime.recovery.RecoveryTestSupport.firstCounts;
+import static io.weir.runtime.recovery.RecoveryTestSupport.flipByte;
 import static io.weir.runtime.recovery.RecoveryTestSupport.jobDir;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -25,6 +26,7 @@ import io.weir.runtime.recovery.RecoveryTestSupport.Count;
 import io.weir.runtime.recovery.RecoveryTestSupport.CounterProbe;
 import io.weir.runtime.recovery.RecoveryTestSupport.CountingSource;
 import io.weir.runtime.recovery.RecoveryTestSupport.KeyedCounter;
+import io.weir.runtime.recovery.RecoveryTestSupport.LogCapture;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -60,7 +62,7 @@ class RestoreFromRetainedCheckpointTest {
   @TempDir Path resumedCheckpoints;
 
   /** What the first job left behind. */
-  record Retained(Path jobDir, long checkpointId, Map<Long, Long> counts) {
+  record Retained(Path jobDir, long checkpointId, Map<Long, Long> counts, String externalPath) {
     Path checkpointDir() {
       return jobDir.resolve("chk-" + checkpointId);
     }
@@ -102,12 +104,18 @@ class RestoreFromRetainedCheckpointTest {
 
     assertThat(sink.size()).isEqualTo((int) total);
     long newest = completedIds(jobDir).last();
+    String externalPath =
+        client.getCheckpointStatistics().stream()
+            .filter(s -> s.checkpointId() == newest)
+            .findFirst()
+            .orElseThrow()
+            .externalPath();
     assertThat(source.control().progress(newest))
         .as("the newest retained checkpoint was taken after every record")
         .isEqualTo(total);
     Map<Long, Long> counts = finalCounts(sink.results());
     assertThat(counts).isEqualTo(expectedCounts(total, KEYS));
-    return new Retained(jobDir, newest, counts);
+    return new Retained(jobDir, newest, counts, externalPath);
   }
 
   /** Resumes the count from {@code path} over a bounded source that ends at LIMIT per split. */
@@ -254,4 +262,42 @@ class RestoreFromRetainedCheckpointTest {
     assertThat(firstCounts(atOne.results())).isEqualTo(firstCounts(atThree.results()));
     assertThat(finalCounts(atOne.results())).isEqualTo(finalCounts(atThree.results()));
   }
+
+  @Test
+  void theStatisticsOfACompletedCheckpointCarryThePathToResumeFrom() throws Exception {
+    Retained first = runAndCancel(checkpoints);
+    assertThat(first.externalPath())
+        .isEqualTo(first.checkpointDir().toUri().toString().replaceAll("/$", ""));
+
+    CollectSink<Count> sink = new CollectSink<>();
+    JobExecutionResult result = resume(first.externalPath(), 2, sink);
+
+    assertContinued(first, result, sink);
+  }
+
+  @Test
+  void aJobsCheckpointDirectoryResumesFromItsNewestIntactCheckpoint() throws Exception {
+    Retained first = runAndCancel(checkpoints);
+    // A newer checkpoint whose metadata is damaged, and an even newer one that never completed.
+    Path damaged = first.jobDir().resolve("chk-" + (first.checkpointId() + 5));
+    copyTree(first.checkpointDir(), damaged);
+    flipByte(damaged.resolve("_metadata"));
+    Files.createDirectories(first.jobDir().resolve("chk-" + (first.checkpointId() + 6)));
+
+    CollectSink<Count> sink = new CollectSink<>();
+    JobExecutionResult result;
+    try (LogCapture log = new LogCapture(LOCAL_JOB)) {
+      result = resume(first.jobDir().toUri().toString(), 2, sink);
+      assertThat(log.messages())
+          .anyMatch(m -> m.contains("chk-" + (first.checkpointId() + 5)) && m.contains("skipped"))
+          .anyMatch(
+              m ->
+                  m.contains("resumes from checkpoint " + first.checkpointId())
+                      && m.contains("chk-" + first.checkpointId()));
+    }
+
+    assertContinued(first, result, sink);
+  }
+
+  static final String LOCAL_JOB = "io.weir.runtime.local.LocalJob";
 }

@@ -291,6 +291,54 @@ class FileSystemCheckpointStorageTest {
         .containsExactly(2L);
   }
 
+  /**
+   * Deletes a directory's files one by one, state files first, and crashes before the last one: the
+   * worst order a recursive delete can take.
+   */
+  static final class CrashingDeleteFileSystem extends ForwardingFileSystem {
+    CrashingDeleteFileSystem() {
+      super("crashy");
+    }
+
+    @Override
+    public boolean delete(String path, boolean recursive) throws IOException {
+      if (!recursive) {
+        return super.delete(path, false);
+      }
+      List<String> names = new ArrayList<>(list(path));
+      names.sort((a, b) -> Boolean.compare(a.startsWith("_"), b.startsWith("_")));
+      for (int i = 0; i < names.size() - 1; i++) {
+        super.delete(path + "/" + names.get(i), true);
+      }
+      throw new IOException("crash while deleting " + path);
+    }
+  }
+
+  @Test
+  void aCrashWhileDiscardingNeverLeavesMetadataWhoseFilesAreGone() throws IOException {
+    FileSystems.register("crashy", new CrashingDeleteFileSystem());
+    try {
+      FileSystemCheckpointStorage storage =
+          new FileSystemCheckpointStorage(
+              java.net.URI.create("crashy://" + base), JOB_ID, THRESHOLD);
+      storage.commitCheckpoint(TestCheckpoints.write(storage, 1, SMALL, LARGE));
+      storage.commitCheckpoint(TestCheckpoints.write(storage, 2, SMALL, LARGE));
+
+      assertThatThrownBy(() -> storage.discardCheckpoint(1)).hasMessageContaining("crash");
+
+      // The metadata went first: what is left of chk-1 is an incomplete checkpoint, ignored.
+      assertThat(jobDir().resolve("chk-1/" + FileSystemCheckpointStorage.METADATA_FILE))
+          .doesNotExist();
+      List<String> problems = new ArrayList<>();
+      assertThat(storage.loadRetained(problems))
+          .extracting(CompletedCheckpoint::checkpointId)
+          .containsExactly(2L);
+      assertThat(problems).isEmpty();
+    } finally {
+      FileSystems.unregister("crashy");
+    }
+  }
+
   // --- restoring from a path a user gives ---
 
   @Test

@@ -2,7 +2,12 @@ package io.weir.state.rocksdb;
 
 import io.weir.api.config.ConfigOption;
 import io.weir.api.config.ConfigOptions;
+import io.weir.api.config.Configuration;
 import io.weir.api.config.MemorySize;
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The {@code state.backend.rocksdb.*} configuration keys, with Flink's names where Flink has the
@@ -22,6 +27,15 @@ public final class RocksDBOptions {
               "Where RocksDB keeps its working files, one directory per operator subtask, removed"
                   + " when the subtask ends. Several directories may be given, separated by ','"
                   + " or the path separator; subtasks are spread over them. Default: java.io.tmpdir.");
+
+  public static final ConfigOption<String> NATIVE_LIBRARY_DIRECTORY =
+      ConfigOptions.key("state.backend.rocksdb.native-library.dir")
+          .stringType()
+          .noDefaultValue()
+          .withDescription(
+              "Where the RocksDB native library is extracted, one copy per rocksdbjni version (in"
+                  + " a subdirectory named after it), and loaded from by every process; unset:"
+                  + " java.io.tmpdir/weir-rocksdb-native.");
 
   public static final ConfigOption<MemorySize> FIXED_PER_SLOT =
       ConfigOptions.key("state.backend.rocksdb.memory.fixed-per-slot")
@@ -128,4 +142,30 @@ public final class RocksDBOptions {
                   + " the key-group format savepoints use, which the heap backend can also"
                   + " restore; every entry is read and written, so it costs CPU in proportion to"
                   + " the state.");
+
+  /** Every option of the RocksDB backend. */
+  public static List<ConfigOption<?>> all() {
+    List<ConfigOption<?>> options = new ArrayList<>();
+    for (Field field : RocksDBOptions.class.getFields()) {
+      if (Modifier.isStatic(field.getModifiers()) && field.getType() == ConfigOption.class) {
+        try {
+          options.add((ConfigOption<?>) field.get(null));
+        } catch (IllegalAccessException e) {
+          throw new IllegalStateException(e);
+        }
+      }
+    }
+    return options;
+  }
+
+  /**
+   * Parses every {@code state.backend.rocksdb.*} value of {@code configuration}, so that a value
+   * that does not parse is reported, naming its key, before any task runs. Ranges are checked where
+   * the values are used, and a failure there fails the job at once.
+   */
+  static void validate(Configuration configuration) {
+    for (ConfigOption<?> option : all()) {
+      configuration.getOptional(option);
+    }
+  }
 }

@@ -2,6 +2,7 @@ package io.weir.state.rocksdb;
 
 import io.weir.api.config.CheckpointingOptions;
 import io.weir.api.config.Configuration;
+import io.weir.runtime.recovery.NonRecoverableException;
 import io.weir.runtime.state.KeyedStateBackend;
 import io.weir.runtime.state.KeyedStateBackendFactory;
 import java.io.File;
@@ -23,8 +24,8 @@ public final class RocksDBStateBackendFactory implements KeyedStateBackendFactor
 
   @Override
   public <K> KeyedStateBackend<K> create(Context<K> context) throws Exception {
-    RocksDBNativeLibrary.ensureLoaded();
     Configuration conf = context.configuration();
+    RocksDBNativeLibrary.ensureLoaded(conf);
     Path instanceDir = instanceDirectory(context);
     RocksDBResources.Slot slot =
         RocksDBResources.acquire(context.jobScope(), context.taskInfo().indexOfThisSubtask(), conf);
@@ -42,7 +43,10 @@ public final class RocksDBStateBackendFactory implements KeyedStateBackendFactor
     } catch (RuntimeException e) {
       RocksDBResources.release(slot);
       RocksDBKeyedStateBackend.deleteQuietly(instanceDir);
-      throw e;
+      // An invalid setting fails every attempt alike: no restart can mend it.
+      throw e instanceof IllegalArgumentException
+          ? new NonRecoverableException(e.getMessage(), e)
+          : e;
     }
     try {
       RocksDBRestore.restore(backend, context.restored(), context.userClassLoader());
@@ -54,11 +58,31 @@ public final class RocksDBStateBackendFactory implements KeyedStateBackendFactor
   }
 
   /**
-   * A fresh working directory for one operator subtask, in one of the configured local directories
-   * (chosen by subtask index, skipping ones that cannot be written).
+   * Before any task runs: every {@code state.backend.rocksdb.*} key parses and lies in its range,
+   * and at least one local directory can be created and written.
    */
-  static Path instanceDirectory(Context<?> context) throws IOException {
-    String configured = context.configuration().get(RocksDBOptions.LOCAL_DIRECTORIES);
+  @Override
+  public void validate(Configuration configuration) {
+    RocksDBOptions.validate(configuration);
+    List<String> problems = new ArrayList<>();
+    List<Path> dirs = localDirectories(configuration);
+    for (Path dir : dirs) {
+      try {
+        Files.createDirectories(dir);
+        if (!Files.isWritable(dir)) {
+          problems.add(dir + " is not writable");
+        }
+      } catch (IOException | SecurityException e) {
+        problems.add(dir + " cannot be created (" + e + ")");
+      }
+    }
+    if (problems.size() == dirs.size()) {
+      throw new NonRecoverableException(noLocalDirectory(configuration, "RocksDB state", problems));
+    }
+  }
+
+  private static List<Path> localDirectories(Configuration configuration) {
+    String configured = configuration.get(RocksDBOptions.LOCAL_DIRECTORIES);
     List<Path> dirs = new ArrayList<>();
     if (configured == null || configured.isBlank()) {
       dirs.add(Path.of(System.getProperty("java.io.tmpdir")));
@@ -69,6 +93,30 @@ public final class RocksDBStateBackendFactory implements KeyedStateBackendFactor
         }
       }
     }
+    return dirs;
+  }
+
+  private static String noLocalDirectory(
+      Configuration configuration, String what, List<String> problems) {
+    return "The "
+        + what
+        + " has no local working directory: "
+        + String.join("; ", problems)
+        + ". Set "
+        + RocksDBOptions.LOCAL_DIRECTORIES.key()
+        + " to a writable directory"
+        + (configuration.get(RocksDBOptions.LOCAL_DIRECTORIES) == null
+            ? " (the default is java.io.tmpdir)"
+            : "")
+        + ".";
+  }
+
+  /**
+   * A fresh working directory for one operator subtask, in one of the configured local directories
+   * (chosen by subtask index, skipping ones that cannot be written).
+   */
+  static Path instanceDirectory(Context<?> context) {
+    List<Path> dirs = localDirectories(context.configuration());
     String name =
         "weir-rocksdb-"
             + context.operatorId().replaceAll("[^A-Za-z0-9_.-]", "_")
@@ -90,15 +138,10 @@ public final class RocksDBStateBackendFactory implements KeyedStateBackendFactor
         problems.add(dir + ": " + e);
       }
     }
-    throw new IOException(
-        "The RocksDB state of operator '"
-            + context.operatorName()
-            + "' has no local working directory: "
-            + String.join("; ", problems)
-            + ". Set "
-            + RocksDBOptions.LOCAL_DIRECTORIES.key()
-            + " to a writable directory"
-            + (configured == null ? " (the default is java.io.tmpdir)" : "")
-            + ".");
+    throw new NonRecoverableException(
+        noLocalDirectory(
+            context.configuration(),
+            "RocksDB state of operator '" + context.operatorName() + "'",
+            problems));
   }
 }

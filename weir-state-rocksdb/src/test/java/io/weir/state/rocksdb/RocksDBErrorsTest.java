@@ -5,12 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.weir.api.config.Configuration;
 import io.weir.api.typeutils.Types;
+import io.weir.runtime.recovery.NonRecoverableException;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -25,7 +23,7 @@ class RocksDBErrorsTest {
     Configuration conf = TestBackends.configuration("rocksdb-incremental", file.resolve("db"));
 
     assertThatThrownBy(() -> TestBackends.create(conf, Types.LONG.createSerializer(), 0, 1, null))
-        .isInstanceOf(IOException.class)
+        .isInstanceOf(NonRecoverableException.class)
         .hasMessageContaining("operator 'op'")
         .hasMessageContaining(file.resolve("db").toString())
         .hasMessageContaining("state.backend.rocksdb.localdir");
@@ -57,25 +55,14 @@ class RocksDBErrorsTest {
 
   @Test
   void theNativeLibraryFailingToLoadSaysWhichLibraryAndWhy() throws Exception {
-    Path missing = dir.resolve("no-such-dir");
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    Process process =
-        new ProcessBuilder(
-                List.of(
-                    java,
-                    "-Djava.io.tmpdir=" + missing,
-                    "-cp",
-                    System.getProperty("java.class.path"),
-                    NativeLibraryProbe.class.getName()))
-            .redirectErrorStream(true)
-            .start();
-    process.getOutputStream().close();
-    String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    Path file = Files.writeString(dir.resolve("a-file"), "not a directory");
+    Path below = file.resolve("native");
+    String output = NativeLibraryExtractionTest.probe(below, dir.resolve("tmp"));
 
     assertThat(output)
         .contains("ERROR Could not load RocksDB's native library librocksdbjni")
-        .contains("java.io.tmpdir " + missing)
+        .contains(below.toString())
+        .contains("state.backend.rocksdb.native-library.dir")
         .contains("org.rocksdb:rocksdbjni");
   }
 }

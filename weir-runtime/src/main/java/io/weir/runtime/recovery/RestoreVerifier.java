@@ -1,0 +1,187 @@
+package io.weir.runtime.recovery;
+
+import io.weir.runtime.checkpoint.CompletedCheckpoint;
+import io.weir.runtime.checkpoint.CorruptCheckpointException;
+import io.weir.runtime.checkpoint.IncrementalKeyedStateHandle;
+import io.weir.runtime.checkpoint.OperatorState;
+import io.weir.runtime.checkpoint.OperatorSubtaskState;
+import io.weir.runtime.checkpoint.SubtaskStateCodec;
+import io.weir.runtime.state.KeyedStateBackendFactory;
+import io.weir.runtime.storage.CheckpointStorage;
+import io.weir.runtime.storage.StreamStateHandle;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+/**
+ * Checks, before any task is deployed, that a checkpoint can be restored by a job, so that a bad
+ * checkpoint is found once, up front, and not by every task of every attempt:
+ *
+ * <ul>
+ *   <li>the job's state backend can read the kind of every keyed state handle;
+ *   <li>every state file a restore needs is there and matches its size and checksum: the canonical
+ *       state and operator state are read (and handed to the tasks), the native files of
+ *       incremental and native full RocksDB checkpoints are verified in parallel, each distinct
+ *       file once. A file verified once is not read again by a later restore: state files are
+ *       immutable.
+ * </ul>
+ *
+ * A checkpoint that fails is reported with a {@link CorruptCheckpointException} whose message names
+ * the checkpoint, the operator and the file, so the caller can fall back to an older one.
+ *
+ * <p>Used from one thread at a time (the job's); the parallel checks run on a pool of its own.
+ */
+public final class RestoreVerifier implements AutoCloseable {
+
+  private static final int THREADS = 4;
+
+  private final Map<String, String> operatorNames;
+  private final KeyedStateBackendFactory backend;
+  private final Set<String> verifiedFiles = ConcurrentHashMap.newKeySet();
+  private ExecutorService pool;
+
+  /**
+   * @param operatorNames the job's operators, by id: only their state is restored
+   * @param backend the job's keyed state backend
+   */
+  public RestoreVerifier(Map<String, String> operatorNames, KeyedStateBackendFactory backend) {
+    this.operatorNames = Map.copyOf(operatorNames);
+    this.backend = backend;
+  }
+
+  /**
+   * Verifies {@code checkpoint}, read through {@code from}, and returns the state of each of the
+   * job's operators it holds, as the tasks restore it.
+   *
+   * @param claimed true when the checkpoint is the job's own (new checkpoints may share its files)
+   * @throws CorruptCheckpointException when it cannot be restored, naming checkpoint, operator and
+   *     file
+   */
+  public Map<String, SubtaskStateCodec.LoadedOperator> verifyAndLoad(
+      CompletedCheckpoint checkpoint, CheckpointStorage from, boolean claimed)
+      throws CorruptCheckpointException {
+    long id = checkpoint.checkpointId();
+    List<FileCheck> files = new ArrayList<>();
+    for (OperatorState op : checkpoint.operators()) {
+      if (!operatorNames.containsKey(op.operatorId())) {
+        continue;
+      }
+      for (OperatorSubtaskState subtask : op.subtasks()) {
+        if (subtask.keyed() == null) {
+          continue;
+        }
+        String problem = backend.restoreProblem(subtask.keyed(), op.operatorName(), id);
+        if (problem != null) {
+          throw new CorruptCheckpointException(id, problem, null);
+        }
+        if (subtask.keyed() instanceof IncrementalKeyedStateHandle h) {
+          files.add(new FileCheck(op.operatorName(), h.metaData()));
+          h.sharedFiles().forEach(f -> files.add(new FileCheck(op.operatorName(), f.handle())));
+          h.privateFiles().forEach(f -> files.add(new FileCheck(op.operatorName(), f.handle())));
+        }
+      }
+    }
+    verifyFiles(id, files, from);
+    Map<String, SubtaskStateCodec.LoadedOperator> loaded = new HashMap<>();
+    for (OperatorState op : checkpoint.operators()) {
+      if (operatorNames.containsKey(op.operatorId())) {
+        try {
+          loaded.put(op.operatorId(), SubtaskStateCodec.load(op, from, claimed));
+        } catch (IOException e) {
+          throw new CorruptCheckpointException(id, message(id, op.operatorName(), e), e);
+        }
+      }
+    }
+    return loaded;
+  }
+
+  /** One file to verify and the operator whose state it holds. */
+  private record FileCheck(String operatorName, StreamStateHandle handle) {}
+
+  private void verifyFiles(long id, List<FileCheck> files, CheckpointStorage from)
+      throws CorruptCheckpointException {
+    Map<String, FileCheck> distinct = new LinkedHashMap<>();
+    for (FileCheck f : files) {
+      String key = key(from, f.handle());
+      if (key != null && !verifiedFiles.contains(key)) {
+        distinct.putIfAbsent(key, f);
+      }
+    }
+    if (distinct.isEmpty()) {
+      return;
+    }
+    if (pool == null) {
+      pool =
+          Executors.newFixedThreadPool(
+              THREADS,
+              r -> {
+                Thread t = new Thread(r, "weir-restore-verifier");
+                t.setDaemon(true);
+                return t;
+              });
+    }
+    Map<String, Future<?>> running = new LinkedHashMap<>();
+    distinct.forEach(
+        (key, f) ->
+            running.put(
+                key,
+                pool.submit(
+                    () -> {
+                      from.verifyState(f.handle());
+                      return null;
+                    })));
+    CorruptCheckpointException first = null;
+    for (Map.Entry<String, Future<?>> e : running.entrySet()) {
+      try {
+        e.getValue().get();
+        verifiedFiles.add(e.getKey());
+      } catch (ExecutionException ex) {
+        if (first == null) {
+          Throwable cause = ex.getCause();
+          first =
+              new CorruptCheckpointException(
+                  id, message(id, distinct.get(e.getKey()).operatorName(), cause), cause);
+        }
+      } catch (InterruptedException ex) {
+        Thread.currentThread().interrupt();
+        throw new CorruptCheckpointException(
+            id, "Checkpoint " + id + ": verifying its state files was interrupted", ex);
+      }
+    }
+    if (first != null) {
+      throw first;
+    }
+  }
+
+  /** Identifies a file for "verified once": its place and its checksum; null for inline state. */
+  private static String key(CheckpointStorage from, StreamStateHandle handle) {
+    return handle instanceof StreamStateHandle.File f
+        ? from + "|" + f.relativePath() + "|" + f.size() + "|" + f.crc32()
+        : null;
+  }
+
+  private static String message(long id, String operatorName, Throwable cause) {
+    return "Checkpoint "
+        + id
+        + ": the state of operator '"
+        + operatorName
+        + "' cannot be restored: "
+        + cause.getMessage();
+  }
+
+  @Override
+  public void close() {
+    if (pool != null) {
+      pool.shutdownNow();
+    }
+  }
+}
