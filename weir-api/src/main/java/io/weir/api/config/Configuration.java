@@ -136,6 +136,8 @@ public final class Configuration {
             "parallelism.",
             "taskmanager.",
             "jobmanager.",
+            "heartbeat.",
+            "high-availability.",
             "rest.",
             "weir.");
 

@@ -12,6 +12,7 @@ import io.weir.api.JobStatus;
 import io.weir.api.config.CheckpointingOptions;
 import io.weir.api.config.Configuration;
 import io.weir.api.config.CoreOptions;
+import io.weir.api.config.KnownKeys;
 import io.weir.api.functions.TaskInfo;
 import io.weir.api.graph.Partitioning;
 import io.weir.api.graph.SourceTransformation;
@@ -125,6 +126,7 @@ final class LocalJob implements JobClient {
   LocalJob(JobGraph graph) {
     this.graph = graph;
     Configuration conf = graph.configuration();
+    KnownKeys.check(conf);
     // An unknown storage scheme is named first: it is the thing to fix.
     conf.getOptional(CheckpointingOptions.CHECKPOINTS_DIRECTORY)
         .ifPresent(dir -> FileSystems.get(FileSystems.toUri(dir)));

@@ -1,13 +1,11 @@
 package io.weir.state.rocksdb;
 
 import io.weir.api.config.ConfigOption;
+import io.weir.api.config.ConfigOptionProvider;
 import io.weir.api.config.ConfigOptions;
 import io.weir.api.config.Configuration;
 import io.weir.api.config.MemorySize;
-import java.lang.reflect.Field;
-import java.lang.reflect.Modifier;
-import java.util.ArrayList;
-import java.util.List;
+import java.util.Collection;
 
 /**
  * The {@code state.backend.rocksdb.*} configuration keys, with Flink's names where Flink has the
@@ -144,18 +142,16 @@ public final class RocksDBOptions {
                   + " the state.");
 
   /** Every option of the RocksDB backend. */
-  public static List<ConfigOption<?>> all() {
-    List<ConfigOption<?>> options = new ArrayList<>();
-    for (Field field : RocksDBOptions.class.getFields()) {
-      if (Modifier.isStatic(field.getModifiers()) && field.getType() == ConfigOption.class) {
-        try {
-          options.add((ConfigOption<?>) field.get(null));
-        } catch (IllegalAccessException e) {
-          throw new IllegalStateException(e);
-        }
-      }
+  public static Collection<ConfigOption<?>> all() {
+    return ConfigOptionProvider.declaredIn(RocksDBOptions.class);
+  }
+
+  /** Makes the RocksDB keys known to the check of unknown keys. */
+  public static final class Provider implements ConfigOptionProvider {
+    @Override
+    public Collection<ConfigOption<?>> options() {
+      return all();
     }
-    return options;
   }
 
   /**

@@ -1,0 +1,162 @@
+package io.weir.api.config;
+
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.ServiceLoader;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * The configuration keys Weir knows, and the check that a configuration uses no other key in Weir's
+ * own namespaces ({@code execution.}, {@code state.}, {@code restart-strategy.}, {@code pipeline.},
+ * {@code parallelism.}, {@code taskmanager.}, {@code jobmanager.}, {@code heartbeat.}, {@code
+ * high-availability.}). A misspelled key would otherwise be ignored without a word and its default
+ * apply; keys of other namespaces are left to connectors. Modules add their keys through {@link
+ * ConfigOptionProvider}.
+ */
+public final class KnownKeys {
+
+  /** The namespaces whose keys must be known. */
+  public static final List<String> NAMESPACES =
+      List.of(
+          "execution.",
+          "state.",
+          "restart-strategy.",
+          "pipeline.",
+          "parallelism.",
+          "taskmanager.",
+          "jobmanager.",
+          "heartbeat.",
+          "high-availability.");
+
+  /**
+   * Flink settings of these namespaces that a Flink configuration file commonly holds and Weir does
+   * not read: accepted, so that such a file works unchanged.
+   */
+  private static final Set<String> FLINK_KEYS_NOT_USED =
+      Set.of(
+          "jobmanager.rpc.address",
+          "jobmanager.rpc.port",
+          "jobmanager.bind-host",
+          "jobmanager.memory.process.size",
+          "jobmanager.execution.failover-strategy",
+          "taskmanager.bind-host",
+          "taskmanager.host",
+          "taskmanager.memory.process.size",
+          "taskmanager.numberOfTaskSlots",
+          "parallelism.default.max");
+
+  private KnownKeys() {}
+
+  /** Every key Weir's modules on the class path know, deprecated ones included. */
+  public static Set<String> all() {
+    Set<String> keys = new TreeSet<>(FLINK_KEYS_NOT_USED);
+    List<ConfigOption<?>> options =
+        new ArrayList<>(
+            declaredIn(
+                CoreOptions.class, CheckpointingOptions.class, RestartStrategyOptions.class));
+    for (ConfigOptionProvider provider : ServiceLoader.load(ConfigOptionProvider.class)) {
+      options.addAll(provider.options());
+    }
+    for (ConfigOption<?> option : options) {
+      keys.add(option.key());
+      keys.addAll(option.deprecatedKeys());
+    }
+    return keys;
+  }
+
+  /**
+   * Fails if {@code configuration} has a key in Weir's namespaces that no module knows, naming each
+   * such key with the nearest known one.
+   *
+   * @throws IllegalArgumentException listing the unknown keys and what they may have meant
+   */
+  public static void check(Configuration configuration) {
+    Set<String> known = null;
+    List<String> problems = new ArrayList<>();
+    for (String key : configuration.toMap().keySet()) {
+      if (!inWeirNamespace(key)) {
+        continue;
+      }
+      if (known == null) {
+        known = all();
+      }
+      if (!known.contains(key)) {
+        String nearest = nearest(key, known);
+        problems.add(
+            "'" + key + "'" + (nearest == null ? "" : " (did you mean '" + nearest + "'?)"));
+      }
+    }
+    if (!problems.isEmpty()) {
+      throw new IllegalArgumentException(
+          "Unknown configuration key"
+              + (problems.size() > 1 ? "s " : " ")
+              + String.join(", ", problems)
+              + ": Weir reads no such setting, so its default would apply. Correct the key, or"
+              + " remove it; the keys are listed in docs/checkpointing.md and the README.");
+    }
+  }
+
+  static boolean inWeirNamespace(String key) {
+    for (String namespace : NAMESPACES) {
+      if (key.startsWith(namespace)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The known key closest to {@code key} in edit distance, if it is close enough to be a typo. */
+  static String nearest(String key, Collection<String> known) {
+    String best = null;
+    int bestDistance = Integer.MAX_VALUE;
+    for (String candidate : known) {
+      int d = distance(key, candidate);
+      if (d < bestDistance) {
+        bestDistance = d;
+        best = candidate;
+      }
+    }
+    return bestDistance <= Math.max(2, key.length() / 4) ? best : null;
+  }
+
+  /** Levenshtein distance. */
+  private static int distance(String a, String b) {
+    int[] previous = new int[b.length() + 1];
+    int[] current = new int[b.length() + 1];
+    for (int j = 0; j <= b.length(); j++) {
+      previous[j] = j;
+    }
+    for (int i = 1; i <= a.length(); i++) {
+      current[0] = i;
+      for (int j = 1; j <= b.length(); j++) {
+        int substitution = previous[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
+        current[j] = Math.min(substitution, Math.min(previous[j], current[j - 1]) + 1);
+      }
+      int[] swap = previous;
+      previous = current;
+      current = swap;
+    }
+    return previous[b.length()];
+  }
+
+  static Collection<ConfigOption<?>> declaredIn(Class<?>... holders) {
+    List<ConfigOption<?>> options = new ArrayList<>();
+    for (Class<?> holder : holders) {
+      for (Field field : holder.getFields()) {
+        if (Modifier.isStatic(field.getModifiers())
+            && ConfigOption.class.isAssignableFrom(field.getType())) {
+          try {
+            options.add((ConfigOption<?>) field.get(null));
+          } catch (IllegalAccessException e) {
+            throw new IllegalStateException("Cannot read option " + field, e);
+          }
+        }
+      }
+    }
+    return options;
+  }
+}

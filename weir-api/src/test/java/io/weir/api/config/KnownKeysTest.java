@@ -1,0 +1,69 @@
+package io.weir.api.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class KnownKeysTest {
+
+  @TempDir Path dir;
+
+  @Test
+  void aMisspelledKeyFromYamlIsReportedWithTheNearestKnownKey() throws Exception {
+    Path yaml = dir.resolve("weir.yaml");
+    Files.writeString(yaml, "execution.checkpointing.num-retaind: 3\n");
+    Configuration conf = Configuration.fromYaml(yaml);
+
+    assertThatThrownBy(() -> KnownKeys.check(conf))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("'execution.checkpointing.num-retaind'")
+        .hasMessageContaining("did you mean 'execution.checkpointing.num-retained'?");
+  }
+
+  @Test
+  void everyUnknownKeyIsListed() {
+    Configuration conf = new Configuration();
+    conf.setString("state.backend.typo", "rocksdb");
+    conf.setString("restart-strategy.fixed-delay.atempts", "3");
+
+    assertThatThrownBy(() -> KnownKeys.check(conf))
+        .hasMessageContaining("'state.backend.typo'")
+        .hasMessageContaining("did you mean 'state.backend.type'?")
+        .hasMessageContaining("did you mean 'restart-strategy.fixed-delay.attempts'?");
+  }
+
+  @Test
+  void knownKeysDeprecatedKeysAndOtherNamespacesPass() {
+    Configuration conf = new Configuration();
+    conf.setString("execution.checkpointing.num-retained", "3");
+    conf.setString("state.checkpoints.num-retained", "3"); // Flink 1.x spelling
+    conf.setString("restart-strategy", "none"); // deprecated key of restart-strategy.type
+    conf.setString("taskmanager.numberOfTaskSlots", "2"); // a Flink key Weir does not read
+    conf.setString("kafka.bootstrap.servers", "x:1"); // left to connectors
+    conf.setString("s3.endpoint", "http://127.0.0.1:9000");
+
+    assertThatCode(() -> KnownKeys.check(conf)).doesNotThrowAnyException();
+  }
+
+  @Test
+  void aKeyFarFromEveryKnownOneGetsNoSuggestion() {
+    Configuration conf = new Configuration();
+    conf.setString("pipeline.something-else-entirely-unrelated", "x");
+
+    assertThatThrownBy(() -> KnownKeys.check(conf))
+        .hasMessageContaining("'pipeline.something-else-entirely-unrelated'")
+        .hasMessageNotContaining("did you mean");
+  }
+
+  @Test
+  void theNamespacesAreWeirs() {
+    assertThat(KnownKeys.inWeirNamespace("heartbeat.timeout")).isTrue();
+    assertThat(KnownKeys.inWeirNamespace("high-availability.type")).isTrue();
+    assertThat(KnownKeys.inWeirNamespace("rest.port")).isFalse();
+  }
+}
