@@ -1,25 +1,78 @@
 package io.weir.cli;
 
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ScopeType;
 
-/** The {@code weir} command. */
+/**
+ * The {@code weir} command. A failing command prints what went wrong, one line per cause, and exits
+ * with {@link #EXIT_FAILURE}; {@code --verbose} adds the stack trace. Bad arguments exit with
+ * {@link #EXIT_USAGE} after picocli's usage message.
+ */
 @Command(
     name = "weir",
     mixinStandardHelpOptions = true,
     version = "weir 0.1.0-SNAPSHOT",
     description = "Run and inspect Weir stream-processing jobs.",
+    exitCodeListHeading = "%nExit codes:%n",
+    exitCodeList = {"0:success", "1:the command failed", "2:invalid arguments"},
     subcommands = {DemoCommand.class})
 public final class WeirCli implements Runnable {
 
+  /** Exit code of a command that failed. */
+  public static final int EXIT_FAILURE = 1;
+
+  /** Exit code of a command line that does not parse. */
+  public static final int EXIT_USAGE = 2;
+
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Option(
+      names = "--verbose",
+      scope = ScopeType.INHERIT,
+      description = "On failure, print the stack trace too.")
+  boolean verbose;
 
   @Override
   public void run() {
     spec.commandLine().usage(System.out);
   }
 
+  /** The command line of {@code weir}, with its error handling. */
+  public static CommandLine commandLine() {
+    CommandLine commandLine = new CommandLine(new WeirCli());
+    commandLine.setExecutionExceptionHandler(
+        (error, failed, parseResult) -> {
+          PrintWriter err = failed.getErr();
+          err.println("weir " + failed.getCommandName() + ": " + describe(error));
+          if (parseResult.originalArgs().contains("--verbose")) {
+            error.printStackTrace(err);
+          } else {
+            err.println("(run with --verbose for the stack trace)");
+          }
+          err.flush();
+          return EXIT_FAILURE;
+        });
+    return commandLine;
+  }
+
+  /** The messages of {@code error} and its causes, each once, joined by "caused by". */
+  static String describe(Throwable error) {
+    List<String> messages = new ArrayList<>();
+    for (Throwable t = error; t != null; t = t.getCause()) {
+      String message = t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
+      if (messages.stream().noneMatch(m -> m.contains(message))) {
+        messages.add(message);
+      }
+    }
+    return String.join("\n  caused by: ", messages);
+  }
+
   public static void main(String[] args) {
-    System.exit(new CommandLine(new WeirCli()).execute(args));
+    System.exit(commandLine().execute(args));
   }
 }

@@ -31,4 +31,35 @@ class DemoCommandTest {
     int exit = new CommandLine(new WeirCli()).execute("demo", "--records", "0");
     assertThat(exit).isEqualTo(2);
   }
+
+  @Test
+  void aParallelismAboveTheMaxPrintsTheReasonAndNoStackTrace() {
+    PrintStream originalErr = System.err;
+    ByteArrayOutputStream captured = new ByteArrayOutputStream();
+    int exit;
+    try {
+      System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
+      exit =
+          WeirCli.commandLine()
+              .setErr(new java.io.PrintWriter(System.err, true))
+              .execute("demo", "--records", "1000", "--parallelism", "200");
+    } finally {
+      System.setErr(originalErr);
+    }
+    String err = captured.toString(StandardCharsets.UTF_8);
+    assertThat(exit).isEqualTo(WeirCli.EXIT_FAILURE);
+    assertThat(err).contains("weir demo: ").contains("200").contains("max");
+    assertThat(err).doesNotContain("\tat io.weir").doesNotContain("Exception:");
+  }
+
+  @Test
+  void verboseAddsTheStackTrace() {
+    java.io.StringWriter err = new java.io.StringWriter();
+    int exit =
+        WeirCli.commandLine()
+            .setErr(new java.io.PrintWriter(err, true))
+            .execute("demo", "--records", "1000", "--parallelism", "200", "--verbose");
+    assertThat(exit).isEqualTo(WeirCli.EXIT_FAILURE);
+    assertThat(err.toString()).contains("\tat io.weir");
+  }
 }
