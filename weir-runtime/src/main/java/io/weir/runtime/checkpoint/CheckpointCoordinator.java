@@ -2,15 +2,14 @@ package io.weir.runtime.checkpoint;
 
 import io.weir.api.CheckpointStatistics;
 import io.weir.runtime.storage.CheckpointStorage;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.Executor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -18,8 +17,11 @@ import org.slf4j.LoggerFactory;
  * Decides when checkpoints start, completes them when every task acknowledged, aborts them on
  * timeout or decline, and fails the job when too many fail in a row. Holds no threads and reads no
  * clock: time, timers and messages to tasks go through its {@link Context}, so tests drive it step
- * by step. Methods are synchronized: acknowledgements arrive from tasks' snapshot threads and
- * timers from the timer thread.
+ * by step. Its state is guarded by its lock: acknowledgements arrive from tasks' snapshot threads
+ * and timers from the timer thread. No storage I/O happens under the lock: a completing checkpoint
+ * writes its metadata after the lock is released (acknowledgements of other checkpoints go on
+ * meanwhile), and deletes run on the context's I/O executor, so a slow store never holds up the
+ * protocol.
  */
 public final class CheckpointCoordinator {
 
@@ -43,6 +45,14 @@ public final class CheckpointCoordinator {
 
     /** Fails the job: too many checkpoints failed. */
     void failJob(Throwable cause);
+
+    /**
+     * Runs deletes of checkpoint files, in order, off the coordinator's lock. Runs them at once by
+     * default (tests).
+     */
+    default Executor ioExecutor() {
+      return Runnable::run;
+    }
   }
 
   /**
@@ -115,6 +125,9 @@ public final class CheckpointCoordinator {
     Throwable cause;
     String externalPath;
 
+    /** The coordinator's {@link #epoch} when triggered: a checkpoint of a stopped attempt fails. */
+    long epoch;
+
     Pending(long id, long timestamp, Set<TaskKey> tasks) {
       this.id = id;
       this.timestamp = timestamp;
@@ -129,13 +142,17 @@ public final class CheckpointCoordinator {
   private final SharedStateRegistry sharedState;
   private final Context context;
   private final TreeMap<Long, Pending> pending = new TreeMap<>();
-  private final Deque<CompletedCheckpoint> completed = new ArrayDeque<>();
+  private final CompletedCheckpointStore completed;
+  private final CheckpointIDCounter ids;
   private final Set<TaskKey> runningTasks = new HashSet<>();
   private final Set<TaskKey> finishedTasks = new HashSet<>();
-  private long lastCheckpointId;
   private long lastCompletionTime = Long.MIN_VALUE / 2;
   private int consecutiveFailures;
   private boolean running;
+
+  /** Counts {@link #stop()}s: a checkpoint whose metadata is written after one is given up. */
+  private long epoch;
+
   private Runnable cancelNextTrigger;
   private boolean triggerSoonRequested;
 
@@ -152,16 +169,33 @@ public final class CheckpointCoordinator {
       Context context,
       long lastCheckpointId,
       List<CompletedCheckpoint> restoredCompleted) {
+    this(
+        jobId,
+        settings,
+        operators,
+        storage,
+        context,
+        CheckpointIDCounter.inMemory(lastCheckpointId),
+        CompletedCheckpointStore.inMemory(settings.numRetained(), restoredCompleted));
+  }
+
+  /** A coordinator with the given id counter and completed-checkpoint store. */
+  public CheckpointCoordinator(
+      String jobId,
+      Settings settings,
+      List<OperatorInfo> operators,
+      CheckpointStorage storage,
+      Context context,
+      CheckpointIDCounter ids,
+      CompletedCheckpointStore completed) {
     this.jobId = jobId;
     this.settings = settings;
     this.operators = List.copyOf(operators);
     this.storage = storage;
     this.sharedState = new SharedStateRegistry(storage);
     this.context = context;
-    this.lastCheckpointId = lastCheckpointId;
-    for (CompletedCheckpoint c : restoredCompleted) {
-      completed.addLast(c);
-    }
+    this.ids = ids;
+    this.completed = completed;
   }
 
   /** The subtasks of the current attempt; called at every (re)deployment. */
@@ -181,6 +215,7 @@ public final class CheckpointCoordinator {
   /** Stops triggering and aborts every pending checkpoint (failover, cancel, end of job). */
   public synchronized void stop() {
     running = false;
+    epoch++;
     if (cancelNextTrigger != null) {
       cancelNextTrigger.run();
       cancelNextTrigger = null;
@@ -200,7 +235,8 @@ public final class CheckpointCoordinator {
 
   /** The newest completed checkpoint, or null. */
   public synchronized CompletedCheckpoint latestCompleted() {
-    return completed.peekFirst();
+    List<CompletedCheckpoint> all = completed.all();
+    return all.isEmpty() ? null : all.get(0);
   }
 
   /**
@@ -208,15 +244,11 @@ public final class CheckpointCoordinator {
    * checkpoints not retained.
    */
   public synchronized void discardRetained() {
-    while (!completed.isEmpty()) {
-      discardQuietly(completed.removeLast().checkpointId());
+    for (CompletedCheckpoint c : completed.removeAll()) {
+      discardQuietly(c.checkpointId());
     }
     sharedState.release(Long.MAX_VALUE);
-    try {
-      storage.discardUnreferencedSharedState(Set.of(), Long.MAX_VALUE);
-    } catch (Exception e) {
-      LOG.warn("Could not delete the shared state of job {}", jobId, e);
-    }
+    sweepSharedState(Set.of(), Long.MAX_VALUE);
   }
 
   /** The files of the shared-state registry, for tests. */
@@ -226,7 +258,7 @@ public final class CheckpointCoordinator {
 
   /** The retained completed checkpoints, newest first. */
   public synchronized List<CompletedCheckpoint> retained() {
-    return List.copyOf(completed);
+    return completed.all();
   }
 
   public synchronized int numberOfPending() {
@@ -238,7 +270,7 @@ public final class CheckpointCoordinator {
   }
 
   public synchronized long lastCheckpointId() {
-    return lastCheckpointId;
+    return ids.get();
   }
 
   private void scheduleTrigger(long delay) {
@@ -298,8 +330,9 @@ public final class CheckpointCoordinator {
     if (expected.isEmpty()) {
       return;
     }
-    long id = ++lastCheckpointId;
+    long id = ids.getAndIncrement();
     Pending p = new Pending(id, now, expected);
+    p.epoch = epoch;
     pending.put(id, p);
     record(p, CheckpointStatistics.Status.IN_PROGRESS);
     p.cancelTimeout = context.schedule(() -> onTimeout(id), settings.timeoutMillis());
@@ -321,13 +354,28 @@ public final class CheckpointCoordinator {
   }
 
   /** A task finished its snapshot for {@code checkpointId}. */
-  public synchronized void acknowledge(
+  public void acknowledge(
       TaskKey task, long checkpointId, Map<String, OperatorSubtaskState> states) {
     acknowledge(task, checkpointId, states, null);
   }
 
   /** A task finished its snapshot for {@code checkpointId}, with what it measured. */
-  public synchronized void acknowledge(
+  public void acknowledge(
+      TaskKey task,
+      long checkpointId,
+      Map<String, OperatorSubtaskState> states,
+      CheckpointStatistics.SubtaskCheckpointStatistics statistics) {
+    Pending done;
+    synchronized (this) {
+      done = acknowledgeLocked(task, checkpointId, states, statistics);
+    }
+    if (done != null) {
+      complete(done);
+    }
+  }
+
+  /** Records the acknowledgement; returns the checkpoint when it was the last one missing. */
+  private Pending acknowledgeLocked(
       TaskKey task,
       long checkpointId,
       Map<String, OperatorSubtaskState> states,
@@ -336,25 +384,27 @@ public final class CheckpointCoordinator {
     if (p == null) {
       // Aborted meanwhile: the task wrote its state after the abort deleted the checkpoint's
       // files, so delete again rather than leave orphans.
-      if (checkpointId <= lastCheckpointId
-          && completed.stream().noneMatch(c -> c.checkpointId() == checkpointId)) {
+      if (checkpointId <= ids.get()
+          && completed.all().stream().noneMatch(c -> c.checkpointId() == checkpointId)) {
         discardQuietly(checkpointId);
         sharedState.discardUnregistered(states);
       }
-      return;
+      return null;
     }
     if (!p.notYetAcknowledged.remove(task)) {
-      return; // a duplicate, or from an earlier attempt
+      return null; // a duplicate, or from an earlier attempt
     }
     p.acknowledged.put(task, states);
     if (statistics != null) {
       p.subtaskStatistics.add(statistics);
     }
     if (p.notYetAcknowledged.isEmpty()) {
-      complete(p);
-    } else if (statistics != null) {
+      return p;
+    }
+    if (statistics != null) {
       record(p, CheckpointStatistics.Status.IN_PROGRESS); // in-progress checkpoints show acks too
     }
+    return null;
   }
 
   /** A task could not take its snapshot for {@code checkpointId}. */
@@ -367,15 +417,21 @@ public final class CheckpointCoordinator {
   }
 
   /** A subtask ended after its input; it takes part in no further checkpoints. */
-  public synchronized void taskFinished(TaskKey task) {
-    finishedTasks.add(task);
-    for (Pending p : new ArrayList<>(pending.values())) {
-      if (p.notYetAcknowledged.remove(task)) {
-        p.acknowledged.put(task, finishedStates(task));
-        if (p.notYetAcknowledged.isEmpty()) {
-          complete(p);
+  public void taskFinished(TaskKey task) {
+    List<Pending> done = new ArrayList<>();
+    synchronized (this) {
+      finishedTasks.add(task);
+      for (Pending p : new ArrayList<>(pending.values())) {
+        if (p.notYetAcknowledged.remove(task)) {
+          p.acknowledged.put(task, finishedStates(task));
+          if (p.notYetAcknowledged.isEmpty()) {
+            done.add(p);
+          }
         }
       }
+    }
+    for (Pending p : done) {
+      complete(p);
     }
   }
 
@@ -389,11 +445,47 @@ public final class CheckpointCoordinator {
     return states;
   }
 
+  /**
+   * Completes a checkpoint every task acknowledged: builds and registers it under the lock, writes
+   * its metadata without the lock, then retains it and tells the tasks under the lock again.
+   */
   private void complete(Pending p) {
-    pending.remove(p.id);
-    if (p.cancelTimeout != null) {
-      p.cancelTimeout.run();
+    CompletedCheckpoint checkpoint;
+    synchronized (this) {
+      if (pending.get(p.id) != p) {
+        return; // aborted meanwhile
+      }
+      checkpoint = sharedState.register(build(p));
+      pending.remove(p.id);
+      if (p.cancelTimeout != null) {
+        p.cancelTimeout.run();
+      }
     }
+    Exception failure = null;
+    String externalPath = null;
+    try {
+      externalPath = storage.commitCheckpoint(checkpoint);
+    } catch (Exception e) {
+      failure = e;
+    }
+    synchronized (this) {
+      if (p.epoch != epoch) {
+        abort(p, AbortReason.JOB_STOPPED, "the job attempt ended while its metadata was written");
+        return;
+      }
+      if (failure != null) {
+        LOG.warn("Could not write the metadata of checkpoint {}", p.id, failure);
+        p.cause = failure;
+        abort(p, AbortReason.STORAGE_FAILURE, "writing the metadata failed: " + failure);
+        return;
+      }
+      p.externalPath = externalPath;
+      retain(p, checkpoint);
+    }
+  }
+
+  /** The checkpoint every task acknowledged, with every operator of the job. */
+  private CompletedCheckpoint build(Pending p) {
     List<OperatorState> operatorStates = new ArrayList<>();
     for (OperatorInfo op : operators) {
       List<OperatorSubtaskState> subtasks = new ArrayList<>();
@@ -413,21 +505,22 @@ public final class CheckpointCoordinator {
           new OperatorState(
               op.operatorId(), op.name(), op.parallelism(), op.maxParallelism(), subtasks));
     }
-    CompletedCheckpoint checkpoint =
-        new CompletedCheckpoint(jobId, p.id, p.timestamp, false, operatorStates);
-    try {
-      checkpoint = sharedState.register(checkpoint);
-      p.externalPath = storage.commitCheckpoint(checkpoint);
-    } catch (Exception e) {
-      LOG.warn("Could not write the metadata of checkpoint {}", p.id, e);
-      pending.put(p.id, p);
-      p.cause = e;
-      abort(p, AbortReason.STORAGE_FAILURE, "writing the metadata failed: " + e);
+    return new CompletedCheckpoint(jobId, p.id, p.timestamp, false, operatorStates);
+  }
+
+  /** The checkpoint's metadata is written: it is retained, older ones may go. Under the lock. */
+  private void retain(Pending p, CompletedCheckpoint checkpoint) {
+    CompletedCheckpoint newest = latestCompleted();
+    if (newest != null && newest.checkpointId() > p.id) {
+      // A newer checkpoint's metadata was written first: this one is subsumed already.
+      abort(p, AbortReason.SUBSUMED, "subsumed by checkpoint " + newest.checkpointId());
       return;
     }
-    completed.addFirst(checkpoint);
+    for (CompletedCheckpoint subsumed : completed.add(checkpoint)) {
+      discardQuietly(subsumed.checkpointId());
+    }
     boolean allEnded = true;
-    for (OperatorState op : operatorStates) {
+    for (OperatorState op : checkpoint.operators()) {
       for (OperatorSubtaskState st : op.subtasks()) {
         allEnded &= st.finished();
       }
@@ -443,23 +536,38 @@ public final class CheckpointCoordinator {
         p.id,
         jobId,
         lastCompletionTime - p.timestamp);
-    while (completed.size() > settings.numRetained()) {
-      discardQuietly(completed.removeLast().checkpointId());
-    }
     for (Pending older : new ArrayList<>(pending.headMap(p.id).values())) {
       abort(older, AbortReason.SUBSUMED, "subsumed by checkpoint " + p.id);
     }
-    sharedState.release(completed.peekLast().checkpointId());
-    try {
-      storage.discardUnreferencedSharedState(sharedState.referencedPaths(), p.id);
-    } catch (Exception e) {
-      LOG.warn("Could not clean up the shared state after checkpoint {}", p.id, e);
-    }
+    List<CompletedCheckpoint> retained = completed.all();
+    sharedState.release(retained.get(retained.size() - 1).checkpointId());
+    sweepSharedState(sharedState.referencedPaths(), p.id);
     context.notifyComplete(p.id);
     if (running && cancelNextTrigger == null) {
       scheduleTrigger(settings.minPauseMillis());
     }
     serveTriggerSoon();
+  }
+
+  /**
+   * Deletes shared files up to {@code upToCheckpointId} not in {@code referenced}, off the lock.
+   */
+  private void sweepSharedState(Set<String> referenced, long upToCheckpointId) {
+    Set<String> snapshot = Set.copyOf(referenced);
+    context
+        .ioExecutor()
+        .execute(
+            () -> {
+              try {
+                storage.discardUnreferencedSharedState(snapshot, upToCheckpointId);
+              } catch (Exception e) {
+                LOG.warn(
+                    "Could not clean up the shared state of job {} after checkpoint {}",
+                    jobId,
+                    upToCheckpointId,
+                    e);
+              }
+            });
   }
 
   private void abort(Pending p, AbortReason reason, String why) {
@@ -545,10 +653,15 @@ public final class CheckpointCoordinator {
   }
 
   private void discardQuietly(long id) {
-    try {
-      storage.discardCheckpoint(id);
-    } catch (Exception e) {
-      LOG.warn("Could not delete the files of checkpoint {}", id, e);
-    }
+    context
+        .ioExecutor()
+        .execute(
+            () -> {
+              try {
+                storage.discardCheckpoint(id);
+              } catch (Exception e) {
+                LOG.warn("Could not delete the files of checkpoint {}", id, e);
+              }
+            });
   }
 }

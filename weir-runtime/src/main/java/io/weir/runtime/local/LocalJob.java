@@ -24,8 +24,9 @@ import io.weir.runtime.checkpoint.CompletedCheckpoint;
 import io.weir.runtime.checkpoint.CorruptCheckpointException;
 import io.weir.runtime.checkpoint.OperatorState;
 import io.weir.runtime.checkpoint.OperatorSubtaskState;
-import io.weir.runtime.checkpoint.RestoredOperatorState;
-import io.weir.runtime.checkpoint.SubtaskStateCodec;
+import io.weir.runtime.checkpoint.StateAssignment;
+import io.weir.runtime.checkpoint.StateElement;
+import io.weir.runtime.checkpoint.TaskRestore;
 import io.weir.runtime.graph.JobEdge;
 import io.weir.runtime.graph.JobGraph;
 import io.weir.runtime.graph.JobVertex;
@@ -40,7 +41,6 @@ import io.weir.runtime.recovery.Failures;
 import io.weir.runtime.recovery.RestartBackoffStrategy;
 import io.weir.runtime.recovery.RestartStrategies;
 import io.weir.runtime.recovery.RestoreVerifier;
-import io.weir.runtime.state.DefaultOperatorStateStore;
 import io.weir.runtime.state.KeyedStateBackendFactory;
 import io.weir.runtime.state.KeyedStateBackends;
 import io.weir.runtime.storage.CheckpointStorage;
@@ -67,8 +67,10 @@ import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -89,6 +91,10 @@ final class LocalJob implements JobClient {
   private final long startNanos = System.nanoTime();
   private final ScheduledExecutorService timer;
   private final ExecutorService snapshotPool;
+
+  /** Deletes of checkpoint files, in order, off the coordinator's lock. */
+  private final ExecutorService io;
+
   private final CompletableFuture<JobExecutionResult> result = new CompletableFuture<>();
   private final CompletableFuture<Void> terminated = new CompletableFuture<>();
   private final boolean checkpointingEnabled;
@@ -106,9 +112,6 @@ final class LocalJob implements JobClient {
 
   /** The checkpoint given by execution.state-recovery.path, if any, verified intact. */
   private final RetainedCheckpoint initialRestore;
-
-  /** Its state as verified at submission, until the first deployment takes it. */
-  private Map<String, SubtaskStateCodec.LoadedOperator> initialState;
 
   private volatile JobStatus status = JobStatus.CREATED;
 
@@ -159,6 +162,13 @@ final class LocalJob implements JobClient {
               t.setDaemon(true);
               return t;
             });
+    this.io =
+        Executors.newSingleThreadExecutor(
+            r -> {
+              Thread t = new Thread(r, "weir-io-" + graph.jobName());
+              t.setDaemon(true);
+              return t;
+            });
     this.coordinator = checkpointingEnabled ? createCoordinator(conf) : null;
   }
 
@@ -188,7 +198,7 @@ final class LocalJob implements JobClient {
     for (RetainedCheckpoint candidate : candidates.checkpoints()) {
       checkCompatible(candidate.checkpoint(), ignoreUnclaimed);
       try {
-        initialState = verifier.verifyAndLoad(candidate.checkpoint(), candidate.storage(), false);
+        verifier.verify(candidate.checkpoint(), candidate.storage());
         return candidate;
       } catch (CorruptCheckpointException e) {
         if (!candidates.jobDirectory()) {
@@ -337,6 +347,17 @@ final class LocalJob implements JobClient {
     public void failJob(Throwable cause) {
       timer.execute(() -> failAttempt(attemptOfNow(), cause));
     }
+
+    @Override
+    public Executor ioExecutor() {
+      return command -> {
+        try {
+          io.execute(command);
+        } catch (RejectedExecutionException e) {
+          command.run(); // the job has ended: the last deletes run on the caller
+        }
+      };
+    }
   }
 
   private List<StreamTask> currentTasks() {
@@ -373,20 +394,15 @@ final class LocalJob implements JobClient {
 
   void start() {
     try {
-      Map<String, SubtaskStateCodec.LoadedOperator> restored = Map.of();
-      long restoredId = -1;
       if (initialRestore != null) {
-        restored = initialState;
-        initialState = null;
-        restoredId = initialRestore.checkpoint().checkpointId();
         LOG.info(
             "Job '{}' resumes from checkpoint {} at {}",
             graph.jobName(),
-            restoredId,
+            initialRestore.checkpoint().checkpointId(),
             initialRestore.externalPointer());
       }
       synchronized (this) {
-        deploy(restored, restoredId);
+        deploy(initialRestore);
       }
     } catch (Exception e) {
       shutdownThreads();
@@ -394,7 +410,9 @@ final class LocalJob implements JobClient {
     }
   }
 
-  private void deploy(Map<String, SubtaskStateCodec.LoadedOperator> restored, long restoredId) {
+  /** Deploys every subtask, restoring {@code restoreFrom} (verified), or fresh when null. */
+  private void deploy(RetainedCheckpoint restoreFrom) {
+    long restoredId = restoreFrom == null ? -1 : restoreFrom.checkpoint().checkpointId();
     int credits = graph.configuration().get(CoreOptions.BUFFERS_PER_CHANNEL);
     int bufferSize = (int) graph.configuration().get(CoreOptions.NETWORK_BUFFER_SIZE).bytes();
     boolean flushAlways = graph.configuration().get(CoreOptions.BUFFER_TIMEOUT).isZero();
@@ -418,22 +436,11 @@ final class LocalJob implements JobClient {
     Map<JobVertex, List<StreamTask>> subtasks = new LinkedHashMap<>();
     for (JobVertex vertex : graph.vertices()) {
       List<StreamTask> list = new ArrayList<>();
-      List<List<Object>> splits =
-          vertex.isSource() ? assignSplits(vertex, restored, restoredId) : null;
+      List<TaskRestore> restores = assignState(vertex, restoreFrom);
       for (int i = 0; i < vertex.getParallelism(); i++) {
         TaskInfo info =
             new TaskInfo(
                 vertex.getName(), i, vertex.getParallelism(), graph.maxParallelism(), thisAttempt);
-        Map<String, RestoredOperatorState> taskState = new HashMap<>();
-        for (StreamNode node : vertex.getChain()) {
-          SubtaskStateCodec.LoadedOperator op = restored.get(node.getOperatorId());
-          if (op != null && !node.isSource()) {
-            taskState.put(
-                node.getOperatorId(), op.forSubtask(restoredId, i, vertex.getParallelism()));
-          }
-        }
-        Map<String, List<byte[]>> channelState =
-            extractChannelState(vertex, restored, restoredId, i, taskState);
         TaskCheckpointing cp =
             new TaskCheckpointing(
                 checkpointingEnabled,
@@ -441,16 +448,15 @@ final class LocalJob implements JobClient {
                 storage,
                 snapshotPool,
                 responder,
-                taskState,
                 alignment,
-                alignedTimeout,
-                channelState);
+                alignedTimeout);
         TaskListener listener =
             (task, state, cause) -> onTaskTerminated(thisAttempt, task, state, cause);
         StreamTask task =
             vertex.isSource()
-                ? new SourceStreamTask<>(graph, vertex, info, timer, listener, cp, splits.get(i))
-                : new InputStreamTask(graph, vertex, info, timer, listener, cp, credits);
+                ? new SourceStreamTask<>(graph, vertex, info, timer, listener, cp, restores.get(i))
+                : new InputStreamTask(
+                    graph, vertex, info, timer, listener, cp, restores.get(i), credits);
         list.add(task);
         deployed.add(task);
         keys.add(new CheckpointCoordinator.TaskKey(vertex.getIndex(), i));
@@ -487,109 +493,69 @@ final class LocalJob implements JobClient {
   }
 
   /**
-   * Takes the in-flight data of an unaligned checkpoint out of the head operator's restored lists
-   * (so it is replayed once, not carried into later checkpoints). In-flight data cannot be split
-   * across another number of subtasks: a changed parallelism is refused.
+   * Every subtask's share of {@code restoreFrom} for {@code vertex} (handles: each task reads its
+   * own), or a fresh start; a source without state of its own in the checkpoint creates its splits.
    */
-  private Map<String, List<byte[]>> extractChannelState(
-      JobVertex vertex,
-      Map<String, SubtaskStateCodec.LoadedOperator> restored,
-      long restoredId,
-      int subtask,
-      Map<String, RestoredOperatorState> taskState) {
-    StreamNode head = vertex.getHead();
-    SubtaskStateCodec.LoadedOperator loaded = restored.get(head.getOperatorId());
-    if (loaded == null) {
-      return Map.of();
-    }
-    boolean hasChannelState =
-        loaded.operatorLists().stream()
-            .anyMatch(
-                lists ->
-                    lists.keySet().stream()
-                        .anyMatch(n -> n.startsWith(TaskCheckpointing.CHANNEL_STATE_PREFIX)));
-    if (!hasChannelState) {
-      return Map.of();
-    }
-    if (loaded.operatorLists().size() != vertex.getParallelism()) {
-      throw new IllegalStateException(
-          "Checkpoint "
-              + restoredId
-              + " is unaligned and holds in-flight data of '"
-              + vertex.getName()
-              + "' for parallelism "
-              + loaded.operatorLists().size()
-              + "; it cannot be restored at parallelism "
-              + vertex.getParallelism()
-              + ". Restore at the old parallelism, or rescale from an aligned checkpoint.");
-    }
-    Map<String, List<byte[]>> channelState = new HashMap<>();
-    Map<String, DefaultOperatorStateStore.RestoredList> rest = new LinkedHashMap<>();
-    loaded
-        .operatorLists()
-        .get(subtask)
-        .forEach(
-            (name, list) -> {
-              if (name.startsWith(TaskCheckpointing.CHANNEL_STATE_PREFIX)) {
-                channelState.put(name, list.elements());
-              } else {
-                rest.put(name, list);
-              }
-            });
-    if (!head.isSource()) {
-      RestoredOperatorState original = taskState.get(head.getOperatorId());
-      if (original != null) {
-        taskState.put(
-            head.getOperatorId(),
-            new RestoredOperatorState(
-                original.checkpointId(), original.keyed(), original.incremental(), rest));
+  private List<TaskRestore> assignState(JobVertex vertex, RetainedCheckpoint restoreFrom) {
+    int parallelism = vertex.getParallelism();
+    List<List<StateElement>> fresh = new ArrayList<>();
+    boolean needsSplits =
+        vertex.isSource()
+            && (restoreFrom == null
+                || restoreFrom.checkpoint().operator(vertex.getHead().getOperatorId()) == null);
+    if (needsSplits) {
+      fresh = freshSplits(vertex);
+    } else {
+      for (int i = 0; i < parallelism; i++) {
+        fresh.add(List.of());
       }
     }
-    return channelState;
+    if (restoreFrom == null) {
+      List<TaskRestore> restores = new ArrayList<>();
+      for (int i = 0; i < parallelism; i++) {
+        restores.add(TaskRestore.fresh(fresh.get(i)));
+      }
+      return restores;
+    }
+    return StateAssignment.assign(
+        vertex,
+        graph.maxParallelism(),
+        restoreFrom.checkpoint(),
+        restoreFrom.storage(),
+        restoreFrom.storage() == storage,
+        fresh);
   }
 
+  /**
+   * A source's splits for a fresh start, dealt round robin, serialized as a checkpoint has them.
+   */
   @SuppressWarnings({"unchecked", "rawtypes"})
-  private List<List<Object>> assignSplits(
-      JobVertex vertex, Map<String, SubtaskStateCodec.LoadedOperator> restored, long restoredId) {
+  private List<List<StateElement>> freshSplits(JobVertex vertex) {
     StreamNode head = vertex.getHead();
-    Source<?, ?> source = ((SourceTransformation<?>) head.getTransformation()).getSource();
+    Source source = ((SourceTransformation<?>) head.getTransformation()).getSource();
     int parallelism = vertex.getParallelism();
-    List<List<Object>> perSubtask = new ArrayList<>();
-    SubtaskStateCodec.LoadedOperator state = restored.get(head.getOperatorId());
-    if (state != null) {
-      for (int i = 0; i < parallelism; i++) {
-        DefaultOperatorStateStore.RestoredList list =
-            state
-                .forSubtask(restoredId, i, parallelism)
-                .operatorLists()
-                .get(SourceStreamTask.SPLITS_STATE);
-        try {
-          perSubtask.add(
-              list == null
-                  ? new ArrayList<>()
-                  : (List<Object>)
-                      (List)
-                          SourceStreamTask.deserializeSplits(
-                              list.elements(), source.getSplitSerializer()));
-        } catch (IOException e) {
-          throw new UncheckedIOException(
-              "Cannot read the checkpointed splits of source '" + head.getName() + "': " + e, e);
-        }
-      }
-      return perSubtask;
-    }
     List<Object> all;
     try {
-      all = (List<Object>) (List) source.createSplits(parallelism);
+      all = (List<Object>) source.createSplits(parallelism);
     } catch (Exception e) {
       throw new IllegalStateException(
           "Source '" + head.getName() + "' could not create its splits: " + e, e);
     }
+    List<List<StateElement>> perSubtask = new ArrayList<>();
     for (int i = 0; i < parallelism; i++) {
       perSubtask.add(new ArrayList<>());
     }
     for (int i = 0; i < all.size(); i++) {
-      perSubtask.get(i % parallelism).add(all.get(i));
+      try {
+        perSubtask
+            .get(i % parallelism)
+            .add(
+                new StateElement.Inline(
+                    SourceStreamTask.serializeSplit(all.get(i), source.getSplitSerializer())));
+      } catch (IOException e) {
+        throw new UncheckedIOException(
+            "Source '" + head.getName() + "' could not serialize its split " + all.get(i), e);
+      }
     }
     return perSubtask;
   }
@@ -805,18 +771,15 @@ final class LocalJob implements JobClient {
       if (initialRestore != null) {
         candidates.add(initialRestore);
       }
-      Map<String, SubtaskStateCodec.LoadedOperator> restored = Map.of();
-      long restoredId = -1;
+      RetainedCheckpoint restoreFrom = null;
       List<String> problems = new ArrayList<>();
       for (RetainedCheckpoint candidate : candidates) {
         long id = candidate.checkpoint().checkpointId();
         String unreadable = unrestorable.get(id);
         if (unreadable == null) {
           try {
-            restored =
-                verifier.verifyAndLoad(
-                    candidate.checkpoint(), candidate.storage(), candidate.storage() == storage);
-            restoredId = id;
+            verifier.verify(candidate.checkpoint(), candidate.storage());
+            restoreFrom = candidate;
             break;
           } catch (CorruptCheckpointException e) {
             markUnrestorable(id, e.getMessage());
@@ -825,14 +788,14 @@ final class LocalJob implements JobClient {
         }
         problems.add("checkpoint " + id + ": " + unreadable);
       }
-      if (restoredId < 0 && !candidates.isEmpty()) {
+      if (restoreFrom == null && !candidates.isEmpty()) {
         throw new IllegalStateException(
             "None of the retained checkpoints can be restored, and starting from empty state"
                 + " would lose exactly-once: "
                 + String.join("; ", problems)
                 + ". Raise execution.checkpointing.num-retained to keep more fallbacks.");
       }
-      deploy(restored, restoredId);
+      deploy(restoreFrom);
     } catch (RuntimeException e) {
       failure = e;
       if (previousFailure != null) {
@@ -857,6 +820,7 @@ final class LocalJob implements JobClient {
             ? JobStatus.FINISHED
             : cancelRequested ? JobStatus.CANCELED : JobStatus.FAILED;
     applyRetention(end);
+    drainIo();
     shutdownThreads();
     status = end;
     if (error == null) {
@@ -885,7 +849,20 @@ final class LocalJob implements JobClient {
   private void shutdownThreads() {
     timer.shutdownNow();
     snapshotPool.shutdown();
+    io.shutdown();
     verifier.close();
+  }
+
+  /** Lets the deletes of checkpoint files end before the job reports its end. */
+  private void drainIo() {
+    io.shutdown();
+    try {
+      if (!io.awaitTermination(30, TimeUnit.SECONDS)) {
+        LOG.warn("Deleting checkpoint files of job '{}' still runs after 30 s", graph.jobName());
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   /** Lets uploads still running finish, so no state lands after the job's cleanup. */

@@ -2,16 +2,13 @@ package io.weir.runtime.recovery;
 
 import io.weir.runtime.checkpoint.CompletedCheckpoint;
 import io.weir.runtime.checkpoint.CorruptCheckpointException;
-import io.weir.runtime.checkpoint.IncrementalKeyedStateHandle;
 import io.weir.runtime.checkpoint.OperatorState;
 import io.weir.runtime.checkpoint.OperatorSubtaskState;
-import io.weir.runtime.checkpoint.SubtaskStateCodec;
 import io.weir.runtime.state.KeyedStateBackendFactory;
 import io.weir.runtime.storage.CheckpointStorage;
 import io.weir.runtime.storage.StreamStateHandle;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -28,11 +25,12 @@ import java.util.concurrent.Future;
  *
  * <ul>
  *   <li>the job's state backend can read the kind of every keyed state handle;
- *   <li>every state file a restore needs is there and matches its size and checksum: the canonical
- *       state and operator state are read (and handed to the tasks), the native files of
- *       incremental and native full RocksDB checkpoints are verified in parallel, each distinct
- *       file once. A file verified once is not read again by a later restore: state files are
- *       immutable.
+ *   <li>every state file a restore needs is there and matches its size and checksum: canonical
+ *       keyed state, operator state, and the native files of incremental and native full RocksDB
+ *       checkpoints, shared ones included, are verified in parallel, each distinct file once, by
+ *       streaming it through a checksum (the job master keeps no state bytes: each task reads its
+ *       own share afterwards). A file verified once is not read again by a later restore: state
+ *       files are immutable.
  * </ul>
  *
  * A checkpoint that fails is reported with a {@link CorruptCheckpointException} whose message names
@@ -59,15 +57,13 @@ public final class RestoreVerifier implements AutoCloseable {
   }
 
   /**
-   * Verifies {@code checkpoint}, read through {@code from}, and returns the state of each of the
-   * job's operators it holds, as the tasks restore it.
+   * Verifies {@code checkpoint}, read through {@code from}: the backend can read its keyed state,
+   * and every file of the job's operators' state is there and intact.
    *
-   * @param claimed true when the checkpoint is the job's own (new checkpoints may share its files)
    * @throws CorruptCheckpointException when it cannot be restored, naming checkpoint, operator and
    *     file
    */
-  public Map<String, SubtaskStateCodec.LoadedOperator> verifyAndLoad(
-      CompletedCheckpoint checkpoint, CheckpointStorage from, boolean claimed)
+  public void verify(CompletedCheckpoint checkpoint, CheckpointStorage from)
       throws CorruptCheckpointException {
     long id = checkpoint.checkpointId();
     List<FileCheck> files = new ArrayList<>();
@@ -76,32 +72,18 @@ public final class RestoreVerifier implements AutoCloseable {
         continue;
       }
       for (OperatorSubtaskState subtask : op.subtasks()) {
-        if (subtask.keyed() == null) {
-          continue;
+        if (subtask.keyed() != null) {
+          String problem = backend.restoreProblem(subtask.keyed(), op.operatorName(), id);
+          if (problem != null) {
+            throw new CorruptCheckpointException(id, problem, null);
+          }
         }
-        String problem = backend.restoreProblem(subtask.keyed(), op.operatorName(), id);
-        if (problem != null) {
-          throw new CorruptCheckpointException(id, problem, null);
-        }
-        if (subtask.keyed() instanceof IncrementalKeyedStateHandle h) {
-          files.add(new FileCheck(op.operatorName(), h.metaData()));
-          h.sharedFiles().forEach(f -> files.add(new FileCheck(op.operatorName(), f.handle())));
-          h.privateFiles().forEach(f -> files.add(new FileCheck(op.operatorName(), f.handle())));
+        for (StreamStateHandle handle : subtask.handles()) {
+          files.add(new FileCheck(op.operatorName(), handle));
         }
       }
     }
     verifyFiles(id, files, from);
-    Map<String, SubtaskStateCodec.LoadedOperator> loaded = new HashMap<>();
-    for (OperatorState op : checkpoint.operators()) {
-      if (operatorNames.containsKey(op.operatorId())) {
-        try {
-          loaded.put(op.operatorId(), SubtaskStateCodec.load(op, from, claimed));
-        } catch (IOException e) {
-          throw new CorruptCheckpointException(id, message(id, op.operatorName(), e), e);
-        }
-      }
-    }
-    return loaded;
   }
 
   /** One file to verify and the operator whose state it holds. */
@@ -112,7 +94,13 @@ public final class RestoreVerifier implements AutoCloseable {
     Map<String, FileCheck> distinct = new LinkedHashMap<>();
     for (FileCheck f : files) {
       String key = key(from, f.handle());
-      if (key != null && !verifiedFiles.contains(key)) {
+      if (key == null) {
+        try {
+          from.verifyState(f.handle()); // inline: a checksum over bytes already in memory
+        } catch (IOException e) {
+          throw new CorruptCheckpointException(id, message(id, f.operatorName(), e), e);
+        }
+      } else if (!verifiedFiles.contains(key)) {
         distinct.putIfAbsent(key, f);
       }
     }

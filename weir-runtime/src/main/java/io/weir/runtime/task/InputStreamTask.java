@@ -6,6 +6,7 @@ import io.weir.api.typeutils.DataInputDeserializer;
 import io.weir.api.typeutils.TypeSerializer;
 import io.weir.runtime.checkpoint.BarrierHandler;
 import io.weir.runtime.checkpoint.InputChannelStateRecorder;
+import io.weir.runtime.checkpoint.TaskRestore;
 import io.weir.runtime.graph.JobEdge;
 import io.weir.runtime.graph.JobGraph;
 import io.weir.runtime.graph.JobVertex;
@@ -57,8 +58,9 @@ public final class InputStreamTask extends StreamTask {
       ScheduledExecutorService timer,
       TaskListener listener,
       TaskCheckpointing checkpointing,
+      TaskRestore restore,
       int creditsPerChannel) {
-    super(graph, vertex, taskInfo, timer, listener, checkpointing);
+    super(graph, vertex, taskInfo, timer, listener, checkpointing, restore);
     this.gate = new InputGate(waker, creditsPerChannel);
     gate.setPriorityEventListener(() -> mailbox.put(this::processPriorityEvents));
     this.serializers = new TypeSerializer[2];
@@ -80,7 +82,7 @@ public final class InputStreamTask extends StreamTask {
   protected void initializeInput() {
     for (InputChannel channel : gate.getChannels()) {
       List<byte[]> inFlight =
-          checkpointing
+          restored()
               .channelState()
               .get(TaskCheckpointing.inputChannelState(channel.getChannelIndex()));
       if (inFlight != null) {

@@ -9,6 +9,7 @@ import io.weir.api.source.Source;
 import io.weir.api.source.SourceReader;
 import io.weir.api.source.SourceReaderContext;
 import io.weir.runtime.checkpoint.OperatorSnapshot;
+import io.weir.runtime.checkpoint.TaskRestore;
 import io.weir.runtime.graph.JobGraph;
 import io.weir.runtime.graph.JobVertex;
 import io.weir.runtime.graph.UserCode;
@@ -28,13 +29,12 @@ import java.util.concurrent.ScheduledExecutorService;
 public final class SourceStreamTask<T, SplitT> extends StreamTask {
 
   private final Source<T, SplitT> source;
-  private final List<SplitT> splits;
   private SourceReader<T, SplitT> reader;
   private SourceOutput output;
   private CompletableFuture<Void> pendingAvailability;
 
   /**
-   * @param splits the splits this subtask reads, fresh or restored
+   * @param restore what the subtask restores, including the splits it reads (fresh or restored)
    */
   @SuppressWarnings("unchecked")
   public SourceStreamTask(
@@ -44,14 +44,13 @@ public final class SourceStreamTask<T, SplitT> extends StreamTask {
       ScheduledExecutorService timer,
       TaskListener listener,
       TaskCheckpointing checkpointing,
-      List<SplitT> splits) {
-    super(graph, vertex, taskInfo, timer, listener, checkpointing);
+      TaskRestore restore) {
+    super(graph, vertex, taskInfo, timer, listener, checkpointing, restore);
     this.source =
         UserCode.copy(
             (Source<T, SplitT>)
                 ((SourceTransformation<T>) vertex.getHead().getTransformation()).getSource(),
             vertex.getHead().getName());
-    this.splits = splits;
   }
 
   @Override
@@ -65,7 +64,7 @@ public final class SourceStreamTask<T, SplitT> extends StreamTask {
                   taskInfo.indexOfThisSubtask(),
                   taskInfo.numberOfParallelSubtasks(),
                   taskInfo.attemptNumber()));
-      reader.addSplits(splits);
+      reader.addSplits(deserializeSplits(restored().splits(), source.getSplitSerializer()));
     } catch (Exception e) {
       throw new OperatorException(name, e);
     }
@@ -92,9 +91,7 @@ public final class SourceStreamTask<T, SplitT> extends StreamTask {
     SimpleVersionedSerializer<SplitT> serializer = source.getSplitSerializer();
     List<byte[]> elements = new ArrayList<>();
     for (SplitT split : reader.snapshotState(checkpointId)) {
-      byte[] bytes = serializer.serialize(split);
-      elements.add(
-          ByteBuffer.allocate(4 + bytes.length).putInt(serializer.getVersion()).put(bytes).array());
+      elements.add(serializeSplit(split, serializer));
     }
     into.add(
         new OperatorSnapshot(
@@ -105,6 +102,13 @@ public final class SourceStreamTask<T, SplitT> extends StreamTask {
                 SPLITS_STATE,
                 new DefaultOperatorStateStore.RestoredList(
                     DefaultOperatorStateStore.Mode.SPLIT, elements))));
+  }
+
+  /** A split as a source stores it: its serializer's version, then its bytes. */
+  public static <S> byte[] serializeSplit(S split, SimpleVersionedSerializer<S> serializer)
+      throws IOException {
+    byte[] bytes = serializer.serialize(split);
+    return ByteBuffer.allocate(4 + bytes.length).putInt(serializer.getVersion()).put(bytes).array();
   }
 
   /** Turns checkpointed split bytes back into splits. */

@@ -1,13 +1,10 @@
 package io.weir.runtime.task;
 
-import io.weir.api.CheckpointStatistics;
 import io.weir.api.config.CoreOptions;
 import io.weir.api.functions.TaskInfo;
 import io.weir.api.source.InputStatus;
-import io.weir.runtime.checkpoint.BarrierHandler;
 import io.weir.runtime.checkpoint.OperatorSnapshot;
-import io.weir.runtime.checkpoint.OperatorSubtaskState;
-import io.weir.runtime.checkpoint.SubtaskStateCodec;
+import io.weir.runtime.checkpoint.TaskRestore;
 import io.weir.runtime.graph.JobGraph;
 import io.weir.runtime.graph.JobVertex;
 import io.weir.runtime.graph.StreamEdge;
@@ -19,17 +16,14 @@ import io.weir.runtime.state.DefaultOperatorStateStore;
 import io.weir.runtime.state.KeyedStateBackend;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.BitSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -58,9 +52,6 @@ public abstract class StreamTask implements Runnable {
   private volatile TaskState state = TaskState.CREATED;
   private volatile Thread thread;
 
-  /** Uploads of this task's snapshots submitted to the snapshot pool and not yet ended. */
-  private final AtomicInteger uploadsInFlight = new AtomicInteger();
-
   /**
    * Set when the task stops running, before {@link #cleanup} closes its state: an upload that fails
    * from then on failed because the state was closed under it, not for a reason of its own.
@@ -69,7 +60,6 @@ public abstract class StreamTask implements Runnable {
 
   protected OperatorChain chain;
   private RecordWriter<?>[] writerArray = new RecordWriter<?>[0];
-  private StreamEdge[] edgeArray = new StreamEdge[0];
   private ScheduledFuture<?> flusher;
   private final AtomicBoolean flushPending = new AtomicBoolean();
   protected long numRecordsIn;
@@ -77,11 +67,14 @@ public abstract class StreamTask implements Runnable {
 
   protected final TaskCheckpointing checkpointing;
 
-  /** Per checkpoint: start delay, alignment, sync duration, unaligned (1/0). Task thread. */
-  private final Map<Long, long[]> pendingStatistics = new java.util.HashMap<>();
+  /** What this subtask restores, as handles; read by the task itself when it starts. */
+  private final TaskRestore restore;
 
-  /** Snapshots waiting for in-flight data, by checkpoint id. Task thread. */
-  private final TreeMap<Long, PendingSnapshot> pendingSnapshots = new TreeMap<>();
+  /** The restored state, once read; task thread. */
+  private TaskRestore.Read restored;
+
+  /** This subtask's side of the checkpoint protocol. */
+  private final SubtaskCheckpointCoordinator checkpoints;
 
   private boolean finalCheckpointCompleted;
   private boolean endOfInput;
@@ -92,13 +85,50 @@ public abstract class StreamTask implements Runnable {
       TaskInfo taskInfo,
       ScheduledExecutorService timer,
       TaskListener listener,
-      TaskCheckpointing checkpointing) {
+      TaskCheckpointing checkpointing,
+      TaskRestore restore) {
+    this.restore = restore;
     this.graph = graph;
     this.vertex = vertex;
     this.taskInfo = taskInfo;
     this.timer = timer;
     this.listener = listener;
     this.checkpointing = checkpointing;
+    this.checkpoints =
+        new SubtaskCheckpointCoordinator(
+            taskInfo,
+            vertex,
+            checkpointing,
+            mailbox,
+            waker,
+            timer,
+            new SubtaskCheckpointCoordinator.Task() {
+              @Override
+              public List<OperatorSnapshot> snapshotState(long checkpointId, long timestamp)
+                  throws Exception {
+                return StreamTask.this.snapshotState(checkpointId, timestamp);
+              }
+
+              @Override
+              public long firstBarrierMillis(long checkpointId, long now) {
+                return StreamTask.this.firstBarrierMillis(checkpointId, now);
+              }
+
+              @Override
+              public boolean holdForChannelState(ChannelEvent.CheckpointBarrier barrier) {
+                return StreamTask.this.holdForChannelState(barrier);
+              }
+
+              @Override
+              public boolean endOfInput() {
+                return endOfInput;
+              }
+
+              @Override
+              public boolean stopped() {
+                return stopped || cancelled.get();
+              }
+            });
   }
 
   public TaskInfo getTaskInfo() {
@@ -141,7 +171,7 @@ public abstract class StreamTask implements Runnable {
   public void addWriter(StreamEdge edge, RecordWriter<?> writer) {
     writers.put(edge, writer);
     writerArray = writers.values().toArray(new RecordWriter<?>[0]);
-    edgeArray = writers.keySet().toArray(new StreamEdge[0]);
+    checkpoints.setOutputs(writerArray, writers.keySet().toArray(new StreamEdge[0]));
   }
 
   /** Starts the task's thread. */
@@ -223,6 +253,7 @@ public abstract class StreamTask implements Runnable {
   }
 
   private void invoke() throws Exception {
+    restored = restore.read();
     chain =
         new OperatorChain(
             graph,
@@ -230,7 +261,7 @@ public abstract class StreamTask implements Runnable {
             taskInfo,
             writers,
             new TaskProcessingTimeService(timer, mailbox),
-            checkpointing.restored());
+            restored.operators());
     List<StreamOperator<?>> operators = chain.operatorsHeadFirst();
     for (int i = operators.size() - 1; i >= 0; i--) {
       StreamOperator<?> op = operators.get(i);
@@ -274,10 +305,7 @@ public abstract class StreamTask implements Runnable {
    * </ul>
    */
   private void awaitUploads() {
-    while (uploadsInFlight.get() > 0) {
-      Thread.interrupted(); // a cancellation interrupt would make every wait return at once
-      waker.await(Long.MAX_VALUE);
-    }
+    checkpoints.awaitUploads();
   }
 
   /** Restored overtaken output buffers go out before any new record. */
@@ -286,14 +314,17 @@ public abstract class StreamTask implements Runnable {
       RecordWriter<?> writer = e.getValue();
       for (int c = 0; c < writer.getNumberOfChannels(); c++) {
         List<byte[]> buffers =
-            checkpointing
-                .channelState()
-                .get(TaskCheckpointing.outputChannelState(e.getKey().id(), c));
+            restored.channelState().get(TaskCheckpointing.outputChannelState(e.getKey().id(), c));
         if (buffers != null) {
           writer.replay(c, buffers);
         }
       }
     }
+  }
+
+  /** The restored state, read when the task started: operators, channel state, splits. */
+  protected TaskRestore.Read restored() {
+    return restored;
   }
 
   /** The shared timer thread, for task-side timeouts. */
@@ -335,24 +366,7 @@ public abstract class StreamTask implements Runnable {
 
   /** From the coordinator, any thread: a source takes checkpoint {@code id}. */
   public void triggerCheckpointAsync(long checkpointId, long timestamp) {
-    boolean unaligned =
-        checkpointing.exactlyOnce()
-            && checkpointing.alignment() == BarrierHandler.Alignment.UNALIGNED;
-    mailbox.put(
-        () ->
-            performCheckpoint(
-                new ChannelEvent.CheckpointBarrier(checkpointId, timestamp, false, unaligned)));
-  }
-
-  /**
-   * After end of input, barriers travel in order: an overtaking barrier would arrive before
-   * end-of-data, and downstream would take the final checkpoint before it finished.
-   */
-  private ChannelEvent.CheckpointBarrier barrierToForward(ChannelEvent.CheckpointBarrier barrier) {
-    return endOfInput && barrier.unaligned()
-        ? new ChannelEvent.CheckpointBarrier(
-            barrier.checkpointId(), barrier.timestamp(), barrier.savepoint(), false)
-        : barrier;
+    mailbox.put(() -> performCheckpoint(checkpoints.barrierForTrigger(checkpointId, timestamp)));
   }
 
   /** From the coordinator, any thread. */
@@ -379,134 +393,24 @@ public abstract class StreamTask implements Runnable {
     mailbox.put(() -> notifyCheckpointAborted(checkpointId));
   }
 
-  /**
-   * Takes this task's snapshot for {@code barrier} and forwards the barrier. The synchronous part
-   * runs here, on the task thread, between two records; the upload runs on the snapshot pool and
-   * the task acknowledges when it finished.
-   */
+  /** Takes this task's snapshot for {@code barrier} and forwards the barrier. Task thread. */
   protected void performCheckpoint(ChannelEvent.CheckpointBarrier barrier) throws Exception {
-    long id = barrier.checkpointId();
-    long now = System.currentTimeMillis();
-    long syncStart = System.nanoTime();
-    long firstBarrier = Math.min(now, firstBarrierMillis(id, now));
+    checkpoints.checkpoint(barrier);
+  }
+
+  /** The synchronous snapshots: the task's own state, then every operator's, head first. */
+  private List<OperatorSnapshot> snapshotState(long checkpointId, long timestamp) throws Exception {
     List<OperatorSnapshot> snapshots = new ArrayList<>();
     try {
-      snapshotTaskState(id, snapshots);
+      snapshotTaskState(checkpointId, snapshots);
       for (StreamOperator<?> op : chain.operatorsHeadFirst()) {
-        snapshots.add(snapshotOperator(op, id, barrier.timestamp()));
+        snapshots.add(snapshotOperator(op, checkpointId, timestamp));
       }
     } catch (Exception e) {
       releaseAll(snapshots);
       throw e;
     }
-    PendingSnapshot pending = new PendingSnapshot(id, snapshots);
-    ChannelEvent.CheckpointBarrier forward = barrierToForward(barrier);
-    if (forward.unaligned()) {
-      Map<String, DefaultOperatorStateStore.RestoredList> overtaken = new LinkedHashMap<>();
-      for (int w = 0; w < writerArray.length; w++) {
-        List<List<byte[]>> perChannel = writerArray[w].broadcastPriorityEvent(forward);
-        for (int c = 0; c < perChannel.size(); c++) {
-          if (!perChannel.get(c).isEmpty()) {
-            overtaken.put(
-                TaskCheckpointing.outputChannelState(edgeArray[w].id(), c),
-                new DefaultOperatorStateStore.RestoredList(
-                    DefaultOperatorStateStore.Mode.SPLIT, perChannel.get(c)));
-          }
-        }
-      }
-      pending.addChannelState(overtaken);
-    } else if (mayConvertOnTimeout(forward)) {
-      for (int w = 0; w < writerArray.length; w++) {
-        int writer = w;
-        pending.awaitOutput(w, writerArray[w].getNumberOfChannels());
-        writerArray[w].broadcastConvertibleBarrier(
-            forward, channel -> mailbox.put(() -> onOutputBarrierDelivered(id, writer, channel)));
-      }
-      long delay = Math.max(0, firstBarrier + checkpointing.alignedTimeoutMillis() - now);
-      pending.setAlignedTimeout(
-          timer.schedule(
-              () -> mailbox.put(() -> onAlignedBarrierTimeout(id)), delay, TimeUnit.MILLISECONDS));
-    } else {
-      for (RecordWriter<?> writer : writerArray) {
-        writer.broadcastEvent(forward);
-      }
-    }
-
-    pendingStatistics.put(
-        id,
-        new long[] {
-          Math.max(0, firstBarrier - barrier.timestamp()),
-          barrier.unaligned() ? 0 : now - firstBarrier,
-          (System.nanoTime() - syncStart) / 1_000_000,
-          barrier.unaligned() ? 1 : 0,
-          endOfInput ? 1 : 0
-        });
-    if (holdForChannelState(barrier)) {
-      pending.awaitInput();
-    }
-    if (pending.isComplete()) {
-      uploadAndAcknowledge(id, pending.snapshotsWithChannelState());
-    } else {
-      pendingSnapshots.put(id, pending);
-    }
-  }
-
-  /**
-   * With aligned-then-unaligned checkpoints, an aligned barrier that waits in an output queue
-   * longer than the aligned timeout becomes an overtaking one. Never a savepoint (always aligned),
-   * and never after end of input (barriers then travel in order, behind end-of-data).
-   */
-  private boolean mayConvertOnTimeout(ChannelEvent.CheckpointBarrier forward) {
-    return writerArray.length > 0
-        && !forward.unaligned()
-        && !forward.savepoint()
-        && !endOfInput
-        && checkpointing.exactlyOnce()
-        && checkpointing.alignment() == BarrierHandler.Alignment.ALIGNED_THEN_UNALIGNED;
-  }
-
-  /** A consumer took the aligned barrier of checkpoint {@code id} from an output channel. */
-  private void onOutputBarrierDelivered(long id, int writer, int channel) {
-    PendingSnapshot pending = pendingSnapshots.get(id);
-    if (pending != null) {
-      pending.outputDelivered(writer, channel);
-      uploadIfComplete(pending);
-    }
-  }
-
-  /**
-   * The aligned timeout of checkpoint {@code id} passed at this task's outputs: every barrier still
-   * waiting in an output queue jumps ahead of the buffers before it, which become in-flight data of
-   * the checkpoint. A barrier the consumer took meanwhile counts as delivered.
-   */
-  private void onAlignedBarrierTimeout(long id) {
-    PendingSnapshot pending = pendingSnapshots.get(id);
-    if (pending == null) {
-      return;
-    }
-    for (int w = 0; w < writerArray.length; w++) {
-      BitSet waiting = pending.awaitingOutput(w);
-      for (int c = waiting.nextSetBit(0); c >= 0; c = waiting.nextSetBit(c + 1)) {
-        List<byte[]> overtaken = writerArray[w].convertToUnaligned(c, id);
-        if (overtaken == null) {
-          pending.outputDelivered(w, c);
-        } else {
-          pending.outputConverted(
-              w, c, TaskCheckpointing.outputChannelState(edgeArray[w].id(), c), overtaken);
-        }
-      }
-    }
-    if (pending.converted()) {
-      long[] stats = pendingStatistics.get(id);
-      if (stats != null) {
-        stats[3] = 1;
-      }
-      LOG.debug(
-          "{} converted the barrier of checkpoint {} to unaligned at its outputs",
-          taskInfo.taskNameWithSubtasks(),
-          id);
-    }
-    uploadIfComplete(pending);
+    return snapshots;
   }
 
   /**
@@ -515,27 +419,12 @@ public abstract class StreamTask implements Runnable {
    */
   protected void inputChannelStateComplete(
       long id, Map<String, DefaultOperatorStateStore.RestoredList> recorded) {
-    PendingSnapshot pending = pendingSnapshots.get(id);
-    if (pending != null) {
-      pending.inputComplete(recorded);
-      uploadIfComplete(pending);
-    }
-  }
-
-  private void uploadIfComplete(PendingSnapshot pending) {
-    if (pending.isComplete()) {
-      pendingSnapshots.remove(pending.checkpointId());
-      uploadAndAcknowledge(pending.checkpointId(), pending.snapshotsWithChannelState());
-    }
+    checkpoints.inputChannelStateComplete(id, recorded);
   }
 
   /** This task will not acknowledge checkpoint {@code id}: its waiting snapshot is freed. */
   protected void discardPendingSnapshot(long id) {
-    PendingSnapshot pending = pendingSnapshots.remove(id);
-    if (pending != null) {
-      pending.release();
-      pendingStatistics.remove(id);
-    }
+    checkpoints.discardPendingSnapshot(id);
   }
 
   /** When the first barrier of {@code checkpointId} reached this task; sources: now. */
@@ -567,91 +456,6 @@ public abstract class StreamTask implements Runnable {
    */
   protected boolean holdForChannelState(ChannelEvent.CheckpointBarrier barrier) {
     return false;
-  }
-
-  /** The asynchronous part: writes the snapshots, then acknowledges. */
-  protected void uploadAndAcknowledge(long id, List<OperatorSnapshot> snapshots) {
-    long[] measured = pendingStatistics.remove(id);
-    long[] stats = measured != null ? measured : new long[5];
-    long channelBytes = 0;
-    if (!snapshots.isEmpty()) {
-      for (Map.Entry<String, DefaultOperatorStateStore.RestoredList> e :
-          snapshots.get(0).operatorLists().entrySet()) {
-        if (e.getKey().startsWith(TaskCheckpointing.CHANNEL_STATE_PREFIX)) {
-          for (byte[] b : e.getValue().elements()) {
-            channelBytes += b.length;
-          }
-        }
-      }
-    }
-    long inFlightBytes = channelBytes;
-    uploadsInFlight.incrementAndGet();
-    try {
-      checkpointing.asyncExecutor().execute(() -> upload(id, snapshots, stats, inFlightBytes));
-    } catch (RuntimeException e) {
-      uploadEnded();
-      throw e;
-    }
-  }
-
-  private void uploadEnded() {
-    uploadsInFlight.decrementAndGet();
-    waker.signal();
-  }
-
-  /** On the snapshot pool: writes the snapshots, then acknowledges or declines the checkpoint. */
-  private void upload(long id, List<OperatorSnapshot> snapshots, long[] stats, long inFlightBytes) {
-    boolean endedAtSnapshot = stats[4] == 1;
-    int vertexIndex = vertex.getIndex();
-    int subtask = taskInfo.indexOfThisSubtask();
-    long asyncStart = System.nanoTime();
-    try {
-      Map<String, OperatorSubtaskState> states = new LinkedHashMap<>();
-      long stateSize = 0;
-      long checkpointedSize = 0;
-      for (OperatorSnapshot snapshot : snapshots) {
-        OperatorSubtaskState state =
-            SubtaskStateCodec.persist(id, snapshot, checkpointing.storage(), endedAtSnapshot);
-        states.put(snapshot.operatorId(), state);
-        stateSize += state.stateSize();
-        checkpointedSize += state.checkpointedSize();
-      }
-      checkpointing
-          .responder()
-          .acknowledge(
-              vertexIndex,
-              subtask,
-              id,
-              states,
-              new CheckpointStatistics.SubtaskCheckpointStatistics(
-                  vertex.getName(),
-                  subtask,
-                  stats[0],
-                  stats[1],
-                  stats[3] == 1,
-                  inFlightBytes,
-                  stats[2],
-                  (System.nanoTime() - asyncStart) / 1_000_000,
-                  stateSize,
-                  checkpointedSize));
-    } catch (Throwable t) {
-      releaseAll(snapshots);
-      if (stopped || cancelled.get()) {
-        // The task stopped (failed, was cancelled) and closed the state this upload read. Its
-        // end reaches the coordinator, which aborts the attempt's checkpoints: a decline here
-        // would be counted as one more failed checkpoint for a failure already being handled.
-        LOG.info(
-            "{} stopped during the upload of checkpoint {}; not declining it: {}",
-            taskInfo.taskNameWithSubtasks(),
-            id,
-            t.toString());
-      } else {
-        LOG.warn("{} could not write checkpoint {}", taskInfo.taskNameWithSubtasks(), id, t);
-        checkpointing.responder().decline(vertexIndex, subtask, id, t);
-      }
-    } finally {
-      uploadEnded();
-    }
   }
 
   private static OperatorSnapshot snapshotOperator(StreamOperator<?> op, long id, long timestamp)
@@ -690,12 +494,7 @@ public abstract class StreamTask implements Runnable {
     for (KeyedStateBackend<?> backend : chain.keyedStateBackends()) {
       backend.notifyCheckpointAborted(checkpointId);
     }
-    Map<Long, PendingSnapshot> given = pendingSnapshots.headMap(checkpointId, true);
-    for (PendingSnapshot pending : given.values()) {
-      pending.release();
-      pendingStatistics.remove(pending.checkpointId());
-    }
-    given.clear();
+    checkpoints.checkpointAborted(checkpointId);
     for (StreamOperator<?> op : chain.operatorsHeadFirst()) {
       callOperator(op, () -> op.notifyCheckpointAborted(checkpointId));
     }
@@ -787,10 +586,7 @@ public abstract class StreamTask implements Runnable {
     if (flusher != null) {
       flusher.cancel(false);
     }
-    for (PendingSnapshot pending : pendingSnapshots.values()) {
-      pending.release();
-    }
-    pendingSnapshots.clear();
+    checkpoints.releasePending();
     Exception first = null;
     if (chain != null) {
       for (StreamOperator<?> op : chain.operatorsHeadFirst()) {

@@ -3,9 +3,7 @@ package io.weir.runtime.task;
 import io.weir.api.CheckpointStatistics;
 import io.weir.runtime.checkpoint.BarrierHandler;
 import io.weir.runtime.checkpoint.OperatorSubtaskState;
-import io.weir.runtime.checkpoint.RestoredOperatorState;
 import io.weir.runtime.storage.CheckpointStorage;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executor;
 
@@ -17,10 +15,8 @@ import java.util.concurrent.Executor;
  * @param storage where snapshots are written
  * @param asyncExecutor runs the asynchronous part of snapshots
  * @param responder where acknowledgements go
- * @param restored per operator id, the state this subtask starts from (empty for a fresh start)
  * @param alignment how exactly-once barriers are aligned
  * @param alignedTimeoutMillis with ALIGNED_THEN_UNALIGNED, how long alignment may take
- * @param channelState restored in-flight data by channel-state name (empty without)
  */
 public record TaskCheckpointing(
     boolean enabled,
@@ -28,10 +24,8 @@ public record TaskCheckpointing(
     CheckpointStorage storage,
     Executor asyncExecutor,
     Responder responder,
-    Map<String, RestoredOperatorState> restored,
     BarrierHandler.Alignment alignment,
-    long alignedTimeoutMillis,
-    Map<String, List<byte[]>> channelState) {
+    long alignedTimeoutMillis) {
 
   /** Operator-state names under which in-flight data of unaligned checkpoints is kept. */
   public static final String CHANNEL_STATE_PREFIX = "_channel_";
@@ -46,18 +40,10 @@ public record TaskCheckpointing(
     return CHANNEL_STATE_PREFIX + "out_" + edgeId + "_" + channel;
   }
 
-  /** Checkpointing off, nothing restored. */
+  /** Checkpointing off. */
   public static TaskCheckpointing disabled() {
     return new TaskCheckpointing(
-        false,
-        true,
-        null,
-        Runnable::run,
-        null,
-        Map.of(),
-        BarrierHandler.Alignment.ALIGNED,
-        0,
-        Map.of());
+        false, true, null, Runnable::run, null, BarrierHandler.Alignment.ALIGNED, 0);
   }
 
   /** The coordinator's side, as the task sees it. Any thread. */

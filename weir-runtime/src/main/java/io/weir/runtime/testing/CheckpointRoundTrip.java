@@ -4,17 +4,21 @@ import io.weir.runtime.checkpoint.OperatorSnapshot;
 import io.weir.runtime.checkpoint.OperatorState;
 import io.weir.runtime.checkpoint.OperatorSubtaskState;
 import io.weir.runtime.checkpoint.RestoredOperatorState;
+import io.weir.runtime.checkpoint.StateAssignment;
 import io.weir.runtime.checkpoint.SubtaskStateCodec;
+import io.weir.runtime.checkpoint.TaskRestore;
 import io.weir.runtime.storage.CheckpointStorage;
 import io.weir.runtime.storage.JobManagerCheckpointStorage;
 import java.io.IOException;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Takes an operator's snapshot through the same path as a real checkpoint: the asynchronous part
  * serializes the keyed state and writes both parts to checkpoint storage ({@link
- * SubtaskStateCodec#persist}), the restore reads and verifies them ({@link SubtaskStateCodec#load})
- * and hands out the subtask's share. Nothing but bytes crosses from the old instance to the new.
+ * SubtaskStateCodec#persist}), the state assignment hands out the subtask's share as handles, and
+ * the restore reads and verifies them ({@link TaskRestore#read()}). Nothing but bytes crosses from
+ * the old instance to the new.
  */
 final class CheckpointRoundTrip {
 
@@ -32,6 +36,15 @@ final class CheckpointRoundTrip {
     // operator list back to it (keyed state carries its own key-group range).
     OperatorState operatorState =
         new OperatorState(snapshot.operatorId(), snapshot.description(), 1, maxP, List.of(written));
-    return SubtaskStateCodec.load(operatorState, storage, true).forSubtask(checkpointId, 0, 1);
+    TaskRestore restore =
+        new TaskRestore(
+            checkpointId,
+            storage,
+            true,
+            Map.of(
+                snapshot.operatorId(), StateAssignment.assignOperator(operatorState, 1, maxP, 0)),
+            Map.of(),
+            List.of());
+    return restore.read().operators().get(snapshot.operatorId());
   }
 }

@@ -1,0 +1,221 @@
+package io.weir.runtime.checkpoint;
+
+import io.weir.runtime.checkpoint.TaskRestore.AssignedList;
+import io.weir.runtime.checkpoint.TaskRestore.OperatorRestore;
+import io.weir.runtime.graph.JobVertex;
+import io.weir.runtime.graph.StreamNode;
+import io.weir.runtime.state.DefaultOperatorStateStore.Mode;
+import io.weir.runtime.state.KeyGroupRange;
+import io.weir.runtime.state.KeyGroupRangeAssignment;
+import io.weir.runtime.storage.CheckpointStorage;
+import io.weir.runtime.task.SourceStreamTask;
+import io.weir.runtime.task.TaskCheckpointing;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Decides which subtask of a vertex restores which state of a checkpoint, from the checkpoint's
+ * metadata alone: keyed state by key group (each subtask gets the handles whose key groups overlap
+ * its range), operator list state split round robin or, for union lists, to every subtask, a
+ * source's splits like a split list, and the in-flight data of an unaligned checkpoint to the
+ * subtask that recorded it. It produces handles, never bytes: each task reads its own share.
+ */
+public final class StateAssignment {
+
+  private StateAssignment() {}
+
+  /**
+   * Every subtask's share of {@code checkpoint} for {@code vertex}, by subtask index.
+   *
+   * @param freshSplits for a source vertex started without state of its own in the checkpoint: per
+   *     subtask, the splits to read (serialized); ignored otherwise
+   * @throws IllegalStateException when the checkpoint's in-flight data cannot be split over the
+   *     vertex's parallelism
+   */
+  public static List<TaskRestore> assign(
+      JobVertex vertex,
+      int maxParallelism,
+      CompletedCheckpoint checkpoint,
+      CheckpointStorage storage,
+      boolean claimed,
+      List<List<StateElement>> freshSplits) {
+    int parallelism = vertex.getParallelism();
+    List<Map<String, OperatorRestore>> operators = new ArrayList<>();
+    List<Map<String, List<StateElement>>> channelState = new ArrayList<>();
+    List<List<StateElement>> splits = new ArrayList<>();
+    for (int i = 0; i < parallelism; i++) {
+      operators.add(new LinkedHashMap<>());
+      channelState.add(new LinkedHashMap<>());
+      splits.add(vertex.isSource() ? freshSplits.get(i) : List.of());
+    }
+    StreamNode head = vertex.getHead();
+    for (StreamNode node : vertex.getChain()) {
+      OperatorState op = checkpoint.operator(node.getOperatorId());
+      if (op == null) {
+        continue;
+      }
+      List<Map<String, AssignedList>> lists = redistribute(oldLists(op), parallelism);
+      if (node == head) {
+        checkChannelStateParallelism(checkpoint, vertex, op);
+      }
+      for (int i = 0; i < parallelism; i++) {
+        Map<String, AssignedList> own = new LinkedHashMap<>();
+        for (Map.Entry<String, AssignedList> e : lists.get(i).entrySet()) {
+          if (node == head && e.getKey().startsWith(TaskCheckpointing.CHANNEL_STATE_PREFIX)) {
+            channelState.get(i).put(e.getKey(), e.getValue().elements());
+          } else if (node.isSource() && e.getKey().equals(SourceStreamTask.SPLITS_STATE)) {
+            splits.set(i, e.getValue().elements());
+          } else {
+            own.put(e.getKey(), e.getValue());
+          }
+        }
+        if (!node.isSource()) {
+          operators
+              .get(i)
+              .put(
+                  node.getOperatorId(),
+                  new OperatorRestore(
+                      keyedOverlapping(
+                          op, KeyGroupsStateHandle.class, maxParallelism, parallelism, i),
+                      keyedOverlapping(
+                          op, IncrementalKeyedStateHandle.class, maxParallelism, parallelism, i),
+                      own));
+        }
+      }
+    }
+    List<TaskRestore> result = new ArrayList<>();
+    for (int i = 0; i < parallelism; i++) {
+      result.add(
+          new TaskRestore(
+              checkpoint.checkpointId(),
+              storage,
+              claimed,
+              operators.get(i),
+              channelState.get(i),
+              splits.get(i)));
+    }
+    return result;
+  }
+
+  /**
+   * Subtask {@code subtask}'s share of one operator's state, for an operator whose lists hold
+   * neither channel state nor splits (the operator harness restores one operator this way).
+   */
+  public static OperatorRestore assignOperator(
+      OperatorState op, int parallelism, int maxParallelism, int subtask) {
+    return new OperatorRestore(
+        keyedOverlapping(op, KeyGroupsStateHandle.class, maxParallelism, parallelism, subtask),
+        keyedOverlapping(
+            op, IncrementalKeyedStateHandle.class, maxParallelism, parallelism, subtask),
+        redistribute(oldLists(op), parallelism).get(subtask));
+  }
+
+  /** The old subtasks' keyed handles of {@code kind} whose key groups overlap the subtask's. */
+  private static <H extends KeyedStateHandle> List<H> keyedOverlapping(
+      OperatorState op, Class<H> kind, int maxParallelism, int parallelism, int subtask) {
+    KeyGroupRange range =
+        KeyGroupRangeAssignment.computeKeyGroupRangeForOperatorIndex(
+            maxParallelism, parallelism, subtask);
+    List<H> handles = new ArrayList<>();
+    for (OperatorSubtaskState old : op.subtasks()) {
+      KeyedStateHandle h = old.keyed();
+      if (kind.isInstance(h) && h.range().intersection(range).getNumberOfKeyGroups() > 0) {
+        handles.add(kind.cast(h));
+      }
+    }
+    return handles;
+  }
+
+  /** Per old subtask, its lists of {@code op}, as elements in its operator-state stream. */
+  private static List<Map<String, AssignedList>> oldLists(OperatorState op) {
+    List<Map<String, AssignedList>> old = new ArrayList<>();
+    for (OperatorSubtaskState subtask : op.subtasks()) {
+      Map<String, AssignedList> lists = new LinkedHashMap<>();
+      if (subtask.operator() != null) {
+        subtask
+            .operator()
+            .states()
+            .forEach(
+                (name, meta) -> {
+                  List<StateElement> elements = new ArrayList<>(meta.offsets().length);
+                  for (long offset : meta.offsets()) {
+                    elements.add(new StateElement.Stored(subtask.operator().data(), offset));
+                  }
+                  lists.put(name, new AssignedList(meta.mode(), elements));
+                });
+      }
+      old.add(lists);
+    }
+    return old;
+  }
+
+  /**
+   * Deals the old subtasks' lists out to {@code newParallelism} subtasks: at the same parallelism
+   * split lists stay where they were; otherwise split lists are concatenated in old-subtask order
+   * and dealt round robin. Union lists go, concatenated, to every subtask.
+   */
+  static List<Map<String, AssignedList>> redistribute(
+      List<Map<String, AssignedList>> oldSubtasks, int newParallelism) {
+    Map<String, Mode> modes = new LinkedHashMap<>();
+    Map<String, List<StateElement>> all = new LinkedHashMap<>();
+    for (Map<String, AssignedList> subtask : oldSubtasks) {
+      subtask.forEach(
+          (name, list) -> {
+            modes.put(name, list.mode());
+            all.computeIfAbsent(name, n -> new ArrayList<>()).addAll(list.elements());
+          });
+    }
+    List<Map<String, AssignedList>> result = new ArrayList<>();
+    for (int i = 0; i < newParallelism; i++) {
+      result.add(new LinkedHashMap<>());
+    }
+    boolean keep = oldSubtasks.size() == newParallelism;
+    all.forEach(
+        (name, elements) -> {
+          Mode mode = modes.get(name);
+          for (int i = 0; i < newParallelism; i++) {
+            List<StateElement> part;
+            if (mode == Mode.UNION) {
+              part = elements;
+            } else if (keep) {
+              AssignedList own = oldSubtasks.get(i).get(name);
+              part = own == null ? List.of() : own.elements();
+            } else {
+              part = new ArrayList<>();
+              for (int e = i; e < elements.size(); e += newParallelism) {
+                part.add(elements.get(e));
+              }
+            }
+            result.get(i).put(name, new AssignedList(mode, part));
+          }
+        });
+    return result;
+  }
+
+  /** In-flight data is per channel: it cannot be split over another number of subtasks. */
+  private static void checkChannelStateParallelism(
+      CompletedCheckpoint checkpoint, JobVertex vertex, OperatorState head) {
+    boolean hasChannelState = false;
+    for (OperatorSubtaskState subtask : head.subtasks()) {
+      if (subtask.operator() != null) {
+        for (String name : subtask.operator().states().keySet()) {
+          hasChannelState |= name.startsWith(TaskCheckpointing.CHANNEL_STATE_PREFIX);
+        }
+      }
+    }
+    if (hasChannelState && head.subtasks().size() != vertex.getParallelism()) {
+      throw new IllegalStateException(
+          "Checkpoint "
+              + checkpoint.checkpointId()
+              + " is unaligned and holds in-flight data of '"
+              + vertex.getName()
+              + "' for parallelism "
+              + head.subtasks().size()
+              + "; it cannot be restored at parallelism "
+              + vertex.getParallelism()
+              + ". Restore at the old parallelism, or rescale from an aligned checkpoint.");
+    }
+  }
+}

@@ -1,0 +1,153 @@
+package io.weir.runtime.checkpoint;
+
+import io.weir.api.typeutils.DataInputDeserializer;
+import io.weir.runtime.state.DefaultOperatorStateStore;
+import io.weir.runtime.state.HeapSnapshotStrategy.SerializedKeyGroups;
+import io.weir.runtime.storage.CheckpointStorage;
+import io.weir.runtime.storage.StreamStateHandle;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What one subtask restores, as the job master assigned it: handles into checkpoint storage, never
+ * the state's bytes. The task reads them itself, on its own thread, with {@link #read()}; so state
+ * never passes through the job master (which only verified the files' checksums).
+ *
+ * @param checkpointId the checkpoint restored, or -1 for a fresh start
+ * @param storage where the handles are read
+ * @param claimed true when the checkpoint is the job's own, so new checkpoints may refer to its
+ *     shared files
+ * @param operators per operator id of the task's chain, its share of the state
+ * @param channelState in-flight data of an unaligned checkpoint, by channel-state name
+ * @param splits a source subtask's splits, each with its serializer version (fresh or restored)
+ */
+public record TaskRestore(
+    long checkpointId,
+    CheckpointStorage storage,
+    boolean claimed,
+    Map<String, OperatorRestore> operators,
+    Map<String, List<StateElement>> channelState,
+    List<StateElement> splits) {
+
+  public TaskRestore {
+    operators = Map.copyOf(operators);
+    channelState = Map.copyOf(channelState);
+    splits = List.copyOf(splits);
+  }
+
+  /** A fresh start with the given splits (none for a task that is no source). */
+  public static TaskRestore fresh(List<StateElement> splits) {
+    return new TaskRestore(-1, null, false, Map.of(), Map.of(), splits);
+  }
+
+  /**
+   * One operator's share of a checkpoint.
+   *
+   * @param keyed canonical keyed state of the old subtasks whose key groups overlap the subtask's
+   * @param incremental native RocksDB state of those old subtasks
+   * @param lists the subtask's share of every operator list state, by name
+   */
+  public record OperatorRestore(
+      List<KeyGroupsStateHandle> keyed,
+      List<IncrementalKeyedStateHandle> incremental,
+      Map<String, AssignedList> lists) {
+
+    public OperatorRestore {
+      keyed = List.copyOf(keyed);
+      incremental = List.copyOf(incremental);
+      lists = Map.copyOf(lists);
+    }
+  }
+
+  /**
+   * A list state's elements assigned to one subtask.
+   *
+   * @param mode how it was redistributed
+   * @param elements where each element is
+   */
+  public record AssignedList(DefaultOperatorStateStore.Mode mode, List<StateElement> elements) {
+    public AssignedList {
+      elements = List.copyOf(elements);
+    }
+  }
+
+  /**
+   * The state read, as the task's operators and channels consume it.
+   *
+   * @param operators per operator id, what it starts from
+   * @param channelState restored in-flight data by channel-state name
+   * @param splits serialized splits, each with its serializer version
+   */
+  public record Read(
+      Map<String, RestoredOperatorState> operators,
+      Map<String, List<byte[]>> channelState,
+      List<byte[]> splits) {}
+
+  /**
+   * Reads and verifies every handle this subtask restores (each operator-state stream once). Task
+   * thread.
+   *
+   * @throws CorruptCheckpointException naming the checkpoint when a handle cannot be read
+   */
+  public Read read() throws CorruptCheckpointException {
+    Map<StreamStateHandle, byte[]> streams = new IdentityHashMap<>();
+    try {
+      Map<String, RestoredOperatorState> restored = new LinkedHashMap<>();
+      for (Map.Entry<String, OperatorRestore> e : operators.entrySet()) {
+        OperatorRestore op = e.getValue();
+        List<SerializedKeyGroups> keyed = new ArrayList<>();
+        for (KeyGroupsStateHandle h : op.keyed()) {
+          keyed.add(new SerializedKeyGroups(h.range(), h.offsets(), storage.readState(h.data())));
+        }
+        List<RestoredOperatorState.IncrementalRestore> incremental = new ArrayList<>();
+        for (IncrementalKeyedStateHandle h : op.incremental()) {
+          incremental.add(new RestoredOperatorState.IncrementalRestore(h, storage, claimed));
+        }
+        Map<String, DefaultOperatorStateStore.RestoredList> lists = new LinkedHashMap<>();
+        for (Map.Entry<String, AssignedList> list : op.lists().entrySet()) {
+          lists.put(
+              list.getKey(),
+              new DefaultOperatorStateStore.RestoredList(
+                  list.getValue().mode(), readElements(list.getValue().elements(), streams)));
+        }
+        restored.put(
+            e.getKey(), new RestoredOperatorState(checkpointId, keyed, incremental, lists));
+      }
+      Map<String, List<byte[]>> channels = new LinkedHashMap<>();
+      for (Map.Entry<String, List<StateElement>> e : channelState.entrySet()) {
+        channels.put(e.getKey(), readElements(e.getValue(), streams));
+      }
+      return new Read(restored, channels, readElements(splits, streams));
+    } catch (IOException e) {
+      throw new CorruptCheckpointException(
+          checkpointId, "Checkpoint " + checkpointId + " cannot be restored: " + e.getMessage(), e);
+    }
+  }
+
+  private List<byte[]> readElements(
+      List<StateElement> elements, Map<StreamStateHandle, byte[]> streams) throws IOException {
+    List<byte[]> out = new ArrayList<>(elements.size());
+    DataInputDeserializer in = new DataInputDeserializer();
+    for (StateElement element : elements) {
+      if (element instanceof StateElement.Inline inline) {
+        out.add(inline.bytes());
+      } else {
+        StateElement.Stored stored = (StateElement.Stored) element;
+        byte[] data = streams.get(stored.data());
+        if (data == null) {
+          data = storage.readState(stored.data());
+          streams.put(stored.data(), data);
+        }
+        in.setBuffer(data, (int) stored.offset(), data.length - (int) stored.offset());
+        byte[] bytes = new byte[in.readInt()];
+        in.readFully(bytes);
+        out.add(bytes);
+      }
+    }
+    return out;
+  }
+}

@@ -1,0 +1,386 @@
+package io.weir.runtime.task;
+
+import io.weir.api.CheckpointStatistics;
+import io.weir.api.functions.TaskInfo;
+import io.weir.runtime.checkpoint.BarrierHandler;
+import io.weir.runtime.checkpoint.CheckpointMetrics;
+import io.weir.runtime.checkpoint.OperatorSnapshot;
+import io.weir.runtime.checkpoint.OperatorSubtaskState;
+import io.weir.runtime.checkpoint.SubtaskStateCodec;
+import io.weir.runtime.graph.JobVertex;
+import io.weir.runtime.graph.StreamEdge;
+import io.weir.runtime.network.ChannelEvent;
+import io.weir.runtime.network.RecordWriter;
+import io.weir.runtime.state.DefaultOperatorStateStore;
+import java.util.BitSet;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One subtask's side of the checkpoint protocol, apart from its task's processing loop: takes the
+ * snapshot at a barrier and forwards the barrier (aligned, overtaking, or convertible by the
+ * aligned timeout at the outputs), keeps snapshots that wait for in-flight data, runs the
+ * asynchronous part on the snapshot pool, and acknowledges or declines to the coordinator with what
+ * it measured.
+ *
+ * <p>Task thread only, except {@link #awaitUploads} (also the task thread, at its end) and the
+ * uploads themselves (snapshot pool).
+ */
+final class SubtaskCheckpointCoordinator {
+
+  private static final Logger LOG = LoggerFactory.getLogger(SubtaskCheckpointCoordinator.class);
+
+  /** What the coordinator needs of its task. Task thread. */
+  interface Task {
+    /** The synchronous snapshots of the task's state and of every operator, head first. */
+    List<OperatorSnapshot> snapshotState(long checkpointId, long timestamp) throws Exception;
+
+    /** When the first barrier of {@code checkpointId} reached the task; sources: now. */
+    long firstBarrierMillis(long checkpointId, long now);
+
+    /**
+     * True when an unaligned snapshot must wait for the in-flight data of the task's input channels
+     * ({@link #inputChannelStateComplete}).
+     */
+    boolean holdForChannelState(ChannelEvent.CheckpointBarrier barrier);
+
+    /** True once the task's input has ended. */
+    boolean endOfInput();
+
+    /** True once the task stopped (failed, cancelled) and may have closed its state. */
+    boolean stopped();
+  }
+
+  private final TaskInfo taskInfo;
+  private final JobVertex vertex;
+  private final TaskCheckpointing checkpointing;
+  private final Mailbox mailbox;
+  private final Waker waker;
+  private final ScheduledExecutorService timer;
+  private final Task task;
+
+  private RecordWriter<?>[] writers = new RecordWriter<?>[0];
+  private StreamEdge[] edges = new StreamEdge[0];
+
+  /** What each checkpoint's snapshot measured, until it is uploaded. Task thread. */
+  private final Map<Long, CheckpointMetrics> metrics = new HashMap<>();
+
+  /** Snapshots waiting for in-flight data, by checkpoint id. Task thread. */
+  private final TreeMap<Long, PendingSnapshot> pendingSnapshots = new TreeMap<>();
+
+  /** Uploads submitted to the snapshot pool and not yet ended. */
+  private final AtomicInteger uploadsInFlight = new AtomicInteger();
+
+  SubtaskCheckpointCoordinator(
+      TaskInfo taskInfo,
+      JobVertex vertex,
+      TaskCheckpointing checkpointing,
+      Mailbox mailbox,
+      Waker waker,
+      ScheduledExecutorService timer,
+      Task task) {
+    this.taskInfo = taskInfo;
+    this.vertex = vertex;
+    this.checkpointing = checkpointing;
+    this.mailbox = mailbox;
+    this.waker = waker;
+    this.timer = timer;
+    this.task = task;
+  }
+
+  /** The task's network outputs, in wiring order; before the task runs. */
+  void setOutputs(RecordWriter<?>[] writers, StreamEdge[] edges) {
+    this.writers = writers;
+    this.edges = edges;
+  }
+
+  /** The barrier a source emits for a trigger of checkpoint {@code id}. */
+  ChannelEvent.CheckpointBarrier barrierForTrigger(long checkpointId, long timestamp) {
+    boolean unaligned =
+        checkpointing.exactlyOnce()
+            && checkpointing.alignment() == BarrierHandler.Alignment.UNALIGNED;
+    return new ChannelEvent.CheckpointBarrier(checkpointId, timestamp, false, unaligned);
+  }
+
+  /**
+   * Takes the task's snapshot for {@code barrier} and forwards the barrier. The synchronous part
+   * runs here, between two records; the upload runs on the snapshot pool and the task acknowledges
+   * when it finished.
+   */
+  void checkpoint(ChannelEvent.CheckpointBarrier barrier) throws Exception {
+    long id = barrier.checkpointId();
+    long now = System.currentTimeMillis();
+    long syncStart = System.nanoTime();
+    long firstBarrier = Math.min(now, task.firstBarrierMillis(id, now));
+    List<OperatorSnapshot> snapshots = task.snapshotState(id, barrier.timestamp());
+    PendingSnapshot pending = new PendingSnapshot(id, snapshots);
+    ChannelEvent.CheckpointBarrier forward = barrierToForward(barrier);
+    if (forward.unaligned()) {
+      Map<String, DefaultOperatorStateStore.RestoredList> overtaken = new LinkedHashMap<>();
+      for (int w = 0; w < writers.length; w++) {
+        List<List<byte[]>> perChannel = writers[w].broadcastPriorityEvent(forward);
+        for (int c = 0; c < perChannel.size(); c++) {
+          if (!perChannel.get(c).isEmpty()) {
+            overtaken.put(
+                TaskCheckpointing.outputChannelState(edges[w].id(), c),
+                new DefaultOperatorStateStore.RestoredList(
+                    DefaultOperatorStateStore.Mode.SPLIT, perChannel.get(c)));
+          }
+        }
+      }
+      pending.addChannelState(overtaken);
+    } else if (mayConvertOnTimeout(forward)) {
+      for (int w = 0; w < writers.length; w++) {
+        int writer = w;
+        pending.awaitOutput(w, writers[w].getNumberOfChannels());
+        writers[w].broadcastConvertibleBarrier(
+            forward, channel -> mailbox.put(() -> onOutputBarrierDelivered(id, writer, channel)));
+      }
+      long delay = Math.max(0, firstBarrier + checkpointing.alignedTimeoutMillis() - now);
+      pending.setAlignedTimeout(
+          timer.schedule(
+              () -> mailbox.put(() -> onAlignedBarrierTimeout(id)), delay, TimeUnit.MILLISECONDS));
+    } else {
+      for (RecordWriter<?> writer : writers) {
+        writer.broadcastEvent(forward);
+      }
+    }
+    metrics.put(
+        id,
+        new CheckpointMetrics(
+            Math.max(0, firstBarrier - barrier.timestamp()),
+            barrier.unaligned() ? 0 : now - firstBarrier,
+            (System.nanoTime() - syncStart) / 1_000_000,
+            barrier.unaligned(),
+            task.endOfInput()));
+    if (task.holdForChannelState(barrier)) {
+      pending.awaitInput();
+    }
+    if (pending.isComplete()) {
+      uploadAndAcknowledge(id, pending.snapshotsWithChannelState());
+    } else {
+      pendingSnapshots.put(id, pending);
+    }
+  }
+
+  /**
+   * After end of input, barriers travel in order: an overtaking barrier would arrive before
+   * end-of-data, and downstream would take the final checkpoint before it finished.
+   */
+  private ChannelEvent.CheckpointBarrier barrierToForward(ChannelEvent.CheckpointBarrier barrier) {
+    return task.endOfInput() && barrier.unaligned()
+        ? new ChannelEvent.CheckpointBarrier(
+            barrier.checkpointId(), barrier.timestamp(), barrier.savepoint(), false)
+        : barrier;
+  }
+
+  /**
+   * With aligned-then-unaligned checkpoints, an aligned barrier that waits in an output queue
+   * longer than the aligned timeout becomes an overtaking one. Never a savepoint (always aligned),
+   * and never after end of input (barriers then travel in order, behind end-of-data).
+   */
+  private boolean mayConvertOnTimeout(ChannelEvent.CheckpointBarrier forward) {
+    return writers.length > 0
+        && !forward.unaligned()
+        && !forward.savepoint()
+        && !task.endOfInput()
+        && checkpointing.exactlyOnce()
+        && checkpointing.alignment() == BarrierHandler.Alignment.ALIGNED_THEN_UNALIGNED;
+  }
+
+  /** A consumer took the aligned barrier of checkpoint {@code id} from an output channel. */
+  private void onOutputBarrierDelivered(long id, int writer, int channel) {
+    PendingSnapshot pending = pendingSnapshots.get(id);
+    if (pending != null) {
+      pending.outputDelivered(writer, channel);
+      uploadIfComplete(pending);
+    }
+  }
+
+  /**
+   * The aligned timeout of checkpoint {@code id} passed at this task's outputs: every barrier still
+   * waiting in an output queue jumps ahead of the buffers before it, which become in-flight data of
+   * the checkpoint. A barrier the consumer took meanwhile counts as delivered.
+   */
+  private void onAlignedBarrierTimeout(long id) {
+    PendingSnapshot pending = pendingSnapshots.get(id);
+    if (pending == null) {
+      return;
+    }
+    for (int w = 0; w < writers.length; w++) {
+      BitSet waiting = pending.awaitingOutput(w);
+      for (int c = waiting.nextSetBit(0); c >= 0; c = waiting.nextSetBit(c + 1)) {
+        List<byte[]> overtaken = writers[w].convertToUnaligned(c, id);
+        if (overtaken == null) {
+          pending.outputDelivered(w, c);
+        } else {
+          pending.outputConverted(
+              w, c, TaskCheckpointing.outputChannelState(edges[w].id(), c), overtaken);
+        }
+      }
+    }
+    if (pending.converted()) {
+      metrics.computeIfPresent(id, (k, m) -> m.asUnaligned());
+      LOG.debug(
+          "{} converted the barrier of checkpoint {} to unaligned at its outputs",
+          taskInfo.taskNameWithSubtasks(),
+          id);
+    }
+    uploadIfComplete(pending);
+  }
+
+  /**
+   * The input channels' in-flight data of checkpoint {@code id} is complete; ignored when the
+   * checkpoint was given up meanwhile.
+   */
+  void inputChannelStateComplete(
+      long id, Map<String, DefaultOperatorStateStore.RestoredList> recorded) {
+    PendingSnapshot pending = pendingSnapshots.get(id);
+    if (pending != null) {
+      pending.inputComplete(recorded);
+      uploadIfComplete(pending);
+    }
+  }
+
+  private void uploadIfComplete(PendingSnapshot pending) {
+    if (pending.isComplete()) {
+      pendingSnapshots.remove(pending.checkpointId());
+      uploadAndAcknowledge(pending.checkpointId(), pending.snapshotsWithChannelState());
+    }
+  }
+
+  /** This task will not acknowledge checkpoint {@code id}: its waiting snapshot is freed. */
+  void discardPendingSnapshot(long id) {
+    PendingSnapshot pending = pendingSnapshots.remove(id);
+    if (pending != null) {
+      pending.release();
+      metrics.remove(id);
+    }
+  }
+
+  /** Checkpoint {@code id} was aborted: the snapshots waiting for it and older ones are freed. */
+  void checkpointAborted(long id) {
+    Map<Long, PendingSnapshot> given = pendingSnapshots.headMap(id, true);
+    for (PendingSnapshot pending : given.values()) {
+      pending.release();
+      metrics.remove(pending.checkpointId());
+    }
+    given.clear();
+  }
+
+  /** The task stops: every snapshot still waiting is freed. */
+  void releasePending() {
+    for (PendingSnapshot pending : pendingSnapshots.values()) {
+      pending.release();
+    }
+    pendingSnapshots.clear();
+  }
+
+  /**
+   * Waits until the uploads of this task's snapshots ended. A stopping task calls it before it
+   * closes the state they read (see {@link StreamTask}).
+   */
+  void awaitUploads() {
+    while (uploadsInFlight.get() > 0) {
+      Thread.interrupted(); // a cancellation interrupt would make every wait return at once
+      waker.await(Long.MAX_VALUE);
+    }
+  }
+
+  /** The asynchronous part: writes the snapshots, then acknowledges. */
+  private void uploadAndAcknowledge(long id, List<OperatorSnapshot> snapshots) {
+    CheckpointMetrics measured = metrics.remove(id);
+    CheckpointMetrics m = measured != null ? measured : CheckpointMetrics.NONE;
+    long inFlightBytes = channelStateBytes(snapshots);
+    uploadsInFlight.incrementAndGet();
+    try {
+      checkpointing.asyncExecutor().execute(() -> upload(id, snapshots, m, inFlightBytes));
+    } catch (RuntimeException e) {
+      uploadEnded();
+      throw e;
+    }
+  }
+
+  private static long channelStateBytes(List<OperatorSnapshot> snapshots) {
+    long bytes = 0;
+    if (!snapshots.isEmpty()) {
+      for (Map.Entry<String, DefaultOperatorStateStore.RestoredList> e :
+          snapshots.get(0).operatorLists().entrySet()) {
+        if (e.getKey().startsWith(TaskCheckpointing.CHANNEL_STATE_PREFIX)) {
+          for (byte[] b : e.getValue().elements()) {
+            bytes += b.length;
+          }
+        }
+      }
+    }
+    return bytes;
+  }
+
+  private void uploadEnded() {
+    uploadsInFlight.decrementAndGet();
+    waker.signal();
+  }
+
+  /** On the snapshot pool: writes the snapshots, then acknowledges or declines the checkpoint. */
+  private void upload(
+      long id, List<OperatorSnapshot> snapshots, CheckpointMetrics m, long inFlightBytes) {
+    int vertexIndex = vertex.getIndex();
+    int subtask = taskInfo.indexOfThisSubtask();
+    long asyncStart = System.nanoTime();
+    try {
+      Map<String, OperatorSubtaskState> states = new LinkedHashMap<>();
+      long stateSize = 0;
+      long checkpointedSize = 0;
+      for (OperatorSnapshot snapshot : snapshots) {
+        OperatorSubtaskState state =
+            SubtaskStateCodec.persist(id, snapshot, checkpointing.storage(), m.endOfInput());
+        states.put(snapshot.operatorId(), state);
+        stateSize += state.stateSize();
+        checkpointedSize += state.checkpointedSize();
+      }
+      checkpointing
+          .responder()
+          .acknowledge(
+              vertexIndex,
+              subtask,
+              id,
+              states,
+              new CheckpointStatistics.SubtaskCheckpointStatistics(
+                  vertex.getName(),
+                  subtask,
+                  m.startDelayMillis(),
+                  m.alignmentMillis(),
+                  m.unaligned(),
+                  inFlightBytes,
+                  m.syncMillis(),
+                  (System.nanoTime() - asyncStart) / 1_000_000,
+                  stateSize,
+                  checkpointedSize));
+    } catch (Throwable t) {
+      StreamTask.releaseAll(snapshots);
+      if (task.stopped()) {
+        // The task stopped (failed, was cancelled) and closed the state this upload read. Its
+        // end reaches the coordinator, which aborts the attempt's checkpoints: a decline here
+        // would be counted as one more failed checkpoint for a failure already being handled.
+        LOG.info(
+            "{} stopped during the upload of checkpoint {}; not declining it: {}",
+            taskInfo.taskNameWithSubtasks(),
+            id,
+            t.toString());
+      } else {
+        LOG.warn("{} could not write checkpoint {}", taskInfo.taskNameWithSubtasks(), id, t);
+        checkpointing.responder().decline(vertexIndex, subtask, id, t);
+      }
+    } finally {
+      uploadEnded();
+    }
+  }
+}
