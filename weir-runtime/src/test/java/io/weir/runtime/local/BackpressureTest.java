@@ -8,10 +8,12 @@ import io.weir.api.StreamEnvironment;
 import io.weir.api.config.Configuration;
 import io.weir.api.config.CoreOptions;
 import io.weir.api.functions.SinkFunction;
+import io.weir.runtime.jobmaster.JobMaster;
 import io.weir.runtime.network.InputChannel;
 import io.weir.runtime.network.RecordWriter;
 import io.weir.runtime.task.InputStreamTask;
 import io.weir.runtime.task.StreamTask;
+import io.weir.runtime.taskexecutor.TaskExecutor;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -43,11 +45,10 @@ class BackpressureTest {
                 });
     JobClient client = env.executeAsync("backpressure");
     try {
-      LocalJob job = (LocalJob) client;
-      List<StreamTask> sources =
-          job.tasks().stream().filter(t -> t.getVertex().isSource()).toList();
+      List<StreamTask> tasks = ((TaskExecutor) ((JobMaster) client).taskExecutor()).runningTasks();
+      List<StreamTask> sources = tasks.stream().filter(t -> t.getVertex().isSource()).toList();
       List<InputStreamTask> sinks =
-          job.tasks().stream()
+          tasks.stream()
               .filter(InputStreamTask.class::isInstance)
               .map(InputStreamTask.class::cast)
               .toList();

@@ -9,6 +9,7 @@ import io.weir.api.RestartStrategy;
 import io.weir.api.StreamEnvironment;
 import io.weir.api.functions.SinkFunction;
 import io.weir.runtime.checkpoint.CheckpointCoordinator;
+import io.weir.runtime.jobmaster.JobMaster;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -46,7 +47,7 @@ class UnalignedUnderBackpressureTest {
                 });
     JobClient client = env.executeAsync(unaligned ? "unaligned" : "aligned");
     try {
-      CheckpointCoordinator coordinator = ((LocalJob) client).coordinator();
+      CheckpointCoordinator coordinator = ((JobMaster) client).coordinator();
       if (unaligned) {
         await()
             .atMost(Duration.ofSeconds(30))

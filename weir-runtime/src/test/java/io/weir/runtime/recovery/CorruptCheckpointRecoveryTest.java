@@ -60,7 +60,7 @@ class CorruptCheckpointRecoveryTest {
   static final int KEYS = 5;
   static final long FIRST = 200;
   static final long SECOND = 300;
-  static final String LOCAL_JOB = "io.weir.runtime.local.LocalJob";
+  static final String LOCAL_JOB = "io.weir.runtime.jobmaster";
 
   @TempDir Path checkpoints;
   @TempDir Path elsewhere;

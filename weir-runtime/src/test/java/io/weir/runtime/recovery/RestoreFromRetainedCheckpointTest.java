@@ -299,5 +299,5 @@ class RestoreFromRetainedCheckpointTest {
     assertContinued(first, result, sink);
   }
 
-  static final String LOCAL_JOB = "io.weir.runtime.local.LocalJob";
+  static final String LOCAL_JOB = "io.weir.runtime.jobmaster";
 }

@@ -1,0 +1,495 @@
+package io.weir.runtime.jobmaster;
+
+import io.weir.api.CheckpointConfig;
+import io.weir.api.CheckpointStatistics;
+import io.weir.api.ExternalizedCheckpointRetention;
+import io.weir.api.JobClient;
+import io.weir.api.JobExecutionException;
+import io.weir.api.JobExecutionResult;
+import io.weir.api.JobID;
+import io.weir.api.JobStatus;
+import io.weir.api.config.CheckpointingOptions;
+import io.weir.api.config.Configuration;
+import io.weir.api.config.KnownKeys;
+import io.weir.runtime.checkpoint.CheckpointCoordinator;
+import io.weir.runtime.checkpoint.CompletedCheckpoint;
+import io.weir.runtime.checkpoint.CorruptCheckpointException;
+import io.weir.runtime.checkpoint.OperatorState;
+import io.weir.runtime.checkpoint.OperatorSubtaskState;
+import io.weir.runtime.graph.JobGraph;
+import io.weir.runtime.graph.JobVertex;
+import io.weir.runtime.graph.StreamNode;
+import io.weir.runtime.recovery.RestartStrategies;
+import io.weir.runtime.recovery.RestoreVerifier;
+import io.weir.runtime.state.KeyedStateBackendFactory;
+import io.weir.runtime.state.KeyedStateBackends;
+import io.weir.runtime.storage.CheckpointStorage;
+import io.weir.runtime.storage.CheckpointStorages;
+import io.weir.runtime.storage.FileSystemCheckpointStorage;
+import io.weir.runtime.storage.FileSystems;
+import io.weir.runtime.storage.RetainedCheckpoint;
+import io.weir.runtime.task.TaskState;
+import io.weir.runtime.taskexecutor.ExecutionAttemptId;
+import io.weir.runtime.taskexecutor.TaskExecutorGateway;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One job, from submission to its end: checks the job before anything runs (settings, the
+ * checkpoint to resume from), owns the checkpoint coordinator, hands the attempts to its {@link
+ * Scheduler}, receives what task executors report ({@link JobMasterGateway}), and decides the job's
+ * result and what happens to its checkpoints when it ends. The user's {@link JobClient}.
+ *
+ * <p>Talks to task executors only through {@link TaskExecutorGateway}, so the embedded cluster and
+ * a cluster of processes run the same job master.
+ */
+public final class JobMaster implements JobClient, JobMasterGateway {
+
+  private static final Logger LOG = LoggerFactory.getLogger(JobMaster.class);
+
+  private final JobID jobId = JobID.generate();
+  private final JobGraph graph;
+  private final long startNanos = System.nanoTime();
+  private final CompletableFuture<JobExecutionResult> result = new CompletableFuture<>();
+  private final CompletableFuture<Void> terminated = new CompletableFuture<>();
+  private final CheckpointStorage storage;
+  private final CheckpointCoordinator coordinator;
+  private final Map<String, String> operatorNames = new HashMap<>();
+  private final RestoreVerifier verifier;
+  private final RetainedCheckpoint initialRestore;
+
+  /** Coordinator timers and restarts. */
+  private final ScheduledExecutorService timer;
+
+  /** Deletes of checkpoint files, in order, off the coordinator's lock. */
+  private final ExecutorService io;
+
+  private final Scheduler scheduler;
+  private final TaskExecutorGateway taskExecutor;
+
+  /** Set when the job ended, just before its result completes. */
+  private volatile JobStatus terminalStatus;
+
+  /**
+   * Checks {@code graph} and prepares its first attempt; {@link #start()} deploys it.
+   *
+   * @param taskExecutors makes the gateway of the task executor that runs the job's subtasks, given
+   *     this job master's gateway (whom it reports to)
+   * @throws IllegalArgumentException naming the setting, path or checkpoint at fault
+   */
+  public JobMaster(JobGraph graph, Function<JobMasterGateway, TaskExecutorGateway> taskExecutors) {
+    this.graph = graph;
+    Configuration conf = graph.configuration();
+    KnownKeys.check(conf);
+    // An unknown storage scheme is named first: it is the thing to fix.
+    conf.getOptional(CheckpointingOptions.CHECKPOINTS_DIRECTORY)
+        .ifPresent(dir -> FileSystems.get(FileSystems.toUri(dir)));
+    CheckpointConfig.validate(conf);
+    boolean checkpointingEnabled = CheckpointConfig.isCheckpointingEnabled(conf);
+    for (JobVertex vertex : graph.vertices()) {
+      for (StreamNode node : vertex.getChain()) {
+        operatorNames.put(node.getOperatorId(), node.getName());
+      }
+    }
+    KeyedStateBackendFactory backend =
+        KeyedStateBackends.factory(conf.get(CheckpointingOptions.STATE_BACKEND));
+    backend.validate(conf);
+    this.verifier = new RestoreVerifier(operatorNames, backend);
+    this.initialRestore = loadInitialRestore(conf);
+    this.storage = checkpointingEnabled ? CheckpointStorages.create(conf, jobId.value()) : null;
+    this.timer =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> daemon(r, "weir-jobmaster-" + graph.jobName()));
+    this.io = Executors.newSingleThreadExecutor(r -> daemon(r, "weir-io-" + graph.jobName()));
+    this.coordinator = checkpointingEnabled ? createCoordinator(conf) : null;
+    this.taskExecutor = taskExecutors.apply(this);
+    this.scheduler =
+        new Scheduler(
+            jobId.value(),
+            graph,
+            storage,
+            coordinator,
+            RestartStrategies.fromConfiguration(conf, new Random()),
+            verifier,
+            initialRestore,
+            taskExecutor,
+            timer,
+            this::finishJob);
+  }
+
+  private static Thread daemon(Runnable r, String name) {
+    Thread t = new Thread(r, name);
+    t.setDaemon(true);
+    return t;
+  }
+
+  /** Deploys the first attempt. */
+  public void start() {
+    try {
+      scheduler.start();
+    } catch (RuntimeException e) {
+      shutdownThreads();
+      throw e;
+    }
+  }
+
+  /**
+   * Finds, checks and verifies the checkpoint to resume from, before any task starts. The path may
+   * name one checkpoint, which must be intact, or a job's checkpoint directory, whose newest intact
+   * checkpoint is taken; the newer ones passed over are logged with the reason.
+   */
+  private RetainedCheckpoint loadInitialRestore(Configuration conf) {
+    Optional<String> path = conf.getOptional(CheckpointingOptions.SAVEPOINT_PATH);
+    if (path.isEmpty()) {
+      return null;
+    }
+    String what = CheckpointingOptions.SAVEPOINT_PATH.key() + " = " + path.get();
+    FileSystemCheckpointStorage.RestoreCandidates candidates;
+    try {
+      candidates = FileSystemCheckpointStorage.loadRestoreCandidates(path.get());
+    } catch (IOException e) {
+      throw new IllegalArgumentException(
+          "Cannot resume job '" + graph.jobName() + "' from " + what + ": " + e.getMessage(), e);
+    }
+    for (String skipped : candidates.skipped()) {
+      LOG.warn("Resuming job '{}' from {}: {}", graph.jobName(), path.get(), skipped);
+    }
+    boolean ignoreUnclaimed = conf.get(CheckpointingOptions.SAVEPOINT_IGNORE_UNCLAIMED_STATE);
+    List<String> problems = new ArrayList<>(candidates.skipped());
+    for (RetainedCheckpoint candidate : candidates.checkpoints()) {
+      checkCompatible(candidate.checkpoint(), ignoreUnclaimed);
+      try {
+        verifier.verify(candidate.checkpoint(), candidate.storage());
+        return candidate;
+      } catch (CorruptCheckpointException e) {
+        if (!candidates.jobDirectory()) {
+          throw new IllegalArgumentException(
+              "Cannot resume job '" + graph.jobName() + "' from " + what + ": " + e.getMessage(),
+              e);
+        }
+        String name = "chk-" + candidate.checkpoint().checkpointId();
+        problems.add(name + " skipped: " + e.getMessage());
+        LOG.warn(
+            "Resuming job '{}' from {}: {} skipped: {}",
+            graph.jobName(),
+            path.get(),
+            name,
+            e.getMessage());
+      }
+    }
+    throw new IllegalArgumentException(
+        "Cannot resume job '"
+            + graph.jobName()
+            + "' from "
+            + what
+            + ": no checkpoint in it can be restored: "
+            + String.join("; ", problems));
+  }
+
+  private void checkCompatible(CompletedCheckpoint checkpoint, boolean ignoreUnclaimed) {
+    for (OperatorState op : checkpoint.operators()) {
+      boolean hasState =
+          op.subtasks().stream().anyMatch(s -> s.keyed() != null || s.operator() != null);
+      if (!hasState) {
+        continue;
+      }
+      if (!operatorNames.containsKey(op.operatorId())) {
+        if (ignoreUnclaimed) {
+          LOG.warn(
+              "Ignoring state of operator '{}' ({}) of checkpoint {}: not in this job",
+              op.operatorName(),
+              op.operatorId(),
+              checkpoint.checkpointId());
+          continue;
+        }
+        throw new IllegalStateException(
+            "Checkpoint "
+                + checkpoint.checkpointId()
+                + " holds state of operator '"
+                + op.operatorName()
+                + "' (id "
+                + op.operatorId()
+                + ") that this job does not have. Give operators stable uids with .uid(...) so"
+                + " their state maps across job versions, or set "
+                + CheckpointingOptions.SAVEPOINT_IGNORE_UNCLAIMED_STATE.key()
+                + ": true to drop that state.");
+      }
+      if (op.maxParallelism() != graph.maxParallelism()) {
+        throw new IllegalStateException(
+            "Checkpoint "
+                + checkpoint.checkpointId()
+                + " was taken with max parallelism "
+                + op.maxParallelism()
+                + " for operator '"
+                + op.operatorName()
+                + "' but the job now has "
+                + graph.maxParallelism()
+                + "; keyed state cannot move between different key-group counts. Set"
+                + " pipeline.max-parallelism back to "
+                + op.maxParallelism()
+                + ".");
+      }
+    }
+  }
+
+  private CheckpointCoordinator createCoordinator(Configuration conf) {
+    CheckpointConfig cc = new CheckpointConfig(conf);
+    CheckpointCoordinator.Settings settings =
+        new CheckpointCoordinator.Settings(
+            cc.getCheckpointInterval().toMillis(),
+            cc.getCheckpointTimeout().toMillis(),
+            cc.getMinPauseBetweenCheckpoints().toMillis(),
+            cc.getMaxConcurrentCheckpoints(),
+            cc.getTolerableCheckpointFailureNumber(),
+            cc.getNumRetainedCheckpoints());
+    List<CheckpointCoordinator.OperatorInfo> operators = new ArrayList<>();
+    for (JobVertex vertex : graph.vertices()) {
+      for (StreamNode node : vertex.getChain()) {
+        operators.add(
+            new CheckpointCoordinator.OperatorInfo(
+                node.getOperatorId(),
+                node.getName(),
+                vertex.getIndex(),
+                vertex.getParallelism(),
+                graph.maxParallelism()));
+      }
+    }
+    return new CheckpointCoordinator(
+        jobId.value(),
+        settings,
+        operators,
+        storage,
+        new CoordinatorContext(),
+        initialRestore == null ? 0 : initialRestore.checkpoint().checkpointId(),
+        List.of());
+  }
+
+  /** The coordinator's view of the world: the timer thread and this attempt's subtasks. */
+  private final class CoordinatorContext implements CheckpointCoordinator.Context {
+    @Override
+    public long currentTimeMillis() {
+      return System.currentTimeMillis();
+    }
+
+    @Override
+    public Runnable schedule(Runnable action, long delayMillis) {
+      if (timer.isShutdown()) {
+        return () -> {};
+      }
+      ScheduledFuture<?> f = timer.schedule(action, delayMillis, TimeUnit.MILLISECONDS);
+      return () -> f.cancel(false);
+    }
+
+    @Override
+    public void triggerSources(long checkpointId, long timestamp) {
+      for (ExecutionAttemptId task : scheduler.deployed()) {
+        if (graph.vertices().get(task.vertex()).isSource()) {
+          taskExecutor.triggerCheckpoint(task, checkpointId, timestamp);
+        }
+      }
+    }
+
+    @Override
+    public void notifyComplete(long checkpointId) {
+      boolean isFinal = coordinator.isFinal(checkpointId);
+      for (ExecutionAttemptId task : scheduler.deployed()) {
+        taskExecutor.notifyCheckpointComplete(task, checkpointId, isFinal);
+      }
+    }
+
+    @Override
+    public void notifyAborted(long checkpointId) {
+      for (ExecutionAttemptId task : scheduler.deployed()) {
+        taskExecutor.notifyCheckpointAborted(task, checkpointId);
+      }
+    }
+
+    @Override
+    public void failJob(Throwable cause) {
+      timer.execute(() -> scheduler.failCurrentAttempt(cause));
+    }
+
+    @Override
+    public Executor ioExecutor() {
+      return command -> {
+        try {
+          io.execute(command);
+        } catch (RejectedExecutionException e) {
+          command.run(); // the job has ended: the last deletes run on the caller
+        }
+      };
+    }
+  }
+
+  // ------------------------------------------------------------------ what task executors report
+
+  private static CheckpointCoordinator.TaskKey key(ExecutionAttemptId task) {
+    return new CheckpointCoordinator.TaskKey(task.vertex(), task.subtask());
+  }
+
+  @Override
+  public void acknowledgeCheckpoint(
+      ExecutionAttemptId task,
+      long checkpointId,
+      Map<String, OperatorSubtaskState> states,
+      CheckpointStatistics.SubtaskCheckpointStatistics statistics) {
+    if (coordinator != null) {
+      coordinator.acknowledge(key(task), checkpointId, states, statistics);
+    }
+  }
+
+  @Override
+  public void declineCheckpoint(ExecutionAttemptId task, long checkpointId, Throwable cause) {
+    if (coordinator != null) {
+      coordinator.decline(key(task), checkpointId, cause);
+    }
+  }
+
+  @Override
+  public void reachedEndOfInput(ExecutionAttemptId task) {
+    if (coordinator != null) {
+      coordinator.triggerSoon();
+    }
+  }
+
+  @Override
+  public void taskTerminated(
+      ExecutionAttemptId task, TaskState state, Throwable failure, TaskMetrics metrics) {
+    scheduler.taskTerminated(task, state, failure, metrics);
+  }
+
+  // ------------------------------------------------------------------ the job's end
+
+  /** The scheduler ended the job: checkpoints are kept or deleted, the result completes. */
+  private void finishJob(Scheduler.Outcome outcome, String message, Throwable cause) {
+    if (result.isDone()) {
+      return;
+    }
+    if (coordinator != null) {
+      coordinator.stop();
+    }
+    Duration runtime = Duration.ofNanos(System.nanoTime() - startNanos);
+    JobStatus end =
+        switch (outcome) {
+          case FINISHED -> JobStatus.FINISHED;
+          case FAILED -> JobStatus.FAILED;
+          case CANCELED -> JobStatus.CANCELED;
+        };
+    applyRetention(end);
+    drainIo();
+    shutdownThreads();
+    taskExecutor.releaseJob(jobId.value());
+    terminalStatus = end;
+    switch (outcome) {
+      case FINISHED -> result.complete(new JobExecutionResult(jobId, runtime, metrics()));
+      case FAILED -> result.completeExceptionally(new JobExecutionException(jobId, message, cause));
+      case CANCELED ->
+          result.completeExceptionally(
+              new JobExecutionException(
+                  jobId, "Job '" + graph.jobName() + "' (" + jobId + ") was cancelled", null));
+    }
+    terminated.complete(null);
+    LOG.info("Job '{}' ({}) {} after {} ms", graph.jobName(), jobId, end, runtime.toMillis());
+  }
+
+  /** Deletes or keeps the retained checkpoints, as the retention policy says. */
+  private void applyRetention(JobStatus end) {
+    if (coordinator == null || end == JobStatus.FAILED) {
+      return; // after a failure checkpoints are always kept
+    }
+    ExternalizedCheckpointRetention retention =
+        graph.configuration().get(CheckpointingOptions.EXTERNALIZED_CHECKPOINT_RETENTION);
+    if (end == JobStatus.CANCELED
+        && retention == ExternalizedCheckpointRetention.RETAIN_ON_CANCELLATION) {
+      return;
+    }
+    coordinator.discardRetained();
+  }
+
+  private void shutdownThreads() {
+    timer.shutdownNow();
+    io.shutdown();
+    verifier.close();
+  }
+
+  /** Lets the deletes of checkpoint files end before the job reports its end. */
+  private void drainIo() {
+    io.shutdown();
+    try {
+      if (!io.awaitTermination(30, TimeUnit.SECONDS)) {
+        LOG.warn("Deleting checkpoint files of job '{}' still runs after 30 s", graph.jobName());
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private Map<String, Long> metrics() {
+    Map<String, Long> metrics = new HashMap<>();
+    for (TaskMetrics task : scheduler.metrics()) {
+      metrics.merge(task.vertexName() + ".numRecordsIn", task.recordsIn(), Long::sum);
+      metrics.merge(task.vertexName() + ".numRecordsOut", task.recordsOut(), Long::sum);
+    }
+    metrics.put("job.restarts", (long) scheduler.restarts());
+    metrics.put("job.lastRestoredCheckpoint", scheduler.lastRestoredCheckpoint());
+    if (coordinator != null) {
+      metrics.put("job.checkpoints.lastId", coordinator.lastCheckpointId());
+      metrics.put("job.checkpoints.failed", (long) coordinator.failuresTotal());
+    }
+    return metrics;
+  }
+
+  /** The gateway of the task executor that runs the job's subtasks; for tests. */
+  public TaskExecutorGateway taskExecutor() {
+    return taskExecutor;
+  }
+
+  /** The coordinator, or null when checkpointing is off; for tests and the demo. */
+  public CheckpointCoordinator coordinator() {
+    return coordinator;
+  }
+
+  @Override
+  public List<CheckpointStatistics> getCheckpointStatistics() {
+    return coordinator == null ? List.of() : coordinator.statistics();
+  }
+
+  @Override
+  public JobID getJobID() {
+    return jobId;
+  }
+
+  @Override
+  public CompletableFuture<JobStatus> getJobStatus() {
+    JobStatus end = terminalStatus;
+    return CompletableFuture.completedFuture(end != null ? end : scheduler.status());
+  }
+
+  @Override
+  public CompletableFuture<JobExecutionResult> getJobExecutionResult() {
+    return result;
+  }
+
+  @Override
+  public CompletableFuture<Void> cancel() {
+    scheduler.cancel();
+    return terminated;
+  }
+}

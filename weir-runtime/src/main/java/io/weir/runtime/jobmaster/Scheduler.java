@@ -1,0 +1,506 @@
+package io.weir.runtime.jobmaster;
+
+import io.weir.api.CheckpointConfig;
+import io.weir.api.CheckpointingMode;
+import io.weir.api.JobStatus;
+import io.weir.api.config.CheckpointingOptions;
+import io.weir.api.graph.SourceTransformation;
+import io.weir.api.source.Source;
+import io.weir.runtime.checkpoint.BarrierHandler;
+import io.weir.runtime.checkpoint.CheckpointCoordinator;
+import io.weir.runtime.checkpoint.CompletedCheckpoint;
+import io.weir.runtime.checkpoint.CorruptCheckpointException;
+import io.weir.runtime.checkpoint.StateAssignment;
+import io.weir.runtime.checkpoint.StateElement;
+import io.weir.runtime.checkpoint.TaskRestore;
+import io.weir.runtime.graph.JobGraph;
+import io.weir.runtime.graph.JobVertex;
+import io.weir.runtime.graph.StreamNode;
+import io.weir.runtime.recovery.Failures;
+import io.weir.runtime.recovery.RestartBackoffStrategy;
+import io.weir.runtime.recovery.RestoreVerifier;
+import io.weir.runtime.storage.CheckpointStorage;
+import io.weir.runtime.storage.RetainedCheckpoint;
+import io.weir.runtime.task.SourceStreamTask;
+import io.weir.runtime.task.TaskState;
+import io.weir.runtime.taskexecutor.ExecutionAttemptId;
+import io.weir.runtime.taskexecutor.TaskDeploymentDescriptor;
+import io.weir.runtime.taskexecutor.TaskExecutorGateway;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs the attempts of one job: deploys every subtask on the task executor with its share of the
+ * checkpoint it restores (as handles; each task reads its own state), and after a failure decides
+ * whether the job restarts (the failure's classification, then the restart strategy) and from which
+ * checkpoint: the newest that verifies. A checkpoint that cannot be restored is marked so and
+ * skipped without spending a restart attempt.
+ *
+ * <p>Guarded by its own lock; tasks report from their threads, restarts run on the job master's
+ * timer thread.
+ */
+final class Scheduler {
+
+  private static final Logger LOG = LoggerFactory.getLogger(Scheduler.class);
+
+  /** What the scheduler needs of its job master. */
+  interface Host {
+    /**
+     * The job ended. Under the scheduler's lock.
+     *
+     * @param message for FAILED: what the job's exception says; otherwise null
+     * @param cause for FAILED: the failure; otherwise null
+     */
+    void finishJob(Outcome outcome, String message, Throwable cause);
+  }
+
+  /** How a job ended. */
+  enum Outcome {
+    /** Every task finished. */
+    FINISHED,
+    /** It failed and does not restart. */
+    FAILED,
+    /** It was cancelled. */
+    CANCELED
+  }
+
+  private final String jobId;
+  private final JobGraph graph;
+  private final CheckpointStorage storage;
+  private final CheckpointCoordinator coordinator;
+  private final RestartBackoffStrategy restartStrategy;
+  private final RestoreVerifier verifier;
+  private final RetainedCheckpoint initialRestore;
+  private final TaskExecutorGateway taskExecutor;
+  private final ScheduledExecutorService timer;
+  private final Host host;
+  private final TaskDeploymentDescriptor.Checkpointing checkpointing;
+
+  /** Checkpoints that cannot be restored; never tried again. */
+  private final Map<Long, String> unrestorable = new HashMap<>();
+
+  private volatile JobStatus status = JobStatus.CREATED;
+
+  /** This attempt's subtasks; volatile so the coordinator reads it without the lock. */
+  private volatile List<ExecutionAttemptId> deployed = List.of();
+
+  /** Counters of the subtasks of this attempt that ended. */
+  private final List<JobMasterGateway.TaskMetrics> metrics = new ArrayList<>();
+
+  private int attempt;
+  private Throwable failure;
+  private boolean cancelRequested;
+  private int terminatedTasks;
+  private int restarts;
+  private int endedAttempt = -1;
+  private long lastRestoredCheckpoint = -1;
+  private boolean ended;
+
+  Scheduler(
+      String jobId,
+      JobGraph graph,
+      CheckpointStorage storage,
+      CheckpointCoordinator coordinator,
+      RestartBackoffStrategy restartStrategy,
+      RestoreVerifier verifier,
+      RetainedCheckpoint initialRestore,
+      TaskExecutorGateway taskExecutor,
+      ScheduledExecutorService timer,
+      Host host) {
+    this.jobId = jobId;
+    this.graph = graph;
+    this.storage = storage;
+    this.coordinator = coordinator;
+    this.restartStrategy = restartStrategy;
+    this.verifier = verifier;
+    this.initialRestore = initialRestore;
+    this.taskExecutor = taskExecutor;
+    this.timer = timer;
+    this.host = host;
+    this.checkpointing = checkpointingSettings(graph, coordinator != null);
+  }
+
+  private static TaskDeploymentDescriptor.Checkpointing checkpointingSettings(
+      JobGraph graph, boolean enabled) {
+    CheckpointConfig cc = new CheckpointConfig(graph.configuration());
+    long alignedTimeout = cc.getAlignedCheckpointTimeout().toMillis();
+    BarrierHandler.Alignment alignment =
+        !cc.isUnalignedCheckpointsEnabled()
+            ? BarrierHandler.Alignment.ALIGNED
+            : alignedTimeout > 0
+                ? BarrierHandler.Alignment.ALIGNED_THEN_UNALIGNED
+                : BarrierHandler.Alignment.UNALIGNED;
+    boolean exactlyOnce =
+        graph.configuration().get(CheckpointingOptions.CHECKPOINTING_CONSISTENCY_MODE)
+            == CheckpointingMode.EXACTLY_ONCE;
+    return new TaskDeploymentDescriptor.Checkpointing(
+        enabled, exactlyOnce, alignment, alignedTimeout);
+  }
+
+  JobStatus status() {
+    return status;
+  }
+
+  /** The subtasks of the current attempt. */
+  List<ExecutionAttemptId> deployed() {
+    return deployed;
+  }
+
+  synchronized int restarts() {
+    return restarts;
+  }
+
+  synchronized long lastRestoredCheckpoint() {
+    return lastRestoredCheckpoint;
+  }
+
+  /** Counters of the last attempt's subtasks that ended. */
+  synchronized List<JobMasterGateway.TaskMetrics> metrics() {
+    return List.copyOf(metrics);
+  }
+
+  /** Deploys the first attempt, from the checkpoint given at submission if any. */
+  synchronized void start() {
+    if (initialRestore != null) {
+      LOG.info(
+          "Job '{}' resumes from checkpoint {} at {}",
+          graph.jobName(),
+          initialRestore.checkpoint().checkpointId(),
+          initialRestore.externalPointer());
+    }
+    deploy(initialRestore);
+  }
+
+  /** Deploys every subtask, restoring {@code restoreFrom} (verified), or fresh when null. */
+  private void deploy(RetainedCheckpoint restoreFrom) {
+    long restoredId = restoreFrom == null ? -1 : restoreFrom.checkpoint().checkpointId();
+    lastRestoredCheckpoint = restoredId;
+    terminatedTasks = 0;
+    metrics.clear();
+    List<TaskDeploymentDescriptor> descriptors = new ArrayList<>();
+    Set<CheckpointCoordinator.TaskKey> keys = new HashSet<>();
+    for (JobVertex vertex : graph.vertices()) {
+      List<TaskRestore> restores = assignState(vertex, restoreFrom);
+      for (int i = 0; i < vertex.getParallelism(); i++) {
+        descriptors.add(
+            new TaskDeploymentDescriptor(
+                new ExecutionAttemptId(jobId, vertex.getIndex(), i, attempt),
+                graph,
+                checkpointing,
+                restores.get(i)));
+        keys.add(new CheckpointCoordinator.TaskKey(vertex.getIndex(), i));
+      }
+    }
+    deployed = descriptors.stream().map(TaskDeploymentDescriptor::id).toList();
+    if (coordinator != null) {
+      coordinator.setTasks(keys);
+      // Before any task runs: a fast bounded source asks for its final checkpoint at once.
+      coordinator.start();
+    }
+    status = JobStatus.RUNNING;
+    LOG.info(
+        "Job '{}' ({}) attempt {} starts {} tasks{}",
+        graph.jobName(),
+        jobId,
+        attempt,
+        descriptors.size(),
+        restoredId >= 0 ? " from checkpoint " + restoredId : "");
+    taskExecutor.submitTasks(descriptors);
+  }
+
+  /**
+   * Every subtask's share of {@code restoreFrom} for {@code vertex}, or a fresh start; a source
+   * without state of its own in the checkpoint creates its splits.
+   */
+  private List<TaskRestore> assignState(JobVertex vertex, RetainedCheckpoint restoreFrom) {
+    int parallelism = vertex.getParallelism();
+    boolean needsSplits =
+        vertex.isSource()
+            && (restoreFrom == null
+                || restoreFrom.checkpoint().operator(vertex.getHead().getOperatorId()) == null);
+    List<List<StateElement>> fresh = new ArrayList<>();
+    for (int i = 0; i < parallelism; i++) {
+      fresh.add(List.of());
+    }
+    if (needsSplits) {
+      fresh = freshSplits(vertex);
+    }
+    if (restoreFrom == null) {
+      List<TaskRestore> restores = new ArrayList<>();
+      for (int i = 0; i < parallelism; i++) {
+        restores.add(TaskRestore.fresh(fresh.get(i)));
+      }
+      return restores;
+    }
+    return StateAssignment.assign(
+        vertex,
+        graph.maxParallelism(),
+        restoreFrom.checkpoint(),
+        restoreFrom.storage(),
+        restoreFrom.storage() == storage,
+        fresh);
+  }
+
+  /**
+   * A source's splits for a fresh start, dealt round robin, serialized as a checkpoint has them.
+   */
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private List<List<StateElement>> freshSplits(JobVertex vertex) {
+    StreamNode head = vertex.getHead();
+    Source source = ((SourceTransformation<?>) head.getTransformation()).getSource();
+    int parallelism = vertex.getParallelism();
+    List<Object> all;
+    try {
+      all = (List<Object>) source.createSplits(parallelism);
+    } catch (Exception e) {
+      throw new IllegalStateException(
+          "Source '" + head.getName() + "' could not create its splits: " + e, e);
+    }
+    List<List<StateElement>> perSubtask = new ArrayList<>();
+    for (int i = 0; i < parallelism; i++) {
+      perSubtask.add(new ArrayList<>());
+    }
+    for (int i = 0; i < all.size(); i++) {
+      try {
+        perSubtask
+            .get(i % parallelism)
+            .add(
+                new StateElement.Inline(
+                    SourceStreamTask.serializeSplit(all.get(i), source.getSplitSerializer())));
+      } catch (IOException e) {
+        throw new UncheckedIOException(
+            "Source '" + head.getName() + "' could not serialize its split " + all.get(i), e);
+      }
+    }
+    return perSubtask;
+  }
+
+  /** A subtask reached a terminal state. */
+  synchronized void taskTerminated(
+      ExecutionAttemptId task,
+      TaskState state,
+      Throwable cause,
+      JobMasterGateway.TaskMetrics taskMetrics) {
+    if (task.attempt() != attempt) {
+      return; // a task of an attempt already given up
+    }
+    terminatedTasks++;
+    metrics.add(taskMetrics);
+    if (state == TaskState.FINISHED && coordinator != null) {
+      coordinator.taskFinished(new CheckpointCoordinator.TaskKey(task.vertex(), task.subtask()));
+    }
+    if (state == TaskState.FAILED && failure == null && !cancelRequested) {
+      failAttempt(task.attempt(), cause);
+    }
+    if (terminatedTasks == deployed.size()) {
+      onAttemptEnded();
+    }
+  }
+
+  /** Fails the current attempt (a task failed, or the coordinator gave up). */
+  synchronized void failCurrentAttempt(Throwable cause) {
+    failAttempt(attempt, cause);
+  }
+
+  /** Fails the attempt: every task is cancelled; the restart strategy decides next. */
+  private void failAttempt(int failedAttempt, Throwable cause) {
+    if (failedAttempt != attempt || failure != null || ended) {
+      return;
+    }
+    failure = cause;
+    status = JobStatus.FAILING;
+    long corrupt = CorruptCheckpointException.findIn(cause);
+    if (corrupt >= 0) {
+      markUnrestorable(corrupt, cause.getMessage());
+    }
+    LOG.warn("Job '{}' attempt {} fails: {}", graph.jobName(), attempt, cause.getMessage());
+    if (coordinator != null) {
+      coordinator.stop();
+    }
+    for (ExecutionAttemptId task : deployed) {
+      taskExecutor.cancelTask(task);
+    }
+    if (terminatedTasks == deployed.size()) {
+      onAttemptEnded();
+    }
+  }
+
+  private void onAttemptEnded() {
+    if (endedAttempt == attempt) {
+      return; // both the failing task and the last one to stop report the end
+    }
+    endedAttempt = attempt;
+    if (failure != null && !cancelRequested) {
+      Throwable nonRecoverable = Failures.findNonRecoverable(failure);
+      if (nonRecoverable != null) {
+        LOG.warn(
+            "Job '{}' does not restart: the failure would recur on every attempt ({})",
+            graph.jobName(),
+            nonRecoverable.getMessage());
+        end(
+            Outcome.FAILED,
+            "Job '"
+                + graph.jobName()
+                + "' ("
+                + jobId
+                + ") failed and will not restart, since the failure would recur on every"
+                + " attempt: "
+                + failure.getMessage(),
+            failure);
+        return;
+      }
+      if (lastRestoredCheckpoint >= 0
+          && CorruptCheckpointException.findIn(failure) == lastRestoredCheckpoint) {
+        // The attempt failed restoring its checkpoint: falling back to an older one is not a
+        // restart the strategy counts.
+        status = JobStatus.RESTARTING;
+        LOG.info(
+            "Job '{}' falls back from checkpoint {}, which cannot be restored",
+            graph.jobName(),
+            lastRestoredCheckpoint);
+        timer.execute(this::restart);
+        return;
+      }
+      restartStrategy.notifyFailure(System.currentTimeMillis());
+      if (restartStrategy.canRestart()) {
+        status = JobStatus.RESTARTING;
+        long delay = restartStrategy.getBackoffMillis();
+        LOG.info(
+            "Job '{}' restarts in {} ms ({})", graph.jobName(), delay, restartStrategy.describe());
+        timer.schedule(this::restart, delay, TimeUnit.MILLISECONDS);
+        return;
+      }
+      end(
+          Outcome.FAILED,
+          "Job '"
+              + graph.jobName()
+              + "' ("
+              + jobId
+              + ") failed"
+              + (restarts > 0 || coordinator != null
+                  ? " and will not restart (" + restartStrategy.describe() + ")"
+                  : "")
+              + ": "
+              + failure.getMessage(),
+          failure);
+      return;
+    }
+    if (cancelRequested) {
+      end(Outcome.CANCELED, null, null);
+      return;
+    }
+    end(Outcome.FINISHED, null, null);
+  }
+
+  /** Checkpoint {@code id} cannot be restored: no attempt tries it again. */
+  private void markUnrestorable(long id, String why) {
+    if (unrestorable.putIfAbsent(id, why) == null) {
+      LOG.warn(
+          "Checkpoint {} of job '{}' cannot be restored ({}); falling back to the previous"
+              + " retained checkpoint",
+          id,
+          graph.jobName(),
+          why);
+    }
+  }
+
+  /**
+   * Redeploys every task from the newest checkpoint that verifies intact (see {@link
+   * RestoreVerifier}): the job's retained checkpoints newest first, then the one it was started
+   * from. A checkpoint that does not verify is marked unrestorable and skipped, which costs no
+   * restart attempt. If checkpoints exist but none can be restored, the job fails: starting from
+   * empty state would break exactly-once silently.
+   */
+  private synchronized void restart() {
+    if (ended) {
+      return;
+    }
+    if (cancelRequested) {
+      end(Outcome.CANCELED, null, null);
+      return;
+    }
+    attempt++;
+    restarts++;
+    Throwable previousFailure = failure;
+    failure = null;
+    try {
+      List<RetainedCheckpoint> candidates = new ArrayList<>();
+      if (coordinator != null) {
+        for (CompletedCheckpoint c : coordinator.retained()) {
+          candidates.add(new RetainedCheckpoint(c, "chk-" + c.checkpointId(), storage));
+        }
+      }
+      if (initialRestore != null) {
+        candidates.add(initialRestore);
+      }
+      RetainedCheckpoint restoreFrom = null;
+      List<String> problems = new ArrayList<>();
+      for (RetainedCheckpoint candidate : candidates) {
+        long id = candidate.checkpoint().checkpointId();
+        String unreadable = unrestorable.get(id);
+        if (unreadable == null) {
+          try {
+            verifier.verify(candidate.checkpoint(), candidate.storage());
+            restoreFrom = candidate;
+            break;
+          } catch (CorruptCheckpointException e) {
+            markUnrestorable(id, e.getMessage());
+            unreadable = e.getMessage();
+          }
+        }
+        problems.add("checkpoint " + id + ": " + unreadable);
+      }
+      if (restoreFrom == null && !candidates.isEmpty()) {
+        throw new IllegalStateException(
+            "None of the retained checkpoints can be restored, and starting from empty state"
+                + " would lose exactly-once: "
+                + String.join("; ", problems)
+                + ". Raise execution.checkpointing.num-retained to keep more fallbacks.");
+      }
+      deploy(restoreFrom);
+    } catch (RuntimeException e) {
+      failure = e;
+      if (previousFailure != null) {
+        e.addSuppressed(previousFailure);
+      }
+      end(Outcome.FAILED, "Job '" + graph.jobName() + "' could not restart: " + e.getMessage(), e);
+    }
+  }
+
+  /** Cancels the job; its end is reported through the host once every task stopped. */
+  synchronized void cancel() {
+    if (ended || cancelRequested) {
+      return;
+    }
+    cancelRequested = true;
+    status = JobStatus.CANCELLING;
+    if (coordinator != null) {
+      coordinator.stop();
+    }
+    for (ExecutionAttemptId task : deployed) {
+      taskExecutor.cancelTask(task);
+    }
+    if (terminatedTasks == deployed.size() && failure != null) {
+      // Waiting for a restart: nothing runs, end now.
+      onAttemptEnded();
+    }
+  }
+
+  private void end(Outcome outcome, String message, Throwable cause) {
+    if (ended) {
+      return;
+    }
+    ended = true;
+    host.finishJob(outcome, message, cause);
+  }
+}
