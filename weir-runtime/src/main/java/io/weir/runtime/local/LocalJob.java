@@ -9,6 +9,7 @@ import io.weir.api.JobExecutionException;
 import io.weir.api.JobExecutionResult;
 import io.weir.api.JobID;
 import io.weir.api.JobStatus;
+import io.weir.api.SuppressRestartsException;
 import io.weir.api.config.CheckpointingOptions;
 import io.weir.api.config.Configuration;
 import io.weir.api.config.CoreOptions;
@@ -557,7 +558,7 @@ final class LocalJob implements JobClient {
               "Cannot read the checkpointed splits of source '" + head.getName() + "': " + e, e);
         }
       }
-      return perSubtask;
+      return dealToOwners((Source<?, Object>) source, perSubtask, parallelism, head.getName());
     }
     List<Object> all;
     try {
@@ -572,7 +573,34 @@ final class LocalJob implements JobClient {
     for (int i = 0; i < all.size(); i++) {
       perSubtask.get(i % parallelism).add(all.get(i));
     }
-    return perSubtask;
+    return dealToOwners((Source<?, Object>) source, perSubtask, parallelism, head.getName());
+  }
+
+  /** Moves every split whose source names an owner ({@link Source#ownerOf}) to that subtask. */
+  private static List<List<Object>> dealToOwners(
+      Source<?, Object> source, List<List<Object>> perSubtask, int parallelism, String name) {
+    List<List<Object>> dealt = new ArrayList<>();
+    for (int i = 0; i < parallelism; i++) {
+      dealt.add(new ArrayList<>());
+    }
+    for (int i = 0; i < perSubtask.size(); i++) {
+      for (Object split : perSubtask.get(i)) {
+        int owner = source.ownerOf(split, parallelism).orElse(i);
+        if (owner < 0 || owner >= parallelism) {
+          throw new IllegalStateException(
+              "Source '"
+                  + name
+                  + "' names subtask "
+                  + owner
+                  + " as the owner of split "
+                  + split
+                  + ", but it runs with parallelism "
+                  + parallelism);
+        }
+        dealt.get(owner).add(split);
+      }
+    }
+    return dealt;
   }
 
   @SuppressWarnings({"unchecked", "rawtypes"})
@@ -679,7 +707,7 @@ final class LocalJob implements JobClient {
     endedAttempt = attempt;
     if (failure != null && !cancelRequested) {
       restartStrategy.notifyFailure(System.currentTimeMillis());
-      if (restartStrategy.canRestart()) {
+      if (restartStrategy.canRestart() && !SuppressRestartsException.isIn(failure)) {
         status = JobStatus.RESTARTING;
         long delay = restartStrategy.getBackoffMillis();
         LOG.info(
