@@ -167,6 +167,13 @@ final class KafkaBroker implements BeforeAllCallback, AfterAllCallback {
     }
   }
 
+  /** Properties that reach this broker, for a producer the test builds itself. */
+  Properties producerProperties() {
+    Properties props = new Properties();
+    props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+    return props;
+  }
+
   KafkaProducer<String, String> producer() {
     Properties props = new Properties();
     props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);

@@ -1,0 +1,334 @@
+package io.weir.connector.kafka;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.weir.api.RestartStrategy;
+import io.weir.api.StreamEnvironment;
+import io.weir.api.SuppressRestartsException;
+import io.weir.api.sink.Sink;
+import io.weir.api.sink.SinkWriter;
+import io.weir.api.sink.WriterInitContext;
+import io.weir.api.state.FunctionInitializationContext;
+import io.weir.api.state.FunctionSnapshotContext;
+import io.weir.api.state.KeyedStateStore;
+import io.weir.api.state.ListState;
+import io.weir.api.state.ListStateDescriptor;
+import io.weir.api.state.OperatorStateStore;
+import io.weir.runtime.testing.ExternalOutput;
+import io.weir.runtime.testing.OperatorHarness;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.ObjectInputStream;
+import java.io.ObjectOutputStream;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.apache.kafka.common.IsolationLevel;
+import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * The exactly-once Kafka sink against a real broker: through the operator harness (snapshot and
+ * restore at every step, crashes before and after the checkpoint's notification), the policy for
+ * transactions the broker aborted, and the transaction timeout checks at submission.
+ */
+class KafkaSinkTest {
+
+  @RegisterExtension static final KafkaBroker KAFKA = new KafkaBroker();
+
+  private Sink<String> exactlyOnce(String topic, String prefix, ExpiredTransactionPolicy policy) {
+    return KafkaSink.<String>builder()
+        .setBootstrapServers(KAFKA.bootstrapServers())
+        .setDeliveryGuarantee(DeliveryGuarantee.EXACTLY_ONCE)
+        .setTransactionalIdPrefix(prefix)
+        .setTransactionalIdPoolSize(3)
+        .setExpiredTransactionPolicy(policy)
+        .setProperty("transaction.timeout.ms", "60000")
+        .setRecordSerializer(KafkaRecordSerializer.valueAsString(topic))
+        .build();
+  }
+
+  /** What a read_committed consumer sees of a topic since the last reset. */
+  static final class CommittedRecords implements ExternalOutput<String> {
+    private final String topic;
+    private long from;
+
+    CommittedRecords(String topic) {
+      this.topic = topic;
+    }
+
+    @Override
+    public void reset() {
+      from = size();
+    }
+
+    @Override
+    public List<String> read() {
+      try {
+        KAFKA.awaitNoOpenTransaction(topic, Duration.ofSeconds(30));
+        List<String> all = KAFKA.readCommitted(topic);
+        return all.subList((int) from, all.size());
+      } catch (Exception e) {
+        throw new IllegalStateException(e);
+      }
+    }
+
+    private long size() {
+      try {
+        KAFKA.awaitNoOpenTransaction(topic, Duration.ofSeconds(30));
+        return KAFKA.readCommitted(topic).size();
+      } catch (Exception e) {
+        throw new IllegalStateException(e);
+      }
+    }
+  }
+
+  @Test
+  void exactlyOnceUnderSnapshotRestoreAndCrashAtEveryStep() throws Exception {
+    KAFKA.createTopic("harness", 1);
+    OperatorHarness.forSink(exactlyOnce("harness", "harness", ExpiredTransactionPolicy.FAIL))
+        .input("a", "b", "c")
+        .expectExternalOutput(new CommittedRecords("harness"), List.of("a", "b", "c"))
+        .verify();
+  }
+
+  @Test
+  void aCommitRefusedAsExpiredFailsWithoutRestartOrIsLoggedByPolicy() throws Exception {
+    KAFKA.createTopic("expired", 1);
+    Sink<String> sink = exactlyOnce("expired", "expired", ExpiredTransactionPolicy.FAIL);
+    MemoryState first = new MemoryState(null);
+    ExactlyOnceKafkaSink<String> before = copy(sink);
+    before.initializeState(first);
+    SinkWriter<String> writer = before.createWriter(new WriterInitContext(0, 1, 0));
+    writer.write("lost", () -> null);
+    before.snapshotState(checkpoint(1));
+    Map<String, List<byte[]>> checkpoint = first.snapshot();
+    writer.close(); // the attempt ends before checkpoint 1's notification
+    // The broker aborts the pending transaction (as on transaction.timeout.ms).
+    try (TransactionalProducer fence =
+        new TransactionalProducer(KAFKA.producerProperties(), "expired-0-0")) {
+      fence.producer.initTransactions();
+    }
+
+    ExactlyOnceKafkaSink<String> restored = copy(sink);
+    assertThatThrownBy(() -> restored.initializeState(new MemoryState(checkpoint)))
+        .isInstanceOf(SuppressRestartsException.class)
+        .hasMessageContaining("expired-0-0")
+        .hasMessageContaining("LOST")
+        .hasMessageContaining("transaction.timeout.ms = 60000 ms");
+
+    ExactlyOnceKafkaSink<String> goingOn =
+        copy(exactlyOnce("expired", "expired", ExpiredTransactionPolicy.LOG_AND_CONTINUE));
+    goingOn.initializeState(new MemoryState(checkpoint));
+    SinkWriter<String> next = goingOn.createWriter(new WriterInitContext(0, 1, 1));
+    next.write("after", () -> null);
+    goingOn.snapshotState(checkpoint(2));
+    goingOn.notifyCheckpointComplete(2);
+    next.close();
+    KAFKA.awaitNoOpenTransaction("expired", Duration.ofSeconds(30));
+    assertThat(KAFKA.readCommitted("expired")).containsExactly("after");
+  }
+
+  @Test
+  void lingeringTransactionsOfAnAttemptWithoutCheckpointAreAborted() throws Exception {
+    KAFKA.createTopic("lingering", 1);
+    Sink<String> sink = exactlyOnce("lingering", "lingering", ExpiredTransactionPolicy.FAIL);
+    ExactlyOnceKafkaSink<String> crashed = copy(sink);
+    crashed.initializeState(new MemoryState(null));
+    SinkWriter<String> writer = crashed.createWriter(new WriterInitContext(0, 1, 0));
+    writer.write("never", () -> null);
+    crashed.snapshotState(checkpoint(1)); // pre-committed, never completed
+    writer.write("never either", () -> null);
+    // The process dies: nothing is closed, both transactions stay open and hold back the LSO.
+    Map<TopicPartition, Long> stable = KAFKA.endOffsets("lingering", IsolationLevel.READ_COMMITTED);
+    assertThat(stable.values()).containsOnly(0L);
+
+    ExactlyOnceKafkaSink<String> fresh = copy(sink);
+    fresh.initializeState(new MemoryState(null));
+    SinkWriter<String> again = fresh.createWriter(new WriterInitContext(0, 1, 1));
+    KAFKA.awaitNoOpenTransaction("lingering", Duration.ofSeconds(30));
+    again.close();
+    assertThat(KAFKA.readCommitted("lingering")).isEmpty();
+  }
+
+  private StreamEnvironment jobWith(Sink<String> sink) {
+    StreamEnvironment env = StreamEnvironment.create();
+    env.fromElements("x").sinkTo(sink);
+    return env;
+  }
+
+  @Test
+  void transactionTimeoutShorterThanACheckpointMayTakeIsRefusedAtSubmission() {
+    StreamEnvironment env =
+        jobWith(exactlyOnce("never-written", "short", ExpiredTransactionPolicy.FAIL));
+    env.enableCheckpointing(Duration.ofSeconds(1));
+    env.setRestartStrategy(RestartStrategy.fixedDelay(3, Duration.ofSeconds(2)));
+    assertThatThrownBy(() -> env.execute("short"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("transaction.timeout.ms = 60000 ms is too short")
+        .hasMessageContaining("execution.checkpointing.interval = 1000 ms")
+        .hasMessageContaining("execution.checkpointing.timeout = 600000 ms")
+        .hasMessageContaining("restart-strategy.* = 2000 ms")
+        .hasMessageContaining("= 603000 ms");
+  }
+
+  @Test
+  void transactionTimeoutAboveTheBrokersMaximumIsRefusedAtSubmission() {
+    StreamEnvironment env =
+        jobWith(
+            KafkaSink.<String>builder()
+                .setBootstrapServers(KAFKA.bootstrapServers())
+                .setDeliveryGuarantee(DeliveryGuarantee.EXACTLY_ONCE)
+                .setTransactionalIdPrefix("long")
+                .setRecordSerializer(KafkaRecordSerializer.valueAsString("never-written"))
+                .build()); // the default, 15 min, is above this broker's 5 min
+    env.enableCheckpointing(Duration.ofSeconds(1));
+    env.getCheckpointConfig().setCheckpointTimeout(Duration.ofMinutes(1));
+    env.setRestartStrategy(RestartStrategy.fixedDelay(3, Duration.ZERO));
+    assertThatThrownBy(() -> env.execute("long"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("transaction.timeout.ms = 900000 ms is above")
+        .hasMessageContaining(
+            "transaction.max.timeout.ms = " + KafkaBroker.TRANSACTION_MAX_TIMEOUT_MS + " ms");
+  }
+
+  @Test
+  void exactlyOnceWithoutCheckpointingOrBrokerIsRefusedAtSubmission() {
+    StreamEnvironment off =
+        jobWith(exactlyOnce("never-written", "off", ExpiredTransactionPolicy.FAIL));
+    assertThatThrownBy(() -> off.execute("off"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("checkpointing is off");
+
+    StreamEnvironment unreachable =
+        jobWith(
+            KafkaSink.<String>builder()
+                .setBootstrapServers("127.0.0.1:1")
+                .setDeliveryGuarantee(DeliveryGuarantee.EXACTLY_ONCE)
+                .setTransactionalIdPrefix("unreachable")
+                .setProperty("transaction.timeout.ms", "60000")
+                .setProperty("default.api.timeout.ms", "2000")
+                .setRecordSerializer(KafkaRecordSerializer.valueAsString("never-written"))
+                .build());
+    unreachable.enableCheckpointing(Duration.ofSeconds(1));
+    unreachable.getCheckpointConfig().setCheckpointTimeout(Duration.ofSeconds(10));
+    unreachable.setRestartStrategy(RestartStrategy.fixedDelay(3, Duration.ZERO));
+    assertThatThrownBy(() -> unreachable.execute("unreachable"))
+        .hasMessageContaining("127.0.0.1:1 (bootstrap.servers)")
+        .hasMessageContaining("2000 ms (default.api.timeout.ms)");
+  }
+
+  @SuppressWarnings("unchecked")
+  private static ExactlyOnceKafkaSink<String> copy(Sink<String> sink) throws Exception {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
+      out.writeObject(sink);
+    }
+    try (ObjectInputStream in =
+        new ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
+      return (ExactlyOnceKafkaSink<String>) in.readObject();
+    }
+  }
+
+  private static FunctionSnapshotContext checkpoint(long id) {
+    return new FunctionSnapshotContext() {
+      @Override
+      public long getCheckpointId() {
+        return id;
+      }
+
+      @Override
+      public long getCheckpointTimestamp() {
+        return System.currentTimeMillis();
+      }
+    };
+  }
+
+  /** Operator state of byte arrays for one simulated subtask; {@link #snapshot} copies it. */
+  static final class MemoryState implements FunctionInitializationContext, OperatorStateStore {
+    private final Map<String, List<byte[]>> lists = new HashMap<>();
+    private final boolean restored;
+
+    MemoryState(Map<String, List<byte[]>> restoredLists) {
+      this.restored = restoredLists != null;
+      if (restoredLists != null) {
+        restoredLists.forEach((name, list) -> lists.put(name, new ArrayList<>(list)));
+      }
+    }
+
+    Map<String, List<byte[]>> snapshot() {
+      Map<String, List<byte[]>> copy = new HashMap<>();
+      lists.forEach((name, list) -> copy.put(name, List.copyOf(list)));
+      return copy;
+    }
+
+    @Override
+    public boolean isRestored() {
+      return restored;
+    }
+
+    @Override
+    public Optional<Long> getRestoredCheckpointId() {
+      return Optional.empty();
+    }
+
+    @Override
+    public OperatorStateStore getOperatorStateStore() {
+      return this;
+    }
+
+    @Override
+    public KeyedStateStore getKeyedStateStore() {
+      throw new UnsupportedOperationException("no keyed state here");
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public <T> ListState<T> getListState(ListStateDescriptor<T> descriptor) {
+      List<T> list = (List<T>) lists.computeIfAbsent(descriptor.getName(), n -> new ArrayList<>());
+      return new ListState<>() {
+        @Override
+        public Iterable<T> get() {
+          return List.copyOf(list);
+        }
+
+        @Override
+        public void add(T value) {
+          list.add(value);
+        }
+
+        @Override
+        public void update(List<T> values) {
+          list.clear();
+          list.addAll(values);
+        }
+
+        @Override
+        public void addAll(List<T> values) {
+          list.addAll(values);
+        }
+
+        @Override
+        public void clear() {
+          list.clear();
+        }
+      };
+    }
+
+    @Override
+    public <T> ListState<T> getUnionListState(ListStateDescriptor<T> descriptor) {
+      return getListState(descriptor);
+    }
+
+    @Override
+    public Set<String> getRegisteredStateNames() {
+      return lists.keySet();
+    }
+  }
+}
