@@ -143,7 +143,14 @@ final class ExactlyOnceKafkaSink<IN> extends TwoPhaseCommitSink<IN, KafkaTransac
       producer.producer.initTransactions();
     } catch (org.apache.kafka.common.errors.TimeoutException e) {
       producer.close();
-      throw client.unreachable("initializing transactional id '" + id + "'", e);
+      throw new KafkaConnectorException(
+          "No answer from the Kafka cluster at "
+              + client.bootstrapServers()
+              + " (bootstrap.servers) within max.block.ms while initializing transactional id '"
+              + id
+              + "' (which aborts what an earlier attempt left open under it). Check that the"
+              + " address is right and the brokers are up and reachable from here.",
+          e);
     } catch (RuntimeException e) {
       producer.close();
       throw e;

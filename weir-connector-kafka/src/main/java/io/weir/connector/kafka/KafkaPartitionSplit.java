@@ -42,11 +42,6 @@ public record KafkaPartitionSplit(
     return new TopicPartition(topic, partition);
   }
 
-  /** True when a bounded reader has read everything before its stopping offset. */
-  boolean isFinished() {
-    return stoppingOffset != NO_STOPPING_OFFSET && startingOffset >= stoppingOffset;
-  }
-
   @Override
   public String toString() {
     return topic
