@@ -2,6 +2,7 @@ package io.weir.connector.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import io.weir.api.RestartStrategy;
 import io.weir.api.StreamEnvironment;
@@ -155,6 +156,39 @@ class KafkaSinkTest {
     KAFKA.awaitNoOpenTransaction("lingering", Duration.ofSeconds(30));
     again.close();
     assertThat(KAFKA.readCommitted("lingering")).isEmpty();
+  }
+
+  @Test
+  void aRestoreAtLowerParallelismAbortsTheIdsOfTheRestoredLedgers() throws Exception {
+    KAFKA.createTopic("rescaled", 1);
+    Sink<String> sink = exactlyOnce("rescaled", "rescaled", ExpiredTransactionPolicy.FAIL);
+    // Subtask 1 of 2 writes into its current transaction after checkpoint 1, then dies.
+    MemoryState second = new MemoryState(null);
+    ExactlyOnceKafkaSink<String> crashed = copy(sink);
+    crashed.initializeState(second);
+    SinkWriter<String> writer = crashed.createWriter(new WriterInitContext(1, 2, 0));
+    writer.write("committed", () -> null);
+    crashed.snapshotState(checkpoint(1));
+    crashed.notifyCheckpointComplete(1);
+    writer.write("after the checkpoint", () -> null);
+    Map<String, List<byte[]>> checkpoint = second.snapshot();
+    // The open transaction holds back the last stable offset.
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(
+            () ->
+                !KAFKA
+                    .endOffsets("rescaled", IsolationLevel.READ_COMMITTED)
+                    .equals(KAFKA.endOffsets("rescaled", IsolationLevel.READ_UNCOMMITTED)));
+
+    // The job comes back with parallelism 1: subtask 0 gets subtask 1's state, and its ledger.
+    ExactlyOnceKafkaSink<String> restored = copy(sink);
+    restored.initializeState(new MemoryState(checkpoint));
+    SinkWriter<String> again = restored.createWriter(new WriterInitContext(0, 1, 1));
+    KAFKA.awaitNoOpenTransaction("rescaled", Duration.ofSeconds(30));
+    again.close();
+    writer.close();
+    assertThat(KAFKA.readCommitted("rescaled")).containsExactly("committed");
   }
 
   private StreamEnvironment jobWith(Sink<String> sink) {
