@@ -5,10 +5,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
+import io.weir.api.ExternalizedCheckpointRetention;
 import io.weir.api.JobClient;
 import io.weir.api.JobExecutionResult;
 import io.weir.api.RestartStrategy;
 import io.weir.api.StreamEnvironment;
+import io.weir.api.config.CheckpointingOptions;
 import io.weir.api.functions.CheckpointListener;
 import io.weir.api.functions.Collector;
 import io.weir.api.functions.KeyedProcessFunction;
@@ -19,8 +21,11 @@ import io.weir.api.state.ValueState;
 import io.weir.api.state.ValueStateDescriptor;
 import io.weir.api.typeutils.Types;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -32,11 +37,13 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.regex.Pattern;
 import java.util.stream.IntStream;
+import java.util.stream.Stream;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The Kafka source against a real broker: bounded reads, restore, discovery and bad input. */
 class KafkaSourceTest {
@@ -85,7 +92,7 @@ class KafkaSourceTest {
   }
 
   @Test
-  void latestAndTimestampStartingOffsets() throws Exception {
+  void timestampLatestAndCommittedStartingOffsets() throws Exception {
     KAFKA.createTopic("starting", 1);
     KAFKA.produce("starting", 0, values("old-", 50));
     long boundary = System.currentTimeMillis() + 1;
@@ -116,6 +123,24 @@ class KafkaSourceTest {
         .sinkTo(collect());
     env.execute("latest");
     assertThat(OUT).isEmpty();
+
+    KAFKA
+        .admin()
+        .alterConsumerGroupOffsets(
+            "starting-group", Map.of(new TopicPartition("starting", 0), new OffsetAndMetadata(90)))
+        .all()
+        .get();
+    env.fromSource(
+            source("starting")
+                .setGroupId("starting-group")
+                .setStartingOffsets(OffsetsInitializer.committedOffsets())
+                .setBounded(OffsetsInitializer.latest())
+                .build(),
+            "in",
+            Types.STRING)
+        .sinkTo(collect());
+    env.execute("committed");
+    assertThat(OUT).containsExactlyElementsOf(values("new-", 50).subList(40, 50));
   }
 
   static final AtomicBoolean FAILED = new AtomicBoolean();
@@ -225,6 +250,75 @@ class KafkaSourceTest {
     }
     // Resumed from the group offsets: counts too low; from the start again: too high.
     assertThat(maxCount).isEqualTo(expected);
+  }
+
+  @Test
+  void aRestoreAtAnotherParallelismReadsEveryPartitionOnceFromItsCheckpointedOffset(
+      @TempDir Path checkpoints) throws Exception {
+    KAFKA.createTopic("rescale", 4);
+    Map<TopicPartition, Long> end = new HashMap<>();
+    Map<Integer, Long> expected = new HashMap<>();
+    for (int p = 0; p < 4; p++) {
+      end.put(new TopicPartition("rescale", p), 800L);
+      List<String> all = values(p + "-", 800);
+      all.forEach(v -> expected.merge(Math.floorMod(v.hashCode(), KEYS), 1L, Long::sum));
+      KAFKA.produce("rescale", p, all.subList(0, 300));
+    }
+    KafkaSource<String> source =
+        source("rescale").setBounded(OffsetsInitializer.offsets(end)).build();
+
+    StreamEnvironment first = StreamEnvironment.create();
+    first.setParallelism(2);
+    first.enableCheckpointing(Duration.ofMillis(50));
+    first
+        .getCheckpointConfig()
+        .setCheckpointStorage(checkpoints.toUri().toString())
+        .setExternalizedCheckpointRetention(ExternalizedCheckpointRetention.RETAIN_ON_CANCELLATION);
+    countPipeline(first, source);
+    JobClient job = first.executeAsync("before-rescale");
+    await().atMost(Duration.ofMinutes(1)).until(() -> OUT.size() >= 1200);
+    await().atMost(Duration.ofMinutes(1)).until(() -> newestCheckpoint(checkpoints) != null);
+    job.cancel().get(1, TimeUnit.MINUTES);
+    Path retained = newestCheckpoint(checkpoints);
+
+    for (int p = 0; p < 4; p++) {
+      KAFKA.produce("rescale", p, values(p + "-", 800).subList(300, 800));
+    }
+    OUT.clear();
+    StreamEnvironment second = StreamEnvironment.create();
+    second.setParallelism(3);
+    second.getConfiguration().set(CheckpointingOptions.SAVEPOINT_PATH, retained.toUri().toString());
+    countPipeline(second, source);
+    second.execute("after-rescale");
+
+    Map<Integer, Long> maxCount = new HashMap<>();
+    for (String line : OUT) {
+      String[] parts = line.split(",");
+      maxCount.merge(Integer.parseInt(parts[0]), Long.parseLong(parts[1]), Math::max);
+    }
+    assertThat(maxCount).isEqualTo(expected);
+  }
+
+  private static void countPipeline(StreamEnvironment env, KafkaSource<String> source) {
+    env.fromSource(source, "in", Types.STRING)
+        .uid("source")
+        .keyBy(v -> Math.floorMod(v.hashCode(), KEYS))
+        .process(new CountPerKey())
+        .uid("counter")
+        .sinkTo(collect());
+  }
+
+  /** The newest chk-* directory with its metadata written, or null. */
+  private static Path newestCheckpoint(Path dir) throws Exception {
+    try (Stream<Path> paths = Files.walk(dir)) {
+      return paths
+          .filter(p -> p.getFileName().toString().startsWith("chk-"))
+          .filter(p -> Files.exists(p.resolve("_metadata")))
+          .max(
+              Comparator.comparingLong(
+                  p -> Long.parseLong(p.getFileName().toString().substring(4))))
+          .orElse(null);
+    }
   }
 
   @Test
