@@ -93,6 +93,8 @@ final class KafkaBroker implements BeforeAllCallback, AfterAllCallback {
     props.put("transaction.state.log.num.partitions", "2");
     props.put("transaction.max.timeout.ms", String.valueOf(TRANSACTION_MAX_TIMEOUT_MS));
     props.put("group.initial.rebalance.delay.ms", "0");
+    // Time out transactions promptly, for the tests of transactions the broker aborted.
+    props.put("transaction.abort.timed.out.transaction.cleanup.interval.ms", "500");
     props.put("auto.create.topics.enable", "false");
     props.put("num.partitions", "1");
     props.put("log.segment.bytes", String.valueOf(64 * 1024 * 1024));
@@ -214,6 +216,21 @@ final class KafkaBroker implements BeforeAllCallback, AfterAllCallback {
       }
     }
     return values;
+  }
+
+  /** Waits until the broker has aborted the transaction of {@code transactionalId}. */
+  void awaitAborted(String transactionalId, Duration atMost) {
+    await()
+        .atMost(atMost)
+        .until(
+            () ->
+                admin
+                        .describeTransactions(List.of(transactionalId))
+                        .all()
+                        .get()
+                        .get(transactionalId)
+                        .state()
+                    == org.apache.kafka.clients.admin.TransactionState.COMPLETE_ABORT);
   }
 
   /**

@@ -136,6 +136,58 @@ class KafkaSinkTest {
     assertThat(KAFKA.readCommitted("expired")).containsExactly("after");
   }
 
+  /** A sink whose transactions the broker times out after 1.5 s (built without the checks). */
+  private Sink<String> timingOut(ExpiredTransactionPolicy policy) {
+    return KafkaSink.<String>builder()
+        .setBootstrapServers(KAFKA.bootstrapServers())
+        .setDeliveryGuarantee(DeliveryGuarantee.EXACTLY_ONCE)
+        .setTransactionalIdPrefix("timedout")
+        .setTransactionalIdPoolSize(3)
+        .setExpiredTransactionPolicy(policy)
+        .setProperty("transaction.timeout.ms", "1500")
+        .setRecordSerializer(KafkaRecordSerializer.valueAsString("timedout"))
+        .build();
+  }
+
+  @Test
+  void aTransactionTheBrokerTimedOutIsReportedAsLostOnRestoreAndOnNotification() throws Exception {
+    KAFKA.createTopic("timedout", 1);
+    // Restore: the pending transaction expired while the job was down.
+    MemoryState first = new MemoryState(null);
+    ExactlyOnceKafkaSink<String> before = copy(timingOut(ExpiredTransactionPolicy.FAIL));
+    before.initializeState(first);
+    SinkWriter<String> writer = before.createWriter(new WriterInitContext(0, 1, 0));
+    writer.write("lost", () -> null);
+    before.snapshotState(checkpoint(1));
+    Map<String, List<byte[]>> checkpoint = first.snapshot();
+    writer.close();
+    KAFKA.awaitAborted("timedout-0-0", Duration.ofSeconds(30));
+    ExactlyOnceKafkaSink<String> restored = copy(timingOut(ExpiredTransactionPolicy.FAIL));
+    assertThatThrownBy(() -> restored.initializeState(new MemoryState(checkpoint)))
+        .isInstanceOf(SuppressRestartsException.class)
+        .hasMessageContaining("timedout-0-0")
+        .hasMessageContaining("LOST")
+        .hasMessageContaining("transaction.timeout.ms = 1500 ms");
+
+    // Notification: the checkpoint completed only after the transaction expired.
+    ExactlyOnceKafkaSink<String> live = copy(timingOut(ExpiredTransactionPolicy.LOG_AND_CONTINUE));
+    live.initializeState(new MemoryState(null));
+    SinkWriter<String> next = live.createWriter(new WriterInitContext(0, 1, 1));
+    next.write("late", () -> null);
+    live.snapshotState(checkpoint(1));
+    KAFKA.awaitAborted("timedout-0-0", Duration.ofSeconds(30));
+    live.notifyCheckpointComplete(1); // refused: logged, and the sink goes on
+    next.write("next", () -> null);
+    live.snapshotState(checkpoint(2));
+    live.notifyCheckpointComplete(2);
+    next.write("and on", () -> null);
+    live.snapshotState(checkpoint(3));
+    live.notifyCheckpointComplete(3);
+    next.close();
+    KAFKA.awaitNoOpenTransaction("timedout", Duration.ofSeconds(30));
+    assertThat(KAFKA.readCommitted("timedout")).containsExactly("next", "and on");
+  }
+
   @Test
   void lingeringTransactionsOfAnAttemptWithoutCheckpointAreAborted() throws Exception {
     KAFKA.createTopic("lingering", 1);
