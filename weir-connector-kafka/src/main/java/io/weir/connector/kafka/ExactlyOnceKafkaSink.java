@@ -47,6 +47,13 @@ final class ExactlyOnceKafkaSink<IN> extends TwoPhaseCommitSink<IN, KafkaTransac
   private transient int subtask;
   private transient java.util.List<KafkaTransaction> restoredLedgers;
 
+  /**
+   * Ids whose restored pending transactions this attempt committed: not initialized (which would
+   * bump their epoch and make a second commit of the same transaction, after another restore from
+   * the same checkpoint, look refused) until a checkpoint of this attempt completes.
+   */
+  private transient java.util.Set<String> restoredCommitted;
+
   /** What a slot's transactional id is doing. */
   enum SlotState {
     /** No transaction; may begin one. */
@@ -103,21 +110,29 @@ final class ExactlyOnceKafkaSink<IN> extends TwoPhaseCommitSink<IN, KafkaTransac
   public SinkWriter<IN> createWriter(WriterInitContext context) throws Exception {
     subtask = context.subtaskIndex();
     slots = new Slot[poolSize];
+    java.util.Set<String> committed =
+        restoredCommitted == null ? java.util.Set.of() : restoredCommitted;
     for (int n = 0; n < poolSize; n++) {
       slots[n] = new Slot(transactionalId(subtask, n));
-      slots[n].producer = openAborting(slots[n].transactionalId);
+      if (committed.contains(slots[n].transactionalId)) {
+        slots[n].state = SlotState.COMMITTED; // opened when released, see restoredCommitted
+      } else {
+        slots[n].producer = openAborting(slots[n].transactionalId);
+      }
     }
     if (restoredLedgers != null) {
       for (KafkaTransaction ledger : restoredLedgers) {
         for (int n = 0; n < ledger.ledgerPoolSize; n++) {
-          if (ledger.ledgerSubtask == subtask && n < poolSize) {
-            continue; // aborted above
+          String id = transactionalId(ledger.ledgerSubtask, n);
+          if ((ledger.ledgerSubtask == subtask && n < poolSize) || committed.contains(id)) {
+            continue; // aborted above, or holds only the transaction committed on restore
           }
-          openAborting(transactionalId(ledger.ledgerSubtask, n)).close();
+          openAborting(id).close();
         }
       }
       restoredLedgers = null;
     }
+    restoredCommitted = null;
     SinkWriter<IN> writer = super.createWriter(context);
     return new SinkWriter<>() {
       @Override
@@ -183,6 +198,9 @@ final class ExactlyOnceKafkaSink<IN> extends TwoPhaseCommitSink<IN, KafkaTransac
   private void bind(KafkaTransaction txn) {
     for (Slot slot : slots) {
       if (slot.state == SlotState.FREE) {
+        if (slot.producer == null) {
+          slot.producer = openAborting(slot.transactionalId);
+        }
         slot.state = SlotState.IN_USE;
         slot.sendFailure.set(null);
         slot.producer.producer.beginTransaction();
@@ -314,19 +332,21 @@ final class ExactlyOnceKafkaSink<IN> extends TwoPhaseCommitSink<IN, KafkaTransac
     try (TransactionalProducer producer =
         new TransactionalProducer(client.clientProperties(), txn.transactionalId)) {
       producer.resume(txn.producerId, txn.epoch, txn.transactionV2);
-      try {
-        producer.producer.commitTransaction();
-        LOG.info("Committed restored transaction {}", txn);
-      } catch (ProducerFencedException
-          | InvalidProducerEpochException
-          | InvalidTxnStateException
-          | InvalidPidMappingException
-          | TransactionAbortableException e) {
-        refused(txn, e);
-      } catch (org.apache.kafka.common.errors.TimeoutException e) {
-        throw client.unreachable("committing restored transaction " + txn, e);
-      }
+      producer.producer.commitTransaction();
+      LOG.info("Committed restored transaction {}", txn);
+    } catch (ProducerFencedException
+        | InvalidProducerEpochException
+        | InvalidTxnStateException
+        | InvalidPidMappingException
+        | TransactionAbortableException e) {
+      refused(txn, e);
+    } catch (org.apache.kafka.common.errors.TimeoutException e) {
+      throw client.unreachable("committing restored transaction " + txn, e);
     }
+    if (restoredCommitted == null) {
+      restoredCommitted = new java.util.HashSet<>();
+    }
+    restoredCommitted.add(txn.transactionalId);
   }
 
   /** Follows the {@link ExpiredTransactionPolicy} for a commit the broker refused. */

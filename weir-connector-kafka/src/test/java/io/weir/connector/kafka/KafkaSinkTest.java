@@ -100,6 +100,47 @@ class KafkaSinkTest {
   }
 
   @Test
+  void aSecondRestoreFromTheSameCheckpointCommitsItsTransactionAgainWithoutAFalseAlarm()
+      throws Exception {
+    KAFKA.createTopic("twice", 1);
+    Sink<String> sink = exactlyOnce("twice", "twice", ExpiredTransactionPolicy.FAIL);
+    // Attempt 1: checkpoint 1 pre-commits "a"; the attempt dies before the notification.
+    MemoryState first = new MemoryState(null);
+    ExactlyOnceKafkaSink<String> one = copy(sink);
+    one.initializeState(first);
+    SinkWriter<String> w1 = one.createWriter(new WriterInitContext(0, 1, 0));
+    w1.write("a", () -> null);
+    one.snapshotState(checkpoint(1));
+    Map<String, List<byte[]>> checkpoint = first.snapshot();
+
+    // Attempt 2 restores checkpoint 1 (commits "a"), writes "b", pre-commits it, dies too.
+    ExactlyOnceKafkaSink<String> two = copy(sink);
+    two.initializeState(new MemoryState(checkpoint));
+    SinkWriter<String> w2 = two.createWriter(new WriterInitContext(0, 1, 1));
+    w2.write("b", () -> null);
+    two.snapshotState(checkpoint(2));
+
+    // Attempt 3 restores checkpoint 1 again: "a" is committed already, which is no loss.
+    ExactlyOnceKafkaSink<String> three = copy(sink);
+    three.initializeState(new MemoryState(checkpoint));
+    SinkWriter<String> w3 = three.createWriter(new WriterInitContext(0, 1, 2));
+    w3.write("c", () -> null);
+    three.snapshotState(checkpoint(2));
+    three.notifyCheckpointComplete(2);
+    w3.write("d", () -> null);
+    three.snapshotState(checkpoint(3));
+    three.notifyCheckpointComplete(3);
+    w3.write("e", () -> null);
+    three.snapshotState(checkpoint(4));
+    three.notifyCheckpointComplete(4);
+    w3.close();
+    w2.close();
+    w1.close();
+    KAFKA.awaitNoOpenTransaction("twice", Duration.ofSeconds(30));
+    assertThat(KAFKA.readCommitted("twice")).containsExactly("a", "c", "d", "e");
+  }
+
+  @Test
   void aCommitRefusedAsExpiredFailsWithoutRestartOrIsLoggedByPolicy() throws Exception {
     KAFKA.createTopic("expired", 1);
     Sink<String> sink = exactlyOnce("expired", "expired", ExpiredTransactionPolicy.FAIL);
