@@ -29,7 +29,8 @@ import org.slf4j.LoggerFactory;
  * with one long-lived producer (a {@link Slot}). A slot whose transaction was committed is reused
  * only once a checkpoint taken after that commit has completed: until then a restore may still find
  * the transaction pending and commit it again, which must not commit a newer transaction of the
- * same id instead.
+ * same id instead. For the same reason an id whose restored transaction was committed on restore
+ * is left alone (not initialized, not reused) until a checkpoint of the new attempt completes.
  *
  * <p>All methods run on the sink's task thread.
  */
