@@ -5,7 +5,17 @@ import io.weir.api.config.Configuration;
 import io.weir.api.sink.SinkWriter;
 import io.weir.api.sink.TwoPhaseCommitSink;
 import io.weir.api.sink.WriterInitContext;
+import io.weir.api.state.FunctionInitializationContext;
 import io.weir.api.state.FunctionSnapshotContext;
+import io.weir.api.state.ListState;
+import io.weir.api.state.ListStateDescriptor;
+import io.weir.api.typeutils.DataInputDeserializer;
+import io.weir.api.typeutils.DataOutputSerializer;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.KafkaException;
@@ -22,15 +32,15 @@ import org.slf4j.LoggerFactory;
  * checkpoint, on {@link TwoPhaseCommitSink}. The transaction is flushed when the checkpoint's
  * barrier passes ({@link #preCommit}: its producer id and epoch go into the checkpoint) and
  * committed when the checkpoint completes; a restore commits the restored pending transactions by
- * resuming them ({@link TransactionalProducer#resume}) and then aborts every transactional id of
- * the restored ledgers and of this subtask's pool.
+ * resuming them ({@link TransactionalProducer#resume}) and then aborts every other transactional id
+ * of the restored {@link Ledger}s and of this subtask's pool.
  *
  * <p>Transactional ids are {@code <prefix>-<subtask>-<n>} for {@code n} below the pool size, each
  * with one long-lived producer (a {@link Slot}). A slot whose transaction was committed is reused
  * only once a checkpoint taken after that commit has completed: until then a restore may still find
  * the transaction pending and commit it again, which must not commit a newer transaction of the
- * same id instead. For the same reason an id whose restored transaction was committed on restore
- * is left alone (not initialized, not reused) until a checkpoint of the new attempt completes.
+ * same id instead. For the same reason an id whose restored transaction was committed on restore is
+ * left alone (not initialized, not reused) until a checkpoint of the new attempt completes.
  *
  * <p>All methods run on the sink's task thread.
  */
@@ -46,14 +56,67 @@ final class ExactlyOnceKafkaSink<IN> extends TwoPhaseCommitSink<IN, KafkaTransac
 
   private transient Slot[] slots;
   private transient int subtask;
-  private transient java.util.List<KafkaTransaction> restoredLedgers;
+
+  /** Name of the union state holding every subtask's ledger; never change it once released. */
+  static final String LEDGER_STATE = "kafka-sink-transactional-id-ledger";
+
+  private static final int LEDGER_FORMAT = 1;
+
+  /** This subtask's ledger in the checkpoint; every subtask gets all ledgers back on restore. */
+  private transient ListState<byte[]> ledgerState;
+
+  /** The restored ledgers of all subtasks; null once {@link #createWriter} resolved them. */
+  private transient List<Ledger> restoredLedgers;
 
   /**
-   * Ids whose restored pending transactions this attempt committed: not initialized (which would
-   * bump their epoch and make a second commit of the same transaction, after another restore from
-   * the same checkpoint, look refused) until a checkpoint of this attempt completes.
+   * The ids of every transaction pending in the restored checkpoint, whichever subtask commits it
+   * on restore: nobody initializes them (which would abort one not yet committed by another
+   * subtask, or bump its epoch so that a second commit after another restore from the same
+   * checkpoint looks refused) until a checkpoint of this attempt has completed.
    */
-  private transient java.util.Set<String> restoredCommitted;
+  private transient Set<String> restoredPending;
+
+  /**
+   * One subtask's ledger: its pool of transactional ids and those holding pending transactions.
+   *
+   * @param subtask the subtask index
+   * @param poolSize ids {@code <prefix>-<subtask>-0 .. poolSize - 1} may have been opened
+   * @param pending ids whose transactions wait for their checkpoint to complete
+   */
+  record Ledger(int subtask, int poolSize, List<String> pending) {
+    byte[] encode() throws IOException {
+      DataOutputSerializer out = new DataOutputSerializer(64);
+      out.writeInt(LEDGER_FORMAT);
+      out.writeInt(subtask);
+      out.writeInt(poolSize);
+      out.writeInt(pending.size());
+      for (String id : pending) {
+        out.writeUTF(id);
+      }
+      return out.getCopyOfBuffer();
+    }
+
+    static Ledger decode(byte[] bytes) throws IOException {
+      DataInputDeserializer in = new DataInputDeserializer(bytes);
+      int format = in.readInt();
+      if (format != LEDGER_FORMAT) {
+        throw new IOException(
+            "The Kafka sink's transactional-id ledger has format "
+                + format
+                + ", which this Weir version cannot read (it reads "
+                + LEDGER_FORMAT
+                + ")");
+      }
+      int subtask = in.readInt();
+      int poolSize = in.readInt();
+      int count = in.readInt();
+      List<String> pending = new ArrayList<>(count);
+      for (int i = 0; i < count; i++) {
+        pending.add(in.readUTF());
+      }
+      return new Ledger(subtask, poolSize, pending);
+    }
+  }
 
   /** What a slot's transactional id is doing. */
   enum SlotState {
@@ -104,36 +167,61 @@ final class ExactlyOnceKafkaSink<IN> extends TwoPhaseCommitSink<IN, KafkaTransac
   }
 
   /**
-   * Aborts whatever earlier attempts left open under this subtask's ids and the restored ledgers'
-   * ids, opening this subtask's pool; then the writer.
+   * Reads every subtask's restored ledger, then commits this subtask's share of the restored
+   * pending transactions (in {@code super}).
+   */
+  @Override
+  public void initializeState(FunctionInitializationContext context) throws Exception {
+    ledgerState =
+        context
+            .getOperatorStateStore()
+            .getUnionListState(new ListStateDescriptor<>(LEDGER_STATE, byte[].class));
+    restoredLedgers = new ArrayList<>();
+    restoredPending = new HashSet<>();
+    for (byte[] element : ledgerState.get()) {
+      Ledger ledger = Ledger.decode(element);
+      restoredLedgers.add(ledger);
+      restoredPending.addAll(ledger.pending());
+    }
+    super.initializeState(context);
+  }
+
+  /**
+   * Opens this subtask's pool of ids, which aborts whatever earlier attempts left open under them,
+   * and aborts the ids of restored ledgers of subtasks that no longer exist (old subtask {@code s}
+   * is handled by new subtask {@code s % parallelism}); then the writer. Ids of restored pending
+   * transactions are left alone (see {@link #restoredPending}).
    */
   @Override
   public SinkWriter<IN> createWriter(WriterInitContext context) throws Exception {
     subtask = context.subtaskIndex();
+    int parallelism = context.parallelism();
+    Set<String> pending = restoredPending == null ? Set.of() : restoredPending;
     slots = new Slot[poolSize];
-    java.util.Set<String> committed =
-        restoredCommitted == null ? java.util.Set.of() : restoredCommitted;
     for (int n = 0; n < poolSize; n++) {
       slots[n] = new Slot(transactionalId(subtask, n));
-      if (committed.contains(slots[n].transactionalId)) {
-        slots[n].state = SlotState.COMMITTED; // opened when released, see restoredCommitted
+      if (pending.contains(slots[n].transactionalId)) {
+        slots[n].state = SlotState.COMMITTED; // opened once released
       } else {
         slots[n].producer = openAborting(slots[n].transactionalId);
       }
     }
     if (restoredLedgers != null) {
-      for (KafkaTransaction ledger : restoredLedgers) {
-        for (int n = 0; n < ledger.ledgerPoolSize; n++) {
-          String id = transactionalId(ledger.ledgerSubtask, n);
-          if ((ledger.ledgerSubtask == subtask && n < poolSize) || committed.contains(id)) {
-            continue; // aborted above, or holds only the transaction committed on restore
+      for (Ledger ledger : restoredLedgers) {
+        if (ledger.subtask() % parallelism != subtask) {
+          continue; // another subtask's to resolve
+        }
+        for (int n = 0; n < ledger.poolSize(); n++) {
+          String id = transactionalId(ledger.subtask(), n);
+          boolean ownPool = ledger.subtask() == subtask && n < poolSize;
+          if (!ownPool && !pending.contains(id)) {
+            openAborting(id).close();
           }
-          openAborting(id).close();
         }
       }
-      restoredLedgers = null;
     }
-    restoredCommitted = null;
+    restoredLedgers = null;
+    restoredPending = null;
     SinkWriter<IN> writer = super.createWriter(context);
     return new SinkWriter<>() {
       @Override
@@ -207,8 +295,6 @@ final class ExactlyOnceKafkaSink<IN> extends TwoPhaseCommitSink<IN, KafkaTransac
         slot.producer.producer.beginTransaction();
         txn.slot = slot;
         txn.transactionalId = slot.transactionalId;
-        txn.ledgerSubtask = subtask;
-        txn.ledgerPoolSize = poolSize;
         return;
       }
     }
@@ -278,15 +364,24 @@ final class ExactlyOnceKafkaSink<IN> extends TwoPhaseCommitSink<IN, KafkaTransac
 
   @Override
   public void snapshotState(FunctionSnapshotContext context) throws Exception {
-    if (slots != null) {
-      for (Slot slot : slots) {
-        if (slot.state == SlotState.COMMITTED) {
-          slot.state = SlotState.RELEASING;
-          slot.freeAfter = context.getCheckpointId();
-        }
+    if (slots == null) {
+      throw new IllegalStateException("createWriter must run before the first checkpoint");
+    }
+    for (Slot slot : slots) {
+      if (slot.state == SlotState.COMMITTED) {
+        slot.state = SlotState.RELEASING;
+        slot.freeAfter = context.getCheckpointId();
       }
     }
     super.snapshotState(context);
+    List<String> pending = new ArrayList<>();
+    Slot current = currentTransaction().slot;
+    for (Slot slot : slots) {
+      if (slot.state == SlotState.IN_USE && slot != current) {
+        pending.add(slot.transactionalId);
+      }
+    }
+    ledgerState.update(List.of(new Ledger(subtask, poolSize, pending).encode()));
   }
 
   @Override
@@ -344,10 +439,6 @@ final class ExactlyOnceKafkaSink<IN> extends TwoPhaseCommitSink<IN, KafkaTransac
     } catch (org.apache.kafka.common.errors.TimeoutException e) {
       throw client.unreachable("committing restored transaction " + txn, e);
     }
-    if (restoredCommitted == null) {
-      restoredCommitted = new java.util.HashSet<>();
-    }
-    restoredCommitted.add(txn.transactionalId);
   }
 
   /** Follows the {@link ExpiredTransactionPolicy} for a commit the broker refused. */
@@ -386,19 +477,15 @@ final class ExactlyOnceKafkaSink<IN> extends TwoPhaseCommitSink<IN, KafkaTransac
       slot.producer.producer.abortTransaction();
       slot.state = SlotState.FREE;
     } catch (KafkaException e) {
-      // The restore aborts this id again by the ledger.
+      // A restore aborts this id again: it is in the ledger.
       LOG.warn("Aborting transaction {} failed: {}", txn, e.toString());
     }
   }
 
-  /** Remembers the restored ledger; its ids are aborted in {@link #createWriter}. */
+  /**
+   * Nothing here: the transaction that was current at the checkpoint is aborted in {@link
+   * #createWriter} with every other id of the restored ledgers.
+   */
   @Override
-  protected void recoverAndAbort(KafkaTransaction txn) {
-    if (txn.ledgerSubtask >= 0) {
-      if (restoredLedgers == null) {
-        restoredLedgers = new java.util.ArrayList<>();
-      }
-      restoredLedgers.add(txn);
-    }
-  }
+  protected void recoverAndAbort(KafkaTransaction txn) {}
 }

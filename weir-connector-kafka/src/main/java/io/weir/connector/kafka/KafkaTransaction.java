@@ -10,11 +10,8 @@ import java.io.Serializable;
  * One Kafka transaction of an exactly-once {@link KafkaSink} subtask: what a checkpoint records of
  * it, plus the live producer while it runs.
  *
- * <p>Every transaction also carries its subtask's <em>ledger</em>: the subtask index and the size
- * of its pool of transactional ids ({@code <prefix>-<subtask>-0 .. <pool size - 1>}), which are all
- * the ids that subtask may have opened. A restore aborts every id of every ledger it receives
- * (after committing the pending transactions), so no transaction of an earlier attempt is left open
- * to hold back the last stable offset, and nothing is guessed.
+ * <p>The ids a subtask may have opened are not recorded here but in its ledger ({@link
+ * ExactlyOnceKafkaSink.Ledger}), a union state that every subtask gets back on restore.
  */
 final class KafkaTransaction {
   /** Null for the first transaction until its subtask is known (its first record). */
@@ -24,8 +21,6 @@ final class KafkaTransaction {
   short epoch = -1;
   boolean transactionV2;
   boolean hasRecords;
-  int ledgerSubtask = -1;
-  int ledgerPoolSize;
 
   /** The pool slot whose producer runs this transaction; null once restored from a checkpoint. */
   transient ExactlyOnceKafkaSink.Slot slot;
@@ -37,7 +32,7 @@ final class KafkaTransaction {
         : "'" + transactionalId + "' (producer id " + producerId + ", epoch " + epoch + ")";
   }
 
-  /** Version 1: id, producer id and epoch, protocol v2 flag, has-records flag, ledger. */
+  /** Version 1: id, producer id and epoch, protocol v2 flag, has-records flag. */
   static final class Serializer
       implements SimpleVersionedSerializer<KafkaTransaction>, Serializable {
     private static final long serialVersionUID = 1L;
@@ -58,8 +53,6 @@ final class KafkaTransaction {
       out.writeShort(txn.epoch);
       out.writeBoolean(txn.transactionV2);
       out.writeBoolean(txn.hasRecords);
-      out.writeInt(txn.ledgerSubtask);
-      out.writeInt(txn.ledgerPoolSize);
       return out.getCopyOfBuffer();
     }
 
@@ -78,8 +71,6 @@ final class KafkaTransaction {
       txn.epoch = in.readShort();
       txn.transactionV2 = in.readBoolean();
       txn.hasRecords = in.readBoolean();
-      txn.ledgerSubtask = in.readInt();
-      txn.ledgerPoolSize = in.readInt();
       return txn;
     }
   }

@@ -284,6 +284,52 @@ class KafkaSinkTest {
     assertThat(KAFKA.readCommitted("rescaled")).containsExactly("committed");
   }
 
+  @Test
+  void aRestoreAtHigherParallelismCommitsAPendingTransactionThatAnotherSubtaskOwns()
+      throws Exception {
+    KAFKA.createTopic("scaled-up", 1);
+    Sink<String> sink = exactlyOnce("scaled-up", "scaled-up", ExpiredTransactionPolicy.FAIL);
+    // One subtask pre-commits "a" (checkpoint 1) and "b" (checkpoint 2); neither is notified.
+    MemoryState old = new MemoryState(null);
+    ExactlyOnceKafkaSink<String> before = copy(sink);
+    before.initializeState(old);
+    SinkWriter<String> writer = before.createWriter(new WriterInitContext(0, 1, 0));
+    writer.write("a", () -> null);
+    before.snapshotState(checkpoint(1));
+    writer.write("b", () -> null);
+    before.snapshotState(checkpoint(2));
+    Map<String, List<byte[]>> checkpoint = old.snapshot();
+
+    // Restored at parallelism 2, split state dealt round robin: "b" (on id scaled-up-0-1 of
+    // subtask 0's pool) goes to subtask 1; the ledger (union state) goes to both.
+    List<byte[]> transactions = checkpoint.get("two-phase-commit-transactions");
+    assertThat(transactions).hasSize(3); // pending "a", pending "b", current
+    List<Map<String, List<byte[]>>> shares = new ArrayList<>();
+    for (int i = 0; i < 2; i++) {
+      Map<String, List<byte[]>> share = new HashMap<>();
+      share.put(
+          ExactlyOnceKafkaSink.LEDGER_STATE, checkpoint.get(ExactlyOnceKafkaSink.LEDGER_STATE));
+      List<byte[]> mine = new ArrayList<>();
+      for (int e = i; e < transactions.size(); e += 2) {
+        mine.add(transactions.get(e));
+      }
+      share.put("two-phase-commit-transactions", mine);
+      shares.add(share);
+    }
+    // Subtask 0 opens its pool first, before subtask 1 commits "b".
+    ExactlyOnceKafkaSink<String> zero = copy(sink);
+    zero.initializeState(new MemoryState(shares.get(0)));
+    SinkWriter<String> w0 = zero.createWriter(new WriterInitContext(0, 2, 1));
+    ExactlyOnceKafkaSink<String> one = copy(sink);
+    one.initializeState(new MemoryState(shares.get(1)));
+    SinkWriter<String> w1 = one.createWriter(new WriterInitContext(1, 2, 1));
+    w0.close();
+    w1.close();
+    writer.close();
+    KAFKA.awaitNoOpenTransaction("scaled-up", Duration.ofSeconds(30));
+    assertThat(KAFKA.readCommitted("scaled-up")).containsExactly("a", "b");
+  }
+
   private StreamEnvironment jobWith(Sink<String> sink) {
     StreamEnvironment env = StreamEnvironment.create();
     env.fromElements("x").sinkTo(sink);
