@@ -82,34 +82,49 @@ class KafkaExactlyOnceTest {
 
   /**
    * Fails subtask 0 when it reaches the next failure point, but only once a checkpoint completed in
-   * the current attempt, so that every attempt makes progress.
+   * the current attempt, so that every attempt makes progress. Every other failure is thrown from
+   * the checkpoint-complete notification instead of from a record: then the sink may not have
+   * committed that checkpoint's transactions yet, and the restored job must.
    */
   static final class FailingMap extends RichMapFunction<String, String>
       implements CheckpointListener {
     private static final long serialVersionUID = 1L;
     private transient boolean checkpointed;
+    private transient long lastValue;
 
     @Override
     public void open(OpenContext openContext) {
       checkpointed = false;
+      lastValue = -1;
     }
 
     @Override
     public void notifyCheckpointComplete(long checkpointId) {
+      boolean wasCheckpointed = checkpointed;
       checkpointed = true;
+      int done = FAILURES_DONE.get();
+      if (wasCheckpointed && done % 2 == 1 && due(done, lastValue)) {
+        throw new IllegalStateException(
+            "injected failure " + (done + 1) + " on completion of checkpoint " + checkpointId);
+      }
     }
 
     @Override
     public String map(String value) {
+      long v = Long.parseLong(value);
+      lastValue = v;
       int done = FAILURES_DONE.get();
-      if (checkpointed
-          && done < FAILURES
-          && getRuntimeContext().getIndexOfThisSubtask() == 0
-          && Long.parseLong(value) >= FAIL_AT[done]
-          && FAILURES_DONE.compareAndSet(done, done + 1)) {
+      if (checkpointed && done % 2 == 0 && due(done, v)) {
         throw new IllegalStateException("injected failure " + (done + 1) + " at " + value);
       }
       return value;
+    }
+
+    private boolean due(int done, long value) {
+      return done < FAILURES
+          && getRuntimeContext().getIndexOfThisSubtask() == 0
+          && value >= FAIL_AT[done]
+          && FAILURES_DONE.compareAndSet(done, done + 1);
     }
   }
 
