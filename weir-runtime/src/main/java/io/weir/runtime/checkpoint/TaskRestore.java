@@ -128,6 +128,16 @@ public record TaskRestore(
     }
   }
 
+  /** The same restore with other splits. */
+  public TaskRestore withSplits(List<StateElement> newSplits) {
+    return new TaskRestore(checkpointId, storage, claimed, operators, channelState, newSplits);
+  }
+
+  /** The bytes of this subtask's splits (each with its serializer version). */
+  public List<byte[]> readSplits() throws IOException {
+    return readElements(splits, new IdentityHashMap<>());
+  }
+
   private List<byte[]> readElements(
       List<StateElement> elements, Map<StreamStateHandle, byte[]> streams) throws IOException {
     List<byte[]> out = new ArrayList<>(elements.size());

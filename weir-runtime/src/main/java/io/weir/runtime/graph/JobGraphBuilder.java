@@ -4,6 +4,7 @@ import io.weir.api.config.Configuration;
 import io.weir.api.config.CoreOptions;
 import io.weir.api.graph.KeyContext;
 import io.weir.api.graph.OneInputTransformation;
+import io.weir.api.graph.Operation;
 import io.weir.api.graph.PartitionTransformation;
 import io.weir.api.graph.Partitioning;
 import io.weir.api.graph.Pipeline;
@@ -158,6 +159,9 @@ public final class JobGraphBuilder {
         UserCode.checkSerializable(source.getSource(), node.getName());
       } else {
         UserCode.checkSerializable(node.getOperation().userObject(), node.getName());
+        if (node.getOperation() instanceof Operation.SinkTo<?> sinkTo) {
+          sinkTo.sink().validate(configuration);
+        }
       }
       requireKeyType(node.getKeyContext1(), node);
       requireKeyType(node.getKeyContext2(), node);

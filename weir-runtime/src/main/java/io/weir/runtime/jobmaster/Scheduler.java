@@ -235,20 +235,76 @@ final class Scheduler {
     if (needsSplits) {
       fresh = freshSplits(vertex);
     }
+    List<TaskRestore> restores;
     if (restoreFrom == null) {
-      List<TaskRestore> restores = new ArrayList<>();
+      restores = new ArrayList<>();
       for (int i = 0; i < parallelism; i++) {
         restores.add(TaskRestore.fresh(fresh.get(i)));
       }
+    } else {
+      restores =
+          StateAssignment.assign(
+              vertex,
+              graph.maxParallelism(),
+              restoreFrom.checkpoint(),
+              restoreFrom.storage(),
+              restoreFrom.storage() == storage,
+              fresh);
+    }
+    return vertex.isSource() ? dealToOwners(vertex, restores) : restores;
+  }
+
+  /**
+   * Moves every split whose source names an owner ({@link Source#ownerOf}) to that subtask, fresh
+   * and restored splits alike. Sources without owners keep the round-robin assignment; only split
+   * metadata is read for this, never keyed or operator state.
+   */
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private List<TaskRestore> dealToOwners(JobVertex vertex, List<TaskRestore> restores) {
+    StreamNode head = vertex.getHead();
+    Source source = ((SourceTransformation<?>) head.getTransformation()).getSource();
+    int parallelism = vertex.getParallelism();
+    List<List<StateElement>> dealt = new ArrayList<>();
+    for (int i = 0; i < parallelism; i++) {
+      dealt.add(new ArrayList<>());
+    }
+    boolean moved = false;
+    try {
+      for (int i = 0; i < restores.size(); i++) {
+        TaskRestore restore = restores.get(i);
+        List<byte[]> bytes = restore.readSplits();
+        for (byte[] element : bytes) {
+          Object split =
+              SourceStreamTask.deserializeSplits(List.of(element), source.getSplitSerializer())
+                  .get(0);
+          int owner = source.ownerOf(split, parallelism).orElse(i);
+          if (owner < 0 || owner >= parallelism) {
+            throw new IllegalStateException(
+                "Source '"
+                    + head.getName()
+                    + "' names subtask "
+                    + owner
+                    + " as the owner of split "
+                    + split
+                    + ", but it runs with parallelism "
+                    + parallelism);
+          }
+          moved |= owner != i;
+          dealt.get(owner).add(new StateElement.Inline(element));
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(
+          "Cannot read the splits of source '" + head.getName() + "': " + e.getMessage(), e);
+    }
+    if (!moved) {
       return restores;
     }
-    return StateAssignment.assign(
-        vertex,
-        graph.maxParallelism(),
-        restoreFrom.checkpoint(),
-        restoreFrom.storage(),
-        restoreFrom.storage() == storage,
-        fresh);
+    List<TaskRestore> result = new ArrayList<>();
+    for (int i = 0; i < parallelism; i++) {
+      result.add(restores.get(i).withSplits(dealt.get(i)));
+    }
+    return result;
   }
 
   /**

@@ -1,5 +1,6 @@
 package io.weir.runtime.recovery;
 
+import io.weir.api.SuppressRestartsException;
 import java.util.ArrayDeque;
 import java.util.Collections;
 import java.util.Deque;
@@ -12,7 +13,7 @@ public final class Failures {
   private Failures() {}
 
   /**
-   * The first {@link NonRecoverable} exception among {@code failure}, its causes and their
+   * The first {@link NonRecoverable} exception (or a user's {@link SuppressRestartsException}) among {@code failure}, its causes and their
    * suppressed exceptions, or null when restarting may help.
    */
   public static Throwable findNonRecoverable(Throwable failure) {
@@ -26,7 +27,7 @@ public final class Failures {
       if (!seen.add(t)) {
         continue;
       }
-      if (t instanceof NonRecoverable) {
+      if (t instanceof NonRecoverable || t instanceof SuppressRestartsException) {
         return t;
       }
       if (t.getCause() != null) {

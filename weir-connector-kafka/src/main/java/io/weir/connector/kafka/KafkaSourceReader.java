@@ -1,0 +1,235 @@
+package io.weir.connector.kafka;
+
+import io.weir.api.source.InputStatus;
+import io.weir.api.source.ReaderOutput;
+import io.weir.api.source.SourceReader;
+import io.weir.api.source.SourceReaderContext;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reads the partitions of one {@link KafkaSource} subtask. Runs on the task thread; the consumer
+ * lives on a {@link KafkaFetcher} thread. The next offset of each partition is kept here, advanced
+ * only as records are emitted, so a snapshot between two {@link #pollNext} calls is an exact
+ * position.
+ */
+final class KafkaSourceReader<T> implements SourceReader<T, KafkaPartitionSplit> {
+  private static final Logger LOG = LoggerFactory.getLogger(KafkaSourceReader.class);
+
+  private final KafkaSource<T> source;
+  private final SourceReaderContext context;
+  private final Map<TopicPartition, PartitionState> partitions = new LinkedHashMap<>();
+  private final TreeMap<Long, Map<TopicPartition, Long>> offsetsToCommit = new TreeMap<>();
+  private KafkaFetcher fetcher;
+  private long skippedRecords;
+
+  /** A partition's progress. Task thread only. */
+  private static final class PartitionState {
+    final TopicPartition tp;
+    final long stoppingOffset;
+    long next;
+
+    PartitionState(KafkaPartitionSplit split) {
+      this.tp = split.topicPartition();
+      this.next = split.startingOffset();
+      this.stoppingOffset = split.stoppingOffset();
+    }
+
+    boolean bounded() {
+      return stoppingOffset != KafkaPartitionSplit.NO_STOPPING_OFFSET;
+    }
+
+    boolean finished() {
+      return bounded() && next >= stoppingOffset;
+    }
+  }
+
+  KafkaSourceReader(KafkaSource<T> source, SourceReaderContext context) {
+    this.source = source;
+    this.context = context;
+  }
+
+  @Override
+  public void addSplits(List<KafkaPartitionSplit> splits) {
+    for (KafkaPartitionSplit split : splits) {
+      partitions.put(split.topicPartition(), new PartitionState(split));
+    }
+  }
+
+  @Override
+  public InputStatus pollNext(ReaderOutput<T> output) throws Exception {
+    if (fetcher == null) {
+      startFetcher();
+    }
+    if (isBounded() && allFinished()) {
+      return InputStatus.END_OF_INPUT;
+    }
+    KafkaFetcher.Fetch fetch = fetcher.poll();
+    if (fetch == null) {
+      return InputStatus.NOTHING_AVAILABLE;
+    }
+    for (KafkaPartitionSplit split : fetch.discovered()) {
+      partitions.putIfAbsent(split.topicPartition(), new PartitionState(split));
+    }
+    for (ConsumerRecord<byte[], byte[]> record : fetch.records()) {
+      PartitionState state = partitions.get(new TopicPartition(record.topic(), record.partition()));
+      if (state == null || state.finished() || record.offset() < state.next) {
+        continue;
+      }
+      if (state.bounded() && record.offset() >= state.stoppingOffset) {
+        state.next = state.stoppingOffset;
+        continue;
+      }
+      emit(record, output);
+      state.next = record.offset() + 1;
+    }
+    fetch
+        .positions()
+        .forEach(
+            (tp, position) -> {
+              PartitionState state = partitions.get(tp);
+              if (state != null) {
+                long end = state.bounded() ? Math.min(position, state.stoppingOffset) : position;
+                state.next = Math.max(state.next, end);
+                if (state.finished()) {
+                  fetcher.unassign(tp);
+                }
+              }
+            });
+    if (isBounded() && allFinished()) {
+      return InputStatus.END_OF_INPUT;
+    }
+    return fetcher.hasMore() ? InputStatus.MORE_AVAILABLE : InputStatus.NOTHING_AVAILABLE;
+  }
+
+  private void emit(ConsumerRecord<byte[], byte[]> record, ReaderOutput<T> output) {
+    T value;
+    try {
+      value = source.deserializer.deserialize(record);
+    } catch (Exception e) {
+      String where =
+          "the record at offset "
+              + record.offset()
+              + " of partition "
+              + record.partition()
+              + " of topic '"
+              + record.topic()
+              + "'";
+      if (source.failurePolicy == DeserializationFailurePolicy.SKIP) {
+        skippedRecords++;
+        LOG.warn(
+            "Skipped {} (the deserializer threw {}); {} records skipped so far by subtask {}",
+            where,
+            e.toString(),
+            skippedRecords,
+            context.subtaskIndex());
+        return;
+      }
+      throw new KafkaConnectorException(
+          "Cannot deserialize "
+              + where
+              + ": "
+              + e
+              + ". Fix the record's producer or the deserializer, or skip such records with"
+              + " setDeserializationFailurePolicy(DeserializationFailurePolicy.SKIP).",
+          e);
+    }
+    if (value != null) {
+      output.collect(value, record.timestamp());
+    }
+  }
+
+  /** Records the deserializer threw on and that were skipped, in this attempt of this subtask. */
+  long skippedRecords() {
+    return skippedRecords;
+  }
+
+  private boolean isBounded() {
+    return source.stoppingOffsets != null;
+  }
+
+  private boolean allFinished() {
+    for (PartitionState state : partitions.values()) {
+      if (!state.finished()) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private void startFetcher() {
+    Map<TopicPartition, Long> positions = new HashMap<>();
+    Set<TopicPartition> finished = new HashSet<>();
+    for (PartitionState state : partitions.values()) {
+      if (state.finished()) {
+        finished.add(state.tp);
+      } else {
+        positions.put(state.tp, state.next);
+      }
+    }
+    fetcher =
+        new KafkaFetcher(
+            source,
+            source.toString(),
+            context.subtaskIndex(),
+            context.parallelism(),
+            positions,
+            finished);
+    fetcher.start();
+  }
+
+  @Override
+  public CompletableFuture<Void> isAvailable() {
+    if (fetcher == null) {
+      return CompletableFuture.completedFuture(null);
+    }
+    return fetcher.available();
+  }
+
+  @Override
+  public List<KafkaPartitionSplit> snapshotState(long checkpointId) {
+    List<KafkaPartitionSplit> splits = new ArrayList<>(partitions.size());
+    Map<TopicPartition, Long> offsets = new HashMap<>();
+    for (PartitionState state : partitions.values()) {
+      splits.add(
+          new KafkaPartitionSplit(
+              state.tp.topic(), state.tp.partition(), state.next, state.stoppingOffset));
+      offsets.put(state.tp, state.next);
+    }
+    if (source.commitOffsetsOnCheckpoint && source.client.groupId() != null) {
+      offsetsToCommit.put(checkpointId, offsets);
+    }
+    return splits;
+  }
+
+  /** Commits the completed checkpoint's offsets to the consumer group, for monitoring only. */
+  @Override
+  public void notifyCheckpointComplete(long checkpointId) {
+    Map.Entry<Long, Map<TopicPartition, Long>> entry = offsetsToCommit.floorEntry(checkpointId);
+    if (entry == null) {
+      return;
+    }
+    offsetsToCommit.headMap(checkpointId, true).clear();
+    if (fetcher != null && !entry.getValue().isEmpty()) {
+      fetcher.commit(entry.getValue(), entry.getKey());
+    }
+  }
+
+  @Override
+  public void close() throws Exception {
+    if (fetcher != null) {
+      fetcher.close();
+    }
+  }
+}
