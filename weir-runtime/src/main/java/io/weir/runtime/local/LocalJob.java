@@ -115,9 +115,10 @@ final class LocalJob implements JobClient {
   LocalJob(JobGraph graph) {
     this.graph = graph;
     Configuration conf = graph.configuration();
-    // An unknown storage scheme is named first: it is the thing to fix.
+    // An unknown storage scheme, or a store that cannot be reached, is named first: it is the
+    // thing to fix.
     conf.getOptional(CheckpointingOptions.CHECKPOINTS_DIRECTORY)
-        .ifPresent(dir -> FileSystems.get(FileSystems.toUri(dir)));
+        .ifPresent(dir -> FileSystems.checkAccess(FileSystems.toUri(dir), conf));
     CheckpointConfig.validate(conf);
     this.checkpointingEnabled =
         conf.getOptional(CheckpointingOptions.CHECKPOINTING_INTERVAL).isPresent();
