@@ -1,0 +1,147 @@
+package io.weir.fs.s3;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.weir.api.config.Configuration;
+import io.weir.runtime.storage.FileSystem;
+import io.weir.runtime.storage.FileSystemContract;
+import io.weir.runtime.storage.FileSystems;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.URI;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The file-system contract on a real S3-compatible server, path style, with listings of two keys
+ * per page so that every listing paginates; found through ServiceLoader by its scheme.
+ */
+class S3FileSystemTest extends FileSystemContract {
+
+  static final String BUCKET = "contract";
+  static S3Server server;
+  static FileSystem fs;
+
+  @BeforeAll
+  static void startServer() throws Exception {
+    server = S3Server.start(BUCKET);
+    fs =
+        FileSystems.get(
+            URI.create("s3://" + BUCKET + "/"),
+            server.configuration().setString("s3.paging.maximum", "2"));
+  }
+
+  @AfterAll
+  static void stopServer() throws Exception {
+    FileSystems.closeAll();
+    if (server != null) {
+      server.close();
+    }
+  }
+
+  @Override
+  protected FileSystem fs() {
+    return fs;
+  }
+
+  @Override
+  protected String newDirectory() {
+    return "/contract/" + UUID.randomUUID();
+  }
+
+  @Test
+  void s3IsServedByThisModuleWithoutAtomicRename() {
+    assertThat(fs).isInstanceOf(S3FileSystem.class);
+    assertThat(fs.hasAtomicRename()).isFalse();
+    assertThat(fs.toUri("/a/b")).isEqualTo(URI.create("s3://contract/a/b"));
+  }
+
+  @Test
+  void s3aIsTheSameFileSystemUnderHadoopsName() {
+    FileSystem s3a = FileSystems.get(URI.create("s3a://" + BUCKET + "/x"), server.configuration());
+    assertThat(s3a).isInstanceOf(S3FileSystem.class);
+    assertThat(s3a.toUri("/x")).isEqualTo(URI.create("s3a://contract/x"));
+  }
+
+  /** A file system of its own on the same bucket: few attempts, small delete batches. */
+  static S3FileSystem impatient() {
+    return new S3FileSystem(
+        "s3",
+        BUCKET,
+        S3Settings.from(
+            server
+                .configuration()
+                .setString("s3.attempts.maximum", "2")
+                .setString("s3.retry.interval", "10 ms")
+                .setString("s3.bulk.delete.page.size", "10")),
+        null);
+  }
+
+  @Test
+  void aRecursiveDeleteOfMoreThanOneBatchDeletesEverything() throws Exception {
+    String dir = newDirectory();
+    int files = 45; // five DeleteObjects requests of at most 10 keys
+    java.util.concurrent.ExecutorService pool =
+        java.util.concurrent.Executors.newFixedThreadPool(8);
+    try {
+      java.util.List<java.util.concurrent.Future<?>> writes = new java.util.ArrayList<>();
+      for (int i = 0; i < files; i++) {
+        String path = dir + "/sub" + (i % 3) + "/f" + i;
+        writes.add(
+            pool.submit(
+                () -> {
+                  write(path, "x");
+                  return null;
+                }));
+      }
+      for (var w : writes) {
+        w.get();
+      }
+    } finally {
+      pool.shutdown();
+    }
+    assertThat(fs.list(dir)).containsExactly("sub0", "sub1", "sub2");
+    assertThat(fs.list(dir + "/sub0")).hasSize(15);
+
+    try (S3FileSystem batched = impatient()) {
+      assertThat(batched.delete(dir, true)).isTrue();
+    }
+    assertThat(fs.exists(dir)).isFalse();
+    assertThat(fs.exists(dir + "/sub1/f1")).isFalse();
+  }
+
+  @Test
+  void aStreamThatFailsMidUploadLeavesNoObject() throws IOException {
+    String file = newDirectory() + "/large";
+    S3FileSystem impatient = impatient();
+    OutputStream out = impatient.create(file, false);
+    byte[] chunk = new byte[1024 * 1024];
+    for (int i = 0; i < 6; i++) {
+      out.write(chunk); // the first part (5 mb) is uploaded on the way
+    }
+    server.store().refuseWrites = true;
+    try {
+      org.assertj.core.api.Assertions.assertThatThrownBy(out::close)
+          .isInstanceOf(IOException.class)
+          .hasMessageContaining("s3://contract/");
+    } finally {
+      server.store().refuseWrites = false;
+      impatient.close();
+    }
+    assertThat(fs.exists(file)).isFalse();
+  }
+
+  @Test
+  void settingsNameTheKeyAtFault() {
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> S3Settings.from(new Configuration().setString("s3.access-key", "only-this")))
+        .hasMessageContaining("s3.secret-key");
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> S3Settings.from(new Configuration().setString("s3.upload.min.part.size", "1 mb")))
+        .hasMessageContaining("s3.upload.min.part.size");
+    assertThat(S3Settings.from(server.configuration()).toString())
+        .doesNotContain(S3Server.SECRET_KEY);
+  }
+}
