@@ -1,11 +1,18 @@
 package io.weir.fs.s3;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.weir.api.StreamEnvironment;
+import io.weir.api.config.Configuration;
+import io.weir.api.functions.OpenContext;
+import io.weir.api.functions.RichMapFunction;
 import io.weir.runtime.storage.FileSystems;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.URI;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -75,6 +82,60 @@ class S3BadInputTest {
         .hasMessageContaining("s3://present/weir")
         .hasMessageContaining("http://127.0.0.1:" + port)
         .hasMessageContaining("s3.endpoint");
+  }
+
+  /** Counts how often it was opened, to prove that no task ran. */
+  static final class OpenCounter extends RichMapFunction<Long, Long> {
+    private static final long serialVersionUID = 1L;
+    static final AtomicInteger OPENS = new AtomicInteger();
+
+    @Override
+    public void open(OpenContext openContext) {
+      OPENS.incrementAndGet();
+    }
+
+    @Override
+    public Long map(Long value) {
+      return value;
+    }
+  }
+
+  private static void submit(String storage, Configuration conf) throws Exception {
+    StreamEnvironment env = StreamEnvironment.create();
+    env.enableCheckpointing(Duration.ofMillis(100));
+    env.getCheckpointConfig().setCheckpointStorage(storage);
+    conf.toMap().forEach(env.getConfiguration()::setString);
+    env.fromSequence(1, 10).map(new OpenCounter()).print();
+    env.execute("bad-input");
+  }
+
+  @Test
+  void aJobOnAMissingBucketIsRefusedBeforeAnyTaskRuns() {
+    OpenCounter.OPENS.set(0);
+    assertThatThrownBy(() -> submit("s3://absent/checkpoints", server.configuration()))
+        .hasStackTraceContaining("s3://absent/checkpoints")
+        .hasStackTraceContaining("bucket 'absent' does not exist");
+    assertThat(OpenCounter.OPENS.get()).isZero();
+  }
+
+  @Test
+  void aJobWithWrongCredentialsIsRefusedBeforeAnyTaskRuns() {
+    OpenCounter.OPENS.set(0);
+    assertThatThrownBy(
+            () ->
+                submit(
+                    "s3://present/checkpoints",
+                    server.configuration().setString("s3.access-key", "nobody")))
+        .hasStackTraceContaining("s3://present/checkpoints")
+        .hasStackTraceContaining("s3.access-key");
+    assertThat(OpenCounter.OPENS.get()).isZero();
+  }
+
+  @Test
+  void aJobOnAnUnknownSchemeIsRefusedNamingTheScheme() {
+    assertThatThrownBy(() -> submit("gs://bucket/checkpoints", new Configuration()))
+        .hasStackTraceContaining("gs://bucket/checkpoints")
+        .hasStackTraceContaining("'gs'");
   }
 
   @Test
