@@ -134,6 +134,94 @@ class S3FileSystemTest extends FileSystemContract {
   }
 
   @Test
+  void aFileLargerThanAPartGoesUpAsAMultipartUpload() throws IOException {
+    long before = server.store().multipartUploads.get();
+    String file = newDirectory() + "/big";
+    byte[] data = new byte[11 * 1024 * 1024 + 3]; // two full parts of 5 mb and a rest
+    new java.util.Random(7).nextBytes(data);
+    try (OutputStream out = fs.create(file, false)) {
+      out.write(data);
+    }
+    assertThat(server.store().multipartUploads.get()).isEqualTo(before + 1);
+    try (java.io.InputStream in = fs.open(file)) {
+      assertThat(in.readAllBytes()).isEqualTo(data);
+    }
+    write(newDirectory() + "/small", "small");
+    assertThat(server.store().multipartUploads.get()).isEqualTo(before + 1);
+  }
+
+  @Test
+  void writesInFlightAreBounded() throws Exception {
+    S3FileSystem bounded =
+        new S3FileSystem(
+            "s3",
+            BUCKET,
+            S3Settings.from(
+                server.configuration().setString("s3.upload.max.concurrent.uploads", "2")),
+            null);
+    String dir = newDirectory();
+    server.store().maxWritesInFlight.set(0);
+    java.util.concurrent.ExecutorService pool =
+        java.util.concurrent.Executors.newFixedThreadPool(12);
+    try {
+      java.util.List<java.util.concurrent.Future<?>> writes = new java.util.ArrayList<>();
+      for (int i = 0; i < 60; i++) {
+        String path = dir + "/f" + i;
+        writes.add(
+            pool.submit(
+                () -> {
+                  try (OutputStream out = bounded.create(path, false)) {
+                    out.write(new byte[64 * 1024]);
+                  }
+                  return null;
+                }));
+      }
+      for (var w : writes) {
+        w.get();
+      }
+    } finally {
+      pool.shutdown();
+      bounded.close();
+    }
+    assertThat(server.store().maxWritesInFlight.get()).isBetween(1, 2);
+    assertThat(fs.list(dir)).hasSize(60);
+  }
+
+  @Test
+  void throttlingIsRetriedUpToTheAttemptsAndThenNamed() throws IOException {
+    S3FileSystem patient =
+        new S3FileSystem(
+            "s3",
+            BUCKET,
+            S3Settings.from(
+                server
+                    .configuration()
+                    .setString("s3.attempts.maximum", "4")
+                    .setString("s3.retry.interval", "10 ms")),
+            null);
+    String dir = newDirectory();
+    try {
+      long before = server.store().throttled.get();
+      server.store().throttleNext.set(3);
+      try (OutputStream out = patient.create(dir + "/through", false)) {
+        out.write(1);
+      }
+      assertThat(server.store().throttled.get() - before).isEqualTo(3);
+      assertThat(patient.exists(dir + "/through")).isTrue();
+
+      server.store().throttleNext.set(4);
+      org.assertj.core.api.Assertions.assertThatThrownBy(() -> patient.open(dir + "/through"))
+          .isInstanceOf(IOException.class)
+          .hasMessageContaining("s3://contract" + dir + "/through")
+          .hasMessageContaining("503 SlowDown")
+          .hasMessageContaining("s3.attempts.maximum");
+    } finally {
+      server.store().throttleNext.set(0);
+      patient.close();
+    }
+  }
+
+  @Test
   void settingsNameTheKeyAtFault() {
     org.assertj.core.api.Assertions.assertThatThrownBy(
             () -> S3Settings.from(new Configuration().setString("s3.access-key", "only-this")))

@@ -139,6 +139,12 @@ final class S3Server implements AutoCloseable {
     final AtomicLong refused = new AtomicLong();
     final AtomicLong throttled = new AtomicLong();
     final AtomicLong puts = new AtomicLong();
+    final AtomicLong multipartUploads = new AtomicLong();
+
+    /** Writes (PUTs and part uploads) being served now, and the most there ever were at once. */
+    final AtomicInteger writesInFlight = new AtomicInteger();
+
+    final AtomicInteger maxWritesInFlight = new AtomicInteger();
 
     FaultyBlobStore(BlobStore delegate) {
       super(delegate);
@@ -173,12 +179,18 @@ final class S3Server implements AutoCloseable {
     public PutObjectResponse putBlob(PutObjectRequest request, InputStream in) {
       maybeFail(true);
       puts.incrementAndGet();
-      return super.putBlob(request, in);
+      maxWritesInFlight.accumulateAndGet(writesInFlight.incrementAndGet(), Math::max);
+      try {
+        return super.putBlob(request, in);
+      } finally {
+        writesInFlight.decrementAndGet();
+      }
     }
 
     @Override
     public MultipartUpload initiateMultipartUpload(CreateMultipartUploadRequest request) {
       maybeFail(true);
+      multipartUploads.incrementAndGet();
       return super.initiateMultipartUpload(request);
     }
 
@@ -186,7 +198,12 @@ final class S3Server implements AutoCloseable {
     public UploadPartResponse uploadMultipartPart(
         MultipartUpload upload, UploadPartRequest request, InputStream in) {
       maybeFail(true);
-      return super.uploadMultipartPart(upload, request, in);
+      maxWritesInFlight.accumulateAndGet(writesInFlight.incrementAndGet(), Math::max);
+      try {
+        return super.uploadMultipartPart(upload, request, in);
+      } finally {
+        writesInFlight.decrementAndGet();
+      }
     }
 
     @Override
