@@ -175,7 +175,7 @@ public final class FileSystems {
             .append(uri)
             .append(": the scheme '")
             .append(scheme)
-            .append("' is not served by any module on the class path. ");
+            .append("' is not supported: no module on the class path serves it. ");
     if (module != null) {
       message
           .append("Add the module ")
