@@ -10,10 +10,13 @@ import io.weir.runtime.storage.FileSystems;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The file-system contract on a real HDFS, found through ServiceLoader by its scheme. */
 class HdfsFileSystemTest extends FileSystemContract {
@@ -62,6 +65,26 @@ class HdfsFileSystemTest extends FileSystemContract {
         HdfsFileSystemFactory.hadoopConfiguration(conf, java.util.Map.of());
     assertThat(hadoop.get("dfs.replication")).isEqualTo("3");
     assertThat(hadoop.get("execution.checkpointing.interval")).isNull();
+  }
+
+  @Test
+  void aUriWithoutNameNodeUsesTheDefaultFromTheHadoopConfDirectory(@TempDir Path confDir)
+      throws Exception {
+    Files.writeString(
+        confDir.resolve("core-site.xml"),
+        "<configuration><property><name>fs.defaultFS</name><value>"
+            + hdfs.uri()
+            + "</value></property></configuration>");
+    Configuration conf = new Configuration().setString("fs.hdfs.hadoopconf", confDir.toString());
+    FileSystem viaDefault = new HdfsFileSystemFactory().create(URI.create("hdfs:///x"), conf);
+    try {
+      String dir = newDirectory();
+      viaDefault.mkdirs(dir);
+      assertThat(fs.exists(dir)).as("made through fs.defaultFS, seen directly").isTrue();
+      assertThat(viaDefault.toUri(dir)).isEqualTo(URI.create(hdfs.uri() + dir));
+    } finally {
+      ((AutoCloseable) viaDefault).close();
+    }
   }
 
   @Test

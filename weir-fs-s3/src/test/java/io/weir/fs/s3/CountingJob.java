@@ -124,14 +124,19 @@ final class CountingJob {
             "execution.checkpointing.incremental",
             String.valueOf(backend.equals("rocksdb-incremental")))
         .setString("state.backend.rocksdb.localdir", dir.resolve("rocksdb").toString());
+    // Stable uids, so that a second job resumes from this one's checkpoint.
     env.fromSource(new GatedSource(id), "numbers", Types.LONG)
+        .uid("numbers")
         .map(new FailingMap(id))
         .name("Failing Map")
+        .uid("failing-map")
         .keyBy(v -> v % KEYS)
         .process(new CountPerKey(id))
         .name("Count Per Key")
+        .uid("count-per-key")
         .sinkTo(FileSink.exactlyOnce(out))
-        .name("Exactly-once Files");
+        .name("Exactly-once Files")
+        .uid("exactly-once-files");
   }
 
   /** Lets each split emit up to {@code fraction} of its records in all. */

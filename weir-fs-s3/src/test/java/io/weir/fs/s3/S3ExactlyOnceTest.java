@@ -1,6 +1,7 @@
 package io.weir.fs.s3;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.weir.api.JobClient;
 import io.weir.api.JobExecutionResult;
@@ -9,11 +10,14 @@ import io.weir.runtime.storage.FileSystem;
 import io.weir.runtime.storage.FileSystems;
 import java.net.URI;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -75,5 +79,57 @@ class S3ExactlyOnceTest {
     String jobDir = URI.create(base).getPath() + "/" + client.getJobID().value();
     assertThat(fs.list(jobDir)).contains("shared");
     assertThat(server.store().puts.get()).isPositive();
+  }
+
+  @Test
+  void aSecondJobResumesFromACheckpointRetainedOnS3(@TempDir Path dir) throws Exception {
+    String base = "s3://" + BUCKET + "/checkpoints/" + UUID.randomUUID();
+    Configuration conf =
+        server
+            .configuration()
+            .setString(
+                "execution.checkpointing.externalized-checkpoint-retention",
+                "RETAIN_ON_CANCELLATION");
+    CountingJob first = new CountingJob(base, conf, "rocksdb-incremental", 2, 40_000, 0, 0, dir);
+    first.allow(0.5);
+    JobClient firstClient = first.start();
+    await().atMost(Duration.ofSeconds(60)).until(() -> CountingJob.lastCompleted(firstClient) >= 3);
+    firstClient.cancel().get(60, TimeUnit.SECONDS);
+
+    FileSystem fs = FileSystems.get(URI.create(base));
+    String jobDir = URI.create(base).getPath() + "/" + firstClient.getJobID().value();
+    long newest =
+        fs.list(jobDir).stream()
+            .filter(name -> name.matches("chk-\\d+"))
+            .filter(name -> exists(fs, jobDir + "/" + name + "/_metadata"))
+            .mapToLong(name -> Long.parseLong(name.substring(4)))
+            .max()
+            .orElseThrow();
+    String pointer = "s3://" + BUCKET + jobDir + "/chk-" + newest;
+
+    CountingJob second =
+        new CountingJob(
+            base,
+            server.configuration().setString("execution.state-recovery.path", pointer),
+            "rocksdb-incremental",
+            2,
+            40_000,
+            0,
+            0,
+            dir);
+    JobClient secondClient = second.start();
+    second.finish();
+    JobExecutionResult result = secondClient.getJobExecutionResult().get();
+
+    assertThat(result.metrics().get("job.lastRestoredCheckpoint")).isEqualTo(newest);
+    second.verify(result); // the two jobs together counted every record exactly once
+  }
+
+  private static boolean exists(FileSystem fs, String path) {
+    try {
+      return fs.exists(path);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
   }
 }

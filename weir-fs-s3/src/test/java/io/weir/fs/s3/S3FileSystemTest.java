@@ -222,6 +222,40 @@ class S3FileSystemTest extends FileSystemContract {
   }
 
   @Test
+  void withoutKeysTheDefaultCredentialChainIsUsed() throws IOException {
+    // System properties are one link of the AWS default chain.
+    System.setProperty("aws.accessKeyId", S3Server.ACCESS_KEY);
+    System.setProperty("aws.secretAccessKey", S3Server.SECRET_KEY);
+    try (S3FileSystem chained =
+        new S3FileSystem(
+            "s3",
+            BUCKET,
+            S3Settings.from(
+                new Configuration()
+                    .setString("s3.endpoint", server.endpoint().toString())
+                    .setString("s3.path.style.access", "true")),
+            null)) {
+      chained.checkAccess("/");
+      String file = newDirectory() + "/chained";
+      try (OutputStream out = chained.create(file, false)) {
+        out.write(7);
+      }
+      assertThat(fs.exists(file)).isTrue();
+    } finally {
+      System.clearProperty("aws.accessKeyId");
+      System.clearProperty("aws.secretAccessKey");
+    }
+  }
+
+  @Test
+  void oneFileSystemPerBucketAndSettings() {
+    URI uri = URI.create("s3://" + BUCKET + "/some/where");
+    Configuration conf = server.configuration().setString("s3.paging.maximum", "2");
+    assertThat(FileSystems.get(uri, conf.setString("pipeline.name", "another job"))).isSameAs(fs);
+    assertThat(FileSystems.get(uri)).isSameAs(fs);
+  }
+
+  @Test
   void settingsNameTheKeyAtFault() {
     org.assertj.core.api.Assertions.assertThatThrownBy(
             () -> S3Settings.from(new Configuration().setString("s3.access-key", "only-this")))
