@@ -14,6 +14,9 @@ import org.apache.hadoop.fs.FileContext;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.Options;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.permission.FsAction;
+import org.apache.hadoop.security.AccessControlException;
+import org.apache.hadoop.security.UserGroupInformation;
 
 /**
  * One HDFS name space (the name node of a URI's authority) through Hadoop's client. Rename is
@@ -131,7 +134,8 @@ final class HadoopFileSystem implements FileSystem, AutoCloseable {
 
   /**
    * Asks the name node for the nearest existing directory at or above {@code path}: fails naming
-   * the URI if the name node does not answer, or if that is a file.
+   * the URI if the name node does not answer, if that is a file, or if this user may not write
+   * there.
    */
   @Override
   public void checkAccess(String path) throws IOException {
@@ -143,6 +147,17 @@ final class HadoopFileSystem implements FileSystem, AutoCloseable {
       if (!fs.getFileStatus(p).isDirectory()) {
         throw new IOException(toUri(p.toUri().getPath()) + " is a file, not a directory");
       }
+      fs.access(p, FsAction.WRITE);
+    } catch (AccessControlException e) {
+      throw new IOException(
+          "the HDFS user "
+              + UserGroupInformation.getCurrentUser().getShortUserName()
+              + " may not write to "
+              + toUri(p.toUri().getPath())
+              + ", where "
+              + toUri(path)
+              + " would be created: grant write permission there, or choose another directory",
+          e);
     } catch (IOException e) {
       throw new IOException(
           "the HDFS name node of "

@@ -13,6 +13,7 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.UUID;
+import org.apache.hadoop.security.UserGroupInformation;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -84,6 +85,50 @@ class HdfsFileSystemTest extends FileSystemContract {
       assertThat(viaDefault.toUri(dir)).isEqualTo(URI.create(hdfs.uri() + dir));
     } finally {
       ((AutoCloseable) viaDefault).close();
+    }
+  }
+
+  @Test
+  void aDirectoryTheUserMayNotWriteToIsNamed() throws Exception {
+    String locked = newDirectory() + "/locked";
+    String open = newDirectory() + "/open";
+    fs.mkdirs(locked);
+    fs.mkdirs(open);
+    org.apache.hadoop.conf.Configuration hadoop = new org.apache.hadoop.conf.Configuration();
+    try (org.apache.hadoop.fs.FileSystem admin =
+        org.apache.hadoop.fs.FileSystem.newInstance(hdfs.uri(), hadoop)) {
+      admin.setPermission(
+          new org.apache.hadoop.fs.Path(locked),
+          new org.apache.hadoop.fs.permission.FsPermission((short) 0555));
+      admin.setPermission(
+          new org.apache.hadoop.fs.Path(open),
+          new org.apache.hadoop.fs.permission.FsPermission((short) 0777));
+    }
+    UserGroupInformation alice = UserGroupInformation.createRemoteUser("alice");
+    HadoopFileSystem asAlice =
+        alice.doAs(
+            (java.security.PrivilegedExceptionAction<HadoopFileSystem>)
+                () -> new HadoopFileSystem(hdfs.uri(), hadoop));
+    try {
+      assertThatThrownBy(
+              () ->
+                  alice.doAs(
+                      (java.security.PrivilegedExceptionAction<Void>)
+                          () -> {
+                            asAlice.checkAccess(locked + "/checkpoints");
+                            return null;
+                          }))
+          .isInstanceOf(IOException.class)
+          .hasMessageContaining("alice may not write to " + hdfs.uri() + locked)
+          .hasMessageContaining(hdfs.uri() + locked + "/checkpoints");
+      alice.doAs(
+          (java.security.PrivilegedExceptionAction<Void>)
+              () -> {
+                asAlice.checkAccess(open + "/checkpoints");
+                return null;
+              });
+    } finally {
+      asAlice.close();
     }
   }
 

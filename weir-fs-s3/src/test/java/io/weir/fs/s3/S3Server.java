@@ -21,6 +21,8 @@ import software.amazon.awssdk.core.ResponseInputStream;
 import software.amazon.awssdk.http.SdkHttpResponse;
 import software.amazon.awssdk.services.s3.model.CompleteMultipartUploadRequest;
 import software.amazon.awssdk.services.s3.model.CompleteMultipartUploadResponse;
+import software.amazon.awssdk.services.s3.model.CopyObjectRequest;
+import software.amazon.awssdk.services.s3.model.CopyObjectResponse;
 import software.amazon.awssdk.services.s3.model.CreateMultipartUploadRequest;
 import software.amazon.awssdk.services.s3.model.GetObjectRequest;
 import software.amazon.awssdk.services.s3.model.GetObjectResponse;
@@ -140,6 +142,7 @@ final class S3Server implements AutoCloseable {
     final AtomicLong throttled = new AtomicLong();
     final AtomicLong puts = new AtomicLong();
     final AtomicLong multipartUploads = new AtomicLong();
+    final AtomicLong copies = new AtomicLong();
 
     /** Writes (PUTs and part uploads) being served now, and the most there ever were at once. */
     final AtomicInteger writesInFlight = new AtomicInteger();
@@ -211,6 +214,13 @@ final class S3Server implements AutoCloseable {
         MultipartUpload upload, CompleteMultipartUploadRequest request) {
       maybeFail(true);
       return super.completeMultipartUpload(upload, request);
+    }
+
+    @Override
+    public CopyObjectResponse copyBlob(CopyObjectRequest request) {
+      maybeFail(true);
+      copies.incrementAndGet();
+      return super.copyBlob(request);
     }
 
     @Override
