@@ -241,6 +241,18 @@ final class S3FileSystem implements FileSystem, AutoCloseable {
     return true;
   }
 
+  /** DeleteObjects, {@code s3.bulk.delete.page.size} keys per request. */
+  @Override
+  public void deleteFiles(java.util.Collection<String> paths) throws IOException {
+    List<String> keys = new ArrayList<>(paths.size());
+    for (String path : paths) {
+      keys.add(fileKey(path));
+    }
+    if (!keys.isEmpty()) {
+      deleteKeys(keys);
+    }
+  }
+
   @Override
   public List<String> list(String dir) throws IOException {
     Set<String> names = new TreeSet<>();
@@ -631,7 +643,17 @@ final class S3FileSystem implements FileSystem, AutoCloseable {
               + (settings.endpoint() != null
                   ? "the endpoint " + settings.endpoint() + " (" + S3Settings.ENDPOINT + ")"
                   : "S3")
-              + " can be reached",
+              + " can be reached"
+              + (settings.endpoint() != null && !settings.pathStyle()
+                  ? "; requests are virtual-host style (http://"
+                      + bucket
+                      + "."
+                      + settings.endpoint().getAuthority()
+                      + "/...): for a store without virtual hosts, or whose bucket host names"
+                      + " do not resolve, set "
+                      + S3Settings.PATH_STYLE
+                      + ": true"
+                  : ""),
           e);
     }
     return new IOException(what + ": " + e.getMessage(), e);

@@ -139,6 +139,24 @@ class S3BadInputTest {
   }
 
   @Test
+  void virtualHostStyleWhereBucketHostsDoNotResolveSuggestsPathStyle() {
+    // present.localhost does not resolve here (an IP endpoint would make the SDK use path style).
+    URI uri = URI.create("s3://present/weir");
+    assertThatThrownBy(
+            () ->
+                FileSystems.checkAccess(
+                    uri,
+                    server
+                        .configuration()
+                        .setString("s3.endpoint", "http://localhost:" + server.port())
+                        .setString("s3.path.style.access", "false")
+                        .setString("s3.attempts.maximum", "1")))
+        .hasMessageContaining("s3://present/weir")
+        .hasMessageContaining("http://present.localhost:" + server.port())
+        .hasMessageContaining("s3.path.style.access: true");
+  }
+
+  @Test
   void aUriWithoutBucketIsRefused() {
     assertThatThrownBy(() -> FileSystems.get(URI.create("s3:///weir"), server.configuration()))
         .hasMessageContaining("needs a bucket");

@@ -6,6 +6,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.URI;
 import java.nio.file.FileAlreadyExistsException;
+import java.util.Collection;
 import java.util.List;
 
 /**
@@ -56,6 +57,16 @@ public interface FileSystem {
    * @throws IOException if {@code path} is a non-empty directory and {@code recursive} is false
    */
   boolean delete(String path, boolean recursive) throws IOException;
+
+  /**
+   * Deletes files (not directories) in as few requests as the file system allows; files that do not
+   * exist are passed over. On S3 one request deletes up to 1000 files.
+   */
+  default void deleteFiles(Collection<String> paths) throws IOException {
+    for (String path : paths) {
+      delete(path, false);
+    }
+  }
 
   /**
    * The names (not paths) of the entries of a directory, sorted.

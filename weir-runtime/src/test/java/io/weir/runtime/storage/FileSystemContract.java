@@ -154,6 +154,20 @@ public abstract class FileSystemContract {
   }
 
   @Test
+  void deleteFilesDeletesManyAndPassesOverMissingOnes() throws IOException {
+    String dir = newDirectory();
+    java.util.List<String> files = new java.util.ArrayList<>();
+    for (int i = 0; i < 25; i++) {
+      files.add(dir + "/f" + i);
+      write(dir + "/f" + i, "x");
+    }
+    write(dir + "/kept", "k");
+    files.add(dir + "/never-written");
+    fs().deleteFiles(files);
+    assertThat(fs().list(dir)).containsExactly("kept");
+  }
+
+  @Test
   void renameMovesAFileAndNeverReplacesOne() throws IOException {
     assumeThat(fs().hasAtomicRename()).as("atomic rename").isTrue();
     String dir = newDirectory();
