@@ -7,10 +7,12 @@ import io.weir.api.JobClient;
 import io.weir.api.JobExecutionResult;
 import io.weir.api.config.Configuration;
 import io.weir.runtime.storage.FileSystem;
+import io.weir.runtime.storage.FileSystemCheckpointStorage;
 import io.weir.runtime.storage.FileSystems;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -89,7 +91,8 @@ class S3ExactlyOnceTest {
             .configuration()
             .setString(
                 "execution.checkpointing.externalized-checkpoint-retention",
-                "RETAIN_ON_CANCELLATION");
+                "RETAIN_ON_CANCELLATION")
+            .setString("execution.checkpointing.num-retained", "3");
     CountingJob first = new CountingJob(base, conf, "rocksdb-incremental", 2, 40_000, 0, 0, dir);
     first.allow(0.5);
     JobClient firstClient = first.start();
@@ -98,13 +101,21 @@ class S3ExactlyOnceTest {
 
     FileSystem fs = FileSystems.get(URI.create(base));
     String jobDir = URI.create(base).getPath() + "/" + firstClient.getJobID().value();
-    long newest =
+    List<Long> retained =
         fs.list(jobDir).stream()
             .filter(name -> name.matches("chk-\\d+"))
             .filter(name -> exists(fs, jobDir + "/" + name + "/_metadata"))
-            .mapToLong(name -> Long.parseLong(name.substring(4)))
-            .max()
-            .orElseThrow();
+            .map(name -> Long.parseLong(name.substring(4)))
+            .sorted()
+            .toList();
+    assertThat(retained).hasSize(3);
+    for (long id : retained) {
+      // Each retained incremental checkpoint, with its shared files, restores on its own.
+      String chk = "s3://" + BUCKET + jobDir + "/chk-" + id;
+      assertThat(FileSystemCheckpointStorage.loadFromPath(chk).checkpoint().checkpointId())
+          .isEqualTo(id);
+    }
+    long newest = retained.get(retained.size() - 1);
     String pointer = "s3://" + BUCKET + jobDir + "/chk-" + newest;
 
     CountingJob second =
