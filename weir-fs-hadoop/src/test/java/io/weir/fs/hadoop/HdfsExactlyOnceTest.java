@@ -18,6 +18,7 @@ import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -54,7 +55,7 @@ class HdfsExactlyOnceTest {
     CountingJob job = new CountingJob(base, new Configuration(), backend, 2, 60_000, 5, 4_000, dir);
     JobClient client = job.start();
     job.finish();
-    JobExecutionResult result = client.getJobExecutionResult().get();
+    JobExecutionResult result = client.getJobExecutionResult().get(5, TimeUnit.MINUTES);
 
     job.verify(result);
     // Paced at 4000 records per split per checkpoint: at least 15 checkpoints on HDFS.

@@ -63,7 +63,6 @@ final class CountingJob {
   private final StreamEnvironment env;
   private final Path out;
   private final long limitPerSplit;
-  private final int parallelism;
   private final int failures;
 
   /** What the copies of a job's functions share with the test. */
@@ -102,7 +101,6 @@ final class CountingJob {
     SHARED.put(id, shared);
     this.out = dir.resolve("out");
     this.limitPerSplit = limitPerSplit;
-    this.parallelism = parallelism;
     this.failures = failures;
     shared.failuresLeft.set(failures);
     for (long v = 0; v < limitPerSplit * parallelism; v++) {
@@ -156,12 +154,6 @@ final class CountingJob {
     return env.executeAsync("counting-job");
   }
 
-  /** Runs the job to its end, all records allowed. */
-  JobExecutionResult run() throws Exception {
-    finish();
-    return env.execute("counting-job");
-  }
-
   /** Counts and lines exactly right, and every injected failure made the job restart. */
   void verify(JobExecutionResult result) throws IOException {
     assertThat(result.metrics().get("job.restarts")).isEqualTo((long) failures);
@@ -182,10 +174,6 @@ final class CountingJob {
           expectedLines.put(k + "," + total, 1);
         });
     assertThat(lineCounts).isEqualTo(expectedLines);
-  }
-
-  int parallelism() {
-    return parallelism;
   }
 
   /** The newest completed checkpoint's id in {@code client}'s statistics, or -1. */

@@ -10,6 +10,7 @@ import io.weir.runtime.storage.FileSystems;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -85,7 +86,7 @@ class S3CheckpointFaultsTest {
 
     await().atMost(WAIT).until(() -> CountingJob.lastCompleted(client) > failed);
     job.finish();
-    JobExecutionResult result = client.getJobExecutionResult().get();
+    JobExecutionResult result = client.getJobExecutionResult().get(5, TimeUnit.MINUTES);
     job.verify(result); // and no restart: the job went on
     assertThat(result.metrics().get("job.checkpoints.failed")).isPositive();
   }
@@ -114,7 +115,7 @@ class S3CheckpointFaultsTest {
     assertThat(CountingJob.lastCompleted(client)).isGreaterThan(before);
     assertThat(CountingJob.lastFailed(client)).as("a checkpoint failed").isEqualTo(-1);
     job.finish();
-    job.verify(client.getJobExecutionResult().get());
+    job.verify(client.getJobExecutionResult().get(5, TimeUnit.MINUTES));
   }
 
   @Test
@@ -134,7 +135,7 @@ class S3CheckpointFaultsTest {
     }
     await().atMost(WAIT).until(() -> CountingJob.lastCompleted(client) > failed);
     job.finish();
-    JobExecutionResult result = client.getJobExecutionResult().get();
+    JobExecutionResult result = client.getJobExecutionResult().get(5, TimeUnit.MINUTES);
     job.verify(result);
     assertThat(result.metrics().get("job.checkpoints.failed")).isPositive();
   }

@@ -71,7 +71,7 @@ class S3ExactlyOnceTest {
     CountingJob job = new CountingJob(base, conf, backend, 2, 60_000, 5, 4_000, dir);
     JobClient client = job.start();
     job.finish();
-    JobExecutionResult result = client.getJobExecutionResult().get();
+    JobExecutionResult result = client.getJobExecutionResult().get(5, TimeUnit.MINUTES);
 
     job.verify(result);
     // Paced at 4000 records per split per checkpoint: the job needed at least 15 checkpoints,
@@ -130,7 +130,7 @@ class S3ExactlyOnceTest {
             dir);
     JobClient secondClient = second.start();
     second.finish();
-    JobExecutionResult result = secondClient.getJobExecutionResult().get();
+    JobExecutionResult result = secondClient.getJobExecutionResult().get(5, TimeUnit.MINUTES);
 
     assertThat(result.metrics().get("job.lastRestoredCheckpoint")).isEqualTo(newest);
     second.verify(result); // the two jobs together counted every record exactly once
