@@ -87,6 +87,16 @@ public final class FileSystems {
     }
     FileSystemFactory factory = factories().get(scheme);
     if (factory == null) {
+      // A job's own class loader (a job jar that brings the module) may see more.
+      ClassLoader context = Thread.currentThread().getContextClassLoader();
+      if (context != null && context != FileSystems.class.getClassLoader()) {
+        for (FileSystemFactory found : ServiceLoader.load(FileSystemFactory.class, context)) {
+          factories().putIfAbsent(found.scheme().toLowerCase(Locale.ROOT), found);
+        }
+        factory = factories().get(scheme);
+      }
+    }
+    if (factory == null) {
       throw new IllegalArgumentException(noFileSystem(uri, scheme));
     }
     String key = scheme + "://" + Objects.requireNonNullElse(uri.getAuthority(), "");
