@@ -123,10 +123,16 @@ final class S3Server implements AutoCloseable {
     startProxy(port);
   }
 
+  /** Stops the server and deletes its objects. */
   @Override
   public void close() throws Exception {
     if (proxy != null) {
       proxy.stop();
+    }
+    try (java.util.stream.Stream<Path> files = Files.walk(dir)) {
+      for (Path p : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(p);
+      }
     }
   }
 
