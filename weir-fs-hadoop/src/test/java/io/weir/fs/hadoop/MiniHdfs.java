@@ -43,6 +43,17 @@ final class MiniHdfs implements AutoCloseable {
     return URI.create("hdfs://127.0.0.1:" + cluster.getNameNodePort());
   }
 
+  /** Stops the name node: clients cannot reach HDFS until {@link #restartNameNode}. */
+  void stopNameNode() {
+    cluster.shutdownNameNode(0);
+  }
+
+  /** Starts the name node again on its port and waits until HDFS takes writes. */
+  void restartNameNode() throws IOException {
+    cluster.restartNameNode(0, true);
+    cluster.waitActive();
+  }
+
   @Override
   public void close() {
     cluster.shutdown(true);
