@@ -43,6 +43,16 @@ final class MiniHdfs implements AutoCloseable {
     return URI.create("hdfs://127.0.0.1:" + cluster.getNameNodePort());
   }
 
+  /** Puts HDFS in (or out of) safe mode, where the name node refuses every write. */
+  void safeMode(boolean on) throws IOException {
+    cluster
+        .getFileSystem()
+        .setSafeMode(
+            on
+                ? org.apache.hadoop.hdfs.protocol.HdfsConstants.SafeModeAction.SAFEMODE_ENTER
+                : org.apache.hadoop.hdfs.protocol.HdfsConstants.SafeModeAction.SAFEMODE_LEAVE);
+  }
+
   /** Stops the name node: clients cannot reach HDFS until {@link #restartNameNode}. */
   void stopNameNode() {
     cluster.shutdownNameNode(0);

@@ -19,10 +19,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The HDFS name node stopped while a job checkpoints to it: checkpoints fail (the job goes on,
- * within the tolerable failures) and succeed again once the name node is back; nothing is lost.
+ * HDFS failing a job that checkpoints to it, for real: the name node in safe mode (it refuses
+ * writes) or stopped. Checkpoints fail (the job goes on, within the tolerable failures) and succeed
+ * again once HDFS is back; nothing is lost.
  */
-class HdfsNameNodeDownTest {
+class HdfsFaultsTest {
 
   static final Duration WAIT = Duration.ofSeconds(90);
   static MiniHdfs hdfs;
@@ -38,6 +39,38 @@ class HdfsNameNodeDownTest {
     if (hdfs != null) {
       hdfs.close();
     }
+  }
+
+  @Test
+  void checkpointsDeclinedWhileTheNameNodeRefusesWritesAndTheNextOneSucceeds(@TempDir Path dir)
+      throws Exception {
+    CountingJob job =
+        new CountingJob(
+            hdfs.uri() + "/checkpoints/" + UUID.randomUUID(),
+            new Configuration(),
+            "hashmap",
+            2,
+            40_000,
+            0,
+            0,
+            dir);
+    job.allow(0.5);
+    JobClient client = job.start();
+    await().atMost(WAIT).until(() -> CountingJob.lastCompleted(client) > 0);
+
+    hdfs.safeMode(true);
+    long failed;
+    try {
+      await().atMost(WAIT).until(() -> CountingJob.lastFailed(client) > 0);
+      failed = CountingJob.lastFailed(client);
+    } finally {
+      hdfs.safeMode(false);
+    }
+    await().atMost(WAIT).until(() -> CountingJob.lastCompleted(client) > failed);
+    job.finish();
+    JobExecutionResult result = client.getJobExecutionResult().get(5, TimeUnit.MINUTES);
+    job.verify(result);
+    assertThat(result.metrics().get("job.checkpoints.failed")).isPositive();
   }
 
   @Test
