@@ -8,10 +8,7 @@ import java.io.InterruptedIOException;
 import java.io.OutputStream;
 import java.net.URI;
 import java.net.URISyntaxException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -72,12 +69,10 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  */
 final class S3FileSystem implements FileSystem, AutoCloseable {
 
-  static final String METADATA_FILE = "_metadata";
-  private static final char[] ENTROPY_CHARS = "0123456789abcdefghijklmnopqrstuvwxyz".toCharArray();
-
   private final String scheme;
   private final String bucket;
   private final S3Settings settings;
+  private final S3Keys layout;
   private final S3Client client;
   private final Semaphore uploads;
 
@@ -92,6 +87,7 @@ final class S3FileSystem implements FileSystem, AutoCloseable {
     this.scheme = scheme;
     this.bucket = bucket;
     this.settings = settings;
+    this.layout = new S3Keys(settings.entropyKey(), settings.entropyLength());
     this.uploads = new Semaphore(settings.maxConcurrentUploads());
     this.client = newClient(settings, dnsResolver);
   }
@@ -145,21 +141,21 @@ final class S3FileSystem implements FileSystem, AutoCloseable {
 
   @Override
   public OutputStream create(String path, boolean overwrite) throws IOException {
-    String key = fileKey(path);
+    String key = layout.fileKey(path);
     if (!overwrite && objectExists(key)) {
       throw new FileAlreadyExistsException(toUri(path).toString());
     }
-    String parent = parentOf(path);
-    if (hasEntropyMarker(path) && parent != null && markedDirectories.add(parent)) {
+    String parent = S3Keys.parentOf(path);
+    if (layout.hasEntropyMarker(path) && parent != null && markedDirectories.add(parent)) {
       // The file's key is under its directory's entropy prefix; the marker is what lists it.
-      putEmpty(directoryPrefix(parent));
+      putEmpty(layout.directoryPrefix(parent));
     }
     return new S3OutputStream(this, key, toUri(path));
   }
 
   @Override
   public InputStream open(String path) throws IOException {
-    String key = fileKey(path);
+    String key = layout.fileKey(path);
     try {
       return client.getObject(b -> b.bucket(bucket).key(key));
     } catch (NoSuchKeyException e) {
@@ -174,8 +170,8 @@ final class S3FileSystem implements FileSystem, AutoCloseable {
   /** A copy and a delete, not atomic: checkpoint storage does not rename on S3. */
   @Override
   public void rename(String from, String to) throws IOException {
-    String source = fileKey(from);
-    String target = fileKey(to);
+    String source = layout.fileKey(from);
+    String target = layout.fileKey(to);
     if (objectExists(target)) {
       throw new FileAlreadyExistsException(toUri(to).toString());
     }
@@ -205,12 +201,12 @@ final class S3FileSystem implements FileSystem, AutoCloseable {
 
   @Override
   public boolean delete(String path, boolean recursive) throws IOException {
-    String fileKey = fileKey(path);
+    String fileKey = layout.fileKey(path);
     if (objectExists(fileKey)) {
       deleteKeys(List.of(fileKey));
       return true;
     }
-    String prefix = directoryPrefix(path);
+    String prefix = layout.directoryPrefix(path);
     List<String> keys = new ArrayList<>();
     Set<String> directories = new TreeSet<>();
     directories.add(path);
@@ -222,9 +218,9 @@ final class S3FileSystem implements FileSystem, AutoCloseable {
         directories.add(path + "/" + rest.substring(0, slash));
       }
     }
-    if (hasEntropyMarker(path)) {
+    if (layout.hasEntropyMarker(path)) {
       for (String dir : directories) {
-        String entropyPrefix = entropyDirectoryPrefix(dir);
+        String entropyPrefix = layout.entropyDirectoryPrefix(dir);
         for (S3Object object : listAll(entropyPrefix)) {
           keys.add(object.key());
         }
@@ -246,7 +242,7 @@ final class S3FileSystem implements FileSystem, AutoCloseable {
   public void deleteFiles(java.util.Collection<String> paths) throws IOException {
     List<String> keys = new ArrayList<>(paths.size());
     for (String path : paths) {
-      keys.add(fileKey(path));
+      keys.add(layout.fileKey(path));
     }
     if (!keys.isEmpty()) {
       deleteKeys(keys);
@@ -256,9 +252,9 @@ final class S3FileSystem implements FileSystem, AutoCloseable {
   @Override
   public List<String> list(String dir) throws IOException {
     Set<String> names = new TreeSet<>();
-    boolean found = listNames(directoryPrefix(dir), names);
-    if (hasEntropyMarker(dir)) {
-      found |= listNames(entropyDirectoryPrefix(dir), names);
+    boolean found = listNames(layout.directoryPrefix(dir), names);
+    if (layout.hasEntropyMarker(dir)) {
+      found |= listNames(layout.entropyDirectoryPrefix(dir), names);
     }
     if (!found) {
       throw new FileNotFoundException(toUri(dir) + " does not exist");
@@ -268,16 +264,16 @@ final class S3FileSystem implements FileSystem, AutoCloseable {
 
   @Override
   public boolean exists(String path) throws IOException {
-    if (objectExists(fileKey(path))) {
+    if (objectExists(layout.fileKey(path))) {
       return true;
     }
-    return anyKeyUnder(directoryPrefix(path))
-        || (hasEntropyMarker(path) && anyKeyUnder(entropyDirectoryPrefix(path)));
+    return anyKeyUnder(layout.directoryPrefix(path))
+        || (layout.hasEntropyMarker(path) && anyKeyUnder(layout.entropyDirectoryPrefix(path)));
   }
 
   @Override
   public void mkdirs(String dir) throws IOException {
-    putEmpty(directoryPrefix(dir));
+    putEmpty(layout.directoryPrefix(dir));
     markedDirectories.add(dir);
   }
 
@@ -336,99 +332,6 @@ final class S3FileSystem implements FileSystem, AutoCloseable {
   @Override
   public String toString() {
     return "S3FileSystem[" + scheme + "://" + bucket + ", " + settings + "]";
-  }
-
-  // ---- keys
-
-  /** The object key of a file. */
-  String fileKey(String path) {
-    String parent = parentOf(path);
-    if (!hasEntropyMarker(path) || parent == null || nameOf(path).equals(METADATA_FILE)) {
-      return keyOf(removeEntropy(path));
-    }
-    return entropyDirectoryPrefix(parent) + nameOf(path);
-  }
-
-  /** The prefix of a directory in the namespace without entropy: markers, metadata, subdirs. */
-  private String directoryPrefix(String dir) {
-    String key = keyOf(removeEntropy(dir));
-    return key.isEmpty() ? "" : key + "/";
-  }
-
-  /** The prefix under which the state files directly in {@code dir} are kept. */
-  private String entropyDirectoryPrefix(String dir) {
-    String logical = removeEntropy(dir);
-    String marker = settings.entropyKey();
-    String entropy = entropy(logical);
-    List<String> segments = new ArrayList<>();
-    for (String segment : keyOf(dir).split("/", -1)) {
-      segments.add(segment.equals(marker) ? entropy : segment);
-    }
-    return String.join("/", segments) + "/";
-  }
-
-  private boolean hasEntropyMarker(String path) {
-    String marker = settings.entropyKey();
-    if (marker == null) {
-      return false;
-    }
-    for (String segment : path.split("/", -1)) {
-      if (segment.equals(marker)) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  private String removeEntropy(String path) {
-    if (!hasEntropyMarker(path)) {
-      return path;
-    }
-    List<String> kept = new ArrayList<>();
-    for (String segment : path.split("/", -1)) {
-      if (!segment.equals(settings.entropyKey())) {
-        kept.add(segment);
-      }
-    }
-    return String.join("/", kept);
-  }
-
-  /** {@code entropyLength} characters from a hash of {@code logicalDir}. */
-  private String entropy(String logicalDir) {
-    byte[] digest;
-    try {
-      digest =
-          MessageDigest.getInstance("SHA-256").digest(logicalDir.getBytes(StandardCharsets.UTF_8));
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("SHA-256 is missing from this JVM", e);
-    }
-    StringBuilder chars = new StringBuilder(settings.entropyLength());
-    for (int i = 0; i < settings.entropyLength(); i++) {
-      chars.append(ENTROPY_CHARS[(digest[i % digest.length] & 0xff) % ENTROPY_CHARS.length]);
-    }
-    return chars.toString();
-  }
-
-  private static String keyOf(String path) {
-    String p = path;
-    while (p.startsWith("/")) {
-      p = p.substring(1);
-    }
-    while (p.endsWith("/")) {
-      p = p.substring(0, p.length() - 1);
-    }
-    return p;
-  }
-
-  private static String parentOf(String path) {
-    String p = keyOf(path);
-    int slash = p.lastIndexOf('/');
-    return slash < 0 ? (p.isEmpty() ? null : "/") : "/" + p.substring(0, slash);
-  }
-
-  private static String nameOf(String path) {
-    String p = keyOf(path);
-    return p.substring(p.lastIndexOf('/') + 1);
   }
 
   // ---- requests
