@@ -79,8 +79,11 @@ record S3Settings(
             ENDPOINT + ": '" + endpointText + "' is not a URI such as http://127.0.0.1:9000", e);
       }
     }
-    String accessKey = blankToNull(conf.getString(ACCESS_KEY, null));
-    String secretKey = blankToNull(conf.getString(SECRET_KEY, null));
+    // Flink also reads the older spellings s3.access.key and s3.secret.key.
+    String accessKey =
+        blankToNull(conf.getString(ACCESS_KEY, conf.getString("s3.access.key", null)));
+    String secretKey =
+        blankToNull(conf.getString(SECRET_KEY, conf.getString("s3.secret.key", null)));
     if ((accessKey == null) != (secretKey == null)) {
       throw new IllegalArgumentException(
           (accessKey == null ? ACCESS_KEY : SECRET_KEY)

@@ -265,5 +265,10 @@ class S3FileSystemTest extends FileSystemContract {
         .hasMessageContaining("s3.upload.min.part.size");
     assertThat(S3Settings.from(server.configuration()).toString())
         .doesNotContain(S3Server.SECRET_KEY);
+    S3Settings older =
+        S3Settings.from(
+            new Configuration().setString("s3.access.key", "a").setString("s3.secret.key", "b"));
+    assertThat(older.accessKey()).isEqualTo("a");
+    assertThat(older.secretKey()).isEqualTo("b");
   }
 }
