@@ -98,9 +98,10 @@ public final class JobMaster implements JobClient, JobMasterGateway {
     this.graph = graph;
     Configuration conf = graph.configuration();
     KnownKeys.check(conf);
-    // An unknown storage scheme is named first: it is the thing to fix.
+    // An unknown storage scheme, or a store that cannot be reached, is named first: it is the
+    // thing to fix.
     conf.getOptional(CheckpointingOptions.CHECKPOINTS_DIRECTORY)
-        .ifPresent(dir -> FileSystems.get(FileSystems.toUri(dir)));
+        .ifPresent(dir -> FileSystems.checkAccess(FileSystems.toUri(dir), conf));
     CheckpointConfig.validate(conf);
     boolean checkpointingEnabled = CheckpointConfig.isCheckpointingEnabled(conf);
     for (JobVertex vertex : graph.vertices()) {

@@ -6,6 +6,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.URI;
 import java.nio.file.FileAlreadyExistsException;
+import java.util.Collection;
 import java.util.List;
 
 /**
@@ -17,8 +18,9 @@ import java.util.List;
  *
  * <p>The only step that must be atomic is {@link #rename}: checkpoint storage writes metadata to a
  * temporary name and renames it into place, so a reader sees either no metadata or all of it. An
- * object store whose rename is a copy (S3) must instead make {@link #create} atomic on close and
- * say so in its own module.
+ * object store whose rename is a copy (S3) instead makes {@link #create} atomic on close (the file
+ * becomes visible only complete) and answers false to {@link #hasAtomicRename}; checkpoint storage
+ * then writes the metadata last, directly under its final name.
  *
  * <p>Implementations are thread-safe.
  */
@@ -57,6 +59,16 @@ public interface FileSystem {
   boolean delete(String path, boolean recursive) throws IOException;
 
   /**
+   * Deletes files (not directories) in as few requests as the file system allows; files that do not
+   * exist are passed over. On S3 one request deletes up to 1000 files.
+   */
+  default void deleteFiles(Collection<String> paths) throws IOException {
+    for (String path : paths) {
+      delete(path, false);
+    }
+  }
+
+  /**
    * The names (not paths) of the entries of a directory, sorted.
    *
    * @throws FileNotFoundException if there is no such directory
@@ -71,4 +83,21 @@ public interface FileSystem {
 
   /** The URI a user can give back to {@link FileSystems#get(URI)} to reach {@code path}. */
   URI toUri(String path);
+
+  /**
+   * Whether {@link #rename} is one atomic step. False for object stores, where a rename is a copy
+   * and a delete; on those, {@link #create} must make a file visible only once its stream closed
+   * without error, which is how checkpoint storage commits metadata there.
+   */
+  default boolean hasAtomicRename() {
+    return true;
+  }
+
+  /**
+   * Checks, cheaply and before any task runs, that the directory {@code path} can be used: the
+   * server answers, the credentials are accepted, the bucket exists. Does not create anything.
+   *
+   * @throws IOException naming the URI at fault and what to do
+   */
+  default void checkAccess(String path) throws IOException {}
 }

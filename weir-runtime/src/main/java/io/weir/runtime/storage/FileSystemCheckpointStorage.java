@@ -435,7 +435,8 @@ public final class FileSystemCheckpointStorage implements CheckpointStorage {
   }
 
   /**
-   * Writes {@code chk-<n>/_metadata.inprogress}, then renames it to {@code _metadata}.
+   * Writes {@code chk-<n>/_metadata.inprogress}, then renames it to {@code _metadata}; on a file
+   * system without atomic rename (an object store) writes {@code _metadata} directly, last.
    *
    * @return the checkpoint directory's URI, which {@link #loadFromPath} accepts
    */
@@ -447,6 +448,22 @@ public final class FileSystemCheckpointStorage implements CheckpointStorage {
     String metadata = FileSystems.child(dir, METADATA_FILE);
     String inProgress = metadata + IN_PROGRESS_SUFFIX;
     byte[] bytes = MetadataSerializer.serialize(checkpoint);
+    if (!fs.hasAtomicRename()) {
+      // An object store: a new object becomes visible only complete, so _metadata is written last,
+      // under its final name; a rename would be a copy that a reader could see half done.
+      try (OutputStream out = fs.create(metadata, false)) {
+        out.write(bytes);
+      } catch (FileAlreadyExistsException e) {
+        throw new IOException(
+            "Checkpoint "
+                + checkpoint.checkpointId()
+                + " is already committed at "
+                + fs.toUri(metadata)
+                + "; a checkpoint id is never reused",
+            e);
+      }
+      return fs.toUri(dir).toString();
+    }
     // A leftover from an attempt that failed before its rename is replaced.
     try (OutputStream out = fs.create(inProgress, true)) {
       out.write(bytes);

@@ -1,30 +1,52 @@
 package io.weir.runtime.storage;
 
+import io.weir.api.config.Configuration;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
+import java.util.ServiceLoader;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 
 /**
  * Finds the {@link FileSystem} for a URI, and turns what a user typed (a URI or a local path) into
- * one. Supported: {@code file:} URIs and plain local paths. HDFS ({@code hdfs://}) and S3 ({@code
- * s3://}) come with their own modules.
+ * one. {@code file:} URIs and plain local paths are built in; other schemes come from modules on
+ * the class path that register a {@link FileSystemFactory} with {@link ServiceLoader}: {@code
+ * hdfs://} from {@code weir-fs-hadoop}, {@code s3://} and {@code s3a://} from {@code weir-fs-s3}.
+ *
+ * <p>One file system is kept per scheme, authority (name node, bucket) and value of the
+ * configuration keys its factory reads, so it is made once and shared by the jobs that configure it
+ * alike. {@link #get(URI)} without a configuration returns the one made last for that scheme and
+ * authority, or makes one from an empty configuration (the environment's defaults: {@code
+ * HADOOP_CONF_DIR}, the AWS default credential chain). Thread-safe.
  */
 public final class FileSystems {
 
   /** A URI scheme of two or more characters, so that {@code C:\dir} stays a Windows path. */
   private static final Pattern SCHEME = Pattern.compile("^[a-zA-Z][a-zA-Z0-9+.-]+:.*");
 
-  /** File systems plugged in by scheme (HDFS and S3 modules, tests). */
+  /** Which module serves the schemes Weir knows, for the error when it is missing. */
+  private static final Map<String, String> MODULES =
+      Map.of("hdfs", "weir-fs-hadoop", "s3", "weir-fs-s3", "s3a", "weir-fs-s3");
+
+  /** File systems plugged in by scheme by hand (tests that need a slow or failing one). */
   private static final Map<String, FileSystem> REGISTERED = new ConcurrentHashMap<>();
+
+  /** File systems made by factories, by {@code scheme://authority}. */
+  private static final Map<String, Made> MADE = new ConcurrentHashMap<>();
+
+  private static volatile Map<String, FileSystemFactory> factories;
 
   private FileSystems() {}
 
   /**
-   * Plugs in the file system for {@code scheme}; its paths are the URI's path component. How the
-   * HDFS and S3 modules (and tests that need a slow or failing file system) join in.
+   * Plugs in the file system for {@code scheme}, ahead of any factory; its paths are the URI's path
+   * component. For tests that need a slow or failing file system.
    */
   public static void register(String scheme, FileSystem fileSystem) {
     REGISTERED.put(scheme.toLowerCase(Locale.ROOT), fileSystem);
@@ -36,27 +58,154 @@ public final class FileSystems {
   }
 
   /**
-   * The file system that serves {@code uri}.
+   * The file system that serves {@code uri}, as configured last for its scheme and authority.
    *
-   * @throws IllegalArgumentException for a scheme Weir has no file system for
+   * @throws IllegalArgumentException for a scheme Weir has no file system for, naming the module to
+   *     add
    */
   public static FileSystem get(URI uri) {
+    return get(uri, null);
+  }
+
+  /**
+   * The file system that serves {@code uri}, configured by {@code conf} (the job's configuration).
+   *
+   * @param conf the configuration, or null for the one used last for this scheme and authority
+   * @throws IllegalArgumentException for a scheme Weir has no file system for, naming the module to
+   *     add, or a configuration the file system refuses
+   * @throws java.io.UncheckedIOException naming the URI if the file system cannot be made
+   */
+  public static FileSystem get(URI uri, Configuration conf) {
     String scheme = uri.getScheme();
     if (scheme == null || scheme.toLowerCase(Locale.ROOT).equals("file")) {
       return LocalFileSystem.INSTANCE;
     }
-    FileSystem registered = REGISTERED.get(scheme.toLowerCase(Locale.ROOT));
+    scheme = scheme.toLowerCase(Locale.ROOT);
+    FileSystem registered = REGISTERED.get(scheme);
     if (registered != null) {
       return registered;
     }
-    throw new IllegalArgumentException(
-        "No file system for "
-            + uri
-            + ": the scheme '"
-            + scheme
-            + "' is not supported. Weir supports file:// URIs and local paths; hdfs:// and s3://"
-            + " come with their own modules later.");
+    FileSystemFactory factory = factories().get(scheme);
+    if (factory == null) {
+      // A job's own class loader (a job jar that brings the module) may see more.
+      ClassLoader context = Thread.currentThread().getContextClassLoader();
+      if (context != null && context != FileSystems.class.getClassLoader()) {
+        for (FileSystemFactory found : ServiceLoader.load(FileSystemFactory.class, context)) {
+          factories().putIfAbsent(found.scheme().toLowerCase(Locale.ROOT), found);
+        }
+        factory = factories().get(scheme);
+      }
+    }
+    if (factory == null) {
+      throw new IllegalArgumentException(noFileSystem(uri, scheme));
+    }
+    String key = scheme + "://" + Objects.requireNonNullElse(uri.getAuthority(), "");
+    Made made = MADE.get(key);
+    if (made != null && (conf == null || made.settings().equals(settings(factory, conf)))) {
+      return made.fileSystem();
+    }
+    Configuration effective = conf != null ? conf : new Configuration();
+    synchronized (MADE) {
+      made = MADE.get(key);
+      Map<String, String> settings = settings(factory, effective);
+      if (made == null || (conf != null && !made.settings().equals(settings))) {
+        try {
+          made = new Made(settings, factory.create(uri, effective));
+        } catch (IOException e) {
+          throw new UncheckedIOException("Cannot open the file system for " + uri + ": " + e, e);
+        }
+        MADE.put(key, made);
+      }
+      return made.fileSystem();
+    }
   }
+
+  /**
+   * Checks before a job runs that {@code uri} names a directory its file system can reach with
+   * {@code conf}: the scheme is served, the server answers, the credentials and the bucket are
+   * good.
+   *
+   * @throws IllegalArgumentException naming the URI and what to do, if not
+   */
+  public static void checkAccess(URI uri, Configuration conf) {
+    FileSystem fs = get(uri, conf);
+    try {
+      fs.checkAccess(pathOf(uri));
+    } catch (IOException e) {
+      throw new IllegalArgumentException(
+          "Cannot use " + uri + " for checkpoints: " + e.getMessage(), e);
+    }
+  }
+
+  /** Forgets (and closes, where they can be) the file systems made so far. For tests. */
+  public static void closeAll() {
+    synchronized (MADE) {
+      for (Made made : MADE.values()) {
+        if (made.fileSystem() instanceof AutoCloseable closeable) {
+          try {
+            closeable.close();
+          } catch (Exception e) {
+            // Best effort: the file system is forgotten either way.
+          }
+        }
+      }
+      MADE.clear();
+    }
+  }
+
+  private static Map<String, String> settings(FileSystemFactory factory, Configuration conf) {
+    Map<String, String> settings = new TreeMap<>();
+    conf.toMap()
+        .forEach(
+            (k, v) -> {
+              if (factory.configPrefixes().stream().anyMatch(k::startsWith)) {
+                settings.put(k, v);
+              }
+            });
+    return settings;
+  }
+
+  private static Map<String, FileSystemFactory> factories() {
+    Map<String, FileSystemFactory> found = factories;
+    if (found == null) {
+      found = new ConcurrentHashMap<>();
+      for (FileSystemFactory factory :
+          ServiceLoader.load(FileSystemFactory.class, FileSystems.class.getClassLoader())) {
+        found.putIfAbsent(factory.scheme().toLowerCase(Locale.ROOT), factory);
+      }
+      factories = found;
+    }
+    return found;
+  }
+
+  private static String noFileSystem(URI uri, String scheme) {
+    String module = MODULES.get(scheme);
+    StringBuilder message =
+        new StringBuilder("No file system for ")
+            .append(uri)
+            .append(": the scheme '")
+            .append(scheme)
+            .append("' is not supported: no module on the class path serves it. ");
+    if (module != null) {
+      message
+          .append("Add the module ")
+          .append(module)
+          .append(" (io.weir:")
+          .append(module)
+          .append(") to the job's class path.");
+    } else {
+      message.append(
+          "Weir serves file:// URIs and local paths, hdfs:// with the module weir-fs-hadoop and"
+              + " s3:// with the module weir-fs-s3.");
+    }
+    if (!factories().isEmpty()) {
+      message.append(" Schemes served now: file, ").append(new TreeMap<>(factories()).keySet());
+    }
+    return message.toString();
+  }
+
+  /** A file system made by a factory, and the settings it was made with. */
+  private record Made(Map<String, String> settings, FileSystem fileSystem) {}
 
   /**
    * The path of {@code uri} in the namespace of {@link #get(URI) its file system}, without a
@@ -67,9 +216,8 @@ public final class FileSystems {
    */
   public static String pathOf(URI uri) {
     get(uri); // rejects unsupported schemes with the full message
-    if (uri.getScheme() != null
-        && REGISTERED.containsKey(uri.getScheme().toLowerCase(Locale.ROOT))) {
-      return stripTrailingSlash(uri.getPath());
+    if (uri.getScheme() != null && !uri.getScheme().equalsIgnoreCase("file")) {
+      return stripTrailingSlash(Objects.requireNonNullElse(uri.getPath(), ""));
     }
     String authority = uri.getAuthority();
     if (authority != null && !authority.isEmpty() && !authority.equals("localhost")) {

@@ -35,10 +35,14 @@ class FileSystemsTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("hdfs://namenode:8020/weir")
         .hasMessageContaining("'hdfs'")
-        .hasMessageContaining("file://")
-        .hasMessageContaining("hdfs:// and s3:// come with their own modules");
+        .hasMessageContaining("Add the module weir-fs-hadoop");
     assertThatThrownBy(() -> FileSystems.pathOf(FileSystems.toUri("s3://bucket/weir")))
-        .hasMessageContaining("'s3'");
+        .hasMessageContaining("'s3'")
+        .hasMessageContaining("Add the module weir-fs-s3");
+    assertThatThrownBy(() -> FileSystems.get(URI.create("gs://bucket/weir")))
+        .hasMessageContaining("gs://bucket/weir")
+        .hasMessageContaining("'gs'")
+        .hasMessageContaining("file://");
   }
 
   @Test
