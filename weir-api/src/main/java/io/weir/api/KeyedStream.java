@@ -70,4 +70,10 @@ public class KeyedStream<T, K> extends DataStream<T> {
   public <R> ConnectedStreams<T, R> connect(KeyedStream<R, K> other) {
     return new ConnectedStreams<>(environment, this, other);
   }
+
+  /** Cuts the stream of each key into the windows of {@code assigner}. */
+  public <W extends io.weir.api.windowing.windows.Window> WindowedStream<T, K, W> window(
+      io.weir.api.windowing.assigners.WindowAssigner<? super T, W> assigner) {
+    return new WindowedStream<>(this, assigner);
+  }
 }

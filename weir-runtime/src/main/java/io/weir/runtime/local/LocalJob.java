@@ -597,7 +597,7 @@ final class LocalJob implements JobClient {
                 .addChannel(streamEdge.inputIndex(), producer.getTaskInfo().taskNameWithSubtasks());
         channels[c].setProducerWaker(producer.getWaker());
       }
-      TypeSerializer serializer = streamEdge.source().getOutputType().createSerializer();
+      TypeSerializer serializer = streamEdge.recordType().createSerializer();
       ChannelSelector selector = selector(partitioning, channels.length, p, streamEdge);
       producer.addWriter(
           streamEdge,
