@@ -113,6 +113,21 @@ public sealed interface Operation {
     }
   }
 
+  /**
+   * {@code keyBy(...).intervalJoin(keyBy(...)).between(lower, upper).process(function)}.
+   *
+   * @param leftType the type of the first input's elements
+   * @param rightType the type of the second input's elements
+   */
+  record IntervalJoin(
+      IntervalJoinDefinition definition, TypeInformation<?> leftType, TypeInformation<?> rightType)
+      implements Operation {
+    @Override
+    public Object userObject() {
+      return definition;
+    }
+  }
+
   /** {@code addSink}. */
   record SinkFn<T>(SinkFunction<T> function) implements Operation {
     @Override

@@ -52,6 +52,13 @@ public final class OperatorFactory {
       }
       return new io.weir.runtime.operators.windowing.WindowOperator(
           w.definition(), w.inputType(), w.accumulatorType());
+    } else if (operation instanceof Operation.IntervalJoin j) {
+      if (key1 == null || key2 == null) {
+        throw new IllegalArgumentException(
+            "Interval join '" + operatorName + "' needs both inputs keyed: call keyBy on both");
+      }
+      return new IntervalJoinOperator(
+          j.definition(), selector(key1), selector(key2), j.leftType(), j.rightType());
     } else if (operation instanceof Operation.SinkFn s) {
       return new SimpleOperators.SinkFn(s.function());
     } else if (operation instanceof Operation.SinkTo s) {
@@ -92,6 +99,11 @@ public final class OperatorFactory {
     } else if (operation instanceof Operation.Window w) {
       return new Operation.Window(
           (io.weir.api.graph.WindowDefinition) copy, w.inputType(), w.accumulatorType());
+    } else if (operation instanceof Operation.IntervalJoin) {
+      return new Operation.IntervalJoin(
+          (io.weir.api.graph.IntervalJoinDefinition) copy,
+          ((Operation.IntervalJoin) operation).leftType(),
+          ((Operation.IntervalJoin) operation).rightType());
     } else if (operation instanceof Operation.SinkFn) {
       return new Operation.SinkFn((io.weir.api.functions.SinkFunction) copy);
     } else if (operation instanceof Operation.SinkTo) {
