@@ -1,5 +1,7 @@
 package io.weir.api;
 
+import io.weir.api.config.CoreOptions;
+import io.weir.api.eventtime.WatermarkStrategy;
 import io.weir.api.functions.FilterFunction;
 import io.weir.api.functions.FlatMapFunction;
 import io.weir.api.functions.KeySelector;
@@ -17,6 +19,9 @@ import io.weir.api.sink.PrintSink;
 import io.weir.api.sink.Sink;
 import io.weir.api.typeutils.TypeExtractor;
 import io.weir.api.typeutils.TypeInformation;
+import io.weir.api.typeutils.Types;
+import io.weir.api.windowing.assigners.WindowAssigner;
+import io.weir.api.windowing.windows.Window;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -88,6 +93,43 @@ public class DataStream<T> {
   /** {@link #keyBy(KeySelector)} with the key type given explicitly. */
   public <K> KeyedStream<T, K> keyBy(KeySelector<T, K> keySelector, TypeInformation<K> keyType) {
     return new KeyedStream<>(environment, transformation, new KeyContext<>(keySelector, keyType));
+  }
+
+  /**
+   * Gives the records timestamps and the stream watermarks, as Flink's {@code
+   * assignTimestampsAndWatermarks}: watermarks from upstream are replaced by the ones this strategy
+   * generates in each parallel subtask. Prefer a strategy on the source ({@code fromSource(source,
+   * strategy, name)}), where watermarks follow each split.
+   */
+  public SingleOutputStreamOperator<T> assignTimestampsAndWatermarks(
+      WatermarkStrategy<T> watermarkStrategy) {
+    Objects.requireNonNull(watermarkStrategy, "watermark strategy");
+    long interval =
+        environment.getConfiguration().get(CoreOptions.AUTO_WATERMARK_INTERVAL).toMillis();
+    return transform(
+        "Timestamps/Watermarks",
+        new Operation.AssignTimestamps<>(watermarkStrategy, interval),
+        getType());
+  }
+
+  /**
+   * Windows over the whole stream (not keyed): one operator with parallelism 1 sees every element,
+   * as Flink's {@code windowAll}.
+   */
+  public <W extends Window> AllWindowedStream<T, W> windowAll(
+      WindowAssigner<? super T, W> assigner) {
+    KeyedStream<T, Byte> single = keyBy(new AllWindowKey<>(), Types.BYTE);
+    return new AllWindowedStream<>(new WindowedStream<>(single, assigner));
+  }
+
+  /** The one key of {@code windowAll}. */
+  private static final class AllWindowKey<T> implements KeySelector<T, Byte> {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public Byte getKey(T value) {
+      return 0;
+    }
   }
 
   /** The elements of this stream and the others, in no particular order. */

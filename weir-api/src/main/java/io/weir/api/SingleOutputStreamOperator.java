@@ -41,4 +41,18 @@ public class SingleOutputStreamOperator<T> extends DataStream<T> {
   public SingleOutputStreamOperator<T> returns(Class<T> type) {
     return returns(TypeInformation.of(type));
   }
+
+  /**
+   * The records this operator emitted to the side output {@code tag} (for example the late records
+   * of a window with {@code sideOutputLateData(tag)}).
+   */
+  public <X> DataStream<X> getSideOutput(OutputTag<X> tag) {
+    java.util.Objects.requireNonNull(tag, "output tag");
+    if (tag.getTypeInfo() == null) {
+      throw new IllegalArgumentException(
+          "OutputTag '" + tag.getId() + "' has no type; create it where the job is built");
+    }
+    return new DataStream<>(
+        environment, new io.weir.api.graph.SideOutputTransformation<>(transformation, tag));
+  }
 }

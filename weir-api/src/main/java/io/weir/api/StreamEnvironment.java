@@ -2,6 +2,7 @@ package io.weir.api;
 
 import io.weir.api.config.Configuration;
 import io.weir.api.config.CoreOptions;
+import io.weir.api.eventtime.WatermarkStrategy;
 import io.weir.api.graph.Pipeline;
 import io.weir.api.graph.SourceTransformation;
 import io.weir.api.graph.Transformation;
@@ -193,6 +194,31 @@ public class StreamEnvironment {
         new SourceTransformation<>(
             sourceName, source, typeInfo, Transformation.DEFAULT_PARALLELISM);
     return new DataStreamSource<>(this, t);
+  }
+
+  /**
+   * A stream from a source with event time: {@code watermarkStrategy} assigns the timestamps and
+   * generates watermarks per source split, combined per subtask (the minimum over its active
+   * splits), as Flink's {@code fromSource(source, watermarkStrategy, sourceName)}.
+   */
+  public <T> DataStreamSource<T> fromSource(
+      Source<T, ?> source, WatermarkStrategy<T> watermarkStrategy, String sourceName) {
+    java.util.Objects.requireNonNull(watermarkStrategy, "watermark strategy");
+    DataStreamSource<T> stream = fromSource(source, sourceName);
+    ((SourceTransformation<T>) stream.getTransformation()).setWatermarkStrategy(watermarkStrategy);
+    return stream;
+  }
+
+  /** {@link #fromSource(Source, WatermarkStrategy, String)} with the type given explicitly. */
+  public <T> DataStreamSource<T> fromSource(
+      Source<T, ?> source,
+      WatermarkStrategy<T> watermarkStrategy,
+      String sourceName,
+      TypeInformation<T> typeInfo) {
+    java.util.Objects.requireNonNull(watermarkStrategy, "watermark strategy");
+    DataStreamSource<T> stream = fromSource(source, sourceName, typeInfo);
+    ((SourceTransformation<T>) stream.getTransformation()).setWatermarkStrategy(watermarkStrategy);
+    return stream;
   }
 
   void addSink(Transformation<?> sink) {

@@ -47,4 +47,13 @@ public final class CoreOptions {
           .withDescription(
               "Credits of one channel: buffers that may be in flight to one consumer before the"
                   + " producer waits.");
+
+  public static final ConfigOption<Duration> AUTO_WATERMARK_INTERVAL =
+      ConfigOptions.key("pipeline.auto-watermark-interval")
+          .durationType()
+          .defaultValue(Duration.ofMillis(200))
+          .withDescription(
+              "How often watermark generators emit periodic watermarks (sources with a"
+                  + " WatermarkStrategy, assignTimestampsAndWatermarks); 0 disables periodic"
+                  + " watermarks.");
 }

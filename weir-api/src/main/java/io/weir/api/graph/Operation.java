@@ -1,5 +1,6 @@
 package io.weir.api.graph;
 
+import io.weir.api.eventtime.WatermarkStrategy;
 import io.weir.api.functions.CoProcessFunction;
 import io.weir.api.functions.FilterFunction;
 import io.weir.api.functions.FlatMapFunction;
@@ -11,6 +12,7 @@ import io.weir.api.functions.ProcessFunction;
 import io.weir.api.functions.ReduceFunction;
 import io.weir.api.functions.SinkFunction;
 import io.weir.api.sink.Sink;
+import io.weir.api.typeutils.TypeInformation;
 
 /** What a one- or two-input transformation does with its elements; the runtime runs it. */
 public sealed interface Operation {
@@ -80,6 +82,49 @@ public sealed interface Operation {
     @Override
     public Object userObject() {
       return function;
+    }
+  }
+
+  /**
+   * {@code assignTimestampsAndWatermarks}: timestamps from the strategy's assigner, watermarks from
+   * its generator, emitted every {@code autoWatermarkIntervalMillis} (0: only on events).
+   */
+  record AssignTimestamps<T>(WatermarkStrategy<T> strategy, long autoWatermarkIntervalMillis)
+      implements Operation {
+    @Override
+    public Object userObject() {
+      return strategy;
+    }
+  }
+
+  /**
+   * {@code keyBy(...).window(...)} with its function, or {@code windowAll(...)}.
+   *
+   * @param definition the assigner, trigger, evictor, lateness and functions (shipped as user code)
+   * @param inputType the type of the elements
+   * @param accumulatorType the type of the aggregate's accumulator; null for {@code process}
+   */
+  record Window(
+      WindowDefinition definition, TypeInformation<?> inputType, TypeInformation<?> accumulatorType)
+      implements Operation {
+    @Override
+    public Object userObject() {
+      return definition;
+    }
+  }
+
+  /**
+   * {@code keyBy(...).intervalJoin(keyBy(...)).between(lower, upper).process(function)}.
+   *
+   * @param leftType the type of the first input's elements
+   * @param rightType the type of the second input's elements
+   */
+  record IntervalJoin(
+      IntervalJoinDefinition definition, TypeInformation<?> leftType, TypeInformation<?> rightType)
+      implements Operation {
+    @Override
+    public Object userObject() {
+      return definition;
     }
   }
 

@@ -14,7 +14,8 @@ public abstract sealed class Transformation<T>
         OneInputTransformation,
         TwoInputTransformation,
         PartitionTransformation,
-        UnionTransformation {
+        UnionTransformation,
+        SideOutputTransformation {
 
   /** Parallelism not set on the operator: the environment's default applies. */
   public static final int DEFAULT_PARALLELISM = -1;

@@ -1,5 +1,6 @@
 package io.weir.runtime.graph;
 
+import io.weir.api.OutputTag;
 import io.weir.api.config.Configuration;
 import io.weir.api.config.CoreOptions;
 import io.weir.api.graph.KeyContext;
@@ -8,6 +9,7 @@ import io.weir.api.graph.Operation;
 import io.weir.api.graph.PartitionTransformation;
 import io.weir.api.graph.Partitioning;
 import io.weir.api.graph.Pipeline;
+import io.weir.api.graph.SideOutputTransformation;
 import io.weir.api.graph.SourceTransformation;
 import io.weir.api.graph.Transformation;
 import io.weir.api.graph.TwoInputTransformation;
@@ -85,7 +87,7 @@ public final class JobGraphBuilder {
     return node;
   }
 
-  private record Upstream(StreamNode node, Partitioning partitioning) {}
+  private record Upstream(StreamNode node, Partitioning partitioning, OutputTag<?> tag) {}
 
   private void connect(Transformation<?> input, StreamNode target, int inputIndex) {
     for (Upstream up : resolve(input, null)) {
@@ -98,7 +100,7 @@ public final class JobGraphBuilder {
                 : new Partitioning.Rebalance();
       }
       StreamEdge edge =
-          new StreamEdge(edgeCount++, up.node(), target, p, inputIndex, explicitForward);
+          new StreamEdge(edgeCount++, up.node(), target, p, inputIndex, explicitForward, up.tag());
       up.node().outEdges.add(edge);
       target.inEdges.add(edge);
     }
@@ -106,17 +108,36 @@ public final class JobGraphBuilder {
 
   /** The operators behind a (possibly virtual) transformation, with the partitioning to use. */
   private List<Upstream> resolve(Transformation<?> t, Partitioning outer) {
+    return resolve(t, outer, null);
+  }
+
+  private List<Upstream> resolve(Transformation<?> t, Partitioning outer, OutputTag<?> tag) {
     if (t instanceof PartitionTransformation<?> p) {
-      return resolve(p.getInput(), outer != null ? outer : p.getPartitioning());
+      return resolve(p.getInput(), outer != null ? outer : p.getPartitioning(), tag);
     }
     if (t instanceof UnionTransformation<?> u) {
       List<Upstream> all = new ArrayList<>();
       for (Transformation<?> input : u.getUnionInputs()) {
-        all.addAll(resolve(input, outer));
+        all.addAll(resolve(input, outer, tag));
       }
       return all;
     }
-    return List.of(new Upstream(node(t), outer));
+    if (t instanceof SideOutputTransformation<?> side) {
+      Transformation<?> producer = side.getInput();
+      if (tag != null
+          || producer instanceof PartitionTransformation<?>
+          || producer instanceof UnionTransformation<?>
+          || producer instanceof SideOutputTransformation<?>) {
+        throw new IllegalArgumentException(
+            "getSideOutput("
+                + side.getTag().getId()
+                + ") must be called on the operator that emits it, not on '"
+                + producer.getName()
+                + "'");
+      }
+      return List.of(new Upstream(node(producer), outer, side.getTag()));
+    }
+    return List.of(new Upstream(node(t), outer, tag));
   }
 
   private void assignOperatorIds() {

@@ -1,6 +1,8 @@
 package io.weir.runtime.graph;
 
+import io.weir.api.OutputTag;
 import io.weir.api.graph.Partitioning;
+import io.weir.api.typeutils.TypeInformation;
 
 /**
  * An edge of the plan between two operators.
@@ -12,6 +14,7 @@ import io.weir.api.graph.Partitioning;
  * @param explicitForward true when the user asked for forward(), which then must hold
  * @param id unique within the graph: two edges between the same operators (a stream unioned with
  *     itself) are still two edges
+ * @param outputTag the side output of the source this edge carries; null for the main output
  */
 public record StreamEdge(
     int id,
@@ -19,7 +22,13 @@ public record StreamEdge(
     StreamNode target,
     Partitioning partitioning,
     int inputIndex,
-    boolean explicitForward) {
+    boolean explicitForward,
+    OutputTag<?> outputTag) {
+
+  /** The type of the records on this edge: the source's output, or the side output's. */
+  public TypeInformation<?> recordType() {
+    return outputTag == null ? source.getOutputType() : outputTag.getTypeInfo();
+  }
 
   public boolean isForward() {
     return partitioning instanceof Partitioning.Forward;
@@ -27,6 +36,12 @@ public record StreamEdge(
 
   @Override
   public String toString() {
-    return source + " -> " + target + " (" + partitioning.getClass().getSimpleName() + ")";
+    return source
+        + (outputTag == null ? "" : " [" + outputTag.getId() + "]")
+        + " -> "
+        + target
+        + " ("
+        + partitioning.getClass().getSimpleName()
+        + ")";
   }
 }

@@ -268,12 +268,17 @@ final class Scheduler {
     for (int i = 0; i < parallelism; i++) {
       dealt.add(new ArrayList<>());
     }
+    List<StateElement> watermarks = new ArrayList<>();
     boolean moved = false;
     try {
       for (int i = 0; i < restores.size(); i++) {
         TaskRestore restore = restores.get(i);
         List<byte[]> bytes = restore.readSplits();
         for (byte[] element : bytes) {
+          if (SourceStreamTask.isSplitWatermark(element)) {
+            watermarks.add(new StateElement.Inline(element)); // goes wherever its split goes
+            continue;
+          }
           Object split =
               SourceStreamTask.deserializeSplits(List.of(element), source.getSplitSerializer())
                   .get(0);
@@ -302,7 +307,10 @@ final class Scheduler {
     }
     List<TaskRestore> result = new ArrayList<>();
     for (int i = 0; i < parallelism; i++) {
-      result.add(restores.get(i).withSplits(dealt.get(i)));
+      // Every subtask gets every split watermark and keeps those of the splits it reads.
+      List<StateElement> own = new ArrayList<>(dealt.get(i));
+      own.addAll(watermarks);
+      result.add(restores.get(i).withSplits(own));
     }
     return result;
   }

@@ -8,7 +8,9 @@ public sealed interface ChannelEvent
     permits ChannelEvent.EndOfPartition,
         ChannelEvent.EndOfData,
         ChannelEvent.CheckpointBarrier,
-        ChannelEvent.CancelCheckpointMarker {
+        ChannelEvent.CancelCheckpointMarker,
+        ChannelEvent.Watermark,
+        ChannelEvent.WatermarkStatus {
 
   /** True for events that jump to the head of the queue. */
   default boolean isPriority() {
@@ -63,4 +65,24 @@ public sealed interface ChannelEvent
    * @param checkpointId the checkpoint
    */
   record CancelCheckpointMarker(long checkpointId) implements ChannelEvent {}
+
+  /**
+   * Event time on this channel reached {@code timestamp}: no record at or below it should follow.
+   * In order with the records, like an aligned barrier; not part of checkpoints (sources re-emit
+   * their watermarks after a restore).
+   *
+   * @param timestamp epoch millis
+   */
+  record Watermark(long timestamp) implements ChannelEvent {}
+
+  /**
+   * The producer became idle (no records, its watermark must not hold back the consumer) or active
+   * again.
+   *
+   * @param idle true for idle
+   */
+  record WatermarkStatus(boolean idle) implements ChannelEvent {
+    public static final WatermarkStatus IDLE = new WatermarkStatus(true);
+    public static final WatermarkStatus ACTIVE = new WatermarkStatus(false);
+  }
 }

@@ -43,6 +43,22 @@ public final class OperatorFactory {
       return new ProcessOperators.CoProcess(c.function());
     } else if (operation instanceof Operation.KeyedCoProcess c) {
       return new ProcessOperators.KeyedCoProcess(c.function(), selector(key1), selector(key2));
+    } else if (operation instanceof Operation.AssignTimestamps a) {
+      return new TimestampsAndWatermarksOperator(a.strategy(), a.autoWatermarkIntervalMillis());
+    } else if (operation instanceof Operation.Window w) {
+      if (key1 == null) {
+        throw new IllegalArgumentException(
+            "Window operator '" + operatorName + "' needs a keyed input: call keyBy(...).window");
+      }
+      return new io.weir.runtime.operators.windowing.WindowOperator(
+          w.definition(), w.inputType(), w.accumulatorType());
+    } else if (operation instanceof Operation.IntervalJoin j) {
+      if (key1 == null || key2 == null) {
+        throw new IllegalArgumentException(
+            "Interval join '" + operatorName + "' needs both inputs keyed: call keyBy on both");
+      }
+      return new IntervalJoinOperator(
+          j.definition(), selector(key1), selector(key2), j.leftType(), j.rightType());
     } else if (operation instanceof Operation.SinkFn s) {
       return new SimpleOperators.SinkFn(s.function());
     } else if (operation instanceof Operation.SinkTo s) {
@@ -77,6 +93,17 @@ public final class OperatorFactory {
       return new Operation.CoProcess((io.weir.api.functions.CoProcessFunction) copy);
     } else if (operation instanceof Operation.KeyedCoProcess) {
       return new Operation.KeyedCoProcess((io.weir.api.functions.KeyedCoProcessFunction) copy);
+    } else if (operation instanceof Operation.AssignTimestamps a) {
+      return new Operation.AssignTimestamps(
+          (io.weir.api.eventtime.WatermarkStrategy) copy, a.autoWatermarkIntervalMillis());
+    } else if (operation instanceof Operation.Window w) {
+      return new Operation.Window(
+          (io.weir.api.graph.WindowDefinition) copy, w.inputType(), w.accumulatorType());
+    } else if (operation instanceof Operation.IntervalJoin) {
+      return new Operation.IntervalJoin(
+          (io.weir.api.graph.IntervalJoinDefinition) copy,
+          ((Operation.IntervalJoin) operation).leftType(),
+          ((Operation.IntervalJoin) operation).rightType());
     } else if (operation instanceof Operation.SinkFn) {
       return new Operation.SinkFn((io.weir.api.functions.SinkFunction) copy);
     } else if (operation instanceof Operation.SinkTo) {

@@ -163,6 +163,12 @@ public final class ProcessOperators {
     }
 
     @Override
+    public void processWatermark(long watermark) throws Exception {
+      timers.advanceWatermark(watermark);
+      output.emitWatermark(watermark);
+    }
+
+    @Override
     public void finish() throws Exception {
       // A bounded input ends with the final watermark: every event-time timer fires, as in Flink.
       timers.advanceWatermark(Long.MAX_VALUE);

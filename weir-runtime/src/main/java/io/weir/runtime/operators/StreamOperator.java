@@ -31,6 +31,20 @@ public abstract class StreamOperator<OUT> {
 
   public void open() throws Exception {}
 
+  /**
+   * Event time of this operator's input reached {@code watermark} (the minimum over its active
+   * input channels). Operators with event-time timers fire them first; every operator forwards the
+   * watermark. Task thread, between records.
+   */
+  public void processWatermark(long watermark) throws Exception {
+    output.emitWatermark(watermark);
+  }
+
+  /** Every input of this operator became idle (true) or one is active again (false). */
+  public void processWatermarkStatus(boolean idle) throws Exception {
+    output.emitWatermarkStatus(idle);
+  }
+
   /** All input has been processed; emit what is still buffered. */
   public void finish() throws Exception {}
 

@@ -15,11 +15,11 @@ import io.weir.api.state.ValueState;
 import io.weir.api.state.ValueStateDescriptor;
 
 /** The {@link RuntimeContext} of a function running inside an operator. */
-final class StreamingRuntimeContext implements RuntimeContext {
+public final class StreamingRuntimeContext implements RuntimeContext {
 
   private final OperatorContext context;
 
-  StreamingRuntimeContext(OperatorContext context) {
+  public StreamingRuntimeContext(OperatorContext context) {
     this.context = context;
   }
 

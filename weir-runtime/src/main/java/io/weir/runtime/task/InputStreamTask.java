@@ -18,8 +18,10 @@ import io.weir.runtime.network.RecordDeserializer;
 import io.weir.runtime.network.RecordWriter;
 import io.weir.runtime.operators.OneInputOperator;
 import io.weir.runtime.operators.OperatorException;
+import io.weir.runtime.operators.StreamOperator;
 import io.weir.runtime.operators.TwoInputOperator;
 import io.weir.runtime.state.DefaultOperatorStateStore;
+import io.weir.runtime.time.WatermarkValve;
 import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -43,6 +45,9 @@ public final class InputStreamTask extends StreamTask {
   private int endOfDataChannels;
   private int closedChannels;
   private BarrierHandler barriers;
+
+  /** Event time over the input channels; touched only when watermark events arrive. */
+  private WatermarkValve watermarks;
 
   /** The in-flight data of the input channels while an unaligned checkpoint records it. */
   private InputChannelStateRecorder recorder;
@@ -68,7 +73,7 @@ public final class InputStreamTask extends StreamTask {
       int input = edge.streamEdge().inputIndex();
       if (serializers[input] == null) {
         serializers[input] =
-            (TypeSerializer<Object>) edge.streamEdge().source().getOutputType().createSerializer();
+            (TypeSerializer<Object>) edge.streamEdge().recordType().createSerializer();
       }
     }
   }
@@ -158,6 +163,33 @@ public final class InputStreamTask extends StreamTask {
                 }
               }
             });
+    StreamOperator<?> headOperator = chain.head();
+    watermarks =
+        new WatermarkValve(
+            gate.getNumberOfChannels(),
+            new WatermarkValve.Output() {
+              @Override
+              public void emitWatermark(long watermark) {
+                try {
+                  headOperator.processWatermark(watermark);
+                } catch (OperatorException | CancelTaskException e) {
+                  throw e;
+                } catch (Exception e) {
+                  throw new OperatorException(headName, e);
+                }
+              }
+
+              @Override
+              public void emitWatermarkStatus(boolean idle) {
+                try {
+                  headOperator.processWatermarkStatus(idle);
+                } catch (OperatorException | CancelTaskException e) {
+                  throw e;
+                } catch (Exception e) {
+                  throw new OperatorException(headName, e);
+                }
+              }
+            });
     Object head = chain.head();
     headName = chain.head().getName();
     if (head instanceof TwoInputOperator<?, ?> two) {
@@ -229,7 +261,11 @@ public final class InputStreamTask extends StreamTask {
 
   /** Returns true when the event ended the data of the whole input. */
   private boolean handleEvent(InputChannel channel, ChannelEvent event) throws Exception {
-    if (event instanceof ChannelEvent.CheckpointBarrier barrier) {
+    if (event instanceof ChannelEvent.Watermark watermark) {
+      watermarks.inputWatermark(channel.getChannelIndex(), watermark.timestamp());
+    } else if (event instanceof ChannelEvent.WatermarkStatus status) {
+      watermarks.inputStatus(channel.getChannelIndex(), status.idle());
+    } else if (event instanceof ChannelEvent.CheckpointBarrier barrier) {
       if (barrier.checkpointId() > firstBarrierId) {
         firstBarrierId = barrier.checkpointId();
         firstBarrierAt = System.currentTimeMillis();
@@ -243,6 +279,8 @@ public final class InputStreamTask extends StreamTask {
             "The " + channel + " ended in the middle of a record: the stream is corrupt");
       }
       endOfDataChannels++;
+      // An ended channel no longer holds event time back; when all ended, every timer fires.
+      watermarks.inputEnded(channel.getChannelIndex());
       return endOfDataChannels == gate.getNumberOfChannels();
     } else if (event instanceof ChannelEvent.EndOfPartition) {
       closedChannels++;

@@ -63,24 +63,38 @@ final class OperatorChain {
       for (int i = chain.size() - 1; i >= 0; i--) {
         StreamNode node = chain.get(i);
         List<Output<Object>> outputs = new ArrayList<>();
+        Map<String, List<Output<Object>>> sideOutputs = new LinkedHashMap<>();
         for (StreamEdge edge : node.getOutEdges()) {
+          Output<Object> edgeOutput;
           if (vertex.contains(edge.target())) {
             OneInputOperator<?> next = inputs.get(edge.target());
             TypeSerializer<Object> serializer =
-                (TypeSerializer<Object>) node.getOutputType().createSerializer();
+                (TypeSerializer<Object>) edge.recordType().createSerializer();
             TypeSerializer<Object> copier =
                 objectReuse || serializer.isImmutableType() ? null : serializer;
-            outputs.add(
+            edgeOutput =
                 new ChainOutputs.Chaining<>(
-                    (OneInputOperator<Object>) next, edge.target().getName(), copier));
+                    (OneInputOperator<Object>) next,
+                    operators.get(edge.target()),
+                    edge.target().getName(),
+                    copier);
           } else {
-            outputs.add(new ChainOutputs.Network<>((RecordWriter<Object>) writers.get(edge)));
+            edgeOutput = new ChainOutputs.Network<>((RecordWriter<Object>) writers.get(edge));
+          }
+          if (edge.outputTag() == null) {
+            outputs.add(edgeOutput);
+          } else {
+            sideOutputs
+                .computeIfAbsent(edge.outputTag().getId(), id -> new ArrayList<>())
+                .add(edgeOutput);
           }
         }
-        Output<Object> output =
-            outputs.isEmpty()
-                ? new ChainOutputs.Discarding<>()
-                : outputs.size() == 1 ? outputs.get(0) : new ChainOutputs.Broadcasting<>(outputs);
+        Output<Object> output = combined(outputs);
+        if (!sideOutputs.isEmpty()) {
+          Map<String, Output<Object>> sides = new LinkedHashMap<>();
+          sideOutputs.forEach((id, list) -> sides.put(id, combined(list)));
+          output = new ChainOutputs.WithSideOutputs<>(output, sides);
+        }
         if (node.isSource()) {
           headSourceOutput = output;
           continue;
@@ -140,6 +154,12 @@ final class OperatorChain {
       closeKeyedStateBackends(); // the ones created before the failure
       throw e;
     }
+  }
+
+  private static Output<Object> combined(List<Output<Object>> outputs) {
+    return outputs.isEmpty()
+        ? new ChainOutputs.Discarding<>()
+        : outputs.size() == 1 ? outputs.get(0) : new ChainOutputs.Broadcasting<>(outputs);
   }
 
   private static KeyedStateBackend<?> keyedBackend(

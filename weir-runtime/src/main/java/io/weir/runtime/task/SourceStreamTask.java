@@ -1,5 +1,7 @@
 package io.weir.runtime.task;
 
+import io.weir.api.config.CoreOptions;
+import io.weir.api.eventtime.WatermarkStrategy;
 import io.weir.api.functions.TaskInfo;
 import io.weir.api.graph.SourceTransformation;
 import io.weir.api.source.InputStatus;
@@ -24,6 +26,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /** A task whose head is a source: polls its reader and pushes records into the chain. */
 public final class SourceStreamTask<T, SplitT> extends StreamTask {
@@ -32,6 +37,15 @@ public final class SourceStreamTask<T, SplitT> extends StreamTask {
   private SourceReader<T, SplitT> reader;
   private SourceOutput output;
   private CompletableFuture<Void> pendingAvailability;
+
+  /** The splits this subtask reads, as restored or freshly assigned; task thread. */
+  private List<SplitT> splits;
+
+  /** Event time of this subtask; null when the source has no watermark strategy. */
+  private SourceWatermarks<T> watermarks;
+
+  private ScheduledFuture<?> periodicWatermarks;
+  private final AtomicBoolean periodicPending = new AtomicBoolean();
 
   /**
    * @param restore what the subtask restores, including the splits it reads (fresh or restored)
@@ -64,11 +78,54 @@ public final class SourceStreamTask<T, SplitT> extends StreamTask {
                   taskInfo.indexOfThisSubtask(),
                   taskInfo.numberOfParallelSubtasks(),
                   taskInfo.attemptNumber()));
-      reader.addSplits(deserializeSplits(restored().splits(), source.getSplitSerializer()));
+      splits = deserializeSplits(restored().splits(), source.getSplitSerializer());
+      reader.addSplits(splits);
     } catch (Exception e) {
       throw new OperatorException(name, e);
     }
-    output = new SourceOutput((Output<T>) chain.sourceOutput(), name);
+    Output<T> chainOutput = (Output<T>) chain.sourceOutput();
+    WatermarkStrategy<T> strategy =
+        ((SourceTransformation<T>) vertex.getHead().getTransformation()).getWatermarkStrategy();
+    if (strategy != null && strategy.emitsWatermarks()) {
+      watermarks =
+          new SourceWatermarks<>(
+              UserCode.copy(strategy, name),
+              chainOutput,
+              taskInfo.indexOfThisSubtask(),
+              taskInfo.numberOfParallelSubtasks());
+      if (splits instanceof RestoredSplits<SplitT> restored) {
+        watermarks.restore(restored.watermarks);
+      }
+      if (splits.isEmpty()) {
+        watermarks.markIdleWithoutSplits();
+      }
+      long interval = graph.configuration().get(CoreOptions.AUTO_WATERMARK_INTERVAL).toMillis();
+      if (interval > 0) {
+        periodicWatermarks =
+            timer()
+                .scheduleAtFixedRate(
+                    () -> {
+                      if (periodicPending.compareAndSet(false, true)) {
+                        mailbox.put(this::emitPeriodicWatermarks);
+                      }
+                    },
+                    interval,
+                    interval,
+                    TimeUnit.MILLISECONDS);
+      }
+    }
+    output = new SourceOutput(chainOutput, name);
+  }
+
+  private void emitPeriodicWatermarks() {
+    periodicPending.set(false);
+    try {
+      watermarks.onPeriodicEmit();
+    } catch (OperatorException | CancelTaskException e) {
+      throw e;
+    } catch (RuntimeException e) {
+      throw new OperatorException(vertex.getHead().getName(), e);
+    }
   }
 
   @Override
@@ -93,6 +150,13 @@ public final class SourceStreamTask<T, SplitT> extends StreamTask {
     for (SplitT split : reader.snapshotState(checkpointId)) {
       elements.add(serializeSplit(split, serializer));
     }
+    if (watermarks != null) {
+      for (SourceWatermarks.Entry entry : watermarks.snapshot()) {
+        byte[] bytes = entry.toBytes();
+        elements.add(
+            ByteBuffer.allocate(4 + bytes.length).putInt(WATERMARK_ENTRY).put(bytes).array());
+      }
+    }
     into.add(
         new OperatorSnapshot(
             vertex.getHead().getOperatorId(),
@@ -111,18 +175,42 @@ public final class SourceStreamTask<T, SplitT> extends StreamTask {
     return ByteBuffer.allocate(4 + bytes.length).putInt(serializer.getVersion()).put(bytes).array();
   }
 
-  /** Turns checkpointed split bytes back into splits. */
+  /**
+   * Marks an element of {@link #SPLITS_STATE} that holds a split's watermark instead of a split
+   * (where a split has its serializer version); a split serializer never has this version.
+   */
+  private static final int WATERMARK_ENTRY = Integer.MIN_VALUE;
+
+  /** True when {@code element} of {@link #SPLITS_STATE} is a split's watermark, not a split. */
+  public static boolean isSplitWatermark(byte[] element) {
+    return element.length >= 4 && ByteBuffer.wrap(element).getInt() == WATERMARK_ENTRY;
+  }
+
+  /**
+   * Turns checkpointed split bytes back into splits; the split watermarks among them travel with
+   * the returned list to the task.
+   */
   public static <S> List<S> deserializeSplits(
       List<byte[]> elements, SimpleVersionedSerializer<S> serializer) throws IOException {
-    List<S> splits = new ArrayList<>(elements.size());
+    RestoredSplits<S> splits = new RestoredSplits<>();
     for (byte[] element : elements) {
       ByteBuffer buffer = ByteBuffer.wrap(element);
       int version = buffer.getInt();
       byte[] bytes = new byte[buffer.remaining()];
       buffer.get(bytes);
-      splits.add(serializer.deserialize(version, bytes));
+      if (version == WATERMARK_ENTRY) {
+        splits.watermarks.add(SourceWatermarks.Entry.fromBytes(bytes));
+      } else {
+        splits.add(serializer.deserialize(version, bytes));
+      }
     }
     return splits;
+  }
+
+  /** Restored splits, with the split watermarks that were checkpointed next to them. */
+  @SuppressWarnings("serial") // never serialized
+  private static final class RestoredSplits<S> extends ArrayList<S> {
+    final transient List<SourceWatermarks.Entry> watermarks = new ArrayList<>();
   }
 
   @Override
@@ -147,6 +235,9 @@ public final class SourceStreamTask<T, SplitT> extends StreamTask {
 
   @Override
   protected void cleanup(boolean finished) throws Exception {
+    if (periodicWatermarks != null) {
+      periodicWatermarks.cancel(false);
+    }
     Exception readerFailure = null;
     if (reader != null) {
       try {
@@ -163,10 +254,14 @@ public final class SourceStreamTask<T, SplitT> extends StreamTask {
 
   /** Counts records and hands them to the chain. */
   private final class SourceOutput implements ReaderOutput<T> {
-    private final Output<T> chainOutput;
+    private final ReaderOutput<T> chainOutput;
     private final String name;
 
-    SourceOutput(Output<T> chainOutput, String name) {
+    SourceOutput(Output<T> chain, String name) {
+      this(watermarks == null ? new ChainReaderOutput<>(chain) : watermarks.main(), name);
+    }
+
+    SourceOutput(ReaderOutput<T> chainOutput, String name) {
       this.chainOutput = chainOutput;
       this.name = name;
     }
@@ -181,6 +276,37 @@ public final class SourceStreamTask<T, SplitT> extends StreamTask {
     public void collect(T record, long timestamp) {
       numRecordsOut++;
       chainOutput.collect(record, timestamp);
+    }
+
+    @Override
+    public ReaderOutput<T> createOutputForSplit(String splitId) {
+      return watermarks == null ? this : new SourceOutput(watermarks.output(splitId), name);
+    }
+
+    @Override
+    public void releaseOutputForSplit(String splitId) {
+      if (watermarks != null) {
+        watermarks.release(splitId);
+      }
+    }
+  }
+
+  /** The chain's output as a reader output: the path of a source without watermarks. */
+  private static final class ChainReaderOutput<T> implements ReaderOutput<T> {
+    private final Output<T> chain;
+
+    ChainReaderOutput(Output<T> chain) {
+      this.chain = chain;
+    }
+
+    @Override
+    public void collect(T record) {
+      chain.collect(record, RecordWriter.NO_TIMESTAMP);
+    }
+
+    @Override
+    public void collect(T record, long timestamp) {
+      chain.collect(record, timestamp);
     }
   }
 }

@@ -243,7 +243,7 @@ public final class TaskExecutor implements TaskExecutorGateway, AutoCloseable {
                 .addChannel(streamEdge.inputIndex(), producer.getTaskInfo().taskNameWithSubtasks());
         channels[c].setProducerWaker(producer.getWaker());
       }
-      TypeSerializer serializer = streamEdge.source().getOutputType().createSerializer();
+      TypeSerializer serializer = streamEdge.recordType().createSerializer();
       ChannelSelector selector = selector(graph, partitioning, channels.length, p, streamEdge);
       producer.addWriter(
           streamEdge,

@@ -41,6 +41,17 @@ public abstract class AbstractHarness<OUT, H extends AbstractHarness<OUT, H>> {
     return self();
   }
 
+  /**
+   * Appends a step that moves event time to {@code timestamp}, as a watermark arriving at the
+   * operator: due event-time timers fire. After a restore the harness hands the restored instance
+   * the last watermark before the checkpoint again, as the runtime's sources re-emit their
+   * checkpointed watermarks.
+   */
+  public final H watermark(long timestamp) {
+    steps.add(new Step.Watermark(timestamp));
+    return self();
+  }
+
   /** Every run must emit exactly these records, in this order. */
   public final H expectOutput(List<? extends OUT> expected) {
     this.expectedOutput = new ArrayList<>(Objects.requireNonNull(expected, "expected"));

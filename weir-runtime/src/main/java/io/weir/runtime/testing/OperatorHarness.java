@@ -48,11 +48,13 @@ import java.util.function.Supplier;
  * HeapSnapshotStrategy}, operator state and keyed state through {@code SubtaskStateCodec} and a
  * {@code JobManagerCheckpointStorage}.
  *
- * <p>Processing time moves only by the script's {@code advanceProcessingTime} steps. Watermarks
- * cannot be fed yet (operators have no watermark input): event-time timers fire at {@code
- * finish()}, which ends every run as the end of a bounded input does. Timers registered at the same
- * time fire in no particular order, and a restore may change that order: expect the output of such
- * operators in any order.
+ * <p>Processing time moves only by the script's {@code advanceProcessingTime} steps, event time by
+ * its {@code watermark} steps (a restored instance gets the last watermark before its checkpoint
+ * again, as sources re-emit theirs after a restore); the event-time timers still pending fire at
+ * {@code finish()}, which ends every run as the end of a bounded input does. Side outputs are
+ * recorded among the output as {@link SideOutput}s. Timers registered at the same time fire in no
+ * particular order, and a restore may change that order: expect the output of such operators in any
+ * order.
  */
 public final class OperatorHarness {
 

@@ -36,6 +36,7 @@ final class OperatorInstance {
   private final ManualProcessingTimeService clock;
   private final RecordingOutput output;
   private boolean closed;
+  private long lastWatermark = Long.MIN_VALUE;
 
   private OperatorInstance(
       OperatorSpec spec,
@@ -125,6 +126,10 @@ final class OperatorInstance {
       clock.advanceTo(t.time());
       return;
     }
+    if (step instanceof Step.Watermark w) {
+      processWatermark(w.timestamp());
+      return;
+    }
     Step.Element e = copied((Step.Element) step);
     if (operator instanceof TwoInputOperator<?, ?> two) {
       TwoInputOperator<Object, Object> inputs = (TwoInputOperator<Object, Object>) two;
@@ -162,6 +167,19 @@ final class OperatorInstance {
     return serializer == null || serializer.isImmutableType()
         ? e
         : new Step.Element(e.input(), serializer.copy(e.value()), e.timestamp());
+  }
+
+  /** A watermark reaches the operator; a watermark not above the last one is ignored. */
+  void processWatermark(long watermark) throws Exception {
+    if (watermark > lastWatermark) {
+      lastWatermark = watermark;
+      operator.processWatermark(watermark);
+    }
+  }
+
+  /** The last watermark the operator got, or {@code Long.MIN_VALUE}. */
+  long lastWatermark() {
+    return lastWatermark;
   }
 
   /** The synchronous part of a checkpoint, taken between two steps as a barrier would be. */
@@ -223,5 +241,19 @@ final class OperatorInstance {
                 copier == null || record == null ? record : copier.copy(record), timestamp));
       }
     }
+
+    /** Side outputs are recorded among the main output, as {@link SideOutput}s. */
+    @Override
+    public <X> void collect(io.weir.api.OutputTag<X> tag, X record, long timestamp) {
+      if (connected) {
+        into.add(new Outputs.Emitted(new SideOutput(tag.getId(), record), timestamp));
+      }
+    }
+
+    @Override
+    public void emitWatermark(long watermark) {}
+
+    @Override
+    public void emitWatermarkStatus(boolean idle) {}
   }
 }

@@ -71,6 +71,7 @@ final class ScriptRunner {
     RestoredOperatorState failoverState;
     int outputAtCheckpoint;
     long timeAtCheckpoint;
+    long watermarkAtCheckpoint = Long.MIN_VALUE;
 
     Run() throws Exception {
       instance = OperatorInstance.start(spec, settings, null, attempt, 0L, output);
@@ -114,9 +115,18 @@ final class ScriptRunner {
       instance.notifyCheckpointComplete(id);
       instance.disconnect();
       instance.close();
+      long watermark = instance.lastWatermark();
       instance =
           OperatorInstance.start(
               spec, settings, state, ++attempt, instance.currentProcessingTime(), output);
+      restoreWatermark(watermark);
+    }
+
+    /** As sources re-emit their checkpointed watermarks after a restore. */
+    void restoreWatermark(long watermark) throws Exception {
+      if (watermark != Long.MIN_VALUE) {
+        instance.processWatermark(watermark);
+      }
     }
 
     /** Takes the failover checkpoint; the instance goes on, doomed. */
@@ -134,6 +144,7 @@ final class ScriptRunner {
       }
       outputAtCheckpoint = output.size();
       timeAtCheckpoint = instance.currentProcessingTime();
+      watermarkAtCheckpoint = instance.lastWatermark();
     }
 
     /**
@@ -150,6 +161,7 @@ final class ScriptRunner {
       instance =
           OperatorInstance.start(
               spec, settings, failoverState, ++attempt, timeAtCheckpoint, output);
+      restoreWatermark(watermarkAtCheckpoint);
     }
 
     /** As the runtime ends a bounded input: finish, the final checkpoint, close. */

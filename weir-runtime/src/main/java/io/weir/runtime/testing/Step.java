@@ -37,4 +37,16 @@ sealed interface Step {
       return "processing time advanced to " + time;
     }
   }
+
+  /**
+   * A watermark arriving: event time moves to {@code timestamp}; due event-time timers fire.
+   *
+   * @param timestamp the watermark
+   */
+  record Watermark(long timestamp) implements Step {
+    @Override
+    public String describe() {
+      return "watermark " + timestamp;
+    }
+  }
 }

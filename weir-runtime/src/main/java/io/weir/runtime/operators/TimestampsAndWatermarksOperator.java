@@ -1,0 +1,109 @@
+package io.weir.runtime.operators;
+
+import io.weir.api.eventtime.TimestampAssigner;
+import io.weir.api.eventtime.Watermark;
+import io.weir.api.eventtime.WatermarkGenerator;
+import io.weir.api.eventtime.WatermarkGeneratorSupplier;
+import io.weir.api.eventtime.WatermarkOutput;
+import io.weir.api.eventtime.WatermarkStrategy;
+
+/**
+ * {@code assignTimestampsAndWatermarks(strategy)}: gives each record the assigner's timestamp,
+ * feeds the generator, and emits its watermarks every {@code autoWatermarkIntervalMillis} (a
+ * processing-time callback on the task thread). Watermarks from upstream are dropped, except the
+ * final one (end of input), as in Flink.
+ */
+public final class TimestampsAndWatermarksOperator<T> extends StreamOperator<T>
+    implements OneInputOperator<T>, WatermarkOutput {
+
+  private final WatermarkStrategy<T> strategy;
+  private final long intervalMillis;
+  private TimestampAssigner<T> assigner;
+  private WatermarkGenerator<T> generator;
+  private long emitted = Long.MIN_VALUE;
+  private boolean idle;
+  private io.weir.runtime.time.ProcessingTimeService.Cancellable timer;
+  private boolean closed;
+
+  public TimestampsAndWatermarksOperator(WatermarkStrategy<T> strategy, long intervalMillis) {
+    this.strategy = strategy;
+    this.intervalMillis = intervalMillis;
+  }
+
+  @Override
+  public void open() throws Exception {
+    assigner = strategy.createTimestampAssigner();
+    generator = strategy.createWatermarkGenerator(new WatermarkGeneratorSupplier.Context() {});
+    if (intervalMillis > 0) {
+      scheduleNext();
+    }
+  }
+
+  private void scheduleNext() {
+    long next = context.timeService().getCurrentProcessingTime() + intervalMillis;
+    timer =
+        context
+            .timeService()
+            .registerTimer(
+                next,
+                now -> {
+                  if (!closed) {
+                    generator.onPeriodicEmit(this);
+                    scheduleNext();
+                  }
+                });
+  }
+
+  @Override
+  public void processElement(T value, long timestamp) throws Exception {
+    long assigned = assigner.extractTimestamp(value, timestamp);
+    generator.onEvent(value, assigned, this);
+    output.collect(value, assigned);
+  }
+
+  @Override
+  public void processWatermark(long watermark) {
+    if (watermark == Long.MAX_VALUE && emitted != Long.MAX_VALUE) {
+      emitted = watermark;
+      output.emitWatermark(watermark);
+    }
+  }
+
+  @Override
+  public void processWatermarkStatus(boolean idle) {
+    // This operator decides the stream's event time; upstream idleness does not count.
+  }
+
+  @Override
+  public void emitWatermark(Watermark watermark) {
+    markActive();
+    if (watermark.timestamp() > emitted) {
+      emitted = watermark.timestamp();
+      output.emitWatermark(emitted);
+    }
+  }
+
+  @Override
+  public void markIdle() {
+    if (!idle) {
+      idle = true;
+      output.emitWatermarkStatus(true);
+    }
+  }
+
+  @Override
+  public void markActive() {
+    if (idle) {
+      idle = false;
+      output.emitWatermarkStatus(false);
+    }
+  }
+
+  @Override
+  public void close() throws Exception {
+    closed = true;
+    if (timer != null) {
+      timer.cancel();
+    }
+  }
+}
