@@ -32,6 +32,8 @@ final class KafkaSourceReader<T> implements SourceReader<T, KafkaPartitionSplit>
   private final Map<TopicPartition, PartitionState> partitions = new LinkedHashMap<>();
   private final TreeMap<Long, Map<TopicPartition, Long>> offsetsToCommit = new TreeMap<>();
   private KafkaFetcher fetcher;
+
+  /** Records skipped by {@link DeserializationFailurePolicy#SKIP} in this attempt; logged. */
   private long skippedRecords;
 
   /** A partition's progress. Task thread only. */
@@ -148,11 +150,6 @@ final class KafkaSourceReader<T> implements SourceReader<T, KafkaPartitionSplit>
     if (value != null) {
       output.collect(value, record.timestamp());
     }
-  }
-
-  /** Records the deserializer threw on and that were skipped, in this attempt of this subtask. */
-  long skippedRecords() {
-    return skippedRecords;
   }
 
   private boolean isBounded() {

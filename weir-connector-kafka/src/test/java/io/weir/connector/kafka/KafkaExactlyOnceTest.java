@@ -19,10 +19,12 @@ import java.util.BitSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -33,6 +35,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * exactly 1..n, and no transaction is left open (the last stable offset reaches the end); with the
  * at-least-once sink nothing is lost.
  */
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
 class KafkaExactlyOnceTest {
 
   @RegisterExtension static final KafkaBroker KAFKA = new KafkaBroker();

@@ -29,9 +29,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
@@ -39,6 +41,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * restore at every step, crashes before and after the checkpoint's notification), the policy for
  * transactions the broker aborted, and the transaction timeout checks at submission.
  */
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
 class KafkaSinkTest {
 
   @RegisterExtension static final KafkaBroker KAFKA = new KafkaBroker();

@@ -42,10 +42,12 @@ import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The Kafka source against a real broker: bounded reads, restore, discovery and bad input. */
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
 class KafkaSourceTest {
 
   @RegisterExtension static final KafkaBroker KAFKA = new KafkaBroker();

@@ -6,10 +6,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Properties;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.KafkaException;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
@@ -17,6 +19,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * flushed by one producer is committed by another that resumes it with the recorded producer id and
  * epoch, again idempotently, and a resumed commit of a transaction the broker aborted fails.
  */
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
 class KafkaTransactionalProducerTest {
 
   @RegisterExtension static final KafkaBroker KAFKA = new KafkaBroker();
