@@ -89,6 +89,28 @@ class HdfsFileSystemTest extends FileSystemContract {
   }
 
   @Test
+  void siteFilesComeFromHadoopConfDirOrHadoopHomeAndWeirKeysWin(@TempDir Path home)
+      throws IOException {
+    Path etc = Files.createDirectories(home.resolve("etc/hadoop"));
+    Files.writeString(
+        etc.resolve("hdfs-site.xml"),
+        "<configuration><property><name>dfs.replication</name><value>2</value></property>"
+            + "<property><name>dfs.blocksize</name><value>4096</value></property>"
+            + "</configuration>");
+    assertThat(
+            HdfsFileSystemFactory.hadoopConfiguration(
+                    new Configuration(), java.util.Map.of("HADOOP_CONF_DIR", etc.toString()))
+                .get("dfs.replication"))
+        .isEqualTo("2");
+    org.apache.hadoop.conf.Configuration fromHome =
+        HdfsFileSystemFactory.hadoopConfiguration(
+            new Configuration().setString("weir.hadoop.dfs.replication", "3"),
+            java.util.Map.of("HADOOP_HOME", home.toString()));
+    assertThat(fromHome.get("dfs.blocksize")).isEqualTo("4096");
+    assertThat(fromHome.get("dfs.replication")).isEqualTo("3");
+  }
+
+  @Test
   void aDirectoryTheUserMayNotWriteToIsNamed() throws Exception {
     String locked = newDirectory() + "/locked";
     String open = newDirectory() + "/open";

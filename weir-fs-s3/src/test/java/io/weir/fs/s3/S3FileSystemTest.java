@@ -256,6 +256,20 @@ class S3FileSystemTest extends FileSystemContract {
   }
 
   @Test
+  void renameIsACopyAndADeleteThatNeverReplaces() throws IOException {
+    String dir = newDirectory();
+    write(dir + "/from", "data");
+    write(dir + "/taken", "other");
+    fs.rename(dir + "/from", dir + "/to");
+    assertThat(fs.exists(dir + "/from")).isFalse();
+    assertThat(read(dir + "/to")).isEqualTo("data");
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> fs.rename(dir + "/to", dir + "/taken"))
+        .isInstanceOf(java.nio.file.FileAlreadyExistsException.class);
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> fs.rename(dir + "/gone", dir + "/new"))
+        .isInstanceOf(java.io.FileNotFoundException.class);
+  }
+
+  @Test
   void settingsNameTheKeyAtFault() {
     org.assertj.core.api.Assertions.assertThatThrownBy(
             () -> S3Settings.from(new Configuration().setString("s3.access-key", "only-this")))
