@@ -153,6 +153,14 @@ public class DataStream<T> {
     return new DataStream<>(environment, new UnionTransformation<>(inputs));
   }
 
+  /**
+   * A window join with {@code other}: {@code join(other).where(key1).equalTo(key2)
+   * .window(assigner).apply(function)}, as in Flink.
+   */
+  public <T2> JoinedStreams<T, T2> join(DataStream<T2> other) {
+    return new JoinedStreams<>(this, other);
+  }
+
   /** Pairs this stream with another for a two-input {@code process}. */
   public <R> ConnectedStreams<T, R> connect(DataStream<R> other) {
     return new ConnectedStreams<>(environment, this, other);
