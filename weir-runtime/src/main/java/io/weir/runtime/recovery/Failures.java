@@ -13,8 +13,9 @@ public final class Failures {
   private Failures() {}
 
   /**
-   * The first {@link NonRecoverable} exception (or a user's {@link SuppressRestartsException}) among {@code failure}, its causes and their
-   * suppressed exceptions, or null when restarting may help.
+   * The first {@link NonRecoverable} exception (or a user's {@link SuppressRestartsException})
+   * among {@code failure}, its causes and their suppressed exceptions, or null when restarting may
+   * help.
    */
   public static Throwable findNonRecoverable(Throwable failure) {
     Deque<Throwable> todo = new ArrayDeque<>();
