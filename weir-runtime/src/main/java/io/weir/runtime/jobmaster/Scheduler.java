@@ -203,9 +203,9 @@ final class Scheduler {
     }
     deployed = descriptors.stream().map(TaskDeploymentDescriptor::id).toList();
     if (coordinator != null) {
+      // Before any task runs: a task may finish, or a fast bounded source ask for its final
+      // checkpoint (remembered until the coordinator starts), at once.
       coordinator.setTasks(keys);
-      // Before any task runs: a fast bounded source asks for its final checkpoint at once.
-      coordinator.start();
     }
     status = JobStatus.RUNNING;
     LOG.info(
@@ -216,6 +216,10 @@ final class Scheduler {
         descriptors.size(),
         restoredId >= 0 ? " from checkpoint " + restoredId : "");
     taskExecutor.submitTasks(descriptors);
+    if (coordinator != null) {
+      // Only once the task executor knows the subtasks: a trigger before would find no task.
+      coordinator.start();
+    }
   }
 
   /**
