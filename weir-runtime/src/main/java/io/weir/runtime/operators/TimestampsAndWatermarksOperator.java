@@ -57,8 +57,10 @@ public final class TimestampsAndWatermarksOperator<T> extends StreamOperator<T>
   @Override
   public void processElement(T value, long timestamp) throws Exception {
     long assigned = assigner.extractTimestamp(value, timestamp);
-    generator.onEvent(value, assigned, this);
+    // The record first, then the watermark it may allow: a watermark at the record's own
+    // timestamp sent ahead of it would make it late downstream (Flink's order).
     output.collect(value, assigned);
+    generator.onEvent(value, assigned, this);
   }
 
   @Override
