@@ -1,7 +1,9 @@
 package io.weir.connector.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
+import io.weir.api.JobClient;
 import io.weir.api.JobExecutionResult;
 import io.weir.api.RestartStrategy;
 import io.weir.api.StreamEnvironment;
@@ -15,15 +17,21 @@ import io.weir.api.state.ValueStateDescriptor;
 import io.weir.api.typeutils.Types;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.regex.Pattern;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -150,13 +158,90 @@ class KafkaExactlyOnceTest {
     }
   }
 
+  static final AtomicBoolean GROWN_FAILED = new AtomicBoolean();
+
+  /** Fails once, in the middle of a partition that was added while the job ran. */
+  static final class FailInAddedPartition extends RichMapFunction<String, String> {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public String map(String value) {
+      if (value.equals("a1-500") && GROWN_FAILED.compareAndSet(false, true)) {
+        throw new IllegalStateException("injected failure at " + value);
+      }
+      return value;
+    }
+  }
+
+  @Test
+  void partitionsAndTopicsDiscoveredWhileRunningSurviveAFailureExactlyOnce() throws Exception {
+    KAFKA.createTopic("grow-a", 1);
+    KAFKA.createTopic("grown", 1);
+    List<String> expected = new ArrayList<>();
+    for (int i = 0; i < 1000; i++) {
+      expected.add("a0-" + i);
+    }
+    KAFKA.produce("grow-a", 0, expected);
+    StreamEnvironment env = StreamEnvironment.create();
+    env.setParallelism(2);
+    env.enableCheckpointing(Duration.ofMillis(100));
+    env.getCheckpointConfig().setCheckpointTimeout(Duration.ofSeconds(30));
+    env.setRestartStrategy(RestartStrategy.fixedDelay(3, Duration.ZERO));
+    env.fromSource(
+            KafkaSource.<String>builder()
+                .setBootstrapServers(KAFKA.bootstrapServers())
+                .setTopicPattern(Pattern.compile("grow-.*"))
+                .setProperty(KafkaSourceBuilder.PARTITION_DISCOVERY_INTERVAL_MS, "100")
+                .setDeserializer(KafkaRecordDeserializer.valueAsString())
+                .build(),
+            "grow",
+            Types.STRING)
+        .map(new FailInAddedPartition())
+        .sinkTo(
+            KafkaSink.<String>builder()
+                .setBootstrapServers(KAFKA.bootstrapServers())
+                .setDeliveryGuarantee(DeliveryGuarantee.EXACTLY_ONCE)
+                .setTransactionalIdPrefix("grown")
+                .setProperty("transaction.timeout.ms", "60000")
+                .setRecordSerializer(KafkaRecordSerializer.valueAsString("grown"))
+                .build());
+    JobClient job = env.executeAsync("grow");
+    try {
+      await()
+          .atMost(Duration.ofMinutes(1))
+          .until(() -> KAFKA.readCommitted("grown").size() >= 1000);
+      KAFKA.addPartitions("grow-a", 2);
+      KAFKA.createTopic("grow-b", 1);
+      List<String> added = new ArrayList<>();
+      List<String> other = new ArrayList<>();
+      for (int i = 0; i < 1000; i++) {
+        added.add("a1-" + i);
+        other.add("b0-" + i);
+      }
+      KAFKA.produce("grow-a", 1, added);
+      KAFKA.produce("grow-b", 0, other);
+      expected.addAll(added);
+      expected.addAll(other);
+      await()
+          .atMost(Duration.ofMinutes(1))
+          .until(
+              () ->
+                  GROWN_FAILED.get()
+                      && new HashSet<>(KAFKA.readCommitted("grown")).size() >= expected.size());
+    } finally {
+      job.cancel().get(1, TimeUnit.MINUTES);
+    }
+    KAFKA.awaitNoOpenTransaction("grown", Duration.ofSeconds(30));
+    assertThat(KAFKA.readCommitted("grown")).containsExactlyInAnyOrderElementsOf(expected);
+  }
+
   @ParameterizedTest
   @EnumSource(
       value = DeliveryGuarantee.class,
       names = {"EXACTLY_ONCE", "AT_LEAST_ONCE"})
   void keyedCountSurvivesFailures(DeliveryGuarantee guarantee) throws Exception {
     createInput();
-    String output = "counts-" + guarantee.name().toLowerCase(java.util.Locale.ROOT);
+    String output = "counts-" + guarantee.name().toLowerCase(Locale.ROOT);
     KAFKA.createTopic(output, PARTITIONS);
     FAILURES_DONE.set(0);
 
