@@ -86,7 +86,10 @@ final class KafkaFetcher implements AutoCloseable {
     Properties props = source.client.clientProperties();
     props.setProperty(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
     props.setProperty(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "none");
-    props.putIfAbsent(ConsumerConfig.CLIENT_ID_CONFIG, name + "-" + subtask);
+    String group = source.client.groupId();
+    props.putIfAbsent(
+        ConsumerConfig.CLIENT_ID_CONFIG,
+        "weir-kafka-source-" + (group == null ? "" : group + "-") + subtask);
     this.consumer =
         new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
     this.thread = new Thread(this::run, "kafka-fetcher " + name + " (" + (subtask + 1) + ")");

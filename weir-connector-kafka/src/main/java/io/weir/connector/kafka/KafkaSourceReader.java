@@ -71,11 +71,11 @@ final class KafkaSourceReader<T> implements SourceReader<T, KafkaPartitionSplit>
 
   @Override
   public InputStatus pollNext(ReaderOutput<T> output) throws Exception {
-    if (fetcher == null) {
-      startFetcher();
-    }
     if (isBounded() && allFinished()) {
       return InputStatus.END_OF_INPUT;
+    }
+    if (fetcher == null) {
+      startFetcher();
     }
     KafkaFetcher.Fetch fetch = fetcher.poll();
     if (fetch == null) {

@@ -13,6 +13,8 @@ import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.config.ConfigResource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The checks an exactly-once Kafka sink makes when the job is submitted, so that a transaction
@@ -27,6 +29,8 @@ import org.apache.kafka.common.config.ConfigResource;
  * </ul>
  */
 final class TransactionTimeoutCheck {
+  private static final Logger LOG = LoggerFactory.getLogger(TransactionTimeoutCheck.class);
+
   private TransactionTimeoutCheck() {}
 
   static void check(KafkaClient client, Configuration job) {
@@ -38,6 +42,13 @@ final class TransactionTimeoutCheck {
               + " checkpointing is off: enable it with env.enableCheckpointing(interval)"
               + " (execution.checkpointing.interval), or use DeliveryGuarantee.AT_LEAST_ONCE or"
               + " NONE");
+    }
+    if (checkpoints.getCheckpointingMode() != io.weir.api.CheckpointingMode.EXACTLY_ONCE) {
+      LOG.warn(
+          "An EXACTLY_ONCE KafkaSink runs in a job whose checkpoints are {}"
+              + " (execution.checkpointing.mode): the job's state, and so its output, is then only"
+              + " at least once. Use CheckpointingMode.EXACTLY_ONCE for exactly-once output.",
+          checkpoints.getCheckpointingMode());
     }
     long interval = checkpoints.getCheckpointInterval().toMillis();
     long checkpointTimeout = checkpoints.getCheckpointTimeout().toMillis();

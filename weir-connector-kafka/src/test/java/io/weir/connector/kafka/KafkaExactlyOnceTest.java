@@ -1,7 +1,9 @@
 package io.weir.connector.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
+import io.weir.api.JobClient;
 import io.weir.api.JobExecutionResult;
 import io.weir.api.RestartStrategy;
 import io.weir.api.StreamEnvironment;
@@ -15,15 +17,23 @@ import io.weir.api.state.ValueStateDescriptor;
 import io.weir.api.typeutils.Types;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.regex.Pattern;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -50,6 +60,9 @@ class KafkaExactlyOnceTest {
   static final long[] FAIL_AT = new long[FAILURES];
 
   static final AtomicInteger FAILURES_DONE = new AtomicInteger();
+
+  /** Runs of the parameterized test so far: each adds one record per partition to the input. */
+  static final AtomicInteger RUNS = new AtomicInteger();
 
   static {
     for (int i = 0; i < FAILURES; i++) {
@@ -83,22 +96,25 @@ class KafkaExactlyOnceTest {
     inputCreated = true;
   }
 
+  /** The highest value subtask 0 of the failing map has seen, over all attempts. */
+  static final AtomicLong MAX_SEEN = new AtomicLong(-1);
+
   /**
-   * Fails subtask 0 when it reaches the next failure point, but only once a checkpoint completed in
-   * the current attempt, so that every attempt makes progress. Every other failure is thrown from
-   * the checkpoint-complete notification instead of from a record: then the sink may not have
-   * committed that checkpoint's transactions yet, and the restored job must.
+   * Fails subtask 0 once the input has reached the next failure point, but only after a checkpoint
+   * completed in the current attempt, so that every attempt makes progress. Even-numbered failures
+   * are thrown from a record; all others from a checkpoint-complete notification (after a second
+   * one in the attempt): then the sink may not have committed that checkpoint's transactions yet,
+   * and the restored job must. The job cannot end before every failure happened: its last record
+   * per partition is produced only then.
    */
   static final class FailingMap extends RichMapFunction<String, String>
       implements CheckpointListener {
     private static final long serialVersionUID = 1L;
     private transient boolean checkpointed;
-    private transient long lastValue;
 
     @Override
     public void open(OpenContext openContext) {
       checkpointed = false;
-      lastValue = -1;
     }
 
     @Override
@@ -106,7 +122,7 @@ class KafkaExactlyOnceTest {
       boolean wasCheckpointed = checkpointed;
       checkpointed = true;
       int done = FAILURES_DONE.get();
-      if (wasCheckpointed && done % 2 == 1 && due(done, lastValue)) {
+      if (wasCheckpointed && due(done)) {
         throw new IllegalStateException(
             "injected failure " + (done + 1) + " on completion of checkpoint " + checkpointId);
       }
@@ -114,19 +130,20 @@ class KafkaExactlyOnceTest {
 
     @Override
     public String map(String value) {
-      long v = Long.parseLong(value);
-      lastValue = v;
+      if (getRuntimeContext().getIndexOfThisSubtask() == 0) {
+        MAX_SEEN.accumulateAndGet(Long.parseLong(value), Math::max);
+      }
       int done = FAILURES_DONE.get();
-      if (checkpointed && done % 2 == 0 && due(done, v)) {
+      if (checkpointed && done % 2 == 0 && due(done)) {
         throw new IllegalStateException("injected failure " + (done + 1) + " at " + value);
       }
       return value;
     }
 
-    private boolean due(int done, long value) {
+    private boolean due(int done) {
       return done < FAILURES
           && getRuntimeContext().getIndexOfThisSubtask() == 0
-          && value >= FAIL_AT[done]
+          && MAX_SEEN.get() >= FAIL_AT[done]
           && FAILURES_DONE.compareAndSet(done, done + 1);
     }
   }
@@ -150,15 +167,100 @@ class KafkaExactlyOnceTest {
     }
   }
 
+  static final AtomicBoolean GROWN_FAILED = new AtomicBoolean();
+
+  /** Fails once, in the middle of a partition that was added while the job ran. */
+  static final class FailInAddedPartition extends RichMapFunction<String, String> {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public String map(String value) {
+      if (value.equals("a1-500") && GROWN_FAILED.compareAndSet(false, true)) {
+        throw new IllegalStateException("injected failure at " + value);
+      }
+      return value;
+    }
+  }
+
+  @Test
+  void partitionsAndTopicsDiscoveredWhileRunningSurviveAFailureExactlyOnce() throws Exception {
+    KAFKA.createTopic("grow-a", 1);
+    KAFKA.createTopic("grown", 1);
+    List<String> expected = new ArrayList<>();
+    for (int i = 0; i < 1000; i++) {
+      expected.add("a0-" + i);
+    }
+    KAFKA.produce("grow-a", 0, expected);
+    StreamEnvironment env = StreamEnvironment.create();
+    env.setParallelism(2);
+    env.enableCheckpointing(Duration.ofMillis(100));
+    env.getCheckpointConfig().setCheckpointTimeout(Duration.ofSeconds(30));
+    env.setRestartStrategy(RestartStrategy.fixedDelay(3, Duration.ZERO));
+    env.fromSource(
+            KafkaSource.<String>builder()
+                .setBootstrapServers(KAFKA.bootstrapServers())
+                .setTopicPattern(Pattern.compile("grow-.*"))
+                .setProperty(KafkaSourceBuilder.PARTITION_DISCOVERY_INTERVAL_MS, "100")
+                .setDeserializer(KafkaRecordDeserializer.valueAsString())
+                .build(),
+            "grow",
+            Types.STRING)
+        .map(new FailInAddedPartition())
+        .sinkTo(
+            KafkaSink.<String>builder()
+                .setBootstrapServers(KAFKA.bootstrapServers())
+                .setDeliveryGuarantee(DeliveryGuarantee.EXACTLY_ONCE)
+                .setTransactionalIdPrefix("grown")
+                .setProperty("transaction.timeout.ms", "60000")
+                .setRecordSerializer(KafkaRecordSerializer.valueAsString("grown"))
+                .build());
+    JobClient job = env.executeAsync("grow");
+    try {
+      await()
+          .atMost(Duration.ofMinutes(1))
+          .until(() -> KAFKA.readCommitted("grown").size() >= 1000);
+      KAFKA.addPartitions("grow-a", 2);
+      KAFKA.createTopic("grow-b", 1);
+      List<String> added = new ArrayList<>();
+      List<String> other = new ArrayList<>();
+      for (int i = 0; i < 1000; i++) {
+        added.add("a1-" + i);
+        other.add("b0-" + i);
+      }
+      KAFKA.produce("grow-a", 1, added);
+      KAFKA.produce("grow-b", 0, other);
+      expected.addAll(added);
+      expected.addAll(other);
+      await()
+          .atMost(Duration.ofMinutes(1))
+          .until(
+              () ->
+                  GROWN_FAILED.get()
+                      && new HashSet<>(KAFKA.readCommitted("grown")).size() >= expected.size());
+    } finally {
+      job.cancel().get(1, TimeUnit.MINUTES);
+    }
+    KAFKA.awaitNoOpenTransaction("grown", Duration.ofSeconds(30));
+    assertThat(KAFKA.readCommitted("grown")).containsExactlyInAnyOrderElementsOf(expected);
+  }
+
   @ParameterizedTest
   @EnumSource(
       value = DeliveryGuarantee.class,
       names = {"EXACTLY_ONCE", "AT_LEAST_ONCE"})
   void keyedCountSurvivesFailures(DeliveryGuarantee guarantee) throws Exception {
     createInput();
-    String output = "counts-" + guarantee.name().toLowerCase(java.util.Locale.ROOT);
+    String output = "counts-" + guarantee.name().toLowerCase(Locale.ROOT);
     KAFKA.createTopic(output, PARTITIONS);
     FAILURES_DONE.set(0);
+    MAX_SEEN.set(-1);
+    // Each run reads one more record per partition, produced once its failures have happened.
+    int run = RUNS.incrementAndGet();
+    int total = RECORDS + PARTITIONS * run;
+    Map<TopicPartition, Long> end = new HashMap<>();
+    for (int p = 0; p < PARTITIONS; p++) {
+      end.put(new TopicPartition(INPUT, p), (long) (RECORDS / PARTITIONS + run));
+    }
 
     StreamEnvironment env = StreamEnvironment.create();
     env.setParallelism(2);
@@ -170,7 +272,7 @@ class KafkaExactlyOnceTest {
                 .setBootstrapServers(KAFKA.bootstrapServers())
                 .setTopics(INPUT)
                 .setGroupId("counter-" + guarantee)
-                .setBounded(OffsetsInitializer.latest())
+                .setBounded(OffsetsInitializer.offsets(end))
                 .setDeserializer(KafkaRecordDeserializer.valueAsString())
                 .build(),
             "numbers",
@@ -192,12 +294,17 @@ class KafkaExactlyOnceTest {
                                 .getBytes(StandardCharsets.UTF_8),
                         v -> v.getBytes(StandardCharsets.UTF_8)))
                 .build());
-    JobExecutionResult result = env.execute("kafka-" + guarantee);
+    JobClient job = env.executeAsync("kafka-" + guarantee);
+    await().atMost(Duration.ofMinutes(3)).until(() -> FAILURES_DONE.get() == FAILURES);
+    for (int i = total - PARTITIONS; i < total; i++) {
+      KAFKA.produce(INPUT, i % PARTITIONS, List.of(Integer.toString(i)));
+    }
+    JobExecutionResult result = job.getJobExecutionResult().get(3, TimeUnit.MINUTES);
 
     assertThat(result.metrics().get("job.restarts")).isEqualTo(FAILURES);
     KAFKA.awaitNoOpenTransaction(output, Duration.ofSeconds(30));
     List<String> lines = KAFKA.readCommitted(output);
-    int[] seen = new int[RECORDS];
+    int[] seen = new int[total];
     Map<Integer, BitSet> countsPerKey = new HashMap<>();
     Map<Integer, Integer> duplicateCounts = new HashMap<>();
     for (String line : lines) {
@@ -220,10 +327,10 @@ class KafkaExactlyOnceTest {
     assertThat(missing).as("input records missing from the output").isZero();
     if (guarantee == DeliveryGuarantee.EXACTLY_ONCE) {
       assertThat(duplicated).as("input records more than once in the output").isZero();
-      assertThat(lines).hasSize(RECORDS);
+      assertThat(lines).hasSize(total);
       assertThat(duplicateCounts).as("keys with a count twice").isEmpty();
       for (int key = 0; key < KEYS; key++) {
-        int n = RECORDS / KEYS + (key < RECORDS % KEYS ? 1 : 0);
+        int n = total / KEYS + (key < total % KEYS ? 1 : 0);
         BitSet counts = countsPerKey.get(key);
         assertThat(counts.cardinality()).isEqualTo(n);
         assertThat(counts.nextSetBit(0)).isEqualTo(1);

@@ -333,6 +333,25 @@ class KafkaSinkTest {
     assertThat(KAFKA.readCommitted("scaled-up")).containsExactly("a", "b");
   }
 
+  @Test
+  void withoutGuaranteeABoundedJobStillWritesEverythingByItsEnd() throws Exception {
+    KAFKA.createTopic("plain", 2);
+    List<String> values = new ArrayList<>();
+    for (int i = 0; i < 500; i++) {
+      values.add("v" + i);
+    }
+    StreamEnvironment env = StreamEnvironment.create();
+    env.setParallelism(2);
+    env.fromCollection(values)
+        .sinkTo(
+            KafkaSink.<String>builder()
+                .setBootstrapServers(KAFKA.bootstrapServers())
+                .setRecordSerializer(KafkaRecordSerializer.valueAsString("plain"))
+                .build());
+    env.execute("plain");
+    assertThat(KAFKA.readCommitted("plain")).containsExactlyInAnyOrderElementsOf(values);
+  }
+
   private StreamEnvironment jobWith(Sink<String> sink) {
     StreamEnvironment env = StreamEnvironment.create();
     env.fromElements("x").sinkTo(sink);
