@@ -430,14 +430,26 @@ public final class JobMaster implements JobClient, JobMasterGateway {
     verifier.close();
   }
 
-  /** Lets the deletes of checkpoint files end before the job reports its end. */
+  /**
+   * Lets the deletes of checkpoint files end before the job reports its end. The job often ends on
+   * the thread of its last task, which a cancellation may have interrupted: an interrupt must not
+   * cut the wait short (the deletes would land after the result), so it is kept for later.
+   */
   private void drainIo() {
     io.shutdown();
-    try {
-      if (!io.awaitTermination(30, TimeUnit.SECONDS)) {
-        LOG.warn("Deleting checkpoint files of job '{}' still runs after 30 s", graph.jobName());
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    boolean interrupted = false;
+    while (true) {
+      try {
+        if (!io.awaitTermination(deadline - System.nanoTime(), TimeUnit.NANOSECONDS)) {
+          LOG.warn("Deleting checkpoint files of job '{}' still runs after 30 s", graph.jobName());
+        }
+        break;
+      } catch (InterruptedException e) {
+        interrupted = true;
       }
-    } catch (InterruptedException e) {
+    }
+    if (interrupted) {
       Thread.currentThread().interrupt();
     }
   }

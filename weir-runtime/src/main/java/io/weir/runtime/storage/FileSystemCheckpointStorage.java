@@ -397,6 +397,9 @@ public final class FileSystemCheckpointStorage implements CheckpointStorage {
       return;
     }
     String shared = FileSystems.child(jobDir, SHARED_DIR);
+    if (!fs.exists(shared)) {
+      return; // nothing was shared, or the job directory is gone
+    }
     for (String name : fs.list(shared)) {
       Matcher m = SHARED_FILE.matcher(name);
       if (m.matches()
