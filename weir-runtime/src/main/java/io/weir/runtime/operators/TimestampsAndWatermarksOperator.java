@@ -57,8 +57,10 @@ public final class TimestampsAndWatermarksOperator<T> extends StreamOperator<T>
   @Override
   public void processElement(T value, long timestamp) throws Exception {
     long assigned = assigner.extractTimestamp(value, timestamp);
-    generator.onEvent(value, assigned, this);
+    // The record first, then what the generator makes of it, as in Flink: a watermark at the
+    // record's own timestamp must not make the record late.
     output.collect(value, assigned);
+    generator.onEvent(value, assigned, this);
   }
 
   @Override

@@ -220,8 +220,9 @@ final class SourceWatermarks<T> {
     @Override
     public void collect(T record, long timestamp) {
       long assigned = assigner.extractTimestamp(record, timestamp);
-      generator.onEvent(record, assigned, this);
+      // The record first, then the generator's watermark, as in Flink (see the operator).
       chain.collect(record, assigned);
+      generator.onEvent(record, assigned, this);
     }
 
     @Override

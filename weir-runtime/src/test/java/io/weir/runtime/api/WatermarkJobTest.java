@@ -263,6 +263,31 @@ class WatermarkJobTest {
     assertThat(late.results()).containsExactlyInAnyOrder(3L, 9L);
   }
 
+  /** Emits, for every element, the watermark its process function sees. */
+  static final class SeenWatermark extends io.weir.api.functions.ProcessFunction<Long, Long> {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public void processElement(Long value, Context ctx, Collector<Long> out) {
+      out.collect(ctx.timerService().currentWatermark());
+    }
+  }
+
+  @Test
+  void aWatermarkFollowsTheRecordItCameFromAndReachesProcessFunctions() throws Exception {
+    StreamEnvironment env = env();
+    CollectSink<Long> seen = new CollectSink<>();
+    env.fromElements(1L, 5L, 9L)
+        .assignTimestampsAndWatermarks(
+            WatermarkStrategy.<Long>forGenerator(ctx -> new EveryRecord())
+                .withTimestampAssigner((v, ts) -> v))
+        .process(new SeenWatermark())
+        .sinkTo(seen);
+    env.execute("watermark-order");
+    // Each element sees the watermark of the element before it, not its own.
+    assertThat(seen.results()).containsExactly(Long.MIN_VALUE, 1L, 5L);
+  }
+
   @Test
   void windowedCountsOverOutOfOrderDataAtParallelismTwo() throws Exception {
     StreamEnvironment env = env();
