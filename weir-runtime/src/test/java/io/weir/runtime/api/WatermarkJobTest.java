@@ -81,12 +81,19 @@ class WatermarkJobTest {
     public SourceReader<Long, Integer> createReader(SourceReaderContext context) {
       return new SourceReader<>() {
         private CompletableFuture<Void> available = CompletableFuture.completedFuture(null);
+        private boolean hasSplit;
 
         @Override
-        public void addSplits(List<Integer> splits) {}
+        public void addSplits(List<Integer> splits) {
+          hasSplit = !splits.isEmpty();
+        }
 
         @Override
         public InputStatus pollNext(ReaderOutput<Long> output) {
+          if (!hasSplit) {
+            available = new CompletableFuture<>(); // a subtask without the split never reads
+            return InputStatus.NOTHING_AVAILABLE;
+          }
           CompletableFuture<Void> signal = SIGNALS.get(id);
           Long next = QUEUES.get(id).poll();
           if (next == null) {
@@ -194,6 +201,32 @@ class WatermarkJobTest {
       List<Tuple2<Long, Long>> fired = sink.results();
       assertThat(fired).extracting(t -> t.f0).containsExactly(60L, 80L, 110L, 210L);
       assertThat(fired.get(3).f1).isBetween(210L, 259L);
+    } finally {
+      job.cancel().get();
+    }
+  }
+
+  @Test
+  void aSourceSubtaskWithoutSplitsDoesNotHoldEventTimeBack() throws Exception {
+    StreamEnvironment env = env();
+    PushSource oneSplit = new PushSource();
+    CollectSink<Tuple2<Long, Long>> sink = new CollectSink<>();
+    env.fromSource(
+            oneSplit,
+            WatermarkStrategy.<Long>forMonotonousTimestamps().withTimestampAssigner((v, ts) -> v),
+            "one split",
+            Types.LONG)
+        .setParallelism(2) // subtask 1 gets no split: it is idle from the start
+        .keyBy(v -> 0L, Types.LONG)
+        .process(new TimerAtValuePlusTen())
+        .returns(Types.TUPLE(Types.LONG, Types.LONG))
+        .sinkTo(sink);
+    JobClient job = env.executeAsync("source-without-splits");
+    try {
+      oneSplit.push(10);
+      oneSplit.push(30);
+      await().atMost(Duration.ofSeconds(20)).until(() -> !sink.results().isEmpty());
+      assertThat(sink.results().get(0)).isEqualTo(Tuple2.of(20L, 29L));
     } finally {
       job.cancel().get();
     }
