@@ -27,9 +27,11 @@ public final class ProcessOperators {
   /** Timers need keys; a non-keyed function gets this. */
   static final class NoTimers implements TimerService {
     private final String operatorName;
+    private final java.util.function.LongSupplier watermark;
 
-    NoTimers(String operatorName) {
+    NoTimers(String operatorName, java.util.function.LongSupplier watermark) {
       this.operatorName = operatorName;
+      this.watermark = watermark;
     }
 
     @Override
@@ -39,7 +41,7 @@ public final class ProcessOperators {
 
     @Override
     public long currentWatermark() {
-      return Long.MIN_VALUE;
+      return watermark.getAsLong();
     }
 
     private UnsupportedOperationException unsupported() {
@@ -75,15 +77,22 @@ public final class ProcessOperators {
       implements OneInputOperator<IN> {
     private TimestampedCollector<OUT> collector;
     private ProcessFunction.Context ctx;
+    private long watermark = Long.MIN_VALUE;
 
     public Process(ProcessFunction<IN, OUT> function) {
       super(function);
     }
 
     @Override
+    public void processWatermark(long watermark) throws Exception {
+      this.watermark = watermark;
+      super.processWatermark(watermark);
+    }
+
+    @Override
     public void open() throws Exception {
       collector = new TimestampedCollector<>(output);
-      TimerService timers = new NoTimers(getName());
+      TimerService timers = new NoTimers(getName(), () -> watermark);
       ctx =
           new ProcessFunction.Context() {
             @Override
@@ -293,15 +302,22 @@ public final class ProcessOperators {
       extends UdfOperator<OUT, CoProcessFunction<I1, I2, OUT>> implements TwoInputOperator<I1, I2> {
     private TimestampedCollector<OUT> collector;
     private CoProcessFunction<I1, I2, OUT>.Context ctx;
+    private long watermark = Long.MIN_VALUE;
 
     public CoProcess(CoProcessFunction<I1, I2, OUT> function) {
       super(function);
     }
 
     @Override
+    public void processWatermark(long watermark) throws Exception {
+      this.watermark = watermark;
+      super.processWatermark(watermark);
+    }
+
+    @Override
     public void open() throws Exception {
       collector = new TimestampedCollector<>(output);
-      TimerService timers = new NoTimers(getName());
+      TimerService timers = new NoTimers(getName(), () -> watermark);
       ctx =
           userFunction.new Context() {
             @Override

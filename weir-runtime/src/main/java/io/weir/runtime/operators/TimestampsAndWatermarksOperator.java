@@ -11,7 +11,9 @@ import io.weir.api.eventtime.WatermarkStrategy;
  * {@code assignTimestampsAndWatermarks(strategy)}: gives each record the assigner's timestamp,
  * feeds the generator, and emits its watermarks every {@code autoWatermarkIntervalMillis} (a
  * processing-time callback on the task thread). Watermarks from upstream are dropped, except the
- * final one (end of input), as in Flink.
+ * final one (end of input), as in Flink. Each subtask's last watermark is kept in a union list
+ * state: after a restore (at any parallelism) the smallest of them is a floor the new watermarks
+ * never go below, and it is emitted with the first periodic emission.
  */
 public final class TimestampsAndWatermarksOperator<T> extends StreamOperator<T>
     implements OneInputOperator<T>, WatermarkOutput {
@@ -24,10 +26,40 @@ public final class TimestampsAndWatermarksOperator<T> extends StreamOperator<T>
   private boolean idle;
   private io.weir.runtime.time.ProcessingTimeService.Cancellable timer;
   private boolean closed;
+  private io.weir.api.state.ListState<Long> checkpointed;
+
+  /** The restored floor, emitted with the first periodic emission; MIN_VALUE when none. */
+  private long restoredFloor = Long.MIN_VALUE;
 
   public TimestampsAndWatermarksOperator(WatermarkStrategy<T> strategy, long intervalMillis) {
     this.strategy = strategy;
     this.intervalMillis = intervalMillis;
+  }
+
+  @Override
+  public void initializeState() throws Exception {
+    checkpointed =
+        context
+            .operatorStateStore()
+            .getUnionListState(
+                new io.weir.api.state.ListStateDescriptor<>(
+                    "_watermark", io.weir.api.typeutils.Types.LONG));
+    long floor = Long.MAX_VALUE;
+    boolean any = false;
+    for (Long w : checkpointed.get()) {
+      any = true;
+      floor = Math.min(floor, w);
+    }
+    if (any) {
+      restoredFloor = floor;
+      emitted = floor; // never emit below it
+    }
+  }
+
+  @Override
+  protected void snapshotUserState(long checkpointId, long timestamp) throws Exception {
+    checkpointed.update(
+        emitted == Long.MIN_VALUE ? java.util.List.of() : java.util.List.of(emitted));
   }
 
   @Override
@@ -48,6 +80,10 @@ public final class TimestampsAndWatermarksOperator<T> extends StreamOperator<T>
                 next,
                 now -> {
                   if (!closed) {
+                    if (restoredFloor != Long.MIN_VALUE) {
+                      output.emitWatermark(restoredFloor);
+                      restoredFloor = Long.MIN_VALUE;
+                    }
                     generator.onPeriodicEmit(this);
                     scheduleNext();
                   }
@@ -57,8 +93,8 @@ public final class TimestampsAndWatermarksOperator<T> extends StreamOperator<T>
   @Override
   public void processElement(T value, long timestamp) throws Exception {
     long assigned = assigner.extractTimestamp(value, timestamp);
-    // The record first, then the watermark it may allow: a watermark at the record's own
-    // timestamp sent ahead of it would make it late downstream (Flink's order).
+    // The record first, then what the generator makes of it, as in Flink: a watermark at the
+    // record's own timestamp must not make the record late.
     output.collect(value, assigned);
     generator.onEvent(value, assigned, this);
   }

@@ -254,11 +254,18 @@ public final class SourceStreamTask<T, SplitT> extends StreamTask {
 
   /** Counts records and hands them to the chain. */
   private final class SourceOutput implements ReaderOutput<T> {
-    private final ReaderOutput<T> chainOutput;
+    /**
+     * Where records go; with watermarks, the reader's own output is created at its first record
+     * (null until then), so a reader that emits only through split outputs, or a subtask without
+     * splits, is not held at the start of time by an output that never gets a record.
+     */
+    private ReaderOutput<T> chainOutput;
+
     private final String name;
 
     SourceOutput(Output<T> chain, String name) {
-      this(watermarks == null ? new ChainReaderOutput<>(chain) : watermarks.main(), name);
+      this.chainOutput = watermarks == null ? new ChainReaderOutput<>(chain) : null;
+      this.name = name;
     }
 
     SourceOutput(ReaderOutput<T> chainOutput, String name) {
@@ -269,13 +276,22 @@ public final class SourceStreamTask<T, SplitT> extends StreamTask {
     @Override
     public void collect(T record) {
       numRecordsOut++;
-      chainOutput.collect(record, RecordWriter.NO_TIMESTAMP);
+      target().collect(record, RecordWriter.NO_TIMESTAMP);
     }
 
     @Override
     public void collect(T record, long timestamp) {
       numRecordsOut++;
-      chainOutput.collect(record, timestamp);
+      target().collect(record, timestamp);
+    }
+
+    private ReaderOutput<T> target() {
+      ReaderOutput<T> target = chainOutput;
+      if (target == null) {
+        target = watermarks.main();
+        chainOutput = target;
+      }
+      return target;
     }
 
     @Override

@@ -220,7 +220,7 @@ final class SourceWatermarks<T> {
     @Override
     public void collect(T record, long timestamp) {
       long assigned = assigner.extractTimestamp(record, timestamp);
-      // The record first, then the watermark it may allow (see TimestampsAndWatermarksOperator).
+      // The record first, then the generator's watermark, as in Flink (see the operator).
       chain.collect(record, assigned);
       generator.onEvent(record, assigned, this);
     }

@@ -81,12 +81,19 @@ class WatermarkJobTest {
     public SourceReader<Long, Integer> createReader(SourceReaderContext context) {
       return new SourceReader<>() {
         private CompletableFuture<Void> available = CompletableFuture.completedFuture(null);
+        private boolean hasSplit;
 
         @Override
-        public void addSplits(List<Integer> splits) {}
+        public void addSplits(List<Integer> splits) {
+          hasSplit = !splits.isEmpty();
+        }
 
         @Override
         public InputStatus pollNext(ReaderOutput<Long> output) {
+          if (!hasSplit) {
+            available = new CompletableFuture<>(); // a subtask without the split never reads
+            return InputStatus.NOTHING_AVAILABLE;
+          }
           CompletableFuture<Void> signal = SIGNALS.get(id);
           Long next = QUEUES.get(id).poll();
           if (next == null) {
@@ -199,6 +206,32 @@ class WatermarkJobTest {
     }
   }
 
+  @Test
+  void aSourceSubtaskWithoutSplitsDoesNotHoldEventTimeBack() throws Exception {
+    StreamEnvironment env = env();
+    PushSource oneSplit = new PushSource();
+    CollectSink<Tuple2<Long, Long>> sink = new CollectSink<>();
+    env.fromSource(
+            oneSplit,
+            WatermarkStrategy.<Long>forMonotonousTimestamps().withTimestampAssigner((v, ts) -> v),
+            "one split",
+            Types.LONG)
+        .setParallelism(2) // subtask 1 gets no split: it is idle from the start
+        .keyBy(v -> 0L, Types.LONG)
+        .process(new TimerAtValuePlusTen())
+        .returns(Types.TUPLE(Types.LONG, Types.LONG))
+        .sinkTo(sink);
+    JobClient job = env.executeAsync("source-without-splits");
+    try {
+      oneSplit.push(10);
+      oneSplit.push(30);
+      await().atMost(Duration.ofSeconds(20)).until(() -> !sink.results().isEmpty());
+      assertThat(sink.results().get(0)).isEqualTo(Tuple2.of(20L, 29L));
+    } finally {
+      job.cancel().get();
+    }
+  }
+
   /** Emits a watermark at every record's timestamp: deterministic event time for a test. */
   static final class EveryRecord implements WatermarkGenerator<Long> {
     @Override
@@ -261,6 +294,31 @@ class WatermarkJobTest {
     // [0,10): 1, 4 (3 and 9 arrive after watermark 12: late); [10,20): 12, 15; [20,30): 27, 28
     assertThat(main.results()).containsExactly(2L, 2L, 2L);
     assertThat(late.results()).containsExactlyInAnyOrder(3L, 9L);
+  }
+
+  /** Emits, for every element, the watermark its process function sees. */
+  static final class SeenWatermark extends io.weir.api.functions.ProcessFunction<Long, Long> {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public void processElement(Long value, Context ctx, Collector<Long> out) {
+      out.collect(ctx.timerService().currentWatermark());
+    }
+  }
+
+  @Test
+  void aWatermarkFollowsTheRecordItCameFromAndReachesProcessFunctions() throws Exception {
+    StreamEnvironment env = env();
+    CollectSink<Long> seen = new CollectSink<>();
+    env.fromElements(1L, 5L, 9L)
+        .assignTimestampsAndWatermarks(
+            WatermarkStrategy.<Long>forGenerator(ctx -> new EveryRecord())
+                .withTimestampAssigner((v, ts) -> v))
+        .process(new SeenWatermark())
+        .sinkTo(seen);
+    env.execute("watermark-order");
+    // Each element sees the watermark of the element before it, not its own.
+    assertThat(seen.results()).containsExactly(Long.MIN_VALUE, 1L, 5L);
   }
 
   @Test

@@ -241,8 +241,22 @@ class WindowRecoveryTest {
 
   @TempDir Path checkpoints;
 
+  /** Whether the watermark strategy is given to the source instead of a map after it. */
+  private boolean onSource;
+
   @Test
   void tumblingWindowCountsAreExactlyOnceAcrossFailures() throws Exception {
+    tumblingWindowCounts(false);
+  }
+
+  /** The same with watermarks generated in the source, whose split watermarks are restored. */
+  @Test
+  void tumblingWindowCountsWithWatermarksFromTheSource() throws Exception {
+    tumblingWindowCounts(true);
+  }
+
+  private void tumblingWindowCounts(boolean watermarksInSource) throws Exception {
+    onSource = watermarksInSource;
     Map<String, Long> expected = new TreeMap<>();
     for (long v = 0; v < 2 * PER_SPLIT; v++) {
       long start = Math.floorDiv(eventTime(v), 100) * 100;
@@ -325,12 +339,15 @@ class WindowRecoveryTest {
     CountingSource source = CountingSource.gated(PER_SPLIT);
     FailAfter failures = new FailAfter();
     ExactlyOnceSink sink = new ExactlyOnceSink(UUID.randomUUID().toString());
+    WatermarkStrategy<Long> strategy =
+        WatermarkStrategy.<Long>forBoundedOutOfOrderness(Duration.ofMillis(50))
+            .withTimestampAssigner((v, ts) -> time.of(v));
     DataStream<Long> events =
-        env.fromSource(source, "counting", Types.LONG)
-            .map(failures)
-            .assignTimestampsAndWatermarks(
-                WatermarkStrategy.<Long>forBoundedOutOfOrderness(Duration.ofMillis(50))
-                    .withTimestampAssigner((v, ts) -> time.of(v)));
+        onSource
+            ? env.fromSource(source, strategy, "counting", Types.LONG).map(failures)
+            : env.fromSource(source, "counting", Types.LONG)
+                .map(failures)
+                .assignTimestampsAndWatermarks(strategy);
     windowed.apply(events).sinkTo(sink);
 
     JobClient job = env.executeAsync("windows-across-failures");
