@@ -153,6 +153,13 @@ public final class CheckpointCoordinator {
   /** Counts {@link #stop()}s: a checkpoint whose metadata is written after one is given up. */
   private long epoch;
 
+  /**
+   * Checkpoints every task acknowledged whose metadata is being written: they still count against
+   * max-concurrent-checkpoints, so a slow metadata write (a throttled store) is not overtaken by
+   * the next checkpoint.
+   */
+  private int committing;
+
   private Runnable cancelNextTrigger;
   private boolean triggerSoonRequested;
 
@@ -290,7 +297,7 @@ public final class CheckpointCoordinator {
     }
     long now = context.currentTimeMillis();
     long pauseLeft = lastCompletionTime + settings.minPauseMillis() - now;
-    if (pending.size() >= settings.maxConcurrent()) {
+    if (pending.size() + committing >= settings.maxConcurrent()) {
       return; // completion or abort schedules the next attempt
     }
     if (pauseLeft > 0) {
@@ -307,7 +314,7 @@ public final class CheckpointCoordinator {
    * #start}, is remembered and served when possible.
    */
   public synchronized void triggerSoon() {
-    if (running && pending.isEmpty()) {
+    if (running && pending.isEmpty() && committing == 0) {
       triggerSoonRequested = false;
       scheduleTrigger(
           Math.max(
@@ -319,7 +326,7 @@ public final class CheckpointCoordinator {
 
   /** Serves a remembered {@link #triggerSoon} once nothing is pending. */
   private void serveTriggerSoon() {
-    if (triggerSoonRequested && running && pending.isEmpty()) {
+    if (triggerSoonRequested && running && pending.isEmpty() && committing == 0) {
       triggerSoon();
     }
   }
@@ -457,6 +464,7 @@ public final class CheckpointCoordinator {
       }
       checkpoint = sharedState.register(build(p));
       pending.remove(p.id);
+      committing++;
       if (p.cancelTimeout != null) {
         p.cancelTimeout.run();
       }
@@ -469,6 +477,7 @@ public final class CheckpointCoordinator {
       failure = e;
     }
     synchronized (this) {
+      committing--;
       if (p.epoch != epoch) {
         abort(p, AbortReason.JOB_STOPPED, "the job attempt ended while its metadata was written");
         return;

@@ -148,15 +148,17 @@ final class ScriptRunner {
     }
 
     /**
-     * The process is gone: the instance is abandoned without {@code close()}, its output since the
-     * checkpoint is rolled back, and a fresh instance starts from the checkpoint, at the
-     * checkpoint's processing time (the script's time steps are replayed too).
+     * The process is gone: the instance is abandoned without {@code close()} (only its state
+     * backend's resources are released), its output since the checkpoint is rolled back, and a
+     * fresh instance starts from the checkpoint, at the checkpoint's processing time (the script's
+     * time steps are replayed too).
      */
     void crashAndRestore() throws Exception {
       instance.disconnect();
       if (failoverState == null) {
         failoverState = storage.persistAndLoad(failoverId, unwritten, settings.maxParallelism());
       }
+      instance.abandon();
       output.subList(outputAtCheckpoint, output.size()).clear();
       instance =
           OperatorInstance.start(
