@@ -103,6 +103,31 @@ final class HadoopFileSystem implements FileSystem, AutoCloseable {
     }
   }
 
+  /** One listing gives names, kinds and sizes. */
+  @Override
+  public List<DirectoryEntry> listEntries(String dir) throws IOException {
+    Path p = new Path(dir);
+    try {
+      if (!fs.getFileStatus(p).isDirectory()) {
+        throw new IOException(toUri(dir) + " is a file, not a directory");
+      }
+      List<DirectoryEntry> entries = new ArrayList<>();
+      for (FileStatus status : fs.listStatus(p)) {
+        entries.add(
+            new DirectoryEntry(
+                status.getPath().getName(),
+                status.isDirectory(),
+                status.isDirectory() ? -1 : status.getLen()));
+      }
+      entries.sort(java.util.Comparator.comparing(DirectoryEntry::name));
+      return entries;
+    } catch (FileNotFoundException e) {
+      FileNotFoundException notFound = new FileNotFoundException(toUri(dir) + " does not exist");
+      notFound.initCause(e);
+      throw notFound;
+    }
+  }
+
   @Override
   public boolean exists(String path) throws IOException {
     try {

@@ -262,6 +262,54 @@ final class S3FileSystem implements FileSystem, AutoCloseable {
     return List.copyOf(names);
   }
 
+  /** One listing (per page) gives names and sizes: no request per object. */
+  @Override
+  public List<DirectoryEntry> listEntries(String dir) throws IOException {
+    java.util.Map<String, DirectoryEntry> entries = new java.util.TreeMap<>();
+    boolean found = listEntriesUnder(layout.directoryPrefix(dir), entries);
+    if (layout.hasEntropyMarker(dir)) {
+      found |= listEntriesUnder(layout.entropyDirectoryPrefix(dir), entries);
+    }
+    if (!found) {
+      throw new FileNotFoundException(toUri(dir) + " does not exist");
+    }
+    return List.copyOf(entries.values());
+  }
+
+  private boolean listEntriesUnder(String prefix, java.util.Map<String, DirectoryEntry> entries)
+      throws IOException {
+    boolean found = false;
+    ListObjectsV2Request request =
+        ListObjectsV2Request.builder()
+            .bucket(bucket)
+            .prefix(prefix)
+            .delimiter("/")
+            .maxKeys(settings.pageSize())
+            .build();
+    try {
+      for (ListObjectsV2Response page : client.listObjectsV2Paginator(request)) {
+        for (CommonPrefix common : page.commonPrefixes()) {
+          found = true;
+          String name = common.prefix().substring(prefix.length());
+          name = name.substring(0, name.length() - 1);
+          entries.put(name, new DirectoryEntry(name, true, -1));
+        }
+        for (S3Object object : page.contents()) {
+          found = true;
+          String name = object.key().substring(prefix.length());
+          if (!name.isEmpty()) {
+            entries.putIfAbsent(name, new DirectoryEntry(name, false, object.size()));
+          }
+        }
+      }
+    } catch (NoSuchBucketException e) {
+      throw new IOException(noBucket(), e);
+    } catch (SdkException e) {
+      throw failure("list", prefix, e);
+    }
+    return found;
+  }
+
   @Override
   public boolean exists(String path) throws IOException {
     if (objectExists(layout.fileKey(path))) {

@@ -73,6 +73,11 @@ final class CountingJob {
     volatile boolean finished;
     volatile CompletableFuture<Void> changed = new CompletableFuture<>();
     final AtomicInteger failuresLeft = new AtomicInteger();
+
+    /** When true, a failure is injected only while {@link #failurePermits} is positive. */
+    volatile boolean failuresGated;
+
+    final AtomicInteger failurePermits = new AtomicInteger();
     final Map<Long, Long> expected = new ConcurrentHashMap<>();
 
     void signal() {
@@ -150,6 +155,21 @@ final class CountingJob {
     shared.signal();
   }
 
+  /** From now on an injected failure waits for {@link #releaseFailure}. */
+  void gateFailures() {
+    shared.failuresGated = true;
+  }
+
+  /** Lets one more injected failure happen, after the next completed checkpoint. */
+  void releaseFailure() {
+    shared.failurePermits.incrementAndGet();
+  }
+
+  /** Injected failures that have not happened yet. */
+  int failuresLeft() {
+    return Math.max(0, shared.failuresLeft.get());
+  }
+
   JobClient start() throws Exception {
     return env.executeAsync("counting-job");
   }
@@ -174,6 +194,19 @@ final class CountingJob {
           expectedLines.put(k + "," + total, 1);
         });
     assertThat(lineCounts).isEqualTo(expectedLines);
+  }
+
+  /**
+   * Every key's final count is exact: for a job resumed from a checkpoint into an output directory
+   * of its own, whose earlier lines the first job wrote elsewhere.
+   */
+  void verifyFinalCounts() throws IOException {
+    Map<Long, Long> maxCount = new HashMap<>();
+    for (String line : committedLines()) {
+      String[] parts = line.split(",");
+      maxCount.merge(Long.parseLong(parts[0]), Long.parseLong(parts[1]), Math::max);
+    }
+    assertThat(maxCount).isEqualTo(shared.expected);
   }
 
   /** The newest completed checkpoint's id in {@code client}'s statistics, or -1. */
@@ -239,8 +272,14 @@ final class CountingJob {
 
     @Override
     public Long map(Long value) {
-      if (countdown > 0 && --countdown == 0 && SHARED.get(id).failuresLeft.getAndDecrement() > 0) {
-        throw new IllegalStateException("injected failure at " + value);
+      if (countdown > 0 && --countdown == 0) {
+        Shared shared = SHARED.get(id);
+        if (shared.failuresGated
+            && shared.failurePermits.getAndUpdate(p -> p > 0 ? p - 1 : 0) == 0) {
+          countdown = -1; // armed again by the next completed checkpoint
+        } else if (shared.failuresLeft.getAndDecrement() > 0) {
+          throw new IllegalStateException("injected failure at " + value);
+        }
       }
       return value;
     }

@@ -258,6 +258,23 @@ public final class CheckpointCoordinator {
     sweepSharedState(Set.of(), Long.MAX_VALUE);
   }
 
+  /**
+   * Deletes, on the I/O executor after the deletes already queued, what in the job's storage no
+   * completed checkpoint references: leftovers of the attempts before a restore.
+   */
+  public void discardOrphanedState() {
+    context
+        .ioExecutor()
+        .execute(
+            () -> {
+              try {
+                storage.discardOrphanedState();
+              } catch (Exception e) {
+                LOG.warn("Could not delete the orphaned checkpoint files of job {}", jobId, e);
+              }
+            });
+  }
+
   /** The files of the shared-state registry, for tests. */
   public synchronized Set<String> sharedStatePaths() {
     return sharedState.referencedPaths();

@@ -536,6 +536,10 @@ final class Scheduler {
                 + ". Raise execution.checkpointing.num-retained to keep more fallbacks.");
       }
       deploy(restoreFrom);
+      if (restoreFrom != null && restoreFrom.storage() == storage) {
+        // Restored from the job's own storage: what the failed attempts left behind can go.
+        coordinator.discardOrphanedState();
+      }
     } catch (RuntimeException e) {
       failure = e;
       if (previousFailure != null) {

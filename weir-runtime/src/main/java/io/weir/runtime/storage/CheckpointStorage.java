@@ -99,6 +99,14 @@ public interface CheckpointStorage {
   default void discardUnreferencedSharedState(Set<String> referenced, long upToCheckpointId)
       throws IOException {}
 
+  /**
+   * Deletes what in this job's storage no completed checkpoint references: files of aborted or
+   * failed checkpoints and orphaned shared files, never a file of a checkpoint newer than the
+   * newest completed one (it may be in progress). Does nothing where storage holds no files, and on
+   * a storage that only reads a checkpoint a job resumed from.
+   */
+  default void discardOrphanedState() throws IOException {}
+
   /** Writes the metadata of a completed checkpoint atomically; returns its external pointer. */
   String commitCheckpoint(CompletedCheckpoint checkpoint) throws IOException;
 

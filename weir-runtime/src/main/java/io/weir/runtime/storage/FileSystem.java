@@ -75,6 +75,38 @@ public interface FileSystem {
    */
   List<String> list(String dir) throws IOException;
 
+  /**
+   * An entry of a directory.
+   *
+   * @param name its name, not its path
+   * @param directory true for a directory (on an object store: a common prefix)
+   * @param size a file's length in bytes; -1 for a directory or where unknown
+   */
+  record DirectoryEntry(String name, boolean directory, long size) {}
+
+  /**
+   * The entries of a directory with their kind and size, sorted by name: what a scan of a job's
+   * checkpoint directory reads, in one listing request per page on an object store. This default
+   * asks {@link #list} and then probes each entry, so file systems override it.
+   *
+   * @throws FileNotFoundException if there is no such directory
+   */
+  default List<DirectoryEntry> listEntries(String dir) throws IOException {
+    List<DirectoryEntry> entries = new java.util.ArrayList<>();
+    for (String name : list(dir)) {
+      String child = dir.endsWith("/") ? dir + name : dir + "/" + name;
+      boolean directory;
+      try {
+        list(child);
+        directory = true;
+      } catch (IOException e) {
+        directory = false;
+      }
+      entries.add(new DirectoryEntry(name, directory, -1));
+    }
+    return entries;
+  }
+
   /** Whether a file or directory exists at {@code path}. */
   boolean exists(String path) throws IOException;
 

@@ -56,10 +56,10 @@ public final class FileSystemCheckpointStorage implements CheckpointStorage {
   static final String SHARED_DIR = "shared";
   static final String TASK_OWNED_DIR = "taskowned";
 
-  private static final Pattern CHECKPOINT_DIR = Pattern.compile("chk-(\\d{1,18})");
+  static final Pattern CHECKPOINT_DIR = Pattern.compile("chk-(\\d{1,18})");
 
   /** A file in {@code shared/}: the checkpoint that uploaded it, a dash, a UUID. */
-  private static final Pattern SHARED_FILE = Pattern.compile("(\\d{1,18})-[0-9a-f-]{36}");
+  static final Pattern SHARED_FILE = Pattern.compile("(\\d{1,18})-[0-9a-f-]{36}");
 
   /** Leading or trailing '/', empty, '.' or '..' segments, backslashes: would leave the job dir. */
   private static final Pattern UNSAFE_PATH = Pattern.compile("^$|^/|//|/$|(^|/)\\.\\.?(/|$)|\\\\");
@@ -410,6 +410,17 @@ public final class FileSystemCheckpointStorage implements CheckpointStorage {
     }
   }
 
+  /**
+   * Deletes the orphans of the job directory (see {@link CheckpointDirectoryScan}); a storage that
+   * reads a checkpoint a job resumed from never deletes anything of it.
+   */
+  @Override
+  public void discardOrphanedState() throws IOException {
+    if (loaded == null) {
+      CheckpointDirectoryScan.cleanUp(fs, jobDir);
+    }
+  }
+
   private String describe(StreamStateHandle.File file, String path) {
     return "State file " + file.relativePath() + " (" + fs.toUri(path) + ")";
   }
@@ -547,7 +558,7 @@ public final class FileSystemCheckpointStorage implements CheckpointStorage {
         + (loaded != null ? ", read-only]" : "]");
   }
 
-  private static CompletedCheckpoint readMetadata(FileSystem fs, String path) throws IOException {
+  static CompletedCheckpoint readMetadata(FileSystem fs, String path) throws IOException {
     byte[] bytes;
     try (InputStream in = fs.open(path)) {
       bytes = in.readAllBytes();

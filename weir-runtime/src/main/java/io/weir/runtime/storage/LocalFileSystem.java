@@ -126,6 +126,29 @@ final class LocalFileSystem implements FileSystem {
   }
 
   @Override
+  public List<DirectoryEntry> listEntries(String dir) throws IOException {
+    List<DirectoryEntry> entries = new java.util.ArrayList<>();
+    try (Stream<Path> paths = Files.list(Path.of(dir))) {
+      for (Path p : (Iterable<Path>) paths.sorted()::iterator) {
+        BasicFileAttributes attributes;
+        try {
+          attributes = Files.readAttributes(p, BasicFileAttributes.class);
+        } catch (NoSuchFileException e) {
+          continue; // deleted since the listing
+        }
+        entries.add(
+            new DirectoryEntry(
+                p.getFileName().toString(),
+                attributes.isDirectory(),
+                attributes.isDirectory() ? -1 : attributes.size()));
+      }
+    } catch (NoSuchFileException e) {
+      throw notFound(dir, e);
+    }
+    return entries;
+  }
+
+  @Override
   public boolean exists(String path) {
     return Files.exists(Path.of(path));
   }

@@ -109,6 +109,25 @@ public abstract class FileSystemContract {
   }
 
   @Test
+  void listEntriesGivesKindsAndSizesOfFiles() throws IOException {
+    String dir = newDirectory();
+    write(dir + "/b", "12345");
+    write(dir + "/a", "");
+    write(dir + "/sub/c", "3");
+    fs().mkdirs(dir + "/empty");
+    assertThat(fs().listEntries(dir))
+        .containsExactly(
+            new FileSystem.DirectoryEntry("a", false, 0),
+            new FileSystem.DirectoryEntry("b", false, 5),
+            new FileSystem.DirectoryEntry("empty", true, -1),
+            new FileSystem.DirectoryEntry("sub", true, -1));
+    assertThat(fs().listEntries(dir + "/sub"))
+        .containsExactly(new FileSystem.DirectoryEntry("c", false, 1));
+    assertThatThrownBy(() -> fs().listEntries(dir + "/missing"))
+        .isInstanceOf(FileNotFoundException.class);
+  }
+
+  @Test
   void listingAMissingDirectoryFailsWithFileNotFound() {
     String dir = newDirectory();
     assertThatThrownBy(() -> fs().list(dir)).isInstanceOf(FileNotFoundException.class);
