@@ -43,6 +43,7 @@ import picocli.CommandLine.Spec;
     name = "inspect",
     mixinStandardHelpOptions = true,
     description = {
+      "Show what a checkpoint holds, or dump a state as JSON lines.",
       "Show what a checkpoint holds: its id, job and time; per operator its uid, name,"
           + " parallelism and max parallelism; per subtask its keyed state (canonical key groups"
           + " or native RocksDB files, key-group range, sizes; for the canonical format the state"

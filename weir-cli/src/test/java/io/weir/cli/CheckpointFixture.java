@@ -2,6 +2,7 @@ package io.weir.cli;
 
 import static org.awaitility.Awaitility.await;
 
+import io.weir.api.CheckpointStatistics;
 import io.weir.api.ExternalizedCheckpointRetention;
 import io.weir.api.JobClient;
 import io.weir.api.StreamEnvironment;
@@ -100,7 +101,11 @@ final class CheckpointFixture {
   static Retained copyOf(Backend backend, Path dir) throws Exception {
     Retained shared = shared(backend);
     Path jobDir = dir.resolve(shared.jobDir().getFileName().toString());
-    copyTree(shared.jobDir(), jobDir);
+    // Only what the retained checkpoint uses: aborted ones may still be being deleted.
+    copyTree(shared.checkpointDir(), jobDir.resolve(shared.checkpointDir().getFileName()));
+    if (Files.isDirectory(shared.jobDir().resolve("shared"))) {
+      copyTree(shared.jobDir().resolve("shared"), jobDir.resolve("shared"));
+    }
     return new Retained(jobDir, shared.checkpointId());
   }
 
@@ -156,11 +161,17 @@ final class CheckpointFixture {
       await()
           .atMost(Duration.ofSeconds(30))
           .pollInterval(Duration.ofMillis(10))
-          .until(() -> newestCompleted(jobDir) >= 2 && covers(run, newestCompleted(jobDir)));
+          .until(() -> newestRetained(client) >= 2 && covers(run, newestRetained(client)));
     } finally {
       client.cancel().get(30, TimeUnit.SECONDS);
     }
-    long newest = newestCompleted(jobDir);
+    // Nothing is retained after the cancel; the checkpoints the newest subsumed, and any whose
+    // metadata was written as the job ended, are deleted in the background: wait until only the
+    // newest retained one is left.
+    long newest = newestRetained(client);
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> completedIds(jobDir).equals(List.of(newest)));
     if (!covers(run, newest)) {
       throw new IllegalStateException("checkpoint " + newest + " does not cover every record");
     }
@@ -177,16 +188,26 @@ final class CheckpointFixture {
     return emitted != null && emitted == TOTAL;
   }
 
-  static long newestCompleted(Path jobDir) throws IOException {
+  /** The newest checkpoint the coordinator retained (completed, metadata written). */
+  static long newestRetained(JobClient client) {
+    return client.getCheckpointStatistics().stream()
+        .filter(c -> c.status() == CheckpointStatistics.Status.COMPLETED)
+        .mapToLong(CheckpointStatistics::checkpointId)
+        .max()
+        .orElse(-1);
+  }
+
+  /** The ids of the {@code chk-<n>} directories holding a {@code _metadata}, ascending. */
+  static List<Long> completedIds(Path jobDir) throws IOException {
     if (!Files.isDirectory(jobDir)) {
-      return -1;
+      return List.of();
     }
     try (Stream<Path> dirs = Files.list(jobDir)) {
       return dirs.filter(d -> d.getFileName().toString().matches("chk-\\d+"))
           .filter(d -> Files.exists(d.resolve("_metadata")))
-          .mapToLong(d -> Long.parseLong(d.getFileName().toString().substring(4)))
-          .max()
-          .orElse(-1);
+          .map(d -> Long.parseLong(d.getFileName().toString().substring(4)))
+          .sorted()
+          .toList();
     }
   }
 
@@ -321,7 +342,11 @@ final class CheckpointFixture {
         if (Files.isDirectory(p)) {
           Files.createDirectories(target);
         } else {
-          Files.copy(p, target, StandardCopyOption.COPY_ATTRIBUTES);
+          try {
+            Files.copy(p, target, StandardCopyOption.COPY_ATTRIBUTES);
+          } catch (java.nio.file.NoSuchFileException e) {
+            // a shared file no retained checkpoint uses, deleted meanwhile
+          }
         }
       }
     } catch (IOException e) {

@@ -22,7 +22,7 @@ class VerifyCommandTest {
   @Test
   void anIntactHeapCheckpointCanBeRestored() throws Exception {
     Retained heap = CheckpointFixture.shared(HEAP);
-    List<String> before = CheckpointFixture.snapshotTree(heap.jobDir());
+    List<String> before = CheckpointFixture.snapshotTree(heap.checkpointDir());
 
     WeirProcess.Result result = WeirProcess.run(dir, "verify", heap.checkpointDir().toString());
 
@@ -30,7 +30,7 @@ class VerifyCommandTest {
     assertThat(result.out())
         .contains("OK, can be restored (checkpoint " + heap.checkpointId())
         .doesNotContain("CANNOT");
-    assertThat(CheckpointFixture.snapshotTree(heap.jobDir()))
+    assertThat(CheckpointFixture.snapshotTree(heap.checkpointDir()))
         .as("verify only reads")
         .isEqualTo(before);
   }
