@@ -1,14 +1,19 @@
 package io.weir.cli;
 
+import io.weir.runtime.checkpoint.OperatorState;
+import io.weir.runtime.checkpoint.OperatorSubtaskState;
 import io.weir.runtime.storage.FileSystem;
 import io.weir.runtime.storage.FileSystemCheckpointStorage;
 import io.weir.runtime.storage.FileSystems;
 import io.weir.runtime.storage.RetainedCheckpoint;
+import io.weir.runtime.storage.StreamStateHandle;
 import java.io.IOException;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
@@ -78,7 +83,7 @@ final class CheckpointPaths {
     List<Found> found = new ArrayList<>();
     List<String> incomplete = new ArrayList<>();
     for (String name : names) {
-      String dir = local.endsWith("/") ? local + name : local + "/" + name;
+      String dir = child(local, name);
       List<String> files = listOrNull(fs, dir);
       if (files == null || !files.contains(FileSystemCheckpointStorage.METADATA_FILE)) {
         incomplete.add(name);
@@ -101,6 +106,54 @@ final class CheckpointPaths {
       }
     }
     return new Target(found, true, incomplete);
+  }
+
+  /**
+   * The files of the job directory {@code path} that no checkpoint of {@code target} refers to,
+   * relative to it: in {@code shared/}, {@code taskowned/} and the completed {@code chk-<n>}
+   * directories ({@code _metadata} aside). Incomplete checkpoints are in {@link
+   * Target#incomplete()}.
+   */
+  static List<String> unreferencedFiles(String path, Target target) throws IOException {
+    URI uri = FileSystems.toUri(path);
+    FileSystem fs = FileSystems.get(uri);
+    String jobDir = FileSystems.pathOf(uri);
+    Set<String> referenced = new HashSet<>();
+    for (Found found : target.checkpoints()) {
+      if (found.checkpoint() == null) {
+        continue;
+      }
+      for (OperatorState op : found.checkpoint().checkpoint().operators()) {
+        for (OperatorSubtaskState subtask : op.subtasks()) {
+          for (StreamStateHandle handle : subtask.handles()) {
+            if (handle instanceof StreamStateHandle.File f) {
+              referenced.add(f.relativePath());
+            }
+          }
+        }
+      }
+    }
+    List<String> dirs = new ArrayList<>(List.of("shared", "taskowned"));
+    target.checkpoints().forEach(f -> dirs.add(f.name()));
+    List<String> unreferenced = new ArrayList<>();
+    for (String dir : dirs) {
+      List<String> names = listOrNull(fs, child(jobDir, dir));
+      if (names == null) {
+        continue;
+      }
+      for (String name : names) {
+        String relative = dir + "/" + name;
+        if (!name.startsWith(FileSystemCheckpointStorage.METADATA_FILE)
+            && !referenced.contains(relative)) {
+          unreferenced.add(relative);
+        }
+      }
+    }
+    return unreferenced;
+  }
+
+  private static String child(String dir, String name) {
+    return dir.endsWith("/") ? dir + name : dir + "/" + name;
   }
 
   private static List<String> listOrNull(FileSystem fs, String path) {

@@ -74,6 +74,14 @@ final class VerifyCommand implements Callable<Integer> {
       }
     }
     if (target.jobDirectory()) {
+      boolean unreadable = target.checkpoints().stream().anyMatch(f -> f.checkpoint() == null);
+      for (String file : CheckpointPaths.unreferencedFiles(path, target)) {
+        out.println(
+            file
+                + ": no completed checkpoint refers to it"
+                + (unreadable ? " (unless one whose metadata cannot be read)" : "")
+                + "; not needed for a restore");
+      }
       out.println(
           (target.checkpoints().size() - bad)
               + " of "

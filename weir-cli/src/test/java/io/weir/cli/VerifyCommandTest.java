@@ -100,6 +100,25 @@ class VerifyCommandTest {
   }
 
   @Test
+  void filesNoCheckpointRefersToAndIncompleteCheckpointsAreListedButDoNotFailTheVerification()
+      throws Exception {
+    Retained copy = CheckpointFixture.copyOf(ROCKSDB_INCREMENTAL, dir);
+    Files.writeString(copy.jobDir().resolve("shared").resolve("1-stray"), "left behind");
+    Path incomplete =
+        Files.createDirectory(copy.jobDir().resolve("chk-" + (copy.checkpointId() + 1)));
+    Files.writeString(incomplete.resolve("_metadata.inprogress"), "never renamed");
+
+    Cli.Result result = Cli.run("verify", copy.jobDir().toString());
+
+    assertThat(result.exitCode()).as(result.toString()).isZero();
+    assertThat(result.out())
+        .contains("shared/1-stray: no completed checkpoint refers to it; not needed for a restore")
+        .contains(incomplete.getFileName() + ": has no _metadata: it never completed")
+        .contains("1 of 1 completed checkpoints can be restored")
+        .doesNotContain("shared/" + copy.checkpointId() + "-");
+  }
+
+  @Test
   void damagedMetadataIsReported() throws Exception {
     Retained copy = CheckpointFixture.copyOf(HEAP, dir);
     CheckpointFixture.flipByte(copy.checkpointDir().resolve("_metadata"));
