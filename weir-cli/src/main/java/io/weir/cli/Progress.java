@@ -32,6 +32,9 @@ final class Progress {
   }
 
   /** To standard error, redrawn in place when the process runs on a terminal. */
+  // Weir runs on Java 17, where System.console() is null unless stdin and stdout are a terminal;
+  // on Java 22 and newer this needs Console.isTerminal().
+  @SuppressWarnings("SystemConsoleNull")
   static Progress onStandardError() {
     return new Progress(System.err, System.console() != null, System::nanoTime);
   }

@@ -1,10 +1,17 @@
 package io.weir.cli;
 
+import io.weir.runtime.checkpoint.CompletedCheckpoint;
+import io.weir.runtime.checkpoint.OperatorState;
+import io.weir.runtime.checkpoint.OperatorSubtaskState;
+import io.weir.runtime.state.KeyedStateBackendFactory;
+import io.weir.runtime.state.KeyedStateBackends;
 import java.io.PrintWriter;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
@@ -39,9 +46,19 @@ final class VerifyCommand implements Callable<Integer> {
               + " (then every completed checkpoint in it); a local path or a URI.")
   String path;
 
+  @Option(
+      names = "--state-backend",
+      paramLabel = "TYPE",
+      description =
+          "Also check that state backend TYPE (state.backend.type: hashmap, rocksdb) can restore"
+              + " the keyed state: the heap backend cannot read native RocksDB files.")
+  String stateBackend;
+
   @Override
   public Integer call() throws Exception {
     PrintWriter out = spec.commandLine().getOut();
+    KeyedStateBackendFactory backend =
+        stateBackend == null ? null : KeyedStateBackends.factory(stateBackend);
     CheckpointPaths.Target target = CheckpointPaths.find(path);
     int bad = 0;
     try (StateFileVerifier verifier = new StateFileVerifier()) {
@@ -52,10 +69,13 @@ final class VerifyCommand implements Callable<Integer> {
         List<String> problems =
             found.checkpoint() == null
                 ? List.of(found.problem())
-                : new java.util.ArrayList<>(
+                : new ArrayList<>(
                     verifier.verify(found.checkpoint(), found.name(), Progress.onStandardError()));
         if (found.checkpoint() != null && found.problem() != null) {
           problems.add(0, found.problem());
+        }
+        if (found.checkpoint() != null && backend != null) {
+          problems.addAll(backendProblems(found.checkpoint().checkpoint(), backend));
         }
         for (String problem : problems) {
           out.println(found.name() + ": " + problem);
@@ -93,6 +113,28 @@ final class VerifyCommand implements Callable<Integer> {
     }
     out.flush();
     return bad == 0 && !target.checkpoints().isEmpty() ? 0 : WeirCli.EXIT_FAILURE;
+  }
+
+  /**
+   * Why {@code backend} cannot restore the keyed state of {@code checkpoint}, once per operator.
+   */
+  private static List<String> backendProblems(
+      CompletedCheckpoint checkpoint, KeyedStateBackendFactory backend) {
+    List<String> problems = new ArrayList<>();
+    for (OperatorState op : checkpoint.operators()) {
+      for (OperatorSubtaskState subtask : op.subtasks()) {
+        String problem =
+            subtask.keyed() == null
+                ? null
+                : backend.restoreProblem(
+                    subtask.keyed(), op.operatorName(), checkpoint.checkpointId());
+        if (problem != null) {
+          problems.add(problem);
+          break;
+        }
+      }
+    }
+    return problems;
   }
 
   private static String describe(CheckpointPaths.Found found) {

@@ -8,6 +8,7 @@ import io.weir.cli.CheckpointFixture.Retained;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -15,6 +16,9 @@ import org.junit.jupiter.api.io.TempDir;
 /** {@code weir checkpoints} on the checkpoint directories of real jobs. */
 @Timeout(120)
 class CheckpointsCommandTest {
+
+  private static final Pattern COLUMNS = Pattern.compile(" {2,}");
+  private static final Pattern SPACE = Pattern.compile(" ");
 
   @TempDir Path dir;
 
@@ -50,7 +54,7 @@ class CheckpointsCommandTest {
     Cli.Result damaged = Cli.run("checkpoints", copy.jobDir().toString());
 
     assertThat(intact.exitCode()).as(intact.toString()).isZero();
-    String[] row = intact.out().lines().toList().get(1).split(" {2,}");
+    String[] row = COLUMNS.split(intact.out().lines().toList().get(1));
     assertThat(row[0]).isEqualTo(Long.toString(copy.checkpointId()));
     assertThat(kib(row[3]))
         .as("uploaded: without the SST files of earlier checkpoints")
@@ -79,7 +83,7 @@ class CheckpointsCommandTest {
   }
 
   private static double kib(String size) {
-    String[] parts = size.split(" ");
+    String[] parts = SPACE.split(size);
     double value = Double.parseDouble(parts[0]);
     return switch (parts[1]) {
       case "B" -> value / 1024;

@@ -49,6 +49,29 @@ class VerifyCommandTest {
   }
 
   @Test
+  void withAStateBackendItChecksThatTheBackendCanReadTheKeyedState() throws Exception {
+    Retained rocks = CheckpointFixture.shared(ROCKSDB_INCREMENTAL);
+    Retained heap = CheckpointFixture.shared(HEAP);
+    String chk = rocks.checkpointDir().toString();
+
+    Cli.Result onHeap = Cli.run("verify", chk, "--state-backend", "hashmap");
+    Cli.Result onRocksDB = Cli.run("verify", chk, "--state-backend", "rocksdb");
+    Cli.Result heapOnRocksDB =
+        Cli.run("verify", heap.checkpointDir().toString(), "--state-backend", "rocksdb");
+    Cli.Result unknown = Cli.run("verify", chk, "--state-backend", "memory");
+
+    assertThat(onHeap.exitCode()).as(onHeap.toString()).isEqualTo(1);
+    assertThat(onHeap.out())
+        .contains("holds the keyed state of 'counter' as native RocksDB files")
+        .contains("which the heap backend cannot read")
+        .contains("CANNOT be restored (1 problem)");
+    assertThat(onRocksDB.exitCode()).as(onRocksDB.toString()).isZero();
+    assertThat(heapOnRocksDB.exitCode()).as(heapOnRocksDB.toString()).isZero();
+    assertThat(unknown.exitCode()).isEqualTo(1);
+    assertThat(unknown.err()).contains("Unknown state backend 'memory'").contains("rocksdb");
+  }
+
+  @Test
   void aFlippedByteInAStateFileIsFlaggedWithTheFileAndANonZeroExitCode() throws Exception {
     Retained copy = CheckpointFixture.copyOf(HEAP, dir);
     Path stateFile = stateFiles(copy.checkpointDir()).get(0);
