@@ -107,8 +107,25 @@ final class CanonicalKeyedState {
     return values.deserialize(in);
   }
 
-  /** A serializer as a reader knows it: its class's simple name. */
+  /**
+   * A serializer as a reader knows it: its class's simple name and, where it says more about
+   * itself, what (a record's fields and their serializers, the class Kryo falls back to).
+   */
   static String describe(TypeSerializer<?> serializer) {
-    return serializer == null ? "-" : serializer.getClass().getSimpleName();
+    if (serializer == null) {
+      return "-";
+    }
+    String name = serializer.getClass().getSimpleName();
+    try {
+      String self = serializer.toString();
+      // "long serializer" says no more than LongSerializer
+      if (serializer.getClass().getMethod("toString").getDeclaringClass() != Object.class
+          && !self.matches("\\w+ serializer")) {
+        return name + " (" + self + ")";
+      }
+    } catch (NoSuchMethodException e) {
+      // every class has toString
+    }
+    return name;
   }
 }

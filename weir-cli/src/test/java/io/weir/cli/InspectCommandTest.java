@@ -49,7 +49,9 @@ class InspectCommandTest {
         .contains("subtask 1: keyed state, canonical key groups 64-127")
         .contains("key serializer LongSerializer")
         .contains("state 'count' VALUE, value serializer LongSerializer")
-        .contains("state 'last' VALUE, value serializer RecordSerializer")
+        .contains(
+            "state 'last' VALUE, value serializer RecordSerializer (Last(key: long serializer,"
+                + " count: long serializer, label: string serializer))")
         .contains("bytes per key group:")
         .contains("Operator 'numbers'\n  uid/id           source")
         .contains("source splits '_source_splits' SPLIT, 1 element");
