@@ -168,10 +168,10 @@ final class CheckpointFixture {
     // Nothing is retained after the cancel; the checkpoints the newest subsumed, and any whose
     // metadata was written as the job ended, are deleted in the background: wait until only the
     // newest retained one is left.
-    long newest = newestRetained(client);
     await()
         .atMost(Duration.ofSeconds(30))
-        .until(() -> completedIds(jobDir).equals(List.of(newest)));
+        .until(() -> completedIds(jobDir).equals(List.of(newestRetained(client))));
+    long newest = newestRetained(client);
     if (!covers(run, newest)) {
       throw new IllegalStateException("checkpoint " + newest + " does not cover every record");
     }
