@@ -128,4 +128,14 @@ final class CanonicalKeyedState {
     }
     return name;
   }
+
+  /** A hint to give the job's classes when {@code e} is about a class that is not there. */
+  static String classpathHint(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof ClassNotFoundException || t instanceof NoClassDefFoundError) {
+        return "; give the job's jar with --classpath";
+      }
+    }
+    return "";
+  }
 }
