@@ -204,10 +204,15 @@ final class CheckpointSummary {
       String bytes = "";
       if (data != null) {
         long total = 0;
+        boolean inside = true;
         for (long offset : offsets) {
-          total += 4 + elementLength(data, offset);
+          inside &= offset >= 0 && offset + 4 <= data.length;
+          total += inside ? 4 + elementLength(data, offset) : 0;
         }
-        bytes = ", " + Sizes.format(total);
+        bytes =
+            inside
+                ? ", " + Sizes.format(total)
+                : ", offsets outside its " + data.length + " bytes (weir verify tells more)";
       }
       out.println(
           prefix

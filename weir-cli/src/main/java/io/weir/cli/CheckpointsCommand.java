@@ -31,7 +31,7 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     description = {
       "List a job's completed checkpoints as a table.",
-      "List the completed checkpoints in a job's checkpoint directory: id, trigger time (UTC),"
+      "Per checkpoint: id, trigger time (UTC),"
           + " state size, uploaded size (bytes this checkpoint wrote itself, without files of"
           + " earlier incremental checkpoints it refers to), state files, whether a subtask took"
           + " it unaligned, and whether it verifies (as weir verify)."

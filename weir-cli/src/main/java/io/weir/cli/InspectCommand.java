@@ -26,12 +26,12 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     description = {
       "Show what a checkpoint holds, or dump a state as JSON lines.",
-      "Show what a checkpoint holds: its id, job and time; per operator its uid, name,"
+      "Shows its id, job and time; per operator its uid, name,"
           + " parallelism and max parallelism; per subtask its keyed state (canonical key groups"
           + " or native RocksDB files, key-group range, sizes; for the canonical format the state"
           + " names, kinds, serializers and the bytes per key group), operator state (names,"
           + " modes, element counts), channel state of unaligned checkpoints and source splits.",
-      "With --dump STATE, write that keyed state's entries as JSON lines instead: {\"key\": ...,"
+      "With --dump STATE, writes that keyed state's entries as JSON lines instead: {\"key\": ...,"
           + " \"value\": ...}, one per key, read with the serializers the checkpoint recorded."
     },
     exitCodeListHeading = "%nExit codes:%n",

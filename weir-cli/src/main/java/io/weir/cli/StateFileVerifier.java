@@ -16,10 +16,11 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 /**
- * Verifies every piece of state a checkpoint references, as the runtime's {@code RestoreVerifier}
- * does before a restore, but reports every problem rather than the first: each distinct state file
- * (canonical keyed state, operator state, the native files of RocksDB checkpoints, shared ones
- * included) is streamed through its checksum through the checkpoint's own read-only storage ({@code
+ * Checks the references inside a checkpoint's metadata ({@link MetadataChecks}) and verifies every
+ * piece of state it references, as the runtime's {@code RestoreVerifier} does before a restore, but
+ * reports every problem rather than the first: each distinct state file (canonical keyed state,
+ * operator state, the native files of RocksDB checkpoints, shared ones included) is streamed
+ * through its checksum through the checkpoint's own read-only storage ({@code
  * FileSystemCheckpointStorage.verifyState}), in parallel; inline state is checked in memory.
  *
  * <p>One thread at a time; owns a pool, closed by {@link #close()}.
@@ -61,7 +62,7 @@ final class StateFileVerifier implements AutoCloseable {
         }
       }
     }
-    List<String> problems = new ArrayList<>();
+    List<String> problems = new ArrayList<>(MetadataChecks.problems(checkpoint));
     for (Piece piece : inline) {
       try {
         retained.storage().verifyState(piece.handle());

@@ -24,7 +24,7 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     description = {
       "Check that a checkpoint is intact and can be restored.",
-      "Check that a checkpoint can be restored: its metadata (magic number, version, checksum)"
+      "Checks its metadata (magic number, version, checksum)"
           + " and every state file it references, shared files of incremental RocksDB"
           + " checkpoints included (present, size, CRC-32). Prints one line per problem and a"
           + " verdict per checkpoint. Reads only; progress goes to standard error.",

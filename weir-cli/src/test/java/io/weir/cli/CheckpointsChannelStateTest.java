@@ -20,7 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
  * In-flight data of an unaligned checkpoint, written through the runtime's storage as a task writes
  * it: whether a running job records any depends on timing, so this checkpoint is built directly.
  */
-class ChannelStateCheckpointTest {
+class CheckpointsChannelStateTest {
 
   private static final String JOB = "c".repeat(32);
 
