@@ -20,7 +20,12 @@ import picocli.CommandLine.ScopeType;
     description = "Run and inspect Weir stream-processing jobs.",
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {"0:success", "1:the command failed", "2:invalid arguments"},
-    subcommands = {DemoCommand.class})
+    subcommands = {
+      DemoCommand.class,
+      VerifyCommand.class,
+      InspectCommand.class,
+      CheckpointsCommand.class
+    })
 public final class WeirCli implements Runnable {
 
   /** Exit code of a command that failed. */

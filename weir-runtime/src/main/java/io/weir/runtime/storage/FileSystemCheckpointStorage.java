@@ -113,6 +113,26 @@ public final class FileSystemCheckpointStorage implements CheckpointStorage {
    * @throws IllegalArgumentException for an unsupported URI scheme
    */
   public static RetainedCheckpoint loadFromPath(String pathOrUri) throws IOException {
+    RetainedCheckpoint retained = readFromPath(pathOrUri);
+    String missing =
+        ((FileSystemCheckpointStorage) retained.storage()).firstMissingFile(retained.checkpoint());
+    if (missing != null) {
+      throw new IOException("Cannot restore from " + pathOrUri + ": " + missing);
+    }
+    return retained;
+  }
+
+  /**
+   * Reads the metadata of the checkpoint at {@code pathOrUri} as {@link #loadFromPath} does, but
+   * does not check that its state files exist: for tools that report every problem of a checkpoint
+   * ({@code weir verify}, {@code weir inspect}) rather than the first. A state file that is missing
+   * fails {@link #verifyState} and {@link #readState} naming it.
+   *
+   * @throws FileNotFoundException if nothing is at the path
+   * @throws IOException naming the path if it holds no completed Weir checkpoint, or its metadata
+   *     is corrupt or too new
+   */
+  public static RetainedCheckpoint readFromPath(String pathOrUri) throws IOException {
     URI uri = FileSystems.toUri(pathOrUri);
     FileSystem fs = FileSystems.get(uri);
     String path = FileSystems.pathOf(uri);
@@ -136,10 +156,6 @@ public final class FileSystemCheckpointStorage implements CheckpointStorage {
     String jobDir = Objects.requireNonNullElse(FileSystems.parent(checkpointDir), checkpointDir);
     FileSystemCheckpointStorage storage =
         new FileSystemCheckpointStorage(fs, jobDir, 0, new Loaded(checkpoint, checkpointDir));
-    String missing = storage.firstMissingFile(checkpoint);
-    if (missing != null) {
-      throw new IOException("Cannot restore from " + pathOrUri + ": " + missing);
-    }
     return new RetainedCheckpoint(checkpoint, fs.toUri(checkpointDir).toString(), storage);
   }
 

@@ -1,0 +1,95 @@
+package io.weir.cli;
+
+import static io.weir.cli.CheckpointFixture.Backend.HEAP;
+import static io.weir.cli.CheckpointFixture.Backend.ROCKSDB_INCREMENTAL;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.weir.cli.CheckpointFixture.Retained;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code weir checkpoints} on the checkpoint directories of real jobs. */
+@Timeout(120)
+class CheckpointsCommandTest {
+
+  private static final Pattern COLUMNS = Pattern.compile(" {2,}");
+  private static final Pattern SPACE = Pattern.compile(" ");
+
+  @TempDir Path dir;
+
+  @Test
+  void listsTheCompletedCheckpointsOfAJobAsATable() throws Exception {
+    Retained heap = CheckpointFixture.shared(HEAP);
+
+    WeirProcess.Result result = WeirProcess.run(dir, "checkpoints", heap.jobDir().toString());
+
+    assertThat(result.exitCode()).as(result.toString()).isZero();
+    List<String> lines = result.out().lines().toList();
+    assertThat(lines.get(0))
+        .matches("ID +TRIGGERED \\(UTC\\) +STATE SIZE +UPLOADED +FILES +UNALIGNED +VERIFIES");
+    assertThat(lines.get(1))
+        .matches(
+            heap.checkpointId()
+                + " +\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d\\.\\d{3} +[0-9.]+ KiB +[0-9.]+ KiB"
+                + " +4 +unknown +yes");
+  }
+
+  @Test
+  void anIncrementalCheckpointUploadedLessThanItHoldsAndADamagedOneDoesNotVerify()
+      throws Exception {
+    Retained copy = CheckpointFixture.copyOf(ROCKSDB_INCREMENTAL, dir);
+    Path oldShared =
+        VerifyCommandTest.sharedFiles(copy.jobDir()).stream()
+            .filter(p -> !p.getFileName().toString().startsWith(copy.checkpointId() + "-"))
+            .findFirst()
+            .orElseThrow(() -> new AssertionError("no shared file of an earlier checkpoint"));
+
+    Cli.Result intact = Cli.run("checkpoints", copy.jobDir().toString());
+    Files.delete(oldShared);
+    Cli.Result damaged = Cli.run("checkpoints", copy.jobDir().toString());
+
+    assertThat(intact.exitCode()).as(intact.toString()).isZero();
+    String[] row = COLUMNS.split(intact.out().lines().toList().get(1));
+    assertThat(row[0]).isEqualTo(Long.toString(copy.checkpointId()));
+    assertThat(kib(row[3]))
+        .as("uploaded: without the SST files of earlier checkpoints")
+        .isLessThan(kib(row[2]));
+    assertThat(row[6]).isEqualTo("yes");
+    assertThat(damaged.exitCode()).as(damaged.toString()).isZero();
+    assertThat(damaged.out().lines().toList().get(1)).endsWith("no");
+    assertThat(damaged.out()).contains("shared/" + oldShared.getFileName()).contains("is missing");
+  }
+
+  @Test
+  void aDirectoryWithoutCheckpointsIsAClearError() throws Exception {
+    Path missing = dir.resolve("missing");
+    Path empty = Files.createDirectory(dir.resolve("empty"));
+    Files.createDirectory(empty.resolve("chk-3"));
+
+    Cli.Result gone = Cli.run("checkpoints", missing.toString());
+    Cli.Result none = Cli.run("checkpoints", empty.toString());
+
+    assertThat(gone.exitCode()).isEqualTo(1);
+    assertThat(gone.err()).contains(missing + " does not exist");
+    assertThat(none.exitCode()).isEqualTo(1);
+    assertThat(none.err())
+        .contains(empty + " holds no completed checkpoint (chk-3 never completed)");
+    assertThat(missing).doesNotExist();
+  }
+
+  private static double kib(String size) {
+    String[] parts = SPACE.split(size);
+    double value = Double.parseDouble(parts[0]);
+    return switch (parts[1]) {
+      case "B" -> value / 1024;
+      case "KiB" -> value;
+      case "MiB" -> value * 1024;
+      default -> throw new AssertionError(size);
+    };
+  }
+}
