@@ -20,7 +20,15 @@ import picocli.CommandLine.ScopeType;
     description = "Run and inspect Weir stream-processing jobs.",
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {"0:success", "1:the command failed", "2:invalid arguments"},
-    subcommands = {DemoCommand.class})
+    subcommands = {
+      DemoCommand.class,
+      JobManagerCommand.class,
+      TaskManagerCommand.class,
+      RunCommand.class,
+      ListCommand.class,
+      CancelCommand.class,
+      ClusterCommand.class
+    })
 public final class WeirCli implements Runnable {
 
   /** Exit code of a command that failed. */
