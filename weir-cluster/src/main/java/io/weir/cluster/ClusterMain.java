@@ -14,8 +14,26 @@ public final class ClusterMain {
 
   private ClusterMain() {}
 
+  /**
+   * A process logs Weir's INFO lines (what registered, what was deployed, what was lost) and gRPC's
+   * transport events (a connection closed for garbage bytes), which gRPC logs through
+   * java.util.logging.
+   */
+  static void configureLogging() {
+    org.slf4j.bridge.SLF4JBridgeHandler.removeHandlersForRootLogger();
+    org.slf4j.bridge.SLF4JBridgeHandler.install();
+    if (org.slf4j.LoggerFactory.getILoggerFactory()
+        instanceof ch.qos.logback.classic.LoggerContext logback) {
+      logback.getLogger("io.weir").setLevel(ch.qos.logback.classic.Level.INFO);
+      logback
+          .getLogger("io.grpc.netty.shaded.io.grpc.netty.NettyServerTransport")
+          .setLevel(ch.qos.logback.classic.Level.INFO);
+    }
+  }
+
   /** Runs a JobManager until the process is stopped. */
   public static void runJobManager(Path config, Map<String, String> settings) throws Exception {
+    configureLogging();
     JobManager jm = new JobManager(ClusterOptions.load(config, settings));
     Runtime.getRuntime().addShutdownHook(new Thread(() -> closeQuietly(jm)));
     jm.awaitTermination();
@@ -25,6 +43,7 @@ public final class ClusterMain {
   public static void runTaskManager(
       String jobManager, Integer slots, Path config, Map<String, String> settings)
       throws Exception {
+    configureLogging();
     ClusterOptions options = ClusterOptions.load(config, settings);
     if (slots != null) {
       options = options.with(ClusterOptions.SLOTS, String.valueOf(slots));

@@ -142,6 +142,8 @@ class ClusterBadInputTest {
     } catch (java.net.SocketException reset) {
       // a reset is a closed connection too
     }
+    cluster.jobManager.awaitLog(
+        Pattern.compile("HTTP/2 client preface string missing or corrupt"), Duration.ofSeconds(30));
     assertThat(cluster.jobManager.process.isAlive()).isTrue();
     assertThat(cluster.taskManagerIds()).contains(cluster.taskManagers.get(0).id);
   }

@@ -16,6 +16,8 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A JobManager and two TaskManagers as real processes: a keyed count into an exactly-once file sink
@@ -50,6 +52,11 @@ class ClusterRecoveryTest {
   }
 
   private static String runKeyedCount(Path out, long n, int every) throws Exception {
+    return runKeyedCount(out, n, every, Map.of());
+  }
+
+  private static String runKeyedCount(Path out, long n, int every, Map<String, String> settings)
+      throws Exception {
     return cluster.client.run(
         jarId,
         "io.weir.testjobs.KeyedCountJob",
@@ -60,7 +67,7 @@ class ClusterRecoveryTest {
             cluster.dir.resolve("checkpoints").toUri().toString(),
             String.valueOf(every)),
         2,
-        Map.of());
+        settings);
   }
 
   /** The TaskManager process that runs tasks of {@code jobId} now, per the JobManager. */
@@ -92,11 +99,19 @@ class ClusterRecoveryTest {
         .asLong();
   }
 
-  @Test
-  void keyedCountSurvivesThreeKillsOfItsTaskManager() throws Exception {
-    Path out = cluster.dir.resolve("out-kills");
+  @ParameterizedTest(name = "{0} checkpoints")
+  @ValueSource(strings = {"aligned", "unaligned"})
+  void keyedCountSurvivesThreeKillsOfItsTaskManager(String alignment) throws Exception {
+    Path out = cluster.dir.resolve("out-kills-" + alignment);
     long n = 60_000;
-    String jobId = runKeyedCount(out, n, 3);
+    String jobId =
+        runKeyedCount(
+            out,
+            n,
+            3,
+            Map.of(
+                "execution.checkpointing.unaligned.enabled",
+                String.valueOf(alignment.equals("unaligned"))));
     long seen = 0;
     for (int kill = 1; kill <= 3; kill++) {
       long before = seen;
@@ -145,6 +160,10 @@ class ClusterRecoveryTest {
     }
     assertThat(lines).hasSameSizeAs(expected);
     assertThat(lines).isEqualTo(expected);
+    if (alignment.equals("unaligned")) {
+      JsonNode history = cluster.client.get("/jobs/" + jobId + "/checkpoints").path("history");
+      assertThat(history.toString()).contains("\"is_unaligned\":true");
+    }
   }
 
   @Test
