@@ -74,7 +74,12 @@ final class ClusterCommand implements Runnable {
         common.add(s);
       }
       Path jmLog = home.resolve("log/jobmanager.log");
-      Process jm = spawn(home, "jobmanager", jmLog, concat(List.of("jobmanager"), common));
+      List<String> jmArgs = new ArrayList<>(List.of("jobmanager"));
+      if (!Settings.parse(settings).containsKey(io.weir.cluster.ClusterOptions.UPLOAD_DIR)) {
+        jmArgs.addAll(
+            List.of("-D", io.weir.cluster.ClusterOptions.UPLOAD_DIR + "=" + home.resolve("jars")));
+      }
+      Process jm = spawn(home, "jobmanager", jmLog, concat(jmArgs, common));
       String started = awaitLine(jm, jmLog, "JobManager started", Duration.ofSeconds(60));
       System.out.println(
           "JobManager (pid "

@@ -70,6 +70,10 @@ final class ClusterGateway implements TaskExecutorGateway {
   private final Map<ExecutionAttemptId, List<Runnable>> waiting = new HashMap<>();
 
   private final Set<String> hosts = ConcurrentHashMap.newKeySet();
+
+  /** Vertex names by index, for the exception history. */
+  private volatile List<String> vertexNames = List.of();
+
   private final List<ExceptionEntry> exceptions = new ArrayList<>();
   private volatile String jobName = "";
 
@@ -103,6 +107,7 @@ final class ClusterGateway implements TaskExecutorGateway {
     }
     TaskDeploymentDescriptor first = descriptors.get(0);
     jobName = first.graph().jobName();
+    vertexNames = first.graph().vertices().stream().map(JobVertex::getName).toList();
     String allocation = allocationId(first.id());
     int slots =
         first.graph().vertices().stream().mapToInt(JobVertex::getParallelism).max().orElse(1);
@@ -262,9 +267,14 @@ final class ClusterGateway implements TaskExecutorGateway {
     reporter.execute(
         () -> {
           for (ExecutionAttemptId id : affected) {
-            end(id, TaskState.FAILED, cause, tm.id, "vertex " + id.vertex());
+            end(id, TaskState.FAILED, cause, tm.id, vertexName(id));
           }
         });
+  }
+
+  private String vertexName(ExecutionAttemptId id) {
+    List<String> names = vertexNames;
+    return id.vertex() < names.size() ? names.get(id.vertex()) : "vertex " + id.vertex();
   }
 
   /** What a TaskManager reported about a task's end. */
@@ -410,7 +420,7 @@ final class ClusterGateway implements TaskExecutorGateway {
     TaskManagerRegistry.TaskManager tm = placed.get(task);
     if (tm == null || tm.lost) {
       // Never reached a TaskManager (waiting for slots), or its TaskManager is gone.
-      reporter.execute(() -> end(task, TaskState.CANCELED, null, "-", "vertex " + task.vertex()));
+      reporter.execute(() -> end(task, TaskState.CANCELED, null, "-", vertexName(task)));
       return;
     }
     whenDeployed(task, () -> sendCancel(task, tm));

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -103,7 +104,7 @@ class ClusterRecoveryTest {
   @ValueSource(strings = {"aligned", "unaligned"})
   void keyedCountSurvivesThreeKillsOfItsTaskManager(String alignment) throws Exception {
     Path out = cluster.dir.resolve("out-kills-" + alignment);
-    long n = 60_000;
+    long n = 120_000;
     String jobId =
         runKeyedCount(
             out,
@@ -146,6 +147,9 @@ class ClusterRecoveryTest {
         .path("entries")
         .forEach(e -> lost.add(e.path("message").asText()));
     assertThat(lost.stream().filter(m -> m.contains("was lost")).count()).isGreaterThanOrEqualTo(3);
+    assertThat(cluster.jobManager.log())
+        .contains("keeps checkpoints at file:///")
+        .contains("a local file system: every TaskManager must see the same directory");
 
     // Exactly once: every key's counts 1..total, each line once.
     Map<String, Integer> lines = new HashMap<>();
@@ -186,6 +190,63 @@ class ClusterRecoveryTest {
                 assertThat(tm.path("freeSlots").asInt()).isEqualTo(tm.path("slotsNumber").asInt());
               }
             });
+  }
+
+  @Test
+  void aTaskManagerSilentForTheHeartbeatTimeoutIsLostAndCancelsItsTasksWhenItWakes()
+      throws Exception {
+    String jobId = runKeyedCount(cluster.dir.resolve("out-silent"), 10_000_000, 1);
+    TestCluster.Node silent = hostOf(jobId);
+    signal("STOP", silent);
+    try {
+      // Its connection stays open: only the heartbeat timeout can tell it is gone.
+      await()
+          .atMost(Duration.ofSeconds(60))
+          .pollInterval(Duration.ofMillis(100))
+          .until(
+              () ->
+                  cluster
+                      .client
+                      .get("/jobs/" + jobId + "/exceptions")
+                      .toString()
+                      .contains("no heartbeat for"));
+      TestCluster.Node replacement = hostOf(jobId);
+      assertThat(replacement).isNotSameAs(silent);
+      await()
+          .atMost(Duration.ofSeconds(60))
+          .pollInterval(Duration.ofMillis(100))
+          .until(
+              () -> cluster.jobState(jobId).equals("RUNNING") && completedCheckpoints(jobId) > 0);
+    } finally {
+      signal("CONT", silent);
+    }
+    // Awake again, it learns the JobManager no longer knows it, cancels the old tasks, registers.
+    silent.awaitLog(
+        Pattern.compile("does not know this TaskManager \\(any more\\): cancelling its tasks"),
+        Duration.ofSeconds(60));
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .pollInterval(Duration.ofMillis(100))
+        .untilAsserted(
+            () -> {
+              JsonNode status = cluster.taskManager(silent.id);
+              assertThat(status).isNotNull();
+              assertThat(status.path("tasks").toString()).doesNotContain(jobId);
+              assertThat(status.path("loadedJobs").toString()).doesNotContain(jobId);
+            });
+    cluster.client.cancel(jobId);
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .pollInterval(Duration.ofMillis(100))
+        .until(() -> cluster.jobState(jobId).equals("CANCELED"));
+  }
+
+  private static void signal(String signal, TestCluster.Node node) throws Exception {
+    Process kill =
+        new ProcessBuilder("kill", "-" + signal, String.valueOf(node.process.pid()))
+            .inheritIO()
+            .start();
+    assertThat(kill.waitFor()).isZero();
   }
 
   private static List<String> committedLines(Path dir) throws IOException {
