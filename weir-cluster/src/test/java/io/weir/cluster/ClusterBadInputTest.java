@@ -169,6 +169,55 @@ class ClusterBadInputTest {
   }
 
   @Test
+  void aTaskManagersControlPortRefusesCallsWithoutTheSecretAndSurvivesGarbage() throws Exception {
+    TestCluster.Node tm = cluster.taskManagers.get(0);
+    int port =
+        Integer.parseInt(
+            tm.awaitLog(
+                    Pattern.compile("control port 127\\.0\\.0\\.1:(\\d+)"), Duration.ofSeconds(10))
+                .group(1));
+    io.grpc.ManagedChannel channel =
+        io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder.forAddress("127.0.0.1", port)
+            .usePlaintext()
+            .build();
+    try {
+      assertThatThrownBy(
+              () ->
+                  io.weir.cluster.rpc.TaskManagerServiceGrpc.newBlockingStub(channel)
+                      .withDeadlineAfter(30, TimeUnit.SECONDS)
+                      .releaseJob(
+                          io.weir.cluster.rpc.ReleaseJobRequest.newBuilder()
+                              .setJobId("a".repeat(32))
+                              .build()))
+          .hasMessageContaining("UNAUTHENTICATED")
+          .hasMessageContaining(ClusterOptions.SECRET);
+    } finally {
+      channel.shutdownNow();
+    }
+    tm.awaitLog(
+        Pattern.compile(
+            "Refused ReleaseJob from /127\\.0\\.0\\.1:\\d+ on the TaskManager's control port"),
+        Duration.ofSeconds(10));
+
+    byte[] garbage = new byte[4096];
+    new Random(7).nextBytes(garbage);
+    try (Socket socket = new Socket("127.0.0.1", port)) {
+      socket.setSoTimeout(30_000);
+      socket.getOutputStream().write(garbage);
+      socket.getOutputStream().flush();
+      while (socket.getInputStream().read(new byte[8192]) >= 0) {
+        // until the TaskManager closes the connection
+      }
+    } catch (java.net.SocketException reset) {
+      // a reset is a closed connection too
+    }
+    tm.awaitLog(
+        Pattern.compile("HTTP/2 client preface string missing or corrupt"), Duration.ofSeconds(30));
+    assertThat(tm.process.isAlive()).isTrue();
+    await().atMost(Duration.ofSeconds(30)).until(() -> cluster.taskManagerIds().contains(tm.id));
+  }
+
+  @Test
   void unknownJobIsNamed() throws Exception {
     assertThatThrownBy(() -> cluster.client.get("/jobs/" + "a".repeat(32)))
         .hasMessageContaining("No job " + "a".repeat(32) + " on this JobManager");
