@@ -41,7 +41,7 @@ public final class ClusterClient {
   private HttpRequest.Builder request(String path) {
     HttpRequest.Builder b =
         HttpRequest.newBuilder(URI.create("http://" + address + path))
-            .timeout(Duration.ofSeconds(120));
+            .timeout(Duration.ofMinutes(2));
     if (secret != null) {
       b.header(Secrets.HEADER, secret);
     }

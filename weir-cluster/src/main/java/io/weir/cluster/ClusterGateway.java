@@ -125,16 +125,17 @@ final class ClusterGateway implements TaskExecutorGateway {
         jobName,
         first.id().attempt(),
         slots);
-    registry
-        .requestSlots(allocation, jobName, slots, slotWaitMillis)
-        .whenComplete(
-            (tm, failure) -> {
-              if (failure != null) {
-                failTasks(descriptors, failure, "-");
-                return;
-              }
-              deploy(tm, descriptors, request);
-            });
+    var unused =
+        registry
+            .requestSlots(allocation, jobName, slots, slotWaitMillis)
+            .whenComplete(
+                (tm, failure) -> {
+                  if (failure != null) {
+                    failTasks(descriptors, failure, "-");
+                    return;
+                  }
+                  deploy(tm, descriptors, request);
+                });
   }
 
   private void deploy(

@@ -133,7 +133,7 @@ public final class ClusterOptions {
 
   private static String unquote(String v) {
     if (v.length() >= 2
-        && (v.startsWith("\"") && v.endsWith("\"") || v.startsWith("'") && v.endsWith("'"))) {
+        && ((v.startsWith("\"") && v.endsWith("\"")) || (v.startsWith("'") && v.endsWith("'")))) {
       return v.substring(1, v.length() - 1);
     }
     return v;

@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.jar.JarFile;
 import java.util.jar.Manifest;
 import org.slf4j.Logger;
@@ -97,13 +98,16 @@ final class Dispatcher {
     JobProgram program = new JobProgram(jarId, entry, args, all);
     JobClassLoader loader =
         new JobClassLoader(jar, Dispatcher.class.getClassLoader(), entry + " of " + jarId);
+    // Closed once the job ended and its main returned (it may go on after execute()).
+    CompletableFuture<Void> mainEnded = new CompletableFuture<>();
     try {
       JobClient client =
           program.run(
               loader,
-              pipeline -> submit(program, pipeline, loader),
+              pipeline -> submit(program, pipeline, loader, mainEnded),
               MAIN_TIMEOUT_MILLIS,
-              JobClient.class);
+              JobClient.class,
+              () -> mainEnded.complete(null));
       return client.getJobID().toString();
     } catch (Exception e) {
       loader.close();
@@ -128,7 +132,11 @@ final class Dispatcher {
     }
   }
 
-  private JobClient submit(JobProgram program, Pipeline pipeline, JobClassLoader loader) {
+  private JobClient submit(
+      JobProgram program,
+      Pipeline pipeline,
+      JobClassLoader loader,
+      CompletableFuture<Void> mainEnded) {
     JobGraph graph = buildGraph(pipeline, program.settings());
     warnAboutStorage(graph);
     long slotWait =
@@ -150,16 +158,19 @@ final class Dispatcher {
     synchronized (this) {
       jobs.put(id, job);
     }
-    master
-        .getJobExecutionResult()
-        .whenComplete(
-            (r, e) -> {
-              try {
-                loader.close();
-              } catch (IOException ex) {
-                LOG.debug("Closing the class loader of job {} failed", id, ex);
-              }
-            });
+    var unused =
+        master
+            .getJobExecutionResult()
+            .handle((r, e) -> null)
+            .thenCombine(mainEnded, (a, b) -> null)
+            .whenComplete(
+                (r, e) -> {
+                  try {
+                    loader.close();
+                  } catch (IOException ex) {
+                    LOG.debug("Closing the class loader of job {} failed", id, ex);
+                  }
+                });
     LOG.info("Job '{}' ({}) submitted from {}", graph.jobName(), id, program.entryClass());
     master.start();
     return master;

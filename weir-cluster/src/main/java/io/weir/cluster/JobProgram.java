@@ -54,6 +54,19 @@ record JobProgram(
    */
   <T> T run(ClassLoader loader, Submitter submitter, long timeoutMillis, Class<T> type)
       throws Exception {
+    return run(loader, submitter, timeoutMillis, type, () -> {});
+  }
+
+  /**
+   * As {@link #run(ClassLoader, Submitter, long, Class)}; {@code onMainEnded} runs when main ends.
+   */
+  <T> T run(
+      ClassLoader loader,
+      Submitter submitter,
+      long timeoutMillis,
+      Class<T> type,
+      Runnable onMainEnded)
+      throws Exception {
     String what = "entry class " + entryClass + " of jar " + jarId;
     Method main;
     try {
@@ -105,6 +118,7 @@ record JobProgram(
                 submitted.completeExceptionally(e);
               } finally {
                 ClusterExecutor.CONTEXT.remove();
+                onMainEnded.run();
               }
             },
             "weir-main-" + entryClass);

@@ -132,11 +132,6 @@ final class Messages {
     String remoteTrace() {
       return remoteTrace;
     }
-
-    @Override
-    public String toString() {
-      return remoteClass + ": " + getMessage();
-    }
   }
 
   /** A remote failure that would recur on every attempt. */

@@ -107,7 +107,7 @@ final class RestServer implements AutoCloseable {
   @Override
   public void close() {
     channel.close().syncUninterruptibly();
-    group.shutdownGracefully();
+    group.shutdownGracefully().syncUninterruptibly();
     handlers.shutdownNow();
   }
 
@@ -163,7 +163,7 @@ final class RestServer implements AutoCloseable {
           "Closing the REST connection from {}: {}",
           ctx.channel().remoteAddress(),
           cause.toString());
-      ctx.close();
+      var unused = ctx.close();
     }
   }
 
@@ -194,7 +194,7 @@ final class RestServer implements AutoCloseable {
     boolean keepAlive = HttpUtil.isKeepAlive(request);
     if (keepAlive) {
       response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
-      ctx.writeAndFlush(response);
+      var unused = ctx.writeAndFlush(response);
     } else {
       ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
     }
@@ -202,7 +202,11 @@ final class RestServer implements AutoCloseable {
 
   private Object route(ChannelHandlerContext ctx, FullHttpRequest request) throws Exception {
     QueryStringDecoder uri = new QueryStringDecoder(request.uri());
-    String[] path = uri.path().replaceAll("^/+|/+$", "").split("/");
+    String[] path =
+        com.google.common.base.Splitter.on('/')
+            .omitEmptyStrings()
+            .splitToList(uri.path())
+            .toArray(String[]::new);
     HttpMethod method = request.method();
     if (!method.equals(HttpMethod.GET) && !method.equals(HttpMethod.HEAD)) {
       String presented = request.headers().get(Secrets.HEADER);
@@ -262,15 +266,15 @@ final class RestServer implements AutoCloseable {
         return checkpoints(job);
       }
       boolean cancel =
-          method.equals(HttpMethod.PATCH) && path.length == 2
-              || method.equals(HttpMethod.POST) && path.length == 3 && path[2].equals("cancel");
+          (method.equals(HttpMethod.PATCH) && path.length == 2)
+              || (method.equals(HttpMethod.POST) && path.length == 3 && path[2].equals("cancel"));
       if (cancel) {
         LOG.info(
             "Cancelling job '{}' ({}) on request of {}",
             job.name(),
             job.id(),
             ctx.channel().remoteAddress());
-        job.master().cancel();
+        var unused = job.master().cancel();
         return Map.of("jobid", job.id(), "status", "CANCELLING");
       }
     }

@@ -186,7 +186,7 @@ public final class TaskManager implements AutoCloseable {
           jobManagerAddress,
           heartbeatInterval,
           heartbeatTimeout);
-      timer.schedule(this::heartbeat, heartbeatInterval, TimeUnit.MILLISECONDS);
+      var unused = timer.schedule(this::heartbeat, heartbeatInterval, TimeUnit.MILLISECONDS);
     } catch (RuntimeException e) {
       Status status = Status.fromThrowable(e);
       if (status.getCode() == Status.Code.UNAUTHENTICATED) {
@@ -206,10 +206,11 @@ public final class TaskManager implements AutoCloseable {
               + (status.getDescription() != null ? ", " + status.getDescription() : ""),
           backoff,
           ClusterOptions.JM_PORT);
-      timer.schedule(
-          () -> register(attempt + 1, Math.min(MAX_BACKOFF_MILLIS, backoff * 2)),
-          backoff,
-          TimeUnit.MILLISECONDS);
+      var unused =
+          timer.schedule(
+              () -> register(attempt + 1, Math.min(MAX_BACKOFF_MILLIS, backoff * 2)),
+              backoff,
+              TimeUnit.MILLISECONDS);
     }
   }
 
@@ -246,7 +247,7 @@ public final class TaskManager implements AutoCloseable {
         return;
       }
     }
-    timer.schedule(this::heartbeat, heartbeatInterval, TimeUnit.MILLISECONDS);
+    var unused = timer.schedule(this::heartbeat, heartbeatInterval, TimeUnit.MILLISECONDS);
   }
 
   private void reconnect() {

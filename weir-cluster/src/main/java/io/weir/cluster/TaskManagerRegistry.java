@@ -81,7 +81,6 @@ final class TaskManagerRegistry implements AutoCloseable {
       String allocationId, String jobName, int slots, CompletableFuture<TaskManager> future) {}
 
   private final String secret;
-  private final Duration interval;
   private final Duration timeout;
   private final ScheduledExecutorService timer;
   private final Map<String, TaskManager> taskManagers = new LinkedHashMap<>();
@@ -91,11 +90,11 @@ final class TaskManagerRegistry implements AutoCloseable {
   TaskManagerRegistry(
       String secret, Duration interval, Duration timeout, ScheduledExecutorService timer) {
     this.secret = secret;
-    this.interval = interval;
     this.timeout = timeout;
     this.timer = timer;
-    timer.scheduleWithFixedDelay(
-        this::heartbeatAll, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
+    var unused =
+        timer.scheduleWithFixedDelay(
+            this::heartbeatAll, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
   }
 
   /** {@code listener} hears of every TaskManager lost, with the reason. */
@@ -151,35 +150,36 @@ final class TaskManagerRegistry implements AutoCloseable {
     }
     fulfil();
     if (!future.isDone()) {
-      timer.schedule(
-          () -> {
-            boolean removed;
-            String offer;
-            synchronized (this) {
-              removed = pending.remove(request);
-              offer = describeSlots();
-            }
-            if (removed) {
-              future.completeExceptionally(
-                  new NoResourceException(
-                      "Job '"
-                          + jobName
-                          + "' needs "
-                          + slots
-                          + " slots on one TaskManager (its widest vertex) but none became free"
-                          + " within "
-                          + waitMillis
-                          + " ms ("
-                          + ClusterOptions.SLOT_REQUEST_TIMEOUT
-                          + "); "
-                          + offer
-                          + ". Start a TaskManager with --slots "
-                          + slots
-                          + " or more, or lower the job's parallelism."));
-            }
-          },
-          waitMillis,
-          TimeUnit.MILLISECONDS);
+      var unused =
+          timer.schedule(
+              () -> {
+                boolean removed;
+                String offer;
+                synchronized (this) {
+                  removed = pending.remove(request);
+                  offer = describeSlots();
+                }
+                if (removed) {
+                  future.completeExceptionally(
+                      new NoResourceException(
+                          "Job '"
+                              + jobName
+                              + "' needs "
+                              + slots
+                              + " slots on one TaskManager (its widest vertex) but none became free"
+                              + " within "
+                              + waitMillis
+                              + " ms ("
+                              + ClusterOptions.SLOT_REQUEST_TIMEOUT
+                              + "); "
+                              + offer
+                              + ". Start a TaskManager with --slots "
+                              + slots
+                              + " or more, or lower the job's parallelism."));
+                }
+              },
+              waitMillis,
+              TimeUnit.MILLISECONDS);
     }
     return future;
   }
