@@ -52,6 +52,12 @@ final class ClusterCommand implements Runnable {
     @Option(names = "-D", paramLabel = "KEY=VALUE", description = "A setting for every process.")
     List<String> settings;
 
+    @Option(
+        names = "--jvm-option",
+        paramLabel = "OPTION",
+        description = "A JVM option for every process, e.g. --jvm-option=-Xmx1g.")
+    List<String> jvmOptions = new ArrayList<>();
+
     @Override
     public Integer call() throws Exception {
       Path home = dir != null ? dir : defaultDir();
@@ -87,10 +93,13 @@ final class ClusterCommand implements Runnable {
               + "): "
               + started.substring(started.indexOf("JobManager started")));
       var options = io.weir.cluster.ClusterOptions.load(config, Settings.parse(settings));
+      // The port the JobManager did bind (0 in the settings picks a free one).
+      java.util.regex.Matcher port =
+          java.util.regex.Pattern.compile("control port [^:]+:(\\d+)").matcher(started);
       String rpc =
           options.get(io.weir.cluster.ClusterOptions.JM_ADDRESS)
               + ":"
-              + options.get(io.weir.cluster.ClusterOptions.JM_PORT);
+              + (port.find() ? port.group(1) : options.get(io.weir.cluster.ClusterOptions.JM_PORT));
       for (int i = 1; i <= taskManagers; i++) {
         Path log = home.resolve("log/taskmanager-" + i + ".log");
         List<String> args =
@@ -109,10 +118,11 @@ final class ClusterCommand implements Runnable {
       return out;
     }
 
-    private static Process spawn(Path home, String name, Path log, List<String> args)
-        throws IOException {
+    private Process spawn(Path home, String name, Path log, List<String> args) throws IOException {
       List<String> command = new ArrayList<>();
       command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+      command.addAll(jvmOptions);
+      command.add("-Djava.io.tmpdir=" + System.getProperty("java.io.tmpdir"));
       command.add("-cp");
       command.add(System.getProperty("java.class.path"));
       command.add(WeirCli.class.getName());
