@@ -24,7 +24,13 @@ import picocli.CommandLine.ScopeType;
       DemoCommand.class,
       VerifyCommand.class,
       InspectCommand.class,
-      CheckpointsCommand.class
+      CheckpointsCommand.class,
+      JobManagerCommand.class,
+      TaskManagerCommand.class,
+      RunCommand.class,
+      ListCommand.class,
+      CancelCommand.class,
+      ClusterCommand.class
     })
 public final class WeirCli implements Runnable {
 

@@ -232,6 +232,15 @@ public final class FileSystemCheckpointStorage implements CheckpointStorage {
     return names;
   }
 
+  /**
+   * For a storage returned by {@link #loadFromPath}: the URI of the checkpoint directory it reads,
+   * which {@link #loadFromPath} turns back into the same storage in another process; otherwise
+   * null.
+   */
+  public String loadedCheckpointUri() {
+    return loaded == null ? null : fs.toUri(loaded.checkpointDir()).toString();
+  }
+
   /** The job's directory: {@code <base>/<job-id>}, or where a loaded checkpoint lives. */
   public URI jobDirectory() {
     return fs.toUri(jobDir);

@@ -178,8 +178,7 @@ public final class MetadataSerializer {
     }
   }
 
-  private static void writeSubtask(DataOutputStream out, OperatorSubtaskState subtask)
-      throws IOException {
+  static void writeSubtask(DataOutputStream out, OperatorSubtaskState subtask) throws IOException {
     int flags =
         (subtask.finished() ? FINISHED : 0)
             | (subtask.keyed() instanceof KeyGroupsStateHandle ? HAS_KEYED : 0)
@@ -225,8 +224,7 @@ public final class MetadataSerializer {
     }
   }
 
-  private static void writeHandle(DataOutputStream out, StreamStateHandle handle)
-      throws IOException {
+  static void writeHandle(DataOutputStream out, StreamStateHandle handle) throws IOException {
     if (handle instanceof StreamStateHandle.Inline inline) {
       out.writeByte(INLINE);
       out.writeInt(inline.data().length);
@@ -249,7 +247,7 @@ public final class MetadataSerializer {
     }
   }
 
-  private static void writeString(DataOutputStream out, String s) throws IOException {
+  static void writeString(DataOutputStream out, String s) throws IOException {
     if (s == null) {
       out.writeInt(-1);
       return;
@@ -281,7 +279,7 @@ public final class MetadataSerializer {
     return new CompletedCheckpoint(jobId, checkpointId, timestamp, savepoint, operators);
   }
 
-  private static OperatorSubtaskState readSubtask(DataInputStream in) throws IOException {
+  static OperatorSubtaskState readSubtask(DataInputStream in) throws IOException {
     int flags = in.readUnsignedByte();
     if ((flags & ~(FINISHED | HAS_KEYED | HAS_OPERATOR | HAS_INCREMENTAL)) != 0) {
       throw new IOException("unknown subtask flags " + flags);
@@ -329,7 +327,7 @@ public final class MetadataSerializer {
     return new OperatorSubtaskState(keyed, operator, (flags & FINISHED) != 0);
   }
 
-  private static StreamStateHandle readHandle(DataInputStream in) throws IOException {
+  static StreamStateHandle readHandle(DataInputStream in) throws IOException {
     byte tag = in.readByte();
     return switch (tag) {
       case INLINE -> {
@@ -351,7 +349,7 @@ public final class MetadataSerializer {
     return offsets;
   }
 
-  private static String readString(DataInputStream in) throws IOException {
+  static String readString(DataInputStream in) throws IOException {
     int length = in.readInt();
     if (length == -1) {
       return null;
@@ -364,7 +362,7 @@ public final class MetadataSerializer {
     return new String(utf8, StandardCharsets.UTF_8);
   }
 
-  private static int readCount(DataInputStream in, String what) throws IOException {
+  static int readCount(DataInputStream in, String what) throws IOException {
     return readCount(in, what, 1);
   }
 

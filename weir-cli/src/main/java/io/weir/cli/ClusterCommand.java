@@ -1,0 +1,200 @@
+package io.weir.cli;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code weir cluster start|stop}: a JobManager and N TaskManagers on this machine, in the
+ * background, with a PID file and a log file each under one directory.
+ */
+@Command(
+    name = "cluster",
+    description = "Start or stop a JobManager and TaskManagers on this machine.",
+    subcommands = {ClusterCommand.Start.class, ClusterCommand.Stop.class})
+final class ClusterCommand implements Runnable {
+
+  static Path defaultDir() {
+    return Path.of(
+        System.getProperty("java.io.tmpdir"), "weir-cluster-" + System.getProperty("user.name"));
+  }
+
+  @Override
+  public void run() {
+    throw new picocli.CommandLine.ParameterException(
+        new picocli.CommandLine(this), "Give 'start' or 'stop'");
+  }
+
+  @Command(name = "start", description = "Start a JobManager and TaskManagers in the background.")
+  static final class Start implements Callable<Integer> {
+
+    @Option(names = "--taskmanagers", defaultValue = "1", description = "How many TaskManagers.")
+    int taskManagers;
+
+    @Option(names = "--slots", defaultValue = "1", description = "Slots per TaskManager.")
+    int slots;
+
+    @Option(names = "--dir", description = "Where PID files and logs go.")
+    Path dir;
+
+    @Option(names = "--config", description = "A config file for every process.")
+    Path config;
+
+    @Option(names = "-D", paramLabel = "KEY=VALUE", description = "A setting for every process.")
+    List<String> settings;
+
+    @Option(
+        names = "--jvm-option",
+        paramLabel = "OPTION",
+        description = "A JVM option for every process, e.g. --jvm-option=-Xmx1g.")
+    List<String> jvmOptions = new ArrayList<>();
+
+    @Override
+    public Integer call() throws Exception {
+      Path home = dir != null ? dir : defaultDir();
+      Files.createDirectories(home.resolve("log"));
+      if (Files.exists(home.resolve("jobmanager.pid"))) {
+        throw new IllegalStateException(
+            "A cluster already runs from "
+                + home
+                + " (jobmanager.pid exists): stop it with 'weir cluster stop --dir "
+                + home
+                + "'");
+      }
+      List<String> common = new ArrayList<>();
+      if (config != null) {
+        common.add("--config");
+        common.add(config.toAbsolutePath().toString());
+      }
+      for (String s : Optional.ofNullable(settings).orElse(List.of())) {
+        common.add("-D");
+        common.add(s);
+      }
+      Path jmLog = home.resolve("log/jobmanager.log");
+      List<String> jmArgs = new ArrayList<>(List.of("jobmanager"));
+      if (!Settings.parse(settings).containsKey(io.weir.cluster.ClusterOptions.UPLOAD_DIR)) {
+        jmArgs.addAll(
+            List.of("-D", io.weir.cluster.ClusterOptions.UPLOAD_DIR + "=" + home.resolve("jars")));
+      }
+      Process jm = spawn(home, "jobmanager", jmLog, concat(jmArgs, common));
+      String started = awaitLine(jm, jmLog, "JobManager started", Duration.ofSeconds(60));
+      System.out.println(
+          "JobManager (pid "
+              + jm.pid()
+              + "): "
+              + started.substring(started.indexOf("JobManager started")));
+      var options = io.weir.cluster.ClusterOptions.load(config, Settings.parse(settings));
+      // The port the JobManager did bind (0 in the settings picks a free one).
+      java.util.regex.Matcher port =
+          java.util.regex.Pattern.compile("control port [^:]+:(\\d+)").matcher(started);
+      String rpc =
+          options.get(io.weir.cluster.ClusterOptions.JM_ADDRESS)
+              + ":"
+              + (port.find() ? port.group(1) : options.get(io.weir.cluster.ClusterOptions.JM_PORT));
+      for (int i = 1; i <= taskManagers; i++) {
+        Path log = home.resolve("log/taskmanager-" + i + ".log");
+        List<String> args =
+            concat(List.of("taskmanager", "--jobmanager", rpc, "--slots", "" + slots), common);
+        Process tm = spawn(home, "taskmanager-" + i, log, args);
+        awaitLine(tm, log, "Registered with the JobManager", Duration.ofSeconds(60));
+        System.out.println("TaskManager " + i + " (pid " + tm.pid() + ") registered; log " + log);
+      }
+      System.out.println("Cluster running; stop it with 'weir cluster stop --dir " + home + "'");
+      return 0;
+    }
+
+    private static List<String> concat(List<String> a, List<String> b) {
+      List<String> out = new ArrayList<>(a);
+      out.addAll(b);
+      return out;
+    }
+
+    private Process spawn(Path home, String name, Path log, List<String> args) throws IOException {
+      List<String> command = new ArrayList<>();
+      command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+      command.addAll(jvmOptions);
+      command.add("-Djava.io.tmpdir=" + System.getProperty("java.io.tmpdir"));
+      command.add("-cp");
+      command.add(System.getProperty("java.class.path"));
+      command.add(WeirCli.class.getName());
+      command.addAll(args);
+      Process p =
+          new ProcessBuilder(command)
+              .redirectErrorStream(true)
+              .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+              .start();
+      Files.writeString(home.resolve(name + ".pid"), p.pid() + "\n");
+      return p;
+    }
+
+    private static String awaitLine(Process p, Path log, String text, Duration timeout)
+        throws IOException, InterruptedException {
+      long deadline = System.nanoTime() + timeout.toNanos();
+      while (System.nanoTime() < deadline) {
+        for (String line : Files.readAllLines(log)) {
+          if (line.contains(text)) {
+            return line;
+          }
+        }
+        if (p.waitFor(100, TimeUnit.MILLISECONDS)) {
+          List<String> lines = Files.readAllLines(log);
+          throw new IllegalStateException(
+              "The process failed to start (exit code "
+                  + p.exitValue()
+                  + "); the end of "
+                  + log
+                  + ":\n"
+                  + String.join("\n", lines.subList(Math.max(0, lines.size() - 10), lines.size())));
+        }
+      }
+      throw new IllegalStateException(
+          "The process did not log '" + text + "' within " + timeout + ": see " + log);
+    }
+  }
+
+  @Command(name = "stop", description = "Stop the processes 'weir cluster start' started.")
+  static final class Stop implements Callable<Integer> {
+
+    @Option(names = "--dir", description = "The directory given to 'weir cluster start'.")
+    Path dir;
+
+    @Override
+    public Integer call() throws Exception {
+      Path home = dir != null ? dir : defaultDir();
+      List<Path> pidFiles;
+      try (Stream<Path> files = Files.exists(home) ? Files.list(home) : Stream.empty()) {
+        pidFiles = files.filter(p -> p.getFileName().toString().endsWith(".pid")).sorted().toList();
+      }
+      if (pidFiles.isEmpty()) {
+        throw new IllegalStateException("No cluster runs from " + home + ": it holds no PID files");
+      }
+      for (Path pidFile : pidFiles) {
+        long pid = Long.parseLong(Files.readString(pidFile).strip());
+        Optional<ProcessHandle> process = ProcessHandle.of(pid);
+        String name = pidFile.getFileName().toString().replace(".pid", "");
+        if (process.isPresent()) {
+          process.get().destroy();
+          try {
+            process.get().onExit().get(30, TimeUnit.SECONDS);
+          } catch (java.util.concurrent.TimeoutException e) {
+            process.get().destroyForcibly();
+          }
+          System.out.println("Stopped " + name + " (pid " + pid + ")");
+        } else {
+          System.out.println(name + " (pid " + pid + ") was not running");
+        }
+        Files.delete(pidFile);
+      }
+      return 0;
+    }
+  }
+}

@@ -1,0 +1,39 @@
+package io.weir.cluster;
+
+import io.weir.api.JobClient;
+import io.weir.api.PipelineExecutor;
+import io.weir.api.graph.Pipeline;
+import io.weir.runtime.local.LocalExecutor;
+
+/**
+ * Answers {@code execute} of a job's {@code main} run by a JobManager or TaskManager (see {@link
+ * JobProgram}); anywhere else, where no program runs, it is the embedded local cluster.
+ */
+public final class ClusterExecutor implements PipelineExecutor {
+
+  /** What the program running on this thread (and threads it starts) does with its pipeline. */
+  interface Context {
+    JobClient submit(Pipeline pipeline) throws Exception;
+  }
+
+  static final InheritableThreadLocal<Context> CONTEXT = new InheritableThreadLocal<>();
+
+  @Override
+  public JobClient execute(Pipeline pipeline) throws Exception {
+    Context context = CONTEXT.get();
+    return context == null ? new LocalExecutor().execute(pipeline) : context.submit(pipeline);
+  }
+
+  /** Registered with {@link java.util.ServiceLoader}; wins over the local executor. */
+  public static final class Factory implements PipelineExecutor.Factory {
+    @Override
+    public int priority() {
+      return 10;
+    }
+
+    @Override
+    public PipelineExecutor create() {
+      return new ClusterExecutor();
+    }
+  }
+}

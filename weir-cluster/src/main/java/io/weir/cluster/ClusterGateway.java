@@ -1,0 +1,484 @@
+package io.weir.cluster;
+
+import com.google.common.util.concurrent.ListenableFuture;
+import io.weir.cluster.rpc.CancelTaskRequest;
+import io.weir.cluster.rpc.JobPayload;
+import io.weir.cluster.rpc.NotifyCheckpointRequest;
+import io.weir.cluster.rpc.ReleaseJobRequest;
+import io.weir.cluster.rpc.RestoreStorage;
+import io.weir.cluster.rpc.SubmitTasksRequest;
+import io.weir.cluster.rpc.TaskDeployment;
+import io.weir.cluster.rpc.TriggerCheckpointRequest;
+import io.weir.runtime.checkpoint.TaskRestore;
+import io.weir.runtime.graph.JobVertex;
+import io.weir.runtime.jobmaster.JobMasterGateway;
+import io.weir.runtime.storage.DeploymentSerializer;
+import io.weir.runtime.storage.FileSystemCheckpointStorage;
+import io.weir.runtime.task.TaskState;
+import io.weir.runtime.taskexecutor.ExecutionAttemptId;
+import io.weir.runtime.taskexecutor.TaskDeploymentDescriptor;
+import io.weir.runtime.taskexecutor.TaskExecutorGateway;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The job master's {@link TaskExecutorGateway} in a cluster: places each attempt on a TaskManager
+ * with enough free slots, sends deployments, triggers, notifications and cancellations over the
+ * control plane, and turns a lost TaskManager into failed tasks. What TaskManagers report comes in
+ * through {@link #reported}, which forwards each task's end to the job master once.
+ *
+ * <p>Reports it makes itself (a task that never reached a TaskManager, a TaskManager lost) go to
+ * the job master from its own thread, never from inside a call of the job master.
+ */
+final class ClusterGateway implements TaskExecutorGateway {
+
+  private static final Logger LOG = LoggerFactory.getLogger(ClusterGateway.class);
+
+  /** One entry of a job's exception history. */
+  record ExceptionEntry(
+      long timestamp, String exceptionName, String message, String taskName, String location) {}
+
+  private final JobProgram program;
+  private final TaskManagerRegistry registry;
+  private final long slotWaitMillis;
+  private final JobMasterGateway jobMaster;
+  private final ExecutorService reporter;
+
+  /** Where each task of the current attempts runs; absent while it waits for slots. */
+  private final Map<ExecutionAttemptId, TaskManagerRegistry.TaskManager> placed =
+      new ConcurrentHashMap<>();
+
+  /** Tasks deployed whose end the job master has not heard yet. */
+  private final Set<ExecutionAttemptId> open = ConcurrentHashMap.newKeySet();
+
+  /** Open tasks per allocation, to free its slots when the last ends. */
+  private final Map<String, Set<ExecutionAttemptId>> allocations = new HashMap<>();
+
+  /**
+   * Calls for tasks whose deployment is still under way, sent once their TaskManager has them (a
+   * checkpoint triggered meanwhile is only late, not lost).
+   */
+  private final Map<ExecutionAttemptId, List<Runnable>> waiting = new HashMap<>();
+
+  private final Set<String> hosts = ConcurrentHashMap.newKeySet();
+
+  /** Vertex names by index, for the exception history. */
+  private volatile List<String> vertexNames = List.of();
+
+  private final List<ExceptionEntry> exceptions = new ArrayList<>();
+  private volatile String jobName = "";
+
+  ClusterGateway(
+      JobProgram program,
+      TaskManagerRegistry registry,
+      long slotWaitMillis,
+      JobMasterGateway jobMaster) {
+    this.program = program;
+    this.registry = registry;
+    this.slotWaitMillis = slotWaitMillis;
+    this.jobMaster = jobMaster;
+    this.reporter =
+        Executors.newSingleThreadExecutor(
+            r -> {
+              Thread t = new Thread(r, "weir-gateway-reports");
+              t.setDaemon(true);
+              return t;
+            });
+    registry.onLost(this::taskManagerLost);
+  }
+
+  private static String allocationId(ExecutionAttemptId id) {
+    return id.jobId() + "#" + id.attempt();
+  }
+
+  @Override
+  public void submitTasks(List<TaskDeploymentDescriptor> descriptors) {
+    if (descriptors.isEmpty()) {
+      return;
+    }
+    TaskDeploymentDescriptor first = descriptors.get(0);
+    jobName = first.graph().jobName();
+    vertexNames = first.graph().vertices().stream().map(JobVertex::getName).toList();
+    String allocation = allocationId(first.id());
+    int slots =
+        first.graph().vertices().stream().mapToInt(JobVertex::getParallelism).max().orElse(1);
+    synchronized (this) {
+      Set<ExecutionAttemptId> ids = ConcurrentHashMap.newKeySet();
+      for (TaskDeploymentDescriptor tdd : descriptors) {
+        ids.add(tdd.id());
+        open.add(tdd.id());
+      }
+      allocations.put(allocation, ids);
+    }
+    SubmitTasksRequest request = request(descriptors);
+    LOG.info(
+        "Job '{}' attempt {} asks for {} slots on one TaskManager",
+        jobName,
+        first.id().attempt(),
+        slots);
+    var unused =
+        registry
+            .requestSlots(allocation, jobName, slots, slotWaitMillis)
+            .whenComplete(
+                (tm, failure) -> {
+                  if (failure != null) {
+                    failTasks(descriptors, failure, "-");
+                    return;
+                  }
+                  deploy(tm, descriptors, request);
+                });
+  }
+
+  private void deploy(
+      TaskManagerRegistry.TaskManager tm,
+      List<TaskDeploymentDescriptor> descriptors,
+      SubmitTasksRequest request) {
+    List<TaskDeploymentDescriptor> live = new ArrayList<>();
+    for (TaskDeploymentDescriptor tdd : descriptors) {
+      if (open.contains(tdd.id())) {
+        placed.put(tdd.id(), tm);
+        live.add(tdd);
+      }
+    }
+    if (live.isEmpty()) {
+      registry.release(allocationId(descriptors.get(0).id()));
+      return;
+    }
+    hosts.add(tm.id);
+    if (tm.lost) {
+      failTasks(live, new TaskManagerLostException(tm, "it was lost before deployment"), tm.id);
+      return;
+    }
+    LOG.info(
+        "Deploying {} tasks of job '{}' attempt {} to {}",
+        live.size(),
+        jobName,
+        descriptors.get(0).id().attempt(),
+        tm);
+    synchronized (this) {
+      for (TaskDeploymentDescriptor tdd : live) {
+        waiting.put(tdd.id(), new ArrayList<>());
+      }
+    }
+    ListenableFuture<?> call = tm.stub.submitTasks(request);
+    call.addListener(
+        () -> {
+          try {
+            call.get();
+            List<Runnable> late = new ArrayList<>();
+            synchronized (this) {
+              for (TaskDeploymentDescriptor tdd : live) {
+                List<Runnable> calls = waiting.remove(tdd.id());
+                if (calls != null) {
+                  late.addAll(calls);
+                }
+              }
+            }
+            late.forEach(Runnable::run);
+          } catch (Exception e) {
+            synchronized (this) {
+              live.forEach(tdd -> waiting.remove(tdd.id()));
+            }
+            Throwable cause = e.getCause() != null ? e.getCause() : e;
+            failTasks(
+                live,
+                new IllegalStateException(
+                    "Deploying to " + tm + " failed: " + cause.getMessage(), cause),
+                tm.id);
+          }
+        },
+        Runnable::run);
+  }
+
+  private SubmitTasksRequest request(List<TaskDeploymentDescriptor> descriptors) {
+    TaskDeploymentDescriptor first = descriptors.get(0);
+    JobPayload payload =
+        JobPayload.newBuilder()
+            .setJobId(first.id().jobId())
+            .setJobName(first.graph().jobName())
+            .setJarId(program.jarId())
+            .setEntryClass(program.entryClass())
+            .addAllArgs(program.args())
+            .putAllConfiguration(first.graph().configuration().toMap())
+            .build();
+    SubmitTasksRequest.Builder request = SubmitTasksRequest.newBuilder().setJob(payload);
+    for (TaskDeploymentDescriptor tdd : descriptors) {
+      TaskRestore restore = tdd.restore();
+      TaskDeployment.Builder task =
+          TaskDeployment.newBuilder()
+              .setId(Messages.toProto(tdd.id()))
+              .setCheckpointingEnabled(tdd.checkpointing().enabled())
+              .setExactlyOnce(tdd.checkpointing().exactlyOnce())
+              .setAlignment(tdd.checkpointing().alignment().name())
+              .setAlignedTimeoutMillis(tdd.checkpointing().alignedTimeoutMillis())
+              .setRestore(
+                  com.google.protobuf.ByteString.copyFrom(
+                      DeploymentSerializer.serializeRestore(restore)));
+      if (restore.storage() == null) {
+        task.setRestoreStorage(RestoreStorage.NONE);
+      } else if (restore.claimed()) {
+        task.setRestoreStorage(RestoreStorage.JOB);
+      } else if (restore.storage() instanceof FileSystemCheckpointStorage fs
+          && fs.loadedCheckpointUri() != null) {
+        task.setRestoreStorage(RestoreStorage.EXTERNAL).setRestorePointer(fs.loadedCheckpointUri());
+      } else {
+        // A checkpoint of this job restored without claiming it: read through the job's storage.
+        task.setRestoreStorage(RestoreStorage.JOB);
+      }
+      request.addTasks(task);
+    }
+    return request.build();
+  }
+
+  /** Reports {@code tasks} failed, from the reporter thread. */
+  private void failTasks(List<TaskDeploymentDescriptor> tasks, Throwable cause, String location) {
+    reporter.execute(
+        () -> {
+          for (TaskDeploymentDescriptor tdd : tasks) {
+            end(
+                tdd.id(),
+                TaskState.FAILED,
+                cause,
+                location,
+                tdd.graph().vertices().get(tdd.id().vertex()).getName());
+          }
+        });
+  }
+
+  private void taskManagerLost(TaskManagerRegistry.TaskManager tm, String reason) {
+    List<ExecutionAttemptId> affected = new ArrayList<>();
+    for (Map.Entry<ExecutionAttemptId, TaskManagerRegistry.TaskManager> e : placed.entrySet()) {
+      if (e.getValue() == tm && open.contains(e.getKey())) {
+        affected.add(e.getKey());
+      }
+    }
+    if (affected.isEmpty()) {
+      return;
+    }
+    TaskManagerLostException cause = new TaskManagerLostException(tm, reason);
+    reporter.execute(
+        () -> {
+          for (ExecutionAttemptId id : affected) {
+            end(id, TaskState.FAILED, cause, tm.id, vertexName(id));
+          }
+        });
+  }
+
+  private String vertexName(ExecutionAttemptId id) {
+    List<String> names = vertexNames;
+    return id.vertex() < names.size() ? names.get(id.vertex()) : "vertex " + id.vertex();
+  }
+
+  /** What a TaskManager reported about a task's end. */
+  void reported(
+      ExecutionAttemptId id, TaskState state, Throwable failure, JobMasterGateway.TaskMetrics m) {
+    TaskManagerRegistry.TaskManager tm = placed.get(id);
+    endWith(id, state, failure, tm == null ? "-" : tm.id, m);
+  }
+
+  private void end(
+      ExecutionAttemptId id, TaskState state, Throwable failure, String location, String name) {
+    endWith(id, state, failure, location, new JobMasterGateway.TaskMetrics(name, 0, 0));
+  }
+
+  private void endWith(
+      ExecutionAttemptId id,
+      TaskState state,
+      Throwable failure,
+      String location,
+      JobMasterGateway.TaskMetrics metrics) {
+    if (!open.remove(id)) {
+      return; // already ended (e.g. reported by its TaskManager after it was declared lost)
+    }
+    placed.remove(id);
+    if (state == TaskState.FAILED && failure != null) {
+      synchronized (exceptions) {
+        exceptions.add(
+            new ExceptionEntry(
+                System.currentTimeMillis(),
+                failure instanceof Messages.RemoteFailure r
+                    ? r.remoteClass()
+                    : failure.getClass().getName(),
+                failure.getMessage(),
+                metrics.vertexName() + " (" + (id.subtask() + 1) + ")",
+                location));
+      }
+    }
+    String allocation = allocationId(id);
+    boolean allEnded;
+    synchronized (this) {
+      Set<ExecutionAttemptId> ids = allocations.get(allocation);
+      allEnded = ids != null && ids.remove(id) && ids.isEmpty();
+      if (allEnded) {
+        allocations.remove(allocation);
+      }
+    }
+    if (allEnded) {
+      registry.cancelRequest(allocation);
+      registry.release(allocation);
+    }
+    jobMaster.taskTerminated(id, state, failure, metrics);
+  }
+
+  /** Whether {@code id} is a task of this job not yet ended. */
+  boolean isOpen(ExecutionAttemptId id) {
+    return open.contains(id);
+  }
+
+  List<ExceptionEntry> exceptions() {
+    synchronized (exceptions) {
+      return List.copyOf(exceptions);
+    }
+  }
+
+  /** TaskManagers that ran tasks of this job. */
+  Set<String> hosts() {
+    return new HashSet<>(hosts);
+  }
+
+  /** Runs {@code call} now, or once the deployment of {@code task} completed; false if neither. */
+  private boolean whenDeployed(ExecutionAttemptId task, Runnable call) {
+    synchronized (this) {
+      List<Runnable> calls = waiting.get(task);
+      if (calls != null) {
+        calls.add(call);
+        return true;
+      }
+    }
+    if (placed.containsKey(task)) {
+      call.run();
+      return true;
+    }
+    return false;
+  }
+
+  @Override
+  public void triggerCheckpoint(ExecutionAttemptId task, long checkpointId, long timestamp) {
+    if (!whenDeployed(task, () -> sendTrigger(task, checkpointId, timestamp))) {
+      LOG.debug("Checkpoint {} not triggered on {}: it is not deployed", checkpointId, task);
+    }
+  }
+
+  private void sendTrigger(ExecutionAttemptId task, long checkpointId, long timestamp) {
+    TaskManagerRegistry.TaskManager tm = placed.get(task);
+    if (tm != null) {
+      fireAndForget(
+          tm,
+          tm.stub.triggerCheckpoint(
+              TriggerCheckpointRequest.newBuilder()
+                  .setTask(Messages.toProto(task))
+                  .setCheckpointId(checkpointId)
+                  .setTimestamp(timestamp)
+                  .build()));
+    }
+  }
+
+  @Override
+  public void notifyCheckpointComplete(
+      ExecutionAttemptId task, long checkpointId, boolean isFinal) {
+    notify(task, checkpointId, true, isFinal);
+  }
+
+  @Override
+  public void notifyCheckpointAborted(ExecutionAttemptId task, long checkpointId) {
+    notify(task, checkpointId, false, false);
+  }
+
+  private void notify(ExecutionAttemptId task, long checkpointId, boolean complete, boolean fin) {
+    whenDeployed(task, () -> sendNotify(task, checkpointId, complete, fin));
+  }
+
+  private void sendNotify(
+      ExecutionAttemptId task, long checkpointId, boolean complete, boolean fin) {
+    TaskManagerRegistry.TaskManager tm = placed.get(task);
+    if (tm != null) {
+      fireAndForget(
+          tm,
+          tm.stub.notifyCheckpoint(
+              NotifyCheckpointRequest.newBuilder()
+                  .setTask(Messages.toProto(task))
+                  .setCheckpointId(checkpointId)
+                  .setComplete(complete)
+                  .setIsFinal(fin)
+                  .build()));
+    }
+  }
+
+  @Override
+  public void cancelTask(ExecutionAttemptId task) {
+    if (!open.contains(task)) {
+      return;
+    }
+    TaskManagerRegistry.TaskManager tm = placed.get(task);
+    if (tm == null || tm.lost) {
+      // Never reached a TaskManager (waiting for slots), or its TaskManager is gone.
+      reporter.execute(() -> end(task, TaskState.CANCELED, null, "-", vertexName(task)));
+      return;
+    }
+    whenDeployed(task, () -> sendCancel(task, tm));
+  }
+
+  private void sendCancel(ExecutionAttemptId task, TaskManagerRegistry.TaskManager tm) {
+    ListenableFuture<?> call =
+        tm.stub.cancelTask(CancelTaskRequest.newBuilder().setTask(Messages.toProto(task)).build());
+    call.addListener(
+        () -> {
+          try {
+            call.get();
+          } catch (Exception e) {
+            if (TaskManagerRegistry.unreachable(e.getCause() != null ? e.getCause() : e)) {
+              registry.lost(tm, "its connection failed while cancelling " + task);
+            }
+          }
+        },
+        Runnable::run);
+  }
+
+  @Override
+  public void releaseJob(String jobId) {
+    LOG.info("Releasing job '{}' ({}) on {}", jobName, jobId, hosts);
+    for (String id : hosts) {
+      TaskManagerRegistry.TaskManager tm = registry.get(id);
+      if (tm != null) {
+        fireAndForget(
+            tm, tm.stub.releaseJob(ReleaseJobRequest.newBuilder().setJobId(jobId).build()));
+      }
+    }
+    reporter.shutdown();
+  }
+
+  private void fireAndForget(TaskManagerRegistry.TaskManager tm, ListenableFuture<?> call) {
+    call.addListener(
+        () -> {
+          try {
+            call.get();
+          } catch (Exception e) {
+            Throwable cause = e.getCause() != null ? e.getCause() : e;
+            if (TaskManagerRegistry.unreachable(cause)) {
+              registry.lost(tm, "its connection failed (" + cause.getMessage() + ")");
+            } else {
+              LOG.warn("A call to {} failed: {}", tm, cause.toString());
+            }
+          }
+        },
+        Runnable::run);
+  }
+
+  /** A task's TaskManager was lost. */
+  static final class TaskManagerLostException extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    TaskManagerLostException(TaskManagerRegistry.TaskManager tm, String reason) {
+      super(tm + " was lost: " + reason);
+    }
+  }
+}

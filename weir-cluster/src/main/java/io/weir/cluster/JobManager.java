@@ -1,0 +1,135 @@
+package io.weir.cluster;
+
+import io.grpc.Server;
+import io.grpc.ServerInterceptors;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import java.io.IOException;
+import java.net.BindException;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A JobManager process: the control port (gRPC) TaskManagers register at, the REST port clients
+ * submit and watch jobs through, the TaskManagers it knows and the jobs it runs. Both ports bind to
+ * 127.0.0.1 unless configured otherwise.
+ */
+public final class JobManager implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(JobManager.class);
+
+  private final ScheduledExecutorService timer =
+      Executors.newSingleThreadScheduledExecutor(
+          r -> {
+            Thread t = new Thread(r, "weir-jobmanager-heartbeats");
+            t.setDaemon(true);
+            return t;
+          });
+  private final TaskManagerRegistry registry;
+  private final Server rpc;
+  private final RestServer rest;
+
+  /**
+   * Starts a JobManager.
+   *
+   * @throws IllegalArgumentException naming the setting at fault, or the address already in use
+   */
+  public JobManager(ClusterOptions options) throws IOException, InterruptedException {
+    for (String key : options.unknownKeys()) {
+      LOG.warn("Ignoring unknown cluster setting {}", key);
+    }
+    String secret = options.secret();
+    this.registry =
+        new TaskManagerRegistry(
+            secret,
+            options.getDuration(ClusterOptions.HEARTBEAT_INTERVAL),
+            options.getDuration(ClusterOptions.HEARTBEAT_TIMEOUT),
+            timer);
+    String uploadDir = options.get(ClusterOptions.UPLOAD_DIR);
+    Path jarDir =
+        uploadDir != null
+            ? Path.of(uploadDir)
+            : Path.of(
+                System.getProperty("java.io.tmpdir"),
+                "weir-jobmanager-" + ProcessHandle.current().pid(),
+                "jars");
+    Dispatcher dispatcher = new Dispatcher(new JarStore(jarDir), registry, options);
+    String rpcHost = options.get(ClusterOptions.JM_BIND_HOST);
+    int rpcPort = options.getInt(ClusterOptions.JM_PORT);
+    try {
+      this.rpc =
+          NettyServerBuilder.forAddress(new InetSocketAddress(rpcHost, rpcPort))
+              .addService(
+                  ServerInterceptors.intercept(
+                      new JobManagerRpc(registry, dispatcher, options),
+                      Secrets.server(secret, "JobManager's control port")))
+              .maxInboundMessageSize(64 << 20)
+              .build()
+              .start();
+    } catch (IOException e) {
+      timer.shutdownNow();
+      throw bindFailure("control", rpcHost, rpcPort, ClusterOptions.JM_PORT, e);
+    }
+    String restHost = options.get(ClusterOptions.REST_BIND_ADDRESS);
+    int restPort = options.getInt(ClusterOptions.REST_PORT);
+    try {
+      this.rest = new RestServer(dispatcher, registry, secret, restHost, restPort);
+    } catch (Exception e) {
+      rpc.shutdownNow();
+      timer.shutdownNow();
+      throw bindFailure("REST", restHost, restPort, ClusterOptions.REST_PORT, e);
+    }
+    LOG.info(
+        "JobManager started: control port {}:{}, REST port {}:{}, jars in {}{}",
+        rpcHost,
+        rpcPort(),
+        restHost,
+        restPort(),
+        jarDir,
+        secret != null ? ", secret required" : "");
+  }
+
+  private static IllegalArgumentException bindFailure(
+      String what, String host, int port, String key, Exception e) {
+    Throwable cause = e.getCause() instanceof BindException b ? b : e;
+    return new IllegalArgumentException(
+        "Cannot open the JobManager's "
+            + what
+            + " port on "
+            + host
+            + ":"
+            + port
+            + " ("
+            + cause.getMessage()
+            + "): choose another with -D "
+            + key
+            + "=PORT",
+        e);
+  }
+
+  public int rpcPort() {
+    return rpc.getPort();
+  }
+
+  public int restPort() {
+    return rest.port();
+  }
+
+  /** Blocks until the process is stopped. */
+  public void awaitTermination() throws InterruptedException {
+    rpc.awaitTermination();
+  }
+
+  @Override
+  public void close() throws InterruptedException {
+    rest.close();
+    rpc.shutdownNow();
+    rpc.awaitTermination(5, TimeUnit.SECONDS);
+    registry.close();
+    timer.shutdownNow();
+  }
+}

@@ -1,0 +1,292 @@
+package io.weir.cluster;
+
+import io.weir.api.CheckpointStatistics;
+import io.weir.cluster.rpc.AcknowledgeCheckpoint;
+import io.weir.cluster.rpc.DeclineCheckpoint;
+import io.weir.cluster.rpc.EndOfInput;
+import io.weir.cluster.rpc.JobManagerServiceGrpc;
+import io.weir.cluster.rpc.JobPayload;
+import io.weir.cluster.rpc.TaskDeployment;
+import io.weir.cluster.rpc.TaskStateUpdate;
+import io.weir.runtime.checkpoint.BarrierHandler;
+import io.weir.runtime.checkpoint.OperatorSubtaskState;
+import io.weir.runtime.checkpoint.TaskRestore;
+import io.weir.runtime.graph.JobGraph;
+import io.weir.runtime.jobmaster.JobMasterGateway;
+import io.weir.runtime.storage.CheckpointStorage;
+import io.weir.runtime.storage.CheckpointStorages;
+import io.weir.runtime.storage.DeploymentSerializer;
+import io.weir.runtime.storage.FileSystemCheckpointStorage;
+import io.weir.runtime.task.TaskState;
+import io.weir.runtime.taskexecutor.ExecutionAttemptId;
+import io.weir.runtime.taskexecutor.TaskDeploymentDescriptor;
+import io.weir.runtime.taskexecutor.TaskExecutor;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One job on a TaskManager: its class loader over the job's jar, its plan (rebuilt from the job's
+ * program inside that class loader), and a {@link TaskExecutor} that runs its subtasks and reports
+ * through the control plane. Closed, with its class loader, once the job is released and its last
+ * subtask here ended.
+ */
+final class JobOnTaskManager implements JobMasterGateway {
+
+  private static final Logger LOG = LoggerFactory.getLogger(JobOnTaskManager.class);
+
+  private final String jobId;
+  private final JobClassLoader loader;
+  private final JobGraph graph;
+  private final TaskExecutor executor;
+  private final JobManagerServiceGrpc.JobManagerServiceBlockingStub jobManager;
+  private final ExecutorService outbox;
+  private final Consumer<JobOnTaskManager> onClosed;
+  private final Set<ExecutionAttemptId> running = ConcurrentHashMap.newKeySet();
+  private final Map<String, CheckpointStorage> storages = new HashMap<>();
+  private boolean released;
+  private boolean closed;
+
+  /**
+   * Loads the job: its class loader over {@code jar} and its plan.
+   *
+   * @throws Exception naming the jar and entry class when the plan cannot be rebuilt
+   */
+  JobOnTaskManager(
+      JobPayload payload,
+      Path jar,
+      JobManagerServiceGrpc.JobManagerServiceBlockingStub jobManager,
+      ExecutorService outbox,
+      Consumer<JobOnTaskManager> onClosed)
+      throws Exception {
+    this.jobId = payload.getJobId();
+    this.jobManager = jobManager;
+    this.outbox = outbox;
+    this.onClosed = onClosed;
+    this.loader =
+        new JobClassLoader(
+            jar,
+            JobOnTaskManager.class.getClassLoader(),
+            payload.getJobName() + " (" + jobId + ")");
+    JobProgram program =
+        new JobProgram(
+            payload.getJarId(),
+            payload.getEntryClass(),
+            payload.getArgsList(),
+            payload.getConfigurationMap());
+    JobGraph[] captured = new JobGraph[1];
+    try {
+      program.run(
+          loader,
+          pipeline -> {
+            captured[0] = Dispatcher.buildGraph(pipeline, program.settings());
+            throw new JobProgram.PlanCaptured();
+          },
+          60_000,
+          Object.class);
+    } catch (JobProgram.PlanCaptured expected) {
+      // the plan is what we wanted
+    } catch (Exception e) {
+      loader.close();
+      throw e;
+    }
+    if (captured[0] == null) {
+      loader.close();
+      throw new IllegalStateException(
+          "The program " + payload.getEntryClass() + " of job " + jobId + " built no plan here");
+    }
+    this.graph = captured[0];
+    this.executor = new TaskExecutor(this);
+    LOG.info("Job '{}' ({}) loaded from jar {}", graph.jobName(), jobId, payload.getJarId());
+  }
+
+  String jobId() {
+    return jobId;
+  }
+
+  List<ExecutionAttemptId> running() {
+    return List.copyOf(running);
+  }
+
+  /** Deploys and starts the tasks. */
+  void submit(List<TaskDeployment> deployments) throws IOException {
+    List<TaskDeploymentDescriptor> descriptors = new ArrayList<>();
+    for (TaskDeployment d : deployments) {
+      ExecutionAttemptId id = Messages.fromProto(d.getId());
+      if (id.vertex() >= graph.vertices().size()) {
+        throw new IllegalStateException(
+            "The plan of job "
+                + jobId
+                + " rebuilt here has "
+                + graph.vertices().size()
+                + " vertices but the JobManager deploys vertex "
+                + id.vertex()
+                + ": the job's main must build the same plan on every run");
+      }
+      TaskRestore restore =
+          DeploymentSerializer.deserializeRestore(d.getRestore().toByteArray(), storage(d));
+      descriptors.add(
+          new TaskDeploymentDescriptor(
+              id,
+              graph,
+              new TaskDeploymentDescriptor.Checkpointing(
+                  d.getCheckpointingEnabled(),
+                  d.getExactlyOnce(),
+                  BarrierHandler.Alignment.valueOf(d.getAlignment()),
+                  d.getAlignedTimeoutMillis()),
+              restore));
+    }
+    synchronized (this) {
+      released = false;
+      descriptors.forEach(tdd -> running.add(tdd.id()));
+    }
+    LOG.info("Starting {} tasks of job '{}' ({})", descriptors.size(), graph.jobName(), jobId);
+    executor.submitTasks(descriptors);
+  }
+
+  private synchronized CheckpointStorage storage(TaskDeployment d) throws IOException {
+    return switch (d.getRestoreStorage()) {
+      case NONE -> null;
+      case JOB ->
+          storages.computeIfAbsent(
+              "job", k -> CheckpointStorages.create(graph.configuration(), jobId));
+      case EXTERNAL -> {
+        CheckpointStorage s = storages.get(d.getRestorePointer());
+        if (s == null) {
+          s = FileSystemCheckpointStorage.loadFromPath(d.getRestorePointer()).storage();
+          storages.put(d.getRestorePointer(), s);
+        }
+        yield s;
+      }
+      case UNRECOGNIZED -> throw new IOException("unknown restore storage in the deployment");
+    };
+  }
+
+  void trigger(ExecutionAttemptId id, long checkpointId, long timestamp) {
+    executor.triggerCheckpoint(id, checkpointId, timestamp);
+  }
+
+  void notify(ExecutionAttemptId id, long checkpointId, boolean complete, boolean isFinal) {
+    if (complete) {
+      executor.notifyCheckpointComplete(id, checkpointId, isFinal);
+    } else {
+      executor.notifyCheckpointAborted(id, checkpointId);
+    }
+  }
+
+  void cancel(ExecutionAttemptId id) {
+    executor.cancelTask(id);
+  }
+
+  /** Cancels every task (the JobManager is lost or forgot this TaskManager). */
+  void cancelAll() {
+    for (ExecutionAttemptId id : running()) {
+      executor.cancelTask(id);
+    }
+  }
+
+  void release() {
+    LOG.info("Releasing job '{}' ({}); {} tasks still run", graph.jobName(), jobId, running.size());
+    executor.releaseJob(jobId);
+    synchronized (this) {
+      released = true;
+    }
+    closeIfDone();
+  }
+
+  private void closeIfDone() {
+    synchronized (this) {
+      if (!released || !running.isEmpty() || closed) {
+        return;
+      }
+      closed = true;
+    }
+    executor.close();
+    try {
+      loader.close();
+    } catch (IOException e) {
+      LOG.debug("Closing the class loader of job {} failed", jobId, e);
+    }
+    LOG.info("Job '{}' ({}) released: its class loader is closed", graph.jobName(), jobId);
+    onClosed.accept(this);
+  }
+
+  // ------------------------------------------------------------ reports, in order, to the
+  // JobManager
+
+  private void send(String what, Runnable call) {
+    outbox.execute(
+        () -> {
+          try {
+            call.run();
+          } catch (RuntimeException e) {
+            LOG.warn("Could not tell the JobManager {}: {}", what, e.getMessage());
+          }
+        });
+  }
+
+  @Override
+  public void acknowledgeCheckpoint(
+      ExecutionAttemptId task,
+      long checkpointId,
+      Map<String, OperatorSubtaskState> states,
+      CheckpointStatistics.SubtaskCheckpointStatistics statistics) {
+    AcknowledgeCheckpoint ack =
+        AcknowledgeCheckpoint.newBuilder()
+            .setTask(Messages.toProto(task))
+            .setCheckpointId(checkpointId)
+            .setStates(
+                com.google.protobuf.ByteString.copyFrom(
+                    DeploymentSerializer.serializeStates(states)))
+            .setStatistics(Messages.toProto(statistics))
+            .build();
+    send("of checkpoint " + checkpointId + " by " + task, () -> jobManager.acknowledge(ack));
+  }
+
+  @Override
+  public void declineCheckpoint(ExecutionAttemptId task, long checkpointId, Throwable cause) {
+    DeclineCheckpoint decline =
+        DeclineCheckpoint.newBuilder()
+            .setTask(Messages.toProto(task))
+            .setCheckpointId(checkpointId)
+            .setCause(Messages.toProto(cause))
+            .build();
+    send(
+        "that " + task + " declined checkpoint " + checkpointId, () -> jobManager.decline(decline));
+  }
+
+  @Override
+  public void reachedEndOfInput(ExecutionAttemptId task) {
+    EndOfInput end = EndOfInput.newBuilder().setTask(Messages.toProto(task)).build();
+    send("that " + task + " reached the end of its input", () -> jobManager.reachedEndOfInput(end));
+  }
+
+  @Override
+  public void taskTerminated(
+      ExecutionAttemptId task, TaskState state, Throwable failure, TaskMetrics metrics) {
+    TaskStateUpdate.Builder update =
+        TaskStateUpdate.newBuilder()
+            .setTask(Messages.toProto(task))
+            .setState(Messages.toProto(state))
+            .setVertexName(metrics.vertexName())
+            .setRecordsIn(metrics.recordsIn())
+            .setRecordsOut(metrics.recordsOut());
+    if (failure != null) {
+      update.setFailure(Messages.toProto(failure));
+    }
+    LOG.info("Task {} of job '{}' is {}", task, graph.jobName(), state);
+    TaskStateUpdate message = update.build();
+    send("that " + task + " is " + state, () -> jobManager.updateTaskState(message));
+    running.remove(task);
+    closeIfDone();
+  }
+}

@@ -1,0 +1,443 @@
+package io.weir.cluster;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.ByteBufInputStream;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpObjectAggregator;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.QueryStringDecoder;
+import io.netty.handler.codec.http.multipart.FileUpload;
+import io.netty.handler.codec.http.multipart.HttpPostRequestDecoder;
+import io.netty.handler.codec.http.multipart.InterfaceHttpData;
+import io.weir.api.CheckpointStatistics;
+import io.weir.api.JobExecutionException;
+import io.weir.api.JobStatus;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The JobManager's REST API, JSON over HTTP on Netty, with Flink's paths and field names where the
+ * concept is the same: {@code POST /jars/upload}, {@code POST /jars/:id/run}, {@code GET /jobs},
+ * {@code GET /jobs/:id}, {@code GET /jobs/:id/exceptions}, {@code GET /jobs/:id/checkpoints},
+ * {@code PATCH /jobs/:id} or {@code POST /jobs/:id/cancel}, {@code GET /taskmanagers}. With a
+ * secret configured, every call that changes something must send it in the {@code weir-secret}
+ * header.
+ */
+final class RestServer implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(RestServer.class);
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final int MAX_UPLOAD = 512 << 20;
+
+  private final Dispatcher dispatcher;
+  private final TaskManagerRegistry registry;
+  private final String secret;
+  private final EventLoopGroup group =
+      new MultiThreadIoEventLoopGroup(2, NioIoHandler.newFactory());
+  private final ExecutorService handlers =
+      Executors.newCachedThreadPool(
+          r -> {
+            Thread t = new Thread(r, "weir-rest");
+            t.setDaemon(true);
+            return t;
+          });
+  private final Channel channel;
+
+  RestServer(
+      Dispatcher dispatcher, TaskManagerRegistry registry, String secret, String host, int port)
+      throws InterruptedException {
+    this.dispatcher = dispatcher;
+    this.registry = registry;
+    this.secret = secret;
+    this.channel =
+        new ServerBootstrap()
+            .group(group)
+            .channel(NioServerSocketChannel.class)
+            .childHandler(
+                new ChannelInitializer<SocketChannel>() {
+                  @Override
+                  protected void initChannel(SocketChannel ch) {
+                    ch.pipeline()
+                        .addLast(new HttpServerCodec())
+                        .addLast(new HttpObjectAggregator(MAX_UPLOAD))
+                        .addLast(new Handler());
+                  }
+                })
+            .bind(host, port)
+            .sync()
+            .channel();
+  }
+
+  int port() {
+    return ((InetSocketAddress) channel.localAddress()).getPort();
+  }
+
+  @Override
+  public void close() {
+    channel.close().syncUninterruptibly();
+    group.shutdownGracefully().syncUninterruptibly();
+    handlers.shutdownNow();
+  }
+
+  /** An error to answer with a status code and a message naming what is wrong. */
+  static final class RestException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+    final HttpResponseStatus status;
+
+    RestException(HttpResponseStatus status, String message) {
+      super(message);
+      this.status = status;
+    }
+  }
+
+  private final class Handler extends SimpleChannelInboundHandler<FullHttpRequest> {
+    @Override
+    protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) {
+      request.retain();
+      handlers.execute(
+          () -> {
+            try {
+              respond(ctx, request, HttpResponseStatus.OK, route(ctx, request));
+            } catch (RestException e) {
+              respond(ctx, request, e.status, Map.of("errors", List.of(e.getMessage())));
+            } catch (Dispatcher.NoSuchJobException e) {
+              respond(
+                  ctx,
+                  request,
+                  HttpResponseStatus.NOT_FOUND,
+                  Map.of("errors", List.of(e.getMessage())));
+            } catch (IllegalArgumentException e) {
+              respond(
+                  ctx,
+                  request,
+                  HttpResponseStatus.BAD_REQUEST,
+                  Map.of("errors", List.of(describe(e))));
+            } catch (Exception e) {
+              LOG.warn("REST call {} {} failed", request.method(), request.uri(), e);
+              respond(
+                  ctx,
+                  request,
+                  HttpResponseStatus.INTERNAL_SERVER_ERROR,
+                  Map.of("errors", List.of(describe(e))));
+            } finally {
+              request.release();
+            }
+          });
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+      LOG.warn(
+          "Closing the REST connection from {}: {}",
+          ctx.channel().remoteAddress(),
+          cause.toString());
+      var unused = ctx.close();
+    }
+  }
+
+  private static String describe(Throwable e) {
+    List<String> messages = new ArrayList<>();
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      String m = t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
+      if (messages.stream().noneMatch(x -> x.contains(m))) {
+        messages.add(m);
+      }
+    }
+    return String.join("; caused by: ", messages);
+  }
+
+  private void respond(
+      ChannelHandlerContext ctx, FullHttpRequest request, HttpResponseStatus status, Object body) {
+    byte[] bytes;
+    try {
+      bytes = JSON.writeValueAsBytes(body);
+    } catch (IOException e) {
+      bytes = ("{\"errors\":[\"" + e.getMessage() + "\"]}").getBytes(StandardCharsets.UTF_8);
+      status = HttpResponseStatus.INTERNAL_SERVER_ERROR;
+    }
+    FullHttpResponse response =
+        new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, Unpooled.wrappedBuffer(bytes));
+    response.headers().set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_JSON);
+    response.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, bytes.length);
+    boolean keepAlive = HttpUtil.isKeepAlive(request);
+    if (keepAlive) {
+      response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
+      var unused = ctx.writeAndFlush(response);
+    } else {
+      ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
+    }
+  }
+
+  private Object route(ChannelHandlerContext ctx, FullHttpRequest request) throws Exception {
+    QueryStringDecoder uri = new QueryStringDecoder(request.uri());
+    String[] path =
+        com.google.common.base.Splitter.on('/')
+            .omitEmptyStrings()
+            .splitToList(uri.path())
+            .toArray(String[]::new);
+    HttpMethod method = request.method();
+    if (!method.equals(HttpMethod.GET) && !method.equals(HttpMethod.HEAD)) {
+      String presented = request.headers().get(Secrets.HEADER);
+      if (!Secrets.matches(secret, presented)) {
+        LOG.warn(
+            "Refused REST call {} {} from {}: it did not present the cluster's secret ({})",
+            method,
+            uri.path(),
+            ctx.channel().remoteAddress(),
+            ClusterOptions.SECRET);
+        throw new RestException(
+            HttpResponseStatus.UNAUTHORIZED,
+            "Wrong or missing cluster secret: send it in the " + Secrets.HEADER + " header");
+      }
+    }
+    String p0 = path.length > 0 ? path[0] : "";
+    if (method.equals(HttpMethod.POST)
+        && path.length == 2
+        && p0.equals("jars")
+        && path[1].equals("upload")) {
+      return upload(request);
+    }
+    if (method.equals(HttpMethod.POST)
+        && path.length == 3
+        && p0.equals("jars")
+        && path[2].equals("run")) {
+      return run(path[1], request);
+    }
+    if (method.equals(HttpMethod.GET) && path.length == 1 && p0.equals("jobs")) {
+      List<Object> jobs = new ArrayList<>();
+      for (Dispatcher.Job job : dispatcher.jobs()) {
+        jobs.add(Map.of("id", job.id(), "status", job.status().name()));
+      }
+      return Map.of("jobs", jobs);
+    }
+    if (method.equals(HttpMethod.GET)
+        && path.length == 2
+        && p0.equals("jobs")
+        && path[1].equals("overview")) {
+      List<Object> jobs = new ArrayList<>();
+      for (Dispatcher.Job job : dispatcher.jobs()) {
+        jobs.add(summary(job));
+      }
+      return Map.of("jobs", jobs);
+    }
+    if (p0.equals("jobs") && path.length >= 2) {
+      Dispatcher.Job job = dispatcher.job(path[1]);
+      if (method.equals(HttpMethod.GET) && path.length == 2) {
+        Map<String, Object> detail = summary(job);
+        detail.put("exceptions", exceptions(job));
+        return detail;
+      }
+      if (method.equals(HttpMethod.GET) && path.length == 3 && path[2].equals("exceptions")) {
+        return exceptions(job);
+      }
+      if (method.equals(HttpMethod.GET) && path.length == 3 && path[2].equals("checkpoints")) {
+        return checkpoints(job);
+      }
+      boolean cancel =
+          (method.equals(HttpMethod.PATCH) && path.length == 2)
+              || (method.equals(HttpMethod.POST) && path.length == 3 && path[2].equals("cancel"));
+      if (cancel) {
+        LOG.info(
+            "Cancelling job '{}' ({}) on request of {}",
+            job.name(),
+            job.id(),
+            ctx.channel().remoteAddress());
+        var unused = job.master().cancel();
+        return Map.of("jobid", job.id(), "status", "CANCELLING");
+      }
+    }
+    if (method.equals(HttpMethod.GET) && path.length == 1 && p0.equals("taskmanagers")) {
+      List<Object> tms = new ArrayList<>();
+      for (TaskManagerRegistry.TaskManager tm : registry.taskManagers()) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("id", tm.id);
+        m.put("path", tm.address());
+        m.put("slotsNumber", tm.slots);
+        m.put("freeSlots", tm.freeSlots());
+        List<String> tasks = new ArrayList<>();
+        tm.status.getRunningList().forEach(t -> tasks.add(Messages.fromProto(t).toString()));
+        m.put("tasks", tasks);
+        m.put("loadedJobs", List.copyOf(tm.status.getLoadedJobsList()));
+        tms.add(m);
+      }
+      return Map.of("taskmanagers", tms);
+    }
+    throw new RestException(
+        HttpResponseStatus.NOT_FOUND, "No REST handler for " + method + " " + uri.path());
+  }
+
+  private Map<String, Object> upload(FullHttpRequest request) throws IOException {
+    String contentType = request.headers().get(HttpHeaderNames.CONTENT_TYPE, "");
+    String id;
+    if (contentType.startsWith("multipart/form-data")) {
+      HttpPostRequestDecoder decoder = new HttpPostRequestDecoder(request);
+      try {
+        FileUpload file = null;
+        for (InterfaceHttpData data : decoder.getBodyHttpDatas()) {
+          if (data instanceof FileUpload f) {
+            file = f;
+            break;
+          }
+        }
+        if (file == null) {
+          throw new IllegalArgumentException(
+              "The upload holds no file part (use the field 'jarfile')");
+        }
+        try (InputStream in = new ByteBufInputStream(file.getByteBuf().retainedDuplicate(), true)) {
+          id = dispatcher.upload(in, file.getFilename());
+        }
+      } finally {
+        decoder.destroy();
+      }
+    } else {
+      try (InputStream in = new ByteBufInputStream(request.content().retainedDuplicate(), true)) {
+        id = dispatcher.upload(in, "request body");
+      }
+    }
+    return Map.of("filename", id + ".jar", "id", id, "status", "success");
+  }
+
+  private Map<String, Object> run(String jarId, FullHttpRequest request) throws Exception {
+    String body = request.content().toString(StandardCharsets.UTF_8);
+    JsonNode json = body.isBlank() ? JSON.createObjectNode() : JSON.readTree(body);
+    String entryClass = json.path("entryClass").asText(null);
+    List<String> args = new ArrayList<>();
+    json.path("programArgsList").forEach(a -> args.add(a.asText()));
+    Integer parallelism = json.hasNonNull("parallelism") ? json.get("parallelism").asInt() : null;
+    Map<String, String> settings = new LinkedHashMap<>();
+    JsonNode conf =
+        json.has("flinkConfiguration")
+            ? json.get("flinkConfiguration")
+            : json.path("configuration");
+    conf.properties().forEach(e -> settings.put(e.getKey(), e.getValue().asText()));
+    String jobId = dispatcher.run(jarId, entryClass, args, parallelism, settings);
+    return Map.of("jobid", jobId);
+  }
+
+  private static Map<String, Object> summary(Dispatcher.Job job) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    JobStatus status = job.status();
+    m.put("jid", job.id());
+    m.put("name", job.name());
+    m.put("state", status.name());
+    m.put("start-time", job.startTime());
+    m.put("entryClass", job.program().entryClass());
+    m.put("jarId", job.program().jarId());
+    var result = job.master().getJobExecutionResult();
+    if (result.isDone()) {
+      try {
+        Map<String, Long> metrics = result.get().metrics();
+        m.put("metrics", metrics);
+      } catch (ExecutionException e) {
+        Throwable cause = e.getCause();
+        m.put(
+            "failure",
+            cause instanceof JobExecutionException ? cause.getMessage() : describe(cause));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+    return m;
+  }
+
+  private static Map<String, Object> exceptions(Dispatcher.Job job) {
+    List<Object> entries = new ArrayList<>();
+    for (ClusterGateway.ExceptionEntry e : job.gateway().exceptions()) {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("exceptionName", e.exceptionName());
+      m.put("message", e.message());
+      m.put("timestamp", e.timestamp());
+      m.put("taskName", e.taskName());
+      m.put("taskManagerId", e.location());
+      entries.add(m);
+    }
+    return Map.of("exceptionHistory", Map.of("entries", entries, "truncated", false));
+  }
+
+  private static Map<String, Object> checkpoints(Dispatcher.Job job) {
+    List<CheckpointStatistics> stats = job.master().getCheckpointStatistics();
+    long completed = 0;
+    long failed = 0;
+    long inProgress = 0;
+    List<Object> history = new ArrayList<>();
+    Map<String, Object> latest = null;
+    for (CheckpointStatistics s : stats) {
+      switch (s.status()) {
+        case COMPLETED -> completed++;
+        case FAILED -> failed++;
+        case IN_PROGRESS -> inProgress++;
+      }
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("id", s.checkpointId());
+      m.put("status", s.status().name());
+      m.put("is_unaligned", s.unaligned());
+      m.put("trigger_timestamp", s.triggerTimestamp());
+      m.put("end_to_end_duration", s.endToEndDurationMillis());
+      m.put("state_size", s.stateSizeBytes());
+      m.put("checkpointed_size", s.checkpointedSizeBytes());
+      m.put("external_path", s.externalPath());
+      List<Object> subtasks = new ArrayList<>();
+      for (CheckpointStatistics.SubtaskCheckpointStatistics t : s.subtasks()) {
+        Map<String, Object> st = new LinkedHashMap<>();
+        st.put("task", t.taskName());
+        st.put("index", t.subtaskIndex());
+        st.put("start_delay", t.startDelayMillis());
+        st.put("alignment_duration", t.alignmentDurationMillis());
+        st.put("unaligned", t.unaligned());
+        st.put("channel_state_size", t.channelStateBytes());
+        st.put("sync_duration", t.syncDurationMillis());
+        st.put("async_duration", t.asyncDurationMillis());
+        st.put("state_size", t.stateSizeBytes());
+        st.put("checkpointed_size", t.checkpointedSizeBytes());
+        subtasks.add(st);
+      }
+      m.put("subtasks", subtasks);
+      history.add(m);
+      if (s.status() == CheckpointStatistics.Status.COMPLETED) {
+        latest = m;
+      }
+    }
+    Map<String, Object> counts = new LinkedHashMap<>();
+    counts.put("completed", completed);
+    counts.put("failed", failed);
+    counts.put("in_progress", inProgress);
+    counts.put("total", (long) stats.size());
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("counts", counts);
+    out.put("latest", latest == null ? Map.of() : Map.of("completed", latest));
+    out.put("history", history);
+    return out;
+  }
+}

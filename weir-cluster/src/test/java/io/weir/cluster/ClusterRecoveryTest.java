@@ -1,0 +1,261 @@
+package io.weir.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * A JobManager and two TaskManagers as real processes: a keyed count into an exactly-once file sink
+ * survives SIGKILL of the TaskManager running it, three times, with exact counts and output; a
+ * cancelled job leaves no task and no class loader on any TaskManager.
+ */
+class ClusterRecoveryTest {
+
+  private static TestCluster cluster;
+  private static String jarId;
+
+  @BeforeAll
+  static void startCluster() throws Exception {
+    cluster =
+        new TestCluster(
+            "recovery",
+            Map.of(
+                ClusterOptions.HEARTBEAT_INTERVAL, "250",
+                ClusterOptions.HEARTBEAT_TIMEOUT, "3000",
+                ClusterOptions.SLOT_REQUEST_TIMEOUT, "60000"));
+    cluster.startJobManager();
+    cluster.startTaskManager(2);
+    cluster.startTaskManager(2);
+    jarId = cluster.client.upload(TestCluster.testJobJar(cluster.dir.resolve("job.jar"), null));
+  }
+
+  @AfterAll
+  static void stopCluster() {
+    if (cluster != null) {
+      cluster.close();
+    }
+  }
+
+  private static String runKeyedCount(Path out, long n, int every) throws Exception {
+    return runKeyedCount(out, n, every, Map.of());
+  }
+
+  private static String runKeyedCount(Path out, long n, int every, Map<String, String> settings)
+      throws Exception {
+    return cluster.client.run(
+        jarId,
+        "io.weir.testjobs.KeyedCountJob",
+        List.of(
+            out.toString(),
+            String.valueOf(n),
+            "10",
+            cluster.dir.resolve("checkpoints").toUri().toString(),
+            String.valueOf(every)),
+        2,
+        settings);
+  }
+
+  /** The TaskManager process that runs tasks of {@code jobId} now, per the JobManager. */
+  private static TestCluster.Node hostOf(String jobId) throws Exception {
+    TestCluster.Node[] host = new TestCluster.Node[1];
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .pollInterval(Duration.ofMillis(100))
+        .until(
+            () -> {
+              for (TestCluster.Node tm : cluster.taskManagers) {
+                JsonNode status = cluster.taskManager(tm.id);
+                if (status != null && status.path("tasks").toString().contains(jobId)) {
+                  host[0] = tm;
+                  return true;
+                }
+              }
+              return false;
+            });
+    return host[0];
+  }
+
+  private static long completedCheckpoints(String jobId) throws Exception {
+    return cluster
+        .client
+        .get("/jobs/" + jobId + "/checkpoints")
+        .path("counts")
+        .path("completed")
+        .asLong();
+  }
+
+  @ParameterizedTest(name = "{0} checkpoints")
+  @ValueSource(strings = {"aligned", "unaligned"})
+  void keyedCountSurvivesThreeKillsOfItsTaskManager(String alignment) throws Exception {
+    Path out = cluster.dir.resolve("out-kills-" + alignment);
+    long n = 120_000;
+    String jobId =
+        runKeyedCount(
+            out,
+            n,
+            3,
+            Map.of(
+                "execution.checkpointing.unaligned.enabled",
+                String.valueOf(alignment.equals("unaligned"))));
+    long seen = 0;
+    for (int kill = 1; kill <= 3; kill++) {
+      long before = seen;
+      // A checkpoint completed since the last restore: the attempt made progress.
+      await()
+          .atMost(Duration.ofSeconds(90))
+          .pollInterval(Duration.ofMillis(100))
+          .until(
+              () ->
+                  cluster.jobState(jobId).equals("RUNNING")
+                      && completedCheckpoints(jobId) > before + 1);
+      seen = completedCheckpoints(jobId);
+      TestCluster.Node victim = hostOf(jobId);
+      victim.process.destroyForcibly().waitFor();
+      cluster.taskManagers.remove(victim);
+      cluster.startTaskManager(2);
+      await()
+          .atMost(Duration.ofSeconds(60))
+          .pollInterval(Duration.ofMillis(100))
+          .until(() -> !cluster.taskManagerIds().contains(victim.id));
+    }
+    await()
+        .atMost(Duration.ofSeconds(180))
+        .pollInterval(Duration.ofMillis(200))
+        .until(() -> List.of("FINISHED", "FAILED", "CANCELED").contains(cluster.jobState(jobId)));
+    JsonNode job = cluster.client.get("/jobs/" + jobId);
+    assertThat(job.path("state").asText()).as(job.toString()).isEqualTo("FINISHED");
+    assertThat(job.path("metrics").path("job.restarts").asLong()).isGreaterThanOrEqualTo(3);
+    List<String> lost = new ArrayList<>();
+    job.path("exceptions")
+        .path("exceptionHistory")
+        .path("entries")
+        .forEach(e -> lost.add(e.path("message").asText()));
+    assertThat(lost.stream().filter(m -> m.contains("was lost")).count()).isGreaterThanOrEqualTo(3);
+    assertThat(cluster.jobManager.log())
+        .contains("keeps checkpoints at file:///")
+        .contains("a local file system: every TaskManager must see the same directory");
+
+    // Exactly once: every key's counts 1..total, each line once.
+    Map<String, Integer> lines = new HashMap<>();
+    for (String line : committedLines(out)) {
+      lines.merge(line, 1, Integer::sum);
+    }
+    Map<String, Integer> expected = new HashMap<>();
+    for (long key = 0; key < 10; key++) {
+      for (long c = 1; c <= n / 10; c++) {
+        expected.put(key + "," + c, 1);
+      }
+    }
+    assertThat(lines).hasSameSizeAs(expected);
+    assertThat(lines).isEqualTo(expected);
+    if (alignment.equals("unaligned")) {
+      JsonNode history = cluster.client.get("/jobs/" + jobId + "/checkpoints").path("history");
+      assertThat(history.toString()).contains("\"is_unaligned\":true");
+    }
+  }
+
+  @Test
+  void cancelLeavesNoTaskAndNoClassLoaderOnAnyTaskManager() throws Exception {
+    String jobId = runKeyedCount(cluster.dir.resolve("out-cancel"), 10_000_000, 1);
+    hostOf(jobId);
+    cluster.client.cancel(jobId);
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .pollInterval(Duration.ofMillis(100))
+        .until(() -> cluster.jobState(jobId).equals("CANCELED"));
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .pollInterval(Duration.ofMillis(100))
+        .untilAsserted(
+            () -> {
+              for (JsonNode tm : cluster.client.get("/taskmanagers").path("taskmanagers")) {
+                assertThat(tm.path("tasks").toString()).doesNotContain(jobId);
+                assertThat(tm.path("loadedJobs").toString()).doesNotContain(jobId);
+                assertThat(tm.path("freeSlots").asInt()).isEqualTo(tm.path("slotsNumber").asInt());
+              }
+            });
+  }
+
+  @Test
+  void aTaskManagerSilentForTheHeartbeatTimeoutIsLostAndCancelsItsTasksWhenItWakes()
+      throws Exception {
+    String jobId = runKeyedCount(cluster.dir.resolve("out-silent"), 10_000_000, 1);
+    TestCluster.Node silent = hostOf(jobId);
+    signal("STOP", silent);
+    try {
+      // Its connection stays open: only the heartbeat timeout can tell it is gone.
+      await()
+          .atMost(Duration.ofSeconds(60))
+          .pollInterval(Duration.ofMillis(100))
+          .until(
+              () ->
+                  cluster
+                      .client
+                      .get("/jobs/" + jobId + "/exceptions")
+                      .toString()
+                      .contains("no heartbeat for"));
+      TestCluster.Node replacement = hostOf(jobId);
+      assertThat(replacement).isNotSameAs(silent);
+      await()
+          .atMost(Duration.ofSeconds(60))
+          .pollInterval(Duration.ofMillis(100))
+          .until(
+              () -> cluster.jobState(jobId).equals("RUNNING") && completedCheckpoints(jobId) > 0);
+    } finally {
+      signal("CONT", silent);
+    }
+    // Awake again, it learns the JobManager no longer knows it, cancels the old tasks, registers.
+    silent.awaitLog(
+        Pattern.compile("does not know this TaskManager \\(any more\\): cancelling its tasks"),
+        Duration.ofSeconds(60));
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .pollInterval(Duration.ofMillis(100))
+        .untilAsserted(
+            () -> {
+              JsonNode status = cluster.taskManager(silent.id);
+              assertThat(status).isNotNull();
+              assertThat(status.path("tasks").toString()).doesNotContain(jobId);
+              assertThat(status.path("loadedJobs").toString()).doesNotContain(jobId);
+            });
+    cluster.client.cancel(jobId);
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .pollInterval(Duration.ofMillis(100))
+        .until(() -> cluster.jobState(jobId).equals("CANCELED"));
+  }
+
+  private static void signal(String signal, TestCluster.Node node) throws Exception {
+    Process kill =
+        new ProcessBuilder("kill", "-" + signal, String.valueOf(node.process.pid()))
+            .inheritIO()
+            .start();
+    assertThat(kill.waitFor()).isZero();
+  }
+
+  private static List<String> committedLines(Path dir) throws IOException {
+    try (Stream<Path> files = Files.list(dir)) {
+      List<String> lines = new ArrayList<>();
+      for (Path p : files.filter(p -> p.getFileName().toString().startsWith("part-")).toList()) {
+        lines.addAll(Files.readAllLines(p));
+      }
+      return lines;
+    }
+  }
+}

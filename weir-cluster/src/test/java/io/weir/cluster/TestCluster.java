@@ -1,0 +1,241 @@
+package io.weir.cluster;
+
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.jar.Attributes;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
+import java.util.jar.Manifest;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+/**
+ * A JobManager and TaskManagers as real child JVMs on 127.0.0.1 with ephemeral ports, each logging
+ * to its own file under the build's temp directory. The test job classes are not on the children's
+ * classpath: they reach the cluster only in a jar uploaded through the REST API.
+ */
+final class TestCluster implements AutoCloseable {
+
+  private static final Pattern JM_STARTED =
+      Pattern.compile("JobManager started: control port [^:]+:(\\d+), REST port [^:]+:(\\d+)");
+  private static final Pattern TM_STARTED = Pattern.compile("TaskManager (tm-\\S+) started");
+
+  /** A child process and its log. */
+  static final class Node {
+    final Process process;
+    final Path log;
+    String id;
+
+    Node(Process process, Path log) {
+      this.process = process;
+      this.log = log;
+    }
+
+    String log() {
+      try {
+        return Files.readString(log);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+
+    /** Waits for the first match of {@code pattern} in the log. */
+    Matcher awaitLog(Pattern pattern, Duration timeout) {
+      Matcher[] found = new Matcher[1];
+      await()
+          .atMost(timeout)
+          .pollInterval(Duration.ofMillis(50))
+          .until(
+              () -> {
+                Matcher m = pattern.matcher(log());
+                if (m.find()) {
+                  found[0] = m;
+                  return true;
+                }
+                if (!process.isAlive()) {
+                  throw new AssertionError(
+                      "process ended with " + process.exitValue() + ":\n" + log());
+                }
+                return false;
+              });
+      return found[0];
+    }
+  }
+
+  private static final AtomicInteger COUNTER = new AtomicInteger();
+
+  final Path dir;
+  final Map<String, String> settings;
+  final List<Node> taskManagers = new ArrayList<>();
+  Node jobManager;
+  int rpcPort;
+  int restPort;
+  ClusterClient client;
+  private final String secret;
+
+  TestCluster(String name, Map<String, String> settings) throws IOException {
+    this.dir =
+        Files.createDirectories(
+            Path.of(
+                System.getProperty("java.io.tmpdir"), "cluster-" + name + "-" + System.nanoTime()));
+    this.settings = settings;
+    this.secret = settings.get(ClusterOptions.SECRET);
+  }
+
+  static String childClasspath() throws IOException {
+    String testClasses = Path.of("target", "test-classes").toAbsolutePath().toString();
+    String deps = Files.readString(Path.of("target", "test-classpath.txt")).strip();
+    return Stream.concat(
+            Stream.of(Path.of("target", "classes").toAbsolutePath().toString()),
+            Arrays.stream(deps.split(java.io.File.pathSeparator)))
+        .filter(p -> !p.equals(testClasses))
+        .collect(Collectors.joining(java.io.File.pathSeparator));
+  }
+
+  Node start(String name, List<String> args) throws IOException {
+    Path log = dir.resolve(name + "-" + COUNTER.incrementAndGet() + ".log");
+    Path tmp = Files.createDirectories(dir.resolve("tmp-" + name));
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.add("-Xmx256m");
+    command.add("-XX:+UseSerialGC");
+    command.add("-XX:TieredStopAtLevel=1");
+    command.add("-Djava.io.tmpdir=" + tmp);
+    command.add(
+        "-Dlogback.configurationFile="
+            + Path.of("target", "test-classes", "logback-test.xml").toAbsolutePath());
+    command.add("-cp");
+    command.add(childClasspath());
+    command.add(ClusterMain.class.getName());
+    command.addAll(args);
+    Process p =
+        new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    return new Node(p, log);
+  }
+
+  private List<String> settingArgs() {
+    List<String> args = new ArrayList<>();
+    settings.forEach(
+        (k, v) -> {
+          args.add("-D");
+          args.add(k + "=" + v);
+        });
+    return args;
+  }
+
+  void startJobManager() throws IOException {
+    List<String> args = new ArrayList<>(List.of("jobmanager"));
+    args.addAll(settingArgs());
+    args.addAll(
+        List.of(
+            "-D", ClusterOptions.JM_PORT + "=0",
+            "-D", ClusterOptions.REST_PORT + "=0",
+            "-D", ClusterOptions.UPLOAD_DIR + "=" + dir.resolve("jars")));
+    jobManager = start("jobmanager", args);
+    Matcher m = jobManager.awaitLog(JM_STARTED, Duration.ofSeconds(60));
+    rpcPort = Integer.parseInt(m.group(1));
+    restPort = Integer.parseInt(m.group(2));
+    client = new ClusterClient(new HostPort("127.0.0.1", restPort), secret);
+  }
+
+  /** Starts a TaskManager and waits until the JobManager lists it. */
+  Node startTaskManager(int slots) throws IOException {
+    Node tm = startTaskManagerAt("127.0.0.1:" + rpcPort, slots, settings);
+    tm.id = tm.awaitLog(TM_STARTED, Duration.ofSeconds(60)).group(1);
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .pollInterval(Duration.ofMillis(100))
+        .until(() -> taskManagerIds().contains(tm.id));
+    taskManagers.add(tm);
+    return tm;
+  }
+
+  Node startTaskManagerAt(String jobManager, int slots, Map<String, String> settings)
+      throws IOException {
+    List<String> args =
+        new ArrayList<>(List.of("taskmanager", "--jobmanager", jobManager, "--slots", "" + slots));
+    settings.forEach(
+        (k, v) -> {
+          args.add("-D");
+          args.add(k + "=" + v);
+        });
+    return start("taskmanager", args);
+  }
+
+  List<String> taskManagerIds() throws Exception {
+    List<String> ids = new ArrayList<>();
+    client.get("/taskmanagers").path("taskmanagers").forEach(t -> ids.add(t.path("id").asText()));
+    return ids;
+  }
+
+  JsonNode taskManager(String id) throws Exception {
+    for (JsonNode t : client.get("/taskmanagers").path("taskmanagers")) {
+      if (t.path("id").asText().equals(id)) {
+        return t;
+      }
+    }
+    return null;
+  }
+
+  String jobState(String jobId) throws Exception {
+    return client.get("/jobs/" + jobId).path("state").asText();
+  }
+
+  /** A jar of the test job classes, with {@code mainClass} in its manifest (or none if null). */
+  static Path testJobJar(Path target, String mainClass) throws IOException {
+    Path classes = Path.of("target", "test-classes");
+    Manifest manifest = new Manifest();
+    manifest.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
+    if (mainClass != null) {
+      manifest.getMainAttributes().put(Attributes.Name.MAIN_CLASS, mainClass);
+    }
+    try (OutputStream file = Files.newOutputStream(target);
+        JarOutputStream jar = new JarOutputStream(file, manifest);
+        Stream<Path> files = Files.walk(classes.resolve("io/weir/testjobs"))) {
+      for (Path p : files.filter(Files::isRegularFile).toList()) {
+        jar.putNextEntry(new JarEntry(classes.relativize(p).toString().replace('\\', '/')));
+        jar.write(Files.readAllBytes(p));
+        jar.closeEntry();
+      }
+    }
+    return target;
+  }
+
+  @Override
+  public void close() {
+    for (Node tm : taskManagers) {
+      tm.process.destroyForcibly();
+    }
+    if (jobManager != null) {
+      jobManager.process.destroyForcibly();
+    }
+    for (Node tm : taskManagers) {
+      waitFor(tm.process);
+    }
+    if (jobManager != null) {
+      waitFor(jobManager.process);
+    }
+  }
+
+  private static void waitFor(Process p) {
+    try {
+      p.waitFor();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}
