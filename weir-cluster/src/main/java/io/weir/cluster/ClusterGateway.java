@@ -116,6 +116,8 @@ final class ClusterGateway implements TaskExecutorGateway {
       for (TaskDeploymentDescriptor tdd : descriptors) {
         ids.add(tdd.id());
         open.add(tdd.id());
+        // Triggers and notifications wait until the task is deployed, through the slot wait.
+        waiting.put(tdd.id(), new ArrayList<>());
       }
       allocations.put(allocation, ids);
     }
@@ -131,6 +133,9 @@ final class ClusterGateway implements TaskExecutorGateway {
             .whenComplete(
                 (tm, failure) -> {
                   if (failure != null) {
+                    synchronized (this) {
+                      descriptors.forEach(tdd -> waiting.remove(tdd.id()));
+                    }
                     failTasks(descriptors, failure, "-");
                     return;
                   }
@@ -143,10 +148,15 @@ final class ClusterGateway implements TaskExecutorGateway {
       List<TaskDeploymentDescriptor> descriptors,
       SubmitTasksRequest request) {
     List<TaskDeploymentDescriptor> live = new ArrayList<>();
-    for (TaskDeploymentDescriptor tdd : descriptors) {
-      if (open.contains(tdd.id())) {
-        placed.put(tdd.id(), tm);
-        live.add(tdd);
+    synchronized (this) {
+      // Under the lock: a task cancelled while it waited for slots is never deployed.
+      for (TaskDeploymentDescriptor tdd : descriptors) {
+        if (open.contains(tdd.id())) {
+          placed.put(tdd.id(), tm);
+          live.add(tdd);
+        } else {
+          waiting.remove(tdd.id());
+        }
       }
     }
     if (live.isEmpty()) {
@@ -164,11 +174,6 @@ final class ClusterGateway implements TaskExecutorGateway {
         jobName,
         descriptors.get(0).id().attempt(),
         tm);
-    synchronized (this) {
-      for (TaskDeploymentDescriptor tdd : live) {
-        waiting.put(tdd.id(), new ArrayList<>());
-      }
-    }
     ListenableFuture<?> call = tm.stub.submitTasks(request);
     call.addListener(
         () -> {
@@ -296,10 +301,28 @@ final class ClusterGateway implements TaskExecutorGateway {
       Throwable failure,
       String location,
       JobMasterGateway.TaskMetrics metrics) {
-    if (!open.remove(id)) {
-      return; // already ended (e.g. reported by its TaskManager after it was declared lost)
+    if (close(id, state, failure, location, metrics)) {
+      jobMaster.taskTerminated(id, state, failure, metrics);
     }
-    placed.remove(id);
+  }
+
+  /**
+   * The bookkeeping of a task's end: false if it had ended already (e.g. reported by its
+   * TaskManager after it was declared lost).
+   */
+  private boolean close(
+      ExecutionAttemptId id,
+      TaskState state,
+      Throwable failure,
+      String location,
+      JobMasterGateway.TaskMetrics metrics) {
+    synchronized (this) {
+      if (!open.remove(id)) {
+        return false;
+      }
+      placed.remove(id);
+      waiting.remove(id);
+    }
     if (state == TaskState.FAILED && failure != null) {
       synchronized (exceptions) {
         exceptions.add(
@@ -326,7 +349,7 @@ final class ClusterGateway implements TaskExecutorGateway {
       registry.cancelRequest(allocation);
       registry.release(allocation);
     }
-    jobMaster.taskTerminated(id, state, failure, metrics);
+    return true;
   }
 
   /** Whether {@code id} is a task of this job not yet ended. */
@@ -418,11 +441,19 @@ final class ClusterGateway implements TaskExecutorGateway {
     if (!open.contains(task)) {
       return;
     }
-    TaskManagerRegistry.TaskManager tm = placed.get(task);
-    if (tm == null || tm.lost) {
-      // Never reached a TaskManager (waiting for slots), or its TaskManager is gone.
-      reporter.execute(() -> end(task, TaskState.CANCELED, null, "-", vertexName(task)));
-      return;
+    TaskManagerRegistry.TaskManager tm;
+    synchronized (this) {
+      tm = placed.get(task);
+      if (tm == null || tm.lost) {
+        // Waiting for slots, or its TaskManager is gone: it ends here and now, so a deployment
+        // that gets its slots later leaves it out.
+        JobMasterGateway.TaskMetrics metrics =
+            new JobMasterGateway.TaskMetrics(vertexName(task), 0, 0);
+        if (close(task, TaskState.CANCELED, null, "-", metrics)) {
+          reporter.execute(() -> jobMaster.taskTerminated(task, TaskState.CANCELED, null, metrics));
+        }
+        return;
+      }
     }
     whenDeployed(task, () -> sendCancel(task, tm));
   }
