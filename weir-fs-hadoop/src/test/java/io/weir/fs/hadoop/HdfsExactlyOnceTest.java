@@ -9,6 +9,7 @@ import io.weir.api.StreamEnvironment;
 import io.weir.api.config.Configuration;
 import io.weir.api.functions.OpenContext;
 import io.weir.api.functions.RichMapFunction;
+import io.weir.connector.files.testing.CountingJob;
 import io.weir.runtime.storage.FileSystem;
 import io.weir.runtime.storage.FileSystems;
 import java.io.IOException;

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.weir.api.JobClient;
 import io.weir.api.JobExecutionResult;
 import io.weir.api.config.Configuration;
+import io.weir.connector.files.testing.CountingJob;
 import io.weir.runtime.storage.FileSystems;
 import java.io.IOException;
 import java.net.URI;

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.weir.api.JobClient;
 import io.weir.api.JobExecutionResult;
 import io.weir.api.config.Configuration;
+import io.weir.connector.files.testing.CountingJob;
 import io.weir.runtime.checkpoint.CompletedCheckpoint;
 import io.weir.runtime.checkpoint.OperatorState;
 import io.weir.runtime.checkpoint.OperatorSubtaskState;

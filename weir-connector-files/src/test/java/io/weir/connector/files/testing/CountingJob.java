@@ -1,4 +1,4 @@
-package io.weir.fs.s3;
+package io.weir.connector.files.testing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -51,9 +51,9 @@ import java.util.stream.Stream;
  * <p>The source emits what {@link #allow} allows and ends after {@link #finish}, so a test can hold
  * the job at a point (checkpoints go on meanwhile) while it breaks and mends the store.
  */
-final class CountingJob {
+public final class CountingJob {
 
-  static final int KEYS = 37;
+  public static final int KEYS = 37;
 
   /** Gates, failure budgets and the true final counts, per job, by id: functions are copied. */
   private static final Map<String, Shared> SHARED = new ConcurrentHashMap<>();
@@ -92,7 +92,7 @@ final class CountingJob {
    * @param conf the job's configuration besides checkpointing ({@code s3.*}, backend keys)
    * @param backend {@code hashmap} or {@code rocksdb-incremental}
    */
-  CountingJob(
+  public CountingJob(
       String storage,
       Configuration conf,
       String backend,
@@ -143,39 +143,39 @@ final class CountingJob {
   }
 
   /** Lets each split emit up to {@code fraction} of its records in all. */
-  void allow(double fraction) {
+  public void allow(double fraction) {
     shared.allowedPerSplit.set((long) (limitPerSplit * fraction));
     shared.signal();
   }
 
   /** Lets the source emit everything and end. */
-  void finish() {
+  public void finish() {
     shared.allowedPerSplit.set(limitPerSplit);
     shared.finished = true;
     shared.signal();
   }
 
   /** From now on an injected failure waits for {@link #releaseFailure}. */
-  void gateFailures() {
+  public void gateFailures() {
     shared.failuresGated = true;
   }
 
   /** Lets one more injected failure happen, after the next completed checkpoint. */
-  void releaseFailure() {
+  public void releaseFailure() {
     shared.failurePermits.incrementAndGet();
   }
 
   /** Injected failures that have not happened yet. */
-  int failuresLeft() {
+  public int failuresLeft() {
     return Math.max(0, shared.failuresLeft.get());
   }
 
-  JobClient start() throws Exception {
+  public JobClient start() throws Exception {
     return env.executeAsync("counting-job");
   }
 
   /** Counts and lines exactly right, and every injected failure made the job restart. */
-  void verify(JobExecutionResult result) throws IOException {
+  public void verify(JobExecutionResult result) throws IOException {
     assertThat(result.metrics().get("job.restarts")).isEqualTo((long) failures);
     Map<Long, Long> maxCount = new HashMap<>();
     Map<String, Integer> lineCounts = new HashMap<>();
@@ -200,7 +200,7 @@ final class CountingJob {
    * Every key's final count is exact: for a job resumed from a checkpoint into an output directory
    * of its own, whose earlier lines the first job wrote elsewhere.
    */
-  void verifyFinalCounts() throws IOException {
+  public void verifyFinalCounts() throws IOException {
     Map<Long, Long> maxCount = new HashMap<>();
     for (String line : committedLines()) {
       String[] parts = line.split(",");
@@ -210,12 +210,12 @@ final class CountingJob {
   }
 
   /** The newest completed checkpoint's id in {@code client}'s statistics, or -1. */
-  static long lastCompleted(JobClient client) {
+  public static long lastCompleted(JobClient client) {
     return lastWith(client, CheckpointStatistics.Status.COMPLETED);
   }
 
   /** The newest failed checkpoint's id in {@code client}'s statistics, or -1. */
-  static long lastFailed(JobClient client) {
+  public static long lastFailed(JobClient client) {
     return lastWith(client, CheckpointStatistics.Status.FAILED);
   }
 
