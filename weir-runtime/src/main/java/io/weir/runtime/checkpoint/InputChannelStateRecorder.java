@@ -24,6 +24,15 @@ public final class InputChannelStateRecorder {
   /** Per channel: its recording while its barrier is missing, else null. */
   private final List<List<byte[]>> recording;
 
+  /**
+   * Per channel, while the task handles a barrier from it: the buffers that barrier overtook in the
+   * channel's queue after they came over the network (see {@link InputChannel#takeOvertaken}).
+   */
+  private final List<List<byte[]>> overtaken;
+
+  /** Per channel, the checkpoint whose barrier {@link #overtaken} belongs to. */
+  private final long[] overtakenBy;
+
   /** What finished channels recorded since the last {@link #take()} or {@link #clear()}. */
   private final Map<Integer, List<byte[]>> recorded = new TreeMap<>();
 
@@ -33,8 +42,11 @@ public final class InputChannelStateRecorder {
   public InputChannelStateRecorder(List<InputChannel> channels) {
     this.channels = List.copyOf(channels);
     this.recording = new ArrayList<>(channels.size());
+    this.overtaken = new ArrayList<>(channels.size());
+    this.overtakenBy = new long[channels.size()];
     for (int c = 0; c < channels.size(); c++) {
       recording.add(null);
+      overtaken.add(null);
     }
   }
 
@@ -46,6 +58,22 @@ public final class InputChannelStateRecorder {
     List<byte[]> buffers = new ArrayList<>();
     addUnconsumed(channel, buffers);
     recording.set(channel, buffers);
+  }
+
+  /**
+   * The task is about to handle the barrier of {@code checkpointId} from {@code channel}: the
+   * buffers it overtook in that channel's queue, if any (a remote producer's), belong to the
+   * channel's in-flight data should the recording of the channel end with this barrier. Forgotten
+   * by {@link #barrierHandled}.
+   */
+  public void barrierArriving(int channel, long checkpointId) {
+    overtaken.set(channel, channels.get(channel).takeOvertaken(checkpointId));
+    overtakenBy[channel] = checkpointId;
+  }
+
+  /** The barrier announced by {@link #barrierArriving} was handled. */
+  public void barrierHandled(int channel) {
+    overtaken.set(channel, null);
   }
 
   /** The task took {@code buffer} from {@code channel}; a copy is kept while it is recorded. */
@@ -61,16 +89,34 @@ public final class InputChannelStateRecorder {
    * still holds (the start of a record whose rest the barrier overtook).
    */
   public void keepUnconsumed(int channel) {
+    keepUnconsumed(channel, -1);
+  }
+
+  /**
+   * As {@link #keepUnconsumed(int)}, for the recording of checkpoint {@code checkpointId}: the
+   * buffers its barrier overtook in the channel's queue follow the unconsumed bytes.
+   */
+  public void keepUnconsumed(int channel, long checkpointId) {
     List<byte[]> buffers = new ArrayList<>(1);
     addUnconsumed(channel, buffers);
+    addOvertaken(channel, checkpointId, buffers);
     finish(channel, buffers);
   }
 
   /** The barrier of {@code channel} arrived, or the channel closed: its recording is complete. */
   public void stop(int channel) {
+    stop(channel, -1);
+  }
+
+  /**
+   * As {@link #stop(int)}, for the recording of checkpoint {@code checkpointId}: if its barrier
+   * ended the recording, the buffers it overtook in the channel's queue come last.
+   */
+  public void stop(int channel, long checkpointId) {
     List<byte[]> buffers = recording.get(channel);
     recording.set(channel, null);
     if (buffers != null) {
+      addOvertaken(channel, checkpointId, buffers);
       finish(channel, buffers);
     }
   }
@@ -102,6 +148,15 @@ public final class InputChannelStateRecorder {
     byte[] unconsumed = channels.get(channel).getDeserializer().captureUnconsumed();
     if (unconsumed.length > 0) {
       into.add(unconsumed);
+    }
+  }
+
+  /** The overtaken buffers queued behind what the task read of the channel come after it. */
+  private void addOvertaken(int channel, long checkpointId, List<byte[]> into) {
+    List<byte[]> buffers = overtaken.get(channel);
+    if (buffers != null && overtakenBy[channel] == checkpointId) {
+      into.addAll(buffers);
+      overtaken.set(channel, null);
     }
   }
 

@@ -1,61 +1,78 @@
 package io.weir.runtime.network;
 
-import io.weir.runtime.task.Waker;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.Map;
 
 /**
- * The channel from one producer subtask to one consumer subtask: an ordered queue of buffers and
- * events with credit-based flow control. The producer may enqueue a buffer only while it holds a
- * credit; the consumer returns the credit when it takes the buffer, so at most {@code credits}
- * buffers wait in the channel and a slow consumer back-pressures its producer.
+ * The consumer's end of the channel from one producer subtask to one consumer subtask: an ordered
+ * queue of the buffers and events received, read by the consumer's task thread. The producer's end
+ * is a {@link ResultSubpartition}: a {@link LocalResultSubpartition} in the same process, or the
+ * data plane's receiver for a producer in another process. What the consumer tells the producer (a
+ * buffer taken: one credit back; a convertible barrier taken in order) goes to its {@link
+ * Upstream}.
  *
  * <p>The queue is guarded by its gate's lock (one lock per consumer, taken once per buffer, never
  * per record). Priority events are put at the head, ahead of queued buffers (behind priority events
  * already there, so that they keep their order), and the queued buffers can be captured in order,
  * which is what unaligned checkpoints need. An aligned barrier may be enqueued as convertible:
- * until the consumer takes it, the producer can still turn it into an overtaking one (the aligned
+ * until the consumer takes it, it can still be turned into an overtaking one (the aligned
  * checkpoint timeout at the output side).
+ *
+ * <p>Who records the buffers an overtaking barrier jumps over depends on where they wait: a local
+ * producer captures them from this queue ({@link #addPriorityEventAndCaptureOvertaken}); buffers
+ * that crossed the network are the consumer's, kept here ({@link #receivePriorityBarrier}) until
+ * the consumer handles the barrier and takes them ({@link #takeOvertaken}).
  */
 public final class InputChannel {
+
+  /** The producer's side of the feedback from the consumer. */
+  public interface Upstream {
+
+    /** The consumer took a buffer from the queue: one credit back to the producer. */
+    void bufferConsumed();
+
+    /** The consumer took the convertible barrier of {@code checkpointId} in order. */
+    void barrierDelivered(long checkpointId);
+  }
 
   private final InputGate gate;
   private final int channelIndex;
   private final int inputIndex;
   private final String producerDescription;
-  private final AtomicInteger credits;
   private final ArrayDeque<Object> queue = new ArrayDeque<>();
-  private Waker producerWaker;
+  private volatile Upstream upstream;
 
   // Guarded by gate.lock.
   boolean inAvailableQueue;
   boolean blocked;
 
-  /** Convertible aligned barriers still in the queue, oldest first. Guarded by gate.lock. */
-  private final ArrayDeque<ConvertibleBarrier> convertible = new ArrayDeque<>();
+  /** Ids of the convertible aligned barriers still in the queue, oldest first. gate.lock. */
+  private final ArrayDeque<Long> convertible = new ArrayDeque<>();
 
-  /** An aligned barrier the producer may still convert, and whom to tell when it is taken. */
-  private record ConvertibleBarrier(long checkpointId, Runnable onDelivered) {}
+  /** Buffers received from a remote producer that a barrier overtook here, by checkpoint. */
+  private final Map<Long, List<byte[]>> overtakenHere = new HashMap<>(2);
+
+  /** Buffers for data received from a remote producer; the event loop that receives only. */
+  private BufferPool receivePool;
 
   // Consumer thread only.
   boolean finished;
   final RecordDeserializer deserializer = new RecordDeserializer();
 
-  InputChannel(
-      InputGate gate, int channelIndex, int inputIndex, int credits, String producerDescription) {
+  InputChannel(InputGate gate, int channelIndex, int inputIndex, String producerDescription) {
     this.gate = gate;
     this.channelIndex = channelIndex;
     this.inputIndex = inputIndex;
-    this.credits = new AtomicInteger(credits);
     this.producerDescription = producerDescription;
   }
 
-  /** Set when the producer's task is wired, before any thread starts. */
-  public void setProducerWaker(Waker producerWaker) {
-    this.producerWaker = producerWaker;
+  /** Set when the channel is wired, before any thread starts. */
+  public void setUpstream(Upstream upstream) {
+    this.upstream = upstream;
   }
 
   /** The consumer's deserializer of this channel's byte stream; consumer thread only. */
@@ -80,31 +97,39 @@ public final class InputChannel {
     return producerDescription;
   }
 
-  // ---------------------------------------------------------------- producer side
+  // ---------------------------------------------------------------- from the producer's end
 
-  /** True while the producer may enqueue another buffer. */
-  public boolean hasCredit() {
-    return credits.get() > 0;
-  }
-
-  public int availableCredits() {
-    return credits.get();
-  }
-
-  /** Enqueues a full buffer; the caller must hold a credit. */
-  public void addBuffer(Buffer buffer) {
-    credits.decrementAndGet();
+  /** Enqueues a buffer; credits are the producer end's business. */
+  public void enqueueBuffer(Buffer buffer) {
     gate.enqueue(this, buffer, false);
   }
 
-  /** Enqueues an event after everything sent before; events need no credit. */
+  /**
+   * Enqueues a buffer received from a remote producer: its bytes are copied into a buffer of this
+   * channel's own pool, which the consumer recycles when it has read it. The receiving thread only.
+   */
+  public void receiveBuffer(java.nio.ByteBuffer bytes) {
+    if (receivePool == null) {
+      receivePool = new BufferPool(Math.max(64, bytes.remaining()));
+    }
+    Buffer b =
+        bytes.remaining() <= receivePool.bufferSize()
+            ? receivePool.request()
+            : Buffer.wrap(new byte[bytes.remaining()]);
+    int n = bytes.remaining();
+    bytes.get(b.memory(), 0, n);
+    b.setSize(n);
+    enqueueBuffer(b);
+  }
+
+  /** Enqueues an event after everything received before; priority events go to the head. */
   public void addEvent(ChannelEvent event) {
     gate.enqueue(this, event, event.isPriority());
   }
 
   /**
    * Puts {@code event} at the head of the queue and returns copies of the buffers it overtook, in
-   * order: the output side of an unaligned checkpoint's channel state.
+   * order: the output side of an unaligned checkpoint's channel state, for a local producer.
    */
   public List<byte[]> addPriorityEventAndCaptureOvertaken(ChannelEvent event) {
     synchronized (gate.lock) {
@@ -115,24 +140,38 @@ public final class InputChannel {
   }
 
   /**
-   * Enqueues the aligned {@code barrier} after everything sent before, as {@link #addEvent} does,
-   * and keeps it convertible: until the consumer takes it, {@link #convertToUnaligned} can still
-   * move it ahead of the buffers in front of it. {@code onDelivered} runs on the consumer's thread
-   * when the consumer takes the barrier in order (not after a conversion).
+   * An overtaking barrier arrived from a remote producer: it goes to the head of the queue, and
+   * copies of the buffers it overtook here are kept for the consumer, who records them as the
+   * in-flight data of this channel when it handles the barrier ({@link #takeOvertaken}).
    */
-  public void addConvertibleBarrier(ChannelEvent.CheckpointBarrier barrier, Runnable onDelivered) {
+  public void receivePriorityBarrier(ChannelEvent.CheckpointBarrier barrier) {
+    synchronized (gate.lock) {
+      List<byte[]> overtaken = captureQueuedBuffersLocked();
+      if (!overtaken.isEmpty()) {
+        overtakenHere.put(barrier.checkpointId(), overtaken);
+      }
+      gate.enqueueLocked(this, barrier, true);
+    }
+  }
+
+  /**
+   * Enqueues the aligned {@code barrier} after everything received before and keeps it convertible:
+   * until the consumer takes it, {@link #convertToUnaligned} can still move it ahead of the buffers
+   * in front of it. When the consumer takes it in order, the {@link Upstream} hears of it.
+   */
+  public void addConvertibleBarrier(ChannelEvent.CheckpointBarrier barrier) {
     if (barrier.unaligned() || barrier.savepoint()) {
       throw new IllegalArgumentException(
           "Only aligned checkpoint barriers can be converted later, not " + barrier);
     }
     synchronized (gate.lock) {
-      convertible.addLast(new ConvertibleBarrier(barrier.checkpointId(), onDelivered));
+      convertible.addLast(barrier.checkpointId());
       gate.enqueueLocked(this, barrier, false);
     }
   }
 
   /**
-   * The aligned checkpoint timeout at the producer: if the convertible barrier of {@code
+   * The aligned checkpoint timeout at a local producer: if the convertible barrier of {@code
    * checkpointId} still waits in this channel, it becomes an overtaking (unaligned) barrier at the
    * head of the queue, and copies of the buffers it overtook are returned in order — the output
    * side of that checkpoint's channel state. Returns null when the consumer took the barrier
@@ -140,52 +179,85 @@ public final class InputChannel {
    */
   public List<byte[]> convertToUnaligned(long checkpointId) {
     synchronized (gate.lock) {
-      if (takeConvertibleLocked(checkpointId) == null) {
-        return null;
-      }
-      List<byte[]> overtaken = new ArrayList<>();
-      Iterator<Object> it = queue.iterator();
-      while (it.hasNext()) {
-        Object element = it.next();
-        if (element instanceof Buffer b) {
-          overtaken.add(b.copyOfContent());
-        } else if (element instanceof ChannelEvent.CheckpointBarrier barrier
-            && barrier.checkpointId() == checkpointId
-            && !barrier.unaligned()) {
-          it.remove();
-          gate.enqueueLocked(this, barrier.asUnaligned(), true);
-          return overtaken;
-        }
-      }
-      throw new IllegalStateException(
-          "The convertible barrier of checkpoint " + checkpointId + " is missing from " + this);
+      return convertLocked(checkpointId);
     }
   }
+
+  /**
+   * The aligned checkpoint timeout at a remote producer: as {@link #convertToUnaligned}, but the
+   * overtaken buffers crossed the network and are the consumer's to record ({@link
+   * #takeOvertaken}). False when the consumer took the barrier already.
+   */
+  public boolean convertKeepingOvertaken(long checkpointId) {
+    synchronized (gate.lock) {
+      List<byte[]> overtaken = convertLocked(checkpointId);
+      if (overtaken == null) {
+        return false;
+      }
+      if (!overtaken.isEmpty()) {
+        overtakenHere.put(checkpointId, overtaken);
+      }
+      return true;
+    }
+  }
+
+  private List<byte[]> convertLocked(long checkpointId) {
+    if (!convertible.remove(checkpointId)) {
+      return null;
+    }
+    List<byte[]> overtaken = new ArrayList<>();
+    Iterator<Object> it = queue.iterator();
+    while (it.hasNext()) {
+      Object element = it.next();
+      Buffer b = bufferOf(element);
+      if (b != null) {
+        overtaken.add(b.copyOfContent());
+      } else if (element instanceof ChannelEvent.CheckpointBarrier barrier
+          && barrier.checkpointId() == checkpointId
+          && !barrier.unaligned()) {
+        it.remove();
+        gate.enqueueLocked(this, barrier.asUnaligned(), true);
+        return overtaken;
+      }
+    }
+    throw new IllegalStateException(
+        "The convertible barrier of checkpoint " + checkpointId + " is missing from " + this);
+  }
+
+  /**
+   * The connection to the producer broke: the consumer fails with {@code cause} once it has read
+   * what arrived before.
+   */
+  public void fail(Throwable cause) {
+    gate.enqueue(this, new Failed(cause), false);
+  }
+
+  /** The producer's end failed; the consumer sees it as the last element of the channel. */
+  public record Failed(Throwable cause) {}
 
   // ---------------------------------------------------------------- consumer side
 
   /**
-   * The consumer took {@code barrier} from the queue in order: what to run (outside the lock) to
-   * tell the producer, or null when it was not convertible. Guarded by gate.lock.
+   * Copies of the buffers that the overtaking barrier of {@code checkpointId} jumped over in this
+   * queue after they crossed the network, or null (always null for a local producer, who captured
+   * them itself). Consumer thread, when it handles that barrier.
    */
-  Runnable takeDeliveredLocked(ChannelEvent.CheckpointBarrier barrier) {
-    if (convertible.isEmpty() || barrier.unaligned()) {
-      return null;
+  public List<byte[]> takeOvertaken(long checkpointId) {
+    synchronized (gate.lock) {
+      if (overtakenHere.isEmpty()) {
+        return null;
+      }
+      List<byte[]> taken = overtakenHere.remove(checkpointId);
+      overtakenHere.keySet().removeIf(id -> id < checkpointId); // given-up checkpoints
+      return taken;
     }
-    ConvertibleBarrier taken = takeConvertibleLocked(barrier.checkpointId());
-    return taken == null ? null : taken.onDelivered();
   }
 
-  private ConvertibleBarrier takeConvertibleLocked(long checkpointId) {
-    Iterator<ConvertibleBarrier> it = convertible.iterator();
-    while (it.hasNext()) {
-      ConvertibleBarrier c = it.next();
-      if (c.checkpointId() == checkpointId) {
-        it.remove();
-        return c;
-      }
-    }
-    return null;
+  /** The consumer took {@code barrier} from the queue in order. Guarded by gate.lock. */
+  boolean takeDeliveredLocked(ChannelEvent.CheckpointBarrier barrier) {
+    return !convertible.isEmpty()
+        && !barrier.unaligned()
+        && convertible.remove(barrier.checkpointId());
   }
 
   /** Puts a priority event at the head, behind the priority events already there. */
@@ -218,7 +290,8 @@ public final class InputChannel {
   private List<byte[]> captureQueuedBuffersLocked() {
     List<byte[]> copies = new ArrayList<>();
     for (Object element : queue) {
-      if (element instanceof Buffer b) {
+      Buffer b = bufferOf(element);
+      if (b != null) {
         copies.add(b.copyOfContent());
       }
     }
@@ -232,10 +305,21 @@ public final class InputChannel {
   public void prependForReplay(List<byte[]> buffers) {
     synchronized (gate.lock) {
       for (int i = buffers.size() - 1; i >= 0; i--) {
-        queue.addFirst(Buffer.wrap(buffers.get(i)));
+        queue.addFirst(new Replayed(Buffer.wrap(buffers.get(i))));
       }
       gate.markAvailableLocked(this);
     }
+  }
+
+  /** A restored buffer put in front of the queue; it took no credit, so it returns none. */
+  record Replayed(Buffer buffer) {}
+
+  /** The buffer a queue element holds, or null for an event. */
+  static Buffer bufferOf(Object element) {
+    if (element instanceof Buffer b) {
+      return b;
+    }
+    return element instanceof Replayed r ? r.buffer() : null;
   }
 
   /** Number of buffers queued now; for tests and metrics. */
@@ -243,7 +327,7 @@ public final class InputChannel {
     synchronized (gate.lock) {
       int n = 0;
       for (Object element : queue) {
-        if (element instanceof Buffer) {
+        if (bufferOf(element) != null) {
           n++;
         }
       }
@@ -256,10 +340,8 @@ public final class InputChannel {
     return queue;
   }
 
-  void returnCredit() {
-    if (credits.getAndIncrement() == 0 && producerWaker != null) {
-      producerWaker.signal();
-    }
+  Upstream upstream() {
+    return upstream;
   }
 
   @Override

@@ -32,8 +32,7 @@ public final class InputGate {
 
   /** Adds a channel during wiring, before threads start. */
   public InputChannel addChannel(int inputIndex, String producerDescription) {
-    InputChannel channel =
-        new InputChannel(this, channels.size(), inputIndex, creditsPerChannel, producerDescription);
+    InputChannel channel = new InputChannel(this, channels.size(), inputIndex, producerDescription);
     channels.add(channel);
     return channel;
   }
@@ -90,10 +89,12 @@ public final class InputGate {
    * came from is {@link Polled#channel()}.
    */
   public Polled pollNext() {
-    Runnable delivered = null;
+    boolean consumed = false;
+    long delivered = -1;
     Polled polled;
+    InputChannel channel;
     synchronized (lock) {
-      InputChannel channel = available.pollFirst();
+      channel = available.pollFirst();
       if (channel == null) {
         return null;
       }
@@ -104,14 +105,21 @@ public final class InputGate {
         available.addLast(channel);
       }
       if (element instanceof Buffer) {
-        channel.returnCredit();
-      } else if (element instanceof ChannelEvent.CheckpointBarrier barrier) {
-        delivered = channel.takeDeliveredLocked(barrier);
+        consumed = true;
+      } else if (element instanceof InputChannel.Replayed replayed) {
+        element = replayed.buffer();
+      } else if (element instanceof ChannelEvent.CheckpointBarrier barrier
+          && channel.takeDeliveredLocked(barrier)) {
+        delivered = barrier.checkpointId();
       }
       polled = new Polled(channel, element);
     }
-    if (delivered != null) {
-      delivered.run();
+    // Outside the lock: a local producer's end may wake its task, a remote one sends a message.
+    InputChannel.Upstream upstream = channel.upstream();
+    if (upstream != null && consumed) {
+      upstream.bufferConsumed();
+    } else if (upstream != null && delivered >= 0) {
+      upstream.barrierDelivered(delivered);
     }
     return polled;
   }
@@ -170,7 +178,7 @@ public final class InputGate {
    * One element taken from a channel.
    *
    * @param channel where it came from
-   * @param element a {@link Buffer} or a {@link ChannelEvent}
+   * @param element a {@link Buffer}, a {@link ChannelEvent}, or an {@link InputChannel.Failed}
    */
   public record Polled(InputChannel channel, Object element) {}
 }

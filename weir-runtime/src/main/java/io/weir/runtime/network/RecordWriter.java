@@ -9,7 +9,6 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BooleanSupplier;
-import java.util.function.IntConsumer;
 
 /**
  * Serializes the records of one producer subtask into buffers, one buffer being filled per channel,
@@ -24,7 +23,7 @@ public final class RecordWriter<T> {
   /** Timestamp value meaning "this record has none". */
   public static final long NO_TIMESTAMP = Long.MIN_VALUE;
 
-  private final InputChannel[] channels;
+  private final ResultSubpartition[] channels;
   private final Buffer[] current;
   private final ChannelSelector<T> selector;
   private final TypeSerializer<T> serializer;
@@ -35,7 +34,7 @@ public final class RecordWriter<T> {
   private final BooleanSupplier cancelled;
 
   public RecordWriter(
-      InputChannel[] channels,
+      ResultSubpartition[] channels,
       ChannelSelector<T> selector,
       TypeSerializer<T> serializer,
       int bufferSize,
@@ -56,8 +55,37 @@ public final class RecordWriter<T> {
     return channels.length;
   }
 
-  public InputChannel getChannel(int index) {
+  public ResultSubpartition getSubpartition(int index) {
     return channels[index];
+  }
+
+  /**
+   * Where the outcomes of this writer's convertible barriers go, with the index of the channel; set
+   * once during wiring, before the producer runs.
+   */
+  public void setBarrierListener(ChannelBarrierListener listener) {
+    for (int c = 0; c < channels.length; c++) {
+      int channel = c;
+      channels[c].setBarrierListener(
+          new ResultSubpartition.BarrierListener() {
+            @Override
+            public void delivered(long checkpointId) {
+              listener.delivered(channel, checkpointId);
+            }
+
+            @Override
+            public void converted(long checkpointId, List<byte[]> overtakenHere) {
+              listener.converted(channel, checkpointId, overtakenHere);
+            }
+          });
+    }
+  }
+
+  /** {@link ResultSubpartition.BarrierListener} for every channel of a writer. */
+  public interface ChannelBarrierListener {
+    void delivered(int channel, long checkpointId);
+
+    void converted(int channel, long checkpointId, List<byte[]> overtakenHere);
   }
 
   public void emit(T record, long timestamp) {
@@ -124,7 +152,7 @@ public final class RecordWriter<T> {
 
   /** True when every channel can take another buffer, so the next record will not block. */
   public boolean isAvailable() {
-    for (InputChannel channel : channels) {
+    for (ResultSubpartition channel : channels) {
       if (!channel.hasCredit()) {
         return false;
       }
@@ -163,31 +191,27 @@ public final class RecordWriter<T> {
 
   /**
    * Sends every pending buffer, then the aligned {@code barrier}, on every channel, as {@link
-   * #broadcastEvent} does, but keeps the barrier convertible: while it waits in a channel's queue,
-   * {@link #convertToUnaligned} can still make it overtake the buffers in front of it. {@code
-   * onDelivered} receives the channel index, on that channel's consumer thread, when the consumer
-   * took the barrier in order.
+   * #broadcastEvent} does, but keeps the barrier convertible: until its consumer takes it, {@link
+   * #requestConversion} can still make it overtake the buffers in front of it. The outcome per
+   * channel arrives at the {@link #setBarrierListener listener}.
    */
-  public void broadcastConvertibleBarrier(
-      ChannelEvent.CheckpointBarrier barrier, IntConsumer onDelivered) {
+  public void broadcastConvertibleBarrier(ChannelEvent.CheckpointBarrier barrier) {
     for (int c = 0; c < channels.length; c++) {
       Buffer b = current[c];
       if (b != null && b.size() > 0) {
         send(c);
       }
-      int channel = c;
-      channels[c].addConvertibleBarrier(barrier, () -> onDelivered.accept(channel));
+      channels[c].addConvertibleBarrier(barrier);
     }
   }
 
   /**
-   * The aligned checkpoint timeout at the output: if the convertible barrier of {@code
-   * checkpointId} still waits in channel {@code c}, it jumps ahead of the buffers queued before it
-   * and copies of those buffers are returned (this writer's in-flight data of that checkpoint on
-   * that channel); null when the consumer took the barrier already.
+   * The aligned checkpoint timeout at the output: asks channel {@code c} to let the convertible
+   * barrier of {@code checkpointId}, if still on its way, jump ahead of the buffers queued before
+   * it; the outcome arrives at the listener.
    */
-  public List<byte[]> convertToUnaligned(int c, long checkpointId) {
-    return channels[c].convertToUnaligned(checkpointId);
+  public void requestConversion(int c, long checkpointId) {
+    channels[c].requestConversion(checkpointId);
   }
 
   /** Buffers this writer ever allocated; bounded by channels x (credits + 2). */
@@ -207,7 +231,7 @@ public final class RecordWriter<T> {
       if (b != null && b.size() > 0) {
         send(c);
       }
-      overtaken.add(channels[c].addPriorityEventAndCaptureOvertaken(event));
+      overtaken.add(channels[c].addPriorityEvent(event));
     }
     return overtaken;
   }
@@ -219,13 +243,14 @@ public final class RecordWriter<T> {
     }
   }
 
-  /** Releases buffers not yet sent; after a failure or cancellation. */
+  /** Releases buffers not yet sent and the channels' ends; after the task stopped. */
   public void clear() {
     for (int c = 0; c < current.length; c++) {
       if (current[c] != null) {
         current[c].recycle();
         current[c] = null;
       }
+      channels[c].release();
     }
   }
 }

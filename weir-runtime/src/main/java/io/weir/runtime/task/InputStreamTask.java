@@ -117,12 +117,12 @@ public final class InputStreamTask extends StreamTask {
 
               @Override
               public void recordUnconsumed(int channel) {
-                recorder.keepUnconsumed(channel);
+                recorder.keepUnconsumed(channel, barriers.currentCheckpointId());
               }
 
               @Override
               public void stopRecording(int channel) {
-                recorder.stop(channel);
+                recorder.stop(channel, barriers.currentCheckpointId());
               }
 
               @Override
@@ -219,6 +219,15 @@ public final class InputStreamTask extends StreamTask {
         recorder.onBuffer(polled.channel().getChannelIndex(), buffer);
         polled.channel().getDeserializer().setNextBuffer(buffer);
         current = polled.channel();
+      } else if (polled.element() instanceof InputChannel.Failed failed) {
+        throw new IllegalStateException(
+            "The input "
+                + polled.channel()
+                + " of "
+                + taskInfo.taskNameWithSubtasks()
+                + " failed: "
+                + failed.cause().getMessage(),
+            failed.cause());
       } else if (handleEvent(polled.channel(), (ChannelEvent) polled.element())) {
         return InputStatus.END_OF_INPUT;
       }
@@ -270,7 +279,12 @@ public final class InputStreamTask extends StreamTask {
         firstBarrierId = barrier.checkpointId();
         firstBarrierAt = System.currentTimeMillis();
       }
-      barriers.onBarrier(channel.getChannelIndex(), barrier);
+      recorder.barrierArriving(channel.getChannelIndex(), barrier.checkpointId());
+      try {
+        barriers.onBarrier(channel.getChannelIndex(), barrier);
+      } finally {
+        recorder.barrierHandled(channel.getChannelIndex());
+      }
     } else if (event instanceof ChannelEvent.CancelCheckpointMarker cancel) {
       barriers.onCancel(channel.getChannelIndex(), cancel);
     } else if (event instanceof ChannelEvent.EndOfData) {

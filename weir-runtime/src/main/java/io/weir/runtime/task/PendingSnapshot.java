@@ -29,7 +29,6 @@ final class PendingSnapshot {
   private final List<BitSet> awaitingOutput = new ArrayList<>();
 
   private ScheduledFuture<?> alignedTimeout;
-  private boolean converted;
 
   PendingSnapshot(long checkpointId, List<OperatorSnapshot> snapshots) {
     this.checkpointId = checkpointId;
@@ -84,8 +83,9 @@ final class PendingSnapshot {
 
   /** The barrier of that channel was converted; {@code overtaken} is its in-flight data. */
   void outputConverted(int writer, int channel, String name, List<byte[]> overtaken) {
-    awaitingOutput.get(writer).clear(channel);
-    converted = true;
+    if (writer < awaitingOutput.size()) {
+      awaitingOutput.get(writer).clear(channel);
+    }
     if (!overtaken.isEmpty()) {
       channelState.put(
           name,
@@ -97,11 +97,6 @@ final class PendingSnapshot {
   /** Adds in-flight data overtaken by an unaligned barrier at the snapshot itself. */
   void addChannelState(Map<String, DefaultOperatorStateStore.RestoredList> lists) {
     channelState.putAll(lists);
-  }
-
-  /** True once some output barrier of this checkpoint was converted to unaligned. */
-  boolean converted() {
-    return converted;
   }
 
   void setAlignedTimeout(ScheduledFuture<?> timer) {

@@ -100,6 +100,21 @@ final class SubtaskCheckpointCoordinator {
   void setOutputs(RecordWriter<?>[] writers, StreamEdge[] edges) {
     this.writers = writers;
     this.edges = edges;
+    for (int w = 0; w < writers.length; w++) {
+      int writer = w;
+      writers[w].setBarrierListener(
+          new RecordWriter.ChannelBarrierListener() {
+            @Override
+            public void delivered(int channel, long checkpointId) {
+              mailbox.put(() -> onOutputBarrierDelivered(checkpointId, writer, channel));
+            }
+
+            @Override
+            public void converted(int channel, long checkpointId, List<byte[]> overtaken) {
+              mailbox.put(() -> onOutputBarrierConverted(checkpointId, writer, channel, overtaken));
+            }
+          });
+    }
   }
 
   /** The barrier a source emits for a trigger of checkpoint {@code id}. */
@@ -139,10 +154,8 @@ final class SubtaskCheckpointCoordinator {
       pending.addChannelState(overtaken);
     } else if (mayConvertOnTimeout(forward)) {
       for (int w = 0; w < writers.length; w++) {
-        int writer = w;
         pending.awaitOutput(w, writers[w].getNumberOfChannels());
-        writers[w].broadcastConvertibleBarrier(
-            forward, channel -> mailbox.put(() -> onOutputBarrierDelivered(id, writer, channel)));
+        writers[w].broadcastConvertibleBarrier(forward);
       }
       long delay = Math.max(0, firstBarrier + checkpointing.alignedTimeoutMillis() - now);
       pending.setAlignedTimeout(
@@ -206,35 +219,43 @@ final class SubtaskCheckpointCoordinator {
   }
 
   /**
+   * The barrier of checkpoint {@code id} in an output channel overtook the buffers before it, after
+   * the aligned timeout; {@code overtaken} is the in-flight data that waited at this end.
+   */
+  private void onOutputBarrierConverted(long id, int writer, int channel, List<byte[]> overtaken) {
+    PendingSnapshot pending = pendingSnapshots.get(id);
+    if (pending == null) {
+      return;
+    }
+    pending.outputConverted(
+        writer,
+        channel,
+        TaskCheckpointing.outputChannelState(edges[writer].id(), channel),
+        overtaken);
+    metrics.computeIfPresent(id, (k, m) -> m.asUnaligned());
+    uploadIfComplete(pending);
+  }
+
+  /**
    * The aligned timeout of checkpoint {@code id} passed at this task's outputs: every barrier still
-   * waiting in an output queue jumps ahead of the buffers before it, which become in-flight data of
-   * the checkpoint. A barrier the consumer took meanwhile counts as delivered.
+   * on its way to a consumer is asked to jump ahead of the buffers before it, which become
+   * in-flight data of the checkpoint. Each channel then reports its barrier delivered or converted.
    */
   private void onAlignedBarrierTimeout(long id) {
     PendingSnapshot pending = pendingSnapshots.get(id);
     if (pending == null) {
       return;
     }
+    LOG.debug(
+        "{} converts the barriers of checkpoint {} still on their way to unaligned",
+        taskInfo.taskNameWithSubtasks(),
+        id);
     for (int w = 0; w < writers.length; w++) {
       BitSet waiting = pending.awaitingOutput(w);
       for (int c = waiting.nextSetBit(0); c >= 0; c = waiting.nextSetBit(c + 1)) {
-        List<byte[]> overtaken = writers[w].convertToUnaligned(c, id);
-        if (overtaken == null) {
-          pending.outputDelivered(w, c);
-        } else {
-          pending.outputConverted(
-              w, c, TaskCheckpointing.outputChannelState(edges[w].id(), c), overtaken);
-        }
+        writers[w].requestConversion(c, id);
       }
     }
-    if (pending.converted()) {
-      metrics.computeIfPresent(id, (k, m) -> m.asUnaligned());
-      LOG.debug(
-          "{} converted the barrier of checkpoint {} to unaligned at its outputs",
-          taskInfo.taskNameWithSubtasks(),
-          id);
-    }
-    uploadIfComplete(pending);
   }
 
   /**

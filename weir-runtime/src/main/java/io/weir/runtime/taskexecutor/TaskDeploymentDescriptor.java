@@ -14,9 +14,25 @@ import io.weir.runtime.graph.JobGraph;
  *     deserialized only inside the task manager with the job's class loader
  * @param checkpointing whether and how the subtask takes part in checkpoints
  * @param restore what the subtask starts from (a fresh start carries a source's splits)
+ * @param locations where every subtask of the attempt runs, for the channels to other processes
  */
 public record TaskDeploymentDescriptor(
-    ExecutionAttemptId id, JobGraph graph, Checkpointing checkpointing, TaskRestore restore) {
+    ExecutionAttemptId id,
+    JobGraph graph,
+    Checkpointing checkpointing,
+    TaskRestore restore,
+    SubtaskLocations locations) {
+
+  /** A subtask of an attempt that runs entirely in one process. */
+  public TaskDeploymentDescriptor(
+      ExecutionAttemptId id, JobGraph graph, Checkpointing checkpointing, TaskRestore restore) {
+    this(id, graph, checkpointing, restore, SubtaskLocations.LOCAL);
+  }
+
+  /** The same subtask, placed: its attempt runs at {@code locations}. */
+  public TaskDeploymentDescriptor at(SubtaskLocations locations) {
+    return new TaskDeploymentDescriptor(id, graph, checkpointing, restore, locations);
+  }
 
   /**
    * How the subtask takes part in checkpoints.

@@ -12,10 +12,13 @@ import io.weir.runtime.graph.JobVertex;
 import io.weir.runtime.graph.StreamEdge;
 import io.weir.runtime.graph.UserCode;
 import io.weir.runtime.jobmaster.JobMasterGateway;
+import io.weir.runtime.network.ChannelId;
 import io.weir.runtime.network.ChannelSelector;
 import io.weir.runtime.network.ChannelSelectors;
 import io.weir.runtime.network.InputChannel;
+import io.weir.runtime.network.LocalResultSubpartition;
 import io.weir.runtime.network.RecordWriter;
+import io.weir.runtime.network.ResultSubpartition;
 import io.weir.runtime.storage.CheckpointStorage;
 import io.weir.runtime.storage.CheckpointStorages;
 import io.weir.runtime.task.InputStreamTask;
@@ -49,6 +52,7 @@ public final class TaskExecutor implements TaskExecutorGateway, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(TaskExecutor.class);
 
   private final JobMasterGateway jobMaster;
+  private final DataPlane dataPlane;
   private final Map<ExecutionAttemptId, StreamTask> tasks = new ConcurrentHashMap<>();
   private final Map<String, JobResources> jobs = new HashMap<>();
 
@@ -89,9 +93,18 @@ public final class TaskExecutor implements TaskExecutorGateway, AutoCloseable {
     return t;
   }
 
-  /** A task executor that reports to {@code jobMaster}. */
+  /** A task executor that reports to {@code jobMaster} and runs whole attempts in this process. */
   public TaskExecutor(JobMasterGateway jobMaster) {
+    this(jobMaster, null);
+  }
+
+  /**
+   * A task executor that reports to {@code jobMaster} and reaches subtasks in other processes
+   * through {@code dataPlane} (null: every subtask of an attempt runs here).
+   */
+  public TaskExecutor(JobMasterGateway jobMaster, DataPlane dataPlane) {
     this.jobMaster = jobMaster;
+    this.dataPlane = dataPlane;
   }
 
   @Override
@@ -102,15 +115,24 @@ public final class TaskExecutor implements TaskExecutorGateway, AutoCloseable {
     JobGraph graph = descriptors.get(0).graph();
     String jobId = descriptors.get(0).id().jobId();
     JobResources job = resources(graph, jobId, descriptors.get(0).checkpointing().enabled());
-    Map<Integer, List<StreamTask>> byVertex = new HashMap<>();
+    Map<Integer, Map<Integer, StreamTask>> byVertex = new HashMap<>();
     List<StreamTask> created = new ArrayList<>();
     for (TaskDeploymentDescriptor tdd : descriptors) {
       StreamTask task = createTask(tdd, job);
-      byVertex.computeIfAbsent(tdd.id().vertex(), v -> new ArrayList<>()).add(task);
+      byVertex
+          .computeIfAbsent(tdd.id().vertex(), v -> new HashMap<>())
+          .put(tdd.id().subtask(), task);
       created.add(task);
       tasks.put(tdd.id(), task);
     }
-    wire(graph, byVertex);
+    SubtaskLocations locations = descriptors.get(0).locations();
+    if (!locations.allLocal() && dataPlane == null) {
+      throw new IllegalStateException(
+          "Job '"
+              + graph.jobName()
+              + "' runs across processes but this task executor has no data plane");
+    }
+    new Wiring(graph, descriptors.get(0).id(), locations, byVertex).wire();
     for (StreamTask task : created) {
       task.start();
     }
@@ -149,6 +171,9 @@ public final class TaskExecutor implements TaskExecutorGateway, AutoCloseable {
     TaskListener listener =
         (task, state, cause) -> {
           tasks.remove(id, task);
+          if (dataPlane != null) {
+            dataPlane.subtaskEnded(id.jobId(), id.attempt(), id.vertex(), id.subtask());
+          }
           jobMaster.taskTerminated(
               id,
               state,
@@ -205,56 +230,107 @@ public final class TaskExecutor implements TaskExecutorGateway, AutoCloseable {
     }
   }
 
-  /** Wires one channel per producer/consumer pair of every edge (per subtask pair if forward). */
-  private static void wire(JobGraph graph, Map<Integer, List<StreamTask>> byVertex) {
-    int bufferSize = (int) graph.configuration().get(CoreOptions.NETWORK_BUFFER_SIZE).bytes();
-    boolean flushAlways = graph.configuration().get(CoreOptions.BUFFER_TIMEOUT).isZero();
-    for (JobVertex vertex : graph.vertices()) {
-      for (JobEdge edge : vertex.getOutputs()) {
-        List<StreamTask> producers = byVertex.get(edge.producer().getIndex());
-        List<StreamTask> consumers = byVertex.get(edge.consumer().getIndex());
-        if (producers != null && consumers != null) {
-          wire(graph, edge, producers, consumers, bufferSize, flushAlways);
+  /**
+   * Wires one channel per producer/consumer pair of every edge (per subtask pair if forward) that
+   * has an end here: a local channel when both ends run here, else the producer's or the consumer's
+   * end through the data plane. Every consumer numbers its channels in the same order (edges in
+   * graph order, producers by index), whether they are local or remote, so that in-flight data
+   * restores into the channel it was taken from.
+   */
+  private final class Wiring {
+    private final JobGraph graph;
+    private final ExecutionAttemptId attempt;
+    private final SubtaskLocations locations;
+    private final Map<Integer, Map<Integer, StreamTask>> here;
+    private final int bufferSize;
+    private final boolean flushAlways;
+
+    Wiring(
+        JobGraph graph,
+        ExecutionAttemptId attempt,
+        SubtaskLocations locations,
+        Map<Integer, Map<Integer, StreamTask>> here) {
+      this.graph = graph;
+      this.attempt = attempt;
+      this.locations = locations;
+      this.here = here;
+      this.bufferSize = (int) graph.configuration().get(CoreOptions.NETWORK_BUFFER_SIZE).bytes();
+      this.flushAlways = graph.configuration().get(CoreOptions.BUFFER_TIMEOUT).isZero();
+    }
+
+    void wire() {
+      for (JobVertex vertex : graph.vertices()) {
+        for (JobEdge edge : vertex.getOutputs()) {
+          wire(edge);
         }
       }
     }
-  }
 
-  @SuppressWarnings({"unchecked", "rawtypes"})
-  private static void wire(
-      JobGraph graph,
-      JobEdge edge,
-      List<StreamTask> producers,
-      List<StreamTask> consumers,
-      int bufferSize,
-      boolean flushAlways) {
-    StreamEdge streamEdge = edge.streamEdge();
-    Partitioning partitioning = streamEdge.partitioning();
-    boolean pointwise = partitioning instanceof Partitioning.Forward;
-    for (int p = 0; p < producers.size(); p++) {
-      StreamTask producer = producers.get(p);
-      List<StreamTask> targets = pointwise ? List.of(consumers.get(p)) : consumers;
-      InputChannel[] channels = new InputChannel[targets.size()];
-      for (int c = 0; c < targets.size(); c++) {
-        InputStreamTask consumer = (InputStreamTask) targets.get(c);
-        channels[c] =
-            consumer
-                .getInputGate()
-                .addChannel(streamEdge.inputIndex(), producer.getTaskInfo().taskNameWithSubtasks());
-        channels[c].setProducerWaker(producer.getWaker());
+    private StreamTask local(JobVertex vertex, int subtask) {
+      Map<Integer, StreamTask> tasksOfVertex = here.get(vertex.getIndex());
+      return tasksOfVertex == null ? null : tasksOfVertex.get(subtask);
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private void wire(JobEdge edge) {
+      StreamEdge streamEdge = edge.streamEdge();
+      Partitioning partitioning = streamEdge.partitioning();
+      boolean pointwise = partitioning instanceof Partitioning.Forward;
+      JobVertex producerVertex = edge.producer();
+      JobVertex consumerVertex = edge.consumer();
+      for (int p = 0; p < producerVertex.getParallelism(); p++) {
+        StreamTask producer = local(producerVertex, p);
+        int targets = pointwise ? 1 : consumerVertex.getParallelism();
+        ResultSubpartition[] channels = new ResultSubpartition[targets];
+        String producerName =
+            producerVertex.getName() + " (" + (p + 1) + "/" + producerVertex.getParallelism() + ")";
+        for (int t = 0; t < targets; t++) {
+          int c = pointwise ? p : t;
+          StreamTask consumerTask = local(consumerVertex, c);
+          if (producer == null && consumerTask == null) {
+            continue;
+          }
+          ChannelId id =
+              new ChannelId(
+                  attempt.jobId(),
+                  attempt.attempt(),
+                  streamEdge.id(),
+                  producerVertex.getIndex(),
+                  p,
+                  consumerVertex.getIndex(),
+                  c);
+          if (consumerTask != null) {
+            InputChannel channel =
+                ((InputStreamTask) consumerTask)
+                    .getInputGate()
+                    .addChannel(streamEdge.inputIndex(), producerName);
+            if (producer != null) {
+              channels[t] = new LocalResultSubpartition(channel, producer.getWaker());
+            } else {
+              dataPlane.connectInputChannel(
+                  id, locations.address(producerVertex.getIndex(), p), channel);
+            }
+          } else {
+            channels[t] =
+                dataPlane.createSubpartition(
+                    id, locations.address(consumerVertex.getIndex(), c), producer.getWaker());
+          }
+        }
+        if (producer != null) {
+          TypeSerializer serializer = streamEdge.recordType().createSerializer();
+          ChannelSelector selector = selector(graph, partitioning, targets, p, streamEdge);
+          producer.addWriter(
+              streamEdge,
+              new RecordWriter<>(
+                  channels,
+                  selector,
+                  serializer,
+                  bufferSize,
+                  flushAlways,
+                  producer.getWaker(),
+                  producer::isCancelled));
+        }
       }
-      TypeSerializer serializer = streamEdge.recordType().createSerializer();
-      ChannelSelector selector = selector(graph, partitioning, channels.length, p, streamEdge);
-      producer.addWriter(
-          streamEdge,
-          new RecordWriter<>(
-              channels,
-              selector,
-              serializer,
-              bufferSize,
-              flushAlways,
-              producer.getWaker(),
-              producer::isCancelled));
     }
   }
 

@@ -13,8 +13,10 @@ import io.weir.runtime.network.ChannelEvent.CheckpointBarrier;
 import io.weir.runtime.network.ChannelSelectors;
 import io.weir.runtime.network.InputChannel;
 import io.weir.runtime.network.InputGate;
+import io.weir.runtime.network.LocalResultSubpartition;
 import io.weir.runtime.network.RecordDeserializer;
 import io.weir.runtime.network.RecordWriter;
+import io.weir.runtime.network.ResultSubpartition;
 import io.weir.runtime.task.Waker;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -221,6 +223,10 @@ class UnalignedCutPropertyTest {
     final boolean[] triggered;
     final boolean[] ended;
     final boolean[] delivered;
+
+    /** Per producer, what the conversion of its barrier overtook; null until it was converted. */
+    final List<byte[]>[] conversions;
+
     final boolean[] convertedAt;
     final List<List<byte[]>> outputState = new ArrayList<>();
     boolean converted;
@@ -248,7 +254,7 @@ class UnalignedCutPropertyTest {
         InputChannel channel = gate.addChannel(0, "producer " + c);
         writers.add(
             new RecordWriter<>(
-                new InputChannel[] {channel},
+                new ResultSubpartition[] {new LocalResultSubpartition(channel, waker)},
                 ChannelSelectors.forward(),
                 STRINGS,
                 BUFFER_SIZE,
@@ -268,6 +274,9 @@ class UnalignedCutPropertyTest {
       this.triggered = new boolean[channels];
       this.ended = new boolean[channels];
       this.delivered = new boolean[channels];
+      @SuppressWarnings("unchecked")
+      List<byte[]>[] none = new List[channels];
+      this.conversions = none;
       this.convertedAt = new boolean[channels];
       Alignment alignment =
           scenario.kind() == Kind.UNALIGNED
@@ -404,8 +413,19 @@ class UnalignedCutPropertyTest {
         outputState.set(
             c, writer.broadcastPriorityEvent(new CheckpointBarrier(N, 0, false, true)).get(0));
       } else {
-        writer.broadcastConvertibleBarrier(
-            new CheckpointBarrier(N, 0, false), channel -> delivered[c] = true);
+        writer.setBarrierListener(
+            new RecordWriter.ChannelBarrierListener() {
+              @Override
+              public void delivered(int channel, long checkpointId) {
+                delivered[c] = true;
+              }
+
+              @Override
+              public void converted(int channel, long checkpointId, List<byte[]> overtaken) {
+                conversions[c] = overtaken;
+              }
+            });
+        writer.broadcastConvertibleBarrier(new CheckpointBarrier(N, 0, false));
       }
       trace.add("p" + c + " barrier at " + offsets[c]);
     }
@@ -414,7 +434,8 @@ class UnalignedCutPropertyTest {
       if (scenario.kind() != Kind.ALIGNED_THEN_UNALIGNED || !triggered[c] || convertedAt[c]) {
         return;
       }
-      List<byte[]> overtaken = writers.get(c).convertToUnaligned(0, N);
+      writers.get(c).requestConversion(0, N);
+      List<byte[]> overtaken = conversions[c];
       if (overtaken == null) {
         assertThat(delivered[c]).as("not converted, so delivered; %s", trace).isTrue();
         return;

@@ -28,20 +28,43 @@ class ChannelTest {
   private InputGate gate(int credits, int channels) {
     InputGate gate = new InputGate(consumer, credits);
     for (int i = 0; i < channels; i++) {
-      gate.addChannel(0, "producer " + i).setProducerWaker(producer);
+      gate.addChannel(0, "producer " + i);
     }
     return gate;
   }
 
+  /** Local producer ends of {@code channels}. */
+  private LocalResultSubpartition[] ends(InputChannel... channels) {
+    LocalResultSubpartition[] ends = new LocalResultSubpartition[channels.length];
+    for (int i = 0; i < channels.length; i++) {
+      ends[i] = new LocalResultSubpartition(channels[i], producer);
+    }
+    return ends;
+  }
+
+  private LocalResultSubpartition[] ends(InputGate gate) {
+    return ends(gate.getChannels().toArray(new InputChannel[0]));
+  }
+
+  /** Records what each channel of a writer reported about its convertible barriers. */
+  private static final class Outcomes implements RecordWriter.ChannelBarrierListener {
+    final List<Integer> delivered = new ArrayList<>();
+    final List<List<byte[]>> converted = new ArrayList<>();
+
+    @Override
+    public void delivered(int channel, long checkpointId) {
+      delivered.add(channel);
+    }
+
+    @Override
+    public void converted(int channel, long checkpointId, List<byte[]> overtakenHere) {
+      converted.add(overtakenHere);
+    }
+  }
+
   private RecordWriter<String> writer(InputGate gate, int bufferSize) {
     return new RecordWriter<>(
-        gate.getChannels().toArray(new InputChannel[0]),
-        ChannelSelectors.forward(),
-        STRINGS,
-        bufferSize,
-        false,
-        producer,
-        () -> false);
+        ends(gate), ChannelSelectors.forward(), STRINGS, bufferSize, false, producer, () -> false);
   }
 
   /** Reads every record the gate holds now, in order. */
@@ -93,7 +116,7 @@ class ChannelTest {
     // The bound holds: never more queued buffers than credits.
     InputChannel channel = gate.getChannels().get(0);
     assertThat(channel.queuedBuffers()).isEqualTo(2);
-    assertThat(channel.availableCredits()).isZero();
+    assertThat(((LocalResultSubpartition) writer.getSubpartition(0)).availableCredits()).isZero();
 
     InputGate.Polled polled = gate.pollNext();
     assertThat(polled.element()).isInstanceOf(Buffer.class);
@@ -176,26 +199,21 @@ class ChannelTest {
     InputGate gate = gate(10, 2);
     RecordWriter<String> writer =
         new RecordWriter<>(
-            gate.getChannels().toArray(new InputChannel[0]),
-            ChannelSelectors.broadcast(),
-            STRINGS,
-            64,
-            false,
-            producer,
-            () -> false);
+            ends(gate), ChannelSelectors.broadcast(), STRINGS, 64, false, producer, () -> false);
+    Outcomes outcomes = new Outcomes();
+    writer.setBarrierListener(outcomes);
     writer.emit("before", RecordWriter.NO_TIMESTAMP);
-    List<Integer> delivered = new ArrayList<>();
-    writer.broadcastConvertibleBarrier(
-        new ChannelEvent.CheckpointBarrier(3, 0, false), delivered::add);
+    writer.broadcastConvertibleBarrier(new ChannelEvent.CheckpointBarrier(3, 0, false));
     writer.emit("after", RecordWriter.NO_TIMESTAMP);
     writer.flushAll();
 
     assertThat(drain(gate))
         .containsExactly(
             "before", "before", "<CheckpointBarrier>", "<CheckpointBarrier>", "after", "after");
-    assertThat(delivered).containsExactlyInAnyOrder(0, 1);
-    assertThat(writer.convertToUnaligned(0, 3)).isNull();
-    assertThat(writer.convertToUnaligned(1, 3)).isNull();
+    assertThat(outcomes.delivered).containsExactlyInAnyOrder(0, 1);
+    writer.requestConversion(0, 3);
+    writer.requestConversion(1, 3);
+    assertThat(outcomes.converted).as("delivered barriers are not converted").isEmpty();
   }
 
   @Test
@@ -208,15 +226,17 @@ class ChannelTest {
       before.add(r);
       writer.emit(r, RecordWriter.NO_TIMESTAMP);
     }
-    List<Integer> delivered = new ArrayList<>();
-    writer.broadcastConvertibleBarrier(
-        new ChannelEvent.CheckpointBarrier(5, 0, false), delivered::add);
+    Outcomes outcomes = new Outcomes();
+    writer.setBarrierListener(outcomes);
+    writer.broadcastConvertibleBarrier(new ChannelEvent.CheckpointBarrier(5, 0, false));
     writer.emit("after", RecordWriter.NO_TIMESTAMP);
     writer.flushAll();
     InputChannel channel = gate.getChannels().get(0);
     List<byte[]> queuedBefore = channel.captureQueuedBuffers();
 
-    List<byte[]> overtaken = writer.convertToUnaligned(0, 5);
+    writer.requestConversion(0, 5);
+    assertThat(outcomes.converted).hasSize(1);
+    List<byte[]> overtaken = outcomes.converted.get(0);
 
     // Every buffer but the last ("after", sent behind the barrier) was overtaken, in order.
     assertThat(overtaken).hasSize(queuedBefore.size() - 1);
@@ -228,8 +248,9 @@ class ChannelTest {
     List<String> rest = new ArrayList<>(before);
     rest.add("after");
     assertThat(drain(gate)).isEqualTo(rest);
-    assertThat(delivered).as("a converted barrier is not delivered in order").isEmpty();
-    assertThat(writer.convertToUnaligned(0, 5)).as("converted once").isNull();
+    assertThat(outcomes.delivered).as("a converted barrier is not delivered in order").isEmpty();
+    writer.requestConversion(0, 5);
+    assertThat(outcomes.converted).as("converted once").hasSize(1);
   }
 
   @Test
@@ -237,9 +258,7 @@ class ChannelTest {
     InputGate gate = gate(10, 1);
     InputChannel channel = gate.getChannels().get(0);
     assertThatThrownBy(
-            () ->
-                channel.addConvertibleBarrier(
-                    new ChannelEvent.CheckpointBarrier(1, 0, true), () -> {}))
+            () -> channel.addConvertibleBarrier(new ChannelEvent.CheckpointBarrier(1, 0, true)))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("aligned");
     assertThat(channel.convertToUnaligned(1)).isNull();
@@ -278,22 +297,10 @@ class ChannelTest {
     InputChannel fast = gate.getChannels().get(1);
     RecordWriter<String> toSlow =
         new RecordWriter<>(
-            new InputChannel[] {slow},
-            ChannelSelectors.forward(),
-            STRINGS,
-            64,
-            true,
-            producer,
-            () -> false);
+            ends(slow), ChannelSelectors.forward(), STRINGS, 64, true, producer, () -> false);
     RecordWriter<String> toFast =
         new RecordWriter<>(
-            new InputChannel[] {fast},
-            ChannelSelectors.forward(),
-            STRINGS,
-            64,
-            true,
-            producer,
-            () -> false);
+            ends(fast), ChannelSelectors.forward(), STRINGS, 64, true, producer, () -> false);
     gate.block(slow);
     toSlow.emit("s1", RecordWriter.NO_TIMESTAMP);
     toFast.emit("f1", RecordWriter.NO_TIMESTAMP);
@@ -308,7 +315,7 @@ class ChannelTest {
     InputGate gate = gate(10, 1);
     RecordWriter<Long> writer =
         new RecordWriter<>(
-            gate.getChannels().toArray(new InputChannel[0]),
+            ends(gate),
             ChannelSelectors.forward(),
             TypeInformation.of(Long.class).createSerializer(),
             64,
