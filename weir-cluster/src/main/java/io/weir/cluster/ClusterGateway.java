@@ -9,6 +9,7 @@ import io.weir.cluster.rpc.RestoreStorage;
 import io.weir.cluster.rpc.SubmitTasksRequest;
 import io.weir.cluster.rpc.TaskDeployment;
 import io.weir.cluster.rpc.TriggerCheckpointRequest;
+import io.weir.cluster.rpc.VertexLocations;
 import io.weir.runtime.checkpoint.TaskRestore;
 import io.weir.runtime.graph.JobVertex;
 import io.weir.runtime.jobmaster.JobMasterGateway;
@@ -21,6 +22,7 @@ import io.weir.runtime.taskexecutor.TaskExecutorGateway;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -121,17 +123,12 @@ final class ClusterGateway implements TaskExecutorGateway {
       }
       allocations.put(allocation, ids);
     }
-    SubmitTasksRequest request = request(descriptors);
-    LOG.info(
-        "Job '{}' attempt {} asks for {} slots on one TaskManager",
-        jobName,
-        first.id().attempt(),
-        slots);
+    LOG.info("Job '{}' attempt {} asks for {} slots", jobName, first.id().attempt(), slots);
     var unused =
         registry
             .requestSlots(allocation, jobName, slots, slotWaitMillis)
             .whenComplete(
-                (tm, failure) -> {
+                (placements, failure) -> {
                   if (failure != null) {
                     synchronized (this) {
                       descriptors.forEach(tdd -> waiting.remove(tdd.id()));
@@ -139,8 +136,41 @@ final class ClusterGateway implements TaskExecutorGateway {
                     failTasks(descriptors, failure, "-");
                     return;
                   }
-                  deploy(tm, descriptors, request);
+                  deploy(placements, descriptors);
                 });
+  }
+
+  /**
+   * Deploys the attempt onto its slots: slot i runs subtask i of every vertex (slot sharing), the
+   * slots taken in the order of the placements; each TaskManager receives its share and, when the
+   * attempt spans several, where all the other subtasks run.
+   */
+  private void deploy(
+      List<TaskManagerRegistry.Placement> placements, List<TaskDeploymentDescriptor> descriptors) {
+    List<TaskManagerRegistry.TaskManager> bySlot = new ArrayList<>();
+    for (TaskManagerRegistry.Placement p : placements) {
+      for (int i = 0; i < p.slots(); i++) {
+        bySlot.add(p.taskManager());
+      }
+    }
+    List<VertexLocations> locations = new ArrayList<>();
+    if (placements.size() > 1) {
+      for (JobVertex vertex : descriptors.get(0).graph().vertices()) {
+        VertexLocations.Builder v = VertexLocations.newBuilder().setVertex(vertex.getIndex());
+        for (int s = 0; s < vertex.getParallelism(); s++) {
+          v.addAddresses(bySlot.get(s).dataAddress());
+        }
+        locations.add(v.build());
+      }
+    }
+    Map<TaskManagerRegistry.TaskManager, List<TaskDeploymentDescriptor>> byTaskManager =
+        new LinkedHashMap<>();
+    for (TaskDeploymentDescriptor tdd : descriptors) {
+      byTaskManager
+          .computeIfAbsent(bySlot.get(tdd.id().subtask()), k -> new ArrayList<>())
+          .add(tdd);
+    }
+    byTaskManager.forEach((tm, share) -> deploy(tm, share, request(share, locations)));
   }
 
   private void deploy(
@@ -160,7 +190,6 @@ final class ClusterGateway implements TaskExecutorGateway {
       }
     }
     if (live.isEmpty()) {
-      registry.release(allocationId(descriptors.get(0).id()));
       return;
     }
     hosts.add(tm.id);
@@ -204,7 +233,8 @@ final class ClusterGateway implements TaskExecutorGateway {
         Runnable::run);
   }
 
-  private SubmitTasksRequest request(List<TaskDeploymentDescriptor> descriptors) {
+  private SubmitTasksRequest request(
+      List<TaskDeploymentDescriptor> descriptors, List<VertexLocations> locations) {
     TaskDeploymentDescriptor first = descriptors.get(0);
     JobPayload payload =
         JobPayload.newBuilder()
@@ -215,7 +245,8 @@ final class ClusterGateway implements TaskExecutorGateway {
             .addAllArgs(program.args())
             .putAllConfiguration(first.graph().configuration().toMap())
             .build();
-    SubmitTasksRequest.Builder request = SubmitTasksRequest.newBuilder().setJob(payload);
+    SubmitTasksRequest.Builder request =
+        SubmitTasksRequest.newBuilder().setJob(payload).addAllLocations(locations);
     for (TaskDeploymentDescriptor tdd : descriptors) {
       TaskRestore restore = tdd.restore();
       TaskDeployment.Builder task =

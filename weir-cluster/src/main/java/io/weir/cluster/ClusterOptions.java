@@ -36,6 +36,15 @@ public final class ClusterOptions {
   /** A TaskManager's control port; 0 picks a free one. */
   public static final String TM_PORT = "taskmanager.rpc.port";
 
+  /** A TaskManager's data port (Netty); 0 picks a free one. */
+  public static final String TM_DATA_PORT = "taskmanager.data.port";
+
+  /**
+   * Whether a job's slots are spread over as many TaskManagers as possible (true) or packed onto as
+   * few as possible (false, Flink's default).
+   */
+  public static final String EVENLY_SPREAD_OUT_SLOTS = "cluster.evenly-spread-out-slots";
+
   /** Slots of a TaskManager. */
   public static final String SLOTS = "taskmanager.numberOfTaskSlots";
 
@@ -67,6 +76,8 @@ public final class ClusterOptions {
           REST_BIND_ADDRESS,
           TM_BIND_HOST,
           TM_PORT,
+          TM_DATA_PORT,
+          EVENLY_SPREAD_OUT_SLOTS,
           SLOTS,
           HEARTBEAT_INTERVAL,
           HEARTBEAT_TIMEOUT,
@@ -83,6 +94,8 @@ public final class ClusterOptions {
           Map.entry(REST_BIND_ADDRESS, "127.0.0.1"),
           Map.entry(TM_BIND_HOST, "127.0.0.1"),
           Map.entry(TM_PORT, "0"),
+          Map.entry(TM_DATA_PORT, "0"),
+          Map.entry(EVENLY_SPREAD_OUT_SLOTS, "false"),
           Map.entry(SLOTS, "1"),
           Map.entry(HEARTBEAT_INTERVAL, "10000"),
           Map.entry(HEARTBEAT_TIMEOUT, "50000"),

@@ -38,6 +38,15 @@ public final class JobManager implements AutoCloseable {
    *
    * @throws IllegalArgumentException naming the setting at fault, or the address already in use
    */
+  private static boolean booleanSetting(ClusterOptions options, String key) {
+    String value = options.get(key).strip();
+    if (!value.equalsIgnoreCase("true") && !value.equalsIgnoreCase("false")) {
+      throw new IllegalArgumentException(
+          "The setting " + key + " must be true or false, not '" + value + "'");
+    }
+    return Boolean.parseBoolean(value);
+  }
+
   public JobManager(ClusterOptions options) throws IOException, InterruptedException {
     for (String key : options.unknownKeys()) {
       LOG.warn("Ignoring unknown cluster setting {}", key);
@@ -48,6 +57,7 @@ public final class JobManager implements AutoCloseable {
             secret,
             options.getDuration(ClusterOptions.HEARTBEAT_INTERVAL),
             options.getDuration(ClusterOptions.HEARTBEAT_TIMEOUT),
+            booleanSetting(options, ClusterOptions.EVENLY_SPREAD_OUT_SLOTS),
             timer);
     String uploadDir = options.get(ClusterOptions.UPLOAD_DIR);
     Path jarDir =

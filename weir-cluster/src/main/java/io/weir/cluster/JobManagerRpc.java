@@ -51,7 +51,11 @@ final class JobManagerRpc extends JobManagerServiceGrpc.JobManagerServiceImplBas
               .build());
     } else {
       registry.register(
-          request.getTaskManagerId(), request.getHost(), request.getPort(), request.getSlots());
+          request.getTaskManagerId(),
+          request.getHost(),
+          request.getPort(),
+          request.getDataPort(),
+          request.getSlots());
       response.onNext(
           RegisterTaskManagerResponse.newBuilder()
               .setAccepted(true)

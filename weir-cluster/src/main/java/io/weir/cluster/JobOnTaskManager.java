@@ -8,6 +8,7 @@ import io.weir.cluster.rpc.JobManagerServiceGrpc;
 import io.weir.cluster.rpc.JobPayload;
 import io.weir.cluster.rpc.TaskDeployment;
 import io.weir.cluster.rpc.TaskStateUpdate;
+import io.weir.cluster.rpc.VertexLocations;
 import io.weir.runtime.checkpoint.BarrierHandler;
 import io.weir.runtime.checkpoint.OperatorSubtaskState;
 import io.weir.runtime.checkpoint.TaskRestore;
@@ -18,7 +19,9 @@ import io.weir.runtime.storage.CheckpointStorages;
 import io.weir.runtime.storage.DeploymentSerializer;
 import io.weir.runtime.storage.FileSystemCheckpointStorage;
 import io.weir.runtime.task.TaskState;
+import io.weir.runtime.taskexecutor.DataPlane;
 import io.weir.runtime.taskexecutor.ExecutionAttemptId;
+import io.weir.runtime.taskexecutor.SubtaskLocations;
 import io.weir.runtime.taskexecutor.TaskDeploymentDescriptor;
 import io.weir.runtime.taskexecutor.TaskExecutor;
 import java.io.IOException;
@@ -66,6 +69,7 @@ final class JobOnTaskManager implements JobMasterGateway {
       Path jar,
       JobManagerServiceGrpc.JobManagerServiceBlockingStub jobManager,
       ExecutorService outbox,
+      DataPlane dataPlane,
       Consumer<JobOnTaskManager> onClosed)
       throws Exception {
     this.jobId = payload.getJobId();
@@ -105,7 +109,7 @@ final class JobOnTaskManager implements JobMasterGateway {
           "The program " + payload.getEntryClass() + " of job " + jobId + " built no plan here");
     }
     this.graph = captured[0];
-    this.executor = new TaskExecutor(this);
+    this.executor = new TaskExecutor(this, dataPlane);
     LOG.info("Job '{}' ({}) loaded from jar {}", graph.jobName(), jobId, payload.getJarId());
   }
 
@@ -118,7 +122,12 @@ final class JobOnTaskManager implements JobMasterGateway {
   }
 
   /** Deploys and starts the tasks. */
-  void submit(List<TaskDeployment> deployments) throws IOException {
+  void submit(List<TaskDeployment> deployments, List<VertexLocations> where) throws IOException {
+    Map<Integer, List<String>> byVertex = new HashMap<>();
+    for (VertexLocations v : where) {
+      byVertex.put(v.getVertex(), List.copyOf(v.getAddressesList()));
+    }
+    SubtaskLocations locations = new SubtaskLocations(byVertex);
     List<TaskDeploymentDescriptor> descriptors = new ArrayList<>();
     for (TaskDeployment d : deployments) {
       ExecutionAttemptId id = Messages.fromProto(d.getId());
@@ -143,7 +152,8 @@ final class JobOnTaskManager implements JobMasterGateway {
                   d.getExactlyOnce(),
                   BarrierHandler.Alignment.valueOf(d.getAlignment()),
                   d.getAlignedTimeoutMillis()),
-              restore));
+              restore,
+              locations));
     }
     synchronized (this) {
       released = false;

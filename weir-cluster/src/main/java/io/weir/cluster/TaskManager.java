@@ -6,6 +6,7 @@ import io.grpc.ServerInterceptors;
 import io.grpc.Status;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.weir.cluster.data.NettyDataPlane;
 import io.weir.cluster.rpc.JarChunk;
 import io.weir.cluster.rpc.JarRequest;
 import io.weir.cluster.rpc.JobManagerServiceGrpc;
@@ -49,6 +50,7 @@ public final class TaskManager implements AutoCloseable {
   private final String jobManagerAddress;
   private final int slots;
   private final Server server;
+  private final NettyDataPlane dataPlane;
   private final String advertisedHost;
   private final ManagedChannel channel;
   private final JobManagerServiceGrpc.JobManagerServiceBlockingStub jobManager;
@@ -113,6 +115,15 @@ public final class TaskManager implements AutoCloseable {
               + "=PORT",
           e);
     }
+    try {
+      this.dataPlane =
+          new NettyDataPlane(
+              bindHost, options.getInt(ClusterOptions.TM_DATA_PORT), advertisedHost, secret);
+    } catch (IOException e) {
+      server.shutdownNow();
+      throw new IllegalArgumentException(
+          e.getMessage() + ": choose another with -D " + ClusterOptions.TM_DATA_PORT + "=PORT", e);
+    }
     this.id = "tm-" + server.getPort() + "-" + UUID.randomUUID().toString().substring(0, 8);
     this.jars =
         new JarStore(
@@ -154,6 +165,11 @@ public final class TaskManager implements AutoCloseable {
     return server.getPort();
   }
 
+  /** The data plane's port. */
+  public int dataPort() {
+    return dataPlane.port();
+  }
+
   private void register(int attempt, long backoff) {
     if (closed) {
       return;
@@ -167,6 +183,7 @@ public final class TaskManager implements AutoCloseable {
                       .setTaskManagerId(id)
                       .setHost(advertisedHost)
                       .setPort(server.getPort())
+                      .setDataPort(dataPlane.port())
                       .setSlots(slots)
                       .build());
       if (!response.getAccepted()) {
@@ -280,7 +297,8 @@ public final class TaskManager implements AutoCloseable {
       }
     }
     Path jar = fetchJar(payload.getJarId());
-    JobOnTaskManager job = new JobOnTaskManager(payload, jar, jobManager, outbox, this::jobClosed);
+    JobOnTaskManager job =
+        new JobOnTaskManager(payload, jar, jobManager, outbox, dataPlane, this::jobClosed);
     synchronized (this) {
       JobOnTaskManager raced = jobs.putIfAbsent(payload.getJobId(), job);
       return raced != null ? raced : job;
@@ -357,6 +375,7 @@ public final class TaskManager implements AutoCloseable {
     timer.shutdownNow();
     server.shutdownNow();
     server.awaitTermination(5, TimeUnit.SECONDS);
+    dataPlane.close();
     outbox.shutdown();
     outbox.awaitTermination(5, TimeUnit.SECONDS);
     channel.shutdownNow();

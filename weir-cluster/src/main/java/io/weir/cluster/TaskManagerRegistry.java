@@ -28,9 +28,11 @@ import org.slf4j.LoggerFactory;
  * for {@code heartbeat.timeout}; the jobs running there are told (see {@link #onLost}).
  *
  * <p>Slots: a job attempt needs as many slots as its widest vertex (a slot runs one subtask of
- * every vertex, as Flink's slot sharing does), all on one TaskManager, because channels between
- * tasks are local channels within one TaskManager. Requests wait up to {@code
- * slot.request.timeout}. Thread safe; guarded by this object.
+ * every vertex, as Flink's slot sharing does: slot i runs subtask i of each vertex), taken from one
+ * or more TaskManagers — packed onto as few as possible, or spread over as many as possible with
+ * {@code cluster.evenly-spread-out-slots}. Channels between subtasks on one TaskManager are local,
+ * the others cross the data plane. Requests wait up to {@code slot.request.timeout}. Thread safe;
+ * guarded by this object.
  */
 final class TaskManagerRegistry implements AutoCloseable {
 
@@ -41,6 +43,7 @@ final class TaskManagerRegistry implements AutoCloseable {
     final String id;
     final String host;
     final int port;
+    final int dataPort;
     final int slots;
     final ManagedChannel channel;
     final TaskManagerServiceGrpc.TaskManagerServiceFutureStub stub;
@@ -49,10 +52,11 @@ final class TaskManagerRegistry implements AutoCloseable {
     volatile TaskManagerStatus status = TaskManagerStatus.getDefaultInstance();
     volatile boolean lost;
 
-    TaskManager(String id, String host, int port, int slots, String secret) {
+    TaskManager(String id, String host, int port, int dataPort, int slots, String secret) {
       this.id = id;
       this.host = host;
       this.port = port;
+      this.dataPort = dataPort;
       this.slots = slots;
       this.channel =
           NettyChannelBuilder.forAddress(host, port)
@@ -67,6 +71,11 @@ final class TaskManagerRegistry implements AutoCloseable {
       return host + ":" + port;
     }
 
+    /** Where its data plane is reached. */
+    String dataAddress() {
+      return host + ":" + dataPort;
+    }
+
     synchronized int freeSlots() {
       return slots - slotsByAllocation.values().stream().mapToInt(Integer::intValue).sum();
     }
@@ -77,8 +86,16 @@ final class TaskManagerRegistry implements AutoCloseable {
     }
   }
 
+  /**
+   * Slots of one allocation on one TaskManager.
+   *
+   * @param taskManager where
+   * @param slots how many
+   */
+  record Placement(TaskManager taskManager, int slots) {}
+
   private record Request(
-      String allocationId, String jobName, int slots, CompletableFuture<TaskManager> future) {}
+      String allocationId, String jobName, int slots, CompletableFuture<List<Placement>> future) {}
 
   private final String secret;
   private final Duration timeout;
@@ -87,9 +104,16 @@ final class TaskManagerRegistry implements AutoCloseable {
   private final List<Request> pending = new ArrayList<>();
   private final List<BiConsumer<TaskManager, String>> lostListeners = new CopyOnWriteArrayList<>();
 
+  private final boolean spreadOut;
+
   TaskManagerRegistry(
-      String secret, Duration interval, Duration timeout, ScheduledExecutorService timer) {
+      String secret,
+      Duration interval,
+      Duration timeout,
+      boolean spreadOut,
+      ScheduledExecutorService timer) {
     this.secret = secret;
+    this.spreadOut = spreadOut;
     this.timeout = timeout;
     this.timer = timer;
     var unused =
@@ -103,9 +127,9 @@ final class TaskManagerRegistry implements AutoCloseable {
   }
 
   /** Registers a TaskManager; one that registers again under its id replaces its old self. */
-  void register(String id, String host, int port, int slots) {
+  void register(String id, String host, int port, int dataPort, int slots) {
     TaskManager previous;
-    TaskManager tm = new TaskManager(id, host, port, slots, secret);
+    TaskManager tm = new TaskManager(id, host, port, dataPort, slots, secret);
     synchronized (this) {
       previous = taskManagers.put(id, tm);
     }
@@ -138,12 +162,12 @@ final class TaskManagerRegistry implements AutoCloseable {
   }
 
   /**
-   * Slots for {@code allocationId} on one TaskManager, when enough are free, within {@code
-   * waitMillis}; otherwise the future fails with a {@link NoResourceException}.
+   * {@code slots} slots for {@code allocationId} on one or more TaskManagers, when enough are free,
+   * within {@code waitMillis}; otherwise the future fails with a {@link NoResourceException}.
    */
-  CompletableFuture<TaskManager> requestSlots(
+  CompletableFuture<List<Placement>> requestSlots(
       String allocationId, String jobName, int slots, long waitMillis) {
-    CompletableFuture<TaskManager> future = new CompletableFuture<>();
+    CompletableFuture<List<Placement>> future = new CompletableFuture<>();
     Request request = new Request(allocationId, jobName, slots, future);
     synchronized (this) {
       pending.add(request);
@@ -166,16 +190,15 @@ final class TaskManagerRegistry implements AutoCloseable {
                               + jobName
                               + "' needs "
                               + slots
-                              + " slots on one TaskManager (its widest vertex) but none became free"
+                              + " slots (its widest vertex) but the TaskManagers had fewer free"
                               + " within "
                               + waitMillis
                               + " ms ("
                               + ClusterOptions.SLOT_REQUEST_TIMEOUT
                               + "); "
                               + offer
-                              + ". Start a TaskManager with --slots "
-                              + slots
-                              + " or more, or lower the job's parallelism."));
+                              + ". Start more TaskManagers (or give them more --slots), or lower"
+                              + " the job's parallelism."));
                 }
               },
               waitMillis,
@@ -217,19 +240,62 @@ final class TaskManagerRegistry implements AutoCloseable {
     synchronized (this) {
       for (Iterator<Request> it = pending.iterator(); it.hasNext(); ) {
         Request r = it.next();
-        for (TaskManager tm : taskManagers.values()) {
-          if (!tm.lost && tm.freeSlots() >= r.slots) {
-            synchronized (tm) {
-              tm.slotsByAllocation.put(r.allocationId, r.slots);
-            }
-            it.remove();
-            completions.add(() -> r.future.complete(tm));
-            break;
+        List<Placement> placements = place(r.slots);
+        if (placements == null) {
+          continue;
+        }
+        for (Placement p : placements) {
+          synchronized (p.taskManager()) {
+            p.taskManager().slotsByAllocation.put(r.allocationId, p.slots());
           }
         }
+        it.remove();
+        completions.add(() -> r.future.complete(placements));
       }
     }
     completions.forEach(Runnable::run);
+  }
+
+  /**
+   * Where {@code slots} free slots are, or null when there are not enough: packed onto the
+   * TaskManagers in registration order, or spread one at a time over all of them.
+   */
+  private List<Placement> place(int slots) {
+    List<TaskManager> live = new ArrayList<>();
+    int free = 0;
+    for (TaskManager tm : taskManagers.values()) {
+      if (!tm.lost && tm.freeSlots() > 0) {
+        live.add(tm);
+        free += tm.freeSlots();
+      }
+    }
+    if (free < slots) {
+      return null;
+    }
+    int[] taken = new int[live.size()];
+    int left = slots;
+    if (spreadOut) {
+      while (left > 0) {
+        for (int i = 0; i < live.size() && left > 0; i++) {
+          if (taken[i] < live.get(i).freeSlots()) {
+            taken[i]++;
+            left--;
+          }
+        }
+      }
+    } else {
+      for (int i = 0; i < live.size() && left > 0; i++) {
+        taken[i] = Math.min(left, live.get(i).freeSlots());
+        left -= taken[i];
+      }
+    }
+    List<Placement> placements = new ArrayList<>();
+    for (int i = 0; i < live.size(); i++) {
+      if (taken[i] > 0) {
+        placements.add(new Placement(live.get(i), taken[i]));
+      }
+    }
+    return placements;
   }
 
   private void heartbeatAll() {

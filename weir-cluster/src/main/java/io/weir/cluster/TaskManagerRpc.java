@@ -35,7 +35,9 @@ final class TaskManagerRpc extends TaskManagerServiceGrpc.TaskManagerServiceImpl
   @Override
   public void submitTasks(SubmitTasksRequest request, StreamObserver<Empty> response) {
     try {
-      taskManager.jobFor(request.getJob()).submit(request.getTasksList());
+      taskManager
+          .jobFor(request.getJob())
+          .submit(request.getTasksList(), request.getLocationsList());
       ok(response);
     } catch (Exception e) {
       LOG.warn(

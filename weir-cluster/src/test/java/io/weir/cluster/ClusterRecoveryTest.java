@@ -21,9 +21,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * A JobManager and two TaskManagers as real processes: a keyed count into an exactly-once file sink
- * survives SIGKILL of the TaskManager running it, three times, with exact counts and output; a
- * cancelled job leaves no task and no class loader on any TaskManager.
+ * A JobManager and three one-slot TaskManagers as real processes, so that every attempt of a job of
+ * parallelism 2 spans two of them and its keyed exchange crosses the data plane: a keyed count into
+ * an exactly-once file sink survives SIGKILL of a TaskManager running it, three times, with exact
+ * counts and output; a cancelled job leaves no task and no class loader on any TaskManager.
  */
 class ClusterRecoveryTest {
 
@@ -40,8 +41,9 @@ class ClusterRecoveryTest {
                 ClusterOptions.HEARTBEAT_TIMEOUT, "3000",
                 ClusterOptions.SLOT_REQUEST_TIMEOUT, "60000"));
     cluster.startJobManager();
-    cluster.startTaskManager(2);
-    cluster.startTaskManager(2);
+    cluster.startTaskManager(1);
+    cluster.startTaskManager(1);
+    cluster.startTaskManager(1);
     jarId = cluster.client.upload(TestCluster.testJobJar(cluster.dir.resolve("job.jar"), null));
   }
 
@@ -128,7 +130,7 @@ class ClusterRecoveryTest {
       TestCluster.Node victim = hostOf(jobId);
       victim.process.destroyForcibly().waitFor();
       cluster.taskManagers.remove(victim);
-      cluster.startTaskManager(2);
+      cluster.startTaskManager(1);
       await()
           .atMost(Duration.ofSeconds(60))
           .pollInterval(Duration.ofMillis(100))

@@ -1,0 +1,262 @@
+package io.weir.cluster.data;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.weir.runtime.network.Buffer;
+import io.weir.runtime.network.ChannelEvent;
+import io.weir.runtime.network.ChannelId;
+import io.weir.runtime.network.ResultSubpartition;
+import io.weir.runtime.task.Waker;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+
+/**
+ * The producer's end of a channel whose consumer runs in another process. Until the consumer asks
+ * for the channel it holds what the producer adds (events, and the few buffers that need no
+ * credit); then it streams everything over the connection, in order. It starts without credit: the
+ * consumer's request brings the first credits, every buffer the consumer takes one more, so at most
+ * that many buffers are ever on their way and a slow consumer back-pressures this producer across
+ * the network as it does locally.
+ *
+ * <p>Buffers that reached the consumer are the consumer's to record when an overtaking barrier
+ * jumps over them; only those still held here are captured here. Guarded by this object; the
+ * producer's task thread adds, the connection's event loop attaches and delivers feedback.
+ */
+final class RemoteSubpartition implements ResultSubpartition {
+
+  private final ChannelId id;
+  private final Waker producerWaker;
+  private final Consumer<RemoteSubpartition> onReleased;
+  private final AtomicInteger credits = new AtomicInteger();
+  private volatile BarrierListener listener;
+
+  /** What was added before the consumer attached: Buffers and Pending events, in order. */
+  private final ArrayDeque<Object> held = new ArrayDeque<>();
+
+  private Channel connection;
+  private int stream;
+  private boolean endOfPartitionAdded;
+  private boolean released;
+
+  private record Pending(byte kind, ChannelEvent event) {}
+
+  RemoteSubpartition(ChannelId id, Waker producerWaker, Consumer<RemoteSubpartition> onReleased) {
+    this.id = id;
+    this.producerWaker = producerWaker;
+    this.onReleased = onReleased;
+  }
+
+  ChannelId id() {
+    return id;
+  }
+
+  /** The consumer asked for the channel on {@code connection}: what was held goes out first. */
+  void attach(Channel connection, int stream, int initialCredits) {
+    synchronized (this) {
+      if (released && !endOfPartitionAdded) {
+        return;
+      }
+      this.connection = connection;
+      this.stream = stream;
+      for (Object element : held) {
+        if (element instanceof Buffer b) {
+          writeBuffer(b);
+        } else {
+          Pending p = (Pending) element;
+          write(Frames.event(connection.alloc(), stream, p.kind(), p.event()));
+        }
+      }
+      held.clear();
+      connection.flush();
+    }
+    credit(initialCredits);
+    if (released) {
+      onReleased.accept(this); // finished before its consumer asked: everything is out now
+    }
+  }
+
+  /** Credits the consumer announced. */
+  void credit(int n) {
+    if (credits.getAndAdd(n) <= 0 && credits.get() > 0) {
+      producerWaker.signal();
+    }
+  }
+
+  /** The consumer took the convertible barrier of {@code checkpointId} in order. */
+  void delivered(long checkpointId) {
+    BarrierListener l = listener;
+    if (l != null) {
+      l.delivered(checkpointId);
+    }
+  }
+
+  /** The consumer converted the barrier of {@code checkpointId}; it recorded what it overtook. */
+  void converted(long checkpointId) {
+    BarrierListener l = listener;
+    if (l != null) {
+      l.converted(checkpointId, List.of());
+    }
+  }
+
+  /** The consumer's connection closed: nothing more can be sent. */
+  synchronized void detach() {
+    connection = null;
+    released = true;
+  }
+
+  @Override
+  public boolean hasCredit() {
+    return credits.get() > 0;
+  }
+
+  @Override
+  public void addBuffer(Buffer buffer) {
+    credits.decrementAndGet();
+    synchronized (this) {
+      if (connection != null) {
+        writeBuffer(buffer);
+        connection.flush();
+      } else if (!released) {
+        held.addLast(buffer);
+      } else {
+        buffer.recycle();
+      }
+    }
+  }
+
+  @Override
+  public void addEvent(ChannelEvent event) {
+    add(event.isPriority() ? Frames.PRIORITY : Frames.IN_ORDER, event);
+  }
+
+  @Override
+  public List<byte[]> addPriorityEvent(ChannelEvent event) {
+    synchronized (this) {
+      if (connection != null || released) {
+        add(Frames.PRIORITY, event);
+        return List.of();
+      }
+      List<byte[]> overtaken = new ArrayList<>();
+      for (Object element : held) {
+        if (element instanceof Buffer b) {
+          overtaken.add(b.copyOfContent());
+        }
+      }
+      addPriorityHeld(new Pending(Frames.PRIORITY, event));
+      return overtaken;
+    }
+  }
+
+  /** Puts a priority event at the head of what is held, behind priority events already there. */
+  private void addPriorityHeld(Pending event) {
+    ArrayDeque<Object> leading = new ArrayDeque<>();
+    while (!held.isEmpty()
+        && held.peekFirst() instanceof Pending p
+        && p.kind() == Frames.PRIORITY) {
+      leading.push(held.pollFirst());
+    }
+    held.addFirst(event);
+    while (!leading.isEmpty()) {
+      held.addFirst(leading.pop());
+    }
+  }
+
+  @Override
+  public void addConvertibleBarrier(ChannelEvent.CheckpointBarrier barrier) {
+    add(Frames.CONVERTIBLE, barrier);
+  }
+
+  @Override
+  public void requestConversion(long checkpointId) {
+    List<byte[]> overtaken = null;
+    synchronized (this) {
+      if (connection != null) {
+        write(Frames.streamLong(connection.alloc(), Frames.CONVERT, stream, checkpointId));
+        connection.flush();
+        return;
+      }
+      // Still held here: convert it here, as a local channel would.
+      List<byte[]> before = new ArrayList<>();
+      for (Iterator<Object> it = held.iterator(); it.hasNext(); ) {
+        Object element = it.next();
+        if (element instanceof Buffer b) {
+          before.add(b.copyOfContent());
+        } else if (element instanceof Pending p
+            && p.kind() == Frames.CONVERTIBLE
+            && p.event() instanceof ChannelEvent.CheckpointBarrier barrier
+            && barrier.checkpointId() == checkpointId) {
+          it.remove();
+          addPriorityHeld(new Pending(Frames.PRIORITY, barrier.asUnaligned()));
+          overtaken = before;
+          break;
+        }
+      }
+    }
+    if (overtaken != null) {
+      listener.converted(checkpointId, overtaken);
+    }
+  }
+
+  @Override
+  public void setBarrierListener(BarrierListener listener) {
+    this.listener = listener;
+  }
+
+  @Override
+  public void release() {
+    boolean done;
+    synchronized (this) {
+      released = true;
+      // A producer that finished keeps what it holds until the consumer asks; one that failed or
+      // was cancelled drops it.
+      if (!endOfPartitionAdded) {
+        for (Object element : held) {
+          if (element instanceof Buffer b) {
+            b.recycle();
+          }
+        }
+        held.clear();
+      }
+      done = held.isEmpty();
+    }
+    if (done) {
+      onReleased.accept(this);
+    }
+  }
+
+  private void add(byte kind, ChannelEvent event) {
+    synchronized (this) {
+      if (event instanceof ChannelEvent.EndOfPartition) {
+        endOfPartitionAdded = true;
+      }
+      if (connection != null) {
+        write(Frames.event(connection.alloc(), stream, kind, event));
+        connection.flush();
+      } else if (!released) {
+        if (kind == Frames.PRIORITY) {
+          addPriorityHeld(new Pending(kind, event));
+        } else {
+          held.addLast(new Pending(kind, event));
+        }
+      }
+    }
+  }
+
+  private void writeBuffer(Buffer b) {
+    ByteBuf frame = Frames.buffer(connection.alloc(), stream, b.memory(), b.size());
+    connection.write(frame).addListener(f -> b.recycle());
+  }
+
+  private void write(ByteBuf frame) {
+    connection.write(frame);
+  }
+
+  @Override
+  public String toString() {
+    return "remote subpartition " + id;
+  }
+}
