@@ -121,6 +121,22 @@ final class JobOnTaskManager implements JobMasterGateway {
     return List.copyOf(running);
   }
 
+  /** Network buffers the outputs of the subtasks running here allocated. */
+  long outputBuffers() {
+    long buffers = 0;
+    for (var task : executor.runningTasks()) {
+      for (var writer : task.getWriters()) {
+        buffers += writer.getBuffersCreated();
+      }
+    }
+    return buffers;
+  }
+
+  /** The job's network buffer size, in bytes. */
+  long bufferSize() {
+    return graph.configuration().get(io.weir.api.config.CoreOptions.NETWORK_BUFFER_SIZE).bytes();
+  }
+
   /** Deploys and starts the tasks. */
   void submit(List<TaskDeployment> deployments, List<VertexLocations> where) throws IOException {
     Map<Integer, List<String>> byVertex = new HashMap<>();

@@ -290,6 +290,8 @@ final class RestServer implements AutoCloseable {
         tm.status.getRunningList().forEach(t -> tasks.add(Messages.fromProto(t).toString()));
         m.put("tasks", tasks);
         m.put("loadedJobs", List.copyOf(tm.status.getLoadedJobsList()));
+        m.put("outputBuffers", tm.status.getOutputBuffers());
+        m.put("outputBufferBytes", tm.status.getOutputBuffers() * tm.status.getBufferSize());
         tms.add(m);
       }
       return Map.of("taskmanagers", tms);

@@ -357,6 +357,8 @@ public final class TaskManager implements AutoCloseable {
     for (JobOnTaskManager job : jobsSnapshot()) {
       status.addLoadedJobs(job.jobId());
       job.running().forEach(t -> status.addRunning(Messages.toProto(t)));
+      status.setOutputBuffers(status.getOutputBuffers() + job.outputBuffers());
+      status.setBufferSize(job.bufferSize());
     }
     return status.build();
   }

@@ -118,10 +118,10 @@ class ClusterBadInputTest {
         .isGreaterThanOrEqualTo(2000);
     String failure = cluster.client.get("/jobs/" + jobId).path("failure").asText();
     assertThat(failure)
-        .contains("needs 3 slots on one TaskManager")
+        .contains("needs 3 slots")
         .contains("slot.request.timeout")
         .contains("has 2 of 2 free")
-        .contains("--slots 3");
+        .contains("Start more TaskManagers");
   }
 
   @Test
@@ -215,6 +215,53 @@ class ClusterBadInputTest {
         Pattern.compile("HTTP/2 client preface string missing or corrupt"), Duration.ofSeconds(30));
     assertThat(tm.process.isAlive()).isTrue();
     await().atMost(Duration.ofSeconds(30)).until(() -> cluster.taskManagerIds().contains(tm.id));
+  }
+
+  @Test
+  void aTaskManagersDataPortClosesGarbageAndPeersWithoutTheSecretAndKeepsRunning()
+      throws Exception {
+    TestCluster.Node tm = cluster.taskManagers.get(0);
+    int port =
+        Integer.parseInt(
+            tm.awaitLog(
+                    Pattern.compile("Data plane listening on 127\\.0\\.0\\.1:(\\d+)"),
+                    Duration.ofSeconds(10))
+                .group(1));
+    // An HTTP request, then noise: its first four bytes read as a frame far too long.
+    byte[] garbage = new byte[4096];
+    new Random(11).nextBytes(garbage);
+    byte[] http = "GET / HTTP/1.1\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    System.arraycopy(http, 0, garbage, 0, http.length);
+    closedAfterSending(port, garbage);
+    tm.awaitLog(Pattern.compile("data connection from /127\\.0\\.0\\.1"), Duration.ofSeconds(30));
+    // A well-formed greeting without the secret.
+    java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+    java.io.DataOutputStream hello = new java.io.DataOutputStream(bytes);
+    hello.writeInt(1 + 12);
+    hello.writeByte(1);
+    hello.writeInt(0x57454952);
+    hello.writeInt(1);
+    hello.writeInt(0);
+    closedAfterSending(port, bytes.toByteArray());
+    tm.awaitLog(
+        Pattern.compile("did not present the cluster's secret \\(security.cluster.secret\\)"),
+        Duration.ofSeconds(30));
+    assertThat(tm.process.isAlive()).isTrue();
+    await().atMost(Duration.ofSeconds(30)).until(() -> cluster.taskManagerIds().contains(tm.id));
+  }
+
+  /** Sends {@code bytes} to {@code port} and reads until the peer closes the connection. */
+  private static void closedAfterSending(int port, byte[] bytes) throws Exception {
+    try (Socket socket = new Socket("127.0.0.1", port)) {
+      socket.setSoTimeout(30_000);
+      socket.getOutputStream().write(bytes);
+      socket.getOutputStream().flush();
+      while (socket.getInputStream().read(new byte[8192]) >= 0) {
+        // until the TaskManager closes the connection
+      }
+    } catch (java.net.SocketException reset) {
+      // a reset is a closed connection too
+    }
   }
 
   @Test

@@ -80,8 +80,7 @@ class ClusterSlotWaitTest {
     only.process.destroyForcibly().waitFor();
     // The restart asks for slots no TaskManager has: the attempt waits.
     cluster.jobManager.awaitLog(
-        Pattern.compile("Job 'keyed-count' attempt 1 asks for 2 slots on one TaskManager"),
-        Duration.ofSeconds(60));
+        Pattern.compile("Job 'keyed-count' attempt 1 asks for 2 slots"), Duration.ofSeconds(60));
     await()
         .atMost(Duration.ofSeconds(60))
         .pollInterval(Duration.ofMillis(100))

@@ -274,8 +274,7 @@ class NettyDataPlaneTest {
   }
 
   @Test
-  void garbageAndPeersWithoutTheSecretAreDisconnectedAndTheDataPortKeepsWorking()
-      throws Exception {
+  void garbageAndPeersWithoutTheSecretAreDisconnectedAndTheDataPortKeepsWorking() throws Exception {
     assertThat(closedByPeer("GET / HTTP/1.1\r\nHost: x\r\n\r\n".getBytes())).isTrue();
     byte[] noSecret;
     try (var bytes = new java.io.ByteArrayOutputStream();

@@ -1,0 +1,173 @@
+package io.weir.cluster;
+
+import io.weir.api.JobClient;
+import io.weir.api.graph.Pipeline;
+import io.weir.cluster.data.NettyDataPlane;
+import io.weir.runtime.graph.JobGraph;
+import io.weir.runtime.graph.JobGraphBuilder;
+import io.weir.runtime.graph.JobVertex;
+import io.weir.runtime.jobmaster.JobMaster;
+import io.weir.runtime.jobmaster.JobMasterGateway;
+import io.weir.runtime.taskexecutor.ExecutionAttemptId;
+import io.weir.runtime.taskexecutor.SubtaskLocations;
+import io.weir.runtime.taskexecutor.TaskDeploymentDescriptor;
+import io.weir.runtime.taskexecutor.TaskExecutor;
+import io.weir.runtime.taskexecutor.TaskExecutorGateway;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Several TaskManagers in one JVM, as Flink's MiniCluster runs them for tests: each has its own
+ * {@link TaskExecutor} per job and its own Netty data plane on 127.0.0.1, so channels between
+ * subtasks of different TaskManagers cross real TCP connections with the cluster's wire format,
+ * while the job master and the test's own objects stay in one process. Slot i of an attempt (which
+ * runs subtask i of every vertex) is on TaskManager i modulo their number.
+ *
+ * <p>{@link #setAsContext()} makes {@code StreamEnvironment.execute} on this thread (and threads it
+ * starts) run here, so that an unchanged job or test runs on this deployment.
+ */
+public final class MiniCluster implements AutoCloseable {
+
+  private final List<NettyDataPlane> planes = new ArrayList<>();
+
+  /** Starts {@code taskManagers} data planes on 127.0.0.1. */
+  public MiniCluster(int taskManagers) throws IOException {
+    if (taskManagers < 1) {
+      throw new IllegalArgumentException(
+          "A mini cluster needs at least one TaskManager, not " + taskManagers);
+    }
+    try {
+      for (int i = 0; i < taskManagers; i++) {
+        planes.add(new NettyDataPlane("127.0.0.1", 0, "127.0.0.1", null));
+      }
+    } catch (IOException e) {
+      close();
+      throw e;
+    }
+  }
+
+  public int numberOfTaskManagers() {
+    return planes.size();
+  }
+
+  private final java.util.concurrent.atomic.AtomicInteger submitted =
+      new java.util.concurrent.atomic.AtomicInteger();
+
+  /** Jobs submitted so far. */
+  public int submittedJobs() {
+    return submitted.get();
+  }
+
+  /** Runs {@code pipeline}: one job master, and the job's subtasks over the TaskManagers. */
+  public JobClient submit(Pipeline pipeline) {
+    submitted.incrementAndGet();
+    JobGraph graph = JobGraphBuilder.build(pipeline);
+    JobMaster job = new JobMaster(graph, Gateway::new);
+    job.start();
+    return job;
+  }
+
+  /** From now on {@code execute} of a pipeline on this thread runs it here. */
+  public void setAsContext() {
+    ClusterExecutor.CONTEXT.set(this::submit);
+  }
+
+  /** Undoes {@link #setAsContext()}. */
+  public static void clearContext() {
+    ClusterExecutor.CONTEXT.remove();
+  }
+
+  @Override
+  public void close() {
+    for (NettyDataPlane plane : planes) {
+      plane.close();
+    }
+    planes.clear();
+  }
+
+  /** One job's task executors, one per TaskManager, behind the job master's gateway. */
+  private final class Gateway implements TaskExecutorGateway {
+    private final List<TaskExecutor> executors = new ArrayList<>();
+    private final Map<ExecutionAttemptId, TaskExecutor> placed = new ConcurrentHashMap<>();
+
+    Gateway(JobMasterGateway jobMaster) {
+      for (NettyDataPlane plane : planes) {
+        executors.add(new TaskExecutor(jobMaster, plane));
+      }
+    }
+
+    private int taskManagerOf(int subtask) {
+      return subtask % executors.size();
+    }
+
+    @Override
+    public void submitTasks(List<TaskDeploymentDescriptor> tasks) {
+      if (tasks.isEmpty()) {
+        return;
+      }
+      Map<Integer, List<String>> byVertex = new HashMap<>();
+      for (JobVertex vertex : tasks.get(0).graph().vertices()) {
+        List<String> addresses = new ArrayList<>();
+        for (int s = 0; s < vertex.getParallelism(); s++) {
+          addresses.add(planes.get(taskManagerOf(s)).address());
+        }
+        byVertex.put(vertex.getIndex(), addresses);
+      }
+      SubtaskLocations locations = new SubtaskLocations(byVertex);
+      int attempt = tasks.get(0).id().attempt();
+      placed.keySet().removeIf(id -> id.attempt() < attempt);
+      Map<TaskExecutor, List<TaskDeploymentDescriptor>> shares = new LinkedHashMap<>();
+      for (TaskDeploymentDescriptor tdd : tasks) {
+        TaskExecutor executor = executors.get(taskManagerOf(tdd.id().subtask()));
+        placed.put(tdd.id(), executor);
+        shares.computeIfAbsent(executor, e -> new ArrayList<>()).add(tdd.at(locations));
+      }
+      shares.forEach(TaskExecutor::submitTasks);
+    }
+
+    @Override
+    public void triggerCheckpoint(ExecutionAttemptId task, long checkpointId, long timestamp) {
+      TaskExecutor executor = placed.get(task);
+      if (executor != null) {
+        executor.triggerCheckpoint(task, checkpointId, timestamp);
+      }
+    }
+
+    @Override
+    public void notifyCheckpointComplete(
+        ExecutionAttemptId task, long checkpointId, boolean isFinal) {
+      TaskExecutor executor = placed.get(task);
+      if (executor != null) {
+        executor.notifyCheckpointComplete(task, checkpointId, isFinal);
+      }
+    }
+
+    @Override
+    public void notifyCheckpointAborted(ExecutionAttemptId task, long checkpointId) {
+      TaskExecutor executor = placed.get(task);
+      if (executor != null) {
+        executor.notifyCheckpointAborted(task, checkpointId);
+      }
+    }
+
+    @Override
+    public void cancelTask(ExecutionAttemptId task) {
+      TaskExecutor executor = placed.get(task);
+      if (executor != null) {
+        executor.cancelTask(task);
+      }
+    }
+
+    @Override
+    public void releaseJob(String jobId) {
+      for (TaskExecutor executor : executors) {
+        executor.releaseJob(jobId);
+      }
+    }
+  }
+}
