@@ -3,6 +3,9 @@ package io.weir.benchmarks;
 import io.weir.benchmarks.nexmark.FlinkNexmark;
 import io.weir.benchmarks.nexmark.NexmarkRun;
 import io.weir.benchmarks.nexmark.WeirNexmark;
+import io.weir.benchmarks.tumble.FlinkTumble;
+import io.weir.benchmarks.tumble.TumbleJob;
+import io.weir.benchmarks.tumble.WeirTumble;
 import io.weir.benchmarks.w1.FlinkKeyedCount;
 import io.weir.benchmarks.w1.PlainJavaKeyedCount;
 import io.weir.benchmarks.w1.WeirKeyedCount;
@@ -138,6 +141,21 @@ public final class Workloads {
               "rec/s = Nexmark events generated and processed per second of job time (2 subtasks;"
                   + " per core: half of it); config = query[-rocksdb][-cp10s], heap and"
                   + " checkpointing off without a suffix"));
+
+  /**
+   * Issue 15's tumbling-window aggregate: 1 s event-time windows over 100 000 keys, a count per key
+   * and window, heap and RocksDB with a checkpoint every second (and heap with none).
+   */
+  public static final Workload TUMBLE =
+      register(
+          new Workload(
+              "TUMBLE",
+              "tumbling-window-100k-keys",
+              TumbleJob.DEFAULT_RECORDS,
+              TumbleJob.CONFIGS,
+              Map.of(
+                  Engine.WEIR, WeirTumble.class,
+                  Engine.FLINK, FlinkTumble.class)));
 
   private Workloads() {}
 
