@@ -161,6 +161,15 @@ public class DataStream<T> {
     return new JoinedStreams<>(this, other);
   }
 
+  /**
+   * A window coGroup with {@code other}: {@code coGroup(other).where(key1).equalTo(key2)
+   * .window(assigner).apply(function)}, as in Flink; the function gets all elements of both sides
+   * per key and window, either side possibly empty.
+   */
+  public <T2> CoGroupedStreams<T, T2> coGroup(DataStream<T2> other) {
+    return new CoGroupedStreams<>(this, other);
+  }
+
   /** Pairs this stream with another for a two-input {@code process}. */
   public <R> ConnectedStreams<T, R> connect(DataStream<R> other) {
     return new ConnectedStreams<>(environment, this, other);

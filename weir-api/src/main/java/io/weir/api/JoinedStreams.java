@@ -1,33 +1,28 @@
 package io.weir.api;
 
+import io.weir.api.functions.CoGroupFunction;
 import io.weir.api.functions.Collector;
 import io.weir.api.functions.JoinFunction;
 import io.weir.api.functions.KeySelector;
-import io.weir.api.functions.MapFunction;
 import io.weir.api.functions.OpenContext;
 import io.weir.api.functions.RichFunction;
 import io.weir.api.functions.RuntimeContext;
-import io.weir.api.functions.windowing.ProcessWindowFunction;
 import io.weir.api.tuple.Tuple2;
 import io.weir.api.typeutils.TypeExtractor;
 import io.weir.api.typeutils.TypeInformation;
-import io.weir.api.typeutils.Types;
 import io.weir.api.windowing.assigners.WindowAssigner;
 import io.weir.api.windowing.evictors.Evictor;
 import io.weir.api.windowing.triggers.Trigger;
 import io.weir.api.windowing.windows.Window;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Objects;
 
 /**
  * A window join, as Flink's {@code JoinedStreams}: {@code first.join(second).where(key1)
  * .equalTo(key2).window(assigner).apply(function)} joins, per key and window, every element of the
- * first stream with every element of the second. As in Flink it is a window over the union of both
- * streams (each element tagged with its side, {@code Tuple2(first, null)} or {@code Tuple2(null,
- * second)}), so it has everything windows have: state in the backend, triggers, evictors, allowed
- * lateness.
+ * first stream with every element of the second. As in Flink it is a {@link CoGroupedStreams
+ * coGroup} whose function emits the cross product, so it has everything windows have: state in the
+ * backend, triggers, evictors, allowed lateness.
  */
 public class JoinedStreams<T1, T2> {
 
@@ -120,80 +115,38 @@ public class JoinedStreams<T1, T2> {
       /** {@link #apply(JoinFunction)} with the result type given. */
       public <R> SingleOutputStreamOperator<R> apply(
           JoinFunction<T1, T2, R> function, TypeInformation<R> resultType) {
-        TypeInformation<Tuple2<T1, T2>> unionType = Types.TUPLE(input1.getType(), input2.getType());
-        DataStream<Tuple2<T1, T2>> tagged1 =
-            input1.map(new TagFirst<T1, T2>()).name("Join: first").returns(unionType);
-        DataStream<Tuple2<T1, T2>> tagged2 =
-            input2.map(new TagSecond<T1, T2>()).name("Join: second").returns(unionType);
-        WindowedStream<Tuple2<T1, T2>, K, W> windowed =
-            tagged1.union(tagged2).keyBy(new UnionKey<>(key1, key2), keyType).window(assigner);
-        if (trigger != null) {
-          windowed.trigger(trigger);
-        }
-        if (evictor != null) {
-          windowed.evictor(evictor);
-        }
-        if (allowedLateness != null) {
-          windowed.allowedLateness(allowedLateness);
-        }
-        return windowed
-            .process(new JoinWindow<T1, T2, R, K, W>(function))
-            .name("Window Join")
-            .returns(resultType);
+        Objects.requireNonNull(function, "join function");
+        CoGroupedStreams<T1, T2>.Where<K>.WithWindow<W> coGrouped =
+            new CoGroupedStreams<>(input1, input2)
+                .where(key1, keyType)
+                .equalTo(key2)
+                .window(assigner)
+                .trigger(trigger)
+                .evictor(evictor)
+                .allowedLateness(allowedLateness);
+        return coGrouped.apply(new JoinCoGroup<>(function), resultType, "Window Join");
       }
     }
   }
 
-  /** Tags an element of the first stream. */
-  static final class TagFirst<T1, T2> implements MapFunction<T1, Tuple2<T1, T2>> {
-    private static final long serialVersionUID = 1L;
-
-    @Override
-    public Tuple2<T1, T2> map(T1 value) {
-      return Tuple2.of(value, null);
-    }
-  }
-
-  /** Tags an element of the second stream. */
-  static final class TagSecond<T1, T2> implements MapFunction<T2, Tuple2<T1, T2>> {
-    private static final long serialVersionUID = 1L;
-
-    @Override
-    public Tuple2<T1, T2> map(T2 value) {
-      return Tuple2.of(null, value);
-    }
-  }
-
-  /** The key of a tagged element, by its side. */
-  static final class UnionKey<T1, T2, K> implements KeySelector<Tuple2<T1, T2>, K> {
-    private static final long serialVersionUID = 1L;
-    private final KeySelector<T1, K> key1;
-    private final KeySelector<T2, K> key2;
-
-    UnionKey(KeySelector<T1, K> key1, KeySelector<T2, K> key2) {
-      this.key1 = key1;
-      this.key2 = key2;
-    }
-
-    @Override
-    public K getKey(Tuple2<T1, T2> value) throws Exception {
-      return value.f0 != null ? key1.getKey(value.f0) : key2.getKey(value.f1);
-    }
-  }
-
-  /** The cross product of the window's first and second elements. */
-  static final class JoinWindow<T1, T2, R, K, W extends Window>
-      extends ProcessWindowFunction<Tuple2<T1, T2>, R, K, W> {
+  /** The cross product of a window's first and second elements, through the join function. */
+  static final class JoinCoGroup<T1, T2, R> implements CoGroupFunction<T1, T2, R>, RichFunction {
     private static final long serialVersionUID = 1L;
     private final JoinFunction<T1, T2, R> function;
+    private transient RuntimeContext runtimeContext;
 
-    JoinWindow(JoinFunction<T1, T2, R> function) {
+    JoinCoGroup(JoinFunction<T1, T2, R> function) {
       this.function = function;
     }
 
     @Override
+    public RuntimeContext getRuntimeContext() {
+      return runtimeContext;
+    }
+
+    @Override
     public void setRuntimeContext(RuntimeContext context) {
-      super.setRuntimeContext(context);
+      this.runtimeContext = context;
       if (function instanceof RichFunction rich) {
         rich.setRuntimeContext(context);
       }
@@ -214,17 +167,8 @@ public class JoinedStreams<T1, T2> {
     }
 
     @Override
-    public void process(K key, Context context, Iterable<Tuple2<T1, T2>> elements, Collector<R> out)
+    public void coGroup(Iterable<T1> first, Iterable<T2> second, Collector<R> out)
         throws Exception {
-      List<T1> first = new ArrayList<>();
-      List<T2> second = new ArrayList<>();
-      for (Tuple2<T1, T2> e : elements) {
-        if (e.f0 != null) {
-          first.add(e.f0);
-        } else {
-          second.add(e.f1);
-        }
-      }
       for (T1 a : first) {
         for (T2 b : second) {
           out.collect(function.join(a, b));

@@ -15,6 +15,8 @@ import java.util.regex.Pattern;
  * --runs 3                measured runs per engine and configuration, after one warm-up (default 3)
  * --records 20000000      records per run (default: each workload's own)
  * --configs off[,cp1s]    configurations (default: all the workload has)
+ * --queries q0[,q5..]     NEXMARK only: these queries, each in the configurations given as
+ *                         variants by --configs (heap, cp10s, rocksdb, rocksdb-cp10s; default heap)
  * --xmx 4g                heap of every child JVM (default 4g)
  * --engines weir,flink,plain  engines to run (default all)
  * --jvm-args "-Xms4g -XX:+AlwaysPreTouch"  further options for every child JVM (default none)
@@ -33,6 +35,7 @@ record RunnerOptions(
 
   static final String USAGE =
       "Usage: SideBySide [--workloads W1[,W2..]] [--runs 3] [--records N] [--configs off[,cp1s]]"
+          + " [--queries q0[,q5..]]"
           + " [--xmx 4g] [--engines weir,flink,plain] [--jvm-args \"-XX:...\"] [--timeout 900]";
 
   private static final Pattern COMMA = Pattern.compile(",");
@@ -43,6 +46,7 @@ record RunnerOptions(
     int runs = 3;
     OptionalLong records = OptionalLong.empty();
     List<String> configs = List.of();
+    List<String> queries = List.of();
     String xmx = "4g";
     Set<Engine> engines = EnumSet.allOf(Engine.class);
     List<String> jvmArgs = List.of();
@@ -68,6 +72,7 @@ record RunnerOptions(
         case "--runs" -> runs = positiveInt(option, value);
         case "--records" -> records = OptionalLong.of(positiveLong(option, value));
         case "--configs" -> configs = list(value);
+        case "--queries" -> queries = list(value);
         case "--xmx" -> {
           if (!value.matches("\\d+[kKmMgG]?")) {
             throw new IllegalArgumentException(
@@ -87,6 +92,9 @@ record RunnerOptions(
         default -> throw new IllegalArgumentException("Unknown option " + option + ". " + USAGE);
       }
     }
+    if (!queries.isEmpty()) {
+      configs = nexmarkConfigs(queries, configs);
+    }
     for (Workload workload : workloads) {
       for (String config : configs) {
         if (!workload.configs().contains(config)) {
@@ -103,6 +111,20 @@ record RunnerOptions(
     }
     return new RunnerOptions(
         workloads, runs, records, configs, xmx, engines, jvmArgs, timeoutSeconds);
+  }
+
+  /**
+   * {@code --queries q0,q5 --configs heap,cp10s}: q0, q0-cp10s, q5, q5-cp10s (each query in each
+   * variant; {@code heap} is no suffix).
+   */
+  static List<String> nexmarkConfigs(List<String> queries, List<String> variants) {
+    List<String> configs = new ArrayList<>();
+    for (String query : queries) {
+      for (String variant : variants.isEmpty() ? List.of("heap") : variants) {
+        configs.add(variant.equals("heap") ? query : query + "-" + variant);
+      }
+    }
+    return configs;
   }
 
   /** The configurations to run {@code workload} in: those asked for, else all it has. */

@@ -1,5 +1,11 @@
 package io.weir.benchmarks;
 
+import io.weir.benchmarks.nexmark.FlinkNexmark;
+import io.weir.benchmarks.nexmark.NexmarkRun;
+import io.weir.benchmarks.nexmark.WeirNexmark;
+import io.weir.benchmarks.tumble.FlinkTumble;
+import io.weir.benchmarks.tumble.TumbleJob;
+import io.weir.benchmarks.tumble.WeirTumble;
 import io.weir.benchmarks.w1.FlinkKeyedCount;
 import io.weir.benchmarks.w1.PlainJavaKeyedCount;
 import io.weir.benchmarks.w1.WeirKeyedCount;
@@ -116,6 +122,40 @@ public final class Workloads {
                   + " from the injected failure to the first record processed after the restore;"
                   + " failedAfter = records processed when the failure was thrown",
               "W3"));
+
+  /**
+   * Nexmark q0–q8 over the generator's persons, auctions and bids, in configurations {@code
+   * <query>[-rocksdb][-cp10s]}; rec/s are events/s.
+   */
+  public static final Workload NEXMARK =
+      register(
+          new Workload(
+              "NEXMARK",
+              "nexmark",
+              NexmarkRun.DEFAULT_EVENTS,
+              NexmarkRun.CONFIGS,
+              Map.of(
+                  Engine.WEIR, WeirNexmark.class,
+                  Engine.FLINK, FlinkNexmark.class),
+              Duration.ZERO,
+              "rec/s = Nexmark events generated and processed per second of job time (2 subtasks;"
+                  + " per core: half of it); config = query[-rocksdb][-cp10s], heap and"
+                  + " checkpointing off without a suffix"));
+
+  /**
+   * Issue 15's tumbling-window aggregate: 1 s event-time windows over 100 000 keys, a count per key
+   * and window, heap and RocksDB with a checkpoint every second (and heap with none).
+   */
+  public static final Workload TUMBLE =
+      register(
+          new Workload(
+              "TUMBLE",
+              "tumbling-window-100k-keys",
+              TumbleJob.DEFAULT_RECORDS,
+              TumbleJob.CONFIGS,
+              Map.of(
+                  Engine.WEIR, WeirTumble.class,
+                  Engine.FLINK, FlinkTumble.class)));
 
   private Workloads() {}
 

@@ -63,6 +63,25 @@ class SideBySideSupportTest {
   }
 
   @Test
+  void nexmarkQueriesRunInTheVariantsGivenAsConfigurations() {
+    RunnerOptions options =
+        RunnerOptions.parse(
+            new String[] {
+              "--workloads", "NEXMARK", "--queries", "q0,q5", "--configs", "heap,rocksdb-cp10s"
+            });
+
+    assertThat(options.configsOf(Workloads.NEXMARK))
+        .containsExactly("q0", "q0-rocksdb-cp10s", "q5", "q5-rocksdb-cp10s");
+    assertThat(
+            RunnerOptions.parse(new String[] {"--workloads", "nexmark", "--queries", "q7"})
+                .configsOf(Workloads.NEXMARK))
+        .containsExactly("q7");
+    assertThatThrownBy(
+            () -> RunnerOptions.parse(new String[] {"--workloads", "NEXMARK", "--queries", "q9"}))
+        .hasMessageContaining("'q9'");
+  }
+
+  @Test
   void w4IsTimedAndItsConfigurationsAreAccepted() {
     RunnerOptions options =
         RunnerOptions.parse(

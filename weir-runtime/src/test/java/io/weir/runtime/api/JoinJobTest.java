@@ -8,6 +8,7 @@ import io.weir.api.eventtime.Watermark;
 import io.weir.api.eventtime.WatermarkGenerator;
 import io.weir.api.eventtime.WatermarkOutput;
 import io.weir.api.eventtime.WatermarkStrategy;
+import io.weir.api.functions.CoGroupFunction;
 import io.weir.api.functions.Collector;
 import io.weir.api.functions.JoinFunction;
 import io.weir.api.functions.ProcessJoinFunction;
@@ -20,7 +21,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** Window joins and interval joins in running jobs, at parallelism 2. */
+/** Window joins, window coGroups and interval joins in running jobs, at parallelism 2. */
 @Timeout(60)
 class JoinJobTest {
 
@@ -97,6 +98,50 @@ class JoinJobTest {
     // [0,10): a1, a5 with a3, a9; b2 alone. [10,20): a12 with a19; b14 alone.
     assertThat(sink.results())
         .containsExactlyInAnyOrder("a1+a3", "a1+a9", "a5+a3", "a5+a9", "a12+a19");
+  }
+
+  @Test
+  void aWindowCoGroupGetsBothSidesOfEachKeyAndWindow() throws Exception {
+    StreamEnvironment env = StreamEnvironment.create();
+    env.setParallelism(2);
+    DataStream<Tuple2<String, Long>> orders =
+        events(
+            env,
+            List.of(
+                Tuple2.of("a", 1L), Tuple2.of("b", 2L), Tuple2.of("a", 5L), Tuple2.of("a", 12L)));
+    DataStream<Tuple2<String, Long>> payments =
+        events(
+            env,
+            List.of(
+                Tuple2.of("a", 3L), Tuple2.of("a", 9L), Tuple2.of("b", 14L), Tuple2.of("a", 19L)));
+    CollectSink<String> sink = new CollectSink<>();
+    orders
+        .coGroup(payments)
+        .where(e -> e.f0, Types.STRING)
+        .equalTo(e -> e.f0)
+        .window(TumblingEventTimeWindows.of(Duration.ofMillis(10)))
+        .apply(
+            (CoGroupFunction<Tuple2<String, Long>, Tuple2<String, Long>, String>)
+                (first, second, out) -> {
+                  long sum1 = 0;
+                  long sum2 = 0;
+                  String key = null;
+                  for (Tuple2<String, Long> e : first) {
+                    sum1 += e.f1;
+                    key = e.f0;
+                  }
+                  for (Tuple2<String, Long> e : second) {
+                    sum2 += e.f1;
+                    key = e.f0;
+                  }
+                  out.collect(key + ":" + sum1 + "|" + sum2);
+                },
+            Types.STRING)
+        .sinkTo(sink);
+    env.execute("window-coGroup");
+
+    // [0,10): a (1+5 | 3+9), b (2 | -). [10,20): a (12 | 19), b (- | 14).
+    assertThat(sink.results()).containsExactlyInAnyOrder("a:6|12", "b:2|0", "a:12|19", "b:0|14");
   }
 
   @Test
