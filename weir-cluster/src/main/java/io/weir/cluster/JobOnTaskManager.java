@@ -1,5 +1,7 @@
 package io.weir.cluster;
 
+import io.weir.runtime.checkpoint.BarrierHandler;
+import io.weir.runtime.checkpoint.CheckpointOptions;
 import io.weir.api.CheckpointStatistics;
 import io.weir.cluster.rpc.AcknowledgeCheckpoint;
 import io.weir.cluster.rpc.DeclineCheckpoint;
@@ -8,7 +10,6 @@ import io.weir.cluster.rpc.JobManagerServiceGrpc;
 import io.weir.cluster.rpc.JobPayload;
 import io.weir.cluster.rpc.TaskDeployment;
 import io.weir.cluster.rpc.TaskStateUpdate;
-import io.weir.runtime.checkpoint.BarrierHandler;
 import io.weir.runtime.checkpoint.OperatorSubtaskState;
 import io.weir.runtime.checkpoint.TaskRestore;
 import io.weir.runtime.graph.JobGraph;
@@ -171,8 +172,13 @@ final class JobOnTaskManager implements JobMasterGateway {
     };
   }
 
-  void trigger(ExecutionAttemptId id, long checkpointId, long timestamp) {
-    executor.triggerCheckpoint(id, checkpointId, timestamp);
+  /** {@code options} null: a checkpoint, aligned as the task is configured (an older sender). */
+  void trigger(
+      ExecutionAttemptId id,
+      long checkpointId,
+      long timestamp,
+      CheckpointOptions options) {
+    executor.triggerCheckpoint(id, checkpointId, timestamp, options);
   }
 
   void notify(ExecutionAttemptId id, long checkpointId, boolean complete, boolean isFinal) {

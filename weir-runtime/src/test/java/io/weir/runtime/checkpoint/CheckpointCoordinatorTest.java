@@ -695,7 +695,7 @@ class CheckpointCoordinatorTest {
     }
 
     @Override
-    public void triggerSources(long checkpointId, long timestamp) {
+    public void triggerSources(long checkpointId, long timestamp, CheckpointOptions options) {
       assertThat(timestamp).isEqualTo(now);
       triggered.add(checkpointId);
       triggerTimes.add(timestamp);
