@@ -1,7 +1,5 @@
 package io.weir.cluster;
 
-import io.weir.runtime.checkpoint.BarrierHandler;
-import io.weir.runtime.checkpoint.CheckpointOptions;
 import io.weir.api.CheckpointStatistics;
 import io.weir.cluster.rpc.AcknowledgeCheckpoint;
 import io.weir.cluster.rpc.DeclineCheckpoint;
@@ -10,6 +8,8 @@ import io.weir.cluster.rpc.JobManagerServiceGrpc;
 import io.weir.cluster.rpc.JobPayload;
 import io.weir.cluster.rpc.TaskDeployment;
 import io.weir.cluster.rpc.TaskStateUpdate;
+import io.weir.runtime.checkpoint.BarrierHandler;
+import io.weir.runtime.checkpoint.CheckpointOptions;
 import io.weir.runtime.checkpoint.OperatorSubtaskState;
 import io.weir.runtime.checkpoint.TaskRestore;
 import io.weir.runtime.graph.JobGraph;
@@ -174,10 +174,7 @@ final class JobOnTaskManager implements JobMasterGateway {
 
   /** {@code options} null: a checkpoint, aligned as the task is configured (an older sender). */
   void trigger(
-      ExecutionAttemptId id,
-      long checkpointId,
-      long timestamp,
-      CheckpointOptions options) {
+      ExecutionAttemptId id, long checkpointId, long timestamp, CheckpointOptions options) {
     executor.triggerCheckpoint(id, checkpointId, timestamp, options);
   }
 
