@@ -1,6 +1,8 @@
 package io.weir.cli;
 
 import io.weir.api.RecoveryClaimMode;
+import io.weir.api.config.Configuration;
+import io.weir.api.config.KnownKeys;
 import io.weir.cluster.ClusterClient;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -70,7 +72,6 @@ final class RunCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     ClusterClient c = client.client();
-    String jarId = c.upload(jar);
     Map<String, String> jobSettings = new LinkedHashMap<>(Settings.fromFile(config));
     jobSettings.putAll(Settings.parse(settings));
     if (fromSavepoint != null) {
@@ -82,6 +83,11 @@ final class RunCommand implements Callable<Integer> {
     if (claimMode != null) {
       jobSettings.put("execution.state-recovery.claim-mode", claimMode.name());
     }
+    // Before anything is uploaded: a misspelled key is named with the nearest known one.
+    Configuration conf = new Configuration();
+    jobSettings.forEach(conf::setString);
+    KnownKeys.check(conf);
+    String jarId = c.upload(jar);
     String jobId = c.run(jarId, entryClass, args, parallelism, jobSettings);
     System.out.println("Job has been submitted with JobID " + jobId);
     return 0;

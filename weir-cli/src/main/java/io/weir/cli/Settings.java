@@ -12,13 +12,21 @@ final class Settings {
   private Settings() {}
 
   /**
-   * The settings of a config file of {@code key: value} lines, as the cluster processes read it;
-   * none when {@code file} is null.
+   * The settings of a Flink-style YAML file (flat {@code key: value} lines or nested maps); none
+   * when {@code file} is null.
    *
-   * @throws IllegalArgumentException naming the file or the line that cannot be read
+   * @throws IllegalArgumentException naming the file and what in it cannot be read
    */
   static Map<String, String> fromFile(Path file) {
-    return file == null ? Map.of() : ClusterOptions.load(file, Map.of()).asMap();
+    if (file == null) {
+      return Map.of();
+    }
+    try {
+      return io.weir.api.config.Configuration.fromYaml(file).toMap();
+    } catch (java.io.IOException e) {
+      throw new IllegalArgumentException(
+          "Cannot read the config file " + file + ": " + e.getMessage(), e);
+    }
   }
 
   static Map<String, String> parse(List<String> settings) {

@@ -187,6 +187,40 @@ class SavepointCommandsTest {
   }
 
   @Test
+  void aConfigFileWithAnUnknownKeyIsRefusedNamingTheNearestKnownOne() throws Exception {
+    Path config = dir.resolve("misspelled.yaml");
+    Files.writeString(
+        config, "execution:\n  checkpointing:\n    savepoint-dirr: /tmp/savepoints\n");
+    WeirProcess.Result result =
+        weir(
+            "run",
+            "--config",
+            config.toString(),
+            "-c",
+            "io.weir.cli.testjobs.ThrottledCountJob",
+            jar.toString(),
+            dir.resolve("checkpoints").toUri().toString());
+    assertThat(result.exitCode()).as(result.toString()).isEqualTo(1);
+    assertThat(result.err())
+        .contains("execution.checkpointing.savepoint-dirr")
+        .contains("did you mean 'execution.checkpointing.savepoint-dir'");
+
+    Path malformed = dir.resolve("malformed.yaml");
+    Files.writeString(malformed, "execution.checkpointing.interval 1 s\n");
+    WeirProcess.Result bad =
+        weir(
+            "run",
+            "--config",
+            malformed.toString(),
+            "-c",
+            "io.weir.cli.testjobs.ThrottledCountJob",
+            jar.toString(),
+            dir.resolve("checkpoints").toUri().toString());
+    assertThat(bad.exitCode()).as(bad.toString()).isEqualTo(1);
+    assertThat(bad.err()).contains(malformed.toString());
+  }
+
+  @Test
   void aResumeFromAPathThatIsNoSavepointFailsNamingIt() throws Exception {
     Path nothing = dir.resolve("no-such-savepoint");
     List<String> args =

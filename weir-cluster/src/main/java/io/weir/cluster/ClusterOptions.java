@@ -126,11 +126,6 @@ public final class ClusterOptions {
     return new ClusterOptions(values);
   }
 
-  /** The settings given (file and overrides), without defaults. */
-  public Map<String, String> asMap() {
-    return java.util.Collections.unmodifiableMap(values);
-  }
-
   /** Settings from {@code values} alone. */
   public static ClusterOptions of(Map<String, String> values) {
     return new ClusterOptions(new TreeMap<>(values));
