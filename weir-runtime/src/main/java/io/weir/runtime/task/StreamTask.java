@@ -456,6 +456,14 @@ public abstract class StreamTask implements Runnable {
         });
   }
 
+  /**
+   * True while a source waits for its stop-with-savepoint to complete: it emits nothing, not even
+   * watermarks, after the savepoint's barrier. Task thread.
+   */
+  protected boolean isSuspendedForSavepoint() {
+    return suspendedForSavepoint >= 0;
+  }
+
   /** Takes this task's snapshot for {@code barrier} and forwards the barrier. Task thread. */
   protected void performCheckpoint(ChannelEvent.CheckpointBarrier barrier) throws Exception {
     checkpoints.checkpoint(barrier);

@@ -72,7 +72,7 @@ class SavepointTest {
   static final int KEYS = 7;
 
   /** Records per split: large enough that a stop lands while the source is still emitting. */
-  static final long LIMIT = 300_000;
+  static final long LIMIT = 1_000_000;
 
   @TempDir Path checkpoints;
   @TempDir Path savepoints;
@@ -218,7 +218,10 @@ class SavepointTest {
     CountSink firstSink = new CountSink();
     countPipeline(first, CountingSource.unbounded(LIMIT), firstSink);
     JobClient client = first.executeAsync("stop-with-savepoint");
-    await().atMost(WAIT).until(() -> firstSink.records() >= 10_000);
+    await()
+        .atMost(WAIT)
+        .pollInterval(Duration.ofMillis(1))
+        .until(() -> firstSink.records() >= 10_000);
 
     String savepoint = client.stopWithSavepoint(null, false).get(60, TimeUnit.SECONDS);
 
@@ -367,11 +370,13 @@ class SavepointTest {
   @Test
   void rescalesTwoToFourToOneThroughSavepoints() throws Exception {
     String spy = UUID.randomUUID().toString();
-    long total = 2 * LIMIT;
+    // Each split emits 1000 more records per run: gated, so each stop lands at a known place.
+    long perRun = 1_000;
+    int[] parallelisms = {2, 4, 1};
+    long total = 2 * perRun * parallelisms.length;
     long counted = 0;
     String path = null;
-    int[] parallelisms = {2, 4, 1};
-    Map<Long, Long> highest = null;
+    Map<Long, Long> highest = new TreeMap<>();
     for (int run = 0; run < parallelisms.length; run++) {
       StreamEnvironment env = env(parallelisms[run]);
       if (path != null) {
@@ -379,10 +384,9 @@ class SavepointTest {
       }
       boolean last = run == parallelisms.length - 1;
       CountSink sink = new CountSink();
-      env.fromSource(
-              last ? CountingSource.bounded(LIMIT) : CountingSource.unbounded(LIMIT),
-              "numbers",
-              Types.LONG)
+      long upTo = perRun * (run + 1);
+      CountingSource source = last ? CountingSource.bounded(upTo) : CountingSource.gated(LIMIT);
+      env.fromSource(source, "numbers", Types.LONG)
           .uid("source")
           .map(new OperatorStateSpy(spy, run))
           .uid("spy")
@@ -395,11 +399,13 @@ class SavepointTest {
         env.execute("rescaled-" + run);
       } else {
         JobClient client = env.executeAsync("rescaled-" + run);
-        await().atMost(WAIT).until(() -> sink.records() >= 5_000);
+        source.control().allow(upTo);
+        await().atMost(WAIT).until(() -> sink.records() == 2 * perRun);
         path = client.stopWithSavepoint(null, false).get(60, TimeUnit.SECONDS);
       }
+      assertThat(sink.records()).as("run " + run).isEqualTo(2 * perRun);
       counted += sink.records();
-      highest = sink.highest();
+      sink.highest().forEach((k, v) -> highest.merge(k, v, Math::max));
     }
     assertThat(counted).as("every record counted once over three runs").isEqualTo(total);
     assertThat(highest).as("keyed state by key group").isEqualTo(expectedCounts(total, KEYS));
@@ -585,6 +591,25 @@ class SavepointTest {
     countPipeline(env2, CountingSource.bounded(5), new CountSink());
     assertThatThrownBy(() -> env2.execute("not-a-savepoint"))
         .hasMessageContaining(notASavepoint.toString());
+  }
+
+  @Test
+  void statefulOperatorsWithoutAUidAreNamedInAWarningAtSubmission() throws Exception {
+    try (RecoveryTestSupport.LogCapture log =
+        new RecoveryTestSupport.LogCapture(io.weir.runtime.jobmaster.JobMaster.class.getName())) {
+      StreamEnvironment env = env(1);
+      env.fromSource(CountingSource.bounded(5), "numbers", Types.LONG)
+          .uid("source")
+          .keyBy(v -> v % KEYS, Types.LONG)
+          .process(new KeyedCounter())
+          .name("uid-less counter")
+          .sinkTo(new CountSink())
+          .uid("sink");
+      env.execute("uid-less");
+      assertThat(log.warnings())
+          .anyMatch(m -> m.contains("'uid-less counter'") && m.contains("has no uid"))
+          .noneMatch(m -> m.contains("'numbers'") && m.contains("has no uid"));
+    }
   }
 
   @Test
