@@ -34,6 +34,7 @@ import io.weir.runtime.api.CollectSink;
 import io.weir.runtime.recovery.RecoveryTestSupport.Count;
 import io.weir.runtime.recovery.RecoveryTestSupport.CountingSource;
 import io.weir.runtime.recovery.RecoveryTestSupport.KeyedCounter;
+import io.weir.runtime.storage.FileSystemCheckpointStorage;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -465,6 +466,11 @@ class SavepointTest {
       await()
           .atMost(WAIT)
           .until(() -> resumedSource.control().progress(newest(resumedJobDir)) == 300);
+      // The resumed job's checkpoint refers to no file of the restored one (its first checkpoint
+      // is full, also with incremental RocksDB): it loads from the new job's directory alone.
+      Path own = resumedJobDir.resolve("chk-" + newest(resumedJobDir));
+      assertThat(FileSystemCheckpointStorage.loadFromPath(own.toString()).checkpoint().operators())
+          .isNotEmpty();
       if (mode == RecoveryClaimMode.CLAIM) {
         await().atMost(WAIT).until(() -> !Files.exists(restored));
       } else {
