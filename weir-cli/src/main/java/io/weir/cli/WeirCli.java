@@ -30,6 +30,8 @@ import picocli.CommandLine.ScopeType;
       RunCommand.class,
       ListCommand.class,
       CancelCommand.class,
+      SavepointCommand.class,
+      StopCommand.class,
       ClusterCommand.class
     })
 public final class WeirCli implements Runnable {

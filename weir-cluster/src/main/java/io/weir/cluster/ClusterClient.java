@@ -137,6 +137,70 @@ public final class ClusterClient {
   }
 
   /** Cancels job {@code jobId}. */
+  /**
+   * Triggers a savepoint of {@code jobId} ({@code POST /jobs/:id/savepoints}) into {@code
+   * directory} (null: the job's {@code execution.checkpointing.savepoint-dir}); returns the trigger
+   * id to poll with {@link #awaitSavepoint}.
+   */
+  public String triggerSavepoint(String jobId, String directory)
+      throws IOException, InterruptedException {
+    Map<String, Object> body = new LinkedHashMap<>();
+    if (directory != null) {
+      body.put("target-directory", directory);
+    }
+    body.put("cancel-job", false);
+    return post("/jobs/" + jobId + "/savepoints", body).path("request-id").asText();
+  }
+
+  /**
+   * Stops {@code jobId} with a savepoint ({@code POST /jobs/:id/stop}); returns the trigger id to
+   * poll with {@link #awaitSavepoint}.
+   */
+  public String stopWithSavepoint(String jobId, String directory, boolean drain)
+      throws IOException, InterruptedException {
+    Map<String, Object> body = new LinkedHashMap<>();
+    if (directory != null) {
+      body.put("targetDirectory", directory);
+    }
+    body.put("drain", drain);
+    return post("/jobs/" + jobId + "/stop", body).path("request-id").asText();
+  }
+
+  /**
+   * Polls {@code GET /jobs/:id/savepoints/:triggerid} until the operation ended, calling {@code
+   * progress} after every poll that found it in progress.
+   *
+   * @return the savepoint's location
+   * @throws IOException with the JobManager's reason if the savepoint failed
+   */
+  public String awaitSavepoint(String jobId, String triggerId, Runnable progress)
+      throws IOException, InterruptedException {
+    while (true) {
+      JsonNode status = get("/jobs/" + jobId + "/savepoints/" + triggerId);
+      if (status.path("status").path("id").asText().equals("COMPLETED")) {
+        JsonNode operation = status.path("operation");
+        if (operation.hasNonNull("location")) {
+          return operation.get("location").asText();
+        }
+        throw new IOException(
+            "The savepoint of job "
+                + jobId
+                + " failed: "
+                + operation.path("failure-cause").path("stack-trace").asText("no reason given"));
+      }
+      progress.run();
+      Thread.sleep(100); // polling the REST API, as Flink's client does
+    }
+  }
+
+  private JsonNode post(String path, Object body) throws IOException, InterruptedException {
+    return send(
+        request(path)
+            .header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofByteArray(JSON.writeValueAsBytes(body)))
+            .build());
+  }
+
   public void cancel(String jobId) throws IOException, InterruptedException {
     send(request("/jobs/" + jobId).method("PATCH", HttpRequest.BodyPublishers.noBody()).build());
   }

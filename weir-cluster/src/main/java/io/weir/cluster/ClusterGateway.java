@@ -10,6 +10,7 @@ import io.weir.cluster.rpc.SubmitTasksRequest;
 import io.weir.cluster.rpc.TaskDeployment;
 import io.weir.cluster.rpc.TriggerCheckpointRequest;
 import io.weir.cluster.rpc.VertexLocations;
+import io.weir.runtime.checkpoint.CheckpointOptions;
 import io.weir.runtime.checkpoint.TaskRestore;
 import io.weir.runtime.graph.JobVertex;
 import io.weir.runtime.jobmaster.JobMasterGateway;
@@ -416,13 +417,15 @@ final class ClusterGateway implements TaskExecutorGateway {
   }
 
   @Override
-  public void triggerCheckpoint(ExecutionAttemptId task, long checkpointId, long timestamp) {
-    if (!whenDeployed(task, () -> sendTrigger(task, checkpointId, timestamp))) {
+  public void triggerCheckpoint(
+      ExecutionAttemptId task, long checkpointId, long timestamp, CheckpointOptions options) {
+    if (!whenDeployed(task, () -> sendTrigger(task, checkpointId, timestamp, options))) {
       LOG.debug("Checkpoint {} not triggered on {}: it is not deployed", checkpointId, task);
     }
   }
 
-  private void sendTrigger(ExecutionAttemptId task, long checkpointId, long timestamp) {
+  private void sendTrigger(
+      ExecutionAttemptId task, long checkpointId, long timestamp, CheckpointOptions options) {
     TaskManagerRegistry.TaskManager tm = placed.get(task);
     if (tm != null) {
       fireAndForget(
@@ -432,6 +435,8 @@ final class ClusterGateway implements TaskExecutorGateway {
                   .setTask(Messages.toProto(task))
                   .setCheckpointId(checkpointId)
                   .setTimestamp(timestamp)
+                  .setCheckpointType(options.type().name())
+                  .setAlignment(options.alignment().name())
                   .build()));
     }
   }

@@ -10,6 +10,7 @@ import io.weir.cluster.rpc.TaskDeployment;
 import io.weir.cluster.rpc.TaskStateUpdate;
 import io.weir.cluster.rpc.VertexLocations;
 import io.weir.runtime.checkpoint.BarrierHandler;
+import io.weir.runtime.checkpoint.CheckpointOptions;
 import io.weir.runtime.checkpoint.OperatorSubtaskState;
 import io.weir.runtime.checkpoint.TaskRestore;
 import io.weir.runtime.graph.JobGraph;
@@ -197,8 +198,10 @@ final class JobOnTaskManager implements JobMasterGateway {
     };
   }
 
-  void trigger(ExecutionAttemptId id, long checkpointId, long timestamp) {
-    executor.triggerCheckpoint(id, checkpointId, timestamp);
+  /** {@code options} null: a checkpoint, aligned as the task is configured (an older sender). */
+  void trigger(
+      ExecutionAttemptId id, long checkpointId, long timestamp, CheckpointOptions options) {
+    executor.triggerCheckpoint(id, checkpointId, timestamp, options);
   }
 
   void notify(ExecutionAttemptId id, long checkpointId, boolean complete, boolean isFinal) {

@@ -3,6 +3,7 @@ package io.weir.cluster;
 import io.weir.api.JobClient;
 import io.weir.api.graph.Pipeline;
 import io.weir.cluster.data.NettyDataPlane;
+import io.weir.runtime.checkpoint.CheckpointOptions;
 import io.weir.runtime.graph.JobGraph;
 import io.weir.runtime.graph.JobGraphBuilder;
 import io.weir.runtime.graph.JobVertex;
@@ -131,10 +132,11 @@ public final class MiniCluster implements AutoCloseable {
     }
 
     @Override
-    public void triggerCheckpoint(ExecutionAttemptId task, long checkpointId, long timestamp) {
+    public void triggerCheckpoint(
+        ExecutionAttemptId task, long checkpointId, long timestamp, CheckpointOptions options) {
       TaskExecutor executor = placed.get(task);
       if (executor != null) {
-        executor.triggerCheckpoint(task, checkpointId, timestamp);
+        executor.triggerCheckpoint(task, checkpointId, timestamp, options);
       }
     }
 

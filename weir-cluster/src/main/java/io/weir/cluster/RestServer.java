@@ -41,6 +41,10 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -51,9 +55,10 @@ import org.slf4j.LoggerFactory;
  * The JobManager's REST API, JSON over HTTP on Netty, with Flink's paths and field names where the
  * concept is the same: {@code POST /jars/upload}, {@code POST /jars/:id/run}, {@code GET /jobs},
  * {@code GET /jobs/:id}, {@code GET /jobs/:id/exceptions}, {@code GET /jobs/:id/checkpoints},
- * {@code PATCH /jobs/:id} or {@code POST /jobs/:id/cancel}, {@code GET /taskmanagers}. With a
- * secret configured, every call that changes something must send it in the {@code weir-secret}
- * header.
+ * {@code PATCH /jobs/:id} or {@code POST /jobs/:id/cancel}, {@code POST /jobs/:id/savepoints},
+ * {@code POST /jobs/:id/stop} and {@code GET /jobs/:id/savepoints/:triggerid} (asynchronous, as
+ * Flink's: the POST answers a {@code request-id} to poll), {@code GET /taskmanagers}. With a secret
+ * configured, every call that changes something must send it in the {@code weir-secret} header.
  */
 final class RestServer implements AutoCloseable {
 
@@ -74,6 +79,10 @@ final class RestServer implements AutoCloseable {
             return t;
           });
   private final Channel channel;
+
+  /** Savepoints and stops triggered through this API, by job id and trigger id. */
+  private final Map<String, CompletableFuture<String>> savepointTriggers =
+      new ConcurrentHashMap<>();
 
   RestServer(
       Dispatcher dispatcher, TaskManagerRegistry registry, String secret, String host, int port)
@@ -265,6 +274,39 @@ final class RestServer implements AutoCloseable {
       if (method.equals(HttpMethod.GET) && path.length == 3 && path[2].equals("checkpoints")) {
         return checkpoints(job);
       }
+      if (method.equals(HttpMethod.POST) && path.length == 3 && path[2].equals("savepoints")) {
+        JsonNode body = jsonBody(request);
+        String dir = body.path("target-directory").asText(null);
+        boolean cancelJob = body.path("cancel-job").asBoolean(false);
+        LOG.info(
+            "Savepoint of job '{}' ({}) into {} on request of {}",
+            job.name(),
+            job.id(),
+            dir == null ? "the default savepoint directory" : dir,
+            ctx.channel().remoteAddress());
+        CompletableFuture<String> savepoint = job.master().triggerSavepoint(dir);
+        if (cancelJob) {
+          savepoint =
+              savepoint.thenCompose(location -> job.master().cancel().thenApply(v -> location));
+        }
+        return Map.of("request-id", registerTrigger(job.id(), savepoint));
+      }
+      if (method.equals(HttpMethod.POST) && path.length == 3 && path[2].equals("stop")) {
+        JsonNode body = jsonBody(request);
+        String dir = body.path("targetDirectory").asText(null);
+        boolean drain = body.path("drain").asBoolean(false);
+        LOG.info(
+            "Stopping job '{}' ({}) with a savepoint{} on request of {}",
+            job.name(),
+            job.id(),
+            drain ? " and drain" : "",
+            ctx.channel().remoteAddress());
+        return Map.of(
+            "request-id", registerTrigger(job.id(), job.master().stopWithSavepoint(dir, drain)));
+      }
+      if (method.equals(HttpMethod.GET) && path.length == 4 && path[2].equals("savepoints")) {
+        return savepointStatus(job, path[3]);
+      }
       boolean cancel =
           (method.equals(HttpMethod.PATCH) && path.length == 2)
               || (method.equals(HttpMethod.POST) && path.length == 3 && path[2].equals("cancel"));
@@ -329,6 +371,48 @@ final class RestServer implements AutoCloseable {
       }
     }
     return Map.of("filename", id + ".jar", "id", id, "status", "success");
+  }
+
+  private static JsonNode jsonBody(FullHttpRequest request) throws IOException {
+    String body = request.content().toString(StandardCharsets.UTF_8);
+    return body.isBlank() ? JSON.createObjectNode() : JSON.readTree(body);
+  }
+
+  private String registerTrigger(String jobId, CompletableFuture<String> savepoint) {
+    String triggerId = UUID.randomUUID().toString().replace("-", "");
+    savepointTriggers.put(jobId + "/" + triggerId, savepoint);
+    return triggerId;
+  }
+
+  /**
+   * Flink's answer for an asynchronous savepoint operation: {@code {"status": {"id":
+   * "IN_PROGRESS"}}}, or {@code COMPLETED} with {@code operation.location} or {@code
+   * operation.failure-cause}.
+   */
+  private Map<String, Object> savepointStatus(Dispatcher.Job job, String triggerId) {
+    CompletableFuture<String> savepoint = savepointTriggers.get(job.id() + "/" + triggerId);
+    if (savepoint == null) {
+      throw new RestException(
+          HttpResponseStatus.NOT_FOUND,
+          "No savepoint with trigger id " + triggerId + " for job " + job.id());
+    }
+    Map<String, Object> answer = new LinkedHashMap<>();
+    if (!savepoint.isDone()) {
+      answer.put("status", Map.of("id", "IN_PROGRESS"));
+      return answer;
+    }
+    answer.put("status", Map.of("id", "COMPLETED"));
+    try {
+      answer.put("operation", Map.of("location", savepoint.join()));
+    } catch (CompletionException | java.util.concurrent.CancellationException e) {
+      Throwable cause = e.getCause() != null ? e.getCause() : e;
+      answer.put(
+          "operation",
+          Map.of(
+              "failure-cause",
+              Map.of("class", cause.getClass().getName(), "stack-trace", describe(cause))));
+    }
+    return answer;
   }
 
   private Map<String, Object> run(String jarId, FullHttpRequest request) throws Exception {

@@ -11,6 +11,8 @@ import io.weir.cluster.rpc.SubmitTasksRequest;
 import io.weir.cluster.rpc.TaskManagerServiceGrpc;
 import io.weir.cluster.rpc.TaskManagerStatus;
 import io.weir.cluster.rpc.TriggerCheckpointRequest;
+import io.weir.runtime.checkpoint.BarrierHandler;
+import io.weir.runtime.checkpoint.CheckpointOptions;
 import io.weir.runtime.taskexecutor.ExecutionAttemptId;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -58,7 +60,15 @@ final class TaskManagerRpc extends TaskManagerServiceGrpc.TaskManagerServiceImpl
     ExecutionAttemptId id = Messages.fromProto(request.getTask());
     JobOnTaskManager job = taskManager.job(id.jobId());
     if (job != null) {
-      job.trigger(id, request.getCheckpointId(), request.getTimestamp());
+      job.trigger(
+          id,
+          request.getCheckpointId(),
+          request.getTimestamp(),
+          request.getCheckpointType().isEmpty()
+              ? null
+              : new CheckpointOptions(
+                  CheckpointOptions.Type.valueOf(request.getCheckpointType()),
+                  BarrierHandler.Alignment.valueOf(request.getAlignment())));
     }
     ok(response);
   }

@@ -2,6 +2,7 @@ package io.weir.api.config;
 
 import io.weir.api.CheckpointingMode;
 import io.weir.api.ExternalizedCheckpointRetention;
+import io.weir.api.RecoveryClaimMode;
 import java.time.Duration;
 
 /**
@@ -186,4 +187,13 @@ public final class CheckpointingOptions {
           .withDescription(
               "Start even if the savepoint holds state of an operator that the job no longer has.")
           .withDeprecatedKeys("execution.savepoint.ignore-unclaimed-state");
+
+  public static final ConfigOption<RecoveryClaimMode> RECOVERY_CLAIM_MODE =
+      ConfigOptions.key("execution.state-recovery.claim-mode")
+          .enumType(RecoveryClaimMode.class)
+          .defaultValue(RecoveryClaimMode.NO_CLAIM)
+          .withDescription(
+              "Who owns the restored checkpoint: NO_CLAIM (the job never deletes it and its first"
+                  + " checkpoint is full) or CLAIM (the job deletes it once subsumed).")
+          .withDeprecatedKeys("execution.savepoint-restore-mode");
 }

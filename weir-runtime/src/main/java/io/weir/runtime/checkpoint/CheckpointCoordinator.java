@@ -2,6 +2,7 @@ package io.weir.runtime.checkpoint;
 
 import io.weir.api.CheckpointStatistics;
 import io.weir.runtime.storage.CheckpointStorage;
+import io.weir.runtime.storage.Savepoints;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -9,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -34,8 +36,11 @@ public final class CheckpointCoordinator {
     /** Runs {@code action} once after {@code delayMillis}; the result cancels it. */
     Runnable schedule(Runnable action, long delayMillis);
 
-    /** Asks every running source subtask to take checkpoint {@code id} and emit its barrier. */
-    void triggerSources(long checkpointId, long timestamp);
+    /**
+     * Asks every running source subtask to take checkpoint (or savepoint) {@code id} and emit its
+     * barrier.
+     */
+    void triggerSources(long checkpointId, long timestamp, CheckpointOptions options);
 
     /** Tells every task that {@code checkpointId} completed. */
     void notifyComplete(long checkpointId);
@@ -125,6 +130,14 @@ public final class CheckpointCoordinator {
     Throwable cause;
     String externalPath;
 
+    /** Checkpoint or savepoint, and how its barriers align. */
+    CheckpointOptions options;
+
+    /** For a savepoint: the directory it goes to, and who waits for its path. */
+    String savepointDirectory;
+
+    CompletableFuture<String> savepointResult;
+
     /** The coordinator's {@link #epoch} when triggered: a checkpoint of a stopped attempt fails. */
     long epoch;
 
@@ -168,6 +181,19 @@ public final class CheckpointCoordinator {
 
   private int failuresTotal;
 
+  /** How periodic checkpoints align; savepoints always align. */
+  private CheckpointOptions checkpointOptions =
+      CheckpointOptions.checkpoint(BarrierHandler.Alignment.ALIGNED);
+
+  /**
+   * A checkpoint the job was restored from in {@code CLAIM} mode: the job owns it and deletes it
+   * once it is subsumed, as it would one of its own; null otherwise.
+   */
+  private Runnable claimedRestoreDiscard;
+
+  /** The stop-with-savepoint pending or being written, or null. */
+  private Pending stopWithSavepoint;
+
   public CheckpointCoordinator(
       String jobId,
       Settings settings,
@@ -203,6 +229,20 @@ public final class CheckpointCoordinator {
     this.context = context;
     this.ids = ids;
     this.completed = completed;
+  }
+
+  /** How the barriers of periodic checkpoints align (from the job's settings); before start. */
+  public synchronized void setCheckpointAlignment(BarrierHandler.Alignment alignment) {
+    this.checkpointOptions = CheckpointOptions.checkpoint(alignment);
+  }
+
+  /**
+   * The job was restored in {@code CLAIM} mode from a checkpoint it now owns: {@code discard}
+   * deletes that checkpoint, which runs (on the I/O executor) once {@code num-retained} newer
+   * checkpoints completed, as it would for a checkpoint of the job's own.
+   */
+  public synchronized void claimRestoredCheckpoint(Runnable discard) {
+    this.claimedRestoreDiscard = discard;
   }
 
   /** The subtasks of the current attempt; called at every (re)deployment. */
@@ -314,7 +354,7 @@ public final class CheckpointCoordinator {
     }
     long now = context.currentTimeMillis();
     long pauseLeft = lastCompletionTime + settings.minPauseMillis() - now;
-    if (pending.size() + committing >= settings.maxConcurrent()) {
+    if (pending.size() + committing >= settings.maxConcurrent() || stopping()) {
       return; // completion or abort schedules the next attempt
     }
     if (pauseLeft > 0) {
@@ -323,6 +363,14 @@ public final class CheckpointCoordinator {
     }
     triggerCheckpoint(now);
     scheduleTrigger(settings.intervalMillis());
+  }
+
+  /**
+   * True while a stop-with-savepoint is pending: no checkpoint starts meanwhile (with drain it
+   * could complete as a final checkpoint and end the job before the savepoint).
+   */
+  private boolean stopping() {
+    return stopWithSavepoint != null;
   }
 
   /**
@@ -354,14 +402,71 @@ public final class CheckpointCoordinator {
     if (expected.isEmpty()) {
       return;
     }
+    trigger(now, expected, checkpointOptions, null, null);
+  }
+
+  private Pending trigger(
+      long now,
+      Set<TaskKey> expected,
+      CheckpointOptions options,
+      String savepointDirectory,
+      CompletableFuture<String> savepointResult) {
     long id = ids.getAndIncrement();
     Pending p = new Pending(id, now, expected);
     p.epoch = epoch;
+    p.options = options;
+    p.savepointDirectory = savepointDirectory;
+    p.savepointResult = savepointResult;
     pending.put(id, p);
     record(p, CheckpointStatistics.Status.IN_PROGRESS);
     p.cancelTimeout = context.schedule(() -> onTimeout(id), settings.timeoutMillis());
-    LOG.debug("Triggering checkpoint {} of job {}", id, jobId);
-    context.triggerSources(id, now);
+    LOG.debug("Triggering {} {} of job {}", options.type(), id, jobId);
+    context.triggerSources(id, now, options);
+    return p;
+  }
+
+  /**
+   * Triggers a savepoint into {@code directory} now, whatever the interval, min pause and max
+   * concurrent checkpoints say (as Flink's savepoints). Always aligned; its state is written in
+   * full, in the canonical format, and copied with its metadata into a directory of its own below
+   * {@code directory}, which Weir never deletes. A savepoint that fails is not counted among the
+   * tolerable checkpoint failures.
+   *
+   * @param type {@code SAVEPOINT}, or a stopping kind: the tasks end once it completed
+   * @return completes with the savepoint's path, or exceptionally with a {@link
+   *     CheckpointException} saying why it failed
+   */
+  public synchronized CompletableFuture<String> triggerSavepoint(
+      String directory, CheckpointOptions.Type type) {
+    CompletableFuture<String> result = new CompletableFuture<>();
+    Set<TaskKey> expected = new HashSet<>(runningTasks);
+    expected.removeAll(finishedTasks);
+    String refused = null;
+    if (!running) {
+      refused = "the job is not running (it is restarting, stopping or has ended)";
+    } else if (expected.isEmpty()) {
+      refused = "every task of the job has finished";
+    } else if (stopping()) {
+      refused = "a stop-with-savepoint is already in progress";
+    }
+    if (refused != null) {
+      result.completeExceptionally(
+          new CheckpointException(
+              "Cannot take a savepoint of job " + jobId + ": " + refused, null));
+      return result;
+    }
+    Pending p =
+        trigger(
+            context.currentTimeMillis(),
+            expected,
+            CheckpointOptions.savepoint(type),
+            directory,
+            result);
+    if (p.options.isSynchronous()) {
+      stopWithSavepoint = p;
+    }
+    LOG.info("Triggered savepoint {} ({}) of job {} into {}", p.id, type, jobId, directory);
+    return result;
   }
 
   private synchronized void onTimeout(long id) {
@@ -475,11 +580,14 @@ public final class CheckpointCoordinator {
    */
   private void complete(Pending p) {
     CompletedCheckpoint checkpoint;
+    boolean savepoint = p.options.isSavepoint();
     synchronized (this) {
       if (pending.get(p.id) != p) {
         return; // aborted meanwhile
       }
-      checkpoint = sharedState.register(build(p));
+      // A savepoint refers to no shared file (its keyed state is written in full): it is not
+      // registered, so it never holds a shared file of the job's checkpoints alive.
+      checkpoint = savepoint ? build(p) : sharedState.register(build(p));
       pending.remove(p.id);
       committing++;
       if (p.cancelTimeout != null) {
@@ -489,7 +597,10 @@ public final class CheckpointCoordinator {
     Exception failure = null;
     String externalPath = null;
     try {
-      externalPath = storage.commitCheckpoint(checkpoint);
+      externalPath =
+          savepoint
+              ? Savepoints.write(checkpoint, storage, p.savepointDirectory)
+              : storage.commitCheckpoint(checkpoint);
     } catch (Exception e) {
       failure = e;
     }
@@ -506,8 +617,43 @@ public final class CheckpointCoordinator {
         return;
       }
       p.externalPath = externalPath;
-      retain(p, checkpoint);
+      if (savepoint) {
+        completeSavepoint(p);
+      } else {
+        retain(p, checkpoint);
+      }
     }
+  }
+
+  /**
+   * The savepoint is written below its directory: the copy its tasks wrote into the job's storage
+   * goes, the tasks hear that it completed (a stopping savepoint counts as final: every task ends),
+   * and whoever triggered it gets its path. Nothing is subsumed, nothing is retained. Under the
+   * lock.
+   */
+  private void completeSavepoint(Pending p) {
+    discardQuietly(p.id);
+    if (p.options.isSynchronous()) {
+      finalCheckpoints.add(p.id);
+      running = false; // the job ends: no checkpoint after its stop-with-savepoint
+      if (cancelNextTrigger != null) {
+        cancelNextTrigger.run();
+        cancelNextTrigger = null;
+      }
+    }
+    record(p, CheckpointStatistics.Status.COMPLETED);
+    LOG.info(
+        "Completed savepoint {} of job {} in {} ms: {}",
+        p.id,
+        jobId,
+        context.currentTimeMillis() - p.timestamp,
+        p.externalPath);
+    context.notifyComplete(p.id);
+    p.savepointResult.complete(p.externalPath);
+    if (running && cancelNextTrigger == null) {
+      scheduleTrigger(settings.minPauseMillis());
+    }
+    serveTriggerSoon();
   }
 
   /** The checkpoint every task acknowledged, with every operator of the job. */
@@ -531,7 +677,8 @@ public final class CheckpointCoordinator {
           new OperatorState(
               op.operatorId(), op.name(), op.parallelism(), op.maxParallelism(), subtasks));
     }
-    return new CompletedCheckpoint(jobId, p.id, p.timestamp, false, operatorStates);
+    return new CompletedCheckpoint(
+        jobId, p.id, p.timestamp, p.options.isSavepoint(), operatorStates);
   }
 
   /** The checkpoint's metadata is written: it is retained, older ones may go. Under the lock. */
@@ -544,6 +691,12 @@ public final class CheckpointCoordinator {
     }
     for (CompletedCheckpoint subsumed : completed.add(checkpoint)) {
       discardQuietly(subsumed.checkpointId());
+    }
+    if (claimedRestoreDiscard != null && completed.all().size() >= settings.numRetained()) {
+      // The claimed checkpoint would be the oldest retained one: it is subsumed now.
+      Runnable discard = claimedRestoreDiscard;
+      claimedRestoreDiscard = null;
+      context.ioExecutor().execute(discard);
     }
     boolean allEnded = true;
     for (OperatorState op : checkpoint.operators()) {
@@ -563,7 +716,9 @@ public final class CheckpointCoordinator {
         jobId,
         lastCompletionTime - p.timestamp);
     for (Pending older : new ArrayList<>(pending.headMap(p.id).values())) {
-      abort(older, AbortReason.SUBSUMED, "subsumed by checkpoint " + p.id);
+      if (!older.options.isSavepoint()) { // a savepoint is never subsumed
+        abort(older, AbortReason.SUBSUMED, "subsumed by checkpoint " + p.id);
+      }
     }
     List<CompletedCheckpoint> retained = completed.all();
     sharedState.release(retained.get(retained.size() - 1).checkpointId());
@@ -606,7 +761,16 @@ public final class CheckpointCoordinator {
     discardQuietly(p.id);
     p.acknowledged.values().forEach(sharedState::discardUnregistered);
     context.notifyAborted(p.id);
-    if (reason.countsAsFailure) {
+    if (stopWithSavepoint == p) {
+      stopWithSavepoint = null;
+    }
+    if (p.savepointResult != null) {
+      p.savepointResult.completeExceptionally(
+          new CheckpointException(
+              "Savepoint " + p.id + " of job " + jobId + " failed (" + reason + "): " + why,
+              p.cause));
+    }
+    if (reason.countsAsFailure && !p.options.isSavepoint()) {
       lastCompletionTime = context.currentTimeMillis();
       countFailure(p.id, reason, why, p.cause);
     }

@@ -8,10 +8,12 @@ import io.weir.api.JobExecutionException;
 import io.weir.api.JobExecutionResult;
 import io.weir.api.JobID;
 import io.weir.api.JobStatus;
+import io.weir.api.RecoveryClaimMode;
 import io.weir.api.config.CheckpointingOptions;
 import io.weir.api.config.Configuration;
 import io.weir.api.config.KnownKeys;
 import io.weir.runtime.checkpoint.CheckpointCoordinator;
+import io.weir.runtime.checkpoint.CheckpointOptions;
 import io.weir.runtime.checkpoint.CompletedCheckpoint;
 import io.weir.runtime.checkpoint.CorruptCheckpointException;
 import io.weir.runtime.checkpoint.OperatorState;
@@ -120,6 +122,14 @@ public final class JobMaster implements JobClient, JobMasterGateway {
             r -> daemon(r, "weir-jobmaster-" + graph.jobName()));
     this.io = Executors.newSingleThreadExecutor(r -> daemon(r, "weir-io-" + graph.jobName()));
     this.coordinator = checkpointingEnabled ? createCoordinator(conf) : null;
+    if (checkpointingEnabled) {
+      warnAboutGeneratedIds();
+    }
+    if (coordinator != null
+        && initialRestore != null
+        && conf.get(CheckpointingOptions.RECOVERY_CLAIM_MODE) == RecoveryClaimMode.CLAIM) {
+      claim(initialRestore);
+    }
     this.taskExecutor = taskExecutors.apply(this);
     this.scheduler =
         new Scheduler(
@@ -205,6 +215,7 @@ public final class JobMaster implements JobClient, JobMasterGateway {
   }
 
   private void checkCompatible(CompletedCheckpoint checkpoint, boolean ignoreUnclaimed) {
+    List<String> unclaimed = new ArrayList<>();
     for (OperatorState op : checkpoint.operators()) {
       boolean hasState =
           op.subtasks().stream().anyMatch(s -> s.keyed() != null || s.operator() != null);
@@ -214,23 +225,15 @@ public final class JobMaster implements JobClient, JobMasterGateway {
       if (!operatorNames.containsKey(op.operatorId())) {
         if (ignoreUnclaimed) {
           LOG.warn(
-              "Ignoring state of operator '{}' ({}) of checkpoint {}: not in this job",
+              "Ignoring state of operator '{}' ({}) of {} {}: not in this job",
               op.operatorName(),
               op.operatorId(),
+              checkpoint.savepoint() ? "savepoint" : "checkpoint",
               checkpoint.checkpointId());
-          continue;
+        } else {
+          unclaimed.add("'" + op.operatorName() + "' (uid " + op.operatorId() + ")");
         }
-        throw new IllegalStateException(
-            "Checkpoint "
-                + checkpoint.checkpointId()
-                + " holds state of operator '"
-                + op.operatorName()
-                + "' (id "
-                + op.operatorId()
-                + ") that this job does not have. Give operators stable uids with .uid(...) so"
-                + " their state maps across job versions, or set "
-                + CheckpointingOptions.SAVEPOINT_IGNORE_UNCLAIMED_STATE.key()
-                + ": true to drop that state.");
+        continue;
       }
       if (op.maxParallelism() != graph.maxParallelism()) {
         throw new IllegalStateException(
@@ -248,6 +251,86 @@ public final class JobMaster implements JobClient, JobMasterGateway {
                 + ".");
       }
     }
+    if (!unclaimed.isEmpty()) {
+      throw new IllegalStateException(
+          (checkpoint.savepoint() ? "Savepoint " : "Checkpoint ")
+              + checkpoint.checkpointId()
+              + " holds state of "
+              + unclaimed.size()
+              + " operator(s) that job '"
+              + graph.jobName()
+              + "' does not have: "
+              + String.join(", ", unclaimed)
+              + ". The operators of this job are: "
+              + operatorList()
+              + ". Give operators stable uids with .uid(...) so their state maps across job"
+              + " versions, or set "
+              + CheckpointingOptions.SAVEPOINT_IGNORE_UNCLAIMED_STATE.key()
+              + ": true to drop that state.");
+    }
+  }
+
+  private String operatorList() {
+    List<String> names = new ArrayList<>();
+    for (JobVertex vertex : graph.vertices()) {
+      for (StreamNode node : vertex.getChain()) {
+        names.add("'" + node.getName() + "' (uid " + node.getOperatorId() + ")");
+      }
+    }
+    return String.join(", ", names);
+  }
+
+  /**
+   * Operators that may keep state (sources, keyed operators, sinks) but have no {@code uid(...)}:
+   * their generated id changes when operators are added or removed before them, and their state
+   * would no longer map to them from a savepoint.
+   */
+  private void warnAboutGeneratedIds() {
+    for (JobVertex vertex : graph.vertices()) {
+      for (StreamNode node : vertex.getChain()) {
+        boolean mayKeepState =
+            node.isKeyed() || node.isSource() || !node.isSource() && node.getOperation().isSink();
+        if (mayKeepState && node.getUid() == null) {
+          LOG.warn(
+              "Operator '{}' of job '{}' has no uid: its state is mapped by the generated id '{}',"
+                  + " which changes when the job's operators change. Set .uid(\"...\") on it to"
+                  + " restore its state from savepoints of other versions of the job.",
+              node.getName(),
+              graph.jobName(),
+              node.getOperatorId());
+        }
+      }
+    }
+  }
+
+  /**
+   * {@code CLAIM}: the job owns the retained checkpoint it was started from and deletes it once its
+   * own checkpoints subsume it. A savepoint is never deleted: Weir does not own savepoints.
+   */
+  private void claim(RetainedCheckpoint restored) {
+    if (restored.checkpoint().savepoint()) {
+      LOG.info(
+          "{} is CLAIM, but {} is a savepoint, which Weir never deletes",
+          CheckpointingOptions.RECOVERY_CLAIM_MODE.key(),
+          restored.externalPointer());
+      return;
+    }
+    if (!(restored.storage() instanceof FileSystemCheckpointStorage loaded)) {
+      return;
+    }
+    coordinator.claimRestoredCheckpoint(
+        () -> {
+          try {
+            loaded.discardLoadedCheckpoint();
+            LOG.info(
+                "Deleted the claimed checkpoint {} at {}: subsumed",
+                restored.checkpoint().checkpointId(),
+                restored.externalPointer());
+          } catch (IOException e) {
+            LOG.warn(
+                "Could not delete the claimed checkpoint at {}", restored.externalPointer(), e);
+          }
+        });
   }
 
   private CheckpointCoordinator createCoordinator(Configuration conf) {
@@ -272,14 +355,17 @@ public final class JobMaster implements JobClient, JobMasterGateway {
                 graph.maxParallelism()));
       }
     }
-    return new CheckpointCoordinator(
-        jobId.value(),
-        settings,
-        operators,
-        storage,
-        new CoordinatorContext(),
-        initialRestore == null ? 0 : initialRestore.checkpoint().checkpointId(),
-        List.of());
+    CheckpointCoordinator created =
+        new CheckpointCoordinator(
+            jobId.value(),
+            settings,
+            operators,
+            storage,
+            new CoordinatorContext(),
+            initialRestore == null ? 0 : initialRestore.checkpoint().checkpointId(),
+            List.of());
+    created.setCheckpointAlignment(Scheduler.checkpointingSettings(graph, true).alignment());
+    return created;
   }
 
   /** The coordinator's view of the world: the timer thread and this attempt's subtasks. */
@@ -299,10 +385,10 @@ public final class JobMaster implements JobClient, JobMasterGateway {
     }
 
     @Override
-    public void triggerSources(long checkpointId, long timestamp) {
+    public void triggerSources(long checkpointId, long timestamp, CheckpointOptions options) {
       for (ExecutionAttemptId task : scheduler.deployed()) {
         if (graph.vertices().get(task.vertex()).isSource()) {
-          taskExecutor.triggerCheckpoint(task, checkpointId, timestamp);
+          taskExecutor.triggerCheckpoint(task, checkpointId, timestamp, options);
         }
       }
     }
@@ -498,6 +584,92 @@ public final class JobMaster implements JobClient, JobMasterGateway {
   @Override
   public CompletableFuture<JobExecutionResult> getJobExecutionResult() {
     return result;
+  }
+
+  @Override
+  public CompletableFuture<String> triggerSavepoint(String directory) {
+    return savepoint(directory, CheckpointOptions.Type.SAVEPOINT);
+  }
+
+  @Override
+  public CompletableFuture<String> stopWithSavepoint(String directory, boolean drain) {
+    CheckpointOptions.Type type =
+        drain
+            ? CheckpointOptions.Type.SAVEPOINT_TERMINATE
+            : CheckpointOptions.Type.SAVEPOINT_SUSPEND;
+    CompletableFuture<String> savepoint = savepoint(directory, type);
+    CompletableFuture<String> stopped = new CompletableFuture<>();
+    savepoint.whenComplete(
+        (path, failure) -> {
+          if (failure != null) {
+            if (drain && terminalStatus == null) {
+              // The sources ended their input for the savepoint: the job cannot read on where it
+              // was, so it fails over and resumes from its latest checkpoint.
+              timer.execute(
+                  () ->
+                      scheduler.failCurrentAttempt(
+                          new IllegalStateException(
+                              "Stop-with-savepoint with drain of job '"
+                                  + graph.jobName()
+                                  + "' failed after the sources ended their input: "
+                                  + failure.getMessage(),
+                              failure)));
+            }
+            stopped.completeExceptionally(failure);
+            return;
+          }
+          result.whenComplete(
+              (r, jobFailure) -> {
+                if (jobFailure != null) {
+                  stopped.completeExceptionally(
+                      new IllegalStateException(
+                          "Savepoint " + path + " completed, but then the job failed", jobFailure));
+                } else {
+                  stopped.complete(path);
+                }
+              });
+        });
+    return stopped;
+  }
+
+  private CompletableFuture<String> savepoint(String directory, CheckpointOptions.Type type) {
+    Configuration conf = graph.configuration();
+    String target =
+        directory != null && !directory.isBlank()
+            ? directory
+            : conf.getOptional(CheckpointingOptions.SAVEPOINT_DIRECTORY).orElse(null);
+    String what = "Cannot take a savepoint of job '" + graph.jobName() + "' (" + jobId + "): ";
+    if (target == null) {
+      return CompletableFuture.failedFuture(
+          new IllegalArgumentException(
+              what
+                  + "no savepoint directory was given and "
+                  + CheckpointingOptions.SAVEPOINT_DIRECTORY.key()
+                  + " is not set. Give a directory, or set "
+                  + CheckpointingOptions.SAVEPOINT_DIRECTORY.key()
+                  + "."));
+    }
+    if (coordinator == null) {
+      return CompletableFuture.failedFuture(
+          new IllegalStateException(
+              what
+                  + "checkpointing is off. Set "
+                  + CheckpointingOptions.CHECKPOINTING_INTERVAL.key()
+                  + " (savepoints use the checkpoint protocol)."));
+    }
+    if (terminalStatus != null) {
+      return CompletableFuture.failedFuture(
+          new IllegalStateException(what + "the job has ended (" + terminalStatus + ")"));
+    }
+    try {
+      FileSystems.checkAccess(FileSystems.toUri(target), conf);
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(
+          new IllegalArgumentException(
+              what + "the savepoint directory " + target + " cannot be used: " + e.getMessage(),
+              e));
+    }
+    return coordinator.triggerSavepoint(target, type);
   }
 
   @Override

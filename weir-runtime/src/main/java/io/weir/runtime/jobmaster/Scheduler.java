@@ -130,7 +130,7 @@ final class Scheduler {
     this.checkpointing = checkpointingSettings(graph, coordinator != null);
   }
 
-  private static TaskDeploymentDescriptor.Checkpointing checkpointingSettings(
+  static TaskDeploymentDescriptor.Checkpointing checkpointingSettings(
       JobGraph graph, boolean enabled) {
     CheckpointConfig cc = new CheckpointConfig(graph.configuration());
     long alignedTimeout = cc.getAlignedCheckpointTimeout().toMillis();

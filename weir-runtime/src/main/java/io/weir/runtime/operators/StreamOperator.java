@@ -1,5 +1,7 @@
 package io.weir.runtime.operators;
 
+import io.weir.runtime.checkpoint.BarrierHandler;
+import io.weir.runtime.checkpoint.CheckpointOptions;
 import io.weir.runtime.checkpoint.OperatorSnapshot;
 import io.weir.runtime.state.KeyedStateBackend;
 
@@ -55,12 +57,22 @@ public abstract class StreamOperator<OUT> {
    * own snapshot hook, then operator state serialized and keyed state frozen (copy-on-write).
    */
   public OperatorSnapshot snapshotState(long checkpointId, long timestamp) throws Exception {
+    return snapshotState(
+        checkpointId, timestamp, CheckpointOptions.checkpoint(BarrierHandler.Alignment.ALIGNED));
+  }
+
+  /**
+   * As {@link #snapshotState(long, long)}, for a checkpoint or savepoint as {@code options} say: a
+   * savepoint's keyed state is written in full, in the canonical key-group format.
+   */
+  public OperatorSnapshot snapshotState(
+      long checkpointId, long timestamp, CheckpointOptions options) throws Exception {
     snapshotUserState(checkpointId, timestamp);
     KeyedStateBackend<?> backend = context.keyedStateBackend();
     return new OperatorSnapshot(
         context.operatorId(),
         context.operatorName(),
-        backend == null ? null : backend.snapshot(checkpointId),
+        backend == null ? null : backend.snapshot(checkpointId, options),
         context.operatorStateStore().snapshot());
   }
 

@@ -42,6 +42,16 @@ public interface KeyedStateBackend<K> extends KeyedStateStore, Closeable {
    */
   KeyedStateSnapshot snapshot(long checkpointId) throws Exception;
 
+  /**
+   * As {@link #snapshot(long)}, for a checkpoint or savepoint as {@code options} say. A savepoint
+   * must be self-contained and readable by every backend: a backend whose checkpoints are
+   * incremental or native writes it in full, in the canonical key-group format.
+   */
+  default KeyedStateSnapshot snapshot(
+      long checkpointId, io.weir.runtime.checkpoint.CheckpointOptions options) throws Exception {
+    return snapshot(checkpointId);
+  }
+
   /** Checkpoint {@code checkpointId} completed everywhere; incremental backends move their base. */
   default void notifyCheckpointComplete(long checkpointId) throws Exception {}
 

@@ -656,6 +656,40 @@ public final class FileSystemCheckpointStorage implements CheckpointStorage {
     }
   }
 
+  /**
+   * For a storage returned by {@link #loadFromPath}, of a checkpoint a job restored in {@code
+   * CLAIM} mode and no longer needs: deletes the checkpoint — its {@code _metadata} first, then its
+   * own files and the shared files it refers to. Refused for a savepoint (Weir never deletes one)
+   * and for a storage that did not load a checkpoint.
+   */
+  public void discardLoadedCheckpoint() throws IOException {
+    if (loaded == null) {
+      throw new UnsupportedOperationException(
+          "Only a loaded checkpoint can be discarded, not the storage of job directory "
+              + fs.toUri(jobDir));
+    }
+    if (loaded.checkpoint().savepoint()) {
+      throw new UnsupportedOperationException(
+          "Savepoint " + fs.toUri(loaded.checkpointDir()) + " is never deleted by Weir");
+    }
+    List<String> shared = new ArrayList<>();
+    for (OperatorState operator : loaded.checkpoint().operators()) {
+      for (OperatorSubtaskState subtask : operator.subtasks()) {
+        for (StreamStateHandle handle : subtask.handles()) {
+          if (handle instanceof StreamStateHandle.File file
+              && file.relativePath().startsWith(SHARED_DIR + "/")) {
+            shared.add(resolve(file.relativePath()));
+          }
+        }
+      }
+    }
+    fs.delete(FileSystems.child(loaded.checkpointDir(), METADATA_FILE), false);
+    fs.delete(loaded.checkpointDir(), true);
+    if (!shared.isEmpty()) {
+      fs.deleteFiles(shared);
+    }
+  }
+
   private void requireWritable(String action) {
     if (loaded != null) {
       throw new UnsupportedOperationException(

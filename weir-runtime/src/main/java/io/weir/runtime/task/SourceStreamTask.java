@@ -119,6 +119,9 @@ public final class SourceStreamTask<T, SplitT> extends StreamTask {
 
   private void emitPeriodicWatermarks() {
     periodicPending.set(false);
+    if (isSuspendedForSavepoint()) {
+      return; // nothing follows the barrier of a stop-with-savepoint
+    }
     try {
       watermarks.onPeriodicEmit();
     } catch (OperatorException | CancelTaskException e) {

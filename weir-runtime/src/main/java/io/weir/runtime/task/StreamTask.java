@@ -3,6 +3,7 @@ package io.weir.runtime.task;
 import io.weir.api.config.CoreOptions;
 import io.weir.api.functions.TaskInfo;
 import io.weir.api.source.InputStatus;
+import io.weir.runtime.checkpoint.CheckpointOptions;
 import io.weir.runtime.checkpoint.OperatorSnapshot;
 import io.weir.runtime.checkpoint.TaskRestore;
 import io.weir.runtime.graph.JobGraph;
@@ -79,6 +80,22 @@ public abstract class StreamTask implements Runnable {
   private boolean finalCheckpointCompleted;
   private boolean endOfInput;
 
+  /**
+   * A source that took a stop-with-savepoint without drain: the savepoint's id while it emits no
+   * more records, waiting to hear whether the savepoint completed (the task stops) or was aborted
+   * (it reads on); -1 otherwise. Task thread.
+   */
+  private long suspendedForSavepoint = -1;
+
+  /**
+   * A source asked to stop with a savepoint and drain: the savepoint's barrier, emitted once its
+   * input ended as at the end of a bounded input; null otherwise. Task thread.
+   */
+  private ChannelEvent.CheckpointBarrier drainBarrier;
+
+  /** A stop-with-savepoint without drain completed: the task ends without ending its input. */
+  private boolean stoppedWithSavepoint;
+
   protected StreamTask(
       JobGraph graph,
       JobVertex vertex,
@@ -104,9 +121,9 @@ public abstract class StreamTask implements Runnable {
             timer,
             new SubtaskCheckpointCoordinator.Task() {
               @Override
-              public List<OperatorSnapshot> snapshotState(long checkpointId, long timestamp)
-                  throws Exception {
-                return StreamTask.this.snapshotState(checkpointId, timestamp);
+              public List<OperatorSnapshot> snapshotState(
+                  long checkpointId, long timestamp, CheckpointOptions options) throws Exception {
+                return StreamTask.this.snapshotState(checkpointId, timestamp, options);
               }
 
               @Override
@@ -272,6 +289,12 @@ public abstract class StreamTask implements Runnable {
     initializeInput();
     startBufferFlusher();
     runMailboxLoop();
+    if (stoppedWithSavepoint) {
+      // Flink's stop-with-savepoint without drain: no end of input, no final watermark; the
+      // savepoint holds everything the job resumes from.
+      LOG.info("{} stops after its savepoint", taskInfo.taskNameWithSubtasks());
+      return;
+    }
     for (StreamOperator<?> op : operators) {
       callOperator(op, op::finish);
     }
@@ -279,7 +302,11 @@ public abstract class StreamTask implements Runnable {
     for (RecordWriter<?> writer : writerArray) {
       writer.broadcastEvent(ChannelEvent.EndOfData.INSTANCE);
     }
-    if (checkpointing.enabled()) {
+    if (drainBarrier != null) {
+      // Stop with drain: the savepoint's barrier follows the end of data (and the final watermark
+      // it implies) downstream, and its completion ends the job.
+      performCheckpoint(drainBarrier);
+    } else if (checkpointing.enabled()) {
       // A bounded input ends with a final checkpoint, so that two-phase-commit sinks commit
       // everything they wrote before the job finishes.
       checkpointing.responder().reachedEndOfInput(vertex.getIndex(), taskInfo.indexOfThisSubtask());
@@ -366,7 +393,30 @@ public abstract class StreamTask implements Runnable {
 
   /** From the coordinator, any thread: a source takes checkpoint {@code id}. */
   public void triggerCheckpointAsync(long checkpointId, long timestamp) {
-    mailbox.put(() -> performCheckpoint(checkpoints.barrierForTrigger(checkpointId, timestamp)));
+    triggerCheckpointAsync(
+        checkpointId, timestamp, CheckpointOptions.checkpoint(checkpointing.alignment()));
+  }
+
+  /**
+   * From the coordinator, any thread: a source takes checkpoint or savepoint {@code id}. A
+   * stop-with-savepoint without drain emits its barrier and then no record until the savepoint
+   * completed or was aborted; one with drain first ends the input (final watermark, end of data),
+   * then emits its barrier.
+   */
+  public void triggerCheckpointAsync(long checkpointId, long timestamp, CheckpointOptions options) {
+    mailbox.put(
+        () -> {
+          ChannelEvent.CheckpointBarrier barrier =
+              checkpoints.barrierForTrigger(checkpointId, timestamp, options);
+          if (options.drain() && !endOfInput) {
+            drainBarrier = barrier; // the loop ends the input, then emits the barrier
+            return;
+          }
+          performCheckpoint(barrier);
+          if (options.isSynchronous() && !endOfInput) {
+            suspendedForSavepoint = checkpointId;
+          }
+        });
   }
 
   /** From the coordinator, any thread. */
@@ -384,13 +434,34 @@ public abstract class StreamTask implements Runnable {
           notifyCheckpointComplete(checkpointId);
           if (isFinal && endOfInput) {
             finalCheckpointCompleted = true;
+          } else if (isFinal) {
+            // Only a stop-with-savepoint without drain is final for a task whose input goes on.
+            stoppedWithSavepoint = true;
           }
         });
   }
 
   /** From the coordinator, any thread. */
   public void notifyCheckpointAbortedAsync(long checkpointId) {
-    mailbox.put(() -> notifyCheckpointAborted(checkpointId));
+    mailbox.put(
+        () -> {
+          if (suspendedForSavepoint == checkpointId) {
+            LOG.info(
+                "{}: the stop-with-savepoint {} was aborted; reading on",
+                taskInfo.taskNameWithSubtasks(),
+                checkpointId);
+            suspendedForSavepoint = -1;
+          }
+          notifyCheckpointAborted(checkpointId);
+        });
+  }
+
+  /**
+   * True while a source waits for its stop-with-savepoint to complete: it emits nothing, not even
+   * watermarks, after the savepoint's barrier. Task thread.
+   */
+  protected boolean isSuspendedForSavepoint() {
+    return suspendedForSavepoint >= 0;
   }
 
   /** Takes this task's snapshot for {@code barrier} and forwards the barrier. Task thread. */
@@ -399,12 +470,13 @@ public abstract class StreamTask implements Runnable {
   }
 
   /** The synchronous snapshots: the task's own state, then every operator's, head first. */
-  private List<OperatorSnapshot> snapshotState(long checkpointId, long timestamp) throws Exception {
+  private List<OperatorSnapshot> snapshotState(
+      long checkpointId, long timestamp, CheckpointOptions options) throws Exception {
     List<OperatorSnapshot> snapshots = new ArrayList<>();
     try {
       snapshotTaskState(checkpointId, snapshots);
       for (StreamOperator<?> op : chain.operatorsHeadFirst()) {
-        snapshots.add(snapshotOperator(op, checkpointId, timestamp));
+        snapshots.add(snapshotOperator(op, checkpointId, timestamp, options));
       }
     } catch (Exception e) {
       releaseAll(snapshots);
@@ -458,10 +530,10 @@ public abstract class StreamTask implements Runnable {
     return false;
   }
 
-  private static OperatorSnapshot snapshotOperator(StreamOperator<?> op, long id, long timestamp)
-      throws Exception {
+  private static OperatorSnapshot snapshotOperator(
+      StreamOperator<?> op, long id, long timestamp, CheckpointOptions options) throws Exception {
     try {
-      return op.snapshotState(id, timestamp);
+      return op.snapshotState(id, timestamp, options);
     } catch (OperatorException | CancelTaskException e) {
       throw e;
     } catch (Exception e) {
@@ -547,7 +619,10 @@ public abstract class StreamTask implements Runnable {
       if (cancelled.get()) {
         throw new CancelTaskException();
       }
-      if (!outputsAvailable()) {
+      if (stoppedWithSavepoint || drainBarrier != null) {
+        return;
+      }
+      if (suspendedForSavepoint >= 0 || !outputsAvailable()) {
         waker.await(Long.MAX_VALUE);
         continue;
       }

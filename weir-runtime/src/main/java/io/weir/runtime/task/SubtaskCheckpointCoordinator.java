@@ -4,6 +4,7 @@ import io.weir.api.CheckpointStatistics;
 import io.weir.api.functions.TaskInfo;
 import io.weir.runtime.checkpoint.BarrierHandler;
 import io.weir.runtime.checkpoint.CheckpointMetrics;
+import io.weir.runtime.checkpoint.CheckpointOptions;
 import io.weir.runtime.checkpoint.OperatorSnapshot;
 import io.weir.runtime.checkpoint.OperatorSubtaskState;
 import io.weir.runtime.checkpoint.SubtaskStateCodec;
@@ -41,7 +42,8 @@ final class SubtaskCheckpointCoordinator {
   /** What the coordinator needs of its task. Task thread. */
   interface Task {
     /** The synchronous snapshots of the task's state and of every operator, head first. */
-    List<OperatorSnapshot> snapshotState(long checkpointId, long timestamp) throws Exception;
+    List<OperatorSnapshot> snapshotState(
+        long checkpointId, long timestamp, CheckpointOptions options) throws Exception;
 
     /** When the first barrier of {@code checkpointId} reached the task; sources: now. */
     long firstBarrierMillis(long checkpointId, long now);
@@ -117,12 +119,13 @@ final class SubtaskCheckpointCoordinator {
     }
   }
 
-  /** The barrier a source emits for a trigger of checkpoint {@code id}. */
-  ChannelEvent.CheckpointBarrier barrierForTrigger(long checkpointId, long timestamp) {
-    boolean unaligned =
-        checkpointing.exactlyOnce()
-            && checkpointing.alignment() == BarrierHandler.Alignment.UNALIGNED;
-    return new ChannelEvent.CheckpointBarrier(checkpointId, timestamp, false, unaligned);
+  /**
+   * The barrier a source emits for a trigger of checkpoint {@code id} with {@code options}: a
+   * savepoint's is always aligned, an at-least-once checkpoint's never overtakes.
+   */
+  ChannelEvent.CheckpointBarrier barrierForTrigger(
+      long checkpointId, long timestamp, CheckpointOptions options) {
+    return options.toBarrier(checkpointId, timestamp, checkpointing.exactlyOnce());
   }
 
   /**
@@ -135,7 +138,9 @@ final class SubtaskCheckpointCoordinator {
     long now = System.currentTimeMillis();
     long syncStart = System.nanoTime();
     long firstBarrier = Math.min(now, task.firstBarrierMillis(id, now));
-    List<OperatorSnapshot> snapshots = task.snapshotState(id, barrier.timestamp());
+    List<OperatorSnapshot> snapshots =
+        task.snapshotState(
+            id, barrier.timestamp(), CheckpointOptions.of(barrier, checkpointing.alignment()));
     PendingSnapshot pending = new PendingSnapshot(id, snapshots);
     ChannelEvent.CheckpointBarrier forward = barrierToForward(barrier);
     if (forward.unaligned()) {
@@ -173,7 +178,9 @@ final class SubtaskCheckpointCoordinator {
             barrier.unaligned() ? 0 : now - firstBarrier,
             (System.nanoTime() - syncStart) / 1_000_000,
             barrier.unaligned(),
-            task.endOfInput()));
+            // A savepoint's state is never recorded as finished: a job resumed from it restores
+            // every operator, also after a stop with drain.
+            task.endOfInput() && !barrier.savepoint()));
     if (task.holdForChannelState(barrier)) {
       pending.awaitInput();
     }

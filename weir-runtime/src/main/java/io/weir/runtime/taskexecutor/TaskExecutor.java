@@ -5,6 +5,7 @@ import io.weir.api.config.CoreOptions;
 import io.weir.api.functions.TaskInfo;
 import io.weir.api.graph.Partitioning;
 import io.weir.api.typeutils.TypeSerializer;
+import io.weir.runtime.checkpoint.CheckpointOptions;
 import io.weir.runtime.checkpoint.OperatorSubtaskState;
 import io.weir.runtime.graph.JobEdge;
 import io.weir.runtime.graph.JobGraph;
@@ -354,10 +355,15 @@ public final class TaskExecutor implements TaskExecutorGateway, AutoCloseable {
   }
 
   @Override
-  public void triggerCheckpoint(ExecutionAttemptId task, long checkpointId, long timestamp) {
+  public void triggerCheckpoint(
+      ExecutionAttemptId task, long checkpointId, long timestamp, CheckpointOptions options) {
     StreamTask t = tasks.get(task);
     if (t != null) {
-      t.triggerCheckpointAsync(checkpointId, timestamp);
+      if (options == null) {
+        t.triggerCheckpointAsync(checkpointId, timestamp);
+      } else {
+        t.triggerCheckpointAsync(checkpointId, timestamp, options);
+      }
     }
   }
 

@@ -1,5 +1,6 @@
 package io.weir.runtime.taskexecutor;
 
+import io.weir.runtime.checkpoint.CheckpointOptions;
 import java.util.List;
 
 /**
@@ -15,8 +16,12 @@ public interface TaskExecutorGateway {
    */
   void submitTasks(List<TaskDeploymentDescriptor> tasks);
 
-  /** A source subtask takes checkpoint {@code checkpointId} and emits its barrier. */
-  void triggerCheckpoint(ExecutionAttemptId task, long checkpointId, long timestamp);
+  /**
+   * A source subtask takes checkpoint (or savepoint) {@code checkpointId} as {@code options} say
+   * and emits its barrier.
+   */
+  void triggerCheckpoint(
+      ExecutionAttemptId task, long checkpointId, long timestamp, CheckpointOptions options);
 
   /**
    * Checkpoint {@code checkpointId} completed; {@code isFinal}: every subtask had ended its input

@@ -114,6 +114,79 @@ class CheckpointCoordinatorTest {
 
   // ---------------------------------------------------------------------------------------------
 
+  @org.junit.jupiter.api.io.TempDir java.nio.file.Path savepoints;
+
+  @Test
+  void aSavepointIsAlignedNotSubsumedByALaterCheckpointAndNotRetained() throws Exception {
+    CheckpointCoordinator coordinator = started(settings(0, 2, 0, 1));
+    coordinator.setCheckpointAlignment(BarrierHandler.Alignment.UNALIGNED);
+    java.util.concurrent.CompletableFuture<String> savepoint =
+        coordinator.triggerSavepoint(savepoints.toString(), CheckpointOptions.Type.SAVEPOINT);
+    long savepointId = context.triggered.get(0);
+    assertThat(context.triggerOptions.get(0))
+        .isEqualTo(CheckpointOptions.savepoint(CheckpointOptions.Type.SAVEPOINT));
+    long checkpointId = nextTrigger();
+    assertThat(context.triggerOptions.get(1))
+        .isEqualTo(CheckpointOptions.checkpoint(BarrierHandler.Alignment.UNALIGNED));
+
+    ackAll(coordinator, checkpointId);
+    assertThat(context.aborted).as("a savepoint is never subsumed").isEmpty();
+    assertThat(savepoint).isNotDone();
+    ackAll(coordinator, savepointId);
+
+    String path = savepoint.get();
+    assertThat(java.nio.file.Path.of(java.net.URI.create(path)).resolve("_metadata")).exists();
+    assertThat(context.completed).containsExactly(checkpointId, savepointId);
+    assertThat(ids(coordinator.retained())).containsExactly(checkpointId);
+    assertThat(stored())
+        .as("the savepoint's copy in the job's storage is gone")
+        .containsExactly(checkpointId);
+  }
+
+  @Test
+  void aFailedSavepointIsNotCountedAmongTheTolerableFailures() {
+    CheckpointCoordinator coordinator = started(settings(0, 1, 0, 1));
+    java.util.concurrent.CompletableFuture<String> savepoint =
+        coordinator.triggerSavepoint(
+            savepoints.toString(), CheckpointOptions.Type.SAVEPOINT_SUSPEND);
+    long id = context.triggered.get(0);
+
+    context.advance(TIMEOUT + 1);
+
+    assertThat(context.aborted).contains(id);
+    assertThat(catchCause(savepoint))
+        .hasMessageContaining("Savepoint " + id)
+        .hasMessageContaining("TIMEOUT");
+    assertThat(context.failures)
+        .as("tolerable-failed-checkpoints is 0, yet the job goes on")
+        .isEmpty();
+    assertThat(coordinator.consecutiveFailures()).isZero();
+  }
+
+  @Test
+  void noCheckpointStartsWhileAStopWithSavepointIsPendingAndASecondStopIsRefused() {
+    CheckpointCoordinator coordinator = started(settings(0, 3, 0, 1));
+    coordinator.triggerSavepoint(savepoints.toString(), CheckpointOptions.Type.SAVEPOINT_TERMINATE);
+    java.util.concurrent.CompletableFuture<String> second =
+        coordinator.triggerSavepoint(
+            savepoints.toString(), CheckpointOptions.Type.SAVEPOINT_SUSPEND);
+
+    context.advance(3 * INTERVAL);
+
+    assertThat(context.triggered).as("only the stop's savepoint").hasSize(1);
+    assertThat(catchCause(second))
+        .hasMessageContaining("stop-with-savepoint is already in progress");
+  }
+
+  private static Throwable catchCause(java.util.concurrent.CompletableFuture<String> future) {
+    try {
+      future.join();
+      throw new AssertionError("the future completed normally");
+    } catch (java.util.concurrent.CompletionException e) {
+      return e.getCause();
+    }
+  }
+
   @Test
   void firstTriggerComesOneIntervalAfterStart() {
     CheckpointCoordinator coordinator = started(settings(0, 1, 0, 1));
@@ -677,6 +750,7 @@ class CheckpointCoordinatorTest {
     final List<Timer> timers = new ArrayList<>();
     final List<Long> triggered = new ArrayList<>();
     final List<Long> triggerTimes = new ArrayList<>();
+    final List<CheckpointOptions> triggerOptions = new ArrayList<>();
     final List<Long> completed = new ArrayList<>();
     final List<Long> aborted = new ArrayList<>();
     final List<Throwable> failures = new ArrayList<>();
@@ -695,10 +769,11 @@ class CheckpointCoordinatorTest {
     }
 
     @Override
-    public void triggerSources(long checkpointId, long timestamp) {
+    public void triggerSources(long checkpointId, long timestamp, CheckpointOptions options) {
       assertThat(timestamp).isEqualTo(now);
       triggered.add(checkpointId);
       triggerTimes.add(timestamp);
+      triggerOptions.add(options);
     }
 
     @Override

@@ -430,6 +430,17 @@ public final class RocksDBKeyedStateBackend<K> implements KeyedStateBackend<K> {
         || InternalTimerService.EVENT_TIMERS.equals(name);
   }
 
+  /** A savepoint is written in the canonical key-group format, never incremental or native. */
+  @Override
+  public KeyedStateSnapshot snapshot(
+      long checkpointId, io.weir.runtime.checkpoint.CheckpointOptions options) throws Exception {
+    if (!options.isSavepoint()) {
+      return snapshot(checkpointId);
+    }
+    checkOpen();
+    return columns.isEmpty() ? null : new RocksDBFullSnapshot(this);
+  }
+
   @Override
   public KeyedStateSnapshot snapshot(long checkpointId) throws Exception {
     checkOpen();

@@ -1,0 +1,239 @@
+package io.weir.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.weir.cluster.ClusterClient;
+import io.weir.cluster.HostPort;
+import java.io.ByteArrayOutputStream;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.jar.Attributes;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
+import java.util.jar.Manifest;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * {@code weir run -s}, {@code weir savepoint} and {@code weir stop [--drain]} end to end: the real
+ * {@code ./weir} launcher in child processes against a cluster of real processes, checking output
+ * and exit codes.
+ */
+@Timeout(300)
+class SavepointCommandsTest {
+
+  private static Path dir;
+  private static String jobManager;
+  private static ClusterClient client;
+  private static Path jar;
+  private static final List<ProcessHandle> started = new ArrayList<>();
+
+  @BeforeAll
+  static void startCluster() throws Exception {
+    dir = Files.createTempDirectory("weir-savepoint-cli");
+    PrintStream original = System.out;
+    ByteArrayOutputStream captured = new ByteArrayOutputStream();
+    int exit;
+    try {
+      System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
+      exit =
+          WeirCli.commandLine()
+              .execute(
+                  "cluster",
+                  "start",
+                  "--taskmanagers",
+                  "1",
+                  "--slots",
+                  "2",
+                  "--dir",
+                  dir.toString(),
+                  "-D",
+                  "jobmanager.rpc.port=0",
+                  "-D",
+                  "rest.port=0",
+                  "--jvm-option=-Xmx256m");
+    } finally {
+      System.setOut(original);
+    }
+    assertThat(exit).as(captured.toString(StandardCharsets.UTF_8)).isZero();
+    for (String name : List.of("jobmanager", "taskmanager-1")) {
+      long pid = Long.parseLong(Files.readString(dir.resolve(name + ".pid")).strip());
+      started.add(ProcessHandle.of(pid).orElseThrow());
+    }
+    Matcher rest =
+        Pattern.compile("REST port [^:]+:(\\d+)")
+            .matcher(Files.readString(dir.resolve("log/jobmanager.log")));
+    assertThat(rest.find()).isTrue();
+    jobManager = "127.0.0.1:" + rest.group(1);
+    client = new ClusterClient(HostPort.parse(jobManager, "test"), null);
+    jar = testJobJar(dir.resolve("job.jar"));
+  }
+
+  @AfterAll
+  static void stopCluster() {
+    WeirCli.commandLine().execute("cluster", "stop", "--dir", dir.toString());
+    started.forEach(ProcessHandle::destroyForcibly);
+  }
+
+  /** A jar of the CLI's test jobs. */
+  private static Path testJobJar(Path target) throws Exception {
+    Path classes = Path.of("target", "test-classes");
+    Manifest manifest = new Manifest();
+    manifest.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
+    try (OutputStream file = Files.newOutputStream(target);
+        JarOutputStream out = new JarOutputStream(file, manifest);
+        Stream<Path> files = Files.walk(classes.resolve("io/weir/cli/testjobs"))) {
+      for (Path p : files.filter(Files::isRegularFile).toList()) {
+        out.putNextEntry(new JarEntry(classes.relativize(p).toString().replace('\\', '/')));
+        out.write(Files.readAllBytes(p));
+        out.closeEntry();
+      }
+    }
+    return target;
+  }
+
+  private static WeirProcess.Result weir(String... args) throws Exception {
+    List<String> all = new ArrayList<>(List.of(args));
+    all.add("--jobmanager");
+    all.add(jobManager);
+    return WeirProcess.run(dir, all.toArray(String[]::new));
+  }
+
+  /** Runs the test job through {@code ./weir run}; returns its id once it runs. */
+  private static String run(String... extra) throws Exception {
+    List<String> args = new ArrayList<>(List.of("run", "-p", "2"));
+    args.addAll(List.of(extra));
+    args.addAll(
+        List.of(
+            "-c",
+            "io.weir.cli.testjobs.ThrottledCountJob",
+            jar.toString(),
+            dir.resolve("checkpoints").toUri().toString()));
+    WeirProcess.Result result = weir(args.toArray(String[]::new));
+    assertThat(result.exitCode()).as(result.toString()).isZero();
+    Matcher id = Pattern.compile("JobID ([0-9a-f]{32})").matcher(result.out());
+    assertThat(id.find()).as(result.toString()).isTrue();
+    String jobId = id.group(1);
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .until(() -> client.get("/jobs/" + jobId).path("state").asText().equals("RUNNING"));
+    return jobId;
+  }
+
+  private static Path savepointPath(WeirProcess.Result result) {
+    Matcher path = Pattern.compile("Savepoint completed\\. Path: (\\S+)").matcher(result.out());
+    assertThat(path.find()).as(result.toString()).isTrue();
+    return Path.of(URI.create(path.group(1)));
+  }
+
+  @Test
+  void savepointThenStopThenResumeAndStopWithDrain() throws Exception {
+    String jobId = run();
+
+    WeirProcess.Result noDir = weir("savepoint", jobId);
+    assertThat(noDir.exitCode()).as(noDir.toString()).isEqualTo(1);
+    assertThat(noDir.err()).contains("execution.checkpointing.savepoint-dir").contains(jobId);
+
+    WeirProcess.Result savepoint = weir("savepoint", jobId, dir.resolve("savepoints").toString());
+    assertThat(savepoint.exitCode()).as(savepoint.toString()).isZero();
+    Path first = savepointPath(savepoint);
+    assertThat(first.getParent()).isEqualTo(dir.resolve("savepoints"));
+    assertThat(first.resolve("_metadata")).exists();
+    assertThat(client.get("/jobs/" + jobId).path("state").asText()).isEqualTo("RUNNING");
+
+    WeirProcess.Result stop = weir("stop", jobId, dir.resolve("stopped").toString());
+    assertThat(stop.exitCode()).as(stop.toString()).isZero();
+    Path stopped = savepointPath(stop);
+    assertThat(stopped.resolve("_metadata")).exists();
+    assertThat(client.get("/jobs/" + jobId).path("state").asText()).isEqualTo("FINISHED");
+
+    String resumed = run("-s", stopped.toString());
+    WeirProcess.Result drain = weir("stop", "--drain", resumed, dir.resolve("drained").toString());
+    assertThat(drain.exitCode()).as(drain.toString()).isZero();
+    assertThat(savepointPath(drain).resolve("_metadata")).exists();
+    assertThat(client.get("/jobs/" + resumed).path("state").asText()).isEqualTo("FINISHED");
+    assertThat(
+            client
+                .get("/jobs/" + resumed)
+                .path("metrics")
+                .path("job.lastRestoredCheckpoint")
+                .asLong())
+        .as("the resumed job started from the stop's savepoint")
+        .isGreaterThan(0);
+  }
+
+  @Test
+  void aSavepointOfAnUnknownJobFailsNamingIt() throws Exception {
+    String unknown = "0123456789abcdef0123456789abcdef";
+    WeirProcess.Result result = weir("savepoint", unknown, dir.resolve("savepoints").toString());
+    assertThat(result.exitCode()).as(result.toString()).isEqualTo(1);
+    assertThat(result.err()).contains(unknown);
+    WeirProcess.Result stop = weir("stop", unknown);
+    assertThat(stop.exitCode()).as(stop.toString()).isEqualTo(1);
+    assertThat(stop.err()).contains(unknown);
+  }
+
+  @Test
+  void aConfigFileWithAnUnknownKeyIsRefusedNamingTheNearestKnownOne() throws Exception {
+    Path config = dir.resolve("misspelled.yaml");
+    Files.writeString(
+        config, "execution:\n  checkpointing:\n    savepoint-dirr: /tmp/savepoints\n");
+    WeirProcess.Result result =
+        weir(
+            "run",
+            "--config",
+            config.toString(),
+            "-c",
+            "io.weir.cli.testjobs.ThrottledCountJob",
+            jar.toString(),
+            dir.resolve("checkpoints").toUri().toString());
+    assertThat(result.exitCode()).as(result.toString()).isEqualTo(1);
+    assertThat(result.err())
+        .contains("execution.checkpointing.savepoint-dirr")
+        .contains("did you mean 'execution.checkpointing.savepoint-dir'");
+
+    Path malformed = dir.resolve("malformed.yaml");
+    Files.writeString(malformed, "execution.checkpointing.interval 1 s\n");
+    WeirProcess.Result bad =
+        weir(
+            "run",
+            "--config",
+            malformed.toString(),
+            "-c",
+            "io.weir.cli.testjobs.ThrottledCountJob",
+            jar.toString(),
+            dir.resolve("checkpoints").toUri().toString());
+    assertThat(bad.exitCode()).as(bad.toString()).isEqualTo(1);
+    assertThat(bad.err()).contains(malformed.toString());
+  }
+
+  @Test
+  void aResumeFromAPathThatIsNoSavepointFailsNamingIt() throws Exception {
+    Path nothing = dir.resolve("no-such-savepoint");
+    List<String> args =
+        List.of(
+            "run",
+            "-s",
+            nothing.toString(),
+            "-c",
+            "io.weir.cli.testjobs.ThrottledCountJob",
+            jar.toString(),
+            dir.resolve("checkpoints").toUri().toString());
+    WeirProcess.Result result = weir(args.toArray(String[]::new));
+    assertThat(result.exitCode()).as(result.toString()).isEqualTo(1);
+    assertThat(result.err()).contains(nothing.toString()).contains("does not exist");
+  }
+}

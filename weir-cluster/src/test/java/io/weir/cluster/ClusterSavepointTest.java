@@ -1,0 +1,136 @@
+package io.weir.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Savepoints through the JobManager's REST API ({@code POST /jobs/:id/savepoints}, {@code POST
+ * /jobs/:id/stop}, {@code GET /jobs/:id/savepoints/:triggerid}) on a cluster of real processes: a
+ * job stopped with a savepoint commits what its exactly-once file sink wrote up to the savepoint,
+ * and resumed from it ends with every key's counts exactly once.
+ */
+@Timeout(300)
+class ClusterSavepointTest {
+
+  private static TestCluster cluster;
+  private static String jarId;
+
+  @BeforeAll
+  static void startCluster() throws Exception {
+    cluster = new TestCluster("savepoints", Map.of(ClusterOptions.HEARTBEAT_INTERVAL, "500"));
+    cluster.startJobManager();
+    cluster.startTaskManager(2);
+    jarId = cluster.client.upload(TestCluster.testJobJar(cluster.dir.resolve("job.jar"), null));
+  }
+
+  @AfterAll
+  static void stopCluster() {
+    if (cluster != null) {
+      cluster.close();
+    }
+  }
+
+  private static String runKeyedCount(Path out, long n, Map<String, String> settings)
+      throws Exception {
+    return cluster.client.run(
+        jarId,
+        "io.weir.testjobs.KeyedCountJob",
+        List.of(
+            out.toString(),
+            String.valueOf(n),
+            "10",
+            cluster.dir.resolve("checkpoints").toUri().toString(),
+            "20"),
+        2,
+        settings);
+  }
+
+  private static List<String> committedLines(Path dir) throws IOException {
+    try (Stream<Path> files = Files.list(dir)) {
+      List<String> lines = new ArrayList<>();
+      for (Path p : files.filter(p -> p.getFileName().toString().startsWith("part-")).toList()) {
+        lines.addAll(Files.readAllLines(p));
+      }
+      return lines;
+    }
+  }
+
+  @Test
+  void stopWithSavepointCommitsTheSinkAndTheResumedJobEndsExactlyOnce() throws Exception {
+    long n = 100_000;
+    Path out = cluster.dir.resolve("out-stop");
+    String savepoints = cluster.dir.resolve("savepoints").toString();
+    String jobId = runKeyedCount(out, n, Map.of());
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .until(() -> Files.isDirectory(out) && !committedLines(out).isEmpty());
+
+    String trigger = cluster.client.triggerSavepoint(jobId, savepoints);
+    JsonNode status = cluster.client.get("/jobs/" + jobId + "/savepoints/" + trigger);
+    assertThat(status.path("status").path("id").asText()).isIn("IN_PROGRESS", "COMPLETED");
+    String savepoint = cluster.client.awaitSavepoint(jobId, trigger, () -> {});
+    assertThat(Path.of(URI.create(savepoint)).resolve("_metadata")).exists();
+    assertThat(cluster.jobState(jobId)).isEqualTo("RUNNING");
+
+    String stopped =
+        cluster.client.awaitSavepoint(
+            jobId, cluster.client.stopWithSavepoint(jobId, savepoints, false), () -> {});
+    assertThat(cluster.jobState(jobId)).isEqualTo("FINISHED");
+    List<String> before = committedLines(out);
+    assertThat(before.size()).as("stopped before the end").isLessThan((int) n);
+
+    String resumed = runKeyedCount(out, n, Map.of("execution.state-recovery.path", stopped));
+    await()
+        .atMost(Duration.ofSeconds(120))
+        .until(() -> cluster.jobState(resumed).equals("FINISHED"));
+
+    Map<String, Integer> lines = new HashMap<>();
+    for (String line : committedLines(out)) {
+      lines.merge(line, 1, Integer::sum);
+    }
+    Map<String, Integer> expected = new HashMap<>();
+    for (long key = 0; key < 10; key++) {
+      for (long c = 1; c <= n / 10; c++) {
+        expected.put(key + "," + c, 1);
+      }
+    }
+    assertThat(lines).hasSameSizeAs(expected);
+    assertThat(lines).isEqualTo(expected);
+  }
+
+  @Test
+  void aSavepointThatCannotBeWrittenFailsItsTriggerAndTheJobRunsOn() throws Exception {
+    Path out = cluster.dir.resolve("out-failing");
+    String jobId = runKeyedCount(out, 1_000_000, Map.of());
+    await().atMost(Duration.ofSeconds(60)).until(() -> cluster.jobState(jobId).equals("RUNNING"));
+    Path blocked = Files.writeString(cluster.dir.resolve("a-file"), "not a directory");
+
+    String trigger =
+        cluster.client.stopWithSavepoint(jobId, blocked.resolve("x").toString(), false);
+    assertThatThrownBy(() -> cluster.client.awaitSavepoint(jobId, trigger, () -> {}))
+        .hasMessageContaining("failed")
+        .hasMessageContaining("a-file");
+    assertThat(cluster.jobState(jobId)).isEqualTo("RUNNING");
+    assertThatThrownBy(() -> cluster.client.get("/jobs/" + jobId + "/savepoints/nosuchtrigger"))
+        .hasMessageContaining("nosuchtrigger");
+    cluster.client.cancel(jobId);
+    await().atMost(Duration.ofSeconds(60)).until(() -> cluster.jobState(jobId).equals("CANCELED"));
+  }
+}

@@ -1,0 +1,87 @@
+package io.weir.runtime.checkpoint;
+
+import io.weir.runtime.network.ChannelEvent;
+import java.util.Objects;
+
+/**
+ * What kind of snapshot the coordinator asked for and how its barriers align: decided once, when
+ * the coordinator triggers, and carried through the task executor's trigger to the sources and in
+ * their barriers to every other task (as Flink's {@code CheckpointOptions}).
+ *
+ * @param type checkpoint or one of the savepoint kinds
+ * @param alignment how the barriers of an exactly-once snapshot align; always {@link
+ *     BarrierHandler.Alignment#ALIGNED} for a savepoint
+ */
+public record CheckpointOptions(Type type, BarrierHandler.Alignment alignment) {
+
+  /** The kinds of snapshot. */
+  public enum Type {
+    /** A periodic checkpoint, owned by Weir and deleted when subsumed. */
+    CHECKPOINT,
+    /** A savepoint: the job goes on. */
+    SAVEPOINT,
+    /** A savepoint after which the job stops (stop-with-savepoint without drain). */
+    SAVEPOINT_SUSPEND,
+    /**
+     * A savepoint after which the job stops, taken after the sources ended their input and emitted
+     * the final watermark (stop-with-savepoint with drain).
+     */
+    SAVEPOINT_TERMINATE
+  }
+
+  public CheckpointOptions {
+    Objects.requireNonNull(type, "type");
+    Objects.requireNonNull(alignment, "alignment");
+    if (type != Type.CHECKPOINT && alignment != BarrierHandler.Alignment.ALIGNED) {
+      throw new IllegalArgumentException("A savepoint is always aligned, not " + alignment);
+    }
+  }
+
+  /** A periodic checkpoint whose barriers align as configured. */
+  public static CheckpointOptions checkpoint(BarrierHandler.Alignment alignment) {
+    return new CheckpointOptions(Type.CHECKPOINT, alignment);
+  }
+
+  /** A savepoint of kind {@code type}: aligned. */
+  public static CheckpointOptions savepoint(Type type) {
+    if (type == Type.CHECKPOINT) {
+      throw new IllegalArgumentException("Not a savepoint type: " + type);
+    }
+    return new CheckpointOptions(type, BarrierHandler.Alignment.ALIGNED);
+  }
+
+  /** True for every savepoint kind. */
+  public boolean isSavepoint() {
+    return type != Type.CHECKPOINT;
+  }
+
+  /** True when the job stops once this savepoint completed (Flink's synchronous savepoint). */
+  public boolean isSynchronous() {
+    return type == Type.SAVEPOINT_SUSPEND || type == Type.SAVEPOINT_TERMINATE;
+  }
+
+  /** True when sources end their input before the savepoint (stop with {@code --drain}). */
+  public boolean drain() {
+    return type == Type.SAVEPOINT_TERMINATE;
+  }
+
+  /**
+   * The barrier a source emits for these options; {@code exactlyOnce} false (at-least-once) never
+   * overtakes.
+   */
+  public ChannelEvent.CheckpointBarrier toBarrier(
+      long checkpointId, long timestamp, boolean exactlyOnce) {
+    boolean unaligned =
+        exactlyOnce && !isSavepoint() && alignment == BarrierHandler.Alignment.UNALIGNED;
+    return new ChannelEvent.CheckpointBarrier(checkpointId, timestamp, isSavepoint(), unaligned);
+  }
+
+  /**
+   * The options as a task that receives {@code barrier} sees them: the barrier says savepoint or
+   * checkpoint; a savepoint's kind matters only at the sources, which received the trigger.
+   */
+  public static CheckpointOptions of(
+      ChannelEvent.CheckpointBarrier barrier, BarrierHandler.Alignment configured) {
+    return barrier.savepoint() ? savepoint(Type.SAVEPOINT) : checkpoint(configured);
+  }
+}
