@@ -9,6 +9,7 @@ import io.weir.api.typeutils.TypeSerializer;
 import io.weir.api.typeutils.TypeSerializerSnapshot;
 import io.weir.runtime.checkpoint.KeyGroupsStateHandle;
 import io.weir.runtime.checkpoint.KeyedStateHandle;
+import io.weir.runtime.checkpoint.StateSchema;
 import io.weir.runtime.storage.CheckpointStorage;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -81,6 +82,19 @@ public final class HeapSnapshotStrategy {
    * @param states the states, in the order their entries follow per key group
    */
   public record Header(TypeSerializer<Object> keySerializer, List<StateMeta> states) {}
+
+  /** The metadata's description of one keyed state. */
+  public static StateSchema.Entry schemaEntry(
+      String name,
+      StateDescriptor.Kind kind,
+      TypeSerializer<?> valueSerializer,
+      TypeSerializer<?> mapKeySerializer) {
+    return new StateSchema.Entry(
+        name,
+        StateSchema.Kind.valueOf(kind.name()),
+        StateSchema.snapshotBytes(valueSerializer),
+        mapKeySerializer == null ? null : StateSchema.snapshotBytes(mapKeySerializer));
+  }
 
   /** Writes the header: format version, key serializer, the states. */
   public static void writeHeader(
@@ -165,6 +179,17 @@ public final class HeapSnapshotStrategy {
 
     public boolean isEmpty() {
       return tables.isEmpty();
+    }
+
+    @Override
+    public StateSchema schema() {
+      List<StateSchema.Entry> states = new ArrayList<>(names.size());
+      for (int s = 0; s < names.size(); s++) {
+        states.add(
+            schemaEntry(
+                names.get(s), kinds.get(s), valueSerializers.get(s), mapKeySerializers.get(s)));
+      }
+      return new StateSchema(StateSchema.snapshotBytes(keySerializer), states);
     }
 
     /** The asynchronous part: serializes every key group. Any thread; call once. */
@@ -258,6 +283,8 @@ public final class HeapSnapshotStrategy {
       DataInputDeserializer in = new DataInputDeserializer(source.data());
       Header header = readHeader(in, loader, backend.getOperatorName());
       TypeSerializer<Object> keys = header.keySerializer();
+      StateMigration.checkKey(
+          backend.getOperatorName(), keys.snapshotConfiguration(), backend.getKeySerializer());
       int numStates = header.states().size();
       List<HeapKeyedStateBackend.RegisteredState<K>> states = new ArrayList<>();
       List<TypeSerializer<Object>> values = new ArrayList<>();

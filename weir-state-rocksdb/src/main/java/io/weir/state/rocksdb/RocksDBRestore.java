@@ -9,6 +9,7 @@ import io.weir.runtime.checkpoint.RestoredOperatorState;
 import io.weir.runtime.state.HeapSnapshotStrategy;
 import io.weir.runtime.state.HeapSnapshotStrategy.SerializedKeyGroups;
 import io.weir.runtime.state.KeyGroupRange;
+import io.weir.runtime.state.StateMigration;
 import io.weir.runtime.storage.StreamStateHandle;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -150,7 +151,10 @@ final class RocksDBRestore {
               + e.getMessage(),
           e);
     }
-    return RocksDBMeta.read(bytes, loader, backend.operatorName);
+    RocksDBMeta.Meta meta = RocksDBMeta.read(bytes, loader, backend.operatorName);
+    StateMigration.checkKey(
+        backend.operatorName, meta.keySerializer().snapshotConfiguration(), backend.keySerializer);
+    return meta;
   }
 
   /** Makes the restored column families the backend's columns, with their recorded meta. */
@@ -272,6 +276,8 @@ final class RocksDBRestore {
     HeapSnapshotStrategy.Header header =
         HeapSnapshotStrategy.readHeader(in, loader, backend.operatorName);
     TypeSerializer<Object> keys = header.keySerializer();
+    StateMigration.checkKey(
+        backend.operatorName, keys.snapshotConfiguration(), backend.keySerializer);
     List<RocksDBKeyedStateBackend.Column> targets = new ArrayList<>();
     for (HeapSnapshotStrategy.StateMeta s : header.states()) {
       boolean timers = RocksDBKeyedStateBackend.isTimerState(s.name());
