@@ -17,7 +17,7 @@ import javax.tools.ToolProvider;
  * class loader of its own (whose parent is the test's), as two deployments of a job would load
  * them. The sources may use {@code java.*} only.
  */
-final class ClassVersions {
+public final class ClassVersions {
 
   private ClassVersions() {}
 
@@ -26,7 +26,7 @@ final class ClassVersions {
    *
    * @return a class loader that loads it
    */
-  static ClassLoader compile(Path dir, String className, String source) {
+  public static ClassLoader compile(Path dir, String className, String source) {
     try {
       Path classes = Files.createDirectories(dir.resolve("classes"));
       int dot = className.lastIndexOf('.');
