@@ -1,9 +1,11 @@
 package io.weir.runtime.recovery;
 
 import io.weir.api.functions.RichFunction;
+import io.weir.api.graph.Operation;
 import io.weir.api.state.ListStateDescriptor;
 import io.weir.api.state.MapStateDescriptor;
 import io.weir.api.state.StateDescriptor;
+import io.weir.api.state.ValueStateDescriptor;
 import io.weir.api.typeutils.TypeSerializer;
 import io.weir.api.typeutils.TypeSerializerSchemaCompatibility;
 import io.weir.api.typeutils.TypeSerializerSnapshot;
@@ -14,6 +16,7 @@ import io.weir.runtime.checkpoint.StateSchema;
 import io.weir.runtime.graph.JobGraph;
 import io.weir.runtime.graph.JobVertex;
 import io.weir.runtime.graph.StreamNode;
+import io.weir.runtime.operators.ProcessOperators;
 import io.weir.runtime.state.StateMigration;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -26,9 +29,10 @@ import org.slf4j.LoggerFactory;
  * Checks, at submission and before any task is deployed, the serializer snapshots a checkpoint
  * recorded for every state against the serializers the resumed job declares for the same operator
  * (by operator id, i.e. uid) and state name: the key serializer of every keyed operator, which must
- * be compatible as it is, and every state a function declares in {@link RichFunction#usesStates},
- * which may also need a migration (done by the backend when the state is registered). States that
- * are not declared are checked by the backend when they are registered.
+ * be compatible as it is, every state a function declares in {@link RichFunction#usesStates} and
+ * the state of a keyed {@code reduce}, which may also need a migration (done by the backend when
+ * the state is registered). States that are not declared are checked by the backend when they are
+ * registered.
  *
  * <p>A checkpoint written before Weir recorded serializer snapshots (metadata format 2) has none:
  * its states are taken as compatible as they are, as before, and read with the new serializers.
@@ -93,11 +97,7 @@ public final class StateSchemaCheck {
         results.add(new Result(name, "<key>", TypeSerializerSchemaCompatibility.compatibleAsIs()));
       }
     }
-    if (node.isSource() || !(node.getOperation().userObject() instanceof RichFunction function)) {
-      return;
-    }
-    Collection<StateDescriptor<?>> declared = function.usesStates();
-    for (StateDescriptor<?> descriptor : declared) {
+    for (StateDescriptor<?> descriptor : declaredStates(node)) {
       StateSchema.Entry entry = entry(op, descriptor.getName());
       if (entry == null) {
         continue; // new state, or an old checkpoint without snapshots
@@ -122,6 +122,26 @@ public final class StateSchemaCheck {
       }
       results.add(new Result(name, descriptor.getName(), compatibility));
     }
+  }
+
+  /**
+   * The states {@code node} declares: those of its function's {@link RichFunction#usesStates}, and
+   * the state of a keyed {@code reduce} (whose type is the stream's). The states of windows and
+   * interval joins are checked when they are registered.
+   */
+  private static Collection<StateDescriptor<?>> declaredStates(StreamNode node) {
+    if (node.isSource()) {
+      return List.of();
+    }
+    Operation operation = node.getOperation();
+    if (operation instanceof Operation.Reduce<?> && node.isKeyed()) {
+      return List.of(
+          new ValueStateDescriptor<>(
+              ProcessOperators.REDUCE_STATE, node.getOutputType().createSerializer()));
+    }
+    return operation.userObject() instanceof RichFunction function
+        ? function.usesStates()
+        : List.of();
   }
 
   private static void checkKind(

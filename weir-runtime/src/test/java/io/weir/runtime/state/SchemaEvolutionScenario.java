@@ -164,6 +164,48 @@ public abstract class SchemaEvolutionScenario {
   }
 
   @Test
+  void aReduceOverARecordThatGainedAComponentRestoresAndOneThatChangedTypeIsRefused()
+      throws Exception {
+    ClassLoader v1 = ClassVersions.compile(dir.resolve("reduce-v1"), CLASS, RECORD_V1);
+    StreamEnvironment first = firstEnv();
+    CollectSink<String> firstSink = new CollectSink<>();
+    withLoader(
+        v1,
+        () ->
+            reducePipeline(
+                first, UnboundedSource.emitting(FIRST, 0), new OpenCounter(), firstSink));
+    Path retained = runToRetained(first, firstSink, FIRST, v1);
+
+    ClassLoader v2 = ClassVersions.compile(dir.resolve("reduce-v2"), CLASS, RECORD_GAINED);
+    StreamEnvironment resumed = resumedEnv(retained);
+    CollectSink<String> sink = new CollectSink<>();
+    withLoader(
+        v2,
+        () -> reducePipeline(resumed, UnboundedSource.emitting(KEYS, 0), new OpenCounter(), sink));
+    JobClient client = withLoader(v2, () -> resumed.executeAsync("reduce-v2"));
+    await().atMost(Duration.ofSeconds(60)).until(() -> sink.size() >= KEYS);
+    client.cancel().get(30, TimeUnit.SECONDS);
+    for (long key = 0; key < KEYS; key++) {
+      assertThat(sink.results())
+          .contains(key + ":count=" + (expected(key) + 1) + ",extra=null,key=" + key + ",note=n");
+    }
+
+    ClassLoader v3 = ClassVersions.compile(dir.resolve("reduce-v3"), CLASS, RECORD_INCOMPATIBLE);
+    StreamEnvironment refused = resumedEnv(retained);
+    OpenCounter opens = new OpenCounter();
+    withLoader(
+        v3,
+        () ->
+            reducePipeline(refused, UnboundedSource.emitting(KEYS, 0), opens, new CollectSink<>()));
+    List<String> checkpointsBefore = list(dir.resolve("resumed"));
+    assertThatThrownBy(() -> withLoader(v3, () -> refused.executeAsync("reduce-v3")))
+        .hasMessageContaining("State '_reduce_state' of operator 'sum (uid sum)'")
+        .hasMessageContaining("component 'count'");
+    assertThat(opens.count()).isZero();
+    assertThat(list(dir.resolve("resumed"))).isEqualTo(checkpointsBefore);
+  }
+
+  @Test
   void aKeyTypeChangeIsRefusedBeforeAnyTaskRuns() throws Exception {
     Path retained = runV1(RECORD_V1, false);
     StreamEnvironment env = resumedEnv(retained);
@@ -225,6 +267,13 @@ public abstract class SchemaEvolutionScenario {
    */
   private Path runV1(String source, boolean pojo) throws Exception {
     ClassLoader v1 = ClassVersions.compile(dir.resolve("v1"), CLASS, source);
+    StreamEnvironment env = firstEnv();
+    CollectSink<String> sink = new CollectSink<>();
+    pipeline(env, UnboundedSource.emitting(FIRST, 0), pojo, new OpenCounter(), sink);
+    return runToRetained(env, sink, FIRST, v1);
+  }
+
+  private StreamEnvironment firstEnv() {
     StreamEnvironment env = StreamEnvironment.create();
     env.setParallelism(1);
     env.setBufferTimeout(Duration.ZERO);
@@ -233,10 +282,18 @@ public abstract class SchemaEvolutionScenario {
     env.getCheckpointConfig()
         .setCheckpointStorage(dir.resolve("first").toUri().toString())
         .setExternalizedCheckpointRetention(ExternalizedCheckpointRetention.RETAIN_ON_CANCELLATION);
-    CollectSink<String> sink = new CollectSink<>();
-    pipeline(env, UnboundedSource.emitting(FIRST, 0), pojo, new OpenCounter(), sink);
-    JobClient client = withLoader(v1, () -> env.executeAsync("v1"));
-    await().atMost(Duration.ofSeconds(60)).until(() -> sink.size() >= FIRST);
+    return env;
+  }
+
+  /**
+   * Runs the job of {@code env} until {@code sink} has {@code records} and a checkpoint triggered
+   * after that completed, cancels it with its checkpoints retained, and returns its job directory.
+   */
+  private Path runToRetained(
+      StreamEnvironment env, CollectSink<String> sink, long records, ClassLoader loader)
+      throws Exception {
+    JobClient client = withLoader(loader, () -> env.executeAsync("v1"));
+    await().atMost(Duration.ofSeconds(60)).until(() -> sink.size() >= records);
     long countedAt = System.currentTimeMillis();
     await()
         .atMost(Duration.ofSeconds(60))
@@ -248,7 +305,7 @@ public abstract class SchemaEvolutionScenario {
                             s.status() == CheckpointStatistics.Status.COMPLETED
                                 && s.triggerTimestamp() > countedAt));
     client.cancel().get(30, TimeUnit.SECONDS);
-    assertThat(sink.results()).hasSize((int) FIRST);
+    assertThat(sink.results()).hasSize((int) records);
     return dir.resolve("first").resolve(client.getJobID().value());
   }
 
@@ -299,6 +356,71 @@ public abstract class SchemaEvolutionScenario {
         .uid("counter")
         .name("counter")
         .sinkTo(sink);
+  }
+
+  /** Sums the readings per key with a keyed reduce, whose state is a reading. */
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private static Void reducePipeline(
+      StreamEnvironment env, UnboundedSource source, OpenCounter opens, CollectSink<String> sink) {
+    TypeInformation<Object> type = (TypeInformation) Types.RECORD((Class) Shapes.load());
+    env.fromSource(source, "numbers", Types.LONG)
+        .uid("numbers")
+        .map(opens)
+        .uid("opens")
+        .map(new ToReading())
+        .returns(type)
+        .uid("to-reading")
+        .keyBy(new ReadingKey(), Types.STRING)
+        .reduce(new AddCounts())
+        .uid("sum")
+        .name("sum")
+        .map(new Describe())
+        .returns(Types.STRING)
+        .uid("describe")
+        .sinkTo(sink);
+    return null;
+  }
+
+  static final class ToReading implements io.weir.api.functions.MapFunction<Long, Object> {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public Object map(Long value) throws Exception {
+      return Shapes.increment(null, value % KEYS);
+    }
+  }
+
+  static final class ReadingKey implements io.weir.api.functions.KeySelector<Object, String> {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public String getKey(Object reading) throws Exception {
+      return (String) reading.getClass().getMethod("key").invoke(reading);
+    }
+  }
+
+  /** The later reading with the counts of both. */
+  static final class AddCounts implements io.weir.api.functions.ReduceFunction<Object> {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public Object reduce(Object a, Object b) throws Exception {
+      long count = ((Number) a.getClass().getMethod("count").invoke(a)).longValue();
+      Object next = b;
+      for (long i = 0; i < count; i++) {
+        next = Shapes.increment(next, Long.parseLong(new ReadingKey().getKey(b)));
+      }
+      return next;
+    }
+  }
+
+  static final class Describe implements io.weir.api.functions.MapFunction<Object, String> {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public String map(Object reading) throws Exception {
+      return new ReadingKey().getKey(reading) + ":" + Shapes.describe(reading);
+    }
   }
 
   private static List<String> list(Path dir) throws Exception {
