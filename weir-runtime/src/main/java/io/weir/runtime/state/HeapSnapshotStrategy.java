@@ -10,6 +10,7 @@ import io.weir.api.typeutils.TypeSerializerSnapshot;
 import io.weir.runtime.checkpoint.KeyGroupsStateHandle;
 import io.weir.runtime.checkpoint.KeyedStateHandle;
 import io.weir.runtime.checkpoint.StateSchema;
+import io.weir.runtime.recovery.NonRecoverableException;
 import io.weir.runtime.storage.CheckpointStorage;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -310,14 +311,43 @@ public final class HeapSnapshotStrategy {
         for (int s = 0; s < numStates; s++) {
           int entries = in.readInt();
           Map<K, Object> restored = new HashMap<>(entries * 4 / 3 + 1);
-          for (int e = 0; e < entries; e++) {
-            K key = (K) keys.deserialize(in);
-            restored.put(key, readValue(in, states.get(s).kind(), values.get(s), mapKeys.get(s)));
+          try {
+            for (int e = 0; e < entries; e++) {
+              K key = (K) keys.deserialize(in);
+              restored.put(key, readValue(in, states.get(s).kind(), values.get(s), mapKeys.get(s)));
+            }
+          } catch (RuntimeException e) {
+            throw doesNotFit(backend.getOperatorName(), header.states().get(s), e);
           }
           states.get(s).table().putAllRestored(kg, restored);
         }
       }
     }
+  }
+
+  /**
+   * The heap reads restored values into the job's classes as they are now, before the job registers
+   * the state (and says which serializer it wants): a component or field that changed its type
+   * fails here, and would on every attempt.
+   */
+  private static NonRecoverableException doesNotFit(
+      String operatorName, StateMeta state, RuntimeException cause) {
+    return new NonRecoverableException(
+        "State '"
+            + state.name()
+            + "' of operator '"
+            + operatorName
+            + "' cannot be restored: it was written as "
+            + state.valueSerializer()
+            + (state.mapKeySerializer() == null
+                ? ""
+                : " (map keys: " + state.mapKeySerializer() + ")")
+            + " and its values do not fit the job's classes any more ("
+            + cause
+            + "). A record component or POJO field probably changed its type, which cannot be"
+            + " migrated: restore with the old type or give the new state another name. Declare"
+            + " the state in usesStates() to have this checked when the job is submitted.",
+        cause);
   }
 
   private static Object readValue(

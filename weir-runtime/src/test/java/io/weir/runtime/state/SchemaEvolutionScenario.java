@@ -7,6 +7,8 @@ import static org.awaitility.Awaitility.await;
 import io.weir.api.CheckpointStatistics;
 import io.weir.api.ExternalizedCheckpointRetention;
 import io.weir.api.JobClient;
+import io.weir.api.JobStatus;
+import io.weir.api.RestartStrategy;
 import io.weir.api.StreamEnvironment;
 import io.weir.api.config.CheckpointingOptions;
 import io.weir.api.functions.CheckpointedFunction;
@@ -206,6 +208,54 @@ public abstract class SchemaEvolutionScenario {
   }
 
   @Test
+  void anUndeclaredStateThatChangedTypeFailsTheJobWhenRegisteredWithoutRestarts() throws Exception {
+    Path retained = runV1(RECORD_V1, false);
+    ClassLoader loader = ClassVersions.compile(dir.resolve("v2"), CLASS, RECORD_INCOMPATIBLE);
+    StreamEnvironment env = resumedEnv(retained);
+    env.setRestartStrategy(RestartStrategy.fixedDelay(100, Duration.ofMillis(10)));
+    CollectSink<String> sink = new CollectSink<>();
+    OpenCounter opens = new OpenCounter();
+    pipeline(
+        env,
+        UnboundedSource.emitting(KEYS, 0),
+        new ReadingCounter(false, Declares.NOTHING),
+        opens,
+        sink);
+    JobClient client = withLoader(loader, () -> env.executeAsync("undeclared"));
+
+    assertThatThrownBy(() -> client.getJobExecutionResult().get(60, TimeUnit.SECONDS))
+        // The heap reads values as it restores (state 'reading'), RocksDB when the states are
+        // registered, operator state first (state 'last'): either names the state and old type.
+        .hasStackTraceContaining(
+            "of operator 'counter' cannot be restored: it was written as Reading(key: string"
+                + " serializer, count: long serializer, note: string serializer)");
+    assertThat(sink.size()).as("no record was processed with the wrong type").isZero();
+    assertThat(client.getJobStatus().get()).isEqualTo(JobStatus.FAILED);
+    assertThat(opens.count())
+        .as("one attempt: a non-recoverable failure is not restarted")
+        .isLessThanOrEqualTo(1);
+  }
+
+  @Test
+  void aStateThatChangedItsKindIsRefusedBeforeAnyTaskRuns() throws Exception {
+    Path retained = runV1(RECORD_V1, false);
+    ClassLoader loader = ClassVersions.compile(dir.resolve("v2"), CLASS, RECORD_V1);
+    StreamEnvironment env = resumedEnv(retained);
+    OpenCounter opens = new OpenCounter();
+    pipeline(
+        env,
+        UnboundedSource.emitting(KEYS, 0),
+        new ReadingCounter(false, Declares.READING_AS_LIST),
+        opens,
+        new CollectSink<>());
+    assertThatThrownBy(() -> withLoader(loader, () -> env.executeAsync("kind")))
+        .hasMessageContaining(
+            "State 'reading' of operator 'counter (uid counter)' was VALUE state in the restored"
+                + " checkpoint and the job now declares it as LIST state");
+    assertThat(opens.count()).isZero();
+  }
+
+  @Test
   void aKeyTypeChangeIsRefusedBeforeAnyTaskRuns() throws Exception {
     Path retained = runV1(RECORD_V1, false);
     StreamEnvironment env = resumedEnv(retained);
@@ -347,12 +397,21 @@ public abstract class SchemaEvolutionScenario {
       boolean pojo,
       OpenCounter opens,
       CollectSink<String> sink) {
+    pipeline(env, source, new ReadingCounter(pojo, Declares.BOTH), opens, sink);
+  }
+
+  private static void pipeline(
+      StreamEnvironment env,
+      UnboundedSource source,
+      ReadingCounter counter,
+      OpenCounter opens,
+      CollectSink<String> sink) {
     env.fromSource(source, "numbers", Types.LONG)
         .uid("numbers")
         .map(opens)
         .uid("opens")
         .keyBy(v -> v % KEYS, Types.LONG)
-        .process(new ReadingCounter(pojo))
+        .process(counter)
         .uid("counter")
         .name("counter")
         .sinkTo(sink);
@@ -485,13 +544,15 @@ public abstract class SchemaEvolutionScenario {
       implements CheckpointedFunction {
     private static final long serialVersionUID = 1L;
     private final boolean pojo;
+    private final Declares declares;
     private transient ValueState<Object> reading;
     private transient ListState<Object> last;
     private transient Object restoredLast;
     private transient Object lastSeen;
 
-    ReadingCounter(boolean pojo) {
+    ReadingCounter(boolean pojo, Declares declares) {
       this.pojo = pojo;
+      this.declares = declares;
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})
@@ -510,7 +571,11 @@ public abstract class SchemaEvolutionScenario {
 
     @Override
     public java.util.Collection<StateDescriptor<?>> usesStates() {
-      return List.of(readingState(), lastState());
+      return switch (declares) {
+        case BOTH -> List.of(readingState(), lastState());
+        case NOTHING -> List.of();
+        case READING_AS_LIST -> List.of(new ListStateDescriptor<>("reading", type()), lastState());
+      };
     }
 
     @Override
@@ -542,6 +607,16 @@ public abstract class SchemaEvolutionScenario {
       lastSeen = next;
       out.collect(ctx.getCurrentKey() + ":" + Shapes.describe(next));
     }
+  }
+
+  /** What {@link ReadingCounter#usesStates} declares. */
+  enum Declares {
+    /** Its value state and its operator list state. */
+    BOTH,
+    /** Nothing: the states are checked when they are registered. */
+    NOTHING,
+    /** Its value state, but as list state: a change of kind. */
+    READING_AS_LIST
   }
 
   /** A counter whose key is a String: the same state under another key type. */
