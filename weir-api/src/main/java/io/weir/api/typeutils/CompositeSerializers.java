@@ -2,6 +2,7 @@ package io.weir.api.typeutils;
 
 import java.io.IOException;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * What the serializers of containers (lists, maps, arrays, tuples, records) share: null markers in
@@ -145,6 +146,43 @@ final class CompositeSerializers {
             owner + ", " + labels[i] + ": " + nested.message());
       }
       migrate |= !nested.isCompatibleAsIs();
+    }
+    return migrate
+        ? TypeSerializerSchemaCompatibility.compatibleAfterMigration()
+        : TypeSerializerSchemaCompatibility.compatibleAsIs();
+  }
+
+  /**
+   * Compatibility of a type whose fields are matched by name (records, POJOs): fields the type lost
+   * are dropped and fields it gained take defaults, both through migration; a field whose
+   * serializer is incompatible makes the whole type incompatible, naming the field. A field that
+   * changed only between primitive and boxed (same serializer) migrates.
+   */
+  @SuppressWarnings("unchecked")
+  static <T> TypeSerializerSchemaCompatibility<T> resolveByName(
+      String owner,
+      String[] oldNames,
+      boolean[] oldNullable,
+      TypeSerializerSnapshot<?>[] oldSnapshots,
+      String[] newNames,
+      boolean[] newNullable,
+      TypeSerializer<?>[] newSerializers) {
+    boolean migrate =
+        !Arrays.equals(oldNames, newNames) || !Arrays.equals(oldNullable, newNullable);
+    List<String> now = Arrays.asList(newNames);
+    for (int i = 0; i < oldNames.length; i++) {
+      int j = now.indexOf(oldNames[i]);
+      if (j < 0) {
+        continue; // dropped on migration
+      }
+      TypeSerializerSchemaCompatibility<Object> field =
+          ((TypeSerializerSnapshot<Object>) oldSnapshots[i])
+              .resolveSchemaCompatibility((TypeSerializer<Object>) newSerializers[j]);
+      if (field.isIncompatible()) {
+        return TypeSerializerSchemaCompatibility.incompatible(
+            owner + " '" + oldNames[i] + "': " + field.message());
+      }
+      migrate |= !field.isCompatibleAsIs();
     }
     return migrate
         ? TypeSerializerSchemaCompatibility.compatibleAfterMigration()

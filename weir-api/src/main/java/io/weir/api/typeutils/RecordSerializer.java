@@ -364,30 +364,14 @@ final class RecordSerializer<T extends Record> extends TypeSerializer<T> {
                 + " but is now read with "
                 + newSerializer);
       }
-      boolean migrate =
-          !Arrays.equals(fieldNames, now.fieldNames) || !Arrays.equals(nullable, now.nullable);
-      for (int i = 0; i < fieldNames.length; i++) {
-        int j = Arrays.asList(now.fieldNames).indexOf(fieldNames[i]);
-        if (j < 0) {
-          continue; // dropped on migration
-        }
-        TypeSerializerSchemaCompatibility<Object> field =
-            ((TypeSerializerSnapshot<Object>) nested[i])
-                .resolveSchemaCompatibility(now.fieldSerializers[j]);
-        if (field.isIncompatible()) {
-          return TypeSerializerSchemaCompatibility.incompatible(
-              "Record "
-                  + recordClass.getName()
-                  + ", component '"
-                  + fieldNames[i]
-                  + "': "
-                  + field.message());
-        }
-        migrate |= !field.isCompatibleAsIs();
-      }
-      return migrate
-          ? TypeSerializerSchemaCompatibility.compatibleAfterMigration()
-          : TypeSerializerSchemaCompatibility.compatibleAsIs();
+      return CompositeSerializers.resolveByName(
+          "Record " + recordClass.getName() + ", component",
+          fieldNames,
+          nullable,
+          nested,
+          now.fieldNames,
+          now.nullable,
+          now.fieldSerializers);
     }
   }
 }

@@ -124,9 +124,9 @@ public final class Types {
   }
 
   /**
-   * A plain Java object with a no-argument constructor and fields (public or with accessors). Weir
-   * has no field-by-field POJO serializer: POJOs go through Kryo like {@link #GENERIC}. Use a
-   * record for speed.
+   * A plain Java object with a no-argument constructor, serialized field by field (every
+   * non-static, non-transient field, by name), with serializers chosen from the field types. Its
+   * state can evolve: fields may be added (they keep the constructor's value) or removed.
    */
   public static <T> TypeInformation<T> POJO(Class<T> pojoClass) {
     if (pojoClass.isInterface()
@@ -142,7 +142,16 @@ public final class Types {
       throw new InvalidTypesException(
           pojoClass.getName() + " is not a POJO: it has no constructor without arguments", e);
     }
-    return GENERIC(pojoClass);
+    return TypeInfos.withSerializer(pojoClass, pojoSerializer(pojoClass));
+  }
+
+  private static <T> PojoSerializer<T> pojoSerializer(Class<T> pojoClass) {
+    java.util.List<java.lang.reflect.Field> fields = PojoSerializer.fieldsOf(pojoClass);
+    TypeSerializer<?>[] serializers = new TypeSerializer<?>[fields.size()];
+    for (int i = 0; i < serializers.length; i++) {
+      serializers[i] = SerializerFactory.create(fields.get(i).getGenericType());
+    }
+    return new PojoSerializer<>(pojoClass, serializers);
   }
 
   /**

@@ -10,13 +10,21 @@ import java.util.List;
  * @param keyed its keyed state, or null
  * @param operator its operator state (for sources: their splits), or null
  * @param finished true when the subtask had already finished its input
+ * @param schema the serializer snapshots of its states; null when there is no state, or when the
+ *     checkpoint was written before Weir recorded them (metadata format 2 and older)
  */
 public record OperatorSubtaskState(
-    KeyedStateHandle keyed, OperatorStateHandle operator, boolean finished) {
+    KeyedStateHandle keyed, OperatorStateHandle operator, boolean finished, StateSchema schema) {
 
   public static final OperatorSubtaskState EMPTY = new OperatorSubtaskState(null, null, false);
 
   public static final OperatorSubtaskState FINISHED = new OperatorSubtaskState(null, null, true);
+
+  /** A state without serializer snapshots. */
+  public OperatorSubtaskState(
+      KeyedStateHandle keyed, OperatorStateHandle operator, boolean finished) {
+    this(keyed, operator, finished, null);
+  }
 
   /** Every stream of state this subtask's snapshot refers to. */
   public List<StreamStateHandle> handles() {

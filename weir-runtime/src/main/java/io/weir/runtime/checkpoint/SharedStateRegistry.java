@@ -57,7 +57,8 @@ public final class SharedStateRegistry {
               new OperatorSubtaskState(
                   register(handle, checkpoint.checkpointId(), op.operatorName()),
                   st.operator(),
-                  st.finished());
+                  st.finished(),
+                  st.schema());
         }
         subtasks.add(st);
       }

@@ -143,7 +143,12 @@ public final class StateAssignment {
                   for (long offset : meta.offsets()) {
                     elements.add(new StateElement.Stored(subtask.operator().data(), offset));
                   }
-                  lists.put(name, new AssignedList(meta.mode(), elements));
+                  StateSchema.Entry schema =
+                      subtask.schema() == null ? null : subtask.schema().state(name);
+                  lists.put(
+                      name,
+                      new AssignedList(
+                          meta.mode(), elements, schema == null ? null : schema.valueSerializer()));
                 });
       }
       old.add(lists);
@@ -159,11 +164,15 @@ public final class StateAssignment {
   static List<Map<String, AssignedList>> redistribute(
       List<Map<String, AssignedList>> oldSubtasks, int newParallelism) {
     Map<String, Mode> modes = new LinkedHashMap<>();
+    Map<String, byte[]> snapshots = new LinkedHashMap<>();
     Map<String, List<StateElement>> all = new LinkedHashMap<>();
     for (Map<String, AssignedList> subtask : oldSubtasks) {
       subtask.forEach(
           (name, list) -> {
             modes.put(name, list.mode());
+            if (list.serializerSnapshot() != null) {
+              snapshots.put(name, list.serializerSnapshot());
+            }
             all.computeIfAbsent(name, n -> new ArrayList<>()).addAll(list.elements());
           });
     }
@@ -188,7 +197,7 @@ public final class StateAssignment {
                 part.add(elements.get(e));
               }
             }
-            result.get(i).put(name, new AssignedList(mode, part));
+            result.get(i).put(name, new AssignedList(mode, part, snapshots.get(name)));
           }
         });
     return result;

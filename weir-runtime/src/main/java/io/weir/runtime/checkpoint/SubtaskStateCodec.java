@@ -1,9 +1,11 @@
 package io.weir.runtime.checkpoint;
 
 import io.weir.api.typeutils.DataOutputSerializer;
+import io.weir.runtime.state.DefaultOperatorStateStore;
 import io.weir.runtime.state.DefaultOperatorStateStore.RestoredList;
 import io.weir.runtime.storage.CheckpointStorage;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -55,6 +57,34 @@ public final class SubtaskStateCodec {
                   out.getCopyOfBuffer(),
                   "operator state of '" + snapshot.description() + "'"));
     }
-    return new OperatorSubtaskState(keyed, operator, endOfInput);
+    return new OperatorSubtaskState(keyed, operator, endOfInput, schemaOf(snapshot));
+  }
+
+  /** The serializer snapshots of the snapshot's keyed and operator states; null if none. */
+  static StateSchema schemaOf(OperatorSnapshot snapshot) {
+    StateSchema keyed = snapshot.keyed() == null ? null : snapshot.keyed().schema();
+    List<StateSchema.Entry> states = new ArrayList<>();
+    if (keyed != null) {
+      states.addAll(keyed.states());
+    }
+    snapshot
+        .operatorLists()
+        .forEach(
+            (name, list) -> {
+              if (list.serializerSnapshot() != null) {
+                states.add(
+                    new StateSchema.Entry(
+                        name,
+                        list.mode() == DefaultOperatorStateStore.Mode.UNION
+                            ? StateSchema.Kind.OPERATOR_UNION
+                            : StateSchema.Kind.OPERATOR_LIST,
+                        list.serializerSnapshot(),
+                        null));
+              }
+            });
+    if (keyed == null && states.isEmpty()) {
+      return null;
+    }
+    return new StateSchema(keyed == null ? null : keyed.keySerializer(), states);
   }
 }

@@ -68,10 +68,17 @@ public record TaskRestore(
    *
    * @param mode how it was redistributed
    * @param elements where each element is
+   * @param serializerSnapshot the versioned snapshot of the serializer that wrote the elements, or
+   *     null when the checkpoint does not say
    */
-  public record AssignedList(DefaultOperatorStateStore.Mode mode, List<StateElement> elements) {
+  public record AssignedList(
+      DefaultOperatorStateStore.Mode mode, List<StateElement> elements, byte[] serializerSnapshot) {
     public AssignedList {
       elements = List.copyOf(elements);
+    }
+
+    public AssignedList(DefaultOperatorStateStore.Mode mode, List<StateElement> elements) {
+      this(mode, elements, null);
     }
   }
 
@@ -112,7 +119,9 @@ public record TaskRestore(
           lists.put(
               list.getKey(),
               new DefaultOperatorStateStore.RestoredList(
-                  list.getValue().mode(), readElements(list.getValue().elements(), streams)));
+                  list.getValue().mode(),
+                  readElements(list.getValue().elements(), streams),
+                  list.getValue().serializerSnapshot()));
         }
         restored.put(
             e.getKey(), new RestoredOperatorState(checkpointId, keyed, incremental, lists));

@@ -21,8 +21,10 @@ import io.weir.runtime.checkpoint.OperatorSubtaskState;
 import io.weir.runtime.graph.JobGraph;
 import io.weir.runtime.graph.JobVertex;
 import io.weir.runtime.graph.StreamNode;
+import io.weir.runtime.recovery.NonRecoverableException;
 import io.weir.runtime.recovery.RestartStrategies;
 import io.weir.runtime.recovery.RestoreVerifier;
+import io.weir.runtime.recovery.StateSchemaCheck;
 import io.weir.runtime.state.KeyedStateBackendFactory;
 import io.weir.runtime.state.KeyedStateBackends;
 import io.weir.runtime.storage.CheckpointStorage;
@@ -267,6 +269,20 @@ public final class JobMaster implements JobClient, JobMasterGateway {
               + " versions, or set "
               + CheckpointingOptions.SAVEPOINT_IGNORE_UNCLAIMED_STATE.key()
               + ": true to drop that state.");
+    }
+    ClassLoader loader = Thread.currentThread().getContextClassLoader();
+    try {
+      StateSchemaCheck.check(
+          checkpoint, graph, loader != null ? loader : JobMaster.class.getClassLoader());
+    } catch (NonRecoverableException e) {
+      throw new IllegalStateException(
+          "Job '"
+              + graph.jobName()
+              + "' cannot resume from checkpoint "
+              + checkpoint.checkpointId()
+              + ": "
+              + e.getMessage(),
+          e);
     }
   }
 

@@ -18,6 +18,9 @@ import io.weir.runtime.time.InternalTimerService;
 /** The process-function operators, keyed and not, one and two inputs, and keyed reduce. */
 public final class ProcessOperators {
 
+  /** The name of a keyed reduce's state; checkpoints refer to it, so it never changes. */
+  public static final String REDUCE_STATE = "_reduce_state";
+
   private ProcessOperators() {}
 
   static Long toTimestamp(long timestamp) {
@@ -284,7 +287,7 @@ public final class ProcessOperators {
       state =
           context
               .keyedStateBackend()
-              .getState(new ValueStateDescriptor<>("_reduce_state", serializer));
+              .getState(new ValueStateDescriptor<>(REDUCE_STATE, serializer));
       super.open();
     }
 

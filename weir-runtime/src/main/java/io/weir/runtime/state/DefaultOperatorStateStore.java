@@ -3,9 +3,12 @@ package io.weir.runtime.state;
 import io.weir.api.state.ListState;
 import io.weir.api.state.ListStateDescriptor;
 import io.weir.api.state.OperatorStateStore;
+import io.weir.api.state.StateDescriptor;
 import io.weir.api.typeutils.DataInputDeserializer;
 import io.weir.api.typeutils.DataOutputSerializer;
 import io.weir.api.typeutils.TypeSerializer;
+import io.weir.api.typeutils.TypeSerializerSnapshot;
+import io.weir.runtime.checkpoint.StateSchema;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -33,14 +36,22 @@ public final class DefaultOperatorStateStore implements OperatorStateStore {
   private final String operatorName;
   private final Map<String, OperatorListState<?>> states = new LinkedHashMap<>();
   private final Map<String, RestoredList> restored;
+  private final ClassLoader userClassLoader;
 
   /**
    * Serialized elements of a restored list state, deserialized when the state is registered.
    *
    * @param mode how the list was redistributed
    * @param elements each element's bytes, written by the state's element serializer
+   * @param serializerSnapshot the versioned snapshot of that serializer ({@link
+   *     StateSchema#snapshotBytes}); null when unknown (channel state, splits, old checkpoints)
    */
-  public record RestoredList(Mode mode, List<byte[]> elements) {}
+  public record RestoredList(Mode mode, List<byte[]> elements, byte[] serializerSnapshot) {
+
+    public RestoredList(Mode mode, List<byte[]> elements) {
+      this(mode, elements, null);
+    }
+  }
 
   public DefaultOperatorStateStore(String operatorName) {
     this(operatorName, Map.of());
@@ -48,8 +59,19 @@ public final class DefaultOperatorStateStore implements OperatorStateStore {
 
   /** A store whose states start with the given restored elements, by state name. */
   public DefaultOperatorStateStore(String operatorName, Map<String, RestoredList> restored) {
+    this(operatorName, restored, Thread.currentThread().getContextClassLoader());
+  }
+
+  /**
+   * A store whose states start with the given restored elements, by state name.
+   *
+   * @param userClassLoader loads the classes named by the serializer snapshots of restored state
+   */
+  public DefaultOperatorStateStore(
+      String operatorName, Map<String, RestoredList> restored, ClassLoader userClassLoader) {
     this.operatorName = operatorName;
     this.restored = new LinkedHashMap<>(restored);
+    this.userClassLoader = userClassLoader;
   }
 
   @Override
@@ -82,8 +104,9 @@ public final class DefaultOperatorStateStore implements OperatorStateStore {
     OperatorListState<T> state = new OperatorListState<>(descriptor, mode);
     RestoredList restoredElements = restored.remove(descriptor.getName());
     if (restoredElements != null) {
-      TypeSerializer<T> serializer = descriptor.createSerializer();
       try {
+        TypeSerializer<T> serializer =
+            readerOf(descriptor, restoredElements.serializerSnapshot(), userClassLoader);
         for (byte[] element : restoredElements.elements()) {
           state.elements.add(serializer.deserialize(new DataInputDeserializer(element)));
         }
@@ -100,6 +123,27 @@ public final class DefaultOperatorStateStore implements OperatorStateStore {
     }
     states.put(descriptor.getName(), state);
     return state;
+  }
+
+  /**
+   * The serializer that reads the restored elements of {@code descriptor}'s state: the new one when
+   * it reads them as they are (or nothing says what wrote them), the restored one when they need
+   * migration (elements are then read with it and written with the new one from the next snapshot
+   * on).
+   *
+   * @throws io.weir.runtime.recovery.NonRecoverableException naming operator, state and both types
+   *     when they are incompatible
+   */
+  private <T> TypeSerializer<T> readerOf(
+      StateDescriptor<T> descriptor, byte[] snapshotBytes, ClassLoader loader) throws IOException {
+    TypeSerializer<T> now = descriptor.createSerializer();
+    if (snapshotBytes == null) {
+      return now;
+    }
+    TypeSerializerSnapshot<T> old = StateSchema.restoreSnapshot(snapshotBytes, loader);
+    return StateMigration.resolve(operatorName, descriptor.getName(), old, now).isCompatibleAsIs()
+        ? now
+        : old.restoreSerializer();
   }
 
   @Override
@@ -152,7 +196,7 @@ public final class DefaultOperatorStateStore implements OperatorStateStore {
         serializer.serialize(element, buffer);
         bytes.add(buffer.getCopyOfBuffer());
       }
-      return new RestoredList(mode, bytes);
+      return new RestoredList(mode, bytes, StateSchema.snapshotBytes(serializer));
     }
 
     @Override

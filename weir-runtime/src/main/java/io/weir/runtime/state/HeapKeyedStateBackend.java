@@ -142,6 +142,7 @@ public final class HeapKeyedStateBackend<K> implements KeyedStateBackend<K> {
   }
 
   /** The table of a state, created (or adopted from a restore) on first registration. */
+  @SuppressWarnings("unchecked")
   RegisteredState<K> table(
       StateDescriptor<?> descriptor,
       TypeSerializer<?> valueSerializer,
@@ -164,6 +165,16 @@ public final class HeapKeyedStateBackend<K> implements KeyedStateBackend<K> {
                 + existing.kind()
                 + ". Give each state its own name.");
       }
+      if (!states.containsKey(descriptor.getName())) {
+        // Restored, and registered for the first time: the values were read with the serializer
+        // that wrote them, into the classes as they are now, so a migration is already done.
+        checkRestored(descriptor.getName(), existing.valueSerializer(), valueSerializer);
+        if (mapKeySerializer != null) {
+          checkRestored(descriptor.getName(), existing.mapKeySerializer(), mapKeySerializer);
+        }
+        ((StateTable<K, Object>) (StateTable<K, ?>) existing.table())
+            .setValueCopier(HeapSnapshotStrategy.valueCopier(existing.kind(), valueSerializer));
+      }
       // Future snapshots write with the serializers the user registers now.
       RegisteredState<K> updated =
           new RegisteredState<>(
@@ -181,6 +192,11 @@ public final class HeapKeyedStateBackend<K> implements KeyedStateBackend<K> {
             mapKeySerializer);
     tables.put(descriptor.getName(), created);
     return created;
+  }
+
+  private void checkRestored(
+      String stateName, TypeSerializer<?> restored, TypeSerializer<?> registered) {
+    StateMigration.resolve(operatorName, stateName, restored.snapshotConfiguration(), registered);
   }
 
   @SuppressWarnings("unchecked")

@@ -9,6 +9,8 @@ import io.weir.api.typeutils.TypeSerializer;
 import io.weir.api.typeutils.TypeSerializerSnapshot;
 import io.weir.runtime.checkpoint.KeyGroupsStateHandle;
 import io.weir.runtime.checkpoint.KeyedStateHandle;
+import io.weir.runtime.checkpoint.StateSchema;
+import io.weir.runtime.recovery.NonRecoverableException;
 import io.weir.runtime.storage.CheckpointStorage;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -81,6 +83,19 @@ public final class HeapSnapshotStrategy {
    * @param states the states, in the order their entries follow per key group
    */
   public record Header(TypeSerializer<Object> keySerializer, List<StateMeta> states) {}
+
+  /** The metadata's description of one keyed state. */
+  public static StateSchema.Entry schemaEntry(
+      String name,
+      StateDescriptor.Kind kind,
+      TypeSerializer<?> valueSerializer,
+      TypeSerializer<?> mapKeySerializer) {
+    return new StateSchema.Entry(
+        name,
+        StateSchema.Kind.valueOf(kind.name()),
+        StateSchema.snapshotBytes(valueSerializer),
+        mapKeySerializer == null ? null : StateSchema.snapshotBytes(mapKeySerializer));
+  }
 
   /** Writes the header: format version, key serializer, the states. */
   public static void writeHeader(
@@ -165,6 +180,17 @@ public final class HeapSnapshotStrategy {
 
     public boolean isEmpty() {
       return tables.isEmpty();
+    }
+
+    @Override
+    public StateSchema schema() {
+      List<StateSchema.Entry> states = new ArrayList<>(names.size());
+      for (int s = 0; s < names.size(); s++) {
+        states.add(
+            schemaEntry(
+                names.get(s), kinds.get(s), valueSerializers.get(s), mapKeySerializers.get(s)));
+      }
+      return new StateSchema(StateSchema.snapshotBytes(keySerializer), states);
     }
 
     /** The asynchronous part: serializes every key group. Any thread; call once. */
@@ -258,6 +284,8 @@ public final class HeapSnapshotStrategy {
       DataInputDeserializer in = new DataInputDeserializer(source.data());
       Header header = readHeader(in, loader, backend.getOperatorName());
       TypeSerializer<Object> keys = header.keySerializer();
+      StateMigration.checkKey(
+          backend.getOperatorName(), keys.snapshotConfiguration(), backend.getKeySerializer());
       int numStates = header.states().size();
       List<HeapKeyedStateBackend.RegisteredState<K>> states = new ArrayList<>();
       List<TypeSerializer<Object>> values = new ArrayList<>();
@@ -283,14 +311,43 @@ public final class HeapSnapshotStrategy {
         for (int s = 0; s < numStates; s++) {
           int entries = in.readInt();
           Map<K, Object> restored = new HashMap<>(entries * 4 / 3 + 1);
-          for (int e = 0; e < entries; e++) {
-            K key = (K) keys.deserialize(in);
-            restored.put(key, readValue(in, states.get(s).kind(), values.get(s), mapKeys.get(s)));
+          try {
+            for (int e = 0; e < entries; e++) {
+              K key = (K) keys.deserialize(in);
+              restored.put(key, readValue(in, states.get(s).kind(), values.get(s), mapKeys.get(s)));
+            }
+          } catch (RuntimeException e) {
+            throw doesNotFit(backend.getOperatorName(), header.states().get(s), e);
           }
           states.get(s).table().putAllRestored(kg, restored);
         }
       }
     }
+  }
+
+  /**
+   * The heap reads restored values into the job's classes as they are now, before the job registers
+   * the state (and says which serializer it wants): a component or field that changed its type
+   * fails here, and would on every attempt.
+   */
+  private static NonRecoverableException doesNotFit(
+      String operatorName, StateMeta state, RuntimeException cause) {
+    return new NonRecoverableException(
+        "State '"
+            + state.name()
+            + "' of operator '"
+            + operatorName
+            + "' cannot be restored: it was written as "
+            + state.valueSerializer()
+            + (state.mapKeySerializer() == null
+                ? ""
+                : " (map keys: " + state.mapKeySerializer() + ")")
+            + " and its values do not fit the job's classes any more ("
+            + cause
+            + "). A record component or POJO field probably changed its type, which cannot be"
+            + " migrated: restore with the old type or give the new state another name. Declare"
+            + " the state in usesStates() to have this checked when the job is submitted.",
+        cause);
   }
 
   private static Object readValue(

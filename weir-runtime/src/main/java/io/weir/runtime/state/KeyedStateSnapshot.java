@@ -1,6 +1,7 @@
 package io.weir.runtime.state;
 
 import io.weir.runtime.checkpoint.KeyedStateHandle;
+import io.weir.runtime.checkpoint.StateSchema;
 import io.weir.runtime.storage.CheckpointStorage;
 import java.io.IOException;
 
@@ -18,6 +19,14 @@ public interface KeyedStateSnapshot {
    */
   KeyedStateHandle persist(long checkpointId, CheckpointStorage storage, String description)
       throws IOException;
+
+  /**
+   * The serializer snapshots of the key and of every state in this snapshot, for the checkpoint's
+   * metadata; null when the backend does not record them. Any thread, before {@link #persist}.
+   */
+  default StateSchema schema() {
+    return null;
+  }
 
   /** Gives up the snapshot without writing it; idempotent. */
   void release();

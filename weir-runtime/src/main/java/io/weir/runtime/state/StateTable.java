@@ -24,8 +24,8 @@ final class StateTable<K, V> {
   /** For each key group, the snapshot epoch at which its map was last made private. */
   private final int[] ownedEpoch;
 
-  private final UnaryOperator<V> valueCopier;
-  private final boolean mutableValues;
+  private UnaryOperator<V> valueCopier;
+  private boolean mutableValues;
   private int epoch;
   private volatile int activeSnapshots;
 
@@ -40,6 +40,16 @@ final class StateTable<K, V> {
     for (int i = 0; i < maps.length; i++) {
       maps[i] = new HashMap<>();
     }
+    this.valueCopier = valueCopier;
+    this.mutableValues = valueCopier != null;
+  }
+
+  /**
+   * Replaces how values are deep-copied: a restored table is built with the copier of the
+   * serializer that wrote it and gets the new one when the state is registered. Task thread, while
+   * no snapshot is active.
+   */
+  void setValueCopier(UnaryOperator<V> valueCopier) {
     this.valueCopier = valueCopier;
     this.mutableValues = valueCopier != null;
   }

@@ -63,7 +63,7 @@ public final class DeploymentSerializer {
         }
         state =
             new OperatorSubtaskState(
-                inc.withSharedFiles(files), state.operator(), state.finished());
+                inc.withSharedFiles(files), state.operator(), state.finished(), state.schema());
       }
       states.put(id, state);
     }
@@ -93,6 +93,12 @@ public final class DeploymentSerializer {
               MetadataSerializer.writeString(out, list.getKey());
               out.writeInt(list.getValue().mode().ordinal());
               writeElements(out, list.getValue().elements());
+              byte[] snapshot = list.getValue().serializerSnapshot();
+              out.writeBoolean(snapshot != null);
+              if (snapshot != null) {
+                out.writeInt(snapshot.length);
+                out.write(snapshot);
+              }
             }
           }
           out.writeInt(restore.channelState().size());
@@ -129,7 +135,13 @@ public final class DeploymentSerializer {
       for (int k = 0; k < listCount; k++) {
         String name = MetadataSerializer.readString(in);
         DefaultOperatorStateStore.Mode mode = DefaultOperatorStateStore.Mode.values()[in.readInt()];
-        lists.put(name, new TaskRestore.AssignedList(mode, readElements(in)));
+        List<StateElement> elements = readElements(in);
+        byte[] snapshot = null;
+        if (in.readBoolean()) {
+          snapshot = new byte[MetadataSerializer.readCount(in, "snapshot bytes")];
+          in.readFully(snapshot);
+        }
+        lists.put(name, new TaskRestore.AssignedList(mode, elements, snapshot));
       }
       operators.put(id, new TaskRestore.OperatorRestore(keyed, incremental, lists));
     }

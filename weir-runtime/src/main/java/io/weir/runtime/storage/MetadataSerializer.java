@@ -7,6 +7,7 @@ import io.weir.runtime.checkpoint.KeyedStateHandle;
 import io.weir.runtime.checkpoint.OperatorState;
 import io.weir.runtime.checkpoint.OperatorStateHandle;
 import io.weir.runtime.checkpoint.OperatorSubtaskState;
+import io.weir.runtime.checkpoint.StateSchema;
 import io.weir.runtime.state.DefaultOperatorStateStore;
 import io.weir.runtime.state.KeyGroupRange;
 import java.io.ByteArrayInputStream;
@@ -38,13 +39,18 @@ import java.util.zip.CRC32;
  *              operatorCount:int operator*
  * operator   = id:string name:string parallelism:int maxParallelism:int subtaskCount:int subtask*
  * subtask    = flags:byte (1 finished, 2 keyed present, 4 operator state present,
- *                          8 incremental keyed present; v2)
- *              [keyed] [incremental] [operatorState]
+ *                          8 incremental keyed present; v2, 16 schema present; v3)
+ *              [keyed] [incremental] [operatorState] [schema]
  * keyed      = startKeyGroup:int endKeyGroup:int offsets handle
  * incremental = startKeyGroup:int endKeyGroup:int backendId:string checkpointId:long
  *              metaData:handle sharedCount:int (localName:string handle)*
  *              privateCount:int (localName:string handle)*          (v2)
  * operatorState = stateCount:int (name:string mode:byte(0 split, 1 union) offsets)* handle
+ * schema     = hasKey:bool [keySnapshot:bytes] stateCount:int
+ *              (name:string kind:byte valueSnapshot:bytes [mapKeySnapshot:bytes (map)])*   (v3)
+ *              kind: 0 value, 1 list, 2 map, 3 reducing, 4 aggregating,
+ *                    5 operator list, 6 operator union list
+ * bytes      = length:int byte*  (a versioned serializer snapshot: class name, version, body)
  * offsets    = count:int long*
  * handle     = 1:byte length:int byte* crc:int              (inline)
  *            | 2:byte relativePath:string size:long crc:int  (file)
@@ -61,7 +67,7 @@ public final class MetadataSerializer {
   static final int MAGIC = 0x57454952;
 
   /** The format this Weir writes, and the newest it reads. */
-  static final int VERSION = 2;
+  static final int VERSION = 3;
 
   private static final int HEADER_BYTES = 8;
   private static final int TRAILER_BYTES = 4;
@@ -70,6 +76,7 @@ public final class MetadataSerializer {
   private static final byte HAS_KEYED = 2;
   private static final byte HAS_OPERATOR = 4;
   private static final byte HAS_INCREMENTAL = 8;
+  private static final byte HAS_SCHEMA = 16;
 
   private static final byte INLINE = 1;
   private static final byte FILE = 2;
@@ -183,7 +190,8 @@ public final class MetadataSerializer {
         (subtask.finished() ? FINISHED : 0)
             | (subtask.keyed() instanceof KeyGroupsStateHandle ? HAS_KEYED : 0)
             | (subtask.keyed() instanceof IncrementalKeyedStateHandle ? HAS_INCREMENTAL : 0)
-            | (subtask.operator() != null ? HAS_OPERATOR : 0);
+            | (subtask.operator() != null ? HAS_OPERATOR : 0)
+            | (subtask.schema() != null ? HAS_SCHEMA : 0);
     out.writeByte(flags);
     if (subtask.keyed() instanceof KeyGroupsStateHandle keyed) {
       out.writeInt(keyed.range().startKeyGroup());
@@ -222,6 +230,54 @@ public final class MetadataSerializer {
       }
       writeHandle(out, operator.data());
     }
+    if (subtask.schema() != null) {
+      writeSchema(out, subtask.schema());
+    }
+  }
+
+  private static void writeSchema(DataOutputStream out, StateSchema schema) throws IOException {
+    out.writeBoolean(schema.keySerializer() != null);
+    if (schema.keySerializer() != null) {
+      writeBytes(out, schema.keySerializer());
+    }
+    out.writeInt(schema.states().size());
+    for (StateSchema.Entry e : schema.states()) {
+      writeString(out, e.name());
+      out.writeByte(e.kind().ordinal());
+      writeBytes(out, e.valueSerializer());
+      if (e.kind() == StateSchema.Kind.MAP) {
+        writeBytes(out, e.mapKeySerializer());
+      }
+    }
+  }
+
+  private static StateSchema readSchema(DataInputStream in) throws IOException {
+    byte[] key = in.readBoolean() ? readBytes(in) : null;
+    int count = readCount(in, "state schemas");
+    List<StateSchema.Entry> states = new ArrayList<>(count);
+    StateSchema.Kind[] kinds = StateSchema.Kind.values();
+    for (int i = 0; i < count; i++) {
+      String name = readString(in);
+      int kind = in.readUnsignedByte();
+      if (kind >= kinds.length) {
+        throw new IOException("unknown state kind " + kind + " of state '" + name + "'");
+      }
+      byte[] value = readBytes(in);
+      byte[] mapKey = kinds[kind] == StateSchema.Kind.MAP ? readBytes(in) : null;
+      states.add(new StateSchema.Entry(name, kinds[kind], value, mapKey));
+    }
+    return new StateSchema(key, states);
+  }
+
+  private static void writeBytes(DataOutputStream out, byte[] bytes) throws IOException {
+    out.writeInt(bytes.length);
+    out.write(bytes);
+  }
+
+  private static byte[] readBytes(DataInputStream in) throws IOException {
+    byte[] bytes = new byte[readCount(in, "snapshot bytes")];
+    in.readFully(bytes);
+    return bytes;
   }
 
   static void writeHandle(DataOutputStream out, StreamStateHandle handle) throws IOException {
@@ -281,7 +337,7 @@ public final class MetadataSerializer {
 
   static OperatorSubtaskState readSubtask(DataInputStream in) throws IOException {
     int flags = in.readUnsignedByte();
-    if ((flags & ~(FINISHED | HAS_KEYED | HAS_OPERATOR | HAS_INCREMENTAL)) != 0) {
+    if ((flags & ~(FINISHED | HAS_KEYED | HAS_OPERATOR | HAS_INCREMENTAL | HAS_SCHEMA)) != 0) {
       throw new IOException("unknown subtask flags " + flags);
     }
     KeyedStateHandle keyed = null;
@@ -324,7 +380,8 @@ public final class MetadataSerializer {
       }
       operator = new OperatorStateHandle(Collections.unmodifiableMap(states), readHandle(in));
     }
-    return new OperatorSubtaskState(keyed, operator, (flags & FINISHED) != 0);
+    StateSchema schema = (flags & HAS_SCHEMA) != 0 ? readSchema(in) : null;
+    return new OperatorSubtaskState(keyed, operator, (flags & FINISHED) != 0, schema);
   }
 
   static StreamStateHandle readHandle(DataInputStream in) throws IOException {

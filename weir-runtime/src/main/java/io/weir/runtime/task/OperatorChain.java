@@ -123,7 +123,7 @@ final class OperatorChain {
                 backend,
                 state == null
                     ? new DefaultOperatorStateStore(node.getName())
-                    : new DefaultOperatorStateStore(node.getName(), state.operatorLists()),
+                    : new DefaultOperatorStateStore(node.getName(), state.operatorLists(), loader),
                 attributed(timeService, node.getName()),
                 node.getOperatorId(),
                 state == null ? -1 : state.checkpointId());

@@ -8,6 +8,7 @@ import io.weir.runtime.checkpoint.KeyGroupsStateHandle;
 import io.weir.runtime.checkpoint.OperatorState;
 import io.weir.runtime.checkpoint.OperatorStateHandle;
 import io.weir.runtime.checkpoint.OperatorSubtaskState;
+import io.weir.runtime.checkpoint.StateSchema;
 import io.weir.runtime.state.DefaultOperatorStateStore.Mode;
 import io.weir.runtime.state.KeyGroupRange;
 import java.io.IOException;
@@ -78,6 +79,37 @@ class MetadataSerializerTest {
           .isInstanceOf(IOException.class)
           .hasMessageStartingWith(SOURCE);
     }
+  }
+
+  @Test
+  void aCheckpointInFormat2ReadsWithoutSerializerSnapshots() throws IOException {
+    // Format 3 only added the optional schema of a subtask: without one, the bytes are format 2's.
+    CompletedCheckpoint old = withoutSchemas(sample());
+    byte[] v3 = MetadataSerializer.serialize(old);
+    byte[] body = Arrays.copyOfRange(v3, 8, v3.length - 4);
+    byte[] v2 = withChecksum(header(2, body));
+
+    CompletedCheckpoint read = MetadataSerializer.deserialize(v2, SOURCE);
+
+    assertThat(read).usingRecursiveComparison().isEqualTo(old);
+    assertThat(read.operators().get(0).subtasks()).allMatch(s -> s.schema() == null);
+  }
+
+  private static CompletedCheckpoint withoutSchemas(CompletedCheckpoint cp) {
+    List<OperatorState> operators = new java.util.ArrayList<>();
+    for (OperatorState op : cp.operators()) {
+      operators.add(
+          new OperatorState(
+              op.operatorId(),
+              op.operatorName(),
+              op.parallelism(),
+              op.maxParallelism(),
+              op.subtasks().stream()
+                  .map(s -> new OperatorSubtaskState(s.keyed(), s.operator(), s.finished()))
+                  .toList()));
+    }
+    return new CompletedCheckpoint(
+        cp.jobId(), cp.checkpointId(), cp.timestamp(), cp.savepoint(), operators);
   }
 
   @Test
@@ -153,7 +185,15 @@ class MetadataSerializerTest {
                 new StreamStateHandle.File("chk-7/3f2a", 1234, 0xCAFEBABE)),
             new OperatorStateHandle(
                 states, new StreamStateHandle.Inline(new byte[] {1, 2, 3}, 0x12345678)),
-            false);
+            false,
+            new StateSchema(
+                new byte[] {9, 8},
+                List.of(
+                    new StateSchema.Entry("count", StateSchema.Kind.VALUE, new byte[] {1}, null),
+                    new StateSchema.Entry(
+                        "index", StateSchema.Kind.MAP, new byte[] {2}, new byte[] {3}),
+                    new StateSchema.Entry(
+                        "offsets", StateSchema.Kind.OPERATOR_LIST, new byte[] {4}, null))));
     return new CompletedCheckpoint(
         TestCheckpoints.JOB_ID,
         7,
@@ -200,8 +240,23 @@ class MetadataSerializerTest {
         Combinators.combine(Arbitraries.maps(names(), metaInfo).ofMaxSize(3), handles())
             .as(OperatorStateHandle::new);
     return Combinators.combine(
-            keyed.injectNull(0.3), operator.injectNull(0.3), Arbitraries.of(true, false))
+            keyed.injectNull(0.3),
+            operator.injectNull(0.3),
+            Arbitraries.of(true, false),
+            schemas().injectNull(0.3))
         .as(OperatorSubtaskState::new);
+  }
+
+  private static Arbitrary<StateSchema> schemas() {
+    Arbitrary<byte[]> snapshots = Arbitraries.bytes().array(byte[].class).ofMaxSize(40);
+    Arbitrary<StateSchema.Entry> entries =
+        Combinators.combine(names(), Arbitraries.of(StateSchema.Kind.class), snapshots, snapshots)
+            .as(
+                (name, kind, value, mapKey) ->
+                    new StateSchema.Entry(
+                        name, kind, value, kind == StateSchema.Kind.MAP ? mapKey : null));
+    return Combinators.combine(snapshots.injectNull(0.3), entries.list().ofMaxSize(4))
+        .as(StateSchema::new);
   }
 
   private static Arbitrary<StreamStateHandle> handles() {

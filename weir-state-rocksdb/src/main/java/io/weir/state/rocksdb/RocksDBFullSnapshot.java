@@ -7,6 +7,7 @@ import io.weir.api.typeutils.TypeSerializer;
 import io.weir.api.typeutils.Types;
 import io.weir.runtime.checkpoint.KeyGroupsStateHandle;
 import io.weir.runtime.checkpoint.KeyedStateHandle;
+import io.weir.runtime.checkpoint.StateSchema;
 import io.weir.runtime.state.HeapSnapshotStrategy;
 import io.weir.runtime.state.KeyGroupRange;
 import io.weir.runtime.state.KeyedStateSnapshot;
@@ -79,6 +80,23 @@ final class RocksDBFullSnapshot implements KeyedStateSnapshot {
     this.keySerializer = backend.keySerializer.duplicate();
     this.range = backend.range;
     backend.columns.values().forEach(c -> columns.add(ColumnView.of(c)));
+  }
+
+  @Override
+  public StateSchema schema() {
+    return schemaOf(keySerializer, columns);
+  }
+
+  /** The metadata's description of a database's states, as the canonical header has them. */
+  static StateSchema schemaOf(TypeSerializer<?> keySerializer, List<ColumnView> columns) {
+    List<StateSchema.Entry> states = new ArrayList<>(columns.size());
+    for (ColumnView c : columns) {
+      HeapSnapshotStrategy.StateMeta meta = c.canonical();
+      states.add(
+          HeapSnapshotStrategy.schemaEntry(
+              meta.name(), meta.kind(), meta.valueSerializer(), meta.mapKeySerializer()));
+    }
+    return new StateSchema(StateSchema.snapshotBytes(keySerializer), states);
   }
 
   @Override

@@ -19,6 +19,7 @@ import io.weir.runtime.state.KeyGroupRange;
 import io.weir.runtime.state.KeyGroupRangeAssignment;
 import io.weir.runtime.state.KeyedStateBackend;
 import io.weir.runtime.state.KeyedStateSnapshot;
+import io.weir.runtime.state.StateMigration;
 import io.weir.runtime.state.TimerQueue;
 import io.weir.runtime.storage.StreamStateHandle;
 import io.weir.runtime.time.InternalTimerService;
@@ -249,6 +250,9 @@ public final class RocksDBKeyedStateBackend<K> implements KeyedStateBackend<K> {
                 + existing.kind
                 + ". Give each state its own name.");
       }
+      if (!timers && !states.containsKey(name) && existing.valueSerializer != null) {
+        migrateIfNeeded(existing, valueSerializer, mapKeySerializer);
+      }
       // Future snapshots write with the serializers the user registers now.
       existing.valueSerializer = (TypeSerializer<Object>) valueSerializer;
       existing.mapKeySerializer = (TypeSerializer<Object>) mapKeySerializer;
@@ -265,6 +269,68 @@ public final class RocksDBKeyedStateBackend<K> implements KeyedStateBackend<K> {
             (TypeSerializer<Object>) mapKeySerializer);
     columns.put(name, created);
     return created;
+  }
+
+  /**
+   * A restored state registered for the first time: checks that the new serializers read what the
+   * old ones wrote and, when they need a migration, rewrites the column family ({@link
+   * RocksDBMigration}).
+   *
+   * @throws io.weir.runtime.recovery.NonRecoverableException naming the operator, the state and
+   *     both types when the change is incompatible
+   */
+  @SuppressWarnings("unchecked")
+  private void migrateIfNeeded(
+      Column restored, TypeSerializer<?> valueSerializer, TypeSerializer<?> mapKeySerializer) {
+    boolean values =
+        !StateMigration.resolve(
+                operatorName,
+                restored.name,
+                restored.valueSerializer.snapshotConfiguration(),
+                valueSerializer)
+            .isCompatibleAsIs();
+    boolean mapKeys =
+        mapKeySerializer != null
+            && restored.mapKeySerializer != null
+            && !StateMigration.resolve(
+                    operatorName,
+                    restored.name,
+                    restored.mapKeySerializer.snapshotConfiguration(),
+                    mapKeySerializer)
+                .isCompatibleAsIs();
+    if (!values && !mapKeys) {
+      return;
+    }
+    long started = System.nanoTime();
+    try {
+      long entries =
+          RocksDBMigration.migrate(
+              this,
+              restored,
+              values ? (TypeSerializer<Object>) valueSerializer : null,
+              mapKeys ? (TypeSerializer<Object>) mapKeySerializer : null);
+      LOG.info(
+          "Migrated state '{}' of '{}' from {} to {}: {} entries in {} ms",
+          restored.name,
+          operatorName,
+          restored.valueSerializer,
+          valueSerializer,
+          entries,
+          (System.nanoTime() - started) / 1_000_000);
+    } catch (IOException | RocksDBException e) {
+      throw new IllegalStateException(
+          "Migrating state '"
+              + restored.name
+              + "' of '"
+              + operatorName
+              + "' from "
+              + restored.valueSerializer
+              + " to "
+              + valueSerializer
+              + " failed: "
+              + e.getMessage(),
+          e);
+    }
   }
 
   ColumnFamilyHandle createColumnFamily(String name) {

@@ -1,7 +1,9 @@
 package io.weir.state.rocksdb;
 
+import io.weir.api.typeutils.TypeSerializer;
 import io.weir.runtime.checkpoint.IncrementalKeyedStateHandle;
 import io.weir.runtime.checkpoint.KeyedStateHandle;
+import io.weir.runtime.checkpoint.StateSchema;
 import io.weir.runtime.state.KeyedStateSnapshot;
 import io.weir.runtime.storage.CheckpointStorage;
 import io.weir.runtime.storage.StreamStateHandle;
@@ -38,14 +40,20 @@ final class RocksDBNativeSnapshot implements KeyedStateSnapshot {
   private final RocksDBKeyedStateBackend<?> backend;
   private final Path checkpointDir;
   private final byte[] meta;
+  private final StateSchema schema;
   private final Map<String, StreamStateHandle> base;
   private final String backendId;
   private final int transferThreads;
   private final boolean incremental;
 
   private RocksDBNativeSnapshot(
-      RocksDBKeyedStateBackend<?> backend, Path checkpointDir, byte[] meta, boolean incremental) {
+      RocksDBKeyedStateBackend<?> backend,
+      Path checkpointDir,
+      byte[] meta,
+      StateSchema schema,
+      boolean incremental) {
     this.backend = backend;
+    this.schema = schema;
     this.checkpointDir = checkpointDir;
     this.meta = meta;
     this.incremental = incremental;
@@ -61,14 +69,21 @@ final class RocksDBNativeSnapshot implements KeyedStateSnapshot {
       throws IOException, RocksDBException {
     List<RocksDBFullSnapshot.ColumnView> columns = new ArrayList<>();
     backend.columns.values().forEach(c -> columns.add(RocksDBFullSnapshot.ColumnView.of(c)));
-    byte[] meta = RocksDBMeta.write(backend.keySerializer.duplicate(), columns);
+    TypeSerializer<?> keys = backend.keySerializer.duplicate();
+    byte[] meta = RocksDBMeta.write(keys, columns);
+    StateSchema schema = RocksDBFullSnapshot.schemaOf(keys, columns);
     Path dir = backend.instanceDir.resolve("chk-" + checkpointId);
     RocksDBKeyedStateBackend.deleteQuietly(dir);
     backend.flush();
     try (Checkpoint checkpoint = Checkpoint.create(backend.db)) {
       checkpoint.createCheckpoint(dir.toString());
     }
-    return new RocksDBNativeSnapshot(backend, dir, meta, incremental);
+    return new RocksDBNativeSnapshot(backend, dir, meta, schema, incremental);
+  }
+
+  @Override
+  public StateSchema schema() {
+    return schema;
   }
 
   @Override

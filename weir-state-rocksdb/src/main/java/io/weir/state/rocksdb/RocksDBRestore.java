@@ -9,6 +9,7 @@ import io.weir.runtime.checkpoint.RestoredOperatorState;
 import io.weir.runtime.state.HeapSnapshotStrategy;
 import io.weir.runtime.state.HeapSnapshotStrategy.SerializedKeyGroups;
 import io.weir.runtime.state.KeyGroupRange;
+import io.weir.runtime.state.StateMigration;
 import io.weir.runtime.storage.StreamStateHandle;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -150,7 +151,10 @@ final class RocksDBRestore {
               + e.getMessage(),
           e);
     }
-    return RocksDBMeta.read(bytes, loader, backend.operatorName);
+    RocksDBMeta.Meta meta = RocksDBMeta.read(bytes, loader, backend.operatorName);
+    StateMigration.checkKey(
+        backend.operatorName, meta.keySerializer().snapshotConfiguration(), backend.keySerializer);
+    return meta;
   }
 
   /** Makes the restored column families the backend's columns, with their recorded meta. */
@@ -259,6 +263,19 @@ final class RocksDBRestore {
     }
   }
 
+  /**
+   * Steps over one serialized value by copying it (records and POJOs copy field by field without
+   * constructing an object): the bytes go into the database as they are, and a value written by an
+   * older version of its class may not fit the class as it is now; whether it migrates is decided
+   * when the state is registered.
+   */
+  private static void skip(
+      TypeSerializer<?> serializer, DataInputDeserializer in, DataOutputSerializer scratch)
+      throws IOException {
+    scratch.clear();
+    serializer.copy(in, scratch);
+  }
+
   /** Writes the owned key groups of a canonical stream into the database. */
   private static void restoreCanonical(
       RocksDBKeyedStateBackend<?> backend, SerializedKeyGroups source, ClassLoader loader)
@@ -272,6 +289,8 @@ final class RocksDBRestore {
     HeapSnapshotStrategy.Header header =
         HeapSnapshotStrategy.readHeader(in, loader, backend.operatorName);
     TypeSerializer<Object> keys = header.keySerializer();
+    StateMigration.checkKey(
+        backend.operatorName, keys.snapshotConfiguration(), backend.keySerializer);
     List<RocksDBKeyedStateBackend.Column> targets = new ArrayList<>();
     for (HeapSnapshotStrategy.StateMeta s : header.states()) {
       boolean timers = RocksDBKeyedStateBackend.isTimerState(s.name());
@@ -287,6 +306,7 @@ final class RocksDBRestore {
     }
     DataOutputSerializer key = new DataOutputSerializer(64);
     DataOutputSerializer value = new DataOutputSerializer(256);
+    DataOutputSerializer scratch = new DataOutputSerializer(256);
     try (Batch batch = new Batch(backend)) {
       for (int kg = overlap.startKeyGroup(); kg <= overlap.endKeyGroup(); kg++) {
         int offset = (int) source.offsets()[kg - source.range().startKeyGroup()];
@@ -317,9 +337,9 @@ final class RocksDBRestore {
                 int size = in.readInt();
                 for (int i = 0; i < size; i++) {
                   int mapKeyStart = in.getPosition();
-                  meta.mapKeySerializer().deserialize(in);
+                  skip(meta.mapKeySerializer(), in, scratch);
                   int valueStart = in.getPosition();
-                  meta.valueSerializer().deserialize(in);
+                  skip(meta.valueSerializer(), in, scratch);
                   int valueEnd = in.getPosition();
                   key.clear();
                   key.writeShort(kg);
@@ -340,7 +360,7 @@ final class RocksDBRestore {
                     value.writeByte(RocksDBStates.LIST_DELIMITER);
                   }
                   int elementStart = in.getPosition();
-                  meta.valueSerializer().deserialize(in);
+                  skip(meta.valueSerializer(), in, scratch);
                   int elementEnd = in.getPosition();
                   value.writeInt(elementEnd - elementStart);
                   value.write(data, elementStart, elementEnd - elementStart);
@@ -352,7 +372,7 @@ final class RocksDBRestore {
               }
               default -> {
                 int valueStart = in.getPosition();
-                meta.valueSerializer().deserialize(in);
+                skip(meta.valueSerializer(), in, scratch);
                 int valueEnd = in.getPosition();
                 key.clear();
                 key.writeShort(kg);
