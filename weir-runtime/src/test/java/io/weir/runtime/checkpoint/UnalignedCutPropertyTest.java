@@ -83,6 +83,9 @@ class UnalignedCutPropertyTest {
    *     its aligned timeout fires; then, bit c set, producer c's aligned timeout fires
    * @param replayInputFirst whether the consumer's recorded bytes are put back before the producers
    *     re-send their overtaken buffers (they race in a real restore)
+   * @param remote whether the producers are in another process: their buffers are copied into the
+   *     consumer's queue as the data plane delivers them, so what a barrier overtakes there is the
+   *     consumer's to record (see {@link RemoteEnd})
    */
   record Scenario(
       Kind kind,
@@ -92,7 +95,22 @@ class UnalignedCutPropertyTest {
       List<Integer> steps,
       List<Integer> restoreSteps,
       int lateTimeouts,
-      boolean replayInputFirst) {}
+      boolean replayInputFirst,
+      boolean remote) {
+
+    Scenario across(boolean remote) {
+      return new Scenario(
+          kind,
+          credits,
+          records,
+          padding,
+          steps,
+          restoreSteps,
+          lateTimeouts,
+          replayInputFirst,
+          remote);
+    }
+  }
 
   @Provide
   Arbitrary<Scenario> scenarios() {
@@ -108,7 +126,19 @@ class UnalignedCutPropertyTest {
                     Arbitraries.integers().between(0, 99).list().ofMaxSize(100),
                     Arbitraries.integers().between(0, 31),
                     Arbitraries.of(true, false))
-                .as(Scenario::new));
+                .as(
+                    (kind, credits, records, padding, steps, restoreSteps, late, inputFirst) ->
+                        new Scenario(
+                            kind,
+                            credits,
+                            records,
+                            padding,
+                            steps,
+                            restoreSteps,
+                            late,
+                            inputFirst,
+                            false))
+                .flatMap(s -> Arbitraries.of(true, false).map(s::across)));
   }
 
   /** The record producer {@code channel} emits as its {@code seq}-th. */
@@ -254,7 +284,11 @@ class UnalignedCutPropertyTest {
         InputChannel channel = gate.addChannel(0, "producer " + c);
         writers.add(
             new RecordWriter<>(
-                new ResultSubpartition[] {new LocalResultSubpartition(channel, waker)},
+                new ResultSubpartition[] {
+                  scenario.remote()
+                      ? new RemoteEnd(channel, waker, scenario.credits())
+                      : new LocalResultSubpartition(channel, waker)
+                },
                 ChannelSelectors.forward(),
                 STRINGS,
                 BUFFER_SIZE,
@@ -434,6 +468,7 @@ class UnalignedCutPropertyTest {
       if (scenario.kind() != Kind.ALIGNED_THEN_UNALIGNED || !triggered[c] || convertedAt[c]) {
         return;
       }
+      boolean queuedAtConsumer = !gate.getChannels().get(c).captureQueuedBuffers().isEmpty();
       writers.get(c).requestConversion(0, N);
       List<byte[]> overtaken = conversions[c];
       if (overtaken == null) {
@@ -443,9 +478,19 @@ class UnalignedCutPropertyTest {
       convertedAt[c] = true;
       converted = true;
       convertedWhileRecorded |= recorder.isRecording(c);
-      convertedWithData |= !overtaken.isEmpty();
+      convertedWithData |= scenario.remote() ? queuedAtConsumer : !overtaken.isEmpty();
       outputState.set(c, overtaken);
       trace.add("p" + c + " converts, overtaking " + overtaken.size() + " buffers");
+    }
+
+    /** As {@code InputStreamTask.handleEvent}: the recorder learns what the barrier overtook. */
+    private void onBarrier(int c, CheckpointBarrier barrier) throws Exception {
+      recorder.barrierArriving(c, barrier.checkpointId());
+      try {
+        handler.onBarrier(c, barrier);
+      } finally {
+        recorder.barrierHandled(c);
+      }
     }
 
     /** {@code InputStreamTask.processPriorityEvents}: overtaking barriers, out of turn. */
@@ -455,7 +500,7 @@ class UnalignedCutPropertyTest {
         int c = polled.channel().getChannelIndex();
         midBuffer |= current != null;
         trace.add("c" + c + " takes priority barrier" + (current != null ? " mid-buffer" : ""));
-        handler.onBarrier(c, (CheckpointBarrier) polled.element());
+        onBarrier(c, (CheckpointBarrier) polled.element());
       }
     }
 
@@ -481,7 +526,7 @@ class UnalignedCutPropertyTest {
           current = polled.channel();
         } else if (polled.element() instanceof CheckpointBarrier barrier) {
           trace.add("c" + c + " reads " + (barrier.unaligned() ? "unaligned " : "") + "barrier");
-          handler.onBarrier(c, barrier);
+          onBarrier(c, barrier);
           return InputStatus.MORE_AVAILABLE;
         } else if (polled.element() instanceof ChannelEvent.EndOfPartition) {
           trace.add("c" + c + " ends");
@@ -535,17 +580,92 @@ class UnalignedCutPropertyTest {
 
     @Override
     public void recordUnconsumed(int channel) {
-      recorder.keepUnconsumed(channel);
+      recorder.keepUnconsumed(channel, handler.currentCheckpointId());
     }
 
     @Override
     public void stopRecording(int channel) {
-      recorder.stop(channel);
+      recorder.stop(channel, handler.currentCheckpointId());
     }
 
     @Override
     public void channelStateComplete(long checkpointId) {
       inputState = recorder.take();
+    }
+  }
+
+  /**
+   * The data plane's producer end without the TCP in between, as {@code RemoteSubpartition} and the
+   * consumer's receiver behave once connected: every buffer is copied into the consumer's queue at
+   * once (nothing waits at the producer), an overtaking barrier or a conversion jumps the buffers
+   * that wait in the consumer's queue and leaves their recording to the consumer, and credits and
+   * deliveries come back as messages would.
+   */
+  static final class RemoteEnd implements ResultSubpartition, InputChannel.Upstream {
+    private final InputChannel channel;
+    private final Waker producer;
+    private final java.util.concurrent.atomic.AtomicInteger credits;
+    private BarrierListener listener;
+
+    RemoteEnd(InputChannel channel, Waker producer, int credits) {
+      this.channel = channel;
+      this.producer = producer;
+      this.credits = new java.util.concurrent.atomic.AtomicInteger(credits);
+      channel.setUpstream(this);
+    }
+
+    @Override
+    public boolean hasCredit() {
+      return credits.get() > 0;
+    }
+
+    @Override
+    public void addBuffer(Buffer buffer) {
+      credits.decrementAndGet();
+      channel.receiveBuffer(java.nio.ByteBuffer.wrap(buffer.memory(), 0, buffer.size()));
+      buffer.recycle();
+    }
+
+    @Override
+    public void addEvent(ChannelEvent event) {
+      channel.addEvent(event);
+    }
+
+    @Override
+    public List<byte[]> addPriorityEvent(ChannelEvent event) {
+      channel.receivePriorityBarrier((CheckpointBarrier) event);
+      return List.of();
+    }
+
+    @Override
+    public void addConvertibleBarrier(CheckpointBarrier barrier) {
+      channel.addConvertibleBarrier(barrier);
+    }
+
+    @Override
+    public void requestConversion(long checkpointId) {
+      if (channel.convertKeepingOvertaken(checkpointId)) {
+        listener.converted(checkpointId, List.of());
+      }
+    }
+
+    @Override
+    public void setBarrierListener(BarrierListener listener) {
+      this.listener = listener;
+    }
+
+    @Override
+    public void bufferConsumed() {
+      if (credits.getAndIncrement() == 0) {
+        producer.signal();
+      }
+    }
+
+    @Override
+    public void barrierDelivered(long checkpointId) {
+      if (listener != null) {
+        listener.delivered(checkpointId);
+      }
     }
   }
 }
