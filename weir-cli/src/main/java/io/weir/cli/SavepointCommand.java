@@ -4,7 +4,6 @@ import io.weir.cluster.ClusterClient;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Parameters;
 
 /** {@code weir savepoint JOB [DIR]}: a savepoint while the job goes on. */
 @Command(
@@ -16,24 +15,15 @@ final class SavepointCommand implements Callable<Integer> {
 
   @Mixin ClientOptions client;
 
-  @Parameters(index = "0", paramLabel = "JOB", description = "The job's id.")
-  String jobId;
-
-  @Parameters(
-      index = "1",
-      arity = "0..1",
-      paramLabel = "DIR",
-      description =
-          "Where the savepoint's directory is created; default the job's"
-              + " execution.checkpointing.savepoint-dir.")
-  String directory;
+  @Mixin SavepointTarget target;
 
   @Override
   public Integer call() throws Exception {
     ClusterClient c = client.client();
-    System.err.println("Triggering savepoint for job " + jobId + ".");
-    String trigger = c.triggerSavepoint(jobId, directory);
-    String path = c.awaitSavepoint(jobId, trigger, SavepointWait.onStandardError(jobId));
+    System.err.println("Triggering savepoint for job " + target.jobId + ".");
+    String trigger = c.triggerSavepoint(target.jobId, target.directory);
+    String path =
+        c.awaitSavepoint(target.jobId, trigger, SavepointWait.onStandardError(target.jobId));
     System.out.println("Savepoint completed. Path: " + path);
     return 0;
   }

@@ -5,7 +5,6 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
 /** {@code weir stop JOB [--drain] [DIR]}: Flink's stop-with-savepoint. */
 @Command(
@@ -26,25 +25,16 @@ final class StopCommand implements Callable<Integer> {
               + " that will not be resumed.")
   boolean drain;
 
-  @Parameters(index = "0", paramLabel = "JOB", description = "The job's id.")
-  String jobId;
-
-  @Parameters(
-      index = "1",
-      arity = "0..1",
-      paramLabel = "DIR",
-      description =
-          "Where the savepoint's directory is created; default the job's"
-              + " execution.checkpointing.savepoint-dir.")
-  String directory;
+  @Mixin SavepointTarget target;
 
   @Override
   public Integer call() throws Exception {
     ClusterClient c = client.client();
     System.err.println(
-        "Suspending job " + jobId + " with a savepoint" + (drain ? " (draining)." : "."));
-    String trigger = c.stopWithSavepoint(jobId, directory, drain);
-    String path = c.awaitSavepoint(jobId, trigger, SavepointWait.onStandardError(jobId));
+        "Suspending job " + target.jobId + " with a savepoint" + (drain ? " (draining)." : "."));
+    String trigger = c.stopWithSavepoint(target.jobId, target.directory, drain);
+    String path =
+        c.awaitSavepoint(target.jobId, trigger, SavepointWait.onStandardError(target.jobId));
     System.out.println("Savepoint completed. Path: " + path);
     return 0;
   }

@@ -259,77 +259,38 @@ final class PojoSerializer<T> extends TypeSerializer<T> {
   }
 
   /** The class, the written field names and nullability, and the field snapshots. */
-  static final class Snapshot<T> implements TypeSerializerSnapshot<T> {
-    private static final int VERSION = 1;
-
-    private Class<T> pojoClass;
-    private String[] fieldNames;
-    private boolean[] nullable;
-    private TypeSerializerSnapshot<?>[] nested;
+  static final class Snapshot<T> extends NamedFieldsSnapshot<T> {
 
     public Snapshot() {}
 
     Snapshot(PojoSerializer<T> serializer) {
-      this.pojoClass = serializer.pojoClass;
-      this.fieldNames = serializer.fieldNames;
-      this.nullable = serializer.nullable;
-      this.nested = CompositeSerializers.snapshotsOf(serializer.fieldSerializers);
+      super(
+          serializer.pojoClass,
+          serializer.fieldNames,
+          serializer.nullable,
+          serializer.fieldSerializers);
     }
 
     @Override
-    public int getCurrentVersion() {
-      return VERSION;
-    }
-
-    @Override
-    public void writeSnapshot(DataOutputView out) throws IOException {
-      out.writeUTF(pojoClass.getName());
-      out.writeInt(fieldNames.length);
-      for (int i = 0; i < fieldNames.length; i++) {
-        out.writeUTF(fieldNames[i]);
-        out.writeBoolean(nullable[i]);
-      }
-      CompositeSerializers.writeNestedSnapshots(out, nested);
-    }
-
-    @Override
-    @SuppressWarnings("unchecked")
-    public void readSnapshot(int readVersion, DataInputView in, ClassLoader classLoader)
-        throws IOException {
-      CompositeSerializers.checkVersion(readVersion, VERSION, "POJO serializer");
-      pojoClass = (Class<T>) CompositeSerializers.loadClass(in.readUTF(), classLoader);
-      int count = in.readInt();
-      if (count < 0 || count > 0xFFFF) {
-        throw new IOException("Corrupt POJO serializer snapshot: " + count + " fields");
-      }
-      fieldNames = new String[count];
-      nullable = new boolean[count];
-      for (int i = 0; i < count; i++) {
-        fieldNames[i] = in.readUTF();
-        nullable[i] = in.readBoolean();
-      }
-      nested = CompositeSerializers.readNestedSnapshots(in, classLoader);
-      if (nested.length != count) {
-        throw new IOException(
-            "Corrupt POJO serializer snapshot: " + count + " fields, " + nested.length);
-      }
+    protected String what() {
+      return "POJO serializer";
     }
 
     @Override
     public TypeSerializer<T> restoreSerializer() {
       return new PojoSerializer<>(
-          pojoClass, fieldNames, nullable, CompositeSerializers.restoreAll(nested));
+          type, fieldNames, nullable, CompositeSerializers.restoreAll(nested));
     }
 
     @Override
     public TypeSerializerSchemaCompatibility<T> resolveSchemaCompatibility(
         TypeSerializer<T> newSerializer) {
-      if (!(newSerializer instanceof PojoSerializer<T> now) || now.pojoClass != pojoClass) {
+      if (!(newSerializer instanceof PojoSerializer<T> now) || now.pojoClass != type) {
         return TypeSerializerSchemaCompatibility.incompatible(
-            "The state was POJO " + pojoClass.getName() + " but is now read with " + newSerializer);
+            "The state was POJO " + type.getName() + " but is now read with " + newSerializer);
       }
       return CompositeSerializers.resolveByName(
-          "POJO " + pojoClass.getName() + ", field",
+          "POJO " + type.getName() + ", field",
           fieldNames,
           nullable,
           nested,

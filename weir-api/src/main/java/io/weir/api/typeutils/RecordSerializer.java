@@ -282,90 +282,47 @@ final class RecordSerializer<T extends Record> extends TypeSerializer<T> {
   }
 
   /** The record class, the written field names and nullability, and the field snapshots. */
-  static final class Snapshot<T extends Record> implements TypeSerializerSnapshot<T> {
-    private static final int VERSION = 1;
-
-    private Class<T> recordClass;
-    private String[] fieldNames;
-    private boolean[] nullable;
-    private TypeSerializerSnapshot<?>[] nested;
+  static final class Snapshot<T extends Record> extends NamedFieldsSnapshot<T> {
 
     public Snapshot() {}
 
     Snapshot(RecordSerializer<T> serializer) {
-      this.recordClass = serializer.recordClass;
-      this.fieldNames = serializer.fieldNames;
-      this.nullable = serializer.nullable;
-      this.nested = CompositeSerializers.snapshotsOf(serializer.fieldSerializers);
+      super(
+          serializer.recordClass,
+          serializer.fieldNames,
+          serializer.nullable,
+          serializer.fieldSerializers);
     }
 
     @Override
-    public int getCurrentVersion() {
-      return VERSION;
+    protected String what() {
+      return "record serializer";
     }
 
     @Override
-    public void writeSnapshot(DataOutputView out) throws IOException {
-      out.writeUTF(recordClass.getName());
-      out.writeInt(fieldNames.length);
-      for (int i = 0; i < fieldNames.length; i++) {
-        out.writeUTF(fieldNames[i]);
-        out.writeBoolean(nullable[i]);
-      }
-      CompositeSerializers.writeNestedSnapshots(out, nested);
-    }
-
-    @Override
-    @SuppressWarnings("unchecked")
-    public void readSnapshot(int readVersion, DataInputView in, ClassLoader classLoader)
-        throws IOException {
-      CompositeSerializers.checkVersion(readVersion, VERSION, "record serializer");
-      String className = in.readUTF();
-      Class<?> loaded = CompositeSerializers.loadClass(className, classLoader);
+    protected void checkType(Class<?> loaded) throws IOException {
       if (!loaded.isRecord()) {
-        throw new IOException("The state's record class " + className + " is no longer a record");
-      }
-      recordClass = (Class<T>) loaded;
-      int count = in.readInt();
-      if (count < 0 || count > 0xFFFF) {
-        throw new IOException("Corrupt record serializer snapshot: " + count + " fields");
-      }
-      fieldNames = new String[count];
-      nullable = new boolean[count];
-      for (int i = 0; i < count; i++) {
-        fieldNames[i] = in.readUTF();
-        nullable[i] = in.readBoolean();
-      }
-      nested = CompositeSerializers.readNestedSnapshots(in, classLoader);
-      if (nested.length != count) {
         throw new IOException(
-            "Corrupt record serializer snapshot: "
-                + count
-                + " fields, "
-                + nested.length
-                + " serializers");
+            "The state's record class " + loaded.getName() + " is no longer a record");
       }
     }
 
     @Override
     public TypeSerializer<T> restoreSerializer() {
       return new RecordSerializer<>(
-          recordClass, fieldNames, nullable, CompositeSerializers.restoreAll(nested));
+          type, fieldNames, nullable, CompositeSerializers.restoreAll(nested));
     }
 
     @Override
     @SuppressWarnings("unchecked")
     public TypeSerializerSchemaCompatibility<T> resolveSchemaCompatibility(
         TypeSerializer<T> newSerializer) {
-      if (!(newSerializer instanceof RecordSerializer<T> now) || now.recordClass != recordClass) {
+      if (!(newSerializer instanceof RecordSerializer<T> now) || now.recordClass != type) {
         return TypeSerializerSchemaCompatibility.incompatible(
-            "The state was record "
-                + recordClass.getName()
-                + " but is now read with "
-                + newSerializer);
+            "The state was record " + type.getName() + " but is now read with " + newSerializer);
       }
       return CompositeSerializers.resolveByName(
-          "Record " + recordClass.getName() + ", component",
+          "Record " + type.getName() + ", component",
           fieldNames,
           nullable,
           nested,
