@@ -56,6 +56,10 @@ public final class InputChannel {
   /** Buffers received from a remote producer that a barrier overtook here, by checkpoint. */
   private final Map<Long, List<byte[]>> overtakenHere = new HashMap<>(2);
 
+  /** The size of receive buffers unless larger ones arrive: the default network buffer size. */
+  private static final int RECEIVE_BUFFER_SIZE =
+      (int) io.weir.api.config.CoreOptions.NETWORK_BUFFER_SIZE.defaultValue().bytes();
+
   /** Buffers for data received from a remote producer; the event loop that receives only. */
   private BufferPool receivePool;
 
@@ -109,14 +113,12 @@ public final class InputChannel {
    * channel's own pool, which the consumer recycles when it has read it. The receiving thread only.
    */
   public void receiveBuffer(java.nio.ByteBuffer bytes) {
-    if (receivePool == null) {
-      receivePool = new BufferPool(Math.max(64, bytes.remaining()));
-    }
-    Buffer b =
-        bytes.remaining() <= receivePool.bufferSize()
-            ? receivePool.request()
-            : Buffer.wrap(new byte[bytes.remaining()]);
     int n = bytes.remaining();
+    if (receivePool == null || n > receivePool.bufferSize()) {
+      // Sized for full buffers (the first one received may be a partly filled one).
+      receivePool = new BufferPool(Math.max(RECEIVE_BUFFER_SIZE, n));
+    }
+    Buffer b = receivePool.request();
     bytes.get(b.memory(), 0, n);
     b.setSize(n);
     enqueueBuffer(b);
