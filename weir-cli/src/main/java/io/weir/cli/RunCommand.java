@@ -15,8 +15,16 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code weir run}: uploads a job jar to a JobManager and runs it. */
-@Command(name = "run", description = "Upload a job jar to the JobManager and run its main class.")
+/**
+ * {@code weir run}: runs a job jar on the embedded cluster in this process (until the job ends), or
+ * uploads it to the JobManager given with {@code --jobmanager} and returns.
+ */
+@Command(
+    name = "run",
+    description =
+        "Run a job jar's main class: on an embedded cluster in this process until the job ends"
+            + " (its REST API on 127.0.0.1 meanwhile, for list, cancel, savepoint and stop), or"
+            + " on the cluster of --jobmanager HOST:PORT (submitted, then this command returns).")
 final class RunCommand implements Callable<Integer> {
 
   @Mixin ClientOptions client;
@@ -69,9 +77,68 @@ final class RunCommand implements Callable<Integer> {
   @Parameters(index = "1..*", paramLabel = "ARGS", description = "Arguments of the main class.")
   List<String> args = new ArrayList<>();
 
+  @Option(
+      names = "--rest-port",
+      paramLabel = "PORT",
+      description = "Without --jobmanager: the embedded cluster's REST port; default any free one.")
+  Integer restPort;
+
   @Override
   public Integer call() throws Exception {
-    ClusterClient c = client.client();
+    if (client.jobManagerGiven()) {
+      if (restPort != null) {
+        throw new picocli.CommandLine.ParameterException(
+            new picocli.CommandLine(this),
+            "--rest-port is for the embedded cluster: leave it out with --jobmanager");
+      }
+      submit(client.client());
+      return 0;
+    }
+    Map<String, String> clusterSettings = new LinkedHashMap<>();
+    if (restPort != null) {
+      clusterSettings.put(io.weir.cluster.ClusterOptions.REST_PORT, String.valueOf(restPort));
+    }
+    try (io.weir.cluster.EmbeddedCluster cluster =
+        new io.weir.cluster.EmbeddedCluster(clusterSettings)) {
+      String address = "127.0.0.1:" + cluster.restPort();
+      ClusterClient c = client.client(address);
+      String jobId = submit(c);
+      System.out.println(
+          "Running on the embedded cluster, REST API at "
+              + address
+              + " (weir list|cancel|savepoint|stop -m "
+              + address
+              + ")");
+      return awaitEnd(c, jobId);
+    }
+  }
+
+  /** Waits for the job on the embedded cluster to end; 0 when it finished. */
+  private static int awaitEnd(ClusterClient c, String jobId) throws Exception {
+    while (true) {
+      com.fasterxml.jackson.databind.JsonNode job = c.get("/jobs/" + jobId);
+      String state = job.path("state").asText();
+      switch (state) {
+        case "FINISHED" -> {
+          System.out.println("Job " + jobId + " finished.");
+          return 0;
+        }
+        case "CANCELED" -> {
+          System.out.println("Job " + jobId + " was cancelled.");
+          return 1;
+        }
+        case "FAILED" -> {
+          System.err.println(
+              "weir run: job " + jobId + " failed: " + job.path("failure").asText(state));
+          return 1;
+        }
+        default -> Thread.sleep(200);
+      }
+    }
+  }
+
+  /** Checks the settings, uploads the jar and runs it; returns the job's id. */
+  private String submit(ClusterClient c) throws Exception {
     Map<String, String> jobSettings = new LinkedHashMap<>(Settings.fromFile(config));
     jobSettings.putAll(Settings.parse(settings));
     if (fromSavepoint != null) {
@@ -90,6 +157,6 @@ final class RunCommand implements Callable<Integer> {
     String jarId = c.upload(jar);
     String jobId = c.run(jarId, entryClass, args, parallelism, jobSettings);
     System.out.println("Job has been submitted with JobID " + jobId);
-    return 0;
+    return jobId;
   }
 }

@@ -176,6 +176,58 @@ class SavepointCommandsTest {
   }
 
   @Test
+  void runWithoutAJobManagerRunsOnTheEmbeddedClusterWhoseRestApiTheOtherCommandsReach()
+      throws Exception {
+    WeirProcess.Started run =
+        WeirProcess.start(
+            dir,
+            "run",
+            "-p",
+            "2",
+            "-c",
+            "io.weir.cli.testjobs.ThrottledCountJob",
+            jar.toString(),
+            dir.resolve("embedded-checkpoints").toUri().toString());
+    try {
+      Pattern announced =
+          Pattern.compile("JobID ([0-9a-f]{32})[\\s\\S]*REST API at (127\\.0\\.0\\.1:\\d+)");
+      Matcher[] found = new Matcher[1];
+      await()
+          .atMost(Duration.ofSeconds(120))
+          .pollInterval(Duration.ofMillis(100))
+          .until(
+              () -> {
+                Matcher m = announced.matcher(run.out());
+                if (m.find()) {
+                  found[0] = m;
+                  return true;
+                }
+                assertThat(run.process().isAlive()).as(run.out() + run.err()).isTrue();
+                return false;
+              });
+      String jobId = found[0].group(1);
+      String address = found[0].group(2);
+      ClusterClient embedded = new ClusterClient(HostPort.parse(address, "test"), null);
+      await()
+          .atMost(Duration.ofSeconds(60))
+          .until(() -> embedded.get("/jobs/" + jobId).path("state").asText().equals("RUNNING"));
+      WeirProcess.Result list = WeirProcess.run(dir, "list", "-m", address);
+      assertThat(list.exitCode()).as(list.toString()).isZero();
+      assertThat(list.out()).contains(jobId).contains("RUNNING");
+      WeirProcess.Result stop =
+          WeirProcess.run(
+              dir, "stop", "-m", address, jobId, dir.resolve("embedded-stop").toString());
+      assertThat(stop.exitCode()).as(stop.toString()).isZero();
+      assertThat(savepointPath(stop).resolve("_metadata")).exists();
+      assertThat(run.process().waitFor(60, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+      assertThat(run.process().exitValue()).as(run.out() + run.err()).isZero();
+      assertThat(run.out()).contains("Job " + jobId + " finished.");
+    } finally {
+      run.process().destroyForcibly();
+    }
+  }
+
+  @Test
   void aSavepointOfAnUnknownJobFailsNamingIt() throws Exception {
     String unknown = "0123456789abcdef0123456789abcdef";
     WeirProcess.Result result = weir("savepoint", unknown, dir.resolve("savepoints").toString());

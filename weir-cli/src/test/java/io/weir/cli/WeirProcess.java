@@ -30,6 +30,34 @@ final class WeirProcess {
 
   private WeirProcess() {}
 
+  /** A {@code ./weir} process started in the background, writing to {@code out} and {@code err}. */
+  record Started(Process process, Path outFile, Path errFile) {
+    String out() throws IOException {
+      return Files.readString(outFile, StandardCharsets.UTF_8);
+    }
+
+    String err() throws IOException {
+      return Files.readString(errFile, StandardCharsets.UTF_8);
+    }
+  }
+
+  /** Starts {@code ./weir args} without waiting for it. */
+  static Started start(Path workingDir, String... args) throws IOException {
+    List<String> command = new ArrayList<>();
+    command.add(ROOT.resolve("weir").toString());
+    command.addAll(List.of(args));
+    Path out = Files.createTempFile(workingDir, "weir-out", ".txt");
+    Path err = Files.createTempFile(workingDir, "weir-err", ".txt");
+    ProcessBuilder builder =
+        new ProcessBuilder(command)
+            .directory(workingDir.toFile())
+            .redirectOutput(out.toFile())
+            .redirectError(err.toFile())
+            .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+    builder.environment().put("WEIR_SKIP_BUILD", "1");
+    return new Started(builder.start(), out, err);
+  }
+
   static Result run(Path workingDir, String... args) throws IOException, InterruptedException {
     List<String> command = new ArrayList<>();
     command.add(ROOT.resolve("weir").toString());
