@@ -42,6 +42,14 @@ final class KafkaSourceReader<T> implements SourceReader<T, KafkaPartitionSplit>
     final long stoppingOffset;
     long next;
 
+    /**
+     * Where this partition's records go: its own split output, so that with a watermark strategy
+     * the partition has its own generator (and idleness). Created when the partition is first
+     * polled for, before any of its records, so a partition that has not delivered yet holds the
+     * subtask's watermark back instead of letting its first records arrive late.
+     */
+    ReaderOutput<?> output;
+
     PartitionState(KafkaPartitionSplit split) {
       this.tp = split.topicPartition();
       this.next = split.startingOffset();
@@ -77,6 +85,7 @@ final class KafkaSourceReader<T> implements SourceReader<T, KafkaPartitionSplit>
     if (fetcher == null) {
       startFetcher();
     }
+    openSplitOutputs(output);
     KafkaFetcher.Fetch fetch = fetcher.poll();
     if (fetch == null) {
       return InputStatus.NOTHING_AVAILABLE;
@@ -84,6 +93,7 @@ final class KafkaSourceReader<T> implements SourceReader<T, KafkaPartitionSplit>
     for (KafkaPartitionSplit split : fetch.discovered()) {
       partitions.putIfAbsent(split.topicPartition(), new PartitionState(split));
     }
+    openSplitOutputs(output);
     for (ConsumerRecord<byte[], byte[]> record : fetch.records()) {
       PartitionState state = partitions.get(new TopicPartition(record.topic(), record.partition()));
       if (state == null || state.finished() || record.offset() < state.next) {
@@ -93,7 +103,7 @@ final class KafkaSourceReader<T> implements SourceReader<T, KafkaPartitionSplit>
         state.next = state.stoppingOffset;
         continue;
       }
-      emit(record, output);
+      emit(record, splitOutput(state, output));
       state.next = record.offset() + 1;
     }
     fetch
@@ -109,6 +119,11 @@ final class KafkaSourceReader<T> implements SourceReader<T, KafkaPartitionSplit>
                 }
               }
             });
+    for (PartitionState state : partitions.values()) {
+      if (state.finished()) {
+        releaseSplitOutput(state, output);
+      }
+    }
     if (isBounded() && allFinished()) {
       return InputStatus.END_OF_INPUT;
     }
@@ -149,6 +164,36 @@ final class KafkaSourceReader<T> implements SourceReader<T, KafkaPartitionSplit>
     }
     if (value != null) {
       output.collect(value, record.timestamp());
+    }
+  }
+
+  /** The split id of a partition, which names its watermark in checkpoints: {@code topic-p}. */
+  static String splitId(TopicPartition tp) {
+    return tp.topic() + "-" + tp.partition();
+  }
+
+  /** Every unfinished partition gets its split output, records or not (see PartitionState). */
+  private void openSplitOutputs(ReaderOutput<T> output) {
+    for (PartitionState state : partitions.values()) {
+      if (state.output == null && !state.finished()) {
+        state.output = output.createOutputForSplit(splitId(state.tp));
+      }
+    }
+  }
+
+  @SuppressWarnings("unchecked")
+  private ReaderOutput<T> splitOutput(PartitionState state, ReaderOutput<T> output) {
+    if (state.output == null) {
+      state.output = output.createOutputForSplit(splitId(state.tp));
+    }
+    return (ReaderOutput<T>) state.output;
+  }
+
+  /** A bounded partition that reached its stopping offset no longer holds event time back. */
+  private void releaseSplitOutput(PartitionState state, ReaderOutput<T> output) {
+    if (state.output != null) {
+      output.releaseOutputForSplit(splitId(state.tp));
+      state.output = null;
     }
   }
 

@@ -51,7 +51,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * 127.0.0.1, one per test class: {@code @RegisterExtension static final KafkaBroker KAFKA = new
  * KafkaBroker()}. Its log lives under the build's temporary directory and is deleted at the end.
  */
-final class KafkaBroker implements BeforeAllCallback, AfterAllCallback {
+public final class KafkaBroker implements BeforeAllCallback, AfterAllCallback {
 
   /** The broker's {@code transaction.max.timeout.ms}: 5 minutes, below Kafka's 15. */
   static final long TRANSACTION_MAX_TIMEOUT_MS = Duration.ofMinutes(5).toMillis();
@@ -61,11 +61,11 @@ final class KafkaBroker implements BeforeAllCallback, AfterAllCallback {
   private String bootstrapServers;
   private Admin admin;
 
-  String bootstrapServers() {
+  public String bootstrapServers() {
     return bootstrapServers;
   }
 
-  Admin admin() {
+  public Admin admin() {
     return admin;
   }
 
@@ -135,7 +135,7 @@ final class KafkaBroker implements BeforeAllCallback, AfterAllCallback {
     }
   }
 
-  void createTopic(String topic, int partitions) throws Exception {
+  public void createTopic(String topic, int partitions) throws Exception {
     admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1))).all().get();
     await()
         .atMost(Duration.ofSeconds(30))
@@ -157,7 +157,7 @@ final class KafkaBroker implements BeforeAllCallback, AfterAllCallback {
   }
 
   /** Writes {@code values} into {@code partition} of {@code topic} and waits for the acks. */
-  void produce(String topic, int partition, Collection<String> values) throws Exception {
+  public void produce(String topic, int partition, Collection<String> values) throws Exception {
     try (KafkaProducer<String, String> producer = producer()) {
       List<Future<RecordMetadata>> acks = new ArrayList<>();
       for (String value : values) {
@@ -176,7 +176,7 @@ final class KafkaBroker implements BeforeAllCallback, AfterAllCallback {
     return props;
   }
 
-  KafkaProducer<String, String> producer() {
+  public KafkaProducer<String, String> producer() {
     Properties props = new Properties();
     props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
     props.put(ProducerConfig.ACKS_CONFIG, "all");
@@ -186,7 +186,7 @@ final class KafkaBroker implements BeforeAllCallback, AfterAllCallback {
   }
 
   /** Every record of {@code topic} that a {@code read_committed} consumer sees, as UTF-8 text. */
-  List<String> readCommitted(String topic) throws Exception {
+  public List<String> readCommitted(String topic) throws Exception {
     Map<TopicPartition, Long> end = endOffsets(topic, IsolationLevel.READ_COMMITTED);
     Properties props = new Properties();
     props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
@@ -237,7 +237,7 @@ final class KafkaBroker implements BeforeAllCallback, AfterAllCallback {
    * Waits until no transaction holds back {@code topic}: its last stable offset equals its high
    * watermark on every partition (the commit markers are written after the commit returns).
    */
-  void awaitNoOpenTransaction(String topic, Duration atMost) {
+  public void awaitNoOpenTransaction(String topic, Duration atMost) {
     await()
         .atMost(atMost)
         .until(
@@ -250,7 +250,8 @@ final class KafkaBroker implements BeforeAllCallback, AfterAllCallback {
    * The end offsets of every partition: for {@code READ_COMMITTED} the last stable offset, for
    * {@code READ_UNCOMMITTED} the high watermark.
    */
-  Map<TopicPartition, Long> endOffsets(String topic, IsolationLevel isolation) throws Exception {
+  public Map<TopicPartition, Long> endOffsets(String topic, IsolationLevel isolation)
+      throws Exception {
     int partitions =
         admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic).partitions().size();
     Map<TopicPartition, OffsetSpec> request = new HashMap<>();

@@ -8,6 +8,9 @@ import java.io.NotSerializableException;
 import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
 import java.io.ObjectStreamClass;
+import java.io.OutputStream;
+import java.util.LinkedHashSet;
+import java.util.Set;
 
 /**
  * Gives every subtask its own copy of a user function, source or sink, as Flink does by shipping
@@ -25,10 +28,15 @@ public final class UserCode {
     if (userObject == null) {
       return null;
     }
-    byte[] bytes = serialize(userObject, owner);
-    ClassLoader loader = userObject.getClass().getClassLoader();
+    // Every loader of a class in the object graph: a connector's sink from the TaskManager's class
+    // path may hold a user class (a record serializer) that only the job's class loader has.
+    Set<ClassLoader> loaders = new LinkedHashSet<>();
+    if (userObject.getClass().getClassLoader() != null) {
+      loaders.add(userObject.getClass().getClassLoader());
+    }
+    byte[] bytes = serialize(userObject, owner, loaders);
     try (ObjectInputStream in =
-        new LoaderObjectInputStream(new ByteArrayInputStream(bytes), loader)) {
+        new LoaderObjectInputStream(new ByteArrayInputStream(bytes), loaders)) {
       return (T) in.readObject();
     } catch (IOException | ClassNotFoundException e) {
       throw new IllegalStateException(
@@ -39,13 +47,13 @@ public final class UserCode {
   /** Fails with a message naming the operator when {@code userObject} cannot be shipped. */
   public static void checkSerializable(Object userObject, String owner) {
     if (userObject != null) {
-      serialize(userObject, owner);
+      serialize(userObject, owner, new LinkedHashSet<>());
     }
   }
 
-  private static byte[] serialize(Object userObject, String owner) {
+  private static byte[] serialize(Object userObject, String owner, Set<ClassLoader> loaders) {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
+    try (ObjectOutputStream out = new LoaderRecordingOutputStream(bytes, loaders)) {
       out.writeObject(userObject);
     } catch (NotSerializableException e) {
       throw new IllegalArgumentException(
@@ -65,22 +73,43 @@ public final class UserCode {
     return bytes.toByteArray();
   }
 
-  private static final class LoaderObjectInputStream extends ObjectInputStream {
-    private final ClassLoader loader;
+  /** Records the class loader of every class it writes. */
+  private static final class LoaderRecordingOutputStream extends ObjectOutputStream {
+    private final Set<ClassLoader> loaders;
 
-    LoaderObjectInputStream(InputStream in, ClassLoader loader) throws IOException {
+    LoaderRecordingOutputStream(OutputStream out, Set<ClassLoader> loaders) throws IOException {
+      super(out);
+      this.loaders = loaders;
+    }
+
+    @Override
+    protected void annotateClass(Class<?> cl) {
+      if (cl.getClassLoader() != null) {
+        loaders.add(cl.getClassLoader());
+      }
+    }
+  }
+
+  /** Resolves each class through the loaders the copied graph's classes came from, in order. */
+  private static final class LoaderObjectInputStream extends ObjectInputStream {
+    private final Set<ClassLoader> loaders;
+
+    LoaderObjectInputStream(InputStream in, Set<ClassLoader> loaders) throws IOException {
       super(in);
-      this.loader = loader;
+      this.loaders = loaders;
     }
 
     @Override
     protected Class<?> resolveClass(ObjectStreamClass desc)
         throws IOException, ClassNotFoundException {
-      try {
-        return Class.forName(desc.getName(), false, loader);
-      } catch (ClassNotFoundException e) {
-        return super.resolveClass(desc);
+      for (ClassLoader loader : loaders) {
+        try {
+          return Class.forName(desc.getName(), false, loader);
+        } catch (ClassNotFoundException e) {
+          // the next loader
+        }
       }
+      return super.resolveClass(desc);
     }
   }
 }
