@@ -27,8 +27,11 @@ interface BenchCluster extends AutoCloseable {
   /** Checkpoints of the job completed so far. */
   long completedCheckpoints(String jobId) throws IOException, InterruptedException;
 
-  /** Epoch milliseconds of the failures in the job's exception history, oldest first. */
-  List<Long> failureTimes(String jobId) throws IOException, InterruptedException;
+  /** The failures in the job's exception history, oldest first. */
+  List<Failure> failures(String jobId) throws IOException, InterruptedException;
+
+  /** One entry of a job's exception history: when the JobManager recorded it, and what. */
+  record Failure(long epochMillis, String what) {}
 
   @Override
   void close();

@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -161,12 +162,21 @@ final class FlinkBenchCluster implements BenchCluster {
   }
 
   @Override
-  public List<Long> failureTimes(String jobId) throws IOException, InterruptedException {
-    List<Long> times = new ArrayList<>();
+  public List<Failure> failures(String jobId) throws IOException, InterruptedException {
+    List<Failure> failures = new ArrayList<>();
     JsonNode history = rest.get("/jobs/" + jobId + "/exceptions").path("exceptionHistory");
-    history.path("entries").forEach(e -> times.add(e.path("timestamp").asLong()));
-    times.sort(Long::compare);
-    return times;
+    history
+        .path("entries")
+        .forEach(
+            e ->
+                failures.add(
+                    new Failure(
+                        e.path("timestamp").asLong(),
+                        e.path("taskName").asText()
+                            + ": "
+                            + e.path("stacktrace").asText().lines().findFirst().orElse(""))));
+    failures.sort(Comparator.comparingLong(Failure::epochMillis));
+    return failures;
   }
 
   @Override

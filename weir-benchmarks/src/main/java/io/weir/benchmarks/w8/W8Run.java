@@ -65,7 +65,7 @@ public final class W8Run {
     settings.put("execution.checkpointing.dir", checkpoints.toUri().toString());
     if (config.equals("recovery")) {
       settings.put("restart-strategy.type", "fixed-delay");
-      settings.put("restart-strategy.fixed-delay.attempts", "10");
+      settings.put("restart-strategy.fixed-delay.attempts", "100");
       settings.put("restart-strategy.fixed-delay.delay", "0 ms");
     } else {
       settings.put("restart-strategy.type", "none");
@@ -121,9 +121,28 @@ public final class W8Run {
                     new IllegalStateException(
                         "W8: no record was processed after the SIGKILL: the job ended before the"
                             + " kill took effect; run it with more records"));
-    List<Long> failures = cluster.failureTimes(job);
+    List<BenchCluster.Failure> failures = cluster.failures(job);
+    // On standard error, for the runner's log: where the recovery spent its time.
+    System.err.printf(
+        Locale.ROOT,
+        "W8 %s: SIGKILL at %s, first record after it +%.1f ms%n",
+        engine.id(),
+        killedAt,
+        (firstAfter - killMicros) / 1e3);
+    failures.forEach(
+        f ->
+            System.err.printf(
+                Locale.ROOT,
+                "W8 %s: failure +%d ms %s%n",
+                engine.id(),
+                f.epochMillis() - killMillis,
+                f.what()));
     long detected =
-        failures.stream().filter(t -> t >= killMillis - 1).min(Long::compare).orElse(-1L);
+        failures.stream()
+            .mapToLong(BenchCluster.Failure::epochMillis)
+            .filter(t -> t >= killMillis - 1)
+            .min()
+            .orElse(-1L);
     return result
         .with("recoveryMs", String.format(Locale.ROOT, "%.1f", (firstAfter - killMicros) / 1e3))
         .with("failedMs", detected < 0 ? "n/a" : Long.toString(detected - killMillis))

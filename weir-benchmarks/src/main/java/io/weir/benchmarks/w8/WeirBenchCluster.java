@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -121,15 +122,20 @@ final class WeirBenchCluster implements BenchCluster {
   }
 
   @Override
-  public List<Long> failureTimes(String jobId) throws IOException, InterruptedException {
-    List<Long> times = new ArrayList<>();
+  public List<Failure> failures(String jobId) throws IOException, InterruptedException {
+    List<Failure> failures = new ArrayList<>();
     JsonNode job = rest.get("/jobs/" + jobId);
     job.path("exceptions")
         .path("exceptionHistory")
         .path("entries")
-        .forEach(e -> times.add(e.path("timestamp").asLong()));
-    times.sort(Long::compare);
-    return times;
+        .forEach(
+            e ->
+                failures.add(
+                    new Failure(
+                        e.path("timestamp").asLong(),
+                        e.path("taskName").asText() + ": " + e.path("message").asText())));
+    failures.sort(Comparator.comparingLong(Failure::epochMillis));
+    return failures;
   }
 
   @Override
