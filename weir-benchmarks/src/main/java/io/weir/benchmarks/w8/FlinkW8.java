@@ -5,6 +5,9 @@ import io.weir.benchmarks.Engine;
 import io.weir.benchmarks.JobArgs;
 import io.weir.benchmarks.Result;
 import io.weir.benchmarks.TempDir;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
 import java.util.Map;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -29,11 +32,17 @@ public final class FlinkW8 {
       if (job.config().equals("embedded")) {
         StreamExecutionEnvironment env =
             StreamExecutionEnvironment.getExecutionEnvironment(Configuration.fromMap(settings));
-        FlinkW8Job.build(env, job.records(), "");
+        Path markers = Files.createDirectories(scratch.path().resolve("first-records"));
+        FlinkW8Job.build(env, job.records(), markers.toString());
+        Instant submitted = Instant.now();
         long start = System.nanoTime();
         env.execute("W8");
         long nanos = System.nanoTime() - start;
-        Result.of(Engine.FLINK, "W8", job.config(), job.records(), nanos).print();
+        W8Run.withStart(
+                Result.of(Engine.FLINK, "W8", job.config(), job.records(), nanos),
+                submitted,
+                markers)
+            .print();
         return;
       }
       Result result;

@@ -24,6 +24,7 @@ public final class W8 {
               + " 2 completed checkpoints (heartbeat 1 s / timeout 5 s on both); recoveryMs = from"
               + " the SIGKILL to the first record the keyed function processed after the restore;"
               + " failedMs = from the SIGKILL to the first failure in the job's exception history;"
-              + " failures = entries in that history; checkpoints = completed in the whole run"
-              + " (n/a embedded)");
+              + " failures = entries in that history; startMs = from the submission to the first"
+              + " record processed (deployment and start-up); checkpoints = completed in the whole"
+              + " run (n/a embedded)");
 }

@@ -85,8 +85,9 @@ public final class W8Run {
     cluster.startTaskManager();
     Path markers = Files.createDirectories(scratch.resolve("first-records"));
 
+    Instant submitted = Instant.now();
     long start = System.nanoTime();
-    String job = cluster.submit(records, recovery ? markers.toString() : "");
+    String job = cluster.submit(records, markers.toString());
     Instant killedAt = null;
     long checkpointsBeforeKill = 0;
     if (recovery) {
@@ -105,7 +106,7 @@ public final class W8Run {
           "W8: the " + engine.id() + " job " + job + " ended " + state + ", not FINISHED");
     }
     Result result =
-        Result.of(engine, "W8", config, records, nanos)
+        withStart(Result.of(engine, "W8", config, records, nanos), submitted, markers)
             .with("checkpoints", Long.toString(cluster.completedCheckpoints(job)));
     if (!recovery) {
       return result;
@@ -148,6 +149,23 @@ public final class W8Run {
         .with("failedMs", detected < 0 ? "n/a" : Long.toString(detected - killMillis))
         .with("failures", Integer.toString(failures.size()))
         .with("cpBeforeKill", Long.toString(checkpointsBeforeKill));
+  }
+
+  /**
+   * {@code result} with {@code startMs}: from the submission to the first record any keyed function
+   * instance processed (deployment, plan, class loading, connections), from the stamps in {@code
+   * markers}.
+   */
+  static Result withStart(Result result, Instant submitted, Path markers) throws IOException {
+    long first =
+        FirstRecordMarker.read(markers).stream()
+            .min(Long::compare)
+            .orElseThrow(
+                () -> new IllegalStateException("W8: no first-record stamp in " + markers));
+    return result.with(
+        "startMs",
+        String.format(
+            Locale.ROOT, "%.0f", (first - FirstRecordMarker.epochMicros(submitted)) / 1e3));
   }
 
   /** A condition polled until it holds. */

@@ -5,6 +5,9 @@ import io.weir.benchmarks.Engine;
 import io.weir.benchmarks.JobArgs;
 import io.weir.benchmarks.Result;
 import io.weir.benchmarks.TempDir;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -27,12 +30,19 @@ public final class WeirW8 {
       Map<String, String> settings =
           W8Run.jobSettings(job.config(), scratch.path().resolve("checkpoints"));
       if (job.config().equals("embedded")) {
-        List<String> args = new ArrayList<>(List.of(Long.toString(job.records()), "-"));
+        Path markers = Files.createDirectories(scratch.path().resolve("first-records"));
+        List<String> args =
+            new ArrayList<>(List.of(Long.toString(job.records()), markers.toString()));
         settings.forEach((k, v) -> args.add(k + "=" + v));
+        Instant submitted = Instant.now();
         long start = System.nanoTime();
         WeirW8Job.main(args.toArray(String[]::new));
         long nanos = System.nanoTime() - start;
-        Result.of(Engine.WEIR, "W8", job.config(), job.records(), nanos).print();
+        W8Run.withStart(
+                Result.of(Engine.WEIR, "W8", job.config(), job.records(), nanos),
+                submitted,
+                markers)
+            .print();
         return;
       }
       Result result;
