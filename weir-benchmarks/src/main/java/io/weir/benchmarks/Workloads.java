@@ -157,6 +157,9 @@ public final class Workloads {
                   Engine.WEIR, WeirTumble.class,
                   Engine.FLINK, FlinkTumble.class)));
 
+  /** W1 on TaskManager processes, and recovery from a SIGKILL (io.weir.benchmarks.w8). */
+  public static final Workload W8 = register(io.weir.benchmarks.w8.W8.WORKLOAD);
+
   private Workloads() {}
 
   private static Workload register(Workload workload) {

@@ -1,0 +1,209 @@
+package io.weir.benchmarks.w8;
+
+import io.weir.benchmarks.Engine;
+import io.weir.benchmarks.Result;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * What the W8 mains of both engines share: the configurations, the settings, and the measurement on
+ * a cluster of processes ({@link BenchCluster}), the same steps on Weir and on Flink.
+ *
+ * <ul>
+ *   <li>{@code embedded}: W1 with a checkpoint every second on the engine's in-process cluster, in
+ *       the benchmark JVM, timed around {@code execute()}.
+ *   <li>{@code cluster}: the same job on one JobManager and two 1-slot TaskManager processes
+ *       (parallelism 2: subtask i of every vertex on TaskManager i, so the keyed exchange crosses
+ *       the network), timed from the submission (jar upload included) until the REST API shows the
+ *       job ended; the processes are started before and are not timed.
+ *   <li>{@code recovery}: as {@code cluster}, plus a spare 1-slot TaskManager started once the job
+ *       runs and registered before the kill; after two completed checkpoints one of the two working
+ *       TaskManagers is killed with SIGKILL. The job restarts (fixed delay, 0 ms) on the surviving
+ *       and the spare TaskManager. {@code recoveryMs} = from the SIGKILL to the first record the
+ *       keyed function processes in a restored attempt ({@link FirstRecordMarker}).
+ * </ul>
+ */
+public final class W8Run {
+  /** The configurations both mains accept. */
+  public static final List<String> CONFIGS = List.of("embedded", "cluster", "recovery");
+
+  /** Records of a run: W1's. */
+  public static final long DEFAULT_RECORDS = 20_000_000L;
+
+  /** Heap of each TaskManager JVM (two of them do the work the embedded run does in one). */
+  static final String TASK_MANAGER_HEAP = "2g";
+
+  /** Heap of the JobManager JVM. */
+  static final String JOB_MANAGER_HEAP = "1g";
+
+  /** The same failure detection on both engines. */
+  static final Map<String, String> HEARTBEATS =
+      Map.of("heartbeat.interval", "1000", "heartbeat.timeout", "5000");
+
+  private static final Set<String> ENDED = Set.of("FINISHED", "FAILED", "CANCELED", "CANCELLED");
+  private static final Duration POLL = Duration.ofMillis(50);
+  private static final Duration STEP_TIMEOUT = Duration.ofMinutes(3);
+
+  private W8Run() {}
+
+  /**
+   * The job's settings, the same keys on both engines: a checkpoint every second into {@code
+   * checkpoints}; no restart, except for {@code recovery}: fixed delay of 0 ms, up to 10 attempts
+   * (a restart that lands on the killed TaskManager before it is declared lost counts as one more).
+   */
+  public static Map<String, String> jobSettings(String config, Path checkpoints) {
+    Map<String, String> settings = new LinkedHashMap<>();
+    settings.put("execution.checkpointing.interval", "1s");
+    settings.put("execution.checkpointing.dir", checkpoints.toUri().toString());
+    if (config.equals("recovery")) {
+      settings.put("restart-strategy.type", "fixed-delay");
+      settings.put("restart-strategy.fixed-delay.attempts", "100");
+      settings.put("restart-strategy.fixed-delay.delay", "0 ms");
+    } else {
+      settings.put("restart-strategy.type", "none");
+    }
+    return settings;
+  }
+
+  /**
+   * Runs {@code cluster} or {@code recovery} on {@code cluster}, which has its JobManager running
+   * and no TaskManager yet.
+   */
+  static Result onCluster(
+      Engine engine, String config, long records, BenchCluster cluster, Path scratch)
+      throws Exception {
+    boolean recovery = config.equals("recovery");
+    JvmProcess victim = cluster.startTaskManager();
+    cluster.startTaskManager();
+    Path markers = Files.createDirectories(scratch.resolve("first-records"));
+
+    Instant submitted = Instant.now();
+    long start = System.nanoTime();
+    String job = cluster.submit(records, markers.toString());
+    Instant killedAt = null;
+    long checkpointsBeforeKill = 0;
+    if (recovery) {
+      await(cluster, job, "RUNNING", () -> cluster.state(job).equals("RUNNING"));
+      cluster.startTaskManager(); // the spare
+      await(
+          cluster, job, "two completed checkpoints", () -> cluster.completedCheckpoints(job) >= 2);
+      checkpointsBeforeKill = cluster.completedCheckpoints(job);
+      killedAt = Instant.now();
+      victim.kill();
+    }
+    String state = awaitEnd(cluster, job);
+    long nanos = System.nanoTime() - start;
+    if (!state.equals("FINISHED")) {
+      throw new IllegalStateException(
+          "W8: the " + engine.id() + " job " + job + " ended " + state + ", not FINISHED");
+    }
+    Result result =
+        withStart(Result.of(engine, "W8", config, records, nanos), submitted, markers)
+            .with("checkpoints", Long.toString(cluster.completedCheckpoints(job)));
+    if (!recovery) {
+      return result;
+    }
+    long killMicros = FirstRecordMarker.epochMicros(killedAt);
+    long killMillis = killedAt.toEpochMilli();
+    long firstAfter =
+        FirstRecordMarker.read(markers).stream()
+            .filter(stamp -> stamp > killMicros)
+            .min(Long::compare)
+            .orElseThrow(
+                () ->
+                    new IllegalStateException(
+                        "W8: no record was processed after the SIGKILL: the job ended before the"
+                            + " kill took effect; run it with more records"));
+    List<BenchCluster.Failure> failures = cluster.failures(job);
+    // On standard error, for the runner's log: where the recovery spent its time.
+    System.err.printf(
+        Locale.ROOT,
+        "W8 %s: SIGKILL at %s, first record after it +%.1f ms%n",
+        engine.id(),
+        killedAt,
+        (firstAfter - killMicros) / 1e3);
+    failures.forEach(
+        f ->
+            System.err.printf(
+                Locale.ROOT,
+                "W8 %s: failure +%d ms %s%n",
+                engine.id(),
+                f.epochMillis() - killMillis,
+                f.what()));
+    long detected =
+        failures.stream()
+            .mapToLong(BenchCluster.Failure::epochMillis)
+            .filter(t -> t >= killMillis - 1)
+            .min()
+            .orElse(-1L);
+    return result
+        .with("recoveryMs", String.format(Locale.ROOT, "%.1f", (firstAfter - killMicros) / 1e3))
+        .with("failedMs", detected < 0 ? "n/a" : Long.toString(detected - killMillis))
+        .with("failures", Integer.toString(failures.size()))
+        .with("cpBeforeKill", Long.toString(checkpointsBeforeKill));
+  }
+
+  /**
+   * {@code result} with {@code startMs}: from the submission to the first record any keyed function
+   * instance processed (deployment, plan, class loading, connections), from the stamps in {@code
+   * markers}.
+   */
+  static Result withStart(Result result, Instant submitted, Path markers) throws IOException {
+    long first =
+        FirstRecordMarker.read(markers).stream()
+            .min(Long::compare)
+            .orElseThrow(
+                () -> new IllegalStateException("W8: no first-record stamp in " + markers));
+    return result.with(
+        "startMs",
+        String.format(
+            Locale.ROOT, "%.0f", (first - FirstRecordMarker.epochMicros(submitted)) / 1e3));
+  }
+
+  /** A condition polled until it holds. */
+  @FunctionalInterface
+  interface Condition {
+    boolean holds() throws Exception;
+  }
+
+  private static void await(BenchCluster cluster, String job, String what, Condition condition)
+      throws Exception {
+    long deadline = System.nanoTime() + STEP_TIMEOUT.toNanos();
+    while (!condition.holds()) {
+      String state = cluster.state(job);
+      if (ENDED.contains(state)) {
+        throw new IllegalStateException(
+            "W8: job "
+                + job
+                + " ended "
+                + state
+                + " while waiting for "
+                + what
+                + (state.equals("FINISHED") ? ": run it with more records" : ""));
+      }
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("W8: no " + what + " of job " + job + " within 3 min");
+      }
+      Thread.sleep(POLL.toMillis());
+    }
+  }
+
+  private static String awaitEnd(BenchCluster cluster, String job)
+      throws IOException, InterruptedException {
+    while (true) {
+      String state = cluster.state(job);
+      if (ENDED.contains(state)) {
+        return state;
+      }
+      Thread.sleep(POLL.toMillis());
+    }
+  }
+}

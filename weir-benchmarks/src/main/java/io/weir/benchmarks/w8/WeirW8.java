@@ -1,0 +1,55 @@
+package io.weir.benchmarks.w8;
+
+import io.weir.benchmarks.ChildMain;
+import io.weir.benchmarks.Engine;
+import io.weir.benchmarks.JobArgs;
+import io.weir.benchmarks.Result;
+import io.weir.benchmarks.TempDir;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * W8 on Weir (see {@link W8Run}): {@code embedded} runs {@link WeirW8Job} in this JVM; {@code
+ * cluster} and {@code recovery} submit it to a {@link WeirBenchCluster}.
+ *
+ * <p>Arguments: {@code <embedded|cluster|recovery> [records]}. Prints one {@link Result} line.
+ */
+public final class WeirW8 {
+  private WeirW8() {}
+
+  public static void main(String[] args) {
+    ChildMain.run(() -> measure(JobArgs.parse(args, "W8", W8Run.CONFIGS, W8Run.DEFAULT_RECORDS)));
+  }
+
+  private static void measure(JobArgs job) throws Exception {
+    try (TempDir scratch = TempDir.create("weir-w8-")) {
+      Map<String, String> settings =
+          W8Run.jobSettings(job.config(), scratch.path().resolve("checkpoints"));
+      if (job.config().equals("embedded")) {
+        Path markers = Files.createDirectories(scratch.path().resolve("first-records"));
+        List<String> args =
+            new ArrayList<>(List.of(Long.toString(job.records()), markers.toString()));
+        settings.forEach((k, v) -> args.add(k + "=" + v));
+        Instant submitted = Instant.now();
+        long start = System.nanoTime();
+        WeirW8Job.main(args.toArray(String[]::new));
+        long nanos = System.nanoTime() - start;
+        W8Run.withStart(
+                Result.of(Engine.WEIR, "W8", job.config(), job.records(), nanos),
+                submitted,
+                markers)
+            .print();
+        return;
+      }
+      Result result;
+      try (WeirBenchCluster cluster = new WeirBenchCluster(scratch.path(), settings)) {
+        result = W8Run.onCluster(Engine.WEIR, job.config(), job.records(), cluster, scratch.path());
+      }
+      result.print();
+    }
+  }
+}
