@@ -157,6 +157,8 @@ public final class Workloads {
                   Engine.WEIR, WeirTumble.class,
                   Engine.FLINK, FlinkTumble.class)));
 
+  public static final Workload W3S = register(io.weir.benchmarks.w3s.W3sJob.WORKLOAD);
+
   private Workloads() {}
 
   private static Workload register(Workload workload) {
