@@ -160,6 +160,9 @@ public final class Workloads {
   /** W1 on TaskManager processes, and recovery from a SIGKILL (io.weir.benchmarks.w8). */
   public static final Workload W8 = register(io.weir.benchmarks.w8.W8.WORKLOAD);
 
+  /** W3 with checkpoints on local disk, HDFS and S3 (io.weir.benchmarks.w3s). */
+  public static final Workload W3S = register(io.weir.benchmarks.w3s.W3sJob.WORKLOAD);
+
   private Workloads() {}
 
   private static Workload register(Workload workload) {
