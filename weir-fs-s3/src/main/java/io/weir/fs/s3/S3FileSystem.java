@@ -548,6 +548,18 @@ final class S3FileSystem implements FileSystem, AutoCloseable {
         + ": create it, or fix the bucket in the URI (s3://<bucket>/<path>)";
   }
 
+  /**
+   * The attempts the SDK made for the failed request, as it counted them, with the configured
+   * maximum when fewer (a request that is not retryable is tried once).
+   */
+  private String attempts(SdkException e) {
+    Integer made = e.numAttempts();
+    if (made == null || made == settings.maxAttempts()) {
+      return String.valueOf(made == null ? settings.maxAttempts() : made);
+    }
+    return made + " (of " + S3Settings.MAX_ATTEMPTS + " = " + settings.maxAttempts() + ")";
+  }
+
   /** An exception naming the object at fault, the status and what to do. */
   IOException failure(String action, String key, SdkException e) {
     String what = "Could not " + action + " " + uriOfKey(key);
@@ -564,7 +576,7 @@ final class S3FileSystem implements FileSystem, AutoCloseable {
             case 404 -> code != null && code.equals("NoSuchBucket") ? ": " + noBucket() : "";
             case 503 ->
                 ". S3 kept throttling after "
-                    + settings.maxAttempts()
+                    + attempts(e)
                     + " attempts: raise "
                     + S3Settings.MAX_ATTEMPTS
                     + ", set "
@@ -587,7 +599,7 @@ final class S3FileSystem implements FileSystem, AutoCloseable {
       return new IOException(
           what
               + " after "
-              + settings.maxAttempts()
+              + attempts(e)
               + " attempts: "
               + e.getMessage()
               + ". Check that "

@@ -97,9 +97,10 @@ class S3CheckpointFaultsTest {
     Configuration conf =
         server
             .configuration()
-            // Far more attempts than throttled answers: one metadata PUT was seen failing its
-            // 10th attempt with 503 while only 9 answers were throttled in all (unexplained; see
-            // the session note), so a margin of one attempt is not enough to test retries.
+            // Far more attempts than throttled answers. A metadata PUT was once seen failing with
+            // 503 while only 9 answers were throttled; the "10 attempts" its message gave was the
+            // configured maximum, not a count (the message now gives the SDK's own count), so how
+            // many attempts that request really made is not known.
             .setString("s3.attempts.maximum", "30")
             .setString("s3.retry.interval", "10 ms");
     CountingJob job = job(conf);
