@@ -303,12 +303,21 @@ public final class CheckpointCoordinator {
    * completed checkpoint references: leftovers of the attempts before a restore.
    */
   public void discardOrphanedState() {
+    discardOrphanedState(false);
+  }
+
+  /**
+   * As {@link #discardOrphanedState()}; with {@code nothingInProgress} (the job has ended) also the
+   * files of checkpoints that were in progress when it ended: uploads that finished after their
+   * checkpoint was aborted, which no acknowledgement named.
+   */
+  public void discardOrphanedState(boolean nothingInProgress) {
     context
         .ioExecutor()
         .execute(
             () -> {
               try {
-                storage.discardOrphanedState();
+                storage.discardOrphanedState(nothingInProgress);
               } catch (Exception e) {
                 LOG.warn("Could not delete the orphaned checkpoint files of job {}", jobId, e);
               }

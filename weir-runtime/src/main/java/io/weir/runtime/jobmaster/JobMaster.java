@@ -496,6 +496,11 @@ public final class JobMaster implements JobClient, JobMasterGateway {
           case CANCELED -> JobStatus.CANCELED;
         };
     applyRetention(end);
+    if (coordinator != null) {
+      // Every task has ended and waited for its uploads: files of checkpoints that were aborted
+      // as the job ended (uploads no acknowledgement named) are orphans now.
+      coordinator.discardOrphanedState(true);
+    }
     drainIo();
     shutdownThreads();
     taskExecutor.releaseJob(jobId.value());

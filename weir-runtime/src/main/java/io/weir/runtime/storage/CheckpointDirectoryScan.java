@@ -24,9 +24,11 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Every checkpoint whose {@code _metadata} is in the directory counts as retained, so nothing a
  * completed checkpoint needs is ever an orphan. Files of a checkpoint newer than the newest
- * completed one are never orphans either: that checkpoint may still be in progress and writing
- * them. If a {@code _metadata} cannot be read, what it references is unknown and no shared file is
- * an orphan. Names Weir does not write are reported as kept, never deleted.
+ * completed one are never orphans either while the job may run: that checkpoint may still be in
+ * progress and writing them; once the job has ended, nothing is in progress and they are orphans
+ * too ({@link #cleanUp(FileSystem, String, boolean)}, as the job master does at a job's end). If a
+ * {@code _metadata} cannot be read, what it references is unknown and no shared file is an orphan.
+ * Names Weir does not write are reported as kept, never deleted.
  *
  * <p>Only touches the directory it is given: a job cleans up its own directory, never one it
  * resumed from. Does I/O: call it from an I/O thread, never under a lock. Thread-safe.
@@ -129,7 +131,16 @@ public final class CheckpointDirectoryScan {
   }
 
   static Report cleanUp(FileSystem fs, String jobDir) throws IOException {
-    Report report = scan(fs, jobDir);
+    return cleanUp(fs, jobDir, false);
+  }
+
+  /**
+   * As {@link #cleanUp(URI)}; with {@code nothingInProgress} (the job has ended) files of
+   * checkpoints newer than the newest completed one are orphans too.
+   */
+  static Report cleanUp(FileSystem fs, String jobDir, boolean nothingInProgress)
+      throws IOException {
+    Report report = scan(fs, jobDir, nothingInProgress);
     if (report.orphans().isEmpty()) {
       LOG.info("No orphaned checkpoint files in {}", report.jobDirectory());
       return report;
@@ -172,6 +183,11 @@ public final class CheckpointDirectoryScan {
   }
 
   static Report scan(FileSystem fs, String jobDir) throws IOException {
+    return scan(fs, jobDir, false);
+  }
+
+  private static Report scan(FileSystem fs, String jobDir, boolean nothingInProgress)
+      throws IOException {
     URI uri = fs.toUri(jobDir);
     List<FileSystem.DirectoryEntry> top;
     try {
@@ -224,6 +240,8 @@ public final class CheckpointDirectoryScan {
       }
     }
     long newest = completed.isEmpty() ? -1 : completed.get(completed.size() - 1);
+    // Newer than this, a checkpoint may still be writing its files.
+    long inProgressAbove = nothingInProgress ? Long.MAX_VALUE : newest;
 
     List<Orphan> orphans = new ArrayList<>();
     for (var file : files.entrySet()) {
@@ -236,7 +254,7 @@ public final class CheckpointDirectoryScan {
       Matcher chk = FileSystemCheckpointStorage.CHECKPOINT_DIR.matcher(first);
       if (slash > 0 && chk.matches()) {
         long id = Long.parseLong(chk.group(1));
-        if (id > newest) {
+        if (id > inProgressAbove) {
           kept.add(new Kept(path, "checkpoint " + id + " may still be in progress"));
         } else if (unreadableDirs.contains(first)) {
           kept.add(new Kept(path, "the metadata of " + first + " cannot be read"));
@@ -250,7 +268,7 @@ public final class CheckpointDirectoryScan {
         Matcher shared = FileSystemCheckpointStorage.SHARED_FILE.matcher(name);
         if (!shared.matches()) {
           kept.add(new Kept(path, "not a name Weir gives shared files"));
-        } else if (Long.parseLong(shared.group(1)) > newest) {
+        } else if (Long.parseLong(shared.group(1)) > inProgressAbove) {
           kept.add(new Kept(path, "checkpoint " + shared.group(1) + " may still be in progress"));
         } else if (!unreadableDirs.isEmpty()) {
           kept.add(new Kept(path, "the metadata of " + unreadableDirs + " cannot be read"));

@@ -105,7 +105,15 @@ public interface CheckpointStorage {
    * newest completed one (it may be in progress). Does nothing where storage holds no files, and on
    * a storage that only reads a checkpoint a job resumed from.
    */
-  default void discardOrphanedState() throws IOException {}
+  default void discardOrphanedState() throws IOException {
+    discardOrphanedState(false);
+  }
+
+  /**
+   * As {@link #discardOrphanedState()}; with {@code nothingInProgress} (the job has ended and no
+   * task writes any more) the files of checkpoints newer than the newest completed one go too.
+   */
+  default void discardOrphanedState(boolean nothingInProgress) throws IOException {}
 
   /** Writes the metadata of a completed checkpoint atomically; returns its external pointer. */
   String commitCheckpoint(CompletedCheckpoint checkpoint) throws IOException;

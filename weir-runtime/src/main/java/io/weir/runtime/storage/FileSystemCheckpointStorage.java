@@ -440,9 +440,9 @@ public final class FileSystemCheckpointStorage implements CheckpointStorage {
    * reads a checkpoint a job resumed from never deletes anything of it.
    */
   @Override
-  public void discardOrphanedState() throws IOException {
+  public void discardOrphanedState(boolean nothingInProgress) throws IOException {
     if (loaded == null) {
-      CheckpointDirectoryScan.cleanUp(fs, jobDir);
+      CheckpointDirectoryScan.cleanUp(fs, jobDir, nothingInProgress);
     }
   }
 
