@@ -103,9 +103,9 @@ class ClusterKafkaExactlyOnceTest {
           .until(
               () ->
                   cluster.jobState(jobId).equals("RUNNING")
-                      && completedCheckpoints(jobId) > before + 1);
-      seen = completedCheckpoints(jobId);
-      TestCluster.Node victim = hostOf(jobId);
+                      && cluster.completedCheckpoints(jobId) > before + 1);
+      seen = cluster.completedCheckpoints(jobId);
+      TestCluster.Node victim = cluster.hostOf(jobId);
       victim.process.destroyForcibly().waitFor(); // SIGKILL
       cluster.taskManagers.remove(victim);
       cluster.startTaskManager(1);
@@ -152,34 +152,5 @@ class ClusterKafkaExactlyOnceTest {
       assertThat(counts.cardinality()).as("counts of key %s", key).isEqualTo(n);
       assertThat(counts.length()).as("highest count of key %s", key).isEqualTo(n + 1);
     }
-  }
-
-  /** The TaskManager process that runs tasks of {@code jobId} now, per the JobManager. */
-  private static TestCluster.Node hostOf(String jobId) throws Exception {
-    TestCluster.Node[] host = new TestCluster.Node[1];
-    await()
-        .atMost(Duration.ofSeconds(60))
-        .pollInterval(Duration.ofMillis(100))
-        .until(
-            () -> {
-              for (TestCluster.Node tm : cluster.taskManagers) {
-                JsonNode status = cluster.taskManager(tm.id);
-                if (status != null && status.path("tasks").toString().contains(jobId)) {
-                  host[0] = tm;
-                  return true;
-                }
-              }
-              return false;
-            });
-    return host[0];
-  }
-
-  private static long completedCheckpoints(String jobId) throws Exception {
-    return cluster
-        .client
-        .get("/jobs/" + jobId + "/checkpoints")
-        .path("counts")
-        .path("completed")
-        .asLong();
   }
 }

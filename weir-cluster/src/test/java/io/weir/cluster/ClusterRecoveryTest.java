@@ -73,35 +73,6 @@ class ClusterRecoveryTest {
         settings);
   }
 
-  /** The TaskManager process that runs tasks of {@code jobId} now, per the JobManager. */
-  private static TestCluster.Node hostOf(String jobId) throws Exception {
-    TestCluster.Node[] host = new TestCluster.Node[1];
-    await()
-        .atMost(Duration.ofSeconds(60))
-        .pollInterval(Duration.ofMillis(100))
-        .until(
-            () -> {
-              for (TestCluster.Node tm : cluster.taskManagers) {
-                JsonNode status = cluster.taskManager(tm.id);
-                if (status != null && status.path("tasks").toString().contains(jobId)) {
-                  host[0] = tm;
-                  return true;
-                }
-              }
-              return false;
-            });
-    return host[0];
-  }
-
-  private static long completedCheckpoints(String jobId) throws Exception {
-    return cluster
-        .client
-        .get("/jobs/" + jobId + "/checkpoints")
-        .path("counts")
-        .path("completed")
-        .asLong();
-  }
-
   @ParameterizedTest(name = "{0} checkpoints")
   @ValueSource(strings = {"aligned", "unaligned"})
   void keyedCountSurvivesThreeKillsOfItsTaskManager(String alignment) throws Exception {
@@ -125,9 +96,9 @@ class ClusterRecoveryTest {
           .until(
               () ->
                   cluster.jobState(jobId).equals("RUNNING")
-                      && completedCheckpoints(jobId) > before + 1);
-      seen = completedCheckpoints(jobId);
-      TestCluster.Node victim = hostOf(jobId);
+                      && cluster.completedCheckpoints(jobId) > before + 1);
+      seen = cluster.completedCheckpoints(jobId);
+      TestCluster.Node victim = cluster.hostOf(jobId);
       victim.process.destroyForcibly().waitFor();
       cluster.taskManagers.remove(victim);
       cluster.startTaskManager(1);
@@ -175,7 +146,7 @@ class ClusterRecoveryTest {
   @Test
   void cancelLeavesNoTaskAndNoClassLoaderOnAnyTaskManager() throws Exception {
     String jobId = runKeyedCount(cluster.dir.resolve("out-cancel"), 10_000_000, 1);
-    hostOf(jobId);
+    cluster.hostOf(jobId);
     cluster.client.cancel(jobId);
     await()
         .atMost(Duration.ofSeconds(60))
@@ -198,7 +169,7 @@ class ClusterRecoveryTest {
   void aTaskManagerSilentForTheHeartbeatTimeoutIsLostAndCancelsItsTasksWhenItWakes()
       throws Exception {
     String jobId = runKeyedCount(cluster.dir.resolve("out-silent"), 10_000_000, 1);
-    TestCluster.Node silent = hostOf(jobId);
+    TestCluster.Node silent = cluster.hostOf(jobId);
     signal("STOP", silent);
     try {
       // Its connection stays open: only the heartbeat timeout can tell it is gone.
@@ -212,13 +183,15 @@ class ClusterRecoveryTest {
                       .get("/jobs/" + jobId + "/exceptions")
                       .toString()
                       .contains("no heartbeat for"));
-      TestCluster.Node replacement = hostOf(jobId);
+      TestCluster.Node replacement = cluster.hostOf(jobId);
       assertThat(replacement).isNotSameAs(silent);
       await()
           .atMost(Duration.ofSeconds(60))
           .pollInterval(Duration.ofMillis(100))
           .until(
-              () -> cluster.jobState(jobId).equals("RUNNING") && completedCheckpoints(jobId) > 0);
+              () ->
+                  cluster.jobState(jobId).equals("RUNNING")
+                      && cluster.completedCheckpoints(jobId) > 0);
     } finally {
       signal("CONT", silent);
     }

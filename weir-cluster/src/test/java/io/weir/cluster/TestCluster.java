@@ -191,6 +191,31 @@ final class TestCluster implements AutoCloseable {
     return null;
   }
 
+  /** The TaskManager process that runs tasks of {@code jobId} now, per the JobManager. */
+  Node hostOf(String jobId) throws Exception {
+    Node[] host = new Node[1];
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .pollInterval(Duration.ofMillis(100))
+        .until(
+            () -> {
+              for (Node tm : taskManagers) {
+                JsonNode status = taskManager(tm.id);
+                if (status != null && status.path("tasks").toString().contains(jobId)) {
+                  host[0] = tm;
+                  return true;
+                }
+              }
+              return false;
+            });
+    return host[0];
+  }
+
+  /** The checkpoints of {@code jobId} completed so far, per the REST API. */
+  long completedCheckpoints(String jobId) throws Exception {
+    return client.get("/jobs/" + jobId + "/checkpoints").path("counts").path("completed").asLong();
+  }
+
   String jobState(String jobId) throws Exception {
     return client.get("/jobs/" + jobId).path("state").asText();
   }
