@@ -5,6 +5,7 @@ import io.weir.api.config.Configuration;
 import io.weir.api.config.KnownKeys;
 import io.weir.cluster.ClusterClient;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -26,6 +27,12 @@ import picocli.CommandLine.Parameters;
             + " (its REST API on 127.0.0.1 meanwhile, for list, cancel, savepoint and stop), or"
             + " on the cluster of --jobmanager HOST:PORT (submitted, then this command returns).")
 final class RunCommand implements Callable<Integer> {
+
+  /**
+   * How long the embedded cluster keeps serving after its job ended for a savepoint's outcome that
+   * no client has asked for yet (a {@code weir stop} polls for it within a fraction of a second).
+   */
+  private static final Duration SAVEPOINT_OUTCOME_PATIENCE = Duration.ofSeconds(30);
 
   @Mixin ClientOptions client;
 
@@ -109,7 +116,19 @@ final class RunCommand implements Callable<Integer> {
               + " (weir list|cancel|savepoint|stop -m "
               + address
               + ")");
-      return awaitEnd(c, jobId);
+      int exitCode = awaitEnd(c, jobId);
+      // A stop ends the job before its client has asked where the savepoint went: serve until
+      // every savepoint's outcome has been sent, as a JobManager that outlives the job would.
+      if (!cluster.awaitSavepointOutcomesSent(jobId, SAVEPOINT_OUTCOME_PATIENCE)) {
+        System.err.println(
+            "weir run: no client asked for the outcome of a savepoint of job "
+                + jobId
+                + " within "
+                + SAVEPOINT_OUTCOME_PATIENCE.toSeconds()
+                + " s after the job ended; the embedded cluster stops now (the savepoint's"
+                + " directory holds it if it completed)");
+      }
+      return exitCode;
     }
   }
 

@@ -1,8 +1,12 @@
 package io.weir.cluster;
 
 import java.io.IOException;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * A JobManager and one TaskManager in this JVM, on 127.0.0.1, for {@code weir run} without {@code
@@ -48,6 +52,24 @@ public final class EmbeddedCluster implements AutoCloseable {
   /** The REST port the commands reach the embedded JobManager at. */
   public int restPort() {
     return jobManager.restPort();
+  }
+
+  /**
+   * Waits, once the job has ended, until the outcome of every savepoint and stop triggered for it
+   * has been sent to the client that polls for it ({@code weir stop} asks for the savepoint's
+   * location after the stop has ended the job), or until {@code patience} has passed for a client
+   * that never asks; returns whether every outcome was sent.
+   */
+  public boolean awaitSavepointOutcomesSent(String jobId, Duration patience)
+      throws InterruptedException {
+    try {
+      jobManager.savepointOutcomesSent(jobId).get(patience.toMillis(), TimeUnit.MILLISECONDS);
+      return true;
+    } catch (TimeoutException e) {
+      return false;
+    } catch (ExecutionException e) {
+      throw new IllegalStateException(e.getCause());
+    }
   }
 
   @Override

@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.net.BindException;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -127,6 +128,14 @@ public final class JobManager implements AutoCloseable {
 
   public int restPort() {
     return rest.port();
+  }
+
+  /**
+   * Completes once the outcome of every savepoint and stop triggered for the job through the REST
+   * API has been sent to a client that asked for it.
+   */
+  public CompletableFuture<Void> savepointOutcomesSent(String jobId) {
+    return rest.savepointOutcomesSent(jobId);
   }
 
   /** Blocks until the process is stopped. */

@@ -6,6 +6,7 @@ import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBufInputStream;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInitializer;
@@ -81,8 +82,17 @@ final class RestServer implements AutoCloseable {
   private final Channel channel;
 
   /** Savepoints and stops triggered through this API, by job id and trigger id. */
-  private final Map<String, CompletableFuture<String>> savepointTriggers =
-      new ConcurrentHashMap<>();
+  private final Map<String, Trigger> savepointTriggers = new ConcurrentHashMap<>();
+
+  /**
+   * A savepoint or stop triggered through this API: its outcome, and whether a client has been sent
+   * that outcome (the embedded cluster of {@code weir run} serves until it has).
+   */
+  private record Trigger(
+      String jobId, CompletableFuture<String> savepoint, CompletableFuture<Void> answered) {}
+
+  /** A body to answer with, and what to run once it has been written to the client. */
+  private record AnswerThen(Object body, Runnable written) {}
 
   RestServer(
       Dispatcher dispatcher, TaskManagerRegistry registry, String secret, String host, int port)
@@ -138,7 +148,13 @@ final class RestServer implements AutoCloseable {
       handlers.execute(
           () -> {
             try {
-              respond(ctx, request, HttpResponseStatus.OK, route(ctx, request));
+              Object answer = route(ctx, request);
+              if (answer instanceof AnswerThen then) {
+                respond(ctx, request, HttpResponseStatus.OK, then.body())
+                    .addListener(written -> then.written().run());
+              } else {
+                respond(ctx, request, HttpResponseStatus.OK, answer);
+              }
             } catch (RestException e) {
               respond(ctx, request, e.status, Map.of("errors", List.of(e.getMessage())));
             } catch (Dispatcher.NoSuchJobException e) {
@@ -187,7 +203,7 @@ final class RestServer implements AutoCloseable {
     return String.join("; caused by: ", messages);
   }
 
-  private void respond(
+  private ChannelFuture respond(
       ChannelHandlerContext ctx, FullHttpRequest request, HttpResponseStatus status, Object body) {
     byte[] bytes;
     try {
@@ -203,10 +219,9 @@ final class RestServer implements AutoCloseable {
     boolean keepAlive = HttpUtil.isKeepAlive(request);
     if (keepAlive) {
       response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
-      var unused = ctx.writeAndFlush(response);
-    } else {
-      ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
+      return ctx.writeAndFlush(response);
     }
+    return ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
   }
 
   private Object route(ChannelHandlerContext ctx, FullHttpRequest request) throws Exception {
@@ -380,8 +395,22 @@ final class RestServer implements AutoCloseable {
 
   private String registerTrigger(String jobId, CompletableFuture<String> savepoint) {
     String triggerId = UUID.randomUUID().toString().replace("-", "");
-    savepointTriggers.put(jobId + "/" + triggerId, savepoint);
+    savepointTriggers.put(
+        jobId + "/" + triggerId, new Trigger(jobId, savepoint, new CompletableFuture<>()));
     return triggerId;
+  }
+
+  /**
+   * Completes once every savepoint or stop triggered so far for the job has ended and its outcome
+   * has been written to a client that asked for it: a client polling for the savepoint of a stop
+   * gets its answer even though the job has ended.
+   */
+  CompletableFuture<Void> savepointOutcomesSent(String jobId) {
+    return CompletableFuture.allOf(
+        savepointTriggers.values().stream()
+            .filter(t -> t.jobId().equals(jobId))
+            .map(Trigger::answered)
+            .toArray(CompletableFuture[]::new));
   }
 
   /**
@@ -389,13 +418,14 @@ final class RestServer implements AutoCloseable {
    * "IN_PROGRESS"}}}, or {@code COMPLETED} with {@code operation.location} or {@code
    * operation.failure-cause}.
    */
-  private Map<String, Object> savepointStatus(Dispatcher.Job job, String triggerId) {
-    CompletableFuture<String> savepoint = savepointTriggers.get(job.id() + "/" + triggerId);
-    if (savepoint == null) {
+  private Object savepointStatus(Dispatcher.Job job, String triggerId) {
+    Trigger trigger = savepointTriggers.get(job.id() + "/" + triggerId);
+    if (trigger == null) {
       throw new RestException(
           HttpResponseStatus.NOT_FOUND,
           "No savepoint with trigger id " + triggerId + " for job " + job.id());
     }
+    CompletableFuture<String> savepoint = trigger.savepoint();
     Map<String, Object> answer = new LinkedHashMap<>();
     if (!savepoint.isDone()) {
       answer.put("status", Map.of("id", "IN_PROGRESS"));
@@ -412,7 +442,7 @@ final class RestServer implements AutoCloseable {
               "failure-cause",
               Map.of("class", cause.getClass().getName(), "stack-trace", describe(cause))));
     }
-    return answer;
+    return new AnswerThen(answer, () -> trigger.answered().complete(null));
   }
 
   private Map<String, Object> run(String jarId, FullHttpRequest request) throws Exception {

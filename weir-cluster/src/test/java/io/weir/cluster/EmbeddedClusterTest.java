@@ -1,0 +1,69 @@
+package io.weir.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The embedded cluster of {@code weir run}: its REST API outlives the job it runs for as long as a
+ * savepoint's outcome has not been sent, so that {@code weir stop}, which asks for the savepoint's
+ * location after the stop has ended the job, gets it.
+ */
+@Timeout(120)
+class EmbeddedClusterTest {
+
+  @TempDir Path dir;
+
+  @Test
+  void aStoppedJobsSavepointOutcomeIsServedAfterTheJobEnded() throws Exception {
+    try (EmbeddedCluster cluster = new EmbeddedCluster(Map.of())) {
+      ClusterClient client =
+          new ClusterClient(HostPort.parse("127.0.0.1:" + cluster.restPort(), "address"), null);
+      String jarId = client.upload(TestCluster.testJobJar(dir.resolve("job.jar"), null));
+      Path out = dir.resolve("out");
+      String jobId =
+          client.run(
+              jarId,
+              "io.weir.testjobs.KeyedCountJob",
+              List.of(
+                  out.toString(),
+                  "1000000",
+                  "10",
+                  dir.resolve("checkpoints").toUri().toString(),
+                  "20"),
+              1,
+              Map.of());
+      await()
+          .atMost(Duration.ofSeconds(60))
+          .until(
+              () ->
+                  client
+                          .get("/jobs/" + jobId + "/checkpoints")
+                          .path("counts")
+                          .path("completed")
+                          .asLong()
+                      > 0);
+
+      String trigger = client.stopWithSavepoint(jobId, dir.resolve("savepoints").toString(), false);
+      await()
+          .atMost(Duration.ofSeconds(60))
+          .until(() -> client.get("/jobs/" + jobId).path("state").asText().equals("FINISHED"));
+      assertThat(cluster.awaitSavepointOutcomesSent(jobId, Duration.ZERO))
+          .as("the job has ended, but nobody has been told where its savepoint is")
+          .isFalse();
+
+      String savepoint = client.awaitSavepoint(jobId, trigger, () -> {});
+      assertThat(Files.exists(Path.of(URI.create(savepoint)).resolve("_metadata"))).isTrue();
+      assertThat(cluster.awaitSavepointOutcomesSent(jobId, Duration.ofSeconds(30))).isTrue();
+    }
+  }
+}
