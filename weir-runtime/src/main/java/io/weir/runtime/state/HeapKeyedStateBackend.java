@@ -187,7 +187,8 @@ public final class HeapKeyedStateBackend<K> implements KeyedStateBackend<K> {
             descriptor.getKind(),
             new StateTable<>(
                 keyGroupRange,
-                HeapSnapshotStrategy.valueCopier(descriptor.getKind(), valueSerializer)),
+                HeapSnapshotStrategy.valueCopier(descriptor.getKind(), valueSerializer),
+                KeyGroupStore.Layout.of(descriptor.getKind(), keySerializer, valueSerializer)),
             valueSerializer,
             mapKeySerializer);
     tables.put(descriptor.getName(), created);

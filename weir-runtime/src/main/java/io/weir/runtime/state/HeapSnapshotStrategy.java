@@ -298,7 +298,10 @@ public final class HeapSnapshotStrategy {
           state =
               new HeapKeyedStateBackend.RegisteredState<>(
                   meta.kind(),
-                  new StateTable<>(mine, valueCopier(meta.kind(), meta.valueSerializer())),
+                  new StateTable<>(
+                      mine,
+                      valueCopier(meta.kind(), meta.valueSerializer()),
+                      KeyGroupStore.Layout.of(meta.kind(), keys, meta.valueSerializer())),
                   meta.valueSerializer(),
                   meta.mapKeySerializer());
           backend.tables.put(meta.name(), state);

@@ -1,6 +1,5 @@
 package io.weir.runtime.state;
 
-import java.util.HashMap;
 import java.util.Map;
 import java.util.function.BiConsumer;
 import java.util.function.UnaryOperator;
@@ -19,7 +18,7 @@ import java.util.function.UnaryOperator;
 final class StateTable<K, V> {
 
   private final int firstKeyGroup;
-  private final HashMap<K, V>[] maps;
+  private final KeyGroupStore<K, V>[] maps;
 
   /** For each key group, the snapshot epoch at which its map was last made private. */
   private final int[] ownedEpoch;
@@ -31,14 +30,15 @@ final class StateTable<K, V> {
 
   /**
    * @param valueCopier deep-copies a value; null when values are immutable
+   * @param layout how each key group's entries are stored
    */
   @SuppressWarnings("unchecked")
-  StateTable(KeyGroupRange range, UnaryOperator<V> valueCopier) {
+  StateTable(KeyGroupRange range, UnaryOperator<V> valueCopier, KeyGroupStore.Layout layout) {
     this.firstKeyGroup = range.startKeyGroup();
-    this.maps = new HashMap[range.getNumberOfKeyGroups()];
+    this.maps = new KeyGroupStore[range.getNumberOfKeyGroups()];
     this.ownedEpoch = new int[maps.length];
     for (int i = 0; i < maps.length; i++) {
-      maps[i] = new HashMap<>();
+      maps[i] = KeyGroupStore.create(layout);
     }
     this.valueCopier = valueCopier;
     this.mutableValues = valueCopier != null;
@@ -68,41 +68,32 @@ final class StateTable<K, V> {
     writable(keyGroup - firstKeyGroup).remove(key);
   }
 
-  private HashMap<K, V> writable(int i) {
-    HashMap<K, V> map = maps[i];
+  private KeyGroupStore<K, V> writable(int i) {
+    KeyGroupStore<K, V> map = maps[i];
     if (activeSnapshots > 0 && ownedEpoch[i] != epoch) {
-      map = copy(map);
+      map = map.copy(valueCopier);
       maps[i] = map;
       ownedEpoch[i] = epoch;
     }
     return map;
   }
 
-  private HashMap<K, V> copy(HashMap<K, V> map) {
-    HashMap<K, V> copy = new HashMap<>(map.size() * 4 / 3 + 1);
-    if (valueCopier == null) {
-      copy.putAll(map);
-    } else {
-      map.forEach((k, v) -> copy.put(k, valueCopier.apply(v)));
-    }
-    return copy;
-  }
-
   /** Installs restored entries of a key group. */
   void putAllRestored(int keyGroup, Map<K, V> entries) {
-    writable(keyGroup - firstKeyGroup).putAll(entries);
+    KeyGroupStore<K, V> map = writable(keyGroup - firstKeyGroup);
+    entries.forEach(map::put);
   }
 
   int size() {
     int n = 0;
-    for (HashMap<K, V> m : maps) {
+    for (KeyGroupStore<K, V> m : maps) {
       n += m.size();
     }
     return n;
   }
 
   void forEach(BiConsumer<K, V> action) {
-    for (HashMap<K, V> m : maps) {
+    for (KeyGroupStore<K, V> m : maps) {
       m.forEach(action);
     }
   }
@@ -123,17 +114,17 @@ final class StateTable<K, V> {
   static final class Snapshot<K, V> {
     private final StateTable<K, V> table;
     private final int firstKeyGroup;
-    private final HashMap<K, V>[] maps;
+    private final KeyGroupStore<K, V>[] maps;
     private boolean released;
 
-    Snapshot(StateTable<K, V> table, int firstKeyGroup, HashMap<K, V>[] maps) {
+    Snapshot(StateTable<K, V> table, int firstKeyGroup, KeyGroupStore<K, V>[] maps) {
       this.table = table;
       this.firstKeyGroup = firstKeyGroup;
       this.maps = maps;
     }
 
     Map<K, V> keyGroup(int keyGroup) {
-      return maps[keyGroup - firstKeyGroup];
+      return maps[keyGroup - firstKeyGroup].asMap();
     }
 
     /** The upload is done: writes no longer need to copy for this snapshot. */

@@ -93,6 +93,59 @@ class KeyedStateHarnessTest {
         .verify();
   }
 
+  /**
+   * ValueState of Long keyed by Long, which the heap backend keeps as primitive pairs: key a is
+   * {@code Long.MIN_VALUE}, the key its array cannot hold in a slot.
+   */
+  static final class CountPerLongKey extends KeyedProcessFunction<Long, Event, String> {
+    private static final long serialVersionUID = 1L;
+    private transient ValueState<Long> count;
+
+    @Override
+    public void open(OpenContext openContext) {
+      count = getRuntimeContext().getState(new ValueStateDescriptor<>("count", Types.LONG));
+    }
+
+    @Override
+    public void processElement(Event e, Context ctx, Collector<String> out) throws Exception {
+      if (e.value() == 0) {
+        count.clear();
+        out.collect(ctx.getCurrentKey() + " cleared");
+        return;
+      }
+      Long now = count.value();
+      count.update(now == null ? e.value() : now + e.value());
+      out.collect(ctx.getCurrentKey() + "=" + count.value());
+    }
+  }
+
+  @Test
+  void valueStateOfLongsKeyedByLong() {
+    long a = Long.MIN_VALUE;
+    OperatorHarness.forKeyedProcess(
+            new CountPerLongKey(),
+            (Event e) -> e.key().equals("a") ? Long.MIN_VALUE : (long) e.key().charAt(0),
+            Types.LONG,
+            Types.STRING)
+        .input(SCRIPT)
+        .input(Event.of("a2", "b1", "c3"))
+        .expectOutput(
+            List.of(
+                a + "=1",
+                "98=2",
+                a + "=4",
+                "99=4",
+                "98=7",
+                a + " cleared",
+                a + "=6",
+                "98=14",
+                "99 cleared",
+                a + "=8",
+                "98=15",
+                "99=3"))
+        .verify();
+  }
+
   /** ListState: the last three values per key. */
   static final class LastThree extends KeyedProcessFunction<String, Event, String> {
     private static final long serialVersionUID = 1L;

@@ -1,0 +1,118 @@
+package io.weir.runtime.state;
+
+import io.weir.api.state.StateDescriptor;
+import io.weir.api.typeutils.TypeSerializer;
+import io.weir.api.typeutils.Types;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.function.BiConsumer;
+import java.util.function.UnaryOperator;
+
+/**
+ * The entries of one keyed state in one key group: what {@link StateTable} keeps per key group and
+ * freezes for a snapshot. Task thread only; a frozen store (one a snapshot holds) is only read.
+ */
+interface KeyGroupStore<K, V> {
+
+  /** The value of {@code key}, or null. */
+  V get(K key);
+
+  /** Sets {@code key}'s value; {@code value} is never null. */
+  void put(K key, V value);
+
+  void remove(K key);
+
+  int size();
+
+  void forEach(BiConsumer<? super K, ? super V> action);
+
+  /** A private copy for copy-on-write, deep-copying values with {@code valueCopier} if not null. */
+  KeyGroupStore<K, V> copy(UnaryOperator<V> valueCopier);
+
+  /** A read-only view for a snapshot's writer. */
+  Map<K, V> asMap();
+
+  /** The store a state of this shape starts with in every key group. */
+  static <K, V> KeyGroupStore<K, V> create(Layout layout) {
+    return layout == Layout.LONG_KEYS_LONG_VALUES
+        ? castLongs(new LongLongStore())
+        : new HashStore<>(new HashMap<>());
+  }
+
+  @SuppressWarnings("unchecked")
+  private static <K, V> KeyGroupStore<K, V> castLongs(LongLongStore store) {
+    return (KeyGroupStore<K, V>) (KeyGroupStore<?, ?>) store;
+  }
+
+  /**
+   * How a state's entries are laid out: as objects in a hash map, or, for a value state of {@code
+   * Long} keyed by {@code Long} (a count or sum per id, the commonest keyed state there is), as
+   * primitive pairs in one array, which saves the hash map's node, the boxed key and the boxed
+   * value their memory and their cache misses on every access.
+   */
+  enum Layout {
+    OBJECTS,
+    LONG_KEYS_LONG_VALUES;
+
+    private static final Class<?> LONG_SERIALIZER = Types.LONG.createSerializer().getClass();
+
+    /** The layout for a state of {@code kind} with these key and value serializers. */
+    static Layout of(StateDescriptor.Kind kind, TypeSerializer<?> keys, TypeSerializer<?> values) {
+      return kind == StateDescriptor.Kind.VALUE
+              && keys.getClass() == LONG_SERIALIZER
+              && values.getClass() == LONG_SERIALIZER
+          ? LONG_KEYS_LONG_VALUES
+          : OBJECTS;
+    }
+  }
+
+  /** A {@link HashMap}: any key, any value. */
+  final class HashStore<K, V> implements KeyGroupStore<K, V> {
+    private final HashMap<K, V> map;
+
+    HashStore(HashMap<K, V> map) {
+      this.map = map;
+    }
+
+    @Override
+    public V get(K key) {
+      return map.get(key);
+    }
+
+    @Override
+    public void put(K key, V value) {
+      map.put(key, value);
+    }
+
+    @Override
+    public void remove(K key) {
+      map.remove(key);
+    }
+
+    @Override
+    public int size() {
+      return map.size();
+    }
+
+    @Override
+    public void forEach(BiConsumer<? super K, ? super V> action) {
+      map.forEach(action);
+    }
+
+    @Override
+    public KeyGroupStore<K, V> copy(UnaryOperator<V> valueCopier) {
+      HashMap<K, V> copy = new HashMap<>(map.size() * 4 / 3 + 1);
+      if (valueCopier == null) {
+        copy.putAll(map);
+      } else {
+        map.forEach((k, v) -> copy.put(k, valueCopier.apply(v)));
+      }
+      return new HashStore<>(copy);
+    }
+
+    @Override
+    public Map<K, V> asMap() {
+      return java.util.Collections.unmodifiableMap(map);
+    }
+  }
+}
