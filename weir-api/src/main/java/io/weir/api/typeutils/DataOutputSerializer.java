@@ -2,6 +2,9 @@ package io.weir.api.typeutils;
 
 import java.io.IOException;
 import java.io.UTFDataFormatException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
@@ -11,6 +14,12 @@ import java.util.Arrays;
  * java.io.DataOutputStream}. Not thread-safe.
  */
 public final class DataOutputSerializer implements DataOutputView {
+
+  // One big-endian store each instead of a store per byte.
+  private static final VarHandle INT =
+      MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
+  private static final VarHandle LONG =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
 
   private byte[] buffer;
   private int position;
@@ -118,29 +127,15 @@ public final class DataOutputSerializer implements DataOutputView {
   @Override
   public void writeInt(int v) {
     ensure(4);
-    byte[] b = buffer;
-    int p = position;
-    b[p] = (byte) (v >>> 24);
-    b[p + 1] = (byte) (v >>> 16);
-    b[p + 2] = (byte) (v >>> 8);
-    b[p + 3] = (byte) v;
-    position = p + 4;
+    INT.set(buffer, position, v);
+    position += 4;
   }
 
   @Override
   public void writeLong(long v) {
     ensure(8);
-    byte[] b = buffer;
-    int p = position;
-    b[p] = (byte) (v >>> 56);
-    b[p + 1] = (byte) (v >>> 48);
-    b[p + 2] = (byte) (v >>> 40);
-    b[p + 3] = (byte) (v >>> 32);
-    b[p + 4] = (byte) (v >>> 24);
-    b[p + 5] = (byte) (v >>> 16);
-    b[p + 6] = (byte) (v >>> 8);
-    b[p + 7] = (byte) v;
-    position = p + 8;
+    LONG.set(buffer, position, v);
+    position += 8;
   }
 
   @Override
