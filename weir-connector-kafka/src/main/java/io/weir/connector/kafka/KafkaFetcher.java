@@ -41,6 +41,12 @@ final class KafkaFetcher implements AutoCloseable {
   private static final Duration POLL_TIMEOUT = Duration.ofMillis(100);
 
   /**
+   * How long a cleanly stopping fetcher waits for its last offset commits (only for monitoring:
+   * restores use the checkpointed offsets).
+   */
+  private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(5);
+
+  /**
    * One poll's worth, in order.
    *
    * @param discovered partitions this fetcher took on before these records, at their offsets
@@ -214,7 +220,14 @@ final class KafkaFetcher implements AutoCloseable {
     } finally {
       signal();
       try {
-        consumer.close(Duration.ZERO);
+        if (failure == null) {
+          // A clean stop: commits asked for before it (a bounded job's final checkpoint) go out,
+          // and the close waits a bounded time for the group to answer them.
+          runCommands();
+          consumer.close(CLOSE_TIMEOUT);
+        } else {
+          consumer.close(Duration.ZERO);
+        }
       } catch (RuntimeException e) {
         LOG.debug("Closing the Kafka consumer failed", e);
       }

@@ -377,6 +377,41 @@ class KafkaSourceTest {
   }
 
   @Test
+  void aBoundedJobHasCommittedTheOffsetsOfItsFinalCheckpointWhenItEnds() throws Exception {
+    KAFKA.createTopic("final-commit", 2);
+    for (int p = 0; p < 2; p++) {
+      KAFKA.produce("final-commit", p, values("v" + p + "-", 20));
+    }
+    StreamEnvironment env = StreamEnvironment.create();
+    env.setParallelism(2);
+    // No periodic checkpoint comes before the end: only the final one commits offsets.
+    env.enableCheckpointing(Duration.ofHours(1));
+    env.fromSource(
+            KafkaSource.<String>builder()
+                .setBootstrapServers(KAFKA.bootstrapServers())
+                .setTopics("final-commit")
+                .setGroupId("final-commit-group")
+                .setBounded(OffsetsInitializer.latest())
+                .setDeserializer(KafkaRecordDeserializer.valueAsString())
+                .build(),
+            "in",
+            Types.STRING)
+        .sinkTo(collect());
+    env.execute("final-commit");
+    assertThat(OUT).hasSize(40);
+    Map<TopicPartition, OffsetAndMetadata> committed =
+        KAFKA
+            .admin()
+            .listConsumerGroupOffsets("final-commit-group")
+            .partitionsToOffsetAndMetadata()
+            .get();
+    assertThat(committed)
+        .as("the consumer was closed before the final checkpoint's commit reached the group")
+        .hasSize(2);
+    committed.values().forEach(o -> assertThat(o.offset()).isEqualTo(20));
+  }
+
+  @Test
   void unreachableBrokerFailsWithTheAddressWithinTheApiTimeout() {
     StreamEnvironment env = StreamEnvironment.create();
     env.fromSource(
