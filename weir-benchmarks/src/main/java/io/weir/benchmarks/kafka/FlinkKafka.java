@@ -55,6 +55,7 @@ public final class FlinkKafka {
               TempDir checkpoints = TempDir.create("flink-kafka-checkpoints-")) {
             String bootstrap = broker.bootstrapServers();
             KafkaBench.createTopics(bootstrap);
+            KafkaBench.prepareInternalTopics(bootstrap);
             if (KafkaBench.latency(job.config())) {
               latency(job, bootstrap, checkpoints).print();
             } else {

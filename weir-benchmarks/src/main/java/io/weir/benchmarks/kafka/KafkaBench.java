@@ -194,6 +194,41 @@ public final class KafkaBench {
   }
 
   /**
+   * Brings up the broker's internal topics before the clock, as on a broker that has served for a
+   * while: a committed offset for {@link #GROUP_ID} creates {@code __consumer_offsets} and loads
+   * the group's coordinator, and one transaction creates {@code __transaction_state}. Without it
+   * the first checkpoint's offset commit of either engine's source fails (the coordinator is not
+   * available yet) and the first transactional producer waits for the topic.
+   */
+  public static void prepareInternalTopics(String bootstrap) throws Exception {
+    Properties consumerProps = new Properties();
+    consumerProps.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+    consumerProps.put(ConsumerConfig.GROUP_ID_CONFIG, GROUP_ID);
+    consumerProps.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+    try (KafkaConsumer<byte[], byte[]> consumer =
+        new KafkaConsumer<>(
+            consumerProps, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+      Map<TopicPartition, org.apache.kafka.clients.consumer.OffsetAndMetadata> offsets =
+          new HashMap<>();
+      for (int p = 0; p < PARTITIONS; p++) {
+        offsets.put(
+            new TopicPartition(INPUT, p),
+            new org.apache.kafka.clients.consumer.OffsetAndMetadata(0));
+      }
+      consumer.commitSync(offsets, Duration.ofMinutes(1));
+    }
+    Properties producerProps = new Properties();
+    producerProps.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+    producerProps.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, "weir-bench-prepare");
+    try (KafkaProducer<byte[], byte[]> producer =
+        new KafkaProducer<>(producerProps, new ByteArraySerializer(), new ByteArraySerializer())) {
+      producer.initTransactions();
+      producer.beginTransaction();
+      producer.commitTransaction();
+    }
+  }
+
+  /**
    * Writes {@code records} input records (keys of records 1..N, stamp 0) round robin over the
    * partitions and waits for every ack.
    */

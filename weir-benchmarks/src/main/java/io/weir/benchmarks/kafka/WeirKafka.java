@@ -50,6 +50,7 @@ public final class WeirKafka {
               TempDir checkpoints = TempDir.create("weir-kafka-checkpoints-")) {
             String bootstrap = broker.bootstrapServers();
             KafkaBench.createTopics(bootstrap);
+            KafkaBench.prepareInternalTopics(bootstrap);
             if (KafkaBench.latency(job.config())) {
               latency(job, bootstrap, checkpoints).print();
             } else {
