@@ -102,6 +102,7 @@ public final class FlinkKafka {
                     "execution.checkpointing.interval", "1s",
                     "execution.checkpointing.dir", checkpoints.uri())));
     env.setParallelism(2);
+    KafkaBench.bufferTimeoutMs().ifPresent(env::setBufferTimeout);
 
     KafkaSourceBuilder<Tuple2<Long, Long>> source =
         KafkaSource.<Tuple2<Long, Long>>builder()

@@ -105,6 +105,18 @@ public final class KafkaBench {
 
   private KafkaBench() {}
 
+  /**
+   * A network buffer timeout for a diagnosis by hand, {@code
+   * -Dweir.bench.kafka.buffer-timeout-ms=0} (both engines' default, 100 ms, when unset; the runner
+   * never sets it).
+   */
+  public static java.util.OptionalLong bufferTimeoutMs() {
+    String value = System.getProperty("weir.bench.kafka.buffer-timeout-ms");
+    return value == null
+        ? java.util.OptionalLong.empty()
+        : java.util.OptionalLong.of(Long.parseLong(value));
+  }
+
   /** Whether {@code config} is a latency configuration. */
   public static boolean latency(String config) {
     return config.startsWith(LATENCY_PREFIX);

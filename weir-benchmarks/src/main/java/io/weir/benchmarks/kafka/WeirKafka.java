@@ -22,6 +22,7 @@ import io.weir.connector.kafka.KafkaSink;
 import io.weir.connector.kafka.KafkaSource;
 import io.weir.connector.kafka.KafkaSourceBuilder;
 import io.weir.connector.kafka.OffsetsInitializer;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -95,6 +96,7 @@ public final class WeirKafka {
     conf.setString("execution.checkpointing.dir", checkpoints.uri());
     StreamEnvironment env = StreamEnvironment.create(conf);
     env.setParallelism(2);
+    KafkaBench.bufferTimeoutMs().ifPresent(ms -> env.setBufferTimeout(Duration.ofMillis(ms)));
 
     KafkaSourceBuilder<Tuple2<Long, Long>> source =
         KafkaSource.<Tuple2<Long, Long>>builder()
