@@ -14,7 +14,8 @@ import java.util.regex.Pattern;
  * same {@code org.rocksdb} package, so whichever jar came first would silently serve both engines.
  * {@code mvn package} therefore writes two files beside {@code target/classes}: {@code
  * classpath-weir.txt} (no Flink) for Weir and the plain-Java limit, {@code classpath-flink.txt} (no
- * Weir RocksDB backend) for Flink.
+ * Weir RocksDB backend, no Weir Kafka connector) for Flink, which also gets the jars of {@code
+ * target/flink-lib/} first (Flink's own kafka-clients).
  *
  * @param weir the class path of Weir's and the plain limit's children
  * @param flink the class path of Flink's children
@@ -22,6 +23,12 @@ import java.util.regex.Pattern;
 record ClassPaths(String weir, String flink) {
   static final String WEIR_FILE = "classpath-weir.txt";
   static final String FLINK_FILE = "classpath-flink.txt";
+
+  /**
+   * Jars that Flink's children get ahead of {@link #FLINK_FILE}, at versions the module's own
+   * resolution cannot give them: the kafka-clients that flink-connector-kafka was built against.
+   */
+  static final String FLINK_LIB = "flink-lib";
 
   private static final Pattern SEPARATOR = Pattern.compile(Pattern.quote(File.pathSeparator));
 
@@ -37,7 +44,9 @@ record ClassPaths(String weir, String flink) {
 
   /** How a report or error message shows the class path of {@code engine}'s children. */
   static String shown(Engine engine) {
-    return "target/classes:$(cat target/" + (engine == Engine.FLINK ? FLINK_FILE : WEIR_FILE) + ")";
+    return engine == Engine.FLINK
+        ? "target/classes:target/" + FLINK_LIB + "/*:$(cat target/" + FLINK_FILE + ")"
+        : "target/classes:$(cat target/" + WEIR_FILE + ")";
   }
 
   /**
@@ -65,9 +74,19 @@ record ClassPaths(String weir, String flink) {
               + flinkFile
               + ": build with 'mvn -pl weir-benchmarks -am package' first.");
     }
+    StringBuilder flinkLib = new StringBuilder();
+    Path flinkLibDir = classes.resolveSibling(FLINK_LIB);
+    if (Files.isDirectory(flinkLibDir)) {
+      try (var jars = Files.list(flinkLibDir)) {
+        jars.map(Path::toString)
+            .filter(jar -> jar.endsWith(".jar"))
+            .sorted()
+            .forEach(jar -> flinkLib.append(jar).append(File.pathSeparator));
+      }
+    }
     return new ClassPaths(
         classes + File.pathSeparator + Files.readString(weirFile).strip(),
-        classes + File.pathSeparator + Files.readString(flinkFile).strip());
+        classes + File.pathSeparator + flinkLib + Files.readString(flinkFile).strip());
   }
 
   private static ClassPaths sameForBoth() {

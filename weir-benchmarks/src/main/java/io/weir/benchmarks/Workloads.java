@@ -163,6 +163,13 @@ public final class Workloads {
   /** W3 with checkpoints on local disk, HDFS and S3 (io.weir.benchmarks.w3s). */
   public static final Workload W3S = register(io.weir.benchmarks.w3s.W3sJob.WORKLOAD);
 
+  /** Kafka → keyed count → Kafka, exactly-once and at-least-once (io.weir.benchmarks.kafka). */
+  public static final Workload KAFKA = register(io.weir.benchmarks.kafka.KafkaBench.THROUGHPUT);
+
+  /** The same job's end-to-end latency at a fixed input rate (io.weir.benchmarks.kafka). */
+  public static final Workload KAFKA_LATENCY =
+      register(io.weir.benchmarks.kafka.KafkaBench.LATENCY);
+
   private Workloads() {}
 
   private static Workload register(Workload workload) {
