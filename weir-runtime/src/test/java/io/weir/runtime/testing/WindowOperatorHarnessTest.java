@@ -16,6 +16,8 @@ import io.weir.api.windowing.assigners.TumblingProcessingTimeWindows;
 import io.weir.api.windowing.evictors.CountEvictor;
 import io.weir.api.windowing.triggers.CountTrigger;
 import io.weir.api.windowing.triggers.PurgingTrigger;
+import io.weir.api.windowing.triggers.Trigger;
+import io.weir.api.windowing.triggers.TriggerResult;
 import io.weir.api.windowing.windows.GlobalWindow;
 import io.weir.api.windowing.windows.TimeWindow;
 import java.time.Duration;
@@ -116,6 +118,108 @@ class WindowOperatorHarnessTest {
       sorted.sort(null);
       out.collect(context.window().getStart() + ":" + String.join(",", sorted));
     }
+  }
+
+  /**
+   * Fires early at the window's start + 2 (event or processing time) and at its end. An element
+   * ending in '-' deletes the early timer instead of registering it, so the same timer of the same
+   * key and window is registered, deleted, fired and registered again: what the window operator's
+   * cache of known timers must forget each time.
+   */
+  static final class EarlyTimer extends Trigger<String, TimeWindow> {
+    private static final long serialVersionUID = 1L;
+    private final boolean processingTime;
+
+    EarlyTimer(boolean processingTime) {
+      this.processingTime = processingTime;
+    }
+
+    private long early(TimeWindow window) {
+      return window.getStart() + 2;
+    }
+
+    @Override
+    public TriggerResult onElement(
+        String element, long timestamp, TimeWindow window, TriggerContext ctx) {
+      boolean delete = element.endsWith("-");
+      if (processingTime && delete) {
+        ctx.deleteProcessingTimeTimer(early(window));
+      } else if (processingTime) {
+        ctx.registerProcessingTimeTimer(early(window));
+      } else if (delete) {
+        ctx.deleteEventTimeTimer(early(window));
+      } else {
+        ctx.registerEventTimeTimer(early(window));
+      }
+      ctx.registerEventTimeTimer(window.maxTimestamp());
+      return TriggerResult.CONTINUE;
+    }
+
+    @Override
+    public TriggerResult onProcessingTime(long time, TimeWindow window, TriggerContext ctx) {
+      return TriggerResult.FIRE;
+    }
+
+    @Override
+    public TriggerResult onEventTime(long time, TimeWindow window, TriggerContext ctx) {
+      return TriggerResult.FIRE;
+    }
+
+    @Override
+    public void clear(TimeWindow window, TriggerContext ctx) {
+      ctx.deleteEventTimeTimer(window.maxTimestamp());
+      if (processingTime) {
+        ctx.deleteProcessingTimeTimer(early(window));
+      } else {
+        ctx.deleteEventTimeTimer(early(window));
+      }
+    }
+  }
+
+  @Test
+  void aTimerRegisteredAgainAfterItWasDeletedOrFiredFiresAgain() {
+    DataStream<String> counts =
+        strings()
+            .keyBy(WindowOperatorHarnessTest::key, Types.STRING)
+            .window(TumblingEventTimeWindows.of(Duration.ofMillis(10)))
+            .trigger(new EarlyTimer(false))
+            .aggregate(new Count(), new Describe());
+    OperatorHarness.<String, String>forStream(counts)
+        .element("a", 1) // registers 2 and 9
+        .element("a", 3) // the same two timers again
+        .element("a-", 4) // deletes 2
+        .element("a", 5) // registers 2 again
+        .watermark(2) // fires a's 2
+        .element("a", 6) // registers 2 again, already due
+        .element("b", 7)
+        .watermark(3) // fires a's 2 again, and b's
+        .element("a", 8) // registers 2 again
+        .watermark(9) // a's 2 a third time, then the ends of both windows
+        .element("a", 12) // fires early at 12 and at 19, both at finish()
+        .expectOutputInAnyOrder(
+            List.of("a@0=4", "a@0=5", "b@0=1", "a@0=6", "a@0=6", "b@0=1", "a@10=1", "a@10=1"))
+        .verify();
+  }
+
+  @Test
+  void aProcessingTimeTimerRegisteredAgainAfterItWasDeletedOrFiredFiresAgain() {
+    DataStream<String> counts =
+        strings()
+            .keyBy(WindowOperatorHarnessTest::key, Types.STRING)
+            .window(TumblingEventTimeWindows.of(Duration.ofMillis(10)))
+            .trigger(new EarlyTimer(true))
+            .aggregate(new Count(), new Describe());
+    OperatorHarness.<String, String>forStream(counts)
+        .element("a", 1) // registers processing time 2 and event time 9
+        .element("a", 3)
+        .element("a-", 4) // deletes processing time 2
+        .element("a", 5) // registers it again
+        .advanceProcessingTime(2) // fires it
+        .element("a", 6) // registers it again, already due
+        .advanceProcessingTime(3)
+        .watermark(9)
+        .expectOutput(List.of("a@0=4", "a@0=5", "a@0=5"))
+        .verify();
   }
 
   private static DataStream<String> strings() {

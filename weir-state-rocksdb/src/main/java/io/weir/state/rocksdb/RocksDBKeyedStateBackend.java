@@ -121,6 +121,7 @@ public final class RocksDBKeyedStateBackend<K> implements KeyedStateBackend<K> {
   final Path instanceDir;
   final Path dbDir;
   final int transferThreads;
+  private final int timerCacheSize;
   private final RocksDBResources.Slot slot;
   final DBOptions dbOptions;
   final RocksDBResources.ColumnOptions columnOptions;
@@ -176,6 +177,7 @@ public final class RocksDBKeyedStateBackend<K> implements KeyedStateBackend<K> {
       throw new IllegalArgumentException(
           RocksDBOptions.TRANSFER_THREADS.key() + " must be positive, not " + transferThreads);
     }
+    this.timerCacheSize = conf.get(RocksDBOptions.TIMER_CACHE_SIZE);
     this.slot = slot;
     this.dbOptions = RocksDBResources.dbOptions(conf, slot);
     this.columnOptions = RocksDBResources.columnOptions(conf, slot);
@@ -487,7 +489,9 @@ public final class RocksDBKeyedStateBackend<K> implements KeyedStateBackend<K> {
   public TimerQueue<K> getTimerQueue(String name) {
     return timerQueues.computeIfAbsent(
         name,
-        n -> new RocksDBTimerQueue<>(this, column(n, StateDescriptor.Kind.MAP, true, null, null)));
+        n ->
+            new RocksDBTimerQueue<>(
+                this, column(n, StateDescriptor.Kind.MAP, true, null, null), timerCacheSize));
   }
 
   /** Whether {@code name} is one of the timer queues of the timer service. */

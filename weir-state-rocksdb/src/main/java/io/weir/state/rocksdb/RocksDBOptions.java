@@ -128,6 +128,15 @@ public final class RocksDBOptions {
               "Threads of each subtask that upload files of an incremental checkpoint and"
                   + " download them on restore.");
 
+  public static final ConfigOption<Integer> TIMER_CACHE_SIZE =
+      ConfigOptions.key("state.backend.rocksdb.timer-service.cache-size")
+          .intType()
+          .defaultValue(128)
+          .withDescription(
+              "Timers of each key group kept on the heap in front of RocksDB (the earliest ones,"
+                  + " written through): registering a timer that is already there and firing one"
+                  + " need not read RocksDB. As Flink's key of the same name.");
+
   public static final ConfigOption<String> FULL_CHECKPOINT_FORMAT =
       ConfigOptions.key("state.backend.rocksdb.checkpoint.full-format")
           .stringType()

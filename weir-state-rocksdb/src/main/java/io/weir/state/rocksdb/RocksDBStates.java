@@ -228,25 +228,47 @@ final class RocksDBStates {
       return (TypeSerializer<UK>) column.mapKeySerializer;
     }
 
-    private byte[] entryKey(UK key) throws IOException {
+    /**
+     * Writes the RocksDB key of entry {@code key} of the current key into the backend's reused key
+     * buffer ({@code backend.keyOut}, valid until the next call): no copy per access.
+     */
+    private DataOutputSerializer entryKeyInBuffer(UK key) throws IOException {
       Objects.requireNonNull(key, "MapState keys must not be null");
       byte[] prefix = backend.currentMapPrefix();
       DataOutputSerializer out = backend.keyOut;
       out.clear();
       out.write(prefix);
       mapKeys().serialize(key, out);
-      return out.getCopyOfBuffer();
+      return out;
+    }
+
+    private byte[] entryKey(UK key) throws IOException {
+      return entryKeyInBuffer(key).getCopyOfBuffer();
     }
 
     @Override
     public UV get(UK key) throws Exception {
-      byte[] bytes = backend.db.get(column.handle, backend.readOptions, entryKey(key));
+      DataOutputSerializer k = entryKeyInBuffer(key);
+      byte[] bytes =
+          backend.db.get(column.handle, backend.readOptions, k.getSharedBuffer(), 0, k.length());
       return bytes == null ? null : deserialize(bytes);
     }
 
     @Override
     public void put(UK key, UV value) throws Exception {
-      backend.db.put(column.handle, backend.writeOptions, entryKey(key), serialize(value));
+      DataOutputSerializer k = entryKeyInBuffer(key);
+      DataOutputSerializer v = backend.valueOut;
+      v.clear();
+      valueSerializer().serialize(value, v);
+      backend.db.put(
+          column.handle,
+          backend.writeOptions,
+          k.getSharedBuffer(),
+          0,
+          k.length(),
+          v.getSharedBuffer(),
+          0,
+          v.length());
     }
 
     @Override
@@ -261,12 +283,15 @@ final class RocksDBStates {
 
     @Override
     public void remove(UK key) throws Exception {
-      backend.db.delete(column.handle, backend.writeOptions, entryKey(key));
+      DataOutputSerializer k = entryKeyInBuffer(key);
+      backend.db.delete(column.handle, backend.writeOptions, k.getSharedBuffer(), 0, k.length());
     }
 
     @Override
     public boolean contains(UK key) throws Exception {
-      return backend.db.get(column.handle, backend.readOptions, entryKey(key)) != null;
+      DataOutputSerializer k = entryKeyInBuffer(key);
+      return backend.db.get(column.handle, backend.readOptions, k.getSharedBuffer(), 0, k.length())
+          != null;
     }
 
     /** Every entry of the current key, read by prefix (a copy: safe to modify the state after). */

@@ -32,7 +32,9 @@ import io.weir.runtime.state.KeyedStateBackend;
 import io.weir.runtime.time.InternalTimerService;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * {@code keyBy(...).window(...)} with its function, and {@code windowAll}: Flink's {@code
@@ -83,6 +85,23 @@ public final class WindowOperator<K, IN, OUT, W extends Window> extends StreamOp
   private MapState<Long, List<W>> processingTimers;
   private PerWindowState<W> triggerState;
   private PerWindowState<W> windowState;
+
+  /**
+   * Window timers known to be in {@code _window_timers_*}: a trigger registers its window's timer
+   * for every element, and the cleanup timer is registered again with it, so without this each
+   * element would read the timer state twice (two reads of RocksDB). Only what the state holds is
+   * cached (every path that removes a timer from the state removes it here first), so a miss or a
+   * fresh instance after a restore just reads the state; cleared when it reaches {@link
+   * #MAX_KNOWN_TIMERS}.
+   */
+  private final Set<KnownTimer<K, W>> knownTimers = new HashSet<>();
+
+  /** Bounds {@link #knownTimers}: about 100 bytes each. */
+  static final int MAX_KNOWN_TIMERS = 1 << 18;
+
+  /** A window timer of a key (event or processing time) that the timer state holds. */
+  private record KnownTimer<K, W>(K key, long time, W window, boolean eventTime) {}
+
   private final Context triggerContext = new Context();
   private final WindowAssigner.WindowAssignerContext assignerContext =
       new WindowAssigner.WindowAssignerContext() {
@@ -309,6 +328,7 @@ public final class WindowOperator<K, IN, OUT, W extends Window> extends StreamOp
       return;
     }
     eventTimers.remove(time);
+    forget(key, time, windows, true);
     for (W window : windows) {
       onTimer(key, time, window, true);
     }
@@ -321,6 +341,7 @@ public final class WindowOperator<K, IN, OUT, W extends Window> extends StreamOp
       return;
     }
     processingTimers.remove(time);
+    forget(key, time, windows, false);
     for (W window : windows) {
       onTimer(key, time, window, false);
     }
@@ -389,15 +410,30 @@ public final class WindowOperator<K, IN, OUT, W extends Window> extends StreamOp
     }
   }
 
+  private void forget(K key, long time, List<W> windows, boolean eventTime) {
+    for (W window : windows) {
+      knownTimers.remove(new KnownTimer<>(key, time, window, eventTime));
+    }
+  }
+
   private void registerTimer(long time, W window, boolean eventTime) throws Exception {
+    KnownTimer<K, W> known = new KnownTimer<>(backend.getCurrentKey(), time, window, eventTime);
+    if (knownTimers.contains(known)) {
+      return;
+    }
+    if (knownTimers.size() >= MAX_KNOWN_TIMERS) {
+      knownTimers.clear();
+    }
     MapState<Long, List<W>> state = eventTime ? eventTimers : processingTimers;
     List<W> windows = state.get(time);
     if (windows != null && windows.contains(window)) {
+      knownTimers.add(known);
       return;
     }
     List<W> updated = windows == null ? new ArrayList<>(1) : new ArrayList<>(windows);
     updated.add(window);
     state.put(time, updated);
+    knownTimers.add(known);
     if (eventTime) {
       timers.registerEventTimeTimer(time);
     } else {
@@ -406,6 +442,7 @@ public final class WindowOperator<K, IN, OUT, W extends Window> extends StreamOp
   }
 
   private void deleteTimer(long time, W window, boolean eventTime) throws Exception {
+    knownTimers.remove(new KnownTimer<>(backend.getCurrentKey(), time, window, eventTime));
     MapState<Long, List<W>> state = eventTime ? eventTimers : processingTimers;
     List<W> windows = state.get(time);
     if (windows == null || !windows.contains(window)) {
