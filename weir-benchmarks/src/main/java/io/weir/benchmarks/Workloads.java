@@ -170,6 +170,30 @@ public final class Workloads {
   public static final Workload KAFKA_LATENCY =
       register(io.weir.benchmarks.kafka.KafkaBench.LATENCY);
 
+  /**
+   * Issue 13: a savepoint of W3's state (2 000 000 keys × 100 bytes) taken while the job runs, and
+   * a restore from it, heap and RocksDB (io.weir.benchmarks.savepoint).
+   */
+  public static final Workload SAVEPOINT =
+      register(
+          new Workload(
+              io.weir.benchmarks.savepoint.SavepointJob.WORKLOAD,
+              "savepoint-w3-state",
+              io.weir.benchmarks.savepoint.SavepointJob.DEFAULT_RECORDS,
+              io.weir.benchmarks.savepoint.SavepointJob.CONFIGS,
+              Map.of(
+                  Engine.WEIR, io.weir.benchmarks.savepoint.WeirSavepoint.class,
+                  Engine.FLINK, io.weir.benchmarks.savepoint.FlinkSavepoint.class),
+              Duration.ZERO,
+              "rec/s = records / time until the keyed function processed them all (the load);"
+                  + " takeMs = savepoint trigger until its path returned (canonical format);"
+                  + " savepointBytes = the files of its directory; restoreMs = submission from the"
+                  + " savepoint until every keyed subtask processed a first record (all state"
+                  + " loaded); startMs = the same for a stateless submission after it (the local"
+                  + " cluster's start and deployment, warm);"
+                  + " nativeTakeMs, nativeBytes = Flink's NATIVE savepoint, taken after the"
+                  + " canonical one, not restored"));
+
   private Workloads() {}
 
   private static Workload register(Workload workload) {

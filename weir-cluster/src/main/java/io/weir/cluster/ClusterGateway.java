@@ -437,6 +437,8 @@ final class ClusterGateway implements TaskExecutorGateway {
                   .setTimestamp(timestamp)
                   .setCheckpointType(options.type().name())
                   .setAlignment(options.alignment().name())
+                  .setTargetLocation(
+                      options.targetLocation() == null ? "" : options.targetLocation())
                   .build()));
     }
   }

@@ -68,7 +68,8 @@ final class TaskManagerRpc extends TaskManagerServiceGrpc.TaskManagerServiceImpl
               ? null
               : new CheckpointOptions(
                   CheckpointOptions.Type.valueOf(request.getCheckpointType()),
-                  BarrierHandler.Alignment.valueOf(request.getAlignment())));
+                  BarrierHandler.Alignment.valueOf(request.getAlignment()),
+                  request.getTargetLocation().isEmpty() ? null : request.getTargetLocation()));
     }
     ok(response);
   }

@@ -240,7 +240,7 @@ class ClusterBadInputTest {
     hello.writeInt(1 + 12);
     hello.writeByte(1);
     hello.writeInt(0x57454952);
-    hello.writeInt(1);
+    hello.writeInt(2); // the data plane's version (Frames.VERSION)
     hello.writeInt(0);
     closedAfterSending(port, bytes.toByteArray());
     tm.awaitLog(

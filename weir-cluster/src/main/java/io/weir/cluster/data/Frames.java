@@ -19,7 +19,7 @@ import java.nio.charset.StandardCharsets;
 final class Frames {
 
   static final int MAGIC = 0x57454952; // "WEIR"
-  static final int VERSION = 1;
+  static final int VERSION = 2; // 2: a barrier carries its target location
 
   /** Frames larger than this are refused (garbage on the port is closed, not buffered). */
   static final int MAX_FRAME = 16 << 20;
@@ -115,6 +115,7 @@ final class Frames {
           .writeLong(b.timestamp())
           .writeBoolean(b.savepoint())
           .writeBoolean(b.unaligned());
+      writeNullableString(out, b.targetLocation());
     } else if (event instanceof ChannelEvent.CancelCheckpointMarker m) {
       out.writeByte(CANCEL_MARKER).writeLong(m.checkpointId());
     } else if (event instanceof ChannelEvent.Watermark w) {
@@ -133,7 +134,11 @@ final class Frames {
       case END_OF_DATA -> ChannelEvent.EndOfData.INSTANCE;
       case BARRIER ->
           new ChannelEvent.CheckpointBarrier(
-              in.readLong(), in.readLong(), in.readBoolean(), in.readBoolean());
+              in.readLong(),
+              in.readLong(),
+              in.readBoolean(),
+              in.readBoolean(),
+              readNullableString(in, MAX_LOCATION_BYTES));
       case CANCEL_MARKER -> new ChannelEvent.CancelCheckpointMarker(in.readLong());
       case WATERMARK -> new ChannelEvent.Watermark(in.readLong());
       case WATERMARK_STATUS ->
@@ -142,6 +147,26 @@ final class Frames {
               : ChannelEvent.WatermarkStatus.ACTIVE;
       default -> throw new IllegalArgumentException("Unknown event tag " + tag + " on the wire");
     };
+  }
+
+  /** The longest target location (a savepoint directory's URI) a barrier carries. */
+  private static final int MAX_LOCATION_BYTES = 64 * 1024;
+
+  private static void writeNullableString(ByteBuf out, String s) {
+    if (s == null) {
+      out.writeInt(-1);
+      return;
+    }
+    byte[] bytes = s.getBytes(StandardCharsets.UTF_8);
+    out.writeInt(bytes.length).writeBytes(bytes);
+  }
+
+  private static String readNullableString(ByteBuf in, int maxLength) {
+    if (in.getInt(in.readerIndex()) == -1) {
+      in.skipBytes(4);
+      return null;
+    }
+    return readString(in, maxLength);
   }
 
   static String readString(ByteBuf in, int maxLength) {

@@ -133,7 +133,10 @@ public final class CheckpointCoordinator {
     /** Checkpoint or savepoint, and how its barriers align. */
     CheckpointOptions options;
 
-    /** For a savepoint: the directory it goes to, and who waits for its path. */
+    /**
+     * For a savepoint: its own directory, named at the trigger, into which its tasks write their
+     * state; and who waits for its path.
+     */
     String savepointDirectory;
 
     CompletableFuture<String> savepointResult;
@@ -193,6 +196,18 @@ public final class CheckpointCoordinator {
 
   /** The stop-with-savepoint pending or being written, or null. */
   private Pending stopWithSavepoint;
+
+  /**
+   * The directories of recently aborted savepoints, by id: a task whose upload ends after the abort
+   * deleted the directory wrote into it again, and its late acknowledgement deletes it once more.
+   */
+  private final java.util.LinkedHashMap<Long, String> abortedSavepoints =
+      new java.util.LinkedHashMap<>() {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Long, String> eldest) {
+          return size() > 16;
+        }
+      };
 
   public CheckpointCoordinator(
       String jobId,
@@ -437,9 +452,10 @@ public final class CheckpointCoordinator {
   /**
    * Triggers a savepoint into {@code directory} now, whatever the interval, min pause and max
    * concurrent checkpoints say (as Flink's savepoints). Always aligned; its state is written in
-   * full, in the canonical format, and copied with its metadata into a directory of its own below
-   * {@code directory}, which Weir never deletes. A savepoint that fails is not counted among the
-   * tolerable checkpoint failures.
+   * full, in the canonical format, by the tasks straight into a directory of its own below {@code
+   * directory}, named here (nothing goes to the job's checkpoint storage), with its metadata last.
+   * Weir never deletes a completed savepoint; a failed one's directory is deleted. A savepoint that
+   * fails is not counted among the tolerable checkpoint failures.
    *
    * @param type {@code SAVEPOINT}, or a stopping kind: the tasks end once it completed
    * @return completes with the savepoint's path, or exceptionally with a {@link
@@ -458,6 +474,14 @@ public final class CheckpointCoordinator {
     } else if (stopping()) {
       refused = "a stop-with-savepoint is already in progress";
     }
+    String target = null;
+    if (refused == null) {
+      try {
+        target = Savepoints.newDirectory(jobId, directory);
+      } catch (RuntimeException e) {
+        refused = "the savepoint directory " + directory + " cannot be used: " + e.getMessage();
+      }
+    }
     if (refused != null) {
       result.completeExceptionally(
           new CheckpointException(
@@ -468,13 +492,13 @@ public final class CheckpointCoordinator {
         trigger(
             context.currentTimeMillis(),
             expected,
-            CheckpointOptions.savepoint(type),
-            directory,
+            CheckpointOptions.savepoint(type, target),
+            target,
             result);
     if (p.options.isSynchronous()) {
       stopWithSavepoint = p;
     }
-    LOG.info("Triggered savepoint {} ({}) of job {} into {}", p.id, type, jobId, directory);
+    LOG.info("Triggered savepoint {} ({}) of job {} into {}", p.id, type, jobId, target);
     return result;
   }
 
@@ -522,7 +546,10 @@ public final class CheckpointCoordinator {
     if (p == null) {
       // Aborted meanwhile: the task wrote its state after the abort deleted the checkpoint's
       // files, so delete again rather than leave orphans.
-      if (checkpointId <= ids.get()
+      String abortedSavepoint = abortedSavepoints.get(checkpointId);
+      if (abortedSavepoint != null) {
+        discardSavepointQuietly(checkpointId, abortedSavepoint);
+      } else if (checkpointId <= ids.get()
           && completed.all().stream().noneMatch(c -> c.checkpointId() == checkpointId)) {
         discardQuietly(checkpointId);
         sharedState.discardUnregistered(states);
@@ -608,7 +635,7 @@ public final class CheckpointCoordinator {
     try {
       externalPath =
           savepoint
-              ? Savepoints.write(checkpoint, storage, p.savepointDirectory)
+              ? Savepoints.write(checkpoint, p.savepointDirectory)
               : storage.commitCheckpoint(checkpoint);
     } catch (Exception e) {
       failure = e;
@@ -635,13 +662,11 @@ public final class CheckpointCoordinator {
   }
 
   /**
-   * The savepoint is written below its directory: the copy its tasks wrote into the job's storage
-   * goes, the tasks hear that it completed (a stopping savepoint counts as final: every task ends),
-   * and whoever triggered it gets its path. Nothing is subsumed, nothing is retained. Under the
-   * lock.
+   * The savepoint's metadata is written in its directory: the tasks hear that it completed (a
+   * stopping savepoint counts as final: every task ends), and whoever triggered it gets its path.
+   * Nothing is subsumed, nothing is retained. Under the lock.
    */
   private void completeSavepoint(Pending p) {
-    discardQuietly(p.id);
     if (p.options.isSynchronous()) {
       finalCheckpoints.add(p.id);
       running = false; // the job ends: no checkpoint after its stop-with-savepoint
@@ -767,8 +792,14 @@ public final class CheckpointCoordinator {
     }
     LOG.warn("Checkpoint {} of job {} aborted: {}", p.id, jobId, why);
     record(p, CheckpointStatistics.Status.FAILED);
-    discardQuietly(p.id);
-    p.acknowledged.values().forEach(sharedState::discardUnregistered);
+    if (p.options.isSavepoint()) {
+      // Its tasks wrote into its own directory only, nothing into the job's storage.
+      abortedSavepoints.put(p.id, p.savepointDirectory);
+      discardSavepointQuietly(p.id, p.savepointDirectory);
+    } else {
+      discardQuietly(p.id);
+      p.acknowledged.values().forEach(sharedState::discardUnregistered);
+    }
     context.notifyAborted(p.id);
     if (stopWithSavepoint == p) {
       stopWithSavepoint = null;
@@ -849,6 +880,20 @@ public final class CheckpointCoordinator {
 
   public synchronized int failuresTotal() {
     return failuresTotal;
+  }
+
+  /** Deletes the directory of savepoint {@code id}, which did not complete, off the lock. */
+  private void discardSavepointQuietly(long id, String directory) {
+    context
+        .ioExecutor()
+        .execute(
+            () -> {
+              try {
+                Savepoints.discard(directory);
+              } catch (Exception e) {
+                LOG.warn("Could not delete {}, of savepoint {}, which failed", directory, id, e);
+              }
+            });
   }
 
   private void discardQuietly(long id) {

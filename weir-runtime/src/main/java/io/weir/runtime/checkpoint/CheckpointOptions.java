@@ -11,8 +11,12 @@ import java.util.Objects;
  * @param type checkpoint or one of the savepoint kinds
  * @param alignment how the barriers of an exactly-once snapshot align; always {@link
  *     BarrierHandler.Alignment#ALIGNED} for a savepoint
+ * @param targetLocation where the tasks write the snapshot's state: null for the job's checkpoint
+ *     storage, or the URI of a savepoint's own directory, which the coordinator chose when it
+ *     triggered the savepoint (Flink's {@code CheckpointStorageLocationReference})
  */
-public record CheckpointOptions(Type type, BarrierHandler.Alignment alignment) {
+public record CheckpointOptions(
+    Type type, BarrierHandler.Alignment alignment, String targetLocation) {
 
   /** The kinds of snapshot. */
   public enum Type {
@@ -35,6 +39,15 @@ public record CheckpointOptions(Type type, BarrierHandler.Alignment alignment) {
     if (type != Type.CHECKPOINT && alignment != BarrierHandler.Alignment.ALIGNED) {
       throw new IllegalArgumentException("A savepoint is always aligned, not " + alignment);
     }
+    if (type == Type.CHECKPOINT && targetLocation != null) {
+      throw new IllegalArgumentException(
+          "A checkpoint is written to the job's checkpoint storage, not to " + targetLocation);
+    }
+  }
+
+  /** Options whose state goes to the job's checkpoint storage. */
+  public CheckpointOptions(Type type, BarrierHandler.Alignment alignment) {
+    this(type, alignment, null);
   }
 
   /** A periodic checkpoint whose barriers align as configured. */
@@ -42,12 +55,20 @@ public record CheckpointOptions(Type type, BarrierHandler.Alignment alignment) {
     return new CheckpointOptions(Type.CHECKPOINT, alignment);
   }
 
-  /** A savepoint of kind {@code type}: aligned. */
+  /** A savepoint of kind {@code type}: aligned; its state goes to the job's storage. */
   public static CheckpointOptions savepoint(Type type) {
+    return savepoint(type, null);
+  }
+
+  /**
+   * A savepoint of kind {@code type}: aligned; the tasks write its state into {@code
+   * targetLocation}, the savepoint's own directory (null: the job's checkpoint storage).
+   */
+  public static CheckpointOptions savepoint(Type type, String targetLocation) {
     if (type == Type.CHECKPOINT) {
       throw new IllegalArgumentException("Not a savepoint type: " + type);
     }
-    return new CheckpointOptions(type, BarrierHandler.Alignment.ALIGNED);
+    return new CheckpointOptions(type, BarrierHandler.Alignment.ALIGNED, targetLocation);
   }
 
   /** True for every savepoint kind. */
@@ -73,15 +94,19 @@ public record CheckpointOptions(Type type, BarrierHandler.Alignment alignment) {
       long checkpointId, long timestamp, boolean exactlyOnce) {
     boolean unaligned =
         exactlyOnce && !isSavepoint() && alignment == BarrierHandler.Alignment.UNALIGNED;
-    return new ChannelEvent.CheckpointBarrier(checkpointId, timestamp, isSavepoint(), unaligned);
+    return new ChannelEvent.CheckpointBarrier(
+        checkpointId, timestamp, isSavepoint(), unaligned, targetLocation);
   }
 
   /**
    * The options as a task that receives {@code barrier} sees them: the barrier says savepoint or
-   * checkpoint; a savepoint's kind matters only at the sources, which received the trigger.
+   * checkpoint and where its state goes; a savepoint's kind matters only at the sources, which
+   * received the trigger.
    */
   public static CheckpointOptions of(
       ChannelEvent.CheckpointBarrier barrier, BarrierHandler.Alignment configured) {
-    return barrier.savepoint() ? savepoint(Type.SAVEPOINT) : checkpoint(configured);
+    return barrier.savepoint()
+        ? savepoint(Type.SAVEPOINT, barrier.targetLocation())
+        : checkpoint(configured);
   }
 }

@@ -38,18 +38,36 @@ public sealed interface ChannelEvent
    * @param timestamp when the coordinator triggered it, epoch millis
    * @param savepoint true for a savepoint (always aligned)
    * @param unaligned true when the barrier overtakes in-flight data (unaligned checkpoint)
+   * @param targetLocation where every task writes the snapshot's state: null for the job's
+   *     checkpoint storage, or a savepoint's own directory
    */
-  record CheckpointBarrier(long checkpointId, long timestamp, boolean savepoint, boolean unaligned)
+  record CheckpointBarrier(
+      long checkpointId,
+      long timestamp,
+      boolean savepoint,
+      boolean unaligned,
+      String targetLocation)
       implements ChannelEvent {
 
-    /** An aligned barrier. */
+    /** An aligned barrier whose state goes to the job's checkpoint storage. */
     public CheckpointBarrier(long checkpointId, long timestamp, boolean savepoint) {
       this(checkpointId, timestamp, savepoint, false);
     }
 
+    /** A barrier whose state goes to the job's checkpoint storage. */
+    public CheckpointBarrier(
+        long checkpointId, long timestamp, boolean savepoint, boolean unaligned) {
+      this(checkpointId, timestamp, savepoint, unaligned, null);
+    }
+
     /** The same barrier, overtaking in-flight data. */
     public CheckpointBarrier asUnaligned() {
-      return unaligned ? this : new CheckpointBarrier(checkpointId, timestamp, savepoint, true);
+      return unaligned ? this : withUnaligned(true);
+    }
+
+    /** The same barrier, overtaking in-flight data or not. */
+    public CheckpointBarrier withUnaligned(boolean overtakes) {
+      return new CheckpointBarrier(checkpointId, timestamp, savepoint, overtakes, targetLocation);
     }
 
     /** Unaligned barriers jump ahead of the buffers queued in a channel. */

@@ -27,6 +27,31 @@ public interface CheckpointStorage {
   StreamStateHandle writeState(long checkpointId, byte[] data, String description)
       throws IOException;
 
+  /**
+   * Where the tasks write the state of checkpoint {@code checkpointId} (Flink's {@code
+   * CheckpointStorageLocation}): this storage when {@code targetLocation} is null, else the
+   * savepoint directory it names, which the coordinator chose when it triggered the savepoint. The
+   * handles written there name files {@code chk-<n>/<name>} relative to that directory, so the
+   * savepoint holds its state itself and can be moved (see {@link Savepoints}).
+   *
+   * @throws IOException if the location's file system is not available here
+   */
+  default CheckpointStorage location(long checkpointId, String targetLocation) throws IOException {
+    return targetLocation == null
+        ? this
+        : FileSystemCheckpointStorage.savepointTarget(
+            targetLocation, checkpointId, savepointInlineThresholdBytes());
+  }
+
+  /**
+   * State of at most this many bytes stays inline in a savepoint's metadata: the storage's own
+   * threshold, or {@code execution.checkpointing.data-inline-threshold}'s default where state has
+   * no files (the job manager's memory).
+   */
+  default int savepointInlineThresholdBytes() {
+    return CheckpointStorages.DEFAULT_INLINE_THRESHOLD_BYTES;
+  }
+
   /** Reads and checksum-verifies the bytes behind a handle. */
   byte[] readState(StreamStateHandle handle) throws IOException;
 

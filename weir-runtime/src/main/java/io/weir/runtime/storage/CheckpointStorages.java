@@ -23,6 +23,7 @@ public final class CheckpointStorages {
   public static final String INLINE_THRESHOLD_KEY = "execution.checkpointing.data-inline-threshold";
 
   static final String DEFAULT_INLINE_THRESHOLD = "20 kb";
+  static final int DEFAULT_INLINE_THRESHOLD_BYTES = 20 * 1024;
   static final long MAX_INLINE_THRESHOLD = 1 << 20;
 
   private CheckpointStorages() {}

@@ -71,6 +71,9 @@ public final class FileSystemCheckpointStorage implements CheckpointStorage {
   /** Set when this storage only reads a checkpoint loaded from a path a user gave. */
   private final Loaded loaded;
 
+  /** Set when this storage writes the state of one savepoint into the savepoint's directory. */
+  private final SavepointTarget target;
+
   private volatile boolean layoutCreated;
 
   /**
@@ -88,15 +91,49 @@ public final class FileSystemCheckpointStorage implements CheckpointStorage {
         FileSystems.get(baseDir),
         FileSystems.child(FileSystems.pathOf(baseDir), checkJobId(jobId)),
         checkThreshold(inlineThresholdBytes),
+        null,
         null);
   }
 
   private FileSystemCheckpointStorage(
-      FileSystem fs, String jobDir, int inlineThresholdBytes, Loaded loaded) {
+      FileSystem fs,
+      String jobDir,
+      int inlineThresholdBytes,
+      Loaded loaded,
+      SavepointTarget target) {
     this.fs = fs;
     this.jobDir = jobDir;
     this.inlineThresholdBytes = inlineThresholdBytes;
     this.loaded = loaded;
+    this.target = target;
+  }
+
+  /**
+   * The storage the tasks write the state of savepoint {@code checkpointId} to: its files go
+   * straight into {@code savepointDir}, the savepoint's own directory, and their handles name them
+   * {@code chk-<n>/<name>}, which {@link #loadFromPath} resolves against the directory the
+   * savepoint's {@code _metadata} is in. Nothing goes to a job's checkpoint directory; state of at
+   * most {@code inlineThresholdBytes} stays inline. Touches the file system only when state is
+   * written (the directory is created with its first file).
+   *
+   * @param savepointDir a {@code file:} URI or another scheme's, or a local path
+   */
+  static FileSystemCheckpointStorage savepointTarget(
+      String savepointDir, long checkpointId, int inlineThresholdBytes) {
+    URI uri = FileSystems.toUri(savepointDir);
+    FileSystem fs = FileSystems.get(uri);
+    String dir = FileSystems.pathOf(uri);
+    return new FileSystemCheckpointStorage(
+        fs,
+        Objects.requireNonNullElse(FileSystems.parent(dir), dir),
+        checkThreshold(inlineThresholdBytes),
+        null,
+        new SavepointTarget(checkpointId, dir));
+  }
+
+  @Override
+  public int savepointInlineThresholdBytes() {
+    return inlineThresholdBytes;
   }
 
   /**
@@ -155,7 +192,7 @@ public final class FileSystemCheckpointStorage implements CheckpointStorage {
     CompletedCheckpoint checkpoint = readMetadata(fs, metadata);
     String jobDir = Objects.requireNonNullElse(FileSystems.parent(checkpointDir), checkpointDir);
     FileSystemCheckpointStorage storage =
-        new FileSystemCheckpointStorage(fs, jobDir, 0, new Loaded(checkpoint, checkpointDir));
+        new FileSystemCheckpointStorage(fs, jobDir, 0, new Loaded(checkpoint, checkpointDir), null);
     return new RetainedCheckpoint(checkpoint, fs.toUri(checkpointDir).toString(), storage);
   }
 
@@ -304,7 +341,16 @@ public final class FileSystemCheckpointStorage implements CheckpointStorage {
       long checkpointId, String relativePath, String description, StateWriter writer)
       throws IOException {
     requireWritable("write state " + description);
-    String path = FileSystems.child(jobDir, relativePath);
+    if (target != null && checkpointId != target.checkpointId()) {
+      throw new IllegalStateException(
+          "The storage of savepoint "
+              + target.checkpointId()
+              + " at "
+              + fs.toUri(target.dir())
+              + " cannot hold state of checkpoint "
+              + checkpointId);
+    }
+    String path = resolve(relativePath);
     CRC32 crc = new CRC32();
     long size;
     try (OutputStream file = fs.create(path, false);
@@ -356,6 +402,9 @@ public final class FileSystemCheckpointStorage implements CheckpointStorage {
   public StreamStateHandle writeSharedFile(long checkpointId, Path file, String description)
       throws IOException {
     requireWritable("write state " + description);
+    if (target != null) {
+      return writeFile(checkpointId, file, description); // a savepoint shares nothing
+    }
     createLayout();
     return write(
         checkpointId,
@@ -410,7 +459,7 @@ public final class FileSystemCheckpointStorage implements CheckpointStorage {
 
   @Override
   public void discardSharedState(StreamStateHandle handle) throws IOException {
-    if (handle instanceof StreamStateHandle.File file && loaded == null) {
+    if (handle instanceof StreamStateHandle.File file && loaded == null && target == null) {
       fs.delete(resolve(file.relativePath()), false);
     }
   }
@@ -418,7 +467,7 @@ public final class FileSystemCheckpointStorage implements CheckpointStorage {
   @Override
   public void discardUnreferencedSharedState(Set<String> referenced, long upToCheckpointId)
       throws IOException {
-    if (loaded != null || !layoutCreated) {
+    if (loaded != null || target != null || !layoutCreated) {
       return;
     }
     String shared = FileSystems.child(jobDir, SHARED_DIR);
@@ -441,7 +490,7 @@ public final class FileSystemCheckpointStorage implements CheckpointStorage {
    */
   @Override
   public void discardOrphanedState(boolean nothingInProgress) throws IOException {
-    if (loaded == null) {
+    if (loaded == null && target == null) {
       CheckpointDirectoryScan.cleanUp(fs, jobDir, nothingInProgress);
     }
   }
@@ -482,6 +531,7 @@ public final class FileSystemCheckpointStorage implements CheckpointStorage {
   @Override
   public String commitCheckpoint(CompletedCheckpoint checkpoint) throws IOException {
     requireWritable("commit checkpoint " + checkpoint.checkpointId());
+    requireJobStorage("commit checkpoint " + checkpoint.checkpointId());
     createLayout();
     String dir = checkpointDir(checkpoint.checkpointId());
     String metadata = FileSystems.child(dir, METADATA_FILE);
@@ -530,6 +580,7 @@ public final class FileSystemCheckpointStorage implements CheckpointStorage {
   @Override
   public void discardCheckpoint(long checkpointId) throws IOException {
     requireWritable("discard checkpoint " + checkpointId);
+    requireJobStorage("discard checkpoint " + checkpointId);
     String dir = checkpointDir(checkpointId);
     fs.delete(FileSystems.child(dir, METADATA_FILE), false);
     fs.delete(dir, true);
@@ -548,7 +599,7 @@ public final class FileSystemCheckpointStorage implements CheckpointStorage {
     if (loaded != null) {
       return List.of(loaded.checkpoint());
     }
-    if (!fs.exists(jobDir)) {
+    if (target != null || !fs.exists(jobDir)) {
       return List.of();
     }
     List<CompletedCheckpoint> retained = new ArrayList<>();
@@ -578,6 +629,9 @@ public final class FileSystemCheckpointStorage implements CheckpointStorage {
 
   @Override
   public String toString() {
+    if (target != null) {
+      return "FileSystemCheckpointStorage[savepoint " + fs.toUri(target.dir()) + "]";
+    }
     return "FileSystemCheckpointStorage["
         + jobDirectory()
         + (loaded != null ? ", read-only]" : "]");
@@ -637,6 +691,20 @@ public final class FileSystemCheckpointStorage implements CheckpointStorage {
         return FileSystems.child(loaded.checkpointDir(), relativePath.substring(own.length()));
       }
     }
+    if (target != null) {
+      String own = checkpointDirName(target.checkpointId()) + "/";
+      if (!relativePath.startsWith(own)) {
+        throw new IOException(
+            "State file path '"
+                + relativePath
+                + "' is not a file of savepoint "
+                + target.checkpointId()
+                + " ("
+                + fs.toUri(target.dir())
+                + ")");
+      }
+      return FileSystems.child(target.dir(), relativePath.substring(own.length()));
+    }
     return FileSystems.child(jobDir, relativePath);
   }
 
@@ -687,6 +755,20 @@ public final class FileSystemCheckpointStorage implements CheckpointStorage {
     fs.delete(loaded.checkpointDir(), true);
     if (!shared.isEmpty()) {
       fs.deleteFiles(shared);
+    }
+  }
+
+  /** A savepoint's storage writes its state; its metadata is {@link Savepoints#write}'s. */
+  private void requireJobStorage(String action) {
+    if (target != null) {
+      throw new UnsupportedOperationException(
+          "Cannot "
+              + action
+              + ": the storage of savepoint "
+              + target.checkpointId()
+              + " at "
+              + fs.toUri(target.dir())
+              + " only holds the state its tasks write");
     }
   }
 
@@ -775,4 +857,7 @@ public final class FileSystemCheckpointStorage implements CheckpointStorage {
 
   /** A checkpoint loaded from a user-given path, and the directory it was found in. */
   private record Loaded(CompletedCheckpoint checkpoint, String checkpointDir) {}
+
+  /** The savepoint whose state this storage writes, and its own directory. */
+  private record SavepointTarget(long checkpointId, String dir) {}
 }

@@ -9,19 +9,19 @@ import java.io.OutputStream;
 import java.net.URI;
 import java.security.SecureRandom;
 import java.util.HexFormat;
-import java.util.LinkedHashMap;
-import java.util.Map;
 
 /**
- * Writes a completed savepoint into a directory of its own, {@code <dir>/savepoint-<job id
- * prefix>-<random>/}: every state file the tasks wrote into the job's checkpoint storage is copied
- * next to a new {@code _metadata}, so the savepoint is self-contained (it refers to no file of the
- * job's {@code shared/} directory) and relocatable (its handles name its own files, {@code
- * chk-<n>/<name>}, which {@link FileSystemCheckpointStorage#loadFromPath} resolves against the
- * directory the savepoint is in wherever it was moved). Inline state stays inline. Weir never
- * deletes a savepoint.
+ * A savepoint's own directory, {@code <dir>/savepoint-<job id prefix>-<random>/}, as Flink lays it
+ * out: the coordinator names it when it triggers the savepoint ({@link #newDirectory}); the tasks
+ * write their state straight into it ({@link CheckpointStorage#location}), nothing into the job's
+ * checkpoint storage; the coordinator writes the {@code _metadata} last ({@link #write}), and
+ * deletes the directory of a savepoint that failed ({@link #discard}). The handles in the metadata
+ * name the savepoint's own files ({@code chk-<n>/<name>}, which {@link
+ * FileSystemCheckpointStorage#loadFromPath} resolves against the directory the savepoint is in), so
+ * it is self-contained (it refers to no file of the job's {@code shared/} directory) and
+ * relocatable. Inline state stays inline. Weir never deletes a completed savepoint.
  *
- * <p>Any thread; the coordinator calls it off its lock.
+ * <p>Any thread; the coordinator calls the methods that do I/O off its lock.
  */
 public final class Savepoints {
 
@@ -33,29 +33,43 @@ public final class Savepoints {
   private Savepoints() {}
 
   /**
-   * Copies {@code savepoint}'s state out of {@code source} into a new directory below {@code
-   * directory} and writes its metadata there last.
+   * Names a new savepoint directory of job {@code jobId} below {@code directory}, without touching
+   * the file system (the tasks create it with their first file, {@link #write} in any case).
    *
-   * @return the URI of the savepoint's directory, which {@code execution.state-recovery.path}
-   *     accepts
-   * @throws IOException naming the state file or target path at fault; a savepoint that refers to
-   *     shared state (which would not be self-contained) is refused
+   * @return the directory's URI, which the tasks' {@link CheckpointStorage#location} and {@code
+   *     execution.state-recovery.path} accept
+   * @throws IllegalArgumentException if {@code directory}'s scheme has no file system here
    */
-  public static String write(
-      CompletedCheckpoint savepoint, CheckpointStorage source, String directory)
-      throws IOException {
+  public static String newDirectory(String jobId, String directory) {
     URI base = FileSystems.toUri(directory);
     FileSystem fs = FileSystems.get(base);
-    String jobPrefix = savepoint.jobId().substring(0, Math.min(6, savepoint.jobId().length()));
+    String jobPrefix = jobId.substring(0, Math.min(6, jobId.length()));
     byte[] random = new byte[6];
     RANDOM.nextBytes(random);
     String dir =
         FileSystems.child(
             FileSystems.pathOf(base),
             DIRECTORY_PREFIX + jobPrefix + "-" + HexFormat.of().formatHex(random));
-    fs.mkdirs(dir);
+    return fs.toUri(dir).toString();
+  }
+
+  /**
+   * Writes the metadata of {@code savepoint}, whose tasks wrote their state into {@code
+   * savepointDirectory}, last: to {@code _metadata.inprogress}, renamed to {@code _metadata} where
+   * the file system renames atomically (an object store gets {@code _metadata} at once, which
+   * becomes visible only complete).
+   *
+   * @return the URI of the savepoint's directory, which {@code execution.state-recovery.path}
+   *     accepts
+   * @throws IOException naming the target path at fault; a savepoint that refers to state outside
+   *     its directory (which would not be self-contained) or holds native RocksDB files is refused
+   */
+  public static String write(CompletedCheckpoint savepoint, String savepointDirectory)
+      throws IOException {
+    URI uri = FileSystems.toUri(savepointDirectory);
+    FileSystem fs = FileSystems.get(uri);
+    String dir = FileSystems.pathOf(uri);
     String own = "chk-" + savepoint.checkpointId() + "/";
-    Map<String, StreamStateHandle.File> files = new LinkedHashMap<>();
     for (OperatorState op : savepoint.operators()) {
       for (OperatorSubtaskState subtask : op.subtasks()) {
         if (subtask.keyed() instanceof IncrementalKeyedStateHandle) {
@@ -68,30 +82,22 @@ public final class Savepoints {
                   + " savepoint must be readable by every state backend");
         }
         for (StreamStateHandle handle : subtask.handles()) {
-          if (handle instanceof StreamStateHandle.File file) {
-            if (!file.relativePath().startsWith(own)) {
-              throw new IOException(
-                  "Savepoint "
-                      + savepoint.checkpointId()
-                      + ": operator '"
-                      + op.operatorName()
-                      + "' refers to "
-                      + file.relativePath()
-                      + ", which is not a file of the savepoint itself; a savepoint must be"
-                      + " self-contained");
-            }
-            files.put(file.relativePath(), file);
+          if (handle instanceof StreamStateHandle.File file
+              && !file.relativePath().startsWith(own)) {
+            throw new IOException(
+                "Savepoint "
+                    + savepoint.checkpointId()
+                    + ": operator '"
+                    + op.operatorName()
+                    + "' refers to "
+                    + file.relativePath()
+                    + ", which is not a file of the savepoint itself; a savepoint must be"
+                    + " self-contained");
           }
         }
       }
     }
-    for (StreamStateHandle.File file : files.values()) {
-      byte[] bytes = source.readState(file); // verified against its size and checksum
-      String target = FileSystems.child(dir, file.relativePath().substring(own.length()));
-      try (OutputStream out = fs.create(target, false)) {
-        out.write(bytes);
-      }
-    }
+    fs.mkdirs(dir); // the tasks may have written no file (all state inline)
     String metadata = FileSystems.child(dir, FileSystemCheckpointStorage.METADATA_FILE);
     byte[] bytes = MetadataSerializer.serialize(savepoint);
     if (fs.hasAtomicRename()) {
@@ -106,5 +112,18 @@ public final class Savepoints {
       }
     }
     return fs.toUri(dir).toString();
+  }
+
+  /**
+   * Deletes the directory of a savepoint that did not complete (declined, timed out, its metadata
+   * could not be written): its {@code _metadata} first, if it got that far, then whatever its tasks
+   * wrote, so nothing is left that looks like a savepoint.
+   */
+  public static void discard(String savepointDirectory) throws IOException {
+    URI uri = FileSystems.toUri(savepointDirectory);
+    FileSystem fs = FileSystems.get(uri);
+    String dir = FileSystems.pathOf(uri);
+    fs.delete(FileSystems.child(dir, FileSystemCheckpointStorage.METADATA_FILE), false);
+    fs.delete(dir, true);
   }
 }

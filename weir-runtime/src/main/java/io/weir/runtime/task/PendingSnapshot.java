@@ -21,6 +21,7 @@ final class PendingSnapshot {
 
   private final long checkpointId;
   private final List<OperatorSnapshot> snapshots;
+  private final String targetLocation;
   private final Map<String, DefaultOperatorStateStore.RestoredList> channelState =
       new LinkedHashMap<>();
   private boolean awaitingInput;
@@ -30,13 +31,19 @@ final class PendingSnapshot {
 
   private ScheduledFuture<?> alignedTimeout;
 
-  PendingSnapshot(long checkpointId, List<OperatorSnapshot> snapshots) {
+  PendingSnapshot(long checkpointId, List<OperatorSnapshot> snapshots, String targetLocation) {
     this.checkpointId = checkpointId;
     this.snapshots = snapshots;
+    this.targetLocation = targetLocation;
   }
 
   long checkpointId() {
     return checkpointId;
+  }
+
+  /** Where the snapshot is written: null for the job's storage, or a savepoint's directory. */
+  String targetLocation() {
+    return targetLocation;
   }
 
   /** Wait for the recorded data of the input channels. */

@@ -13,6 +13,7 @@ import io.weir.runtime.graph.StreamEdge;
 import io.weir.runtime.network.ChannelEvent;
 import io.weir.runtime.network.RecordWriter;
 import io.weir.runtime.state.DefaultOperatorStateStore;
+import io.weir.runtime.storage.CheckpointStorage;
 import java.util.BitSet;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -141,7 +142,7 @@ final class SubtaskCheckpointCoordinator {
     List<OperatorSnapshot> snapshots =
         task.snapshotState(
             id, barrier.timestamp(), CheckpointOptions.of(barrier, checkpointing.alignment()));
-    PendingSnapshot pending = new PendingSnapshot(id, snapshots);
+    PendingSnapshot pending = new PendingSnapshot(id, snapshots, barrier.targetLocation());
     ChannelEvent.CheckpointBarrier forward = barrierToForward(barrier);
     if (forward.unaligned()) {
       Map<String, DefaultOperatorStateStore.RestoredList> overtaken = new LinkedHashMap<>();
@@ -185,7 +186,7 @@ final class SubtaskCheckpointCoordinator {
       pending.awaitInput();
     }
     if (pending.isComplete()) {
-      uploadAndAcknowledge(id, pending.snapshotsWithChannelState());
+      uploadAndAcknowledge(id, pending.targetLocation(), pending.snapshotsWithChannelState());
     } else {
       pendingSnapshots.put(id, pending);
     }
@@ -196,10 +197,7 @@ final class SubtaskCheckpointCoordinator {
    * end-of-data, and downstream would take the final checkpoint before it finished.
    */
   private ChannelEvent.CheckpointBarrier barrierToForward(ChannelEvent.CheckpointBarrier barrier) {
-    return task.endOfInput() && barrier.unaligned()
-        ? new ChannelEvent.CheckpointBarrier(
-            barrier.checkpointId(), barrier.timestamp(), barrier.savepoint(), false)
-        : barrier;
+    return task.endOfInput() && barrier.unaligned() ? barrier.withUnaligned(false) : barrier;
   }
 
   /**
@@ -281,7 +279,8 @@ final class SubtaskCheckpointCoordinator {
   private void uploadIfComplete(PendingSnapshot pending) {
     if (pending.isComplete()) {
       pendingSnapshots.remove(pending.checkpointId());
-      uploadAndAcknowledge(pending.checkpointId(), pending.snapshotsWithChannelState());
+      uploadAndAcknowledge(
+          pending.checkpointId(), pending.targetLocation(), pending.snapshotsWithChannelState());
     }
   }
 
@@ -323,14 +322,20 @@ final class SubtaskCheckpointCoordinator {
     }
   }
 
-  /** The asynchronous part: writes the snapshots, then acknowledges. */
-  private void uploadAndAcknowledge(long id, List<OperatorSnapshot> snapshots) {
+  /**
+   * The asynchronous part: writes the snapshots to {@code targetLocation} (null: the job's
+   * storage), then acknowledges.
+   */
+  private void uploadAndAcknowledge(
+      long id, String targetLocation, List<OperatorSnapshot> snapshots) {
     CheckpointMetrics measured = metrics.remove(id);
     CheckpointMetrics m = measured != null ? measured : CheckpointMetrics.NONE;
     long inFlightBytes = channelStateBytes(snapshots);
     uploadsInFlight.incrementAndGet();
     try {
-      checkpointing.asyncExecutor().execute(() -> upload(id, snapshots, m, inFlightBytes));
+      checkpointing
+          .asyncExecutor()
+          .execute(() -> upload(id, targetLocation, snapshots, m, inFlightBytes));
     } catch (RuntimeException e) {
       uploadEnded();
       throw e;
@@ -359,17 +364,22 @@ final class SubtaskCheckpointCoordinator {
 
   /** On the snapshot pool: writes the snapshots, then acknowledges or declines the checkpoint. */
   private void upload(
-      long id, List<OperatorSnapshot> snapshots, CheckpointMetrics m, long inFlightBytes) {
+      long id,
+      String targetLocation,
+      List<OperatorSnapshot> snapshots,
+      CheckpointMetrics m,
+      long inFlightBytes) {
     int vertexIndex = vertex.getIndex();
     int subtask = taskInfo.indexOfThisSubtask();
     long asyncStart = System.nanoTime();
     try {
+      CheckpointStorage storage = checkpointing.storage().location(id, targetLocation);
       Map<String, OperatorSubtaskState> states = new LinkedHashMap<>();
       long stateSize = 0;
       long checkpointedSize = 0;
       for (OperatorSnapshot snapshot : snapshots) {
         OperatorSubtaskState state =
-            SubtaskStateCodec.persist(id, snapshot, checkpointing.storage(), m.endOfInput());
+            SubtaskStateCodec.persist(id, snapshot, storage, m.endOfInput());
         states.put(snapshot.operatorId(), state);
         stateSize += state.stateSize();
         checkpointedSize += state.checkpointedSize();

@@ -6,6 +6,7 @@ import io.weir.runtime.checkpoint.CheckpointCoordinator.OperatorInfo;
 import io.weir.runtime.checkpoint.CheckpointCoordinator.Settings;
 import io.weir.runtime.checkpoint.CheckpointCoordinator.TaskKey;
 import io.weir.runtime.storage.CheckpointStorage;
+import io.weir.runtime.storage.FileSystemCheckpointStorage;
 import io.weir.runtime.storage.JobManagerCheckpointStorage;
 import io.weir.runtime.storage.StreamStateHandle;
 import java.io.IOException;
@@ -123,8 +124,12 @@ class CheckpointCoordinatorTest {
     java.util.concurrent.CompletableFuture<String> savepoint =
         coordinator.triggerSavepoint(savepoints.toString(), CheckpointOptions.Type.SAVEPOINT);
     long savepointId = context.triggered.get(0);
-    assertThat(context.triggerOptions.get(0))
-        .isEqualTo(CheckpointOptions.savepoint(CheckpointOptions.Type.SAVEPOINT));
+    CheckpointOptions options = context.triggerOptions.get(0);
+    assertThat(options.type()).isEqualTo(CheckpointOptions.Type.SAVEPOINT);
+    assertThat(options.alignment()).isEqualTo(BarrierHandler.Alignment.ALIGNED);
+    assertThat(options.targetLocation())
+        .as("the tasks write into the savepoint's own directory, named at the trigger")
+        .startsWith(savepoints.toUri() + "savepoint-" + JOB.substring(0, 6) + "-");
     long checkpointId = nextTrigger();
     assertThat(context.triggerOptions.get(1))
         .isEqualTo(CheckpointOptions.checkpoint(BarrierHandler.Alignment.UNALIGNED));
@@ -185,6 +190,162 @@ class CheckpointCoordinatorTest {
     } catch (java.util.concurrent.CompletionException e) {
       return e.getCause();
     }
+  }
+
+  @org.junit.jupiter.api.io.TempDir java.nio.file.Path checkpointDir;
+
+  @org.junit.jupiter.api.io.TempDir java.nio.file.Path elsewhere;
+
+  /** A file-system storage that keeps no state inline, so every task's state is a file. */
+  private FileSystemCheckpointStorage fileStorage() {
+    return new FileSystemCheckpointStorage(checkpointDir.toUri(), JOB, 0);
+  }
+
+  /** What a task does for a snapshot: writes its state where the trigger said, then acks. */
+  private StreamStateHandle upload(
+      CheckpointStorage jobStorage, long id, CheckpointOptions options, TaskKey task)
+      throws IOException {
+    return jobStorage
+        .location(id, options.targetLocation())
+        .writeState(id, ("state of " + task + " in " + id).getBytes(), "state of " + task);
+  }
+
+  private static void ack(
+      CheckpointCoordinator coordinator, long id, TaskKey task, StreamStateHandle handle) {
+    String operator = task.vertex() == 0 ? "source-uid" : "sink-uid";
+    coordinator.acknowledge(
+        task,
+        id,
+        Map.of(
+            operator,
+            new OperatorSubtaskState(null, new OperatorStateHandle(Map.of(), handle), false)));
+  }
+
+  private static List<java.nio.file.Path> filesBelow(java.nio.file.Path dir) throws IOException {
+    if (!java.nio.file.Files.exists(dir)) {
+      return List.of();
+    }
+    try (java.util.stream.Stream<java.nio.file.Path> walk = java.nio.file.Files.walk(dir)) {
+      return walk.filter(java.nio.file.Files::isRegularFile).sorted().toList();
+    }
+  }
+
+  private static java.nio.file.Path pathOf(String uri) {
+    return java.nio.file.Path.of(java.net.URI.create(uri));
+  }
+
+  @Test
+  void aSavepointsTasksWriteStraightIntoItsDirectoryAndNothingIntoTheJobsStorage()
+      throws Exception {
+    FileSystemCheckpointStorage jobStorage = fileStorage();
+    CheckpointCoordinator coordinator = started(settings(0, 2, 0, 1), jobStorage);
+    java.util.concurrent.CompletableFuture<String> savepoint =
+        coordinator.triggerSavepoint(savepoints.toString(), CheckpointOptions.Type.SAVEPOINT);
+    long id = context.triggered.get(0);
+    CheckpointOptions options = context.triggerOptions.get(0);
+    Map<TaskKey, StreamStateHandle> handles = new HashMap<>();
+    for (TaskKey task : List.of(SOURCE_0, SOURCE_1, SINK_0)) {
+      handles.put(task, upload(jobStorage, id, options, task));
+    }
+    java.nio.file.Path target = pathOf(options.targetLocation());
+    assertThat(filesBelow(target)).as("the tasks' files, no metadata yet").hasSize(3);
+    assertThat(target.resolve("_metadata")).doesNotExist();
+    handles.forEach((task, handle) -> ack(coordinator, id, task, handle));
+
+    java.nio.file.Path written = pathOf(savepoint.get());
+    assertThat(written).isEqualTo(target);
+    assertThat(filesBelow(written)).hasSize(4).contains(written.resolve("_metadata"));
+    assertThat(filesBelow(checkpointDir))
+        .as("nothing of the savepoint in the job's checkpoint directory (chk-%d, shared/)", id)
+        .isEmpty();
+    for (StreamStateHandle handle : handles.values()) {
+      assertThat(((StreamStateHandle.File) handle).relativePath()).startsWith("chk-" + id + "/");
+    }
+
+    // Relocatable: moved elsewhere, it still reads, every file verified.
+    java.nio.file.Path moved = elsewhere.resolve("moved");
+    java.nio.file.Files.move(written, moved);
+    var loaded = FileSystemCheckpointStorage.loadFromPath(moved.toString());
+    assertThat(loaded.checkpoint().savepoint()).isTrue();
+    for (Map.Entry<TaskKey, StreamStateHandle> e : handles.entrySet()) {
+      assertThat(new String(loaded.storage().readState(e.getValue())))
+          .isEqualTo("state of " + e.getKey() + " in " + id);
+    }
+  }
+
+  @Test
+  void aDeclinedSavepointLeavesNoDirectoryAndAnUploadThatEndsAfterTheAbortIsDeletedToo()
+      throws Exception {
+    FileSystemCheckpointStorage jobStorage = fileStorage();
+    CheckpointCoordinator coordinator = started(settings(0, 2, 0, 1), jobStorage);
+    java.util.concurrent.CompletableFuture<String> savepoint =
+        coordinator.triggerSavepoint(savepoints.toString(), CheckpointOptions.Type.SAVEPOINT);
+    long id = context.triggered.get(0);
+    CheckpointOptions options = context.triggerOptions.get(0);
+    java.nio.file.Path target = pathOf(options.targetLocation());
+    ack(coordinator, id, SOURCE_0, upload(jobStorage, id, options, SOURCE_0));
+    assertThat(filesBelow(target)).hasSize(1);
+
+    coordinator.decline(SINK_0, id, new IOException("disk full"));
+
+    assertThat(catchCause(savepoint)).hasMessageContaining("DECLINED");
+    assertThat(target).as("what the savepoint's tasks wrote is deleted").doesNotExist();
+    // SOURCE_1's upload was still running: it writes into the deleted directory, then acks.
+    ack(coordinator, id, SOURCE_1, upload(jobStorage, id, options, SOURCE_1));
+    assertThat(target).as("the late upload is deleted as well").doesNotExist();
+    assertThat(filesBelow(savepoints)).isEmpty();
+    assertThat(filesBelow(checkpointDir)).isEmpty();
+  }
+
+  @Test
+  void aSavepointWhoseMetadataCannotBeWrittenLeavesNoMetadataAndNoFiles() throws Exception {
+    FileSystemCheckpointStorage jobStorage = fileStorage();
+    CheckpointCoordinator coordinator = started(settings(0, 2, 0, 1), jobStorage);
+    java.util.concurrent.CompletableFuture<String> savepoint =
+        coordinator.triggerSavepoint(savepoints.toString(), CheckpointOptions.Type.SAVEPOINT);
+    long id = context.triggered.get(0);
+    CheckpointOptions options = context.triggerOptions.get(0);
+    java.nio.file.Path target = pathOf(options.targetLocation());
+    Map<TaskKey, StreamStateHandle> handles = new HashMap<>();
+    for (TaskKey task : List.of(SOURCE_0, SOURCE_1, SINK_0)) {
+      handles.put(task, upload(jobStorage, id, options, task));
+    }
+    // The metadata's upload fails: its in-progress file cannot be created.
+    java.nio.file.Files.createDirectories(target.resolve("_metadata.inprogress").resolve("x"));
+
+    handles.forEach((task, handle) -> ack(coordinator, id, task, handle));
+
+    assertThat(catchCause(savepoint)).hasMessageContaining("STORAGE_FAILURE");
+    assertThat(target).as("no half-written savepoint is left").doesNotExist();
+    assertThat(context.failures).as("not a checkpoint failure").isEmpty();
+    assertThat(filesBelow(checkpointDir)).isEmpty();
+  }
+
+  @Test
+  void aCheckpointsCleanupNeverDeletesASavepointFile() throws Exception {
+    FileSystemCheckpointStorage jobStorage = fileStorage();
+    CheckpointCoordinator coordinator = started(settings(0, 2, 0, 1), jobStorage);
+    java.util.concurrent.CompletableFuture<String> savepoint =
+        coordinator.triggerSavepoint(savepoints.toString(), CheckpointOptions.Type.SAVEPOINT);
+    long savepointId = context.triggered.get(0);
+    CheckpointOptions savepointOptions = context.triggerOptions.get(0);
+    for (TaskKey task : List.of(SOURCE_0, SOURCE_1, SINK_0)) {
+      ack(coordinator, savepointId, task, upload(jobStorage, savepointId, savepointOptions, task));
+    }
+    List<java.nio.file.Path> savepointFiles = filesBelow(pathOf(savepoint.get()));
+
+    for (int i = 0; i < 3; i++) { // each subsumes the one before
+      long id = nextTrigger();
+      CheckpointOptions options = context.triggerOptions.get(context.triggerOptions.size() - 1);
+      for (TaskKey task : List.of(SOURCE_0, SOURCE_1, SINK_0)) {
+        ack(coordinator, id, task, upload(jobStorage, id, options, task));
+      }
+    }
+    coordinator.discardOrphanedState(true);
+    coordinator.stop();
+    coordinator.discardRetained();
+
+    assertThat(filesBelow(pathOf(savepoint.get()))).isEqualTo(savepointFiles).hasSize(4);
   }
 
   @Test

@@ -313,6 +313,39 @@ class SavepointTest {
     assertThat(resumed.highest()).isEqualTo(expectedCounts(600, KEYS));
   }
 
+  @Test
+  void aSavepointIsWrittenOnlyIntoItsOwnDirectoryNotIntoTheJobsCheckpointDirectory()
+      throws Exception {
+    StreamEnvironment first = env(2);
+    first.enableCheckpointing(Duration.ofHours(1)); // no periodic checkpoint meanwhile
+    // Every state in a file of its own, none inline.
+    first.getConfiguration().setString("execution.checkpointing.data-inline-threshold", "0 b");
+    first.getConfiguration().set(CheckpointingOptions.MAX_RETAINED_CHECKPOINTS, 1);
+    CountingSource source = CountingSource.gated(LIMIT);
+    CollectSink<Count> sink = new CollectSink<>();
+    countPipeline(first, source, sink);
+    JobClient client = first.executeAsync("savepoint-in-place");
+    source.control().allow(100);
+    await().atMost(WAIT).until(() -> sink.size() >= 200);
+
+    String savepoint = client.triggerSavepoint(null).get(30, TimeUnit.SECONDS);
+
+    Path jobDir = jobDir(checkpoints, client);
+    assertThat(Files.exists(jobDir) ? files(jobDir) : Map.of())
+        .as("no file of the savepoint in the job's chk-<n>, shared/ or taskowned/")
+        .isEmpty();
+    Path savepointDir = Path.of(java.net.URI.create(savepoint));
+    assertThat(files(savepointDir)).containsKey("_metadata").hasSizeGreaterThan(1);
+    client.cancel().get(30, TimeUnit.SECONDS);
+
+    StreamEnvironment second = env(2);
+    second.getConfiguration().set(CheckpointingOptions.SAVEPOINT_PATH, savepoint);
+    CountSink resumed = new CountSink();
+    countPipeline(second, CountingSource.bounded(300), resumed);
+    second.execute("resumed-in-place");
+    assertThat(resumed.highest()).isEqualTo(expectedCounts(600, KEYS));
+  }
+
   /** Fires an event-time timer per key that only the final watermark of a drain reaches. */
   static final class FlushAtEndOfTime extends KeyedProcessFunction<Long, Long, Count> {
     private static final long serialVersionUID = 1L;
