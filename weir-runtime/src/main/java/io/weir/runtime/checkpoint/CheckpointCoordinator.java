@@ -362,8 +362,8 @@ public final class CheckpointCoordinator {
   }
 
   private void scheduleTrigger(long delay) {
-    if (!running) {
-      return;
+    if (!running || settings.intervalMillis() <= 0) {
+      return; // checkpointing off: only the savepoints asked for
     }
     if (cancelNextTrigger != null) {
       cancelNextTrigger.run();

@@ -75,6 +75,7 @@ public final class JobMaster implements JobClient, JobMasterGateway {
   private final CompletableFuture<Void> terminated = new CompletableFuture<>();
   private final CheckpointStorage storage;
   private final CheckpointCoordinator coordinator;
+  private final boolean checkpointingEnabled;
   private final Map<String, String> operatorNames = new HashMap<>();
   private final RestoreVerifier verifier;
   private final RetainedCheckpoint initialRestore;
@@ -118,16 +119,24 @@ public final class JobMaster implements JobClient, JobMasterGateway {
     backend.validate(conf);
     this.verifier = new RestoreVerifier(operatorNames, backend);
     this.initialRestore = loadInitialRestore(conf);
-    this.storage = checkpointingEnabled ? CheckpointStorages.create(conf, jobId.value()) : null;
+    // Without periodic checkpoints the job still takes savepoints, whose state goes to the
+    // savepoint's own directory: a job manager storage serves them and creates nothing on disk.
+    this.storage =
+        checkpointingEnabled
+            ? CheckpointStorages.create(conf, jobId.value())
+            : CheckpointStorages.forSavepointsOnly(conf);
     this.timer =
         Executors.newSingleThreadScheduledExecutor(
             r -> daemon(r, "weir-jobmaster-" + graph.jobName()));
     this.io = Executors.newSingleThreadExecutor(r -> daemon(r, "weir-io-" + graph.jobName()));
-    this.coordinator = checkpointingEnabled ? createCoordinator(conf) : null;
+    this.checkpointingEnabled = checkpointingEnabled;
+    // Always there, as Flink's: with checkpointing off it triggers nothing by itself and takes
+    // the savepoints asked for.
+    this.coordinator = createCoordinator(conf);
     if (checkpointingEnabled) {
       warnAboutGeneratedIds();
     }
-    if (coordinator != null
+    if (checkpointingEnabled
         && initialRestore != null
         && conf.get(CheckpointingOptions.RECOVERY_CLAIM_MODE) == RecoveryClaimMode.CLAIM) {
       claim(initialRestore);
@@ -569,7 +578,7 @@ public final class JobMaster implements JobClient, JobMasterGateway {
     }
     metrics.put("job.restarts", (long) scheduler.restarts());
     metrics.put("job.lastRestoredCheckpoint", scheduler.lastRestoredCheckpoint());
-    if (coordinator != null) {
+    if (checkpointingEnabled) {
       metrics.put("job.checkpoints.lastId", coordinator.lastCheckpointId());
       metrics.put("job.checkpoints.failed", (long) coordinator.failuresTotal());
     }
@@ -581,7 +590,7 @@ public final class JobMaster implements JobClient, JobMasterGateway {
     return taskExecutor;
   }
 
-  /** The coordinator, or null when checkpointing is off; for tests and the demo. */
+  /** The coordinator (with checkpointing off it only takes savepoints); for tests and the demo. */
   public CheckpointCoordinator coordinator() {
     return coordinator;
   }
@@ -669,14 +678,6 @@ public final class JobMaster implements JobClient, JobMasterGateway {
                   + " is not set. Give a directory, or set "
                   + CheckpointingOptions.SAVEPOINT_DIRECTORY.key()
                   + "."));
-    }
-    if (coordinator == null) {
-      return CompletableFuture.failedFuture(
-          new IllegalStateException(
-              what
-                  + "checkpointing is off. Set "
-                  + CheckpointingOptions.CHECKPOINTING_INTERVAL.key()
-                  + " (savepoints use the checkpoint protocol)."));
     }
     if (terminalStatus != null) {
       return CompletableFuture.failedFuture(

@@ -127,7 +127,9 @@ final class Scheduler {
     this.taskExecutor = taskExecutor;
     this.timer = timer;
     this.host = host;
-    this.checkpointing = checkpointingSettings(graph, coordinator != null);
+    this.checkpointing =
+        checkpointingSettings(
+            graph, CheckpointConfig.isCheckpointingEnabled(graph.configuration()));
   }
 
   static TaskDeploymentDescriptor.Checkpointing checkpointingSettings(
@@ -455,7 +457,7 @@ final class Scheduler {
               + "' ("
               + jobId
               + ") failed"
-              + (restarts > 0 || coordinator != null
+              + (restarts > 0 || checkpointing.enabled()
                   ? " and will not restart (" + restartStrategy.describe() + ")"
                   : "")
               + ": "

@@ -33,6 +33,18 @@ public final class CheckpointStorages {
    *
    * @throws IllegalArgumentException naming the key at fault for a missing or invalid setting
    */
+  /**
+   * The storage of a job without periodic checkpoints: in memory, creating nothing on disk; its
+   * savepoints write their state into their own directories.
+   */
+  public static CheckpointStorage forSavepointsOnly(Configuration conf) {
+    return new JobManagerCheckpointStorage(
+        (int)
+            Math.min(
+                Integer.MAX_VALUE,
+                conf.get(CheckpointingOptions.JOBMANAGER_MAX_STATE_SIZE).bytes()));
+  }
+
   public static CheckpointStorage create(Configuration conf, String jobId) {
     String dir = blankToNull(conf.getString(DIR_KEY, null));
     String type = blankToNull(conf.getString(STORAGE_KEY, null));
@@ -40,12 +52,7 @@ public final class CheckpointStorages {
       type = dir != null ? "filesystem" : "jobmanager";
     }
     return switch (type.toLowerCase(Locale.ROOT)) {
-      case "jobmanager" ->
-          new JobManagerCheckpointStorage(
-              (int)
-                  Math.min(
-                      Integer.MAX_VALUE,
-                      conf.get(CheckpointingOptions.JOBMANAGER_MAX_STATE_SIZE).bytes()));
+      case "jobmanager" -> forSavepointsOnly(conf);
       case "filesystem" -> {
         if (dir == null) {
           throw new IllegalArgumentException(

@@ -93,6 +93,9 @@ public abstract class StreamTask implements Runnable {
    */
   private ChannelEvent.CheckpointBarrier drainBarrier;
 
+  /** A stop-with-savepoint with drain ended the input: the task ends when the savepoint has. */
+  private boolean drainedForSavepoint;
+
   /** A stop-with-savepoint without drain completed: the task ends without ending its input. */
   private boolean stoppedWithSavepoint;
 
@@ -305,6 +308,7 @@ public abstract class StreamTask implements Runnable {
     if (drainBarrier != null) {
       // Stop with drain: the savepoint's barrier follows the end of data (and the final watermark
       // it implies) downstream, and its completion ends the job.
+      drainedForSavepoint = true;
       performCheckpoint(drainBarrier);
     } else if (checkpointing.enabled()) {
       // A bounded input ends with a final checkpoint, so that two-phase-commit sinks commit
@@ -376,7 +380,8 @@ public abstract class StreamTask implements Runnable {
   }
 
   private boolean finalPhaseDone() {
-    return isInputClosed() && (!checkpointing.enabled() || finalCheckpointCompleted);
+    return isInputClosed()
+        && ((!checkpointing.enabled() && !drainedForSavepoint) || finalCheckpointCompleted);
   }
 
   /** After end of data, consumes what is left (events); sources have nothing. */

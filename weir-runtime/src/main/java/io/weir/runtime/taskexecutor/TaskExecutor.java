@@ -71,7 +71,10 @@ public final class TaskExecutor implements TaskExecutorGateway, AutoCloseable {
               r -> daemon(r, "weir-timer-" + graph.jobName()));
       this.snapshotPool =
           Executors.newFixedThreadPool(2, r -> daemon(r, "weir-snapshot-" + graph.jobName()));
-      this.storage = checkpointing ? CheckpointStorages.create(graph.configuration(), jobId) : null;
+      this.storage =
+          checkpointing
+              ? CheckpointStorages.create(graph.configuration(), jobId)
+              : CheckpointStorages.forSavepointsOnly(graph.configuration());
     }
 
     /** Stops the threads; uploads still running may end first. */
@@ -166,7 +169,7 @@ public final class TaskExecutor implements TaskExecutorGateway, AutoCloseable {
             settings.exactlyOnce(),
             job.storage,
             job.snapshotPool,
-            settings.enabled() ? new Responder(id) : null,
+            new Responder(id), // savepoints are acknowledged with checkpointing off too
             settings.alignment(),
             settings.alignedTimeoutMillis());
     TaskListener listener =

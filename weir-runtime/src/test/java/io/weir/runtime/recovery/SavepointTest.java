@@ -346,6 +346,64 @@ class SavepointTest {
     assertThat(resumed.highest()).isEqualTo(expectedCounts(600, KEYS));
   }
 
+  /** As {@link #env} but without periodic checkpoints: savepoints only, as Flink allows. */
+  private StreamEnvironment envWithoutCheckpointing(int parallelism) {
+    StreamEnvironment env = StreamEnvironment.create();
+    env.setParallelism(parallelism);
+    env.getConfiguration().set(CheckpointingOptions.SAVEPOINT_DIRECTORY, savepoints.toString());
+    return env;
+  }
+
+  @Test
+  void withoutCheckpointingAStopWithSavepointThenResumeGivesExactlyTheCounts() throws Exception {
+    StreamEnvironment first = envWithoutCheckpointing(2);
+    CountSink firstSink = new CountSink();
+    countPipeline(first, CountingSource.unbounded(LIMIT), firstSink);
+    JobClient client = first.executeAsync("savepoint-without-checkpointing");
+    await()
+        .atMost(WAIT)
+        .pollInterval(Duration.ofMillis(1))
+        .until(() -> firstSink.records() >= 10_000);
+
+    String running = client.triggerSavepoint(null).get(60, TimeUnit.SECONDS);
+    assertThat(Path.of(java.net.URI.create(running)).resolve("_metadata")).exists();
+    assertThat(client.getJobStatus().get()).isEqualTo(JobStatus.RUNNING);
+    String savepoint = client.stopWithSavepoint(null, false).get(60, TimeUnit.SECONDS);
+
+    assertThat(client.getJobStatus().get()).isEqualTo(JobStatus.FINISHED);
+    assertThat(client.getCheckpointStatistics())
+        .as("no periodic checkpoint ran, only the two savepoints")
+        .hasSize(2)
+        .allMatch(c -> c.externalPath() != null && c.externalPath().contains("/savepoint-"));
+    long total = 2 * LIMIT;
+    long before = firstSink.records();
+    assertThat(before).isGreaterThan(0).isLessThan(total);
+
+    StreamEnvironment second = envWithoutCheckpointing(2);
+    second.getConfiguration().set(CheckpointingOptions.SAVEPOINT_PATH, savepoint);
+    CountSink secondSink = new CountSink();
+    countPipeline(second, CountingSource.bounded(LIMIT), secondSink);
+    second.execute("resumed-without-checkpointing");
+
+    assertThat(before + secondSink.records()).isEqualTo(total);
+    assertThat(secondSink.highest()).isEqualTo(expectedCounts(total, KEYS));
+  }
+
+  @Test
+  void withoutCheckpointingAStopWithDrainEndsTheJobOnceItsSavepointCompleted() throws Exception {
+    StreamEnvironment env = envWithoutCheckpointing(2);
+    CountSink sink = new CountSink();
+    countPipeline(env, CountingSource.unbounded(LIMIT), sink);
+    JobClient job = env.executeAsync("drain-without-checkpointing");
+    await().atMost(WAIT).pollInterval(Duration.ofMillis(1)).until(() -> sink.records() >= 10_000);
+
+    String savepoint = job.stopWithSavepoint(null, true).get(60, TimeUnit.SECONDS);
+
+    assertThat(Path.of(java.net.URI.create(savepoint)).resolve("_metadata")).exists();
+    assertThat(job.getJobStatus().get()).isEqualTo(JobStatus.FINISHED);
+    assertThat(job.getJobExecutionResult().get(60, TimeUnit.SECONDS)).isNotNull();
+  }
+
   /** Fires an event-time timer per key that only the final watermark of a drain reaches. */
   static final class FlushAtEndOfTime extends KeyedProcessFunction<Long, Long, Count> {
     private static final long serialVersionUID = 1L;
