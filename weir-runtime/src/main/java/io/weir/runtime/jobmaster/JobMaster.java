@@ -462,23 +462,17 @@ public final class JobMaster implements JobClient, JobMasterGateway {
       long checkpointId,
       Map<String, OperatorSubtaskState> states,
       CheckpointStatistics.SubtaskCheckpointStatistics statistics) {
-    if (coordinator != null) {
-      coordinator.acknowledge(key(task), checkpointId, states, statistics);
-    }
+    coordinator.acknowledge(key(task), checkpointId, states, statistics);
   }
 
   @Override
   public void declineCheckpoint(ExecutionAttemptId task, long checkpointId, Throwable cause) {
-    if (coordinator != null) {
-      coordinator.decline(key(task), checkpointId, cause);
-    }
+    coordinator.decline(key(task), checkpointId, cause);
   }
 
   @Override
   public void reachedEndOfInput(ExecutionAttemptId task) {
-    if (coordinator != null) {
-      coordinator.triggerSoon();
-    }
+    coordinator.triggerSoon();
   }
 
   @Override
@@ -494,9 +488,7 @@ public final class JobMaster implements JobClient, JobMasterGateway {
     if (result.isDone()) {
       return;
     }
-    if (coordinator != null) {
-      coordinator.stop();
-    }
+    coordinator.stop();
     Duration runtime = Duration.ofNanos(System.nanoTime() - startNanos);
     JobStatus end =
         switch (outcome) {
@@ -505,11 +497,9 @@ public final class JobMaster implements JobClient, JobMasterGateway {
           case CANCELED -> JobStatus.CANCELED;
         };
     applyRetention(end);
-    if (coordinator != null) {
-      // Every task has ended and waited for its uploads: files of checkpoints that were aborted
-      // as the job ended (uploads no acknowledgement named) are orphans now.
-      coordinator.discardOrphanedState(true);
-    }
+    // Every task has ended and waited for its uploads: files of checkpoints that were aborted
+    // as the job ended (uploads no acknowledgement named) are orphans now.
+    coordinator.discardOrphanedState(true);
     drainIo();
     shutdownThreads();
     taskExecutor.releaseJob(jobId.value());
@@ -528,7 +518,7 @@ public final class JobMaster implements JobClient, JobMasterGateway {
 
   /** Deletes or keeps the retained checkpoints, as the retention policy says. */
   private void applyRetention(JobStatus end) {
-    if (coordinator == null || end == JobStatus.FAILED) {
+    if (end == JobStatus.FAILED) {
       return; // after a failure checkpoints are always kept
     }
     ExternalizedCheckpointRetention retention =
@@ -597,7 +587,7 @@ public final class JobMaster implements JobClient, JobMasterGateway {
 
   @Override
   public List<CheckpointStatistics> getCheckpointStatistics() {
-    return coordinator == null ? List.of() : coordinator.statistics();
+    return coordinator.statistics();
   }
 
   @Override

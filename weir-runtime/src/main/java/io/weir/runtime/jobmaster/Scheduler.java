@@ -204,11 +204,9 @@ final class Scheduler {
       }
     }
     deployed = descriptors.stream().map(TaskDeploymentDescriptor::id).toList();
-    if (coordinator != null) {
-      // Before any task runs: a task may finish, or a fast bounded source ask for its final
-      // checkpoint (remembered until the coordinator starts), at once.
-      coordinator.setTasks(keys);
-    }
+    // Before any task runs: a task may finish, or a fast bounded source ask for its final
+    // checkpoint (remembered until the coordinator starts), at once.
+    coordinator.setTasks(keys);
     status = JobStatus.RUNNING;
     LOG.info(
         "Job '{}' ({}) attempt {} starts {} tasks{}",
@@ -218,10 +216,8 @@ final class Scheduler {
         descriptors.size(),
         restoredId >= 0 ? " from checkpoint " + restoredId : "");
     taskExecutor.submitTasks(descriptors);
-    if (coordinator != null) {
-      // Only once the task executor knows the subtasks: a trigger before would find no task.
-      coordinator.start();
-    }
+    // Only once the task executor knows the subtasks: a trigger before would find no task.
+    coordinator.start();
   }
 
   /**
@@ -366,7 +362,7 @@ final class Scheduler {
     }
     terminatedTasks++;
     metrics.add(taskMetrics);
-    if (state == TaskState.FINISHED && coordinator != null) {
+    if (state == TaskState.FINISHED) {
       coordinator.taskFinished(new CheckpointCoordinator.TaskKey(task.vertex(), task.subtask()));
     }
     if (state == TaskState.FAILED && failure == null && !cancelRequested) {
@@ -394,9 +390,7 @@ final class Scheduler {
       markUnrestorable(corrupt, cause.getMessage());
     }
     LOG.warn("Job '{}' attempt {} fails: {}", graph.jobName(), attempt, cause.getMessage());
-    if (coordinator != null) {
-      coordinator.stop();
-    }
+    coordinator.stop();
     for (ExecutionAttemptId task : deployed) {
       taskExecutor.cancelTask(task);
     }
@@ -505,10 +499,8 @@ final class Scheduler {
     failure = null;
     try {
       List<RetainedCheckpoint> candidates = new ArrayList<>();
-      if (coordinator != null) {
-        for (CompletedCheckpoint c : coordinator.retained()) {
-          candidates.add(new RetainedCheckpoint(c, "chk-" + c.checkpointId(), storage));
-        }
+      for (CompletedCheckpoint c : coordinator.retained()) {
+        candidates.add(new RetainedCheckpoint(c, "chk-" + c.checkpointId(), storage));
       }
       if (initialRestore != null) {
         candidates.add(initialRestore);
@@ -558,9 +550,7 @@ final class Scheduler {
     }
     cancelRequested = true;
     status = JobStatus.CANCELLING;
-    if (coordinator != null) {
-      coordinator.stop();
-    }
+    coordinator.stop();
     for (ExecutionAttemptId task : deployed) {
       taskExecutor.cancelTask(task);
     }
