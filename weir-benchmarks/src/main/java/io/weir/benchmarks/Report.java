@@ -177,9 +177,14 @@ final class Report {
         .append("  \n");
     md.append("Method: every run in a fresh JVM (")
         .append(jvmOptions)
+        .append("); per workload and configuration ")
         .append(
-            "); per workload and configuration one warm-up per engine (none for a workload"
-                + " that runs for a fixed time), then ")
+            switch (options.warmups()) {
+              case 0 -> "no warm-up";
+              case 1 -> "one warm-up per engine";
+              default -> options.warmups() + " warm-ups per engine";
+            })
+        .append(" (none for a workload that runs for a fixed time), then ")
         .append(options.runs())
         .append(" rounds alternating ")
         .append(options.engines().stream().map(Engine::id).collect(Collectors.joining(", ")))

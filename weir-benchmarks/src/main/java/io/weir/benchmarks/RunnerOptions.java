@@ -12,7 +12,9 @@ import java.util.regex.Pattern;
  *
  * <pre>
  * --workloads W1[,W2..]   workloads to run (default W1)
- * --runs 3                measured runs per engine and configuration, after one warm-up (default 3)
+ * --runs 3                measured runs per engine and configuration (default 3)
+ * --warmups 1             unmeasured runs per engine and configuration before them (default 1;
+ *                         0 for runs long enough that the JIT's warm-up is a small part of them)
  * --records 20000000      records per run (default: each workload's own)
  * --configs off[,cp1s]    configurations (default: all the workload has)
  * --queries q0[,q5..]     NEXMARK only: these queries, each in the configurations given as
@@ -26,6 +28,7 @@ import java.util.regex.Pattern;
 record RunnerOptions(
     List<Workload> workloads,
     int runs,
+    int warmups,
     OptionalLong records,
     List<String> configs,
     String xmx,
@@ -34,7 +37,8 @@ record RunnerOptions(
     long timeoutSeconds) {
 
   static final String USAGE =
-      "Usage: SideBySide [--workloads W1[,W2..]] [--runs 3] [--records N] [--configs off[,cp1s]]"
+      "Usage: SideBySide [--workloads W1[,W2..]] [--runs 3] [--warmups 1] [--records N]"
+          + " [--configs off[,cp1s]]"
           + " [--queries q0[,q5..]]"
           + " [--xmx 4g] [--engines weir,flink,plain] [--jvm-args \"-XX:...\"] [--timeout 900]";
 
@@ -44,6 +48,7 @@ record RunnerOptions(
   static RunnerOptions parse(String[] args) {
     List<Workload> workloads = List.of(Workloads.W1);
     int runs = 3;
+    int warmups = 1;
     OptionalLong records = OptionalLong.empty();
     List<String> configs = List.of();
     List<String> queries = List.of();
@@ -70,6 +75,7 @@ record RunnerOptions(
           workloads = chosen;
         }
         case "--runs" -> runs = positiveInt(option, value);
+        case "--warmups" -> warmups = nonNegativeInt(option, value);
         case "--records" -> records = OptionalLong.of(positiveLong(option, value));
         case "--configs" -> configs = list(value);
         case "--queries" -> queries = list(value);
@@ -110,7 +116,7 @@ record RunnerOptions(
       }
     }
     return new RunnerOptions(
-        workloads, runs, records, configs, xmx, engines, jvmArgs, timeoutSeconds);
+        workloads, runs, warmups, records, configs, xmx, engines, jvmArgs, timeoutSeconds);
   }
 
   /**
@@ -155,6 +161,13 @@ record RunnerOptions(
       throw new IllegalArgumentException(option + " is too large: " + value + ".");
     }
     return (int) parsed;
+  }
+
+  private static int nonNegativeInt(String option, String value) {
+    if (value.strip().startsWith("-")) {
+      throw new IllegalArgumentException(option + " must be 0 or more, not " + value + ".");
+    }
+    return value.equals("0") ? 0 : positiveInt(option, value);
   }
 
   private static long positiveLong(String option, String value) {

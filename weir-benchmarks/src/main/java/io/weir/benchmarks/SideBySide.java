@@ -12,9 +12,9 @@ import java.util.stream.Collectors;
  * Runs workloads on Weir and on Flink in the same invocation and prints a Markdown table of
  * medians: workload, configuration, Weir, Flink, ratio, plus the plain-Java limit.
  *
- * <p>For each workload and configuration: one warm-up run per engine (none for a {@linkplain
- * Workload#timed() timed} workload), then {@code --runs} rounds alternating the engines (weir,
- * flink, plain, weir, flink, plain, ...), every run in a fresh JVM so no engine inherits the
+ * <p>For each workload and configuration: {@code --warmups} warm-up rounds (default one; none for a
+ * {@linkplain Workload#timed() timed} workload), then {@code --runs} rounds alternating the engines
+ * (weir, flink, plain, weir, flink, plain, ...), every run in a fresh JVM so no engine inherits the
  * other's JIT, heap or threads. The plain-Java limit is run in the rounds of the first
  * configuration only, since it has no checkpointing. See {@link RunnerOptions} for the command
  * line; {@code weir-benchmarks/run.sh} builds and calls this.
@@ -49,6 +49,7 @@ public final class SideBySide {
               config,
               options.recordsOf(workload),
               engines,
+              options.warmups(),
               options.runs());
         }
       }
@@ -88,12 +89,15 @@ public final class SideBySide {
       String config,
       long records,
       List<Engine> engines,
+      int warmups,
       int runs)
       throws ChildFailure, IOException, InterruptedException {
     // A timed workload (W4: 30 s a run) warms up within each run; a warm-up would only add time.
     if (!workload.timed()) {
-      for (Engine engine : engines) {
-        run(child, workload, config, records, engine, "warm-up");
+      for (int warmup = 1; warmup <= warmups; warmup++) {
+        for (Engine engine : engines) {
+          run(child, workload, config, records, engine, "warm-up");
+        }
       }
     }
     for (int round = 1; round <= runs; round++) {

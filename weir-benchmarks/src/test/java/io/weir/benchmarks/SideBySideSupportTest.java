@@ -49,6 +49,15 @@ class SideBySideSupportTest {
     assertThat(options.recordsOf(Workloads.W1)).isEqualTo(20_000_000L);
     assertThat(options.configsOf(Workloads.W1)).containsExactly("off", "cp1s");
     assertThat(options.xmx()).isEqualTo("4g");
+    assertThat(options.warmups()).isEqualTo(1);
+  }
+
+  @Test
+  void takesZeroWarmUpsButNoNegativeCount() {
+    assertThat(RunnerOptions.parse(new String[] {"--warmups", "0"}).warmups()).isZero();
+    assertThat(RunnerOptions.parse(new String[] {"--warmups", "2"}).warmups()).isEqualTo(2);
+    assertThatThrownBy(() -> RunnerOptions.parse(new String[] {"--warmups", "-1"}))
+        .hasMessageContaining("--warmups must be 0 or more, not -1");
   }
 
   @Test
