@@ -34,6 +34,15 @@ public final class CoreOptions {
               "Longest time a partly filled network buffer waits before it is sent; 0 sends"
                   + " after every record.");
 
+  public static final ConfigOption<Boolean> BUFFER_FLUSH_ON_IDLE =
+      ConfigOptions.key("execution.buffer-flush-on-idle")
+          .booleanType()
+          .defaultValue(true)
+          .withDescription(
+              "Send partly filled network buffers as soon as a task has no input left to"
+                  + " process, instead of waiting for execution.buffer-timeout: a busy task still"
+                  + " fills whole buffers, an idle one adds no latency.");
+
   public static final ConfigOption<MemorySize> NETWORK_BUFFER_SIZE =
       ConfigOptions.key("taskmanager.memory.segment-size")
           .memoryType()
