@@ -162,6 +162,7 @@ public final class CheckpointCoordinator {
   private final CheckpointIDCounter ids;
   private final Set<TaskKey> runningTasks = new HashSet<>();
   private final Set<TaskKey> finishedTasks = new HashSet<>();
+  private final Set<TaskKey> endedInput = new HashSet<>();
   private long lastCompletionTime = Long.MIN_VALUE / 2;
   private int consecutiveFailures;
   private boolean running;
@@ -265,6 +266,22 @@ public final class CheckpointCoordinator {
     runningTasks.clear();
     runningTasks.addAll(tasks);
     finishedTasks.clear();
+    endedInput.clear();
+  }
+
+  /**
+   * A subtask ended its input and waits for a final checkpoint, one taken after every subtask had
+   * ended its input ({@link #isFinal}). Once the last subtask has, that checkpoint is triggered as
+   * soon as min pause allows, whatever the interval says; a checkpoint triggered while some subtask
+   * still had input could not be final, so none is triggered before (when the sources end one after
+   * another, a single checkpoint ends the job).
+   */
+  public synchronized void reachedEndOfInput(TaskKey task) {
+    if (runningTasks.contains(task)
+        && endedInput.add(task)
+        && endedInput.containsAll(runningTasks)) {
+      triggerSoon();
+    }
   }
 
   /** Starts periodic triggering. */

@@ -472,7 +472,7 @@ public final class JobMaster implements JobClient, JobMasterGateway {
 
   @Override
   public void reachedEndOfInput(ExecutionAttemptId task) {
-    coordinator.triggerSoon();
+    coordinator.reachedEndOfInput(key(task));
   }
 
   @Override

@@ -772,6 +772,36 @@ class CheckpointCoordinatorTest {
   }
 
   @Test
+  void theEndOfInputTriggersOneCheckpointOnceEverySubtaskHasEndedItsInput() {
+    CheckpointCoordinator coordinator = started(new Settings(60_000, TIMEOUT, 0, 1, 0, 1));
+
+    coordinator.reachedEndOfInput(SOURCE_0);
+    coordinator.reachedEndOfInput(SOURCE_1);
+    coordinator.reachedEndOfInput(SOURCE_1); // told twice: no effect
+    context.advance(1_000);
+    assertThat(context.triggered).as("the sink still has input").isEmpty();
+
+    coordinator.reachedEndOfInput(SINK_0);
+    context.advance(0);
+    assertThat(context.triggered).containsExactly(1L);
+  }
+
+  @Test
+  void aNewAttemptForgetsWhichSubtasksHadEndedTheirInput() {
+    CheckpointCoordinator coordinator = started(new Settings(60_000, TIMEOUT, 0, 1, 0, 1));
+    coordinator.reachedEndOfInput(SOURCE_0);
+    coordinator.reachedEndOfInput(SOURCE_1);
+
+    coordinator.stop();
+    coordinator.setTasks(TASKS);
+    coordinator.start();
+    coordinator.reachedEndOfInput(SINK_0);
+    context.advance(1_000);
+
+    assertThat(context.triggered).isEmpty();
+  }
+
+  @Test
   void triggerSoonDoesNothingWhileACheckpointIsPending() {
     CheckpointCoordinator coordinator = started(new Settings(60_000, TIMEOUT, 0, 2, 0, 1));
     coordinator.triggerSoon();
