@@ -200,9 +200,10 @@ final class Report {
                     w ->
                         w.timed()
                             ? w.id()
-                                + " as many as reach the sink in "
+                                + " timed, about "
                                 + w.runFor().toSeconds()
-                                + " s from submission, then cancelled (no warm-up)"
+                                + " s a run, then cancelled (no warm-up run; records and rec/s"
+                                + " as its notes above say)"
                             : w.id()
                                 + " "
                                 + String.format(Locale.ROOT, "%,d", options.recordsOf(w)))
