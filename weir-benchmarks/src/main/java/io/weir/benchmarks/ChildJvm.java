@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -78,8 +79,8 @@ final class ChildJvm {
       if (process.exitValue() != 0) {
         throw failure(command, engine, output, "exited with code " + process.exitValue());
       }
-      List<Result> results =
-          read(output).stream().map(Result::parse).flatMap(Optional::stream).toList();
+      List<String> lines = read(output);
+      List<Result> results = lines.stream().map(Result::parse).flatMap(Optional::stream).toList();
       if (results.size() != 1) {
         throw failure(
             command,
@@ -98,7 +99,9 @@ final class ChildJvm {
         throw failure(
             command, engine, output, "printed a RESULT for another run: " + result.line());
       }
-      return result;
+      // Printed by ChildMain once the measurement is over; absent where /proc cannot be read.
+      OptionalLong peakRss = PeakRss.lastIn(lines);
+      return peakRss.isPresent() ? result.withPeakRssKb(peakRss.getAsLong()) : result;
     }
   }
 

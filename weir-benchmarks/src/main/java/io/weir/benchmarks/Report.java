@@ -82,6 +82,7 @@ final class Report {
       }
     }
     md.append('\n');
+    renderPeakRss(md);
     for (Workload workload : options.workloads()) {
       renderExtra(md, workload);
     }
@@ -199,15 +200,69 @@ final class Report {
                     w ->
                         w.timed()
                             ? w.id()
-                                + " as many as reach the sink in "
+                                + " timed, about "
                                 + w.runFor().toSeconds()
-                                + " s from submission, then cancelled (no warm-up)"
+                                + " s a run, then cancelled (no warm-up run; records and rec/s"
+                                + " as its notes above say)"
                             : w.id()
                                 + " "
                                 + String.format(Locale.ROOT, "%,d", options.recordsOf(w)))
                 .collect(Collectors.joining(", ")))
         .append(".\n");
     return md.toString();
+  }
+
+  /**
+   * The median peak RSS in kB of {@code engine} on {@code workload} in {@code config}, if known.
+   */
+  Optional<Double> medianPeakRssKb(Workload workload, String config, Engine engine) {
+    List<Double> kb =
+        results.stream()
+            .filter(r -> r.workload().equals(workload.id()) && r.config().equals(config))
+            .filter(r -> r.engine() == engine && r.peakRssKb().isPresent())
+            .map(r -> (double) r.peakRssKb().getAsLong())
+            .toList();
+    return kb.isEmpty() ? Optional.empty() : Optional.of(Stats.median(kb));
+  }
+
+  /**
+   * Each child JVM's peak RSS ({@link PeakRss}), Weir against Flink per workload and configuration,
+   * in a table of its own so that the main table stays one figure per engine.
+   */
+  private void renderPeakRss(StringBuilder md) {
+    if (results.stream().noneMatch(r -> r.peakRssKb().isPresent())) {
+      return;
+    }
+    md.append("Peak RSS per child JVM (VmHWM of /proc/self/status, read by the child after its")
+        .append(" measurement, so JVM start, job and shutdown; median of ")
+        .append(options.runs())
+        .append("; the same -Xmx for both engines). It is the benchmark JVM only: for W8's")
+        .append(" cluster and recovery runs the client JVM, not the JobManager and TaskManager")
+        .append(" processes (their sum is W8's clusterPeakRssKb field); for KAFKA and W3S not the")
+        .append(" broker or storage helper JVM.\n\n");
+    md.append("| workload | configuration | Weir peak RSS | Flink peak RSS | Weir/Flink ratio |\n");
+    md.append("| --- | --- | ---: | ---: | ---: |\n");
+    for (Workload workload : options.workloads()) {
+      for (String config : options.configsOf(workload)) {
+        Optional<Double> weir = medianPeakRssKb(workload, config, Engine.WEIR);
+        Optional<Double> flink = medianPeakRssKb(workload, config, Engine.FLINK);
+        if (weir.isEmpty() && flink.isEmpty()) {
+          continue;
+        }
+        md.append("| ")
+            .append(workload.title())
+            .append(" | ")
+            .append(config)
+            .append(" | ")
+            .append(PeakRss.mib(weir))
+            .append(" | ")
+            .append(PeakRss.mib(flink))
+            .append(" | ")
+            .append(ratio(weir, flink))
+            .append(" |\n");
+      }
+    }
+    md.append('\n');
   }
 
   /**

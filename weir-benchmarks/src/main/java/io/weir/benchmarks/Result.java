@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.regex.Pattern;
 
@@ -20,6 +21,9 @@ import java.util.regex.Pattern;
  * and the report shows them in a table of their own.
  *
  * @param seconds wall time of the job: submission and shutdown included, JVM start excluded
+ * @param peakRssKb the child JVM's peak resident set size in kB ({@link PeakRss}): the child prints
+ *     it on a line of its own after the {@code RESULT}, and {@link ChildJvm} adds it; a line
+ *     carries it as {@code peakRssKb=}; empty where it was not measured
  * @param extra the workload's own fields, in the order printed
  */
 public record Result(
@@ -29,12 +33,13 @@ public record Result(
     long records,
     double seconds,
     double recordsPerSecond,
+    OptionalLong peakRssKb,
     Map<String, String> extra) {
 
   static final String PREFIX = "RESULT ";
   private static final Pattern SPACES = Pattern.compile("\\s+");
   private static final Set<String> FIXED =
-      Set.of("engine", "workload", "config", "records", "seconds", "recordsPerSecond");
+      Set.of("engine", "workload", "config", "records", "seconds", "recordsPerSecond", "peakRssKb");
 
   public Result {
     extra = Collections.unmodifiableMap(new LinkedHashMap<>(extra));
@@ -43,7 +48,15 @@ public record Result(
   /** A result measured over {@code nanos} nanoseconds. */
   public static Result of(Engine engine, String workload, String config, long records, long nanos) {
     double seconds = nanos / 1e9;
-    return new Result(engine, workload, config, records, seconds, records / seconds, Map.of());
+    return new Result(
+        engine,
+        workload,
+        config,
+        records,
+        seconds,
+        records / seconds,
+        OptionalLong.empty(),
+        Map.of());
   }
 
   /** This result with one more field, {@code key=value}, after those it has. */
@@ -58,7 +71,17 @@ public record Result(
     }
     Map<String, String> fields = new LinkedHashMap<>(extra);
     fields.put(key, value);
-    return new Result(engine, workload, config, records, seconds, recordsPerSecond, fields);
+    return new Result(
+        engine, workload, config, records, seconds, recordsPerSecond, peakRssKb, fields);
+  }
+
+  /** This result with the child JVM's peak RSS, {@code kb} kilobytes. */
+  public Result withPeakRssKb(long kb) {
+    if (kb < 0) {
+      throw new IllegalArgumentException("A peak RSS is not negative: " + kb + " kB");
+    }
+    return new Result(
+        engine, workload, config, records, seconds, recordsPerSecond, OptionalLong.of(kb), extra);
   }
 
   /** The line a child prints: exactly one per run, on standard output. */
@@ -75,6 +98,7 @@ public record Result(
                 records,
                 seconds,
                 recordsPerSecond));
+    peakRssKb.ifPresent(kb -> line.append(" peakRssKb=").append(kb));
     extra.forEach((key, value) -> line.append(' ').append(key).append('=').append(value));
     return line.toString();
   }
@@ -100,6 +124,7 @@ public record Result(
     Map<String, String> extra = new LinkedHashMap<>(fields);
     extra.keySet().removeAll(FIXED);
     try {
+      String rss = fields.get("peakRssKb");
       return Optional.of(
           new Result(
               Engine.fromId(required(fields, "engine")),
@@ -108,6 +133,7 @@ public record Result(
               Long.parseLong(required(fields, "records")),
               Double.parseDouble(required(fields, "seconds")),
               Double.parseDouble(required(fields, "recordsPerSecond")),
+              rss == null ? OptionalLong.empty() : OptionalLong.of(Long.parseLong(rss)),
               extra));
     } catch (IllegalArgumentException e) { // NumberFormatException included
       return Optional.empty();

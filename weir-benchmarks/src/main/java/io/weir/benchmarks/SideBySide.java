@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
@@ -115,13 +116,16 @@ public final class SideBySide {
     Result result = child.run(workload, engine, childConfig, records);
     System.err.printf(
         Locale.ROOT,
-        "[%s %s] %-7s %-5s %s rec/s (%.2f s)%s%n",
+        "[%s %s] %-7s %-5s %s rec/s (%.2f s, peak RSS %s)%s%n",
         workload.id(),
         config,
         what,
         engine.id(),
         Report.rate(result.recordsPerSecond()),
         result.seconds(),
+        result.peakRssKb().isPresent()
+            ? PeakRss.mib(Optional.of((double) result.peakRssKb().getAsLong()))
+            : "n/a",
         result.extra().entrySet().stream()
             .map(e -> " " + e.getKey() + "=" + e.getValue())
             .collect(Collectors.joining()));

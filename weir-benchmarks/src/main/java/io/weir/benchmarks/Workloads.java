@@ -124,6 +124,12 @@ public final class Workloads {
               "W3"));
 
   /**
+   * W1's job fed at 100 000 rec/s, each record stamped at emission; end-to-end latency in HDR
+   * histograms, checkpoints every second, aligned and unaligned (io.weir.benchmarks.w7).
+   */
+  public static final Workload W7 = register(io.weir.benchmarks.w7.W7Job.WORKLOAD);
+
+  /**
    * Nexmark q0–q8 over the generator's persons, auctions and bids, in configurations {@code
    * <query>[-rocksdb][-cp10s]}; rec/s are events/s.
    */

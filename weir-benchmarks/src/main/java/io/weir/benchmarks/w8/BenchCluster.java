@@ -30,6 +30,9 @@ interface BenchCluster extends AutoCloseable {
   /** The failures in the job's exception history, oldest first. */
   List<Failure> failures(String jobId) throws IOException, InterruptedException;
 
+  /** Every process started so far, the JobManager first, killed ones included. */
+  List<JvmProcess> processes();
+
   /** One entry of a job's exception history: when the JobManager recorded it, and what. */
   record Failure(long epochMillis, String what) {}
 

@@ -180,6 +180,11 @@ final class FlinkBenchCluster implements BenchCluster {
   }
 
   @Override
+  public List<JvmProcess> processes() {
+    return List.copyOf(processes);
+  }
+
+  @Override
   public void close() {
     processes.forEach(JvmProcess::close);
   }

@@ -1,5 +1,6 @@
 package io.weir.benchmarks.w8;
 
+import io.weir.benchmarks.PeakRss;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -8,6 +9,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -21,6 +23,9 @@ final class JvmProcess implements AutoCloseable {
   private final String name;
   private final Process process;
   private final Path log;
+
+  /** The peak RSS read just before {@link #kill}: a dead process has no /proc entry left. */
+  private OptionalLong peakRssAtKillKb = OptionalLong.empty();
 
   private JvmProcess(String name, Process process, Path log) {
     this.name = name;
@@ -130,8 +135,23 @@ final class JvmProcess implements AutoCloseable {
             + String.join("\n  | ", tail));
   }
 
+  /**
+   * The process's peak RSS in kB ({@link PeakRss}): so far while it runs, as it was just before
+   * {@link #kill} after that; empty where it cannot be read.
+   */
+  OptionalLong peakRssKb() {
+    if (process.isAlive()) {
+      OptionalLong kb = PeakRss.ofProcessKb(process.pid());
+      if (kb.isPresent()) {
+        return kb;
+      }
+    }
+    return peakRssAtKillKb;
+  }
+
   /** SIGKILL, and waits until the process is gone. */
   void kill() throws InterruptedException {
+    peakRssAtKillKb = PeakRss.ofProcessKb(process.pid());
     process.destroyForcibly();
     if (!process.waitFor(30, TimeUnit.SECONDS)) {
       throw new IllegalStateException("W8: " + name + " survived SIGKILL for 30 s");

@@ -26,5 +26,7 @@ public final class W8 {
               + " failedMs = from the SIGKILL to the first failure in the job's exception history;"
               + " failures = entries in that history; startMs = from the submission to the first"
               + " record processed (deployment and start-up); checkpoints = completed in the whole"
-              + " run (n/a embedded)");
+              + " run (n/a embedded); clusterPeakRssKb = peak RSS of the JobManager and all"
+              + " TaskManager JVMs summed, kB (a killed one as just before the SIGKILL; the peak"
+              + " RSS table has the benchmark JVM's own)");
 }

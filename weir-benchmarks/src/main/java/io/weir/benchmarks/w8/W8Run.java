@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Set;
 
 /**
@@ -107,7 +108,8 @@ public final class W8Run {
     }
     Result result =
         withStart(Result.of(engine, "W8", config, records, nanos), submitted, markers)
-            .with("checkpoints", Long.toString(cluster.completedCheckpoints(job)));
+            .with("checkpoints", Long.toString(cluster.completedCheckpoints(job)))
+            .with("clusterPeakRssKb", clusterPeakRssKb(cluster));
     if (!recovery) {
       return result;
     }
@@ -149,6 +151,23 @@ public final class W8Run {
         .with("failedMs", detected < 0 ? "n/a" : Long.toString(detected - killMillis))
         .with("failures", Integer.toString(failures.size()))
         .with("cpBeforeKill", Long.toString(checkpointsBeforeKill));
+  }
+
+  /**
+   * The peak RSS of the JobManager and every TaskManager summed, in kB ({@code n/a} if one cannot
+   * be read): what the cluster's processes held besides the benchmark JVM, whose own figure the
+   * runner takes. A killed TaskManager counts with its peak just before the SIGKILL.
+   */
+  private static String clusterPeakRssKb(BenchCluster cluster) {
+    long sum = 0;
+    for (JvmProcess process : cluster.processes()) {
+      OptionalLong kb = process.peakRssKb();
+      if (kb.isEmpty()) {
+        return "n/a";
+      }
+      sum += kb.getAsLong();
+    }
+    return Long.toString(sum);
   }
 
   /**

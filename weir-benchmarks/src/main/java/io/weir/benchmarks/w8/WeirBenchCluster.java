@@ -139,6 +139,11 @@ final class WeirBenchCluster implements BenchCluster {
   }
 
   @Override
+  public List<JvmProcess> processes() {
+    return List.copyOf(processes);
+  }
+
+  @Override
   public void close() {
     processes.forEach(JvmProcess::close);
   }

@@ -1,0 +1,166 @@
+package io.weir.benchmarks.w7;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.weir.benchmarks.ChildMain;
+import io.weir.benchmarks.Engine;
+import io.weir.benchmarks.JobArgs;
+import io.weir.benchmarks.Result;
+import io.weir.benchmarks.TempDir;
+import io.weir.benchmarks.flink.FlinkRest;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.functions.RichMapFunction;
+import org.apache.flink.api.common.state.ValueState;
+import org.apache.flink.api.common.state.ValueStateDescriptor;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.connector.sink2.Sink;
+import org.apache.flink.api.connector.sink2.SinkWriter;
+import org.apache.flink.api.connector.sink2.WriterInitContext;
+import org.apache.flink.api.java.tuple.Tuple2;
+import org.apache.flink.api.java.tuple.Tuple3;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
+import org.apache.flink.util.Collector;
+
+/**
+ * W7 latency on Apache Flink 2.x, local mini cluster: the same job as {@link WeirLatency}, the same
+ * pacing and histograms ({@link PacingSchedule}, {@link LatencyMeasurement}). Checkpoint figures
+ * come from the mini cluster's REST API ({@code GET /jobs/<id>/checkpoints}, through {@link
+ * FlinkRest}), read before the job is cancelled.
+ *
+ * <p>Arguments: {@code <aligned|unaligned> [records]} (records: measured records, the measured span
+ * at 100 000 rec/s). Prints one {@link Result} line.
+ */
+public final class FlinkLatency {
+  private FlinkLatency() {}
+
+  public static void main(String[] args) {
+    ChildMain.run(() -> measure(args));
+  }
+
+  private static void measure(String[] args) throws Exception {
+    JobArgs job = JobArgs.parse(args, W7Job.ID, W7Job.CONFIGS, W7Job.DEFAULT_RECORDS);
+    try (TempDir checkpoints = TempDir.create("flink-w7-checkpoints-")) {
+      Map<String, String> settings = new HashMap<>(W7Job.settings(job.config(), checkpoints.uri()));
+      FlinkRest rest = FlinkRest.configure(settings);
+      StreamExecutionEnvironment env =
+          StreamExecutionEnvironment.getExecutionEnvironment(Configuration.fromMap(settings));
+      env.setParallelism(W7Job.PARALLELISM);
+      W7Job.bufferTimeout().ifPresent(timeout -> env.setBufferTimeout(timeout.toMillis()));
+
+      env.fromSequence(1, Long.MAX_VALUE)
+          .map(new Pace())
+          .keyBy(record -> record.f0, Types.LONG)
+          .process(new CountPerKey())
+          .sinkTo(new LatencySink());
+
+      LatencyMeasurement measurement =
+          LatencyMeasurement.start(W7Job.warmUp(), W7Job.measured(job.records()));
+      JobClient client = env.executeAsync(W7Job.ID);
+      measurement.awaitMeasured(
+          client.getJobExecutionResult(), W7Job.START_TIMEOUT, W7Job.DRAIN_TIMEOUT);
+      JsonNode overview = rest.get(rest.jobUrl(client.getJobID()) + "/checkpoints");
+      client.cancel().get(1, TimeUnit.MINUTES);
+      awaitEnd(client);
+      LatencyMeasurement.Figures figures = measurement.figures();
+
+      List<Long> endToEnd = new ArrayList<>();
+      for (JsonNode checkpoint : overview.path("history")) {
+        if ("COMPLETED".equals(checkpoint.path("status").asText())) {
+          endToEnd.add(checkpoint.path("end_to_end_duration").asLong());
+        }
+      }
+      Collections.sort(endToEnd);
+      System.out.println("W7 flink: checkpoint counts " + overview.path("counts"));
+      W7Job.result(Engine.FLINK, job.config(), figures, endToEnd.size(), median(endToEnd)).print();
+    }
+  }
+
+  /** Flink's cancel() completes once the request is accepted; the tasks stop after it. */
+  private static void awaitEnd(JobClient client) {
+    try {
+      client.getJobExecutionResult().get(1, TimeUnit.MINUTES);
+    } catch (Exception e) {
+      // cancelled: the result future fails
+    }
+  }
+
+  private static double median(List<Long> sorted) {
+    if (sorted.isEmpty()) {
+      return Double.NaN;
+    }
+    int mid = sorted.size() / 2;
+    return sorted.size() % 2 == 1 ? sorted.get(mid) : (sorted.get(mid - 1) + sorted.get(mid)) / 2.0;
+  }
+
+  /**
+   * Paces its subtask ({@link PacingSchedule}, from its first record) and emits {@code (W1's key,
+   * creation stamp)}. Chained to the sequence source, so the stamp is taken as the source emits.
+   */
+  static final class Pace extends RichMapFunction<Long, Tuple2<Long, Long>> {
+    private static final long serialVersionUID = 1L;
+    private transient PacingSchedule schedule;
+    private transient LatencyMeasurement measurement;
+
+    @Override
+    public Tuple2<Long, Long> map(Long i) {
+      if (schedule == null) {
+        schedule = PacingSchedule.startingNow(W7Job.RATE_PER_SUBTASK);
+        measurement = LatencyMeasurement.current();
+      }
+      long lag = schedule.awaitNext();
+      return Tuple2.of(W7Job.key(i), measurement.stamp(lag));
+    }
+  }
+
+  /** W1's count per key, carrying the creation stamp through: {@code (key, count, stamp)}. */
+  static final class CountPerKey
+      extends KeyedProcessFunction<Long, Tuple2<Long, Long>, Tuple3<Long, Long, Long>> {
+    private static final long serialVersionUID = 1L;
+    private transient ValueState<Long> count;
+
+    @Override
+    public void open(OpenContext openContext) {
+      count = getRuntimeContext().getState(new ValueStateDescriptor<>("count", Types.LONG));
+    }
+
+    @Override
+    public void processElement(
+        Tuple2<Long, Long> record, Context ctx, Collector<Tuple3<Long, Long, Long>> out)
+        throws Exception {
+      Long current = count.value();
+      long next = current == null ? 1L : current + 1L;
+      count.update(next);
+      out.collect(Tuple3.of(record.f0, next, record.f1));
+    }
+  }
+
+  /** Takes every measured record's latency into its subtask's histogram. */
+  static final class LatencySink implements Sink<Tuple3<Long, Long, Long>> {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public SinkWriter<Tuple3<Long, Long, Long>> createWriter(WriterInitContext context) {
+      LatencyMeasurement.SinkRecorder recorder = LatencyMeasurement.current().newSinkRecorder();
+      return new SinkWriter<>() {
+        @Override
+        public void write(Tuple3<Long, Long, Long> element, Context ctx) {
+          recorder.record(element.f2);
+        }
+
+        @Override
+        public void flush(boolean endOfInput) {}
+
+        @Override
+        public void close() {}
+      };
+    }
+  }
+}
