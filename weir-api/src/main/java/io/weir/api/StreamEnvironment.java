@@ -9,6 +9,7 @@ import io.weir.api.graph.Transformation;
 import io.weir.api.source.NumberSequenceSource;
 import io.weir.api.source.Source;
 import io.weir.api.typeutils.InvalidTypesException;
+import io.weir.api.typeutils.ResultTypeQueryable;
 import io.weir.api.typeutils.TypeInformation;
 import io.weir.api.typeutils.Types;
 import java.time.Duration;
@@ -181,10 +182,17 @@ public class StreamEnvironment {
     return c;
   }
 
-  /** A stream from a source; the type comes from the source's signature. */
+  /**
+   * A stream from a source; the type is the one the source names ({@link ResultTypeQueryable}, as a
+   * {@code DataGeneratorSource} does), else it comes from the source's signature.
+   */
+  @SuppressWarnings("unchecked")
   public <T> DataStreamSource<T> fromSource(Source<T, ?> source, String sourceName) {
     TypeInformation<T> type =
-        io.weir.api.typeutils.TypeExtractor.getOutputType(source, Source.class, 0, sourceName);
+        source instanceof ResultTypeQueryable<?> queryable
+            ? (TypeInformation<T>) queryable.getProducedType()
+            : io.weir.api.typeutils.TypeExtractor.getOutputType(
+                source, Source.class, 0, sourceName);
     return fromSource(source, sourceName, type);
   }
 
