@@ -13,6 +13,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.functions.RichMapFunction;
 import org.apache.flink.api.common.state.ValueState;
@@ -21,10 +22,14 @@ import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.sink2.SinkWriter;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
+import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
 import org.apache.flink.api.java.tuple.Tuple2;
 import org.apache.flink.api.java.tuple.Tuple3;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.connector.datagen.source.DataGeneratorSource;
+import org.apache.flink.connector.datagen.source.GeneratorFunction;
 import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
@@ -55,8 +60,23 @@ public final class FlinkLatency {
       env.setParallelism(W7Job.PARALLELISM);
       W7Job.bufferTimeout().ifPresent(timeout -> env.setBufferTimeout(timeout.toMillis()));
 
-      env.fromSequence(1, Long.MAX_VALUE)
-          .map(new Pace())
+      DataStream<Tuple2<Long, Long>> stamped;
+      if (W7Job.paced(job.config())) {
+        stamped = env.fromSequence(1, Long.MAX_VALUE).map(new Pace());
+      } else {
+        W7Job.GeneratorStamp stamp = new W7Job.GeneratorStamp();
+        stamped =
+            env.fromSource(
+                new DataGeneratorSource<>(
+                    (GeneratorFunction<Long, Tuple2<Long, Long>>)
+                        i -> Tuple2.of(W7Job.key(i), stamp.next()),
+                    Long.MAX_VALUE,
+                    RateLimiterStrategy.perSecond(W7Job.RATE),
+                    Types.TUPLE(Types.LONG, Types.LONG)),
+                WatermarkStrategy.noWatermarks(),
+                "Generator");
+      }
+      stamped
           .keyBy(record -> record.f0, Types.LONG)
           .process(new CountPerKey())
           .sinkTo(new LatencySink());

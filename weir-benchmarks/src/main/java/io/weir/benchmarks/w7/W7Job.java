@@ -27,8 +27,16 @@ import java.util.Optional;
 public final class W7Job {
   public static final String ID = "W7";
 
-  /** Checkpoints every second, aligned; and unaligned (from the start, no aligned timeout). */
-  public static final List<String> CONFIGS = List.of("aligned", "unaligned");
+  /**
+   * Checkpoints every second, aligned; and unaligned (from the start, no aligned timeout). Without
+   * a suffix the records come from each engine's own rate-limited generator ({@code
+   * DataGeneratorSource} with {@code RateLimiterStrategy.perSecond}, as a user would write it), so
+   * a source with nothing due is idle; with {@code -paced}, from a sequence source whose chained
+   * map parks until each record is due ({@link PacingSchedule}): a source that never idles, as one
+   * polling a busy external system.
+   */
+  public static final List<String> CONFIGS =
+      List.of("aligned", "unaligned", "aligned-paced", "unaligned-paced");
 
   public static final int PARALLELISM = 2;
 
@@ -77,9 +85,11 @@ public final class W7Job {
           CONFIGS,
           Map.of(Engine.WEIR, WeirLatency.class, Engine.FLINK, FlinkLatency.class),
           WARM_UP.plus(MEASURED),
-          "W1's job fed by 2 source subtasks paced to "
+          "W1's job fed by 2 source subtasks at "
               + RATE_PER_SUBTASK
-              + " rec/s each, each record stamped with System.nanoTime() when the source emits it;"
+              + " rec/s each (each engine's rate-limited DataGeneratorSource; -paced: a sequence"
+              + " source whose chained map parks until each record is due), each record stamped"
+              + " with System.nanoTime() when the source emits it;"
               + " the sinks take arrival - stamp into HDR histograms, merged; the first "
               + WARM_UP.toSeconds()
               + " s are left out; records = measured records that reached the sinks (--records"
@@ -132,8 +142,37 @@ public final class W7Job {
     settings.put("execution.checkpointing.interval", CHECKPOINT_INTERVAL.toMillis() + "ms");
     settings.put("execution.checkpointing.dir", checkpointDir);
     settings.put(
-        "execution.checkpointing.unaligned.enabled", Boolean.toString(config.equals("unaligned")));
+        "execution.checkpointing.unaligned.enabled",
+        Boolean.toString(config.startsWith("unaligned")));
     return settings;
+  }
+
+  /** True when {@code config} paces a sequence source with a map ({@code -paced}). */
+  public static boolean paced(String config) {
+    return config.endsWith("-paced");
+  }
+
+  /**
+   * The creation stamp of a generated record, for a rate-limited generator (a source subtask's
+   * {@code GeneratorFunction}): counts the subtask's records and reports how far behind the fixed
+   * schedule from its first record each one goes out.
+   */
+  public static final class GeneratorStamp implements java.io.Serializable {
+    private static final long serialVersionUID = 1L;
+    private transient long first;
+    private transient long generated;
+
+    /** The stamp of the record generated now. */
+    public long next() {
+      LatencyMeasurement measurement = LatencyMeasurement.current();
+      long now = System.nanoTime();
+      if (generated == 0) {
+        first = now;
+      }
+      long due = first + generated * PacingSchedule.NANOS_PER_SECOND / RATE_PER_SUBTASK;
+      generated++;
+      return measurement.stamp(Math.max(0, now - due));
+    }
   }
 
   /**

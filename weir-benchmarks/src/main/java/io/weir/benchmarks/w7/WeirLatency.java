@@ -1,6 +1,7 @@
 package io.weir.benchmarks.w7;
 
 import io.weir.api.CheckpointStatistics;
+import io.weir.api.DataStream;
 import io.weir.api.JobClient;
 import io.weir.api.StreamEnvironment;
 import io.weir.api.config.Configuration;
@@ -11,6 +12,8 @@ import io.weir.api.functions.RichMapFunction;
 import io.weir.api.sink.Sink;
 import io.weir.api.sink.SinkWriter;
 import io.weir.api.sink.WriterInitContext;
+import io.weir.api.source.datagen.DataGeneratorSource;
+import io.weir.api.source.datagen.RateLimiterStrategy;
 import io.weir.api.state.ValueState;
 import io.weir.api.state.ValueStateDescriptor;
 import io.weir.api.tuple.Tuple2;
@@ -47,9 +50,24 @@ public final class WeirLatency {
       env.setParallelism(W7Job.PARALLELISM);
       W7Job.bufferTimeout().ifPresent(env::setBufferTimeout);
 
-      env.fromSequence(1, Long.MAX_VALUE)
-          .map(new Pace())
-          .returns(Types.TUPLE(Types.LONG, Types.LONG))
+      DataStream<Tuple2<Long, Long>> stamped;
+      if (W7Job.paced(job.config())) {
+        stamped =
+            env.fromSequence(1, Long.MAX_VALUE)
+                .map(new Pace())
+                .returns(Types.TUPLE(Types.LONG, Types.LONG));
+      } else {
+        W7Job.GeneratorStamp stamp = new W7Job.GeneratorStamp();
+        stamped =
+            env.fromSource(
+                new DataGeneratorSource<>(
+                    i -> Tuple2.of(W7Job.key(i), stamp.next()),
+                    Long.MAX_VALUE,
+                    RateLimiterStrategy.perSecond(W7Job.RATE),
+                    Types.TUPLE(Types.LONG, Types.LONG)),
+                "Generator");
+      }
+      stamped
           .keyBy(record -> record.f0, Types.LONG)
           .process(new CountPerKey())
           .returns(Types.TUPLE(Types.LONG, Types.LONG, Types.LONG))

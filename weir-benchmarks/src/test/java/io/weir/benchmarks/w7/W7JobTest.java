@@ -227,7 +227,12 @@ class W7JobTest {
   void theWorkloadIsRegisteredTimedWithTheSameSettingsForBothEngines() {
     assertThat(Workloads.byId("w7")).isSameAs(W7Job.WORKLOAD);
     assertThat(W7Job.WORKLOAD.timed()).isTrue();
-    assertThat(W7Job.WORKLOAD.configs()).containsExactly("aligned", "unaligned");
+    assertThat(W7Job.WORKLOAD.configs())
+        .containsExactly("aligned", "unaligned", "aligned-paced", "unaligned-paced");
+    assertThat(W7Job.paced("unaligned-paced")).isTrue();
+    assertThat(W7Job.paced("unaligned")).isFalse();
+    assertThat(W7Job.settings("unaligned-paced", "file:///tmp/cp"))
+        .containsEntry("execution.checkpointing.unaligned.enabled", "true");
     assertThat(W7Job.DEFAULT_RECORDS).isEqualTo(6_000_000L);
     assertThat(W7Job.measured(W7Job.DEFAULT_RECORDS)).isEqualTo(Duration.ofSeconds(60));
     assertThat(W7Job.measured(300_000)).isEqualTo(Duration.ofSeconds(3));
