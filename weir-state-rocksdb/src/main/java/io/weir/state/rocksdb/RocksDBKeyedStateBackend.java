@@ -64,6 +64,11 @@ import org.slf4j.LoggerFactory;
  * string-append merge operator, so {@code add} never reads. Nothing is written to RocksDB's WAL:
  * state survives failures through checkpoints only.
  *
+ * <p>Value, reducing and aggregating state go through a write-back cache ({@link
+ * RocksDBWriteCache}, {@link RocksDBOptions#WRITE_CACHE_SIZE}), which is flushed to RocksDB before
+ * anything reads RocksDB otherwise than by a point read of such a state: every snapshot, a
+ * migration. List and map state bypass it; one state name is one kind.
+ *
  * <p>Snapshots are native (a RocksDB checkpoint of hard links, {@link RocksDBNativeSnapshot}):
  * incremental, uploading only new SST files, or full, copying all of them; or canonical (a RocksDB
  * snapshot read on the snapshot thread and written in the key-group format any backend restores,
@@ -85,6 +90,10 @@ public final class RocksDBKeyedStateBackend<K> implements KeyedStateBackend<K> {
     final StateDescriptor.Kind kind;
     final boolean timers;
     final ColumnFamilyHandle handle;
+
+    /** Mixed into the hash of a key in this column by the write cache. */
+    final int hashSeed;
+
     TypeSerializer<Object> valueSerializer;
     TypeSerializer<Object> mapKeySerializer;
 
@@ -99,6 +108,7 @@ public final class RocksDBKeyedStateBackend<K> implements KeyedStateBackend<K> {
       this.kind = kind;
       this.timers = timers;
       this.handle = handle;
+      this.hashSeed = name.hashCode();
       this.valueSerializer = valueSerializer;
       this.mapKeySerializer = mapKeySerializer;
     }
@@ -122,6 +132,10 @@ public final class RocksDBKeyedStateBackend<K> implements KeyedStateBackend<K> {
   final Path dbDir;
   final int transferThreads;
   private final int timerCacheSize;
+
+  /** Where value, reducing and aggregating state live: the write cache, or RocksDB directly. */
+  final SingleValueStore singleValues;
+
   private final RocksDBResources.Slot slot;
   final DBOptions dbOptions;
   final RocksDBResources.ColumnOptions columnOptions;
@@ -151,6 +165,8 @@ public final class RocksDBKeyedStateBackend<K> implements KeyedStateBackend<K> {
   private K currentKey;
   private int currentKeyGroup = -1;
   private byte[] currentKeyBytes;
+  private int currentKeyHash;
+  private boolean currentKeyHashed;
   private byte[] currentMapPrefix;
   final DataOutputSerializer keyOut = new DataOutputSerializer(64);
   final DataOutputSerializer valueOut = new DataOutputSerializer(256);
@@ -178,12 +194,20 @@ public final class RocksDBKeyedStateBackend<K> implements KeyedStateBackend<K> {
           RocksDBOptions.TRANSFER_THREADS.key() + " must be positive, not " + transferThreads);
     }
     this.timerCacheSize = conf.get(RocksDBOptions.TIMER_CACHE_SIZE);
+    int writeCacheSize = conf.get(RocksDBOptions.WRITE_CACHE_SIZE);
+    if (writeCacheSize < 0) {
+      throw new IllegalArgumentException(
+          RocksDBOptions.WRITE_CACHE_SIZE.key()
+              + " must be 0 (no write cache) or a positive number of entries, not "
+              + writeCacheSize);
+    }
     this.slot = slot;
     this.dbOptions = RocksDBResources.dbOptions(conf, slot);
     this.columnOptions = RocksDBResources.columnOptions(conf, slot);
     this.writeOptions = new WriteOptions().setDisableWAL(true);
     this.readOptions = new ReadOptions();
     this.flushOptions = new FlushOptions().setWaitForFlush(true);
+    this.singleValues = SingleValueStore.create(this, writeCacheSize);
   }
 
   /** Reads {@link RocksDBOptions#FULL_CHECKPOINT_FORMAT}; an unknown value names the key. */
@@ -305,6 +329,9 @@ public final class RocksDBKeyedStateBackend<K> implements KeyedStateBackend<K> {
     }
     long started = System.nanoTime();
     try {
+      // The migration reads the column directly. No state of it can have cached anything yet (it
+      // is registered only now), but the cache's contents must be in RocksDB before any such read.
+      singleValues.flush();
       long entries =
           RocksDBMigration.migrate(
               this,
@@ -389,6 +416,7 @@ public final class RocksDBKeyedStateBackend<K> implements KeyedStateBackend<K> {
       throw new UncheckedIOException("Cannot serialize key '" + key + "' of " + operatorName, e);
     }
     currentKeyBytes = keyOut.getCopyOfBuffer();
+    currentKeyHashed = false;
     currentMapPrefix = null;
   }
 
@@ -410,6 +438,15 @@ public final class RocksDBKeyedStateBackend<K> implements KeyedStateBackend<K> {
               + "' was used outside of processing an element or timer: there is no current key");
     }
     return currentKeyBytes;
+  }
+
+  /** The hash of {@link #currentKeyBytes()}, computed once per key. */
+  int currentKeyHash() {
+    if (!currentKeyHashed) {
+      currentKeyHash = Arrays.hashCode(currentKeyBytes());
+      currentKeyHashed = true;
+    }
+    return currentKeyHash;
   }
 
   /** Key group, key length and key: the prefix of every entry of the current key's map. */
@@ -508,7 +545,11 @@ public final class RocksDBKeyedStateBackend<K> implements KeyedStateBackend<K> {
       return snapshot(checkpointId);
     }
     checkOpen();
-    return columns.isEmpty() ? null : new RocksDBFullSnapshot(this);
+    if (columns.isEmpty()) {
+      return null;
+    }
+    singleValues.flush();
+    return new RocksDBFullSnapshot(this);
   }
 
   @Override
@@ -517,6 +558,8 @@ public final class RocksDBKeyedStateBackend<K> implements KeyedStateBackend<K> {
     if (columns.isEmpty()) {
       return null;
     }
+    // Before the RocksDB checkpoint or snapshot: it must hold every update made before the barrier.
+    singleValues.flush();
     if (incremental || nativeFull) {
       return RocksDBNativeSnapshot.take(this, checkpointId, incremental);
     }
@@ -562,6 +605,8 @@ public final class RocksDBKeyedStateBackend<K> implements KeyedStateBackend<K> {
       return;
     }
     closed = true;
+    // Unflushed updates die with the task: a restore starts from the last checkpoint.
+    singleValues.discard();
     // Snapshots still being written stop at their next key group; wait until they let go.
     guard.closeAndAwait();
     for (ColumnFamilyHandle h : handlesToClose) {

@@ -137,6 +137,18 @@ public final class RocksDBOptions {
                   + " written through): registering a timer that is already there and firing one"
                   + " need not read RocksDB. As Flink's key of the same name.");
 
+  public static final ConfigOption<Integer> WRITE_CACHE_SIZE =
+      ConfigOptions.key("state.backend.rocksdb.write-cache.size")
+          .intType()
+          .defaultValue(100_000)
+          .withDescription(
+              "Entries of value, reducing and aggregating state each RocksDB backend (operator"
+                  + " subtask) keeps on the heap in front of RocksDB, as serialized bytes, written"
+                  + " back: a key used again is read and updated without RocksDB, which sees its"
+                  + " latest value when the entry is evicted (least recently used, approximated)"
+                  + " or before a checkpoint. Costs about 100 bytes per entry plus the key and"
+                  + " value; 0 disables the cache. Map and list state are never cached.");
+
   public static final ConfigOption<String> FULL_CHECKPOINT_FORMAT =
       ConfigOptions.key("state.backend.rocksdb.checkpoint.full-format")
           .stringType()

@@ -62,28 +62,6 @@ final class RocksDBStates {
       return backend.db.get(column.handle, backend.readOptions, backend.currentKeyBytes());
     }
 
-    final V getValue() throws IOException, RocksDBException {
-      byte[] bytes = getRaw();
-      return bytes == null ? null : deserialize(bytes);
-    }
-
-    final void putValue(V value) throws IOException, RocksDBException {
-      DataOutputSerializer out = backend.valueOut;
-      out.clear();
-      valueSerializer().serialize(value, out);
-      byte[] key = backend.currentKeyBytes();
-      // From the reused buffer: no copy of the value per update.
-      backend.db.put(
-          column.handle,
-          backend.writeOptions,
-          key,
-          0,
-          key.length,
-          out.getSharedBuffer(),
-          0,
-          out.length());
-    }
-
     public void clear() {
       try {
         backend.db.delete(column.handle, backend.writeOptions, backend.currentKeyBytes());
@@ -106,7 +84,41 @@ final class RocksDBStates {
     }
   }
 
-  static final class Value<K, T> extends Base<K, T> implements ValueState<T> {
+  /**
+   * A state that reads and writes one whole value per key: value, reducing and aggregating state.
+   * Its values go through the backend's {@link SingleValueStore} (the write cache, when there is
+   * one), never straight to RocksDB, so that the cache is never bypassed.
+   */
+  abstract static class Single<K, V> extends Base<K, V> {
+
+    Single(RocksDBKeyedStateBackend<K> backend, RocksDBKeyedStateBackend.Column column) {
+      super(backend, column);
+    }
+
+    final V getValue() throws IOException, RocksDBException {
+      byte[] bytes = backend.singleValues.get(column);
+      return bytes == null ? null : deserialize(bytes);
+    }
+
+    final void putValue(V value) throws IOException, RocksDBException {
+      DataOutputSerializer out = backend.valueOut;
+      out.clear();
+      valueSerializer().serialize(value, out);
+      // From the reused buffer: the store copies what it keeps.
+      backend.singleValues.put(column, out.getSharedBuffer(), out.length());
+    }
+
+    @Override
+    public final void clear() {
+      try {
+        backend.singleValues.delete(column);
+      } catch (RocksDBException e) {
+        throw failure("clear", e);
+      }
+    }
+  }
+
+  static final class Value<K, T> extends Single<K, T> implements ValueState<T> {
     private final T defaultValue;
 
     Value(
@@ -359,7 +371,7 @@ final class RocksDBStates {
     }
   }
 
-  static final class Reducing<K, T> extends Base<K, T> implements ReducingState<T> {
+  static final class Reducing<K, T> extends Single<K, T> implements ReducingState<T> {
     private final ReduceFunction<T> reduce;
 
     Reducing(
@@ -382,7 +394,7 @@ final class RocksDBStates {
     }
   }
 
-  static final class Aggregating<K, IN, ACC, OUT> extends Base<K, ACC>
+  static final class Aggregating<K, IN, ACC, OUT> extends Single<K, ACC>
       implements AggregatingState<IN, OUT> {
     private final AggregateFunction<IN, ACC, OUT> aggregate;
 

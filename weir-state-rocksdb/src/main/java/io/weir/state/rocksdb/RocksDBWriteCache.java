@@ -1,0 +1,313 @@
+package io.weir.state.rocksdb;
+
+import java.util.Arrays;
+import org.rocksdb.RocksDBException;
+import org.rocksdb.WriteBatch;
+
+/**
+ * A bounded write-back cache in front of RocksDB for the states that hold one whole value per key
+ * (value, reducing and aggregating state), as Kafka Streams' record cache is in front of its
+ * stores: a key read or written again is answered from the heap, and RocksDB sees an update only
+ * when its entry is evicted or the cache is flushed before a snapshot. A hot key costs no JNI call
+ * and no RocksDB lookup per record.
+ *
+ * <p>Entries are keyed by column and RocksDB key (key group and serialized key, {@link
+ * RocksDBKeyedStateBackend#currentKeyBytes()}) and hold the value's serialized bytes, as RocksDB
+ * would: a read still deserializes a fresh copy, so changing a returned object without {@code
+ * update} changes nothing, exactly as without the cache. A clean entry is what RocksDB holds (null:
+ * the key has no value there); a dirty one is newer than RocksDB (null: a tombstone, the key was
+ * cleared). Reads that miss are cached clean, so a key read and then written (a count) reads
+ * RocksDB once.
+ *
+ * <p>At most {@code maxEntries} entries; inserting into a full cache evicts one chosen by CLOCK (a
+ * second chance for each entry used since the hand last passed it, an approximation of least
+ * recently used without a list to relink on every hit), writing it to RocksDB first if it is dirty.
+ * {@link #flush} writes every dirty entry in one write batch (several, past {@value
+ * #FLUSH_BATCH_BYTES} bytes) and keeps the entries, clean, so the cache stays warm across
+ * checkpoints.
+ *
+ * <p>The table is open addressing with linear probing over parallel arrays: the hit path allocates
+ * nothing. The key is the backend's current-key array itself (a fresh copy per {@code
+ * setCurrentKey}, never changed), so a hit of the key just set is an identity comparison and an
+ * insert copies no key. Values of the same length are overwritten in place. Task thread only.
+ */
+final class RocksDBWriteCache implements SingleValueStore {
+
+  /** Entry flags. */
+  private static final byte DIRTY = 1;
+
+  private static final byte REFERENCED = 2;
+
+  private static final int FLUSH_BATCH_BYTES = 4 << 20;
+
+  private static final int INITIAL_CAPACITY = 64;
+
+  private final RocksDBKeyedStateBackend<?> backend;
+  private final int maxEntries;
+
+  // Entry i, for i < size: its column, RocksDB key, value (null: none), mixed hash and flags.
+  private RocksDBKeyedStateBackend.Column[] columns;
+  private byte[][] keys;
+  private byte[][] values;
+  private int[] hashes;
+  private byte[] flags;
+  private int size;
+  private int dirtyEntries;
+
+  /** Where CLOCK looks for its next victim. */
+  private int hand;
+
+  /** Entry index + 1 by hash, 0 for a free cell; at most half full. */
+  private int[] table;
+
+  private int mask;
+
+  private long hits;
+  private long misses;
+  private long evictions;
+
+  RocksDBWriteCache(RocksDBKeyedStateBackend<?> backend, int maxEntries) {
+    if (maxEntries <= 0) {
+      throw new IllegalArgumentException(
+          RocksDBOptions.WRITE_CACHE_SIZE.key() + " must be positive here, not " + maxEntries);
+    }
+    this.backend = backend;
+    this.maxEntries = maxEntries;
+    allocate(Math.min(maxEntries, INITIAL_CAPACITY));
+  }
+
+  private void allocate(int capacity) {
+    columns =
+        Arrays.copyOf(columns == null ? new RocksDBKeyedStateBackend.Column[0] : columns, capacity);
+    keys = Arrays.copyOf(keys == null ? new byte[0][] : keys, capacity);
+    values = Arrays.copyOf(values == null ? new byte[0][] : values, capacity);
+    hashes = Arrays.copyOf(hashes == null ? new int[0] : hashes, capacity);
+    flags = Arrays.copyOf(flags == null ? new byte[0] : flags, capacity);
+    int cells = Integer.highestOneBit(Math.max(2, capacity) * 2 - 1) << 1;
+    table = new int[cells];
+    mask = cells - 1;
+    for (int i = 0; i < size; i++) {
+      link(i);
+    }
+  }
+
+  /** The current key's hash in {@code column}, mixed so that the low bits spread. */
+  private static int hash(RocksDBKeyedStateBackend.Column column, int keyHash) {
+    int h = keyHash * 0x9E3779B9 + column.hashSeed;
+    h ^= h >>> 16;
+    h *= 0x85EBCA6B;
+    return h ^ (h >>> 13);
+  }
+
+  private int find(RocksDBKeyedStateBackend.Column column, byte[] key, int hash) {
+    for (int cell = hash & mask; ; cell = (cell + 1) & mask) {
+      int e = table[cell] - 1;
+      if (e < 0) {
+        return -1;
+      }
+      if (hashes[e] == hash
+          && columns[e] == column
+          && (keys[e] == key || Arrays.equals(keys[e], key))) {
+        return e;
+      }
+    }
+  }
+
+  private void link(int e) {
+    int cell = hashes[e] & mask;
+    while (table[cell] != 0) {
+      cell = (cell + 1) & mask;
+    }
+    table[cell] = e + 1;
+  }
+
+  /** Removes entry {@code e} from the table, shifting back the entries probed past its cell. */
+  private void unlink(int e) {
+    int free = hashes[e] & mask;
+    while (table[free] != e + 1) {
+      free = (free + 1) & mask;
+    }
+    for (int cell = (free + 1) & mask; table[cell] != 0; cell = (cell + 1) & mask) {
+      int home = hashes[table[cell] - 1] & mask;
+      // The entry at cell may move to free unless its home lies cyclically in (free, cell].
+      boolean stays = free <= cell ? free < home && home <= cell : free < home || home <= cell;
+      if (!stays) {
+        table[free] = table[cell];
+        free = cell;
+      }
+    }
+    table[free] = 0;
+  }
+
+  /** A new entry for the current key in {@code column}, clean and without a value. */
+  private int insert(RocksDBKeyedStateBackend.Column column, byte[] key, int hash)
+      throws RocksDBException {
+    int e;
+    if (size < maxEntries) {
+      if (size == keys.length) {
+        allocate((int) Math.min(maxEntries, 2L * size));
+      }
+      e = size++;
+    } else {
+      e = victim();
+      evict(e);
+    }
+    columns[e] = column;
+    keys[e] = key;
+    values[e] = null;
+    hashes[e] = hash;
+    flags[e] = 0;
+    link(e);
+    return e;
+  }
+
+  /** CLOCK: the first entry from the hand not used since the hand last passed it. */
+  private int victim() {
+    while (true) {
+      int e = hand;
+      hand = hand + 1 == size ? 0 : hand + 1;
+      if ((flags[e] & REFERENCED) == 0) {
+        return e;
+      }
+      flags[e] &= ~REFERENCED;
+    }
+  }
+
+  /** Writes entry {@code e} to RocksDB if it is dirty and takes it out of the table. */
+  private void evict(int e) throws RocksDBException {
+    if ((flags[e] & DIRTY) != 0) {
+      if (values[e] == null) {
+        backend.db.delete(columns[e].handle, backend.writeOptions, keys[e]);
+      } else {
+        backend.db.put(columns[e].handle, backend.writeOptions, keys[e], values[e]);
+      }
+      flags[e] &= ~DIRTY;
+      dirtyEntries--;
+    }
+    unlink(e);
+    evictions++;
+  }
+
+  private void markDirty(int e) {
+    if ((flags[e] & DIRTY) == 0) {
+      dirtyEntries++;
+    }
+    flags[e] |= DIRTY | REFERENCED;
+  }
+
+  @Override
+  public byte[] get(RocksDBKeyedStateBackend.Column column) throws RocksDBException {
+    byte[] key = backend.currentKeyBytes();
+    int hash = hash(column, backend.currentKeyHash());
+    int e = find(column, key, hash);
+    if (e >= 0) {
+      hits++;
+      flags[e] |= REFERENCED;
+      // The same bytes; with the current key's own array the update that follows matches by
+      // identity.
+      keys[e] = key;
+      return values[e];
+    }
+    misses++;
+    byte[] stored = backend.db.get(column.handle, backend.readOptions, key);
+    e = insert(column, key, hash);
+    values[e] = stored;
+    return stored;
+  }
+
+  @Override
+  public void put(RocksDBKeyedStateBackend.Column column, byte[] value, int length)
+      throws RocksDBException {
+    byte[] key = backend.currentKeyBytes();
+    int hash = hash(column, backend.currentKeyHash());
+    int e = find(column, key, hash);
+    if (e < 0) {
+      e = insert(column, key, hash);
+    }
+    byte[] cached = values[e];
+    if (cached != null && cached.length == length) {
+      System.arraycopy(value, 0, cached, 0, length);
+    } else {
+      values[e] = Arrays.copyOf(value, length);
+    }
+    markDirty(e);
+  }
+
+  @Override
+  public void delete(RocksDBKeyedStateBackend.Column column) throws RocksDBException {
+    byte[] key = backend.currentKeyBytes();
+    int hash = hash(column, backend.currentKeyHash());
+    int e = find(column, key, hash);
+    if (e < 0) {
+      e = insert(column, key, hash);
+    }
+    values[e] = null;
+    markDirty(e);
+  }
+
+  @Override
+  public void flush() throws RocksDBException {
+    if (dirtyEntries == 0) {
+      return;
+    }
+    try (WriteBatch batch = new WriteBatch()) {
+      long bytes = 0;
+      for (int e = 0; e < size; e++) {
+        if ((flags[e] & DIRTY) == 0) {
+          continue;
+        }
+        if (values[e] == null) {
+          batch.delete(columns[e].handle, keys[e]);
+        } else {
+          batch.put(columns[e].handle, keys[e], values[e]);
+          bytes += values[e].length;
+        }
+        bytes += keys[e].length;
+        if (bytes >= FLUSH_BATCH_BYTES) {
+          backend.db.write(backend.writeOptions, batch);
+          batch.clear();
+          bytes = 0;
+        }
+      }
+      if (bytes > 0) {
+        backend.db.write(backend.writeOptions, batch);
+      }
+    }
+    // Only now: a batch that failed leaves every entry dirty, and writing one twice is harmless.
+    for (int e = 0; e < size; e++) {
+      flags[e] &= ~DIRTY;
+    }
+    dirtyEntries = 0;
+  }
+
+  @Override
+  public void discard() {
+    Arrays.fill(columns, 0, size, null);
+    Arrays.fill(keys, 0, size, null);
+    Arrays.fill(values, 0, size, null);
+    Arrays.fill(table, 0);
+    size = 0;
+    dirtyEntries = 0;
+    hand = 0;
+  }
+
+  int size() {
+    return size;
+  }
+
+  int dirtyEntries() {
+    return dirtyEntries;
+  }
+
+  long hits() {
+    return hits;
+  }
+
+  long misses() {
+    return misses;
+  }
+
+  long evictions() {
+    return evictions;
+  }
+}

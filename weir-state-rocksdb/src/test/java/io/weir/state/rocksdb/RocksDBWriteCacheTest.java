@@ -1,0 +1,246 @@
+package io.weir.state.rocksdb;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.weir.api.config.Configuration;
+import io.weir.api.state.ValueState;
+import io.weir.api.state.ValueStateDescriptor;
+import io.weir.api.typeutils.Types;
+import io.weir.runtime.checkpoint.CheckpointOptions;
+import io.weir.runtime.checkpoint.KeyedStateHandle;
+import io.weir.runtime.recovery.NonRecoverableException;
+import io.weir.runtime.state.KeyedStateBackend;
+import io.weir.runtime.state.KeyedStateSnapshot;
+import io.weir.runtime.storage.CheckpointStorage;
+import io.weir.runtime.storage.FileSystemCheckpointStorage;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The write cache of value state ({@link RocksDBWriteCache}) does what it is for (a hot key is not
+ * read from RocksDB again, the cache stays within its size) and every snapshot kind holds what it
+ * had not written to RocksDB yet.
+ */
+class RocksDBWriteCacheTest {
+
+  private static final ValueStateDescriptor<Long> COUNT =
+      new ValueStateDescriptor<>("count", Types.LONG);
+
+  @TempDir Path dir;
+
+  private KeyedStateBackend<Long> open(
+      String mode, int cacheSize, KeyedStateHandle restore, long id) throws Exception {
+    Configuration conf = TestBackends.configuration(mode, dir.resolve("local"));
+    conf.set(RocksDBOptions.WRITE_CACHE_SIZE, cacheSize);
+    return TestBackends.create(
+        conf,
+        Types.LONG.createSerializer(),
+        0,
+        1,
+        restore == null ? null : TestBackends.restored(id, List.of(restore), storage()));
+  }
+
+  private CheckpointStorage storage() {
+    return new FileSystemCheckpointStorage(dir.resolve("checkpoints").toUri(), "0".repeat(32), 64);
+  }
+
+  private static RocksDBWriteCache cacheOf(KeyedStateBackend<Long> backend) {
+    return (RocksDBWriteCache) ((RocksDBKeyedStateBackend<Long>) backend).singleValues;
+  }
+
+  /** What RocksDB itself holds for the current key in state {@code name}, past the cache. */
+  private static byte[] inRocksDB(KeyedStateBackend<Long> backend, String name) throws Exception {
+    RocksDBKeyedStateBackend<Long> rocks = (RocksDBKeyedStateBackend<Long>) backend;
+    return rocks.db.get(rocks.columns.get(name).handle, rocks.currentKeyBytes());
+  }
+
+  @Test
+  void aHotKeyIsReadFromRocksDBOnceAndWrittenOnlyWhenFlushed() throws Exception {
+    KeyedStateBackend<Long> backend = open("rocksdb-incremental", 100, null, 0);
+    try {
+      ValueState<Long> count = backend.getState(COUNT);
+      backend.setCurrentKey(7L);
+      for (int i = 0; i < 100; i++) {
+        Long now = count.value();
+        count.update(now == null ? 1 : now + 1);
+        backend.setCurrentKey(7L); // as the runtime does for every record
+      }
+      RocksDBWriteCache cache = cacheOf(backend);
+      assertThat(count.value()).isEqualTo(100L);
+      assertThat(cache.misses()).isEqualTo(1);
+      assertThat(cache.hits()).isEqualTo(100);
+      assertThat(cache.dirtyEntries()).isEqualTo(1);
+      assertThat(inRocksDB(backend, "count")).isNull();
+
+      backend.snapshot(1).release();
+
+      assertThat(cache.dirtyEntries()).isZero();
+      assertThat(cache.size()).isEqualTo(1); // kept, clean: the next read is still a hit
+      assertThat(inRocksDB(backend, "count")).isNotNull();
+      assertThat(count.value()).isEqualTo(100L);
+      assertThat(cache.misses()).isEqualTo(1);
+    } finally {
+      backend.close();
+    }
+  }
+
+  @Test
+  void theCacheStaysWithinItsSizeAndWritesWhatItEvicts() throws Exception {
+    KeyedStateBackend<Long> backend = open("rocksdb-incremental", 3, null, 0);
+    try {
+      ValueState<Long> count = backend.getState(COUNT);
+      for (long k = 0; k < 20; k++) {
+        backend.setCurrentKey(k);
+        count.update(k * 10);
+        assertThat(cacheOf(backend).size()).isLessThanOrEqualTo(3);
+      }
+      assertThat(cacheOf(backend).evictions()).isEqualTo(17);
+      int inRocksDB = 0;
+      for (long k = 0; k < 20; k++) {
+        backend.setCurrentKey(k);
+        inRocksDB += inRocksDB(backend, "count") != null ? 1 : 0;
+      }
+      assertThat(inRocksDB).isEqualTo(17);
+      for (long k = 0; k < 20; k++) {
+        backend.setCurrentKey(k);
+        assertThat(count.value()).isEqualTo(k * 10);
+      }
+    } finally {
+      backend.close();
+    }
+  }
+
+  /**
+   * Every kind of snapshot holds the updates and clears the cache had not written to RocksDB yet,
+   * and none made after its synchronous part, even when they reach RocksDB before the upload.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"rocksdb-incremental", "rocksdb-full", "rocksdb-canonical", "savepoint"})
+  void everySnapshotHoldsWhatTheCacheHadNotWritten(String kind) throws Exception {
+    String mode = kind.equals("savepoint") ? "rocksdb-incremental" : kind;
+    CheckpointStorage storage = storage();
+    KeyedStateBackend<Long> backend = open(mode, 1000, null, 0);
+    KeyedStateHandle handle;
+    try {
+      ValueState<Long> count = backend.getState(COUNT);
+      for (long k = 0; k < 50; k++) {
+        backend.setCurrentKey(k);
+        count.update(k);
+      }
+      TestBackends.checkpoint(backend, 1, storage);
+      backend.notifyCheckpointComplete(1);
+      // Now in RocksDB; change half of them and clear a fifth in the cache only.
+      for (long k = 0; k < 50; k++) {
+        backend.setCurrentKey(k);
+        if (k % 5 == 0) {
+          count.clear();
+        } else if (k % 2 == 0) {
+          count.update(k + 1000);
+        }
+      }
+      backend.setCurrentKey(10L);
+      assertThat(inRocksDB(backend, "count")).as("cleared only in the cache").isNotNull();
+      backend.setCurrentKey(12L);
+      assertThat(
+              Types.LONG
+                  .createSerializer()
+                  .deserialize(
+                      new io.weir.api.typeutils.DataInputDeserializer(inRocksDB(backend, "count"))))
+          .as("updated only in the cache")
+          .isEqualTo(12L);
+      assertThat(cacheOf(backend).dirtyEntries()).isEqualTo(30);
+
+      KeyedStateSnapshot snapshot =
+          kind.equals("savepoint")
+              ? backend.snapshot(2, CheckpointOptions.savepoint(CheckpointOptions.Type.SAVEPOINT))
+              : backend.snapshot(2);
+      // After the barrier, and written to RocksDB before the upload: must not be in the snapshot.
+      for (long k = 0; k < 50; k++) {
+        backend.setCurrentKey(k);
+        count.update(-k);
+      }
+      cacheOf(backend).flush();
+      handle = snapshot.persist(2, storage, "'op'");
+    } finally {
+      backend.close();
+    }
+
+    KeyedStateBackend<Long> restored = open(mode, 0, handle, 2);
+    try {
+      ValueState<Long> count = restored.getState(COUNT);
+      for (long k = 0; k < 50; k++) {
+        restored.setCurrentKey(k);
+        Long expected = k % 5 == 0 ? null : k % 2 == 0 ? k + 1000 : k;
+        assertThat(count.value()).as("key %s after a %s", k, kind).isEqualTo(expected);
+      }
+    } finally {
+      restored.close();
+    }
+  }
+
+  @Test
+  void aNegativeSizeNamesTheKey() {
+    Configuration conf = TestBackends.configuration("rocksdb-incremental", dir);
+    conf.setString(RocksDBOptions.WRITE_CACHE_SIZE.key(), "-1");
+
+    assertThatThrownBy(() -> TestBackends.create(conf, Types.LONG.createSerializer(), 0, 1, null))
+        .isInstanceOf(NonRecoverableException.class)
+        .hasMessageContaining("state.backend.rocksdb.write-cache.size")
+        .hasMessageContaining("-1");
+    assertThat(dir).isEmptyDirectory();
+  }
+
+  @Test
+  void aSizeThatIsNoNumberNamesTheKey() {
+    Configuration conf = TestBackends.configuration("rocksdb-incremental", dir);
+    conf.setString(RocksDBOptions.WRITE_CACHE_SIZE.key(), "lots");
+
+    assertThatThrownBy(() -> new RocksDBStateBackendFactory().validate(conf))
+        .hasMessageContaining("state.backend.rocksdb.write-cache.size")
+        .hasMessageContaining("lots");
+    assertThatThrownBy(() -> TestBackends.create(conf, Types.LONG.createSerializer(), 0, 1, null))
+        .hasMessageContaining("state.backend.rocksdb.write-cache.size")
+        .hasMessageContaining("lots");
+  }
+
+  @Test
+  void sizeZeroIsNoCache() throws Exception {
+    KeyedStateBackend<Long> backend = open("rocksdb-incremental", 0, null, 0);
+    try {
+      assertThat(((RocksDBKeyedStateBackend<Long>) backend).singleValues)
+          .isInstanceOf(SingleValueStore.Direct.class);
+      ValueState<Long> count = backend.getState(COUNT);
+      backend.setCurrentKey(1L);
+      count.update(5L);
+      assertThat(inRocksDB(backend, "count")).isNotNull();
+    } finally {
+      backend.close();
+    }
+  }
+
+  @Test
+  void aCachedStateNameCannotAlsoBeAListOrAMap() throws Exception {
+    KeyedStateBackend<Long> backend = open("rocksdb-incremental", 10, null, 0);
+    try {
+      backend.getState(COUNT);
+      assertThatThrownBy(
+              () ->
+                  backend.getListState(
+                      new io.weir.api.state.ListStateDescriptor<>("count", Types.LONG)))
+          .hasMessageContaining("'count'")
+          .hasMessageContaining("Give each state its own name");
+      assertThatThrownBy(
+              () ->
+                  backend.getMapState(
+                      new io.weir.api.state.MapStateDescriptor<>("count", Types.INT, Types.LONG)))
+          .hasMessageContaining("'count'");
+    } finally {
+      backend.close();
+    }
+  }
+}
