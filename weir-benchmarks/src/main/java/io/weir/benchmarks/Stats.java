@@ -4,11 +4,11 @@ import java.util.Arrays;
 import java.util.List;
 
 /** Small statistics over run figures. */
-final class Stats {
+public final class Stats {
   private Stats() {}
 
   /** The median; the mean of the middle two for an even count. */
-  static double median(List<Double> values) {
+  public static double median(List<Double> values) {
     if (values.isEmpty()) {
       throw new IllegalArgumentException("No values to take the median of.");
     }

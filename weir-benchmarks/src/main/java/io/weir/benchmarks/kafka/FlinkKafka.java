@@ -5,14 +5,12 @@ import io.weir.benchmarks.Engine;
 import io.weir.benchmarks.JobArgs;
 import io.weir.benchmarks.Result;
 import io.weir.benchmarks.TempDir;
+import io.weir.benchmarks.w1.FlinkKeyedCount;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
-import org.apache.flink.api.common.functions.OpenContext;
-import org.apache.flink.api.common.state.ValueState;
-import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.java.tuple.Tuple2;
@@ -27,7 +25,6 @@ import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsIni
 import org.apache.flink.connector.kafka.source.reader.deserializer.KafkaRecordDeserializationSchema;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -118,7 +115,7 @@ public final class FlinkKafka {
     boolean exactlyOnce = KafkaBench.exactlyOnce(config);
     env.fromSource(source.build(), WatermarkStrategy.noWatermarks(), "input")
         .keyBy(t -> t.f0, Types.LONG)
-        .process(new CountPerKey())
+        .process(new FlinkKeyedCount.CountCarryingStamp())
         .sinkTo(
             KafkaSink.<Tuple3<Long, Long, Long>>builder()
                 .setBootstrapServers(bootstrap)
@@ -165,29 +162,6 @@ public final class FlinkKafka {
           null,
           KafkaBench.outputKey(element.f0),
           KafkaBench.outputValue(element.f0, element.f1, element.f2));
-    }
-  }
-
-  /** Counts the records of each key in keyed state and emits {@code (key, count, stamp)}. */
-  static final class CountPerKey
-      extends KeyedProcessFunction<Long, Tuple2<Long, Long>, Tuple3<Long, Long, Long>> {
-    private static final long serialVersionUID = 1L;
-
-    private transient ValueState<Long> count;
-
-    @Override
-    public void open(OpenContext openContext) {
-      count = getRuntimeContext().getState(new ValueStateDescriptor<>("count", Types.LONG));
-    }
-
-    @Override
-    public void processElement(
-        Tuple2<Long, Long> in, Context ctx, Collector<Tuple3<Long, Long, Long>> out)
-        throws Exception {
-      Long current = count.value();
-      long next = current == null ? 1L : current + 1L;
-      count.update(next);
-      out.collect(Tuple3.of(in.f0, next, in.f1));
     }
   }
 }

@@ -3,11 +3,6 @@ package io.weir.benchmarks.kafka;
 import io.weir.api.JobClient;
 import io.weir.api.StreamEnvironment;
 import io.weir.api.config.Configuration;
-import io.weir.api.functions.Collector;
-import io.weir.api.functions.KeyedProcessFunction;
-import io.weir.api.functions.OpenContext;
-import io.weir.api.state.ValueState;
-import io.weir.api.state.ValueStateDescriptor;
 import io.weir.api.tuple.Tuple2;
 import io.weir.api.tuple.Tuple3;
 import io.weir.api.typeutils.Types;
@@ -16,6 +11,7 @@ import io.weir.benchmarks.Engine;
 import io.weir.benchmarks.JobArgs;
 import io.weir.benchmarks.Result;
 import io.weir.benchmarks.TempDir;
+import io.weir.benchmarks.w1.WeirKeyedCount;
 import io.weir.connector.kafka.DeliveryGuarantee;
 import io.weir.connector.kafka.KafkaRecordSerializer;
 import io.weir.connector.kafka.KafkaSink;
@@ -124,7 +120,7 @@ public final class WeirKafka {
                 KafkaBench.outputValue(element.f0, element.f1, element.f2));
     env.fromSource(source.build(), "input", Types.TUPLE(Types.LONG, Types.LONG))
         .keyBy(t -> t.f0, Types.LONG)
-        .process(new CountPerKey())
+        .process(new WeirKeyedCount.CountCarryingStamp())
         .returns(Types.TUPLE(Types.LONG, Types.LONG, Types.LONG))
         .sinkTo(
             KafkaSink.<Tuple3<Long, Long, Long>>builder()
@@ -136,28 +132,5 @@ public final class WeirKafka {
                 .setKafkaProducerConfig(KafkaBench.sinkProducerProperties(exactlyOnce))
                 .build());
     return env;
-  }
-
-  /** Counts the records of each key in keyed state and emits {@code (key, count, stamp)}. */
-  static final class CountPerKey
-      extends KeyedProcessFunction<Long, Tuple2<Long, Long>, Tuple3<Long, Long, Long>> {
-    private static final long serialVersionUID = 1L;
-
-    private transient ValueState<Long> count;
-
-    @Override
-    public void open(OpenContext openContext) throws Exception {
-      count = getRuntimeContext().getState(new ValueStateDescriptor<>("count", Types.LONG));
-    }
-
-    @Override
-    public void processElement(
-        Tuple2<Long, Long> in, Context ctx, Collector<Tuple3<Long, Long, Long>> out)
-        throws Exception {
-      Long current = count.value();
-      long next = current == null ? 1L : current + 1L;
-      count.update(next);
-      out.collect(Tuple3.of(in.f0, next, in.f1));
-    }
   }
 }

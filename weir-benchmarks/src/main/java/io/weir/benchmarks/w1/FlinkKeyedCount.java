@@ -14,6 +14,7 @@ import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.java.tuple.Tuple2;
+import org.apache.flink.api.java.tuple.Tuple3;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
@@ -91,6 +92,32 @@ public final class FlinkKeyedCount {
       long next = current == null ? 1L : current + 1L;
       count.update(next);
       out.collect(Tuple2.of(key, next));
+    }
+  }
+
+  /**
+   * W1's count carrying a stamp through, for the latency workloads (W7, KAFKA-LATENCY): {@code
+   * (key, stamp)} in, {@code (key, count, stamp)} out.
+   */
+  public static final class CountCarryingStamp
+      extends KeyedProcessFunction<Long, Tuple2<Long, Long>, Tuple3<Long, Long, Long>> {
+    private static final long serialVersionUID = 1L;
+
+    private transient ValueState<Long> count;
+
+    @Override
+    public void open(OpenContext openContext) {
+      count = getRuntimeContext().getState(new ValueStateDescriptor<>("count", Types.LONG));
+    }
+
+    @Override
+    public void processElement(
+        Tuple2<Long, Long> in, Context ctx, Collector<Tuple3<Long, Long, Long>> out)
+        throws Exception {
+      Long current = count.value();
+      long next = current == null ? 1L : current + 1L;
+      count.update(next);
+      out.collect(Tuple3.of(in.f0, next, in.f1));
     }
   }
 }

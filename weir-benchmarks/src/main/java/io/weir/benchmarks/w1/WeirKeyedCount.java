@@ -9,6 +9,7 @@ import io.weir.api.sink.DiscardingSink;
 import io.weir.api.state.ValueState;
 import io.weir.api.state.ValueStateDescriptor;
 import io.weir.api.tuple.Tuple2;
+import io.weir.api.tuple.Tuple3;
 import io.weir.api.typeutils.Types;
 import io.weir.benchmarks.ChildMain;
 import io.weir.benchmarks.Engine;
@@ -90,6 +91,32 @@ public final class WeirKeyedCount {
       long next = current == null ? 1L : current + 1L;
       count.update(next);
       out.collect(Tuple2.of(key, next));
+    }
+  }
+
+  /**
+   * W1's count carrying a stamp through, for the latency workloads (W7, KAFKA-LATENCY): {@code
+   * (key, stamp)} in, {@code (key, count, stamp)} out.
+   */
+  public static final class CountCarryingStamp
+      extends KeyedProcessFunction<Long, Tuple2<Long, Long>, Tuple3<Long, Long, Long>> {
+    private static final long serialVersionUID = 1L;
+
+    private transient ValueState<Long> count;
+
+    @Override
+    public void open(OpenContext openContext) throws Exception {
+      count = getRuntimeContext().getState(new ValueStateDescriptor<>("count", Types.LONG));
+    }
+
+    @Override
+    public void processElement(
+        Tuple2<Long, Long> in, Context ctx, Collector<Tuple3<Long, Long, Long>> out)
+        throws Exception {
+      Long current = count.value();
+      long next = current == null ? 1L : current + 1L;
+      count.update(next);
+      out.collect(Tuple3.of(in.f0, next, in.f1));
     }
   }
 }

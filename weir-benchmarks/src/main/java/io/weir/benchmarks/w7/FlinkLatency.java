@@ -7,17 +7,14 @@ import io.weir.benchmarks.JobArgs;
 import io.weir.benchmarks.Result;
 import io.weir.benchmarks.TempDir;
 import io.weir.benchmarks.flink.FlinkRest;
+import io.weir.benchmarks.w1.FlinkKeyedCount;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
-import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.functions.RichMapFunction;
-import org.apache.flink.api.common.state.ValueState;
-import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.sink2.SinkWriter;
@@ -31,8 +28,6 @@ import org.apache.flink.connector.datagen.source.GeneratorFunction;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
-import org.apache.flink.util.Collector;
 
 /**
  * W7 latency on Apache Flink 2.x, local mini cluster: the same job as {@link WeirLatency}, the same
@@ -78,7 +73,7 @@ public final class FlinkLatency {
       }
       stamped
           .keyBy(record -> record.f0, Types.LONG)
-          .process(new CountPerKey())
+          .process(new FlinkKeyedCount.CountCarryingStamp())
           .sinkTo(new LatencySink());
 
       LatencyMeasurement measurement =
@@ -97,9 +92,8 @@ public final class FlinkLatency {
           endToEnd.add(checkpoint.path("end_to_end_duration").asLong());
         }
       }
-      Collections.sort(endToEnd);
       System.out.println("W7 flink: checkpoint counts " + overview.path("counts"));
-      W7Job.result(Engine.FLINK, job.config(), figures, endToEnd.size(), median(endToEnd)).print();
+      W7Job.result(Engine.FLINK, job.config(), figures, endToEnd).print();
     }
   }
 
@@ -110,14 +104,6 @@ public final class FlinkLatency {
     } catch (Exception e) {
       // cancelled: the result future fails
     }
-  }
-
-  private static double median(List<Long> sorted) {
-    if (sorted.isEmpty()) {
-      return Double.NaN;
-    }
-    int mid = sorted.size() / 2;
-    return sorted.size() % 2 == 1 ? sorted.get(mid) : (sorted.get(mid - 1) + sorted.get(mid)) / 2.0;
   }
 
   /**
@@ -137,28 +123,6 @@ public final class FlinkLatency {
       }
       long lag = schedule.awaitNext();
       return Tuple2.of(W7Job.key(i), measurement.stamp(lag));
-    }
-  }
-
-  /** W1's count per key, carrying the creation stamp through: {@code (key, count, stamp)}. */
-  static final class CountPerKey
-      extends KeyedProcessFunction<Long, Tuple2<Long, Long>, Tuple3<Long, Long, Long>> {
-    private static final long serialVersionUID = 1L;
-    private transient ValueState<Long> count;
-
-    @Override
-    public void open(OpenContext openContext) {
-      count = getRuntimeContext().getState(new ValueStateDescriptor<>("count", Types.LONG));
-    }
-
-    @Override
-    public void processElement(
-        Tuple2<Long, Long> record, Context ctx, Collector<Tuple3<Long, Long, Long>> out)
-        throws Exception {
-      Long current = count.value();
-      long next = current == null ? 1L : current + 1L;
-      count.update(next);
-      out.collect(Tuple3.of(record.f0, next, record.f1));
     }
   }
 

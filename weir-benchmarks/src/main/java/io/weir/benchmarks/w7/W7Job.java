@@ -2,6 +2,7 @@ package io.weir.benchmarks.w7;
 
 import io.weir.benchmarks.Engine;
 import io.weir.benchmarks.Result;
+import io.weir.benchmarks.Stats;
 import io.weir.benchmarks.Workload;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -178,15 +179,18 @@ public final class W7Job {
   /**
    * The {@code RESULT}: the measured records over the measured span, then the latency figures.
    *
-   * @param completedCheckpoints checkpoints completed during the run
-   * @param checkpointP50Millis their median end-to-end duration, NaN if none completed
+   * @param checkpointMillis the end-to-end durations of the checkpoints completed during the run
    */
   public static Result result(
       Engine engine,
       String config,
       LatencyMeasurement.Figures figures,
-      long completedCheckpoints,
-      double checkpointP50Millis) {
+      List<Long> checkpointMillis) {
+    long completedCheckpoints = checkpointMillis.size();
+    double checkpointP50Millis =
+        checkpointMillis.isEmpty()
+            ? Double.NaN
+            : Stats.median(checkpointMillis.stream().map(Long::doubleValue).toList());
     return Result.of(engine, ID, config, figures.recorded(), figures.measuredNanos())
         .with("p50Ms", ms(figures.percentileMs(50)))
         .with("p99Ms", ms(figures.percentileMs(99)))

@@ -5,17 +5,12 @@ import io.weir.api.DataStream;
 import io.weir.api.JobClient;
 import io.weir.api.StreamEnvironment;
 import io.weir.api.config.Configuration;
-import io.weir.api.functions.Collector;
-import io.weir.api.functions.KeyedProcessFunction;
-import io.weir.api.functions.OpenContext;
 import io.weir.api.functions.RichMapFunction;
 import io.weir.api.sink.Sink;
 import io.weir.api.sink.SinkWriter;
 import io.weir.api.sink.WriterInitContext;
 import io.weir.api.source.datagen.DataGeneratorSource;
 import io.weir.api.source.datagen.RateLimiterStrategy;
-import io.weir.api.state.ValueState;
-import io.weir.api.state.ValueStateDescriptor;
 import io.weir.api.tuple.Tuple2;
 import io.weir.api.tuple.Tuple3;
 import io.weir.api.typeutils.Types;
@@ -24,6 +19,7 @@ import io.weir.benchmarks.Engine;
 import io.weir.benchmarks.JobArgs;
 import io.weir.benchmarks.Result;
 import io.weir.benchmarks.TempDir;
+import io.weir.benchmarks.w1.WeirKeyedCount;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -69,7 +65,7 @@ public final class WeirLatency {
       }
       stamped
           .keyBy(record -> record.f0, Types.LONG)
-          .process(new CountPerKey())
+          .process(new WeirKeyedCount.CountCarryingStamp())
           .returns(Types.TUPLE(Types.LONG, Types.LONG, Types.LONG))
           .sinkTo(new LatencySink());
 
@@ -82,22 +78,13 @@ public final class WeirLatency {
       client.cancel().get(1, TimeUnit.MINUTES);
       LatencyMeasurement.Figures figures = measurement.figures();
 
-      long[] endToEnd =
+      List<Long> endToEnd =
           statistics.stream()
               .filter(cp -> cp.status() == CheckpointStatistics.Status.COMPLETED)
-              .mapToLong(CheckpointStatistics::endToEndDurationMillis)
-              .sorted()
-              .toArray();
-      W7Job.result(Engine.WEIR, job.config(), figures, endToEnd.length, median(endToEnd)).print();
+              .map(CheckpointStatistics::endToEndDurationMillis)
+              .toList();
+      W7Job.result(Engine.WEIR, job.config(), figures, endToEnd).print();
     }
-  }
-
-  private static double median(long[] sorted) {
-    if (sorted.length == 0) {
-      return Double.NaN;
-    }
-    int mid = sorted.length / 2;
-    return sorted.length % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2.0;
   }
 
   /**
@@ -117,28 +104,6 @@ public final class WeirLatency {
       }
       long lag = schedule.awaitNext();
       return Tuple2.of(W7Job.key(i), measurement.stamp(lag));
-    }
-  }
-
-  /** W1's count per key, carrying the creation stamp through: {@code (key, count, stamp)}. */
-  static final class CountPerKey
-      extends KeyedProcessFunction<Long, Tuple2<Long, Long>, Tuple3<Long, Long, Long>> {
-    private static final long serialVersionUID = 1L;
-    private transient ValueState<Long> count;
-
-    @Override
-    public void open(OpenContext openContext) throws Exception {
-      count = getRuntimeContext().getState(new ValueStateDescriptor<>("count", Types.LONG));
-    }
-
-    @Override
-    public void processElement(
-        Tuple2<Long, Long> record, Context ctx, Collector<Tuple3<Long, Long, Long>> out)
-        throws Exception {
-      Long current = count.value();
-      long next = current == null ? 1L : current + 1L;
-      count.update(next);
-      out.collect(Tuple3.of(record.f0, next, record.f1));
     }
   }
 

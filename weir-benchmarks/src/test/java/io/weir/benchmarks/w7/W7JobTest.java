@@ -205,7 +205,7 @@ class W7JobTest {
       sink.record(created);
     }
 
-    Result result = W7Job.result(Engine.WEIR, "aligned", measurement.figures(), 2, 12.5);
+    Result result = W7Job.result(Engine.WEIR, "aligned", measurement.figures(), List.of(15L, 10L));
 
     assertThat(result.records()).isEqualTo(100_000);
     assertThat(result.seconds()).isEqualTo(2.0);
@@ -217,8 +217,7 @@ class W7JobTest {
         .containsEntry("cpP50Ms", "12.50");
     assertThat(Double.parseDouble(result.extra().get("p50Ms"))).isCloseTo(40, within(0.05));
     assertThat(Double.parseDouble(result.extra().get("maxMs"))).isCloseTo(40, within(0.05));
-    assertThat(
-            W7Job.result(Engine.FLINK, "unaligned", measurement.figures(), 0, Double.NaN).extra())
+    assertThat(W7Job.result(Engine.FLINK, "unaligned", measurement.figures(), List.of()).extra())
         .containsEntry("p50Ms", "n/a")
         .containsEntry("cpP50Ms", "n/a");
   }
