@@ -548,6 +548,12 @@ class SavepointTest {
           .setCheckpointStorage(elsewhere.resolve(mode.name()).toUri().toString());
       second.getConfiguration().set(CheckpointingOptions.SAVEPOINT_PATH, restored.toString());
       second.getConfiguration().set(CheckpointingOptions.RECOVERY_CLAIM_MODE, mode);
+      // Retained so that its newest checkpoint can be read once it is cancelled: while it runs,
+      // each new checkpoint subsumes (deletes) the one before.
+      second
+          .getCheckpointConfig()
+          .setExternalizedCheckpointRetention(
+              ExternalizedCheckpointRetention.RETAIN_ON_CANCELLATION);
       CountingSource resumedSource = CountingSource.gated(LIMIT);
       CountSink resumed = new CountSink();
       countPipeline(second, resumedSource, resumed);
@@ -557,17 +563,17 @@ class SavepointTest {
       await()
           .atMost(WAIT)
           .until(() -> resumedSource.control().progress(newest(resumedJobDir)) == 300);
-      // The resumed job's checkpoint refers to no file of the restored one (its first checkpoint
-      // is full, also with incremental RocksDB): it loads from the new job's directory alone.
-      Path own = resumedJobDir.resolve("chk-" + newest(resumedJobDir));
-      assertThat(FileSystemCheckpointStorage.loadFromPath(own.toString()).checkpoint().operators())
-          .isNotEmpty();
       if (mode == RecoveryClaimMode.CLAIM) {
         await().atMost(WAIT).until(() -> !Files.exists(restored));
       } else {
         assertThat(files(jobDir)).as("NO_CLAIM never deletes a restored file").isEqualTo(before);
       }
       resumedJob.cancel().get(30, TimeUnit.SECONDS);
+      // The resumed job's checkpoint refers to no file of the restored one (its first checkpoint
+      // is full, also with incremental RocksDB): it loads from the new job's directory alone.
+      Path own = resumedJobDir.resolve("chk-" + newest(resumedJobDir));
+      assertThat(FileSystemCheckpointStorage.loadFromPath(own.toString()).checkpoint().operators())
+          .isNotEmpty();
       assertThat(resumed.highest()).isEqualTo(expectedCounts(300, KEYS));
       if (mode == RecoveryClaimMode.NO_CLAIM) {
         assertThat(files(jobDir)).isEqualTo(before);
