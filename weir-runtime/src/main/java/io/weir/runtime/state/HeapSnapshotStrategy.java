@@ -12,7 +12,9 @@ import io.weir.runtime.checkpoint.KeyedStateHandle;
 import io.weir.runtime.checkpoint.StateSchema;
 import io.weir.runtime.recovery.NonRecoverableException;
 import io.weir.runtime.storage.CheckpointStorage;
+import io.weir.runtime.storage.StreamStateHandle;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -37,6 +39,12 @@ import java.util.function.UnaryOperator;
 public final class HeapSnapshotStrategy {
 
   private static final int VERSION = 1;
+
+  /**
+   * A snapshot serializes this much before handing it to the storage. A key group bigger than this
+   * is serialized whole first.
+   */
+  static final int CHUNK_BYTES = 1 << 20;
 
   private HeapSnapshotStrategy() {}
 
@@ -193,64 +201,108 @@ public final class HeapSnapshotStrategy {
       return new StateSchema(StateSchema.snapshotBytes(keySerializer), states);
     }
 
-    /** The asynchronous part: serializes every key group. Any thread; call once. */
-    @SuppressWarnings("unchecked")
-    public SerializedKeyGroups write() throws IOException {
+    /**
+     * The asynchronous part: serializes every key group and stores the bytes. State that fits in
+     * one chunk goes to the storage as an array (which may keep it inline); larger state streams
+     * into the storage a chunk at a time, so a snapshot holds about {@link #CHUNK_BYTES} of
+     * serialized state, never the whole of it. Any thread; call once.
+     */
+    @Override
+    public KeyedStateHandle persist(
+        long checkpointId, CheckpointStorage storage, String description) throws IOException {
       try {
-        DataOutputSerializer out = new DataOutputSerializer(64 * 1024);
-        List<StateMeta> metas = new ArrayList<>(names.size());
-        for (int s = 0; s < names.size(); s++) {
-          metas.add(
-              new StateMeta(
-                  names.get(s), kinds.get(s), valueSerializers.get(s), mapKeySerializers.get(s)));
-        }
-        writeHeader(out, keySerializer, metas);
-        long[] offsets = new long[range.getNumberOfKeyGroups()];
-        for (int kg = range.startKeyGroup(); kg <= range.endKeyGroup(); kg++) {
-          offsets[kg - range.startKeyGroup()] = out.length();
-          for (int s = 0; s < tables.size(); s++) {
-            Map<Object, Object> entries = tables.get(s).keyGroup(kg);
-            out.writeInt(entries.size());
-            TypeSerializer<Object> values = valueSerializers.get(s);
-            StateDescriptor.Kind kind = kinds.get(s);
-            for (Map.Entry<Object, Object> e : entries.entrySet()) {
-              keySerializer.serialize(e.getKey(), out);
-              switch (kind) {
-                case LIST -> {
-                  List<Object> list = (List<Object>) e.getValue();
-                  out.writeInt(list.size());
-                  for (Object element : list) {
-                    values.serialize(element, out);
-                  }
-                }
-                case MAP -> {
-                  Map<Object, Object> map = (Map<Object, Object>) e.getValue();
-                  out.writeInt(map.size());
-                  TypeSerializer<Object> mapKeys = mapKeySerializers.get(s);
-                  for (Map.Entry<Object, Object> m : map.entrySet()) {
-                    mapKeys.serialize(m.getKey(), out);
-                    values.serialize(m.getValue(), out);
-                  }
-                }
-                default -> values.serialize(e.getValue(), out);
-              }
-            }
-          }
-        }
-        return new SerializedKeyGroups(range, offsets, out.getCopyOfBuffer());
+        ChunkWriter writer = new ChunkWriter();
+        writer.fill();
+        String what = "keyed state of " + description;
+        StreamStateHandle data =
+            writer.done()
+                ? storage.writeState(checkpointId, writer.out.getCopyOfBuffer(), what)
+                : storage.writeState(checkpointId, what, writer::drainTo);
+        return new KeyGroupsStateHandle(range, writer.offsets, data);
       } finally {
         release();
       }
     }
 
-    @Override
-    public KeyedStateHandle persist(
-        long checkpointId, CheckpointStorage storage, String description) throws IOException {
-      SerializedKeyGroups groups = write();
-      return new KeyGroupsStateHandle(
-          groups.range(),
-          groups.offsets(),
-          storage.writeState(checkpointId, groups.data(), "keyed state of " + description));
+    /** Serializes the header and then the key groups in order, a chunk at a time. */
+    private final class ChunkWriter {
+      final DataOutputSerializer out = new DataOutputSerializer(64 * 1024);
+      final long[] offsets = new long[range.getNumberOfKeyGroups()];
+      private final List<StateMeta> metas = new ArrayList<>(names.size());
+      private int nextKeyGroup = range.startKeyGroup();
+      private boolean headerWritten;
+
+      /** Bytes handed to the stream before those in {@link #out}. */
+      private long drained;
+
+      ChunkWriter() {
+        for (int s = 0; s < names.size(); s++) {
+          metas.add(
+              new StateMeta(
+                  names.get(s), kinds.get(s), valueSerializers.get(s), mapKeySerializers.get(s)));
+        }
+      }
+
+      boolean done() {
+        return headerWritten && nextKeyGroup > range.endKeyGroup();
+      }
+
+      /** Serializes key groups into {@link #out} until it holds a chunk or all are written. */
+      void fill() throws IOException {
+        if (!headerWritten) {
+          writeHeader(out, keySerializer, metas);
+          headerWritten = true;
+        }
+        while (nextKeyGroup <= range.endKeyGroup() && out.length() < CHUNK_BYTES) {
+          offsets[nextKeyGroup - range.startKeyGroup()] = drained + out.length();
+          writeKeyGroup(nextKeyGroup++);
+        }
+      }
+
+      /** Hands what is serialized to {@code stream}, then the rest, a chunk at a time. */
+      void drainTo(OutputStream stream) throws IOException {
+        while (true) {
+          stream.write(out.getSharedBuffer(), 0, out.length());
+          drained += out.length();
+          out.clear();
+          if (done()) {
+            return;
+          }
+          fill();
+        }
+      }
+
+      @SuppressWarnings("unchecked")
+      private void writeKeyGroup(int kg) throws IOException {
+        for (int s = 0; s < tables.size(); s++) {
+          Map<Object, Object> entries = tables.get(s).keyGroup(kg);
+          out.writeInt(entries.size());
+          TypeSerializer<Object> values = valueSerializers.get(s);
+          StateDescriptor.Kind kind = kinds.get(s);
+          for (Map.Entry<Object, Object> e : entries.entrySet()) {
+            keySerializer.serialize(e.getKey(), out);
+            switch (kind) {
+              case LIST -> {
+                List<Object> list = (List<Object>) e.getValue();
+                out.writeInt(list.size());
+                for (Object element : list) {
+                  values.serialize(element, out);
+                }
+              }
+              case MAP -> {
+                Map<Object, Object> map = (Map<Object, Object>) e.getValue();
+                out.writeInt(map.size());
+                TypeSerializer<Object> mapKeys = mapKeySerializers.get(s);
+                for (Map.Entry<Object, Object> m : map.entrySet()) {
+                  mapKeys.serialize(m.getKey(), out);
+                  values.serialize(m.getValue(), out);
+                }
+              }
+              default -> values.serialize(e.getValue(), out);
+            }
+          }
+        }
+      }
     }
 
     /** Lets the tables stop copying for this snapshot; idempotent. */

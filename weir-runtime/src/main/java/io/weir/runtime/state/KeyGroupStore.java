@@ -26,8 +26,14 @@ interface KeyGroupStore<K, V> {
 
   void forEach(BiConsumer<? super K, ? super V> action);
 
-  /** A private copy for copy-on-write, deep-copying values with {@code valueCopier} if not null. */
-  KeyGroupStore<K, V> copy(UnaryOperator<V> valueCopier);
+  /**
+   * A private copy for copy-on-write that shares the values: enough for writes, which replace a
+   * value and never change it.
+   */
+  KeyGroupStore<K, V> copy();
+
+  /** Replaces every value by {@code copier}'s deep copy of it, in this (private) store. */
+  void copyValues(UnaryOperator<V> copier);
 
   /** A read-only view for a snapshot's writer. */
   Map<K, V> asMap();
@@ -100,14 +106,15 @@ interface KeyGroupStore<K, V> {
     }
 
     @Override
-    public KeyGroupStore<K, V> copy(UnaryOperator<V> valueCopier) {
+    public KeyGroupStore<K, V> copy() {
       HashMap<K, V> copy = new HashMap<>(map.size() * 4 / 3 + 1);
-      if (valueCopier == null) {
-        copy.putAll(map);
-      } else {
-        map.forEach((k, v) -> copy.put(k, valueCopier.apply(v)));
-      }
+      copy.putAll(map);
       return new HashStore<>(copy);
+    }
+
+    @Override
+    public void copyValues(UnaryOperator<V> copier) {
+      map.replaceAll((k, v) -> copier.apply(v));
     }
 
     @Override

@@ -177,11 +177,14 @@ final class LongLongStore implements KeyGroupStore<Long, Long> {
     }
   }
 
-  /** Values are immutable {@code Long}s: the copier is not needed. */
   @Override
-  public KeyGroupStore<Long, Long> copy(UnaryOperator<Long> valueCopier) {
+  public KeyGroupStore<Long, Long> copy() {
     return new LongLongStore(this);
   }
+
+  /** Values are immutable {@code Long}s (primitives here): nothing to copy. */
+  @Override
+  public void copyValues(UnaryOperator<Long> copier) {}
 
   @Override
   public Map<Long, Long> asMap() {

@@ -11,8 +11,11 @@ import java.util.function.UnaryOperator;
  * <p>A snapshot takes the current map of every key group by reference — no copying, so the
  * synchronous part costs one array copy per state — and from then on the map it holds is never
  * written again: the first write to a key group while a snapshot is in flight replaces that key
- * group's map with a copy (deep-copying mutable values with {@code valueCopier}). Only key groups
- * written during the upload are copied, once per snapshot. Task thread only, except {@link
+ * group's map with a copy that shares the values, since a write replaces a value and leaves the old
+ * one as the snapshot holds it. Mutable values (see {@code valueCopier}) are deep-copied, all of a
+ * key group's at once, only at the first read of that key group, since the caller may change what a
+ * read returns. Only key groups written during the upload are copied, once per snapshot: blind
+ * writes (a value state set without being read) copy no value. Task thread only, except {@link
  * Snapshot#release()}.
  */
 final class StateTable<K, V> {
@@ -22,6 +25,9 @@ final class StateTable<K, V> {
 
   /** For each key group, the snapshot epoch at which its map was last made private. */
   private final int[] ownedEpoch;
+
+  /** For each key group, the snapshot epoch at which its values were last deep-copied. */
+  private final int[] valuesOwnedEpoch;
 
   private UnaryOperator<V> valueCopier;
   private boolean mutableValues;
@@ -37,6 +43,7 @@ final class StateTable<K, V> {
     this.firstKeyGroup = range.startKeyGroup();
     this.maps = new KeyGroupStore[range.getNumberOfKeyGroups()];
     this.ownedEpoch = new int[maps.length];
+    this.valuesOwnedEpoch = new int[maps.length];
     for (int i = 0; i < maps.length; i++) {
       maps[i] = KeyGroupStore.create(layout);
     }
@@ -54,10 +61,13 @@ final class StateTable<K, V> {
     this.mutableValues = valueCopier != null;
   }
 
-  /** A read; for mutable values it also makes the key group private, since callers may mutate. */
+  /**
+   * A read; for mutable values it also makes the key group and its values private, since callers
+   * may change the value they get.
+   */
   V get(K key, int keyGroup) {
     int i = keyGroup - firstKeyGroup;
-    return (mutableValues ? writable(i) : maps[i]).get(key);
+    return (mutableValues ? valuesWritable(i) : maps[i]).get(key);
   }
 
   void put(K key, int keyGroup, V value) {
@@ -68,12 +78,27 @@ final class StateTable<K, V> {
     writable(keyGroup - firstKeyGroup).remove(key);
   }
 
+  /** Key group {@code i}'s map, private to the table; its values may be a snapshot's too. */
   private KeyGroupStore<K, V> writable(int i) {
     KeyGroupStore<K, V> map = maps[i];
     if (activeSnapshots > 0 && ownedEpoch[i] != epoch) {
-      map = map.copy(valueCopier);
+      map = map.copy();
       maps[i] = map;
       ownedEpoch[i] = epoch;
+    }
+    return map;
+  }
+
+  /**
+   * Key group {@code i}'s map with values of its own: deep-copied if a snapshot taken since they
+   * were last copied may hold them. A deep copy leaves them shared with no snapshot, older ones
+   * included.
+   */
+  private KeyGroupStore<K, V> valuesWritable(int i) {
+    KeyGroupStore<K, V> map = writable(i);
+    if (activeSnapshots > 0 && valuesOwnedEpoch[i] != epoch) {
+      map.copyValues(valueCopier);
+      valuesOwnedEpoch[i] = epoch;
     }
     return map;
   }

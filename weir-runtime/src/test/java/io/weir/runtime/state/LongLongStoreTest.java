@@ -68,7 +68,7 @@ class LongLongStoreTest {
     }
     store.put(Long.MIN_VALUE, 7L);
     Map<Long, Long> frozen = new HashMap<>(store.asMap());
-    KeyGroupStore<Long, Long> copy = store.copy(null);
+    KeyGroupStore<Long, Long> copy = store.copy();
     for (long k = -100; k < 100; k += 2) {
       copy.remove(k);
       copy.put(k + 1, -1L);
