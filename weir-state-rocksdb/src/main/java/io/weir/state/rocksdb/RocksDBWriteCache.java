@@ -19,12 +19,15 @@ import org.rocksdb.WriteBatch;
  * cleared). Reads that miss are cached clean, so a key read and then written (a count) reads
  * RocksDB once.
  *
- * <p>At most {@code maxEntries} entries; inserting into a full cache evicts one chosen by CLOCK (a
- * second chance for each entry used since the hand last passed it, an approximation of least
+ * <p>At most {@code maxEntries} entries. A read that misses a full cache evicts one chosen by CLOCK
+ * (a second chance for each entry used since the hand last passed it, an approximation of least
  * recently used without a list to relink on every hit), writing it to RocksDB first if it is dirty.
- * {@link #flush} writes every dirty entry in one write batch (several, past {@value
- * #FLUSH_BATCH_BYTES} bytes) and keeps the entries, clean, so the cache stays warm across
- * checkpoints.
+ * A write or clear that misses a full cache goes straight to RocksDB instead (write-around, as a
+ * CPU cache's no-write-allocate): a blind write saves no RocksDB read, so over more keys than the
+ * cache holds (a state written without being read) admitting it would only trade one RocksDB put
+ * for another, that of the entry it evicts, and churn the heap with entries that die young. {@link
+ * #flush} writes every dirty entry in one write batch (several, past {@value #FLUSH_BATCH_BYTES}
+ * bytes) and keeps the entries, clean, so the cache stays warm across checkpoints.
  *
  * <p>The table is open addressing with linear probing over parallel arrays: the hit path allocates
  * nothing. The key is the backend's current-key array itself (a fresh copy per {@code
@@ -65,6 +68,7 @@ final class RocksDBWriteCache implements SingleValueStore {
   private long hits;
   private long misses;
   private long evictions;
+  private long writesAround;
 
   RocksDBWriteCache(RocksDBKeyedStateBackend<?> backend, int maxEntries) {
     if (maxEntries <= 0) {
@@ -222,6 +226,11 @@ final class RocksDBWriteCache implements SingleValueStore {
     int hash = hash(column, backend.currentKeyHash());
     int e = find(column, key, hash);
     if (e < 0) {
+      if (size == maxEntries) {
+        writesAround++;
+        backend.db.put(column.handle, backend.writeOptions, key, 0, key.length, value, 0, length);
+        return;
+      }
       e = insert(column, key, hash);
     }
     byte[] cached = values[e];
@@ -239,6 +248,11 @@ final class RocksDBWriteCache implements SingleValueStore {
     int hash = hash(column, backend.currentKeyHash());
     int e = find(column, key, hash);
     if (e < 0) {
+      if (size == maxEntries) {
+        writesAround++;
+        backend.db.delete(column.handle, backend.writeOptions, key);
+        return;
+      }
       e = insert(column, key, hash);
     }
     values[e] = null;
@@ -309,5 +323,10 @@ final class RocksDBWriteCache implements SingleValueStore {
 
   long evictions() {
     return evictions;
+  }
+
+  /** Writes and clears that missed the full cache and went straight to RocksDB. */
+  long writesAround() {
+    return writesAround;
   }
 }

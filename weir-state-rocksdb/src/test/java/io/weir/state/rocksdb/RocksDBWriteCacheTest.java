@@ -96,10 +96,12 @@ class RocksDBWriteCacheTest {
       ValueState<Long> count = backend.getState(COUNT);
       for (long k = 0; k < 20; k++) {
         backend.setCurrentKey(k);
+        assertThat(count.value()).isNull(); // a read that misses: cached, evicting when full
         count.update(k * 10);
         assertThat(cacheOf(backend).size()).isLessThanOrEqualTo(3);
       }
       assertThat(cacheOf(backend).evictions()).isEqualTo(17);
+      assertThat(cacheOf(backend).writesAround()).isZero();
       int inRocksDB = 0;
       for (long k = 0; k < 20; k++) {
         backend.setCurrentKey(k);
@@ -109,6 +111,43 @@ class RocksDBWriteCacheTest {
       for (long k = 0; k < 20; k++) {
         backend.setCurrentKey(k);
         assertThat(count.value()).isEqualTo(k * 10);
+      }
+    } finally {
+      backend.close();
+    }
+  }
+
+  @Test
+  void writesThatMissAFullCacheGoStraightToRocksDB() throws Exception {
+    KeyedStateBackend<Long> backend = open("rocksdb-incremental", 3, null, 0);
+    try {
+      ValueState<Long> count = backend.getState(COUNT);
+      for (long k = 0; k < 20; k++) {
+        backend.setCurrentKey(k);
+        count.update(k * 10);
+      }
+      RocksDBWriteCache cache = cacheOf(backend);
+      assertThat(cache.size()).isEqualTo(3);
+      assertThat(cache.evictions()).as("blind writes evict nothing").isZero();
+      assertThat(cache.writesAround()).isEqualTo(17);
+      for (long k = 0; k < 20; k++) {
+        backend.setCurrentKey(k);
+        assertThat(inRocksDB(backend, "count") != null)
+            .as("key %s in RocksDB", k)
+            .isEqualTo(k >= 3);
+      }
+      backend.setCurrentKey(1L);
+      count.update(-1L); // cached: stays in the cache
+      backend.setCurrentKey(10L);
+      count.clear(); // not cached, the cache full: a RocksDB delete
+      assertThat(inRocksDB(backend, "count")).isNull();
+      assertThat(cache.writesAround()).isEqualTo(18);
+      backend.setCurrentKey(1L);
+      assertThat(inRocksDB(backend, "count")).isNull();
+      for (long k = 0; k < 20; k++) {
+        backend.setCurrentKey(k);
+        Long expected = k == 1 ? Long.valueOf(-1L) : k == 10 ? null : Long.valueOf(k * 10);
+        assertThat(count.value()).as("key %s", k).isEqualTo(expected);
       }
     } finally {
       backend.close();
