@@ -3,7 +3,6 @@ package io.weir.runtime.state;
 import io.weir.api.state.StateDescriptor;
 import io.weir.api.typeutils.TypeSerializer;
 import io.weir.api.typeutils.Types;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.function.BiConsumer;
 import java.util.function.UnaryOperator;
@@ -42,7 +41,7 @@ interface KeyGroupStore<K, V> {
   static <K, V> KeyGroupStore<K, V> create(Layout layout) {
     return layout == Layout.LONG_KEYS_LONG_VALUES
         ? castLongs(new LongLongStore())
-        : new HashStore<>(new HashMap<>());
+        : new OpenHashStore<>();
   }
 
   @SuppressWarnings("unchecked")
@@ -51,10 +50,10 @@ interface KeyGroupStore<K, V> {
   }
 
   /**
-   * How a state's entries are laid out: as objects in a hash map, or, for a value state of {@code
-   * Long} keyed by {@code Long} (a count or sum per id, the commonest keyed state there is), as
-   * primitive pairs in one array, which saves the hash map's node, the boxed key and the boxed
-   * value their memory and their cache misses on every access.
+   * How a state's entries are laid out: as objects in an {@link OpenHashStore}, or, for a value
+   * state of {@code Long} keyed by {@code Long} (a count or sum per id, the commonest keyed state
+   * there is), as primitive pairs in one array, which saves the boxed key and the boxed value their
+   * memory and their cache misses on every access.
    */
   enum Layout {
     OBJECTS,
@@ -69,57 +68,6 @@ interface KeyGroupStore<K, V> {
               && values.getClass() == LONG_SERIALIZER
           ? LONG_KEYS_LONG_VALUES
           : OBJECTS;
-    }
-  }
-
-  /** A {@link HashMap}: any key, any value. */
-  final class HashStore<K, V> implements KeyGroupStore<K, V> {
-    private final HashMap<K, V> map;
-
-    HashStore(HashMap<K, V> map) {
-      this.map = map;
-    }
-
-    @Override
-    public V get(K key) {
-      return map.get(key);
-    }
-
-    @Override
-    public void put(K key, V value) {
-      map.put(key, value);
-    }
-
-    @Override
-    public void remove(K key) {
-      map.remove(key);
-    }
-
-    @Override
-    public int size() {
-      return map.size();
-    }
-
-    @Override
-    public void forEach(BiConsumer<? super K, ? super V> action) {
-      map.forEach(action);
-    }
-
-    @Override
-    public KeyGroupStore<K, V> copy() {
-      HashMap<K, V> copy = new HashMap<>(map.size() * 4 / 3 + 1);
-      copy.putAll(map);
-      return new HashStore<>(copy);
-    }
-
-    @Override
-    public void copyValues(UnaryOperator<V> copier) {
-      map.replaceAll((k, v) -> copier.apply(v));
-    }
-
-    @Override
-    public Map<K, V> asMap() {
-      return java.util.Collections.unmodifiableMap(map);
     }
   }
 }
