@@ -3,7 +3,11 @@ package io.weir.runtime.state;
 import io.weir.api.state.StateDescriptor;
 import io.weir.api.typeutils.TypeSerializer;
 import io.weir.api.typeutils.Types;
+import java.util.AbstractMap;
+import java.util.AbstractSet;
+import java.util.Iterator;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.BiConsumer;
 import java.util.function.UnaryOperator;
 
@@ -34,8 +38,40 @@ interface KeyGroupStore<K, V> {
   /** Replaces every value by {@code copier}'s deep copy of it, in this (private) store. */
   void copyValues(UnaryOperator<V> copier);
 
+  /** The entries, in no particular order; the store must not change meanwhile. */
+  Iterator<Map.Entry<K, V>> iterator();
+
   /** A read-only view for a snapshot's writer. */
-  Map<K, V> asMap();
+  default Map<K, V> asMap() {
+    KeyGroupStore<K, V> store = this;
+    return new AbstractMap<>() {
+      @Override
+      public int size() {
+        return store.size();
+      }
+
+      @Override
+      @SuppressWarnings("unchecked")
+      public V get(Object key) {
+        return key == null ? null : store.get((K) key);
+      }
+
+      @Override
+      public Set<Entry<K, V>> entrySet() {
+        return new AbstractSet<>() {
+          @Override
+          public int size() {
+            return store.size();
+          }
+
+          @Override
+          public Iterator<Entry<K, V>> iterator() {
+            return store.iterator();
+          }
+        };
+      }
+    };
+  }
 
   /** The store a state of this shape starts with in every key group. */
   static <K, V> KeyGroupStore<K, V> create(Layout layout) {

@@ -1,12 +1,9 @@
 package io.weir.runtime.state;
 
-import java.util.AbstractMap;
-import java.util.AbstractSet;
 import java.util.Arrays;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.NoSuchElementException;
-import java.util.Set;
 import java.util.function.BiConsumer;
 import java.util.function.UnaryOperator;
 
@@ -187,33 +184,8 @@ final class LongLongStore implements KeyGroupStore<Long, Long> {
   public void copyValues(UnaryOperator<Long> copier) {}
 
   @Override
-  public Map<Long, Long> asMap() {
-    return new AbstractMap<>() {
-      @Override
-      public int size() {
-        return size;
-      }
-
-      @Override
-      public Long get(Object key) {
-        return key instanceof Long k ? LongLongStore.this.get(k) : null;
-      }
-
-      @Override
-      public Set<Entry<Long, Long>> entrySet() {
-        return new AbstractSet<>() {
-          @Override
-          public int size() {
-            return size;
-          }
-
-          @Override
-          public Iterator<Entry<Long, Long>> iterator() {
-            return new Entries();
-          }
-        };
-      }
-    };
+  public Iterator<Map.Entry<Long, Long>> iterator() {
+    return new Entries();
   }
 
   /** The entries in slot order, the key equal to FREE first. */

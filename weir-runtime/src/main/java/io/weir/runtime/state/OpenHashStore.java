@@ -1,12 +1,10 @@
 package io.weir.runtime.state;
 
 import java.util.AbstractMap;
-import java.util.AbstractSet;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Objects;
-import java.util.Set;
 import java.util.function.BiConsumer;
 import java.util.function.UnaryOperator;
 
@@ -180,34 +178,8 @@ final class OpenHashStore<K, V> implements KeyGroupStore<K, V> {
   }
 
   @Override
-  public Map<K, V> asMap() {
-    return new AbstractMap<>() {
-      @Override
-      public int size() {
-        return size;
-      }
-
-      @Override
-      @SuppressWarnings("unchecked")
-      public V get(Object key) {
-        return key == null ? null : OpenHashStore.this.get((K) key);
-      }
-
-      @Override
-      public Set<Entry<K, V>> entrySet() {
-        return new AbstractSet<>() {
-          @Override
-          public int size() {
-            return size;
-          }
-
-          @Override
-          public Iterator<Entry<K, V>> iterator() {
-            return new Entries();
-          }
-        };
-      }
-    };
+  public Iterator<Map.Entry<K, V>> iterator() {
+    return new Entries();
   }
 
   /** The entries in slot order. */

@@ -1,5 +1,6 @@
 package io.weir.runtime.state;
 
+import static io.weir.runtime.state.KeyGroupStoreAssertions.assertHolds;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.HashMap;
@@ -13,17 +14,6 @@ import org.junit.jupiter.api.Test;
  * specially, and its copies independent of the original.
  */
 class LongLongStoreTest {
-
-  private static void assertSame(LongLongStore store, Map<Long, Long> expected) {
-    assertThat(store.size()).isEqualTo(expected.size());
-    assertThat(store.asMap()).isEqualTo(expected);
-    Map<Long, Long> seen = new HashMap<>();
-    store.forEach(seen::put);
-    assertThat(seen).isEqualTo(expected);
-    for (Map.Entry<Long, Long> e : expected.entrySet()) {
-      assertThat(store.get(e.getKey())).isEqualTo(e.getValue());
-    }
-  }
 
   @Test
   void behavesAsAHashMapUnderRandomOperations() {
@@ -51,12 +41,12 @@ class LongLongStoreTest {
         }
         assertThat(store.get(key)).isEqualTo(expected.get(key));
       }
-      assertSame(store, expected);
+      assertHolds(store, expected);
       for (Long key : expected.keySet().toArray(new Long[0])) {
         store.remove(key);
         expected.remove(key);
       }
-      assertSame(store, expected);
+      assertHolds(store, expected);
     }
   }
 
@@ -75,7 +65,7 @@ class LongLongStoreTest {
     }
     copy.remove(Long.MIN_VALUE);
     copy.put(1000L, 1L);
-    assertSame(store, frozen);
+    assertHolds(store, frozen);
     assertThat(copy.size()).isEqualTo(101);
     assertThat(copy.get(Long.MIN_VALUE)).isNull();
   }

@@ -1,5 +1,6 @@
 package io.weir.runtime.state;
 
+import static io.weir.runtime.state.KeyGroupStoreAssertions.assertHolds;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.HashMap;
@@ -27,18 +28,6 @@ class OpenHashStoreTest {
     }
   }
 
-  private static <K, V> void assertSame(OpenHashStore<K, V> store, Map<K, V> expected) {
-    assertThat(store.size()).isEqualTo(expected.size());
-    assertThat(store.asMap()).isEqualTo(expected);
-    assertThat(store.asMap().entrySet()).hasSize(expected.size());
-    Map<K, V> seen = new HashMap<>();
-    store.forEach(seen::put);
-    assertThat(seen).isEqualTo(expected);
-    for (Map.Entry<K, V> e : expected.entrySet()) {
-      assertThat(store.get(e.getKey())).isEqualTo(e.getValue());
-    }
-  }
-
   @Test
   void behavesAsAHashMapUnderRandomOperations() {
     for (long seed = 0; seed < 20; seed++) {
@@ -62,12 +51,12 @@ class OpenHashStoreTest {
         }
         assertThat(store.get(new Key(id, id % hashes))).isEqualTo(expected.get(key));
       }
-      assertSame(store, expected);
+      assertHolds(store, expected);
       for (Key key : expected.keySet().toArray(new Key[0])) {
         store.remove(key);
         expected.remove(key);
       }
-      assertSame(store, expected);
+      assertHolds(store, expected);
     }
   }
 
@@ -87,7 +76,7 @@ class OpenHashStoreTest {
     for (int k = 200; k < 1000; k++) {
       copy.put("k" + k, new StringBuilder()); // grows the copy's arrays
     }
-    assertSame(store, frozen);
+    assertHolds(store, frozen);
     assertThat(copy.size()).isEqualTo(900);
 
     copy.copyValues(v -> new StringBuilder(v));
