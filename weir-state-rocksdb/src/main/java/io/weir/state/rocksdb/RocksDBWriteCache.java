@@ -219,19 +219,32 @@ final class RocksDBWriteCache implements SingleValueStore {
     return stored;
   }
 
+  /**
+   * The current key's entry in {@code column} for a write, inserted if the cache has room; -1 when
+   * the write missed a full cache and goes straight to RocksDB (counted in {@link #writesAround}).
+   */
+  private int entryForWrite(RocksDBKeyedStateBackend.Column column, byte[] key)
+      throws RocksDBException {
+    int hash = hash(column, backend.currentKeyHash());
+    int e = find(column, key, hash);
+    if (e >= 0) {
+      return e;
+    }
+    if (size == maxEntries) {
+      writesAround++;
+      return -1;
+    }
+    return insert(column, key, hash);
+  }
+
   @Override
   public void put(RocksDBKeyedStateBackend.Column column, byte[] value, int length)
       throws RocksDBException {
     byte[] key = backend.currentKeyBytes();
-    int hash = hash(column, backend.currentKeyHash());
-    int e = find(column, key, hash);
+    int e = entryForWrite(column, key);
     if (e < 0) {
-      if (size == maxEntries) {
-        writesAround++;
-        backend.db.put(column.handle, backend.writeOptions, key, 0, key.length, value, 0, length);
-        return;
-      }
-      e = insert(column, key, hash);
+      backend.db.put(column.handle, backend.writeOptions, key, 0, key.length, value, 0, length);
+      return;
     }
     byte[] cached = values[e];
     if (cached != null && cached.length == length) {
@@ -245,15 +258,10 @@ final class RocksDBWriteCache implements SingleValueStore {
   @Override
   public void delete(RocksDBKeyedStateBackend.Column column) throws RocksDBException {
     byte[] key = backend.currentKeyBytes();
-    int hash = hash(column, backend.currentKeyHash());
-    int e = find(column, key, hash);
+    int e = entryForWrite(column, key);
     if (e < 0) {
-      if (size == maxEntries) {
-        writesAround++;
-        backend.db.delete(column.handle, backend.writeOptions, key);
-        return;
-      }
-      e = insert(column, key, hash);
+      backend.db.delete(column.handle, backend.writeOptions, key);
+      return;
     }
     values[e] = null;
     markDirty(e);
