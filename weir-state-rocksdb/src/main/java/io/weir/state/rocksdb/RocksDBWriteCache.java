@@ -29,12 +29,10 @@ import org.rocksdb.WriteBatch;
  * #flush} writes every dirty entry in one write batch (several, past {@value #FLUSH_BATCH_BYTES}
  * bytes) and keeps the entries, clean, so the cache stays warm across checkpoints.
  *
- * <p>The table is open addressing with linear probing over parallel arrays: the hit path allocates
- * nothing. The key is the backend's current-key array itself (a fresh copy per {@code
- * setCurrentKey}, never changed), so a hit of the key just set is an identity comparison and an
- * insert copies no key. Values of the same length are overwritten in place. Task thread only.
+ * <p>The entries are a {@link RocksDBEntryTable}: the hit path allocates nothing. Values of the
+ * same length are overwritten in place. Task thread only.
  */
-final class RocksDBWriteCache implements SingleValueStore {
+final class RocksDBWriteCache extends RocksDBEntryTable implements SingleValueStore {
 
   /** Entry flags. */
   private static final byte DIRTY = 1;
@@ -48,22 +46,11 @@ final class RocksDBWriteCache implements SingleValueStore {
   private final RocksDBKeyedStateBackend<?> backend;
   private final int maxEntries;
 
-  // Entry i, for i < size: its column, RocksDB key, value (null: none), mixed hash and flags.
-  private RocksDBKeyedStateBackend.Column[] columns;
-  private byte[][] keys;
-  private byte[][] values;
-  private int[] hashes;
-  private byte[] flags;
-  private int size;
+  private byte[] flags = new byte[0];
   private int dirtyEntries;
 
   /** Where CLOCK looks for its next victim. */
   private int hand;
-
-  /** Entry index + 1 by hash, 0 for a free cell; at most half full. */
-  private int[] table;
-
-  private int mask;
 
   private long hits;
   private long misses;
@@ -80,67 +67,10 @@ final class RocksDBWriteCache implements SingleValueStore {
     allocate(Math.min(maxEntries, INITIAL_CAPACITY));
   }
 
-  private void allocate(int capacity) {
-    columns =
-        Arrays.copyOf(columns == null ? new RocksDBKeyedStateBackend.Column[0] : columns, capacity);
-    keys = Arrays.copyOf(keys == null ? new byte[0][] : keys, capacity);
-    values = Arrays.copyOf(values == null ? new byte[0][] : values, capacity);
-    hashes = Arrays.copyOf(hashes == null ? new int[0] : hashes, capacity);
-    flags = Arrays.copyOf(flags == null ? new byte[0] : flags, capacity);
-    int cells = Integer.highestOneBit(Math.max(2, capacity) * 2 - 1) << 1;
-    table = new int[cells];
-    mask = cells - 1;
-    for (int i = 0; i < size; i++) {
-      link(i);
-    }
-  }
-
-  /** The current key's hash in {@code column}, mixed so that the low bits spread. */
-  private static int hash(RocksDBKeyedStateBackend.Column column, int keyHash) {
-    int h = keyHash * 0x9E3779B9 + column.hashSeed;
-    h ^= h >>> 16;
-    h *= 0x85EBCA6B;
-    return h ^ (h >>> 13);
-  }
-
-  private int find(RocksDBKeyedStateBackend.Column column, byte[] key, int hash) {
-    for (int cell = hash & mask; ; cell = (cell + 1) & mask) {
-      int e = table[cell] - 1;
-      if (e < 0) {
-        return -1;
-      }
-      if (hashes[e] == hash
-          && columns[e] == column
-          && (keys[e] == key || Arrays.equals(keys[e], key))) {
-        return e;
-      }
-    }
-  }
-
-  private void link(int e) {
-    int cell = hashes[e] & mask;
-    while (table[cell] != 0) {
-      cell = (cell + 1) & mask;
-    }
-    table[cell] = e + 1;
-  }
-
-  /** Removes entry {@code e} from the table, shifting back the entries probed past its cell. */
-  private void unlink(int e) {
-    int free = hashes[e] & mask;
-    while (table[free] != e + 1) {
-      free = (free + 1) & mask;
-    }
-    for (int cell = (free + 1) & mask; table[cell] != 0; cell = (cell + 1) & mask) {
-      int home = hashes[table[cell] - 1] & mask;
-      // The entry at cell may move to free unless its home lies cyclically in (free, cell].
-      boolean stays = free <= cell ? free < home && home <= cell : free < home || home <= cell;
-      if (!stays) {
-        table[free] = table[cell];
-        free = cell;
-      }
-    }
-    table[free] = 0;
+  @Override
+  void allocate(int capacity) {
+    super.allocate(capacity);
+    flags = Arrays.copyOf(flags, capacity);
   }
 
   /** A new entry for the current key in {@code column}, clean and without a value. */
@@ -156,12 +86,8 @@ final class RocksDBWriteCache implements SingleValueStore {
       e = victim();
       evict(e);
     }
-    columns[e] = column;
-    keys[e] = key;
-    values[e] = null;
-    hashes[e] = hash;
+    link(e, column, key, hash, null);
     flags[e] = 0;
-    link(e);
     return e;
   }
 
@@ -304,17 +230,9 @@ final class RocksDBWriteCache implements SingleValueStore {
 
   @Override
   public void discard() {
-    Arrays.fill(columns, 0, size, null);
-    Arrays.fill(keys, 0, size, null);
-    Arrays.fill(values, 0, size, null);
-    Arrays.fill(table, 0);
-    size = 0;
+    clear();
     dirtyEntries = 0;
     hand = 0;
-  }
-
-  int size() {
-    return size;
   }
 
   int dirtyEntries() {
