@@ -207,7 +207,9 @@ public final class RocksDBKeyedStateBackend<K> implements KeyedStateBackend<K> {
     this.writeOptions = new WriteOptions().setDisableWAL(true);
     this.readOptions = new ReadOptions();
     this.flushOptions = new FlushOptions().setWaitForFlush(true);
-    this.singleValues = SingleValueStore.create(this, writeCacheSize);
+    this.singleValues =
+        SingleValueStore.create(
+            this, writeCacheSize, conf.get(RocksDBOptions.WRITE_BATCH_SIZE).bytes());
   }
 
   /** Reads {@link RocksDBOptions#FULL_CHECKPOINT_FORMAT}; an unknown value names the key. */

@@ -149,6 +149,17 @@ public final class RocksDBOptions {
                   + " or before a checkpoint. Costs about 100 bytes per entry plus the key and"
                   + " value; 0 disables the cache. Map and list state are never cached.");
 
+  public static final ConfigOption<MemorySize> WRITE_BATCH_SIZE =
+      ConfigOptions.key("state.backend.rocksdb.write-batch-size")
+          .memoryType()
+          .defaultValue(MemorySize.ofMebiBytes(2))
+          .withDescription(
+              "Bytes of keys and values the write cache gathers before it writes them to RocksDB"
+                  + " in one write batch: the entries it evicts and the writes that miss it when"
+                  + " it is full. One batch of many costs RocksDB far less than as many single"
+                  + " writes; reads see the gathered writes meanwhile. As Flink's key of the same"
+                  + " name.");
+
   public static final ConfigOption<String> FULL_CHECKPOINT_FORMAT =
       ConfigOptions.key("state.backend.rocksdb.checkpoint.full-format")
           .stringType()

@@ -2,7 +2,6 @@ package io.weir.state.rocksdb;
 
 import java.util.Arrays;
 import org.rocksdb.RocksDBException;
-import org.rocksdb.WriteBatch;
 
 /**
  * A bounded write-back cache in front of RocksDB for the states that hold one whole value per key
@@ -14,20 +13,22 @@ import org.rocksdb.WriteBatch;
  * <p>Entries are keyed by column and RocksDB key (key group and serialized key, {@link
  * RocksDBKeyedStateBackend#currentKeyBytes()}) and hold the value's serialized bytes, as RocksDB
  * would: a read still deserializes a fresh copy, so changing a returned object without {@code
- * update} changes nothing, exactly as without the cache. A clean entry is what RocksDB holds (null:
- * the key has no value there); a dirty one is newer than RocksDB (null: a tombstone, the key was
- * cleared). Reads that miss are cached clean, so a key read and then written (a count) reads
- * RocksDB once.
+ * update} changes nothing, exactly as without the cache. A clean entry is what RocksDB holds, or
+ * will once the pending writes are written (null: the key has no value there); a dirty one is newer
+ * (null: a tombstone, the key was cleared). Reads that miss are cached clean, so a key read and
+ * then written (a count) reads RocksDB once.
  *
  * <p>At most {@code maxEntries} entries. A read that misses a full cache evicts one chosen by CLOCK
  * (a second chance for each entry used since the hand last passed it, an approximation of least
- * recently used without a list to relink on every hit), writing it to RocksDB first if it is dirty.
- * A write or clear that misses a full cache goes straight to RocksDB instead (write-around, as a
- * CPU cache's no-write-allocate): a blind write saves no RocksDB read, so over more keys than the
- * cache holds (a state written without being read) admitting it would only trade one RocksDB put
- * for another, that of the entry it evicts, and churn the heap with entries that die young. {@link
- * #flush} writes every dirty entry in one write batch (several, past {@value #FLUSH_BATCH_BYTES}
- * bytes) and keeps the entries, clean, so the cache stays warm across checkpoints.
+ * recently used without a list to relink on every hit), handing it to the pending writes first if
+ * it is dirty. A write or clear that misses a full cache goes to the pending writes instead,
+ * without entering the cache (write-around, as a CPU cache's no-write-allocate): a blind write
+ * saves no RocksDB read, so over more keys than the cache holds (a state written without being
+ * read) admitting it would only trade one RocksDB write for another, that of the entry it evicts,
+ * and churn the heap with entries that die young. The pending writes ({@link RocksDBPendingWrites})
+ * reach RocksDB a write batch at a time, and a read that misses the cache looks there before
+ * RocksDB. {@link #flush} adds every dirty entry to them, writes them all and keeps the entries,
+ * clean, so the cache stays warm across checkpoints.
  *
  * <p>The entries are a {@link RocksDBEntryTable}: the hit path allocates nothing. Values of the
  * same length are overwritten in place. Task thread only.
@@ -39,12 +40,11 @@ final class RocksDBWriteCache extends RocksDBEntryTable implements SingleValueSt
 
   private static final byte REFERENCED = 2;
 
-  private static final int FLUSH_BATCH_BYTES = 4 << 20;
-
   private static final int INITIAL_CAPACITY = 64;
 
   private final RocksDBKeyedStateBackend<?> backend;
   private final int maxEntries;
+  private final RocksDBPendingWrites pending;
 
   private byte[] flags = new byte[0];
   private int dirtyEntries;
@@ -57,13 +57,14 @@ final class RocksDBWriteCache extends RocksDBEntryTable implements SingleValueSt
   private long evictions;
   private long writesAround;
 
-  RocksDBWriteCache(RocksDBKeyedStateBackend<?> backend, int maxEntries) {
+  RocksDBWriteCache(RocksDBKeyedStateBackend<?> backend, int maxEntries, long writeBatchBytes) {
     if (maxEntries <= 0) {
       throw new IllegalArgumentException(
           RocksDBOptions.WRITE_CACHE_SIZE.key() + " must be positive here, not " + maxEntries);
     }
     this.backend = backend;
     this.maxEntries = maxEntries;
+    this.pending = new RocksDBPendingWrites(backend, writeBatchBytes);
     allocate(Math.min(maxEntries, INITIAL_CAPACITY));
   }
 
@@ -103,14 +104,13 @@ final class RocksDBWriteCache extends RocksDBEntryTable implements SingleValueSt
     }
   }
 
-  /** Writes entry {@code e} to RocksDB if it is dirty and takes it out of the table. */
+  /**
+   * Hands entry {@code e} to the pending writes if it is dirty (its value array with it) and takes
+   * it out of the table.
+   */
   private void evict(int e) throws RocksDBException {
     if ((flags[e] & DIRTY) != 0) {
-      if (values[e] == null) {
-        backend.db.delete(columns[e].handle, backend.writeOptions, keys[e]);
-      } else {
-        backend.db.put(columns[e].handle, backend.writeOptions, keys[e], values[e]);
-      }
+      pending.put(columns[e], keys[e], hashes[e], values[e]);
       flags[e] &= ~DIRTY;
       dirtyEntries--;
     }
@@ -139,7 +139,12 @@ final class RocksDBWriteCache extends RocksDBEntryTable implements SingleValueSt
       return values[e];
     }
     misses++;
-    byte[] stored = backend.db.get(column.handle, backend.readOptions, key);
+    int p = pending.find(column, key, hash);
+    // A copy of a pending value: the entry's array may be overwritten in place by an update.
+    byte[] stored =
+        p >= 0
+            ? (pending.values[p] == null ? null : pending.values[p].clone())
+            : backend.db.get(column.handle, backend.readOptions, key);
     e = insert(column, key, hash);
     values[e] = stored;
     return stored;
@@ -147,11 +152,11 @@ final class RocksDBWriteCache extends RocksDBEntryTable implements SingleValueSt
 
   /**
    * The current key's entry in {@code column} for a write, inserted if the cache has room; -1 when
-   * the write missed a full cache and goes straight to RocksDB (counted in {@link #writesAround}).
+   * the write missed a full cache and goes to the pending writes (counted in {@link
+   * #writesAround}).
    */
-  private int entryForWrite(RocksDBKeyedStateBackend.Column column, byte[] key)
+  private int entryForWrite(RocksDBKeyedStateBackend.Column column, byte[] key, int hash)
       throws RocksDBException {
-    int hash = hash(column, backend.currentKeyHash());
     int e = find(column, key, hash);
     if (e >= 0) {
       return e;
@@ -167,9 +172,10 @@ final class RocksDBWriteCache extends RocksDBEntryTable implements SingleValueSt
   public void put(RocksDBKeyedStateBackend.Column column, byte[] value, int length)
       throws RocksDBException {
     byte[] key = backend.currentKeyBytes();
-    int e = entryForWrite(column, key);
+    int hash = hash(column, backend.currentKeyHash());
+    int e = entryForWrite(column, key, hash);
     if (e < 0) {
-      backend.db.put(column.handle, backend.writeOptions, key, 0, key.length, value, 0, length);
+      pending.put(column, key, hash, Arrays.copyOf(value, length));
       return;
     }
     byte[] cached = values[e];
@@ -184,9 +190,10 @@ final class RocksDBWriteCache extends RocksDBEntryTable implements SingleValueSt
   @Override
   public void delete(RocksDBKeyedStateBackend.Column column) throws RocksDBException {
     byte[] key = backend.currentKeyBytes();
-    int e = entryForWrite(column, key);
+    int hash = hash(column, backend.currentKeyHash());
+    int e = entryForWrite(column, key, hash);
     if (e < 0) {
-      backend.db.delete(column.handle, backend.writeOptions, key);
+      pending.put(column, key, hash, null);
       return;
     }
     values[e] = null;
@@ -195,32 +202,14 @@ final class RocksDBWriteCache extends RocksDBEntryTable implements SingleValueSt
 
   @Override
   public void flush() throws RocksDBException {
-    if (dirtyEntries == 0) {
-      return;
-    }
-    try (WriteBatch batch = new WriteBatch()) {
-      long bytes = 0;
-      for (int e = 0; e < size; e++) {
-        if ((flags[e] & DIRTY) == 0) {
-          continue;
-        }
-        if (values[e] == null) {
-          batch.delete(columns[e].handle, keys[e]);
-        } else {
-          batch.put(columns[e].handle, keys[e], values[e]);
-          bytes += values[e].length;
-        }
-        bytes += keys[e].length;
-        if (bytes >= FLUSH_BATCH_BYTES) {
-          backend.db.write(backend.writeOptions, batch);
-          batch.clear();
-          bytes = 0;
-        }
-      }
-      if (bytes > 0) {
-        backend.db.write(backend.writeOptions, batch);
+    // Newer than any pending write of the same key: an entry's key had none in the cache when it
+    // went to the pending writes, and every write since went to the entry.
+    for (int e = 0; dirtyEntries > 0 && e < size; e++) {
+      if ((flags[e] & DIRTY) != 0) {
+        pending.put(columns[e], keys[e], hashes[e], values[e]);
       }
     }
+    pending.write();
     // Only now: a batch that failed leaves every entry dirty, and writing one twice is harmless.
     for (int e = 0; e < size; e++) {
       flags[e] &= ~DIRTY;
@@ -231,6 +220,7 @@ final class RocksDBWriteCache extends RocksDBEntryTable implements SingleValueSt
   @Override
   public void discard() {
     clear();
+    pending.clear();
     dirtyEntries = 0;
     hand = 0;
   }
@@ -251,7 +241,12 @@ final class RocksDBWriteCache extends RocksDBEntryTable implements SingleValueSt
     return evictions;
   }
 
-  /** Writes and clears that missed the full cache and went straight to RocksDB. */
+  /** Writes waiting in the pending writes. */
+  int pendingWrites() {
+    return pending.size();
+  }
+
+  /** Writes and clears that missed the full cache and went to the pending writes. */
   long writesAround() {
     return writesAround;
   }

@@ -20,10 +20,11 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * A keyed count on the RocksDB backend with write caches of one, two and a hundred entries, driven
- * by the operator harness: a snapshot + restore before every element, and a crash + replay, must
- * not change the output. The harness builds its backend from system properties, so this test sets
- * them for the duration of each case (tests of this module run one at a time).
+ * A keyed count on the RocksDB backend with write caches of one, two and a hundred entries (and
+ * write batches of one write, a few, and all of them until a flush), driven by the operator
+ * harness: a snapshot + restore before every element, and a crash + replay, must not change the
+ * output. The harness builds its backend from system properties, so this test sets them for the
+ * duration of each case (tests of this module run one at a time).
  */
 class RocksDBWriteCacheHarnessTest {
 
@@ -63,13 +64,22 @@ class RocksDBWriteCacheHarnessTest {
     }
   }
 
-  @ParameterizedTest(name = "cache {0}, incremental {1}")
-  @CsvSource({"1, true", "1, false", "2, true", "2, false", "100, true", "100, false"})
-  void keyedCountSurvivesSnapshotAndRestoreAtEveryStep(int cacheSize, boolean incremental) {
+  @ParameterizedTest(name = "cache {0}, incremental {1}, write batch {2}")
+  @CsvSource({
+    "1, true, 1b",
+    "1, false, 2mb",
+    "2, true, 30b",
+    "2, false, 1b",
+    "100, true, 2mb",
+    "100, false, 30b"
+  })
+  void keyedCountSurvivesSnapshotAndRestoreAtEveryStep(
+      int cacheSize, boolean incremental, String writeBatch) {
     System.setProperty(CheckpointingOptions.STATE_BACKEND.key(), "rocksdb");
     System.setProperty(
         CheckpointingOptions.INCREMENTAL_CHECKPOINTS.key(), String.valueOf(incremental));
     System.setProperty(RocksDBOptions.WRITE_CACHE_SIZE.key(), String.valueOf(cacheSize));
+    System.setProperty(RocksDBOptions.WRITE_BATCH_SIZE.key(), writeBatch);
 
     List<String> input = new ArrayList<>();
     String keys = "abcabdaeebcx";

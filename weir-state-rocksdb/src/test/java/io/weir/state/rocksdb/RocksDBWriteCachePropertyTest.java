@@ -101,28 +101,46 @@ class RocksDBWriteCachePropertyTest {
     return Arbitraries.of(1, 2, 7);
   }
 
+  /**
+   * {@link RocksDBOptions#WRITE_BATCH_SIZE}: a batch written at every write, after a few, or only
+   * when the cache is flushed.
+   */
+  @Provide
+  Arbitrary<String> batchSizes() {
+    return Arbitraries.of("1b", "40b", "2mb");
+  }
+
   @Property(tries = 60)
   void incrementalCheckpoints(
-      @ForAll("operations") List<Op> ops, @ForAll("cacheSizes") int cacheSize) throws Exception {
-    run("rocksdb-incremental", cacheSize, ops);
+      @ForAll("operations") List<Op> ops,
+      @ForAll("cacheSizes") int cacheSize,
+      @ForAll("batchSizes") String batch)
+      throws Exception {
+    run("rocksdb-incremental", cacheSize, batch, ops);
   }
 
   @Property(tries = 40)
   void nativeFullCheckpoints(
-      @ForAll("operations") List<Op> ops, @ForAll("cacheSizes") int cacheSize) throws Exception {
-    run("rocksdb-full", cacheSize, ops);
+      @ForAll("operations") List<Op> ops,
+      @ForAll("cacheSizes") int cacheSize,
+      @ForAll("batchSizes") String batch)
+      throws Exception {
+    run("rocksdb-full", cacheSize, batch, ops);
   }
 
   @Property(tries = 40)
   void canonicalFullCheckpoints(
-      @ForAll("operations") List<Op> ops, @ForAll("cacheSizes") int cacheSize) throws Exception {
-    run("rocksdb-canonical", cacheSize, ops);
+      @ForAll("operations") List<Op> ops,
+      @ForAll("cacheSizes") int cacheSize,
+      @ForAll("batchSizes") String batch)
+      throws Exception {
+    run("rocksdb-canonical", cacheSize, batch, ops);
   }
 
   /** A cache larger than the keys: nothing is evicted, RocksDB sees updates only on flushes. */
   @Property(tries = 30)
   void cacheLargerThanTheState(@ForAll("operations") List<Op> ops) throws Exception {
-    run("rocksdb-incremental", 1000, ops);
+    run("rocksdb-incremental", 1000, "2mb", ops);
   }
 
   /** The states of one backend, registered as an operator would. */
@@ -157,28 +175,30 @@ class RocksDBWriteCachePropertyTest {
   static final class Subject {
     final String mode;
     final int cacheSize;
+    final String writeBatch;
     States states;
     KeyedStateHandle lastCheckpoint;
     long lastCheckpointId;
 
-    Subject(String mode, int cacheSize) {
+    Subject(String mode, int cacheSize, String writeBatch) {
       this.mode = mode;
       this.cacheSize = cacheSize;
+      this.writeBatch = writeBatch;
     }
 
     @Override
     public String toString() {
-      return mode + " cache " + cacheSize;
+      return mode + " cache " + cacheSize + " write batch " + writeBatch;
     }
   }
 
-  private void run(String mode, int cacheSize, List<Op> ops) throws Exception {
+  private void run(String mode, int cacheSize, String writeBatch, List<Op> ops) throws Exception {
     Path dir = Files.createTempDirectory("weir-write-cache");
     CheckpointStorage storage =
         new FileSystemCheckpointStorage(dir.resolve("checkpoints").toUri(), "0".repeat(32), 64);
-    Subject cached = new Subject(mode, cacheSize);
-    Subject uncached = new Subject(mode, 0);
-    Subject heap = new Subject("hashmap", 0);
+    Subject cached = new Subject(mode, cacheSize, writeBatch);
+    Subject uncached = new Subject(mode, 0, writeBatch);
+    Subject heap = new Subject("hashmap", 0, writeBatch);
     List<Subject> all = List.of(cached, uncached, heap);
     for (Subject s : all) {
       s.states = new States(open(s, dir, null));
@@ -250,6 +270,7 @@ class RocksDBWriteCachePropertyTest {
       throws Exception {
     Configuration conf = TestBackends.configuration(s.mode, dir.resolve("local"));
     conf.set(RocksDBOptions.WRITE_CACHE_SIZE, s.cacheSize);
+    conf.setString(RocksDBOptions.WRITE_BATCH_SIZE.key(), s.writeBatch);
     return TestBackends.create(conf, Types.LONG.createSerializer(), 0, 1, restored);
   }
 

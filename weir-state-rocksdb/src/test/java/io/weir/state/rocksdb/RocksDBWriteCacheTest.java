@@ -35,8 +35,16 @@ class RocksDBWriteCacheTest {
 
   private KeyedStateBackend<Long> open(
       String mode, int cacheSize, KeyedStateHandle restore, long id) throws Exception {
+    return open(
+        mode, cacheSize, RocksDBOptions.WRITE_BATCH_SIZE.defaultValue().toString(), restore, id);
+  }
+
+  private KeyedStateBackend<Long> open(
+      String mode, int cacheSize, String writeBatch, KeyedStateHandle restore, long id)
+      throws Exception {
     Configuration conf = TestBackends.configuration(mode, dir.resolve("local"));
     conf.set(RocksDBOptions.WRITE_CACHE_SIZE, cacheSize);
+    conf.setString(RocksDBOptions.WRITE_BATCH_SIZE.key(), writeBatch);
     return TestBackends.create(
         conf,
         Types.LONG.createSerializer(),
@@ -90,27 +98,93 @@ class RocksDBWriteCacheTest {
   }
 
   @Test
-  void theCacheStaysWithinItsSizeAndWritesWhatItEvicts() throws Exception {
+  void theCacheStaysWithinItsSizeAndWritesWhatItEvictsInOneBatch() throws Exception {
     KeyedStateBackend<Long> backend = open("rocksdb-incremental", 3, null, 0);
     try {
       ValueState<Long> count = backend.getState(COUNT);
+      RocksDBWriteCache cache = cacheOf(backend);
       for (long k = 0; k < 20; k++) {
         backend.setCurrentKey(k);
         assertThat(count.value()).isNull(); // a read that misses: cached, evicting when full
         count.update(k * 10);
-        assertThat(cacheOf(backend).size()).isLessThanOrEqualTo(3);
+        assertThat(cache.size()).isLessThanOrEqualTo(3);
       }
-      assertThat(cacheOf(backend).evictions()).isEqualTo(17);
-      assertThat(cacheOf(backend).writesAround()).isZero();
-      int inRocksDB = 0;
+      assertThat(cache.evictions()).isEqualTo(17);
+      assertThat(cache.writesAround()).isZero();
+      assertThat(cache.pendingWrites()).as("far below the batch size").isEqualTo(17);
+      assertThat(inRocksDB(backend, 0, 20)).as("nothing written yet").isZero();
       for (long k = 0; k < 20; k++) {
         backend.setCurrentKey(k);
-        inRocksDB += inRocksDB(backend, "count") != null ? 1 : 0;
+        assertThat(count.value()).as("key %s, evicted and pending", k).isEqualTo(k * 10);
       }
-      assertThat(inRocksDB).isEqualTo(17);
+
+      backend.snapshot(1).release();
+
+      assertThat(cache.pendingWrites()).isZero();
+      assertThat(inRocksDB(backend, 0, 20)).isEqualTo(20);
+    } finally {
+      backend.close();
+    }
+  }
+
+  /** How many of the keys from {@code from} to {@code to} (exclusive) RocksDB itself holds. */
+  private static int inRocksDB(KeyedStateBackend<Long> backend, long from, long to)
+      throws Exception {
+    int held = 0;
+    for (long k = from; k < to; k++) {
+      backend.setCurrentKey(k);
+      held += inRocksDB(backend, "count") != null ? 1 : 0;
+    }
+    return held;
+  }
+
+  @Test
+  void writesThatMissAFullCacheReachRocksDBABatchAtATime() throws Exception {
+    // A write is a key of 10 bytes (key group and long) and a value of 8: batches of three.
+    KeyedStateBackend<Long> backend = open("rocksdb-incremental", 3, "50b", null, 0);
+    try {
+      ValueState<Long> count = backend.getState(COUNT);
+      RocksDBWriteCache cache = cacheOf(backend);
       for (long k = 0; k < 20; k++) {
         backend.setCurrentKey(k);
-        assertThat(count.value()).isEqualTo(k * 10);
+        count.update(k * 10);
+      }
+      assertThat(cache.size()).isEqualTo(3);
+      assertThat(cache.evictions()).as("blind writes evict nothing").isZero();
+      assertThat(cache.writesAround()).isEqualTo(17);
+      assertThat(cache.pendingWrites()).isEqualTo(2);
+      assertThat(inRocksDB(backend, 0, 3)).as("cached").isZero();
+      assertThat(inRocksDB(backend, 3, 18)).as("five batches written").isEqualTo(15);
+      assertThat(inRocksDB(backend, 18, 20)).as("pending").isZero();
+
+      backend.setCurrentKey(1L);
+      count.update(-1L); // cached: stays in the cache
+      backend.setCurrentKey(10L);
+      count.clear(); // not cached, the cache full: a pending delete
+      assertThat(inRocksDB(backend, "count")).as("not deleted yet").isNotNull();
+      assertThat(cache.writesAround()).isEqualTo(18);
+      assertThat(cache.pendingWrites()).isEqualTo(3);
+      for (long k = 0; k < 20; k++) {
+        backend.setCurrentKey(k);
+        Long expected = k == 1 ? Long.valueOf(-1L) : k == 10 ? null : Long.valueOf(k * 10);
+        assertThat(count.value()).as("key %s", k).isEqualTo(expected);
+      }
+
+      cache.flush();
+
+      assertThat(cache.pendingWrites()).isZero();
+      for (long k = 0; k < 20; k++) {
+        backend.setCurrentKey(k);
+        byte[] stored = inRocksDB(backend, "count");
+        Long expected = k == 1 ? Long.valueOf(-1L) : k == 10 ? null : Long.valueOf(k * 10);
+        assertThat(
+                stored == null
+                    ? null
+                    : Types.LONG
+                        .createSerializer()
+                        .deserialize(new io.weir.api.typeutils.DataInputDeserializer(stored)))
+            .as("key %s in RocksDB", k)
+            .isEqualTo(expected);
       }
     } finally {
       backend.close();
@@ -118,40 +192,10 @@ class RocksDBWriteCacheTest {
   }
 
   @Test
-  void writesThatMissAFullCacheGoStraightToRocksDB() throws Exception {
-    KeyedStateBackend<Long> backend = open("rocksdb-incremental", 3, null, 0);
-    try {
-      ValueState<Long> count = backend.getState(COUNT);
-      for (long k = 0; k < 20; k++) {
-        backend.setCurrentKey(k);
-        count.update(k * 10);
-      }
-      RocksDBWriteCache cache = cacheOf(backend);
-      assertThat(cache.size()).isEqualTo(3);
-      assertThat(cache.evictions()).as("blind writes evict nothing").isZero();
-      assertThat(cache.writesAround()).isEqualTo(17);
-      for (long k = 0; k < 20; k++) {
-        backend.setCurrentKey(k);
-        assertThat(inRocksDB(backend, "count") != null)
-            .as("key %s in RocksDB", k)
-            .isEqualTo(k >= 3);
-      }
-      backend.setCurrentKey(1L);
-      count.update(-1L); // cached: stays in the cache
-      backend.setCurrentKey(10L);
-      count.clear(); // not cached, the cache full: a RocksDB delete
-      assertThat(inRocksDB(backend, "count")).isNull();
-      assertThat(cache.writesAround()).isEqualTo(18);
-      backend.setCurrentKey(1L);
-      assertThat(inRocksDB(backend, "count")).isNull();
-      for (long k = 0; k < 20; k++) {
-        backend.setCurrentKey(k);
-        Long expected = k == 1 ? Long.valueOf(-1L) : k == 10 ? null : Long.valueOf(k * 10);
-        assertThat(count.value()).as("key %s", k).isEqualTo(expected);
-      }
-    } finally {
-      backend.close();
-    }
+  void aWriteBatchSizeThatIsNotPositiveNamesTheKey() {
+    assertThatThrownBy(() -> open("rocksdb-incremental", 3, "0b", null, 0))
+        .hasMessageContaining("state.backend.rocksdb.write-batch-size")
+        .hasMessageContaining("positive");
   }
 
   /**
