@@ -91,6 +91,9 @@ public final class RocksDBKeyedStateBackend<K> implements KeyedStateBackend<K> {
     final boolean timers;
     final ColumnFamilyHandle handle;
 
+    /** RocksDB's id of the column family, as a write batch names it. */
+    final int familyId;
+
     /** Mixed into the hash of a key in this column by the write cache. */
     final int hashSeed;
 
@@ -108,6 +111,7 @@ public final class RocksDBKeyedStateBackend<K> implements KeyedStateBackend<K> {
       this.kind = kind;
       this.timers = timers;
       this.handle = handle;
+      this.familyId = handle.getID();
       this.hashSeed = name.hashCode();
       this.valueSerializer = valueSerializer;
       this.mapKeySerializer = mapKeySerializer;

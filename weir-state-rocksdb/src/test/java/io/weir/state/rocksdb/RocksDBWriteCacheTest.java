@@ -191,6 +191,31 @@ class RocksDBWriteCacheTest {
     }
   }
 
+  /** 1.8 MB of pending writes reach RocksDB in several serialized batches, all of them. */
+  @Test
+  void manyPendingWritesAreWrittenInPieces() throws Exception {
+    KeyedStateBackend<Long> backend = open("rocksdb-incremental", 1, "4mb", null, 0);
+    try {
+      ValueState<Long> count = backend.getState(COUNT);
+      for (long k = 0; k < 100_000; k++) {
+        backend.setCurrentKey(k);
+        count.update(k + 1);
+      }
+      assertThat(cacheOf(backend).pendingWrites()).isEqualTo(99_999);
+
+      cacheOf(backend).flush();
+
+      assertThat(cacheOf(backend).pendingWrites()).isZero();
+      assertThat(inRocksDB(backend, 0, 100_000)).isEqualTo(100_000);
+      for (long k = 0; k < 100_000; k += 997) {
+        backend.setCurrentKey(k);
+        assertThat(count.value()).isEqualTo(k + 1);
+      }
+    } finally {
+      backend.close();
+    }
+  }
+
   @Test
   void aWriteBatchSizeThatIsNotPositiveNamesTheKey() {
     assertThatThrownBy(() -> open("rocksdb-incremental", 3, "0b", null, 0))
