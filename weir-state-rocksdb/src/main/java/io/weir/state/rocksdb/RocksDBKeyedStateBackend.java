@@ -144,6 +144,10 @@ public final class RocksDBKeyedStateBackend<K> implements KeyedStateBackend<K> {
   final DBOptions dbOptions;
   final RocksDBResources.ColumnOptions columnOptions;
   final WriteOptions writeOptions;
+
+  /** {@link RocksDBOptions#WRITE_BATCH_SIZE}: the bytes of one write batch of many writes. */
+  final long writeBatchBytes;
+
   final ReadOptions readOptions;
   private final FlushOptions flushOptions;
   final SnapshotGuard guard = new SnapshotGuard();
@@ -205,15 +209,21 @@ public final class RocksDBKeyedStateBackend<K> implements KeyedStateBackend<K> {
               + " must be 0 (no write cache) or a positive number of entries, not "
               + writeCacheSize);
     }
+    this.writeBatchBytes = conf.get(RocksDBOptions.WRITE_BATCH_SIZE).bytes();
+    if (writeBatchBytes <= 0) {
+      throw new IllegalArgumentException(
+          RocksDBOptions.WRITE_BATCH_SIZE.key()
+              + " must be positive, not "
+              + writeBatchBytes
+              + " bytes");
+    }
     this.slot = slot;
     this.dbOptions = RocksDBResources.dbOptions(conf, slot);
     this.columnOptions = RocksDBResources.columnOptions(conf, slot);
     this.writeOptions = new WriteOptions().setDisableWAL(true);
     this.readOptions = new ReadOptions();
     this.flushOptions = new FlushOptions().setWaitForFlush(true);
-    this.singleValues =
-        SingleValueStore.create(
-            this, writeCacheSize, conf.get(RocksDBOptions.WRITE_BATCH_SIZE).bytes());
+    this.singleValues = SingleValueStore.create(this, writeCacheSize);
   }
 
   /** Reads {@link RocksDBOptions#FULL_CHECKPOINT_FORMAT}; an unknown value names the key. */

@@ -22,8 +22,6 @@ import org.rocksdb.WriteBatch;
  */
 final class RocksDBMigration {
 
-  private static final int BATCH_BYTES = 4 << 20;
-
   private RocksDBMigration() {}
 
   /**
@@ -59,7 +57,7 @@ final class RocksDBMigration {
         }
         batch.put(column.handle, newKey, newValue);
         rewritten++;
-        if (batch.getDataSize() >= BATCH_BYTES) {
+        if (batch.getDataSize() >= backend.writeBatchBytes) {
           backend.db.write(backend.writeOptions, batch);
           batch.clear();
         }

@@ -155,8 +155,10 @@ public final class RocksDBOptions {
           .defaultValue(MemorySize.ofMebiBytes(2))
           .withDescription(
               "Bytes of keys and values the write cache gathers before it writes them to RocksDB"
-                  + " in one write batch: the entries it evicts and the writes that miss it when"
-                  + " it is full. One batch of many costs RocksDB far less than as many single"
+                  + " in write batches: the entries it evicts, the writes that miss it when it is"
+                  + " full, and its dirty entries when it is flushed before a snapshot; also the"
+                  + " size of the batches that restoring canonical state and migrating state"
+                  + " write. One batch of many costs RocksDB far less than as many single"
                   + " writes; reads see the gathered writes meanwhile. As Flink's key of the same"
                   + " name.");
 

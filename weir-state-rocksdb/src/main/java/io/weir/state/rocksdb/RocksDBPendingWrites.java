@@ -30,13 +30,9 @@ final class RocksDBPendingWrites extends RocksDBEntryTable {
   private final long maxBytes;
   private long bytes;
 
-  RocksDBPendingWrites(RocksDBKeyedStateBackend<?> backend, long maxBytes) {
-    if (maxBytes <= 0) {
-      throw new IllegalArgumentException(
-          RocksDBOptions.WRITE_BATCH_SIZE.key() + " must be positive, not " + maxBytes + " bytes");
-    }
+  RocksDBPendingWrites(RocksDBKeyedStateBackend<?> backend) {
     this.backend = backend;
-    this.maxBytes = maxBytes;
+    this.maxBytes = backend.writeBatchBytes;
     allocate(INITIAL_CAPACITY);
   }
 
@@ -75,10 +71,10 @@ final class RocksDBPendingWrites extends RocksDBEntryTable {
   void write() throws RocksDBException {
     for (int from = 0; from < size; ) {
       int to = from + 1;
-      for (long bytes = HEADER + recordLength(from);
-          to < size && bytes + recordLength(to) <= PIECE_BYTES;
+      for (long piece = HEADER + recordLength(from);
+          to < size && piece + recordLength(to) <= PIECE_BYTES;
           to++) {
-        bytes += recordLength(to);
+        piece += recordLength(to);
       }
       try (WriteBatch batch = new WriteBatch(serialized(columns, keys, values, from, to))) {
         backend.db.write(backend.writeOptions, batch);

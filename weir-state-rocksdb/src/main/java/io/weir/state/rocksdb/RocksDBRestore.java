@@ -41,8 +41,6 @@ import org.rocksdb.WriteBatch;
  */
 final class RocksDBRestore {
 
-  private static final int BATCH_BYTES = 4 * 1024 * 1024;
-
   private RocksDBRestore() {}
 
   static <K> void restore(
@@ -389,7 +387,10 @@ final class RocksDBRestore {
     }
   }
 
-  /** A write batch that writes itself out every few megabytes, and at close. */
+  /**
+   * A write batch that writes itself out every {@link RocksDBOptions#WRITE_BATCH_SIZE} bytes, and
+   * at close.
+   */
   private static final class Batch implements AutoCloseable {
     private final RocksDBKeyedStateBackend<?> backend;
     private WriteBatch batch = new WriteBatch();
@@ -401,7 +402,7 @@ final class RocksDBRestore {
     void put(RocksDBKeyedStateBackend.Column column, byte[] key, byte[] value)
         throws RocksDBException {
       batch.put(column.handle, key, value);
-      if (batch.getDataSize() >= BATCH_BYTES) {
+      if (batch.getDataSize() >= backend.writeBatchBytes) {
         backend.db.write(backend.writeOptions, batch);
         batch.clear();
       }

@@ -57,14 +57,14 @@ final class RocksDBWriteCache extends RocksDBEntryTable implements SingleValueSt
   private long evictions;
   private long writesAround;
 
-  RocksDBWriteCache(RocksDBKeyedStateBackend<?> backend, int maxEntries, long writeBatchBytes) {
+  RocksDBWriteCache(RocksDBKeyedStateBackend<?> backend, int maxEntries) {
     if (maxEntries <= 0) {
       throw new IllegalArgumentException(
           RocksDBOptions.WRITE_CACHE_SIZE.key() + " must be positive here, not " + maxEntries);
     }
     this.backend = backend;
     this.maxEntries = maxEntries;
-    this.pending = new RocksDBPendingWrites(backend, writeBatchBytes);
+    this.pending = new RocksDBPendingWrites(backend);
     allocate(Math.min(maxEntries, INITIAL_CAPACITY));
   }
 

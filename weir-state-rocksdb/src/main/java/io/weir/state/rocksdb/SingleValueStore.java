@@ -36,16 +36,9 @@ sealed interface SingleValueStore permits SingleValueStore.Direct, RocksDBWriteC
    */
   void discard();
 
-  /**
-   * The store for {@code cacheSize} ({@link RocksDBOptions#WRITE_CACHE_SIZE}): 0 for none; the
-   * cache writes to RocksDB in batches of {@code writeBatchBytes} ({@link
-   * RocksDBOptions#WRITE_BATCH_SIZE}).
-   */
-  static SingleValueStore create(
-      RocksDBKeyedStateBackend<?> backend, int cacheSize, long writeBatchBytes) {
-    return cacheSize == 0
-        ? new Direct(backend)
-        : new RocksDBWriteCache(backend, cacheSize, writeBatchBytes);
+  /** The store for {@code cacheSize} ({@link RocksDBOptions#WRITE_CACHE_SIZE}): 0 for none. */
+  static SingleValueStore create(RocksDBKeyedStateBackend<?> backend, int cacheSize) {
+    return cacheSize == 0 ? new Direct(backend) : new RocksDBWriteCache(backend, cacheSize);
   }
 
   /** No cache: every access is a RocksDB point read, put or delete. */
