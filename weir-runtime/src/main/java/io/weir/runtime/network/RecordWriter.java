@@ -25,6 +25,19 @@ public final class RecordWriter<T> {
 
   private final ResultSubpartition[] channels;
   private final Buffer[] current;
+
+  /**
+   * Per channel, the partly filled buffer that was already there at the last {@link #flushAged}
+   * tick: its first record has waited at least one tick.
+   */
+  private final Buffer[] seenAtLastTick;
+
+  /**
+   * Whether a channel may hold a partly filled buffer: set by the task thread once per new buffer,
+   * read by the timer thread, which posts no flush to a task with nothing to flush.
+   */
+  private volatile boolean holdsPartialBuffers;
+
   private final ChannelSelector<T> selector;
   private final TypeSerializer<T> serializer;
   private final BufferPool pool;
@@ -43,6 +56,7 @@ public final class RecordWriter<T> {
       BooleanSupplier cancelled) {
     this.channels = channels.clone();
     this.current = new Buffer[channels.length];
+    this.seenAtLastTick = new Buffer[channels.length];
     this.selector = selector;
     this.serializer = serializer;
     this.pool = new BufferPool(bufferSize);
@@ -124,6 +138,9 @@ public final class RecordWriter<T> {
       if (b == null) {
         b = pool.request();
         current[c] = b;
+        if (!holdsPartialBuffers) {
+          holdsPartialBuffers = true;
+        }
       }
       int n = Math.min(length - offset, b.capacity() - b.size());
       System.arraycopy(source, offset, b.memory(), b.size(), n);
@@ -139,6 +156,7 @@ public final class RecordWriter<T> {
   private void send(int c) {
     channels[c].addBuffer(current[c]);
     current[c] = null;
+    seenAtLastTick[c] = null;
   }
 
   private void awaitCredit(int c) {
@@ -162,15 +180,49 @@ public final class RecordWriter<T> {
 
   /**
    * Sends partly filled buffers to the channels that have a credit; the others keep theirs until a
-   * credit returns. Called on the buffer timeout.
+   * credit returns. Called when the task runs out of input.
    */
   public void flushAll() {
+    boolean partial = false;
     for (int c = 0; c < channels.length; c++) {
       Buffer b = current[c];
-      if (b != null && b.size() > 0 && channels[c].hasCredit()) {
-        send(c);
+      if (b != null && b.size() > 0) {
+        if (channels[c].hasCredit()) {
+          send(c);
+        } else {
+          partial = true;
+        }
       }
     }
+    holdsPartialBuffers = partial;
+  }
+
+  /**
+   * One tick of the buffer timeout: sends the partly filled buffers that were already there at the
+   * last tick (to the channels that have a credit) and marks the others. A record so waits at most
+   * two ticks, and a buffer that fills within a tick is never sent part-full: a short timeout costs
+   * a busy channel nothing, where flushing every buffer at every tick would cut them all.
+   */
+  public void flushAged() {
+    boolean partial = false;
+    for (int c = 0; c < channels.length; c++) {
+      Buffer b = current[c];
+      if (b == null || b.size() == 0) {
+        continue;
+      }
+      if (seenAtLastTick[c] == b && channels[c].hasCredit()) {
+        send(c);
+      } else {
+        seenAtLastTick[c] = b;
+        partial = true;
+      }
+    }
+    holdsPartialBuffers = partial;
+  }
+
+  /** Whether a channel may hold a partly filled buffer; any thread. */
+  public boolean holdsPartialBuffers() {
+    return holdsPartialBuffers;
   }
 
   /**

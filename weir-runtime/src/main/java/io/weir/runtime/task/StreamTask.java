@@ -604,22 +604,35 @@ public abstract class StreamTask implements Runnable {
     // the timer's tick; sending them first costs a busy task nothing (its input never runs dry)
     // and takes the buffer timeout out of the latency of a job that keeps up with its input.
     flushOnIdle = graph.configuration().get(CoreOptions.BUFFER_FLUSH_ON_IDLE);
-    long millis = Math.max(1, timeout.toMillis());
+    // Ticks of half the timeout, each sending the buffers already there at the tick before: a
+    // record waits less than the timeout, and a buffer that fills between two ticks goes out full.
+    long tickMicros = Math.max(500, timeout.toNanos() / 2_000);
     flusher =
         timer.scheduleAtFixedRate(
             () -> {
-              if (flushPending.compareAndSet(false, true)) {
-                mailbox.put(this::flushOutputs);
+              if (writersHoldPartialBuffers() && flushPending.compareAndSet(false, true)) {
+                mailbox.put(this::flushAgedOutputs);
               }
             },
-            millis,
-            millis,
-            TimeUnit.MILLISECONDS);
+            tickMicros,
+            tickMicros,
+            TimeUnit.MICROSECONDS);
   }
 
-  private void flushOutputs() {
+  private boolean writersHoldPartialBuffers() {
+    for (RecordWriter<?> writer : writerArray) {
+      if (writer.holdsPartialBuffers()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private void flushAgedOutputs() {
     flushPending.set(false);
-    flushWriters();
+    for (RecordWriter<?> writer : writerArray) {
+      writer.flushAged();
+    }
   }
 
   private void flushWriters() {

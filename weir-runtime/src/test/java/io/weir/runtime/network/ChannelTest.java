@@ -103,6 +103,34 @@ class ChannelTest {
   }
 
   @Test
+  void aBufferTimeoutTickSendsOnlyTheBuffersThatWereThereAtTheTickBefore() throws Exception {
+    InputGate gate = gate(10, 1);
+    RecordWriter<String> writer = writer(gate, 1024);
+    assertThat(writer.holdsPartialBuffers()).as("nothing written yet").isFalse();
+
+    writer.emit("first", RecordWriter.NO_TIMESTAMP);
+    assertThat(writer.holdsPartialBuffers()).isTrue();
+    writer.flushAged();
+    assertThat(drain(gate)).as("the buffer began after the last tick: it waits").isEmpty();
+    writer.emit("second", RecordWriter.NO_TIMESTAMP);
+    writer.flushAged();
+    assertThat(drain(gate))
+        .as("the buffer was there at the tick before: out, with what joined it since")
+        .containsExactly("first", "second");
+    assertThat(writer.holdsPartialBuffers()).isFalse();
+
+    // A buffer that filled and went out between two ticks leaves no mark on its successor.
+    writer.emit("third", RecordWriter.NO_TIMESTAMP);
+    writer.flushAged();
+    writer.broadcastEvent(ChannelEvent.EndOfData.INSTANCE);
+    writer.emit("fourth", RecordWriter.NO_TIMESTAMP);
+    writer.flushAged();
+    assertThat(drain(gate)).containsExactly("third", "<EndOfData>");
+    writer.flushAged();
+    assertThat(drain(gate)).containsExactly("fourth");
+  }
+
+  @Test
   void aProducerWithoutCreditIsUnavailableAndACreditReturnWakesIt() throws Exception {
     InputGate gate = gate(2, 1);
     RecordWriter<String> writer = writer(gate, 64);
