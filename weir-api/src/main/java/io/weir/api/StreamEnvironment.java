@@ -79,7 +79,10 @@ public class StreamEnvironment {
     return configuration.get(CoreOptions.MAX_PARALLELISM);
   }
 
-  /** How long a partly filled network buffer may wait; 0 flushes after every record. */
+  /**
+   * How long a partly filled network buffer may wait (5 ms by default); 0 flushes after every
+   * record.
+   */
   public StreamEnvironment setBufferTimeout(Duration timeout) {
     if (timeout.isNegative()) {
       throw new IllegalArgumentException("The buffer timeout must not be negative: " + timeout);
