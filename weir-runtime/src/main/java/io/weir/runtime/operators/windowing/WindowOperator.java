@@ -96,6 +96,13 @@ public final class WindowOperator<K, IN, OUT, W extends Window> extends StreamOp
    */
   private final Set<KnownTimer<K, W>> knownTimers = new HashSet<>();
 
+  /**
+   * The timer registered or found last, in front of {@link #knownTimers}: a window's trigger timer
+   * and its cleanup timer are the same timer when there is no allowed lateness, registered one
+   * after the other, so the second needs no lookup. Null after any timer is removed.
+   */
+  private KnownTimer<K, W> lastKnown;
+
   /** Bounds {@link #knownTimers}: about 100 bytes each. */
   static final int MAX_KNOWN_TIMERS = 1 << 18;
 
@@ -411,14 +418,25 @@ public final class WindowOperator<K, IN, OUT, W extends Window> extends StreamOp
   }
 
   private void forget(K key, long time, List<W> windows, boolean eventTime) {
+    lastKnown = null;
     for (W window : windows) {
       knownTimers.remove(new KnownTimer<>(key, time, window, eventTime));
     }
   }
 
   private void registerTimer(long time, W window, boolean eventTime) throws Exception {
-    KnownTimer<K, W> known = new KnownTimer<>(backend.getCurrentKey(), time, window, eventTime);
+    K key = backend.getCurrentKey();
+    KnownTimer<K, W> last = lastKnown;
+    if (last != null
+        && last.time() == time
+        && last.eventTime() == eventTime
+        && last.window().equals(window)
+        && last.key().equals(key)) {
+      return;
+    }
+    KnownTimer<K, W> known = new KnownTimer<>(key, time, window, eventTime);
     if (knownTimers.contains(known)) {
+      lastKnown = known;
       return;
     }
     if (knownTimers.size() >= MAX_KNOWN_TIMERS) {
@@ -428,12 +446,14 @@ public final class WindowOperator<K, IN, OUT, W extends Window> extends StreamOp
     List<W> windows = state.get(time);
     if (windows != null && windows.contains(window)) {
       knownTimers.add(known);
+      lastKnown = known;
       return;
     }
     List<W> updated = windows == null ? new ArrayList<>(1) : new ArrayList<>(windows);
     updated.add(window);
     state.put(time, updated);
     knownTimers.add(known);
+    lastKnown = known;
     if (eventTime) {
       timers.registerEventTimeTimer(time);
     } else {
@@ -442,6 +462,7 @@ public final class WindowOperator<K, IN, OUT, W extends Window> extends StreamOp
   }
 
   private void deleteTimer(long time, W window, boolean eventTime) throws Exception {
+    lastKnown = null;
     knownTimers.remove(new KnownTimer<>(backend.getCurrentKey(), time, window, eventTime));
     MapState<Long, List<W>> state = eventTime ? eventTimers : processingTimers;
     List<W> windows = state.get(time);
