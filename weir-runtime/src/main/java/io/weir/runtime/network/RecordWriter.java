@@ -180,7 +180,8 @@ public final class RecordWriter<T> {
 
   /**
    * Sends partly filled buffers to the channels that have a credit; the others keep theirs until a
-   * credit returns. Called when the task runs out of input.
+   * credit returns. Called when the task runs out of input, and after every record when the buffer
+   * timeout is 0.
    */
   public void flushAll() {
     boolean partial = false;
@@ -194,7 +195,9 @@ public final class RecordWriter<T> {
         }
       }
     }
-    holdsPartialBuffers = partial;
+    if (holdsPartialBuffers != partial) {
+      holdsPartialBuffers = partial;
+    }
   }
 
   /**
@@ -217,7 +220,9 @@ public final class RecordWriter<T> {
         partial = true;
       }
     }
-    holdsPartialBuffers = partial;
+    if (holdsPartialBuffers != partial) {
+      holdsPartialBuffers = partial;
+    }
   }
 
   /** Whether a channel may hold a partly filled buffer; any thread. */
