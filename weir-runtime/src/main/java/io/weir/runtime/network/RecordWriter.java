@@ -184,20 +184,7 @@ public final class RecordWriter<T> {
    * timeout is 0.
    */
   public void flushAll() {
-    boolean partial = false;
-    for (int c = 0; c < channels.length; c++) {
-      Buffer b = current[c];
-      if (b != null && b.size() > 0) {
-        if (channels[c].hasCredit()) {
-          send(c);
-        } else {
-          partial = true;
-        }
-      }
-    }
-    if (holdsPartialBuffers != partial) {
-      holdsPartialBuffers = partial;
-    }
+    flush(false);
   }
 
   /**
@@ -207,16 +194,22 @@ public final class RecordWriter<T> {
    * a busy channel nothing, where flushing every buffer at every tick would cut them all.
    */
   public void flushAged() {
+    flush(true);
+  }
+
+  private void flush(boolean onlyAged) {
     boolean partial = false;
     for (int c = 0; c < channels.length; c++) {
       Buffer b = current[c];
       if (b == null || b.size() == 0) {
         continue;
       }
-      if (seenAtLastTick[c] == b && channels[c].hasCredit()) {
+      if ((!onlyAged || seenAtLastTick[c] == b) && channels[c].hasCredit()) {
         send(c);
       } else {
-        seenAtLastTick[c] = b;
+        if (onlyAged) {
+          seenAtLastTick[c] = b;
+        }
         partial = true;
       }
     }
