@@ -7,7 +7,6 @@ import java.io.IOException;
 import java.util.Arrays;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
-import org.rocksdb.WriteBatch;
 
 /**
  * Rewrites a restored column family whose state changed its schema in a compatible way (a record or
@@ -41,7 +40,7 @@ final class RocksDBMigration {
     DataOutputSerializer out = new DataOutputSerializer(256);
     long rewritten = 0;
     try (RocksIterator it = backend.db.newIterator(column.handle, backend.readOptions);
-        WriteBatch batch = new WriteBatch()) {
+        RocksDBBatchWriter batch = new RocksDBBatchWriter(backend)) {
       for (it.seekToFirst(); it.isValid(); it.next()) {
         byte[] key = it.key();
         byte[] value = it.value();
@@ -53,19 +52,12 @@ final class RocksDBMigration {
                     ? list(value, column.valueSerializer, newValues, in, out)
                     : single(value, column.valueSerializer, newValues, in, out);
         if (newKey != key) {
-          batch.delete(column.handle, key);
+          batch.delete(column, key);
         }
-        batch.put(column.handle, newKey, newValue);
+        batch.put(column, newKey, newValue);
         rewritten++;
-        if (batch.getDataSize() >= backend.writeBatchBytes) {
-          backend.db.write(backend.writeOptions, batch);
-          batch.clear();
-        }
       }
       it.status();
-      if (batch.count() > 0) {
-        backend.db.write(backend.writeOptions, batch);
-      }
     }
     return rewritten;
   }

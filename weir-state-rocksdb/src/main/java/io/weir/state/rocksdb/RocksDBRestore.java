@@ -27,7 +27,6 @@ import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
-import org.rocksdb.WriteBatch;
 
 /**
  * Restores the RocksDB backend from a checkpoint.
@@ -243,7 +242,7 @@ final class RocksDBRestore {
                       timers ? null : s.valueSerializer(),
                       timers ? null : s.mapKeySerializer());
           try (RocksIterator it = other.newIterator(handle);
-              Batch batch = new Batch(backend)) {
+              RocksDBBatchWriter batch = new RocksDBBatchWriter(backend)) {
             for (it.seek(start); it.isValid(); it.next()) {
               byte[] key = it.key();
               if (java.util.Arrays.compareUnsigned(key, 0, 2, end, 0, 2) >= 0) {
@@ -305,7 +304,7 @@ final class RocksDBRestore {
     DataOutputSerializer key = new DataOutputSerializer(64);
     DataOutputSerializer value = new DataOutputSerializer(256);
     DataOutputSerializer scratch = new DataOutputSerializer(256);
-    try (Batch batch = new Batch(backend)) {
+    try (RocksDBBatchWriter batch = new RocksDBBatchWriter(backend)) {
       for (int kg = overlap.startKeyGroup(); kg <= overlap.endKeyGroup(); kg++) {
         int offset = (int) source.offsets()[kg - source.range().startKeyGroup()];
         in.setBuffer(data, offset, data.length - offset);
@@ -383,39 +382,6 @@ final class RocksDBRestore {
             }
           }
         }
-      }
-    }
-  }
-
-  /**
-   * A write batch that writes itself out every {@link RocksDBOptions#WRITE_BATCH_SIZE} bytes, and
-   * at close.
-   */
-  private static final class Batch implements AutoCloseable {
-    private final RocksDBKeyedStateBackend<?> backend;
-    private WriteBatch batch = new WriteBatch();
-
-    Batch(RocksDBKeyedStateBackend<?> backend) {
-      this.backend = backend;
-    }
-
-    void put(RocksDBKeyedStateBackend.Column column, byte[] key, byte[] value)
-        throws RocksDBException {
-      batch.put(column.handle, key, value);
-      if (batch.getDataSize() >= backend.writeBatchBytes) {
-        backend.db.write(backend.writeOptions, batch);
-        batch.clear();
-      }
-    }
-
-    @Override
-    public void close() throws RocksDBException {
-      try {
-        if (batch.count() > 0) {
-          backend.db.write(backend.writeOptions, batch);
-        }
-      } finally {
-        batch.close();
       }
     }
   }
