@@ -4,13 +4,13 @@ import java.io.IOException;
 import java.util.List;
 
 /**
- * A cluster of one JobManager and 1-slot TaskManager processes on 127.0.0.1, Weir's or Flink's, as
- * {@link W8Run} drives it. Used from the benchmark's main thread; {@link #close} kills every
- * process it started.
+ * A cluster of one JobManager and TaskManager processes of equal slots on 127.0.0.1, Weir's or
+ * Flink's, as {@link W8Run} drives it. Used from the benchmark's main thread; {@link #close} kills
+ * every process it started.
  */
 interface BenchCluster extends AutoCloseable {
 
-  /** Starts one more TaskManager with one slot and returns once the JobManager lists it. */
+  /** Starts one more TaskManager and returns once the JobManager lists it. */
   JvmProcess startTaskManager() throws IOException, InterruptedException;
 
   /**

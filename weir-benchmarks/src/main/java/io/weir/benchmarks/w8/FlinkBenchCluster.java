@@ -22,9 +22,9 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 /**
  * Flink's standalone session cluster for W8, from Flink's Maven artifacts ({@code
  * target/classpath-flink.txt}, no benchmark class): a {@code StandaloneSessionClusterEntrypoint}
- * JVM and {@code TaskManagerRunner} JVMs with one slot each, all on 127.0.0.1, reading a generated
- * {@code config.yaml}. Jobs go in through a remote environment (Flink's REST client: the job graph
- * and the job jar uploaded to {@code /jobs}).
+ * JVM and {@code TaskManagerRunner} JVMs with the same number of slots, all on 127.0.0.1, reading a
+ * generated {@code config.yaml}. Jobs go in through a remote environment (Flink's REST client: the
+ * job graph and the job jar uploaded to {@code /jobs}).
  */
 final class FlinkBenchCluster implements BenchCluster {
   private static final Pattern SPACES = Pattern.compile("\\s+");
@@ -41,7 +41,8 @@ final class FlinkBenchCluster implements BenchCluster {
   private final List<String> taskManagerJvm;
   private final List<String> taskManagerArgs;
 
-  FlinkBenchCluster(Path dir, Map<String, String> jobSettings) throws Exception {
+  FlinkBenchCluster(Path dir, Map<String, String> jobSettings, int slotsPerTaskManager)
+      throws Exception {
     this.dir = dir;
     this.jobSettings = jobSettings;
     this.classpath = W8Classpaths.flink();
@@ -60,10 +61,13 @@ final class FlinkBenchCluster implements BenchCluster {
     conf.put("taskmanager.host", "127.0.0.1");
     conf.put("taskmanager.rpc.port", "0");
     conf.put("taskmanager.data.port", "0");
-    conf.put("taskmanager.numberOfTaskSlots", "1");
-    // JVM heap = framework heap (128m, the default) + task heap = the -Xmx TaskManagers get.
-    conf.put("taskmanager.memory.task.heap.size", "1920m");
-    conf.put("taskmanager.memory.managed.size", "128m");
+    conf.put("taskmanager.numberOfTaskSlots", Integer.toString(slotsPerTaskManager));
+    // JVM heap = framework heap (128m, the default) + task heap = the -Xmx Weir's TaskManagers
+    // get; managed memory 128m per slot.
+    conf.put(
+        "taskmanager.memory.task.heap.size",
+        (W8Run.TASK_MANAGER_HEAP_MB_PER_SLOT * slotsPerTaskManager - 128) + "m");
+    conf.put("taskmanager.memory.managed.size", (128 * slotsPerTaskManager) + "m");
     conf.put("parallelism.default", "2");
     conf.put("web.checkpoints.history", "1000");
     conf.putAll(W8Run.HEARTBEATS);

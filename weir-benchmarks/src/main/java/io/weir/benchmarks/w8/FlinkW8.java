@@ -46,7 +46,9 @@ public final class FlinkW8 {
         return;
       }
       Result result;
-      try (FlinkBenchCluster cluster = new FlinkBenchCluster(scratch.path(), settings)) {
+      try (FlinkBenchCluster cluster =
+          new FlinkBenchCluster(
+              scratch.path(), settings, W8Run.slotsPerTaskManager(job.config()))) {
         result =
             W8Run.onCluster(Engine.FLINK, job.config(), job.records(), cluster, scratch.path());
       }

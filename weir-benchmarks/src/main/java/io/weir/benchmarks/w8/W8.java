@@ -19,7 +19,9 @@ public final class W8 {
           Duration.ZERO,
           "embedded = W1 with a checkpoint every 1 s in one JVM (Weir's embedded cluster, Flink's"
               + " mini cluster); cluster = the same job on 1 JobManager + 2 TaskManager JVMs of 1"
-              + " slot each, timed from submission to the end seen over REST; recovery = cluster"
+              + " slot each, timed from submission to the end seen over REST; single-tm = the"
+              + " same on 1 TaskManager JVM of 2 slots (no channel crosses the network);"
+              + " recovery = cluster"
               + " with a spare TaskManager registered and one working TaskManager SIGKILLed after"
               + " 2 completed checkpoints (heartbeat 1 s / timeout 5 s on both); recoveryMs = from"
               + " the SIGKILL to the first record the keyed function processed after the restore;"

@@ -25,6 +25,10 @@ import java.util.Set;
  *       (parallelism 2: subtask i of every vertex on TaskManager i, so the keyed exchange crosses
  *       the network), timed from the submission (jar upload included) until the REST API shows the
  *       job ended; the processes are started before and are not timed.
+ *   <li>{@code single-tm}: as {@code cluster}, but on one TaskManager process with two slots (and
+ *       the two TaskManagers' heaps together): the same processes, submission and polling, with
+ *       every channel inside one process. Set against {@code embedded} and {@code cluster} it
+ *       splits what a cluster costs into what the processes cost and what the network costs.
  *   <li>{@code recovery}: as {@code cluster}, plus a spare 1-slot TaskManager started once the job
  *       runs and registered before the kill; after two completed checkpoints one of the two working
  *       TaskManagers is killed with SIGKILL. The job restarts (fixed delay, 0 ms) on the surviving
@@ -34,13 +38,14 @@ import java.util.Set;
  */
 public final class W8Run {
   /** The configurations both mains accept. */
-  public static final List<String> CONFIGS = List.of("embedded", "cluster", "recovery");
+  public static final List<String> CONFIGS =
+      List.of("embedded", "cluster", "single-tm", "recovery");
 
   /** Records of a run: W1's. */
   public static final long DEFAULT_RECORDS = 20_000_000L;
 
-  /** Heap of each TaskManager JVM (two of them do the work the embedded run does in one). */
-  static final String TASK_MANAGER_HEAP = "2g";
+  /** Heap per slot of a TaskManager JVM (two slots do the work the embedded run does in one). */
+  static final int TASK_MANAGER_HEAP_MB_PER_SLOT = 2048;
 
   /** Heap of the JobManager JVM. */
   static final String JOB_MANAGER_HEAP = "1g";
@@ -54,6 +59,11 @@ public final class W8Run {
   private static final Duration STEP_TIMEOUT = Duration.ofMinutes(3);
 
   private W8Run() {}
+
+  /** Slots of each TaskManager: two for {@code single-tm}, one otherwise. */
+  public static int slotsPerTaskManager(String config) {
+    return config.equals("single-tm") ? 2 : 1;
+  }
 
   /**
    * The job's settings, the same keys on both engines: a checkpoint every second into {@code
@@ -75,15 +85,17 @@ public final class W8Run {
   }
 
   /**
-   * Runs {@code cluster} or {@code recovery} on {@code cluster}, which has its JobManager running
-   * and no TaskManager yet.
+   * Runs {@code cluster}, {@code single-tm} or {@code recovery} on {@code cluster}, which has its
+   * JobManager running and no TaskManager yet.
    */
   static Result onCluster(
       Engine engine, String config, long records, BenchCluster cluster, Path scratch)
       throws Exception {
     boolean recovery = config.equals("recovery");
     JvmProcess victim = cluster.startTaskManager();
-    cluster.startTaskManager();
+    if (!config.equals("single-tm")) {
+      cluster.startTaskManager();
+    }
     Path markers = Files.createDirectories(scratch.resolve("first-records"));
 
     Instant submitted = Instant.now();

@@ -30,9 +30,12 @@ final class WeirBenchCluster implements BenchCluster {
   private final List<JvmProcess> processes = new ArrayList<>();
   private final Rest rest;
   private final int rpcPort;
+  private final int slotsPerTaskManager;
 
-  WeirBenchCluster(Path dir, Map<String, String> jobSettings) throws Exception {
+  WeirBenchCluster(Path dir, Map<String, String> jobSettings, int slotsPerTaskManager)
+      throws Exception {
     this.dir = dir;
+    this.slotsPerTaskManager = slotsPerTaskManager;
     this.jobSettings = jobSettings;
     this.classpath = W8Classpaths.weirCluster();
     Path logback = dir.resolve("logback.xml");
@@ -81,9 +84,18 @@ final class WeirBenchCluster implements BenchCluster {
   public JvmProcess startTaskManager() throws IOException, InterruptedException {
     List<String> args =
         new ArrayList<>(
-            List.of("taskmanager", "--jobmanager", "127.0.0.1:" + rpcPort, "--slots", "1"));
+            List.of(
+                "taskmanager",
+                "--jobmanager",
+                "127.0.0.1:" + rpcPort,
+                "--slots",
+                Integer.toString(slotsPerTaskManager)));
     args.addAll(settings(Map.of()));
-    JvmProcess tm = start("taskmanager-" + processes.size(), W8Run.TASK_MANAGER_HEAP, args);
+    JvmProcess tm =
+        start(
+            "taskmanager-" + processes.size(),
+            (W8Run.TASK_MANAGER_HEAP_MB_PER_SLOT * slotsPerTaskManager) + "m",
+            args);
     String id = tm.awaitLog(TM_STARTED, START_TIMEOUT).group(1);
     long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
     while (!rest.get("/taskmanagers").toString().contains("\"" + id + "\"")) {

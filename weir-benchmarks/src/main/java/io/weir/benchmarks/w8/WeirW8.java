@@ -14,9 +14,10 @@ import java.util.Map;
 
 /**
  * W8 on Weir (see {@link W8Run}): {@code embedded} runs {@link WeirW8Job} in this JVM; {@code
- * cluster} and {@code recovery} submit it to a {@link WeirBenchCluster}.
+ * cluster}, {@code single-tm} and {@code recovery} submit it to a {@link WeirBenchCluster}.
  *
- * <p>Arguments: {@code <embedded|cluster|recovery> [records]}. Prints one {@link Result} line.
+ * <p>Arguments: {@code <embedded|cluster|single-tm|recovery> [records]}. Prints one {@link Result}
+ * line.
  */
 public final class WeirW8 {
   private WeirW8() {}
@@ -46,7 +47,8 @@ public final class WeirW8 {
         return;
       }
       Result result;
-      try (WeirBenchCluster cluster = new WeirBenchCluster(scratch.path(), settings)) {
+      try (WeirBenchCluster cluster =
+          new WeirBenchCluster(scratch.path(), settings, W8Run.slotsPerTaskManager(job.config()))) {
         result = W8Run.onCluster(Engine.WEIR, job.config(), job.records(), cluster, scratch.path());
       }
       result.print();

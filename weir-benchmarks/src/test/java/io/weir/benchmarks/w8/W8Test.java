@@ -16,11 +16,19 @@ import org.junit.jupiter.api.io.TempDir;
 class W8Test {
 
   @Test
-  void isRegisteredWithBothEnginesAndItsThreeConfigurations() {
+  void isRegisteredWithBothEnginesAndItsFourConfigurations() {
     assertThat(Workloads.byId("w8")).isSameAs(Workloads.W8);
-    assertThat(Workloads.W8.configs()).containsExactly("embedded", "cluster", "recovery");
+    assertThat(Workloads.W8.configs())
+        .containsExactly("embedded", "cluster", "single-tm", "recovery");
     assertThat(Workloads.W8.mains()).containsOnlyKeys(Engine.WEIR, Engine.FLINK);
     assertThat(Workloads.W8.timed()).isFalse();
+  }
+
+  @Test
+  void onlySingleTmPutsTwoSlotsOnOneTaskManager() {
+    assertThat(W8Run.slotsPerTaskManager("single-tm")).isEqualTo(2);
+    assertThat(W8Run.slotsPerTaskManager("cluster")).isEqualTo(1);
+    assertThat(W8Run.slotsPerTaskManager("recovery")).isEqualTo(1);
   }
 
   @Test
