@@ -66,7 +66,7 @@ final class FlinkBenchCluster implements BenchCluster {
     // get; managed memory 128m per slot.
     conf.put(
         "taskmanager.memory.task.heap.size",
-        (W8Run.TASK_MANAGER_HEAP_MB_PER_SLOT * slotsPerTaskManager - 128) + "m");
+        (W8Run.taskManagerHeapMb(slotsPerTaskManager) - 128) + "m");
     conf.put("taskmanager.memory.managed.size", (128 * slotsPerTaskManager) + "m");
     conf.put("parallelism.default", "2");
     conf.put("web.checkpoints.history", "1000");

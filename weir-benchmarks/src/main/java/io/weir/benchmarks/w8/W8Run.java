@@ -45,7 +45,7 @@ public final class W8Run {
   public static final long DEFAULT_RECORDS = 20_000_000L;
 
   /** Heap per slot of a TaskManager JVM (two slots do the work the embedded run does in one). */
-  static final int TASK_MANAGER_HEAP_MB_PER_SLOT = 2048;
+  private static final int TASK_MANAGER_HEAP_MB_PER_SLOT = 2048;
 
   /** Heap of the JobManager JVM. */
   static final String JOB_MANAGER_HEAP = "1g";
@@ -59,6 +59,11 @@ public final class W8Run {
   private static final Duration STEP_TIMEOUT = Duration.ofMinutes(3);
 
   private W8Run() {}
+
+  /** The JVM heap of a TaskManager with {@code slots} slots, in MB: the same on both engines. */
+  static int taskManagerHeapMb(int slots) {
+    return TASK_MANAGER_HEAP_MB_PER_SLOT * slots;
+  }
 
   /** Slots of each TaskManager: two for {@code single-tm}, one otherwise. */
   public static int slotsPerTaskManager(String config) {

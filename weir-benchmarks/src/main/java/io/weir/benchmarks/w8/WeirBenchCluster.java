@@ -94,7 +94,7 @@ final class WeirBenchCluster implements BenchCluster {
     JvmProcess tm =
         start(
             "taskmanager-" + processes.size(),
-            (W8Run.TASK_MANAGER_HEAP_MB_PER_SLOT * slotsPerTaskManager) + "m",
+            W8Run.taskManagerHeapMb(slotsPerTaskManager) + "m",
             args);
     String id = tm.awaitLog(TM_STARTED, START_TIMEOUT).group(1);
     long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
