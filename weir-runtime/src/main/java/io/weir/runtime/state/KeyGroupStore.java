@@ -73,6 +73,18 @@ interface KeyGroupStore<K, V> {
     };
   }
 
+  /**
+   * The most entries an open-addressing store of {@code capacity} slots holds before it doubles:
+   * 13/16 of them, so that a store is between 41 and 81 % full. A lookup that hits (every access
+   * but a key's first) probes 3 slots on average at the highest load, within one or two cache
+   * lines, while the smaller table keeps more of a task's state in the core's cache: a task spends
+   * most of its time on the cache miss of its state's slot, not on the probes (W1 in {@code
+   * BENCHMARKS.md}: 5/8 at most ran 22 % slower).
+   */
+  static int maxEntries(int capacity) {
+    return capacity - (capacity >> 3) - (capacity >> 4);
+  }
+
   /** The store a state of this shape starts with in every key group. */
   static <K, V> KeyGroupStore<K, V> create(Layout layout) {
     return layout == Layout.LONG_KEYS_LONG_VALUES

@@ -91,7 +91,7 @@ final class LongLongStore implements KeyGroupStore<Long, Long> {
       if (k == FREE) {
         s[2 * i] = key;
         s[2 * i + 1] = value;
-        if (++size > maxSize(mask + 1)) {
+        if (++size > KeyGroupStore.maxEntries(mask + 1)) {
           resize(2 * (mask + 1));
         }
         return;
@@ -131,11 +131,6 @@ final class LongLongStore implements KeyGroupStore<Long, Long> {
       }
     }
     s[2 * gap] = FREE;
-  }
-
-  /** At most 5/8 full: linear probing's runs stay short. */
-  private static int maxSize(int capacity) {
-    return (capacity >> 1) + (capacity >> 3);
   }
 
   private void resize(int capacity) {

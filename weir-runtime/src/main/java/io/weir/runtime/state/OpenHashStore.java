@@ -89,7 +89,7 @@ final class OpenHashStore<K, V> implements KeyGroupStore<K, V> {
     slots[2 * free] = key;
     slots[2 * free + 1] = value;
     hashes[free] = hash;
-    if (++size > maxSize(mask + 1)) {
+    if (++size > KeyGroupStore.maxEntries(mask + 1)) {
       resize(2 * (mask + 1));
     }
   }
@@ -118,11 +118,6 @@ final class OpenHashStore<K, V> implements KeyGroupStore<K, V> {
     }
     s[2 * gap] = null;
     s[2 * gap + 1] = null;
-  }
-
-  /** At most 5/8 full: linear probing's runs stay short. */
-  private static int maxSize(int capacity) {
-    return (capacity >> 1) + (capacity >> 3);
   }
 
   private void resize(int capacity) {
