@@ -4,6 +4,7 @@ import io.weir.api.config.Configuration;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Properties;
 import org.rocksdb.BlockBasedTableConfig;
 import org.rocksdb.BloomFilter;
 import org.rocksdb.Cache;
@@ -133,7 +134,7 @@ final class RocksDBResources {
       table.setFilterPolicy(filter);
     }
     ColumnFamilyOptions options =
-        new ColumnFamilyOptions()
+        baseColumnOptions(conf)
             .setTableFormatConfig(table)
             .setCompactionStyle(CompactionStyle.LEVEL)
             .setLevelCompactionDynamicLevelBytes(true)
@@ -144,6 +145,29 @@ final class RocksDBResources {
             .setCompressionType(compression(conf.get(RocksDBOptions.COMPRESSION)))
             .setMergeOperatorName("stringappendtest");
     return new ColumnOptions(options, filter);
+  }
+
+  /**
+   * New column family options with what RocksJava has no setter for: the memtable's insert hint per
+   * key group ({@link RocksDBOptions#MEMTABLE_INSERT_HINT}), which RocksDB takes only from an
+   * options string.
+   */
+  private static ColumnFamilyOptions baseColumnOptions(Configuration conf) {
+    if (!conf.get(RocksDBOptions.MEMTABLE_INSERT_HINT)) {
+      return new ColumnFamilyOptions();
+    }
+    Properties hint = new Properties();
+    hint.setProperty(
+        "memtable_insert_with_hint_prefix_extractor",
+        "rocksdb.FixedPrefix." + RocksDBKeyedStateBackend.KEY_GROUP_BYTES);
+    ColumnFamilyOptions options = ColumnFamilyOptions.getColumnFamilyOptionsFromProps(hint);
+    if (options == null) {
+      throw new IllegalStateException(
+          "RocksDB refused the memtable insert hint of "
+              + RocksDBOptions.MEMTABLE_INSERT_HINT.key()
+              + "; set it to false to run without it");
+    }
+    return options;
   }
 
   private static int positive(Configuration conf, io.weir.api.config.ConfigOption<Integer> o) {
