@@ -17,11 +17,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@link RocksDBOptions#MEMTABLE_INSERT_HINT} reaches RocksDB (its options file shows the prefix
- * extractor on the key-group prefix, or none when it is off), and state written in rising and in
- * falling key order reads back the same with it.
+ * The column options Weir sets reach RocksDB, as its options file shows them: the memtable's insert
+ * hint ({@link RocksDBOptions#MEMTABLE_INSERT_HINT}: the prefix extractor on the key-group prefix,
+ * or none when it is off) and the compression ({@link RocksDBOptions#COMPRESSION}); state written
+ * in rising and in falling key order reads back the same under them.
  */
-class RocksDBMemtableHintTest {
+class RocksDBColumnOptionsTest {
 
   private static final ValueStateDescriptor<Long> COUNT =
       new ValueStateDescriptor<>("count", Types.LONG);
@@ -39,6 +40,19 @@ class RocksDBMemtableHintTest {
     Configuration conf = TestBackends.configuration("rocksdb-incremental", dir);
     conf.setString(RocksDBOptions.MEMTABLE_INSERT_HINT.key(), "false");
     assertThat(countOptions(conf)).contains("memtable_insert_with_hint_prefix_extractor=nullptr");
+  }
+
+  @Test
+  void sstFilesAreCompressedWithLz4ByDefault() throws Exception {
+    assertThat(countOptions(TestBackends.configuration("rocksdb-incremental", dir)))
+        .containsPattern("(?m)^\\s*compression=kLZ4Compression$");
+  }
+
+  @Test
+  void theCompressionCanBeChosen() throws Exception {
+    Configuration conf = TestBackends.configuration("rocksdb-incremental", dir);
+    conf.setString(RocksDBOptions.COMPRESSION.key(), "snappy");
+    assertThat(countOptions(conf)).containsPattern("(?m)^\\s*compression=kSnappyCompression$");
   }
 
   /** Writes and reads state under {@code conf}, returning RocksDB's options of its column. */
@@ -71,7 +85,7 @@ class RocksDBMemtableHintTest {
     try (Stream<Path> files = Files.walk(dir)) {
       return files
           .filter(f -> f.getFileName().toString().startsWith("OPTIONS-"))
-          .max(Comparator.comparingLong(RocksDBMemtableHintTest::optionsNumber))
+          .max(Comparator.comparingLong(RocksDBColumnOptionsTest::optionsNumber))
           .orElseThrow(() -> new AssertionError("RocksDB wrote no OPTIONS file under " + dir));
     }
   }
