@@ -64,10 +64,11 @@ import org.slf4j.LoggerFactory;
  * string-append merge operator, so {@code add} never reads. Nothing is written to RocksDB's WAL:
  * state survives failures through checkpoints only.
  *
- * <p>Value, reducing and aggregating state go through a write-back cache ({@link
- * RocksDBWriteCache}, {@link RocksDBOptions#WRITE_CACHE_SIZE}), which is flushed to RocksDB before
- * anything reads RocksDB otherwise than by a point read of such a state: every snapshot, a
- * migration. List and map state bypass it; one state name is one kind.
+ * <p>Value, reducing and aggregating state, and map state's point accesses until the map is first
+ * read whole, go through a write-back cache ({@link RocksDBWriteCache}, {@link
+ * RocksDBOptions#WRITE_CACHE_SIZE}), which is flushed to RocksDB before anything reads RocksDB
+ * otherwise than by a point read of such a state: every snapshot, a migration, a map read whole.
+ * List state bypasses it; one state name is one kind.
  *
  * <p>Snapshots are native (a RocksDB checkpoint of hard links, {@link RocksDBNativeSnapshot}):
  * incremental, uploading only new SST files, or full, copying all of them; or canonical (a RocksDB
@@ -99,6 +100,13 @@ public final class RocksDBKeyedStateBackend<K> implements KeyedStateBackend<K> {
 
     TypeSerializer<Object> valueSerializer;
     TypeSerializer<Object> mapKeySerializer;
+
+    /**
+     * For a map state: true until the state is first read whole (its entries, keys or values, an
+     * emptiness check or a clear); until then its point accesses go through the backend's {@link
+     * SingleValueStore}, after it straight to RocksDB (see {@code RocksDBStates.Map}).
+     */
+    boolean entriesCached = true;
 
     Column(
         String name,

@@ -16,6 +16,7 @@ import io.weir.api.typeutils.TypeSerializer;
 import java.io.IOException;
 import java.util.AbstractMap;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.Objects;
 import org.rocksdb.RocksDBException;
@@ -228,6 +229,16 @@ final class RocksDBStates {
     }
   }
 
+  /**
+   * Map state: an entry per RocksDB key (the current key's map prefix and the entry's serialized
+   * key). Point accesses go through the backend's {@link SingleValueStore}, the write cache when
+   * there is one, as value state does, so that an entry read and written per record (a window's
+   * accumulator) is read from RocksDB once and written back when evicted or flushed. The first read
+   * of the whole state (its entries, keys or values, an emptiness check, a clear) flushes the cache
+   * and turns that off for the state ({@link RocksDBKeyedStateBackend.Column#entriesCached}): a
+   * prefix scan of RocksDB must see every entry, and a state read whole per record would gain
+   * little from the cache.
+   */
   static final class Map<K, UK, UV> extends Base<K, UV> implements MapState<UK, UV> {
     private final DataInputDeserializer keyIn = new DataInputDeserializer();
 
@@ -258,8 +269,21 @@ final class RocksDBStates {
       return entryKeyInBuffer(key).getCopyOfBuffer();
     }
 
+    /** Before a prefix scan: the cache's updates in RocksDB, and no caching of entries from now. */
+    private void readingWhole() throws RocksDBException {
+      if (column.entriesCached) {
+        column.entriesCached = false;
+        backend.singleValues.flush();
+      }
+    }
+
     @Override
     public UV get(UK key) throws Exception {
+      if (column.entriesCached) {
+        byte[] k = entryKey(key);
+        byte[] bytes = backend.singleValues.get(column, k, Arrays.hashCode(k));
+        return bytes == null ? null : deserialize(bytes);
+      }
       DataOutputSerializer k = entryKeyInBuffer(key);
       byte[] bytes =
           backend.db.get(column.handle, backend.readOptions, k.getSharedBuffer(), 0, k.length());
@@ -268,6 +292,15 @@ final class RocksDBStates {
 
     @Override
     public void put(UK key, UV value) throws Exception {
+      if (column.entriesCached) {
+        byte[] k = entryKey(key);
+        DataOutputSerializer v = backend.valueOut;
+        v.clear();
+        valueSerializer().serialize(value, v);
+        // From the reused buffer: the store copies what it keeps.
+        backend.singleValues.put(column, k, Arrays.hashCode(k), v.getSharedBuffer(), v.length());
+        return;
+      }
       DataOutputSerializer k = entryKeyInBuffer(key);
       DataOutputSerializer v = backend.valueOut;
       v.clear();
@@ -285,6 +318,12 @@ final class RocksDBStates {
 
     @Override
     public void putAll(java.util.Map<UK, UV> map) throws Exception {
+      if (column.entriesCached) {
+        for (java.util.Map.Entry<UK, UV> e : map.entrySet()) {
+          put(e.getKey(), e.getValue());
+        }
+        return;
+      }
       try (WriteBatch batch = new WriteBatch()) {
         for (java.util.Map.Entry<UK, UV> e : map.entrySet()) {
           batch.put(column.handle, entryKey(e.getKey()), serialize(e.getValue()));
@@ -295,19 +334,29 @@ final class RocksDBStates {
 
     @Override
     public void remove(UK key) throws Exception {
+      if (column.entriesCached) {
+        byte[] k = entryKey(key);
+        backend.singleValues.delete(column, k, Arrays.hashCode(k));
+        return;
+      }
       DataOutputSerializer k = entryKeyInBuffer(key);
       backend.db.delete(column.handle, backend.writeOptions, k.getSharedBuffer(), 0, k.length());
     }
 
     @Override
     public boolean contains(UK key) throws Exception {
+      if (column.entriesCached) {
+        return get(key) != null;
+      }
       DataOutputSerializer k = entryKeyInBuffer(key);
       return backend.db.get(column.handle, backend.readOptions, k.getSharedBuffer(), 0, k.length())
           != null;
     }
 
     /** Every entry of the current key, read by prefix (a copy: safe to modify the state after). */
-    private java.util.List<java.util.Map.Entry<UK, UV>> read(boolean firstOnly) throws IOException {
+    private java.util.List<java.util.Map.Entry<UK, UV>> read(boolean firstOnly)
+        throws IOException, RocksDBException {
+      readingWhole();
       byte[] prefix = backend.currentMapPrefix();
       java.util.List<java.util.Map.Entry<UK, UV>> entries = new ArrayList<>();
       try (RocksIterator it = backend.db.newIterator(column.handle, backend.readOptions)) {
@@ -354,6 +403,11 @@ final class RocksDBStates {
 
     @Override
     public void clear() {
+      try {
+        readingWhole();
+      } catch (RocksDBException e) {
+        throw failure("clear", e);
+      }
       byte[] prefix = backend.currentMapPrefix();
       try (WriteBatch batch = new WriteBatch();
           RocksIterator it = backend.db.newIterator(column.handle, backend.readOptions)) {

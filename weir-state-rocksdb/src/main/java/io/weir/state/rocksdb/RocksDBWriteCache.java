@@ -5,10 +5,10 @@ import org.rocksdb.RocksDBException;
 
 /**
  * A bounded write-back cache in front of RocksDB for the states that hold one whole value per key
- * (value, reducing and aggregating state), as Kafka Streams' record cache is in front of its
- * stores: a key read or written again is answered from the heap, and RocksDB sees an update only
- * when its entry is evicted or the cache is flushed before a snapshot. A hot key costs no JNI call
- * and no RocksDB lookup per record.
+ * (value, reducing and aggregating state) and for the entries of map states read and written one at
+ * a time, as Kafka Streams' record cache is in front of its stores: a key read or written again is
+ * answered from the heap, and RocksDB sees an update only when its entry is evicted or the cache is
+ * flushed before a snapshot. A hot key costs no JNI call and no RocksDB lookup per record.
  *
  * <p>Entries are keyed by column and RocksDB key (key group and serialized key, {@link
  * RocksDBKeyedStateBackend#currentKeyBytes()}) and hold the value's serialized bytes, as RocksDB
@@ -127,8 +127,13 @@ final class RocksDBWriteCache extends RocksDBEntryTable implements SingleValueSt
 
   @Override
   public byte[] get(RocksDBKeyedStateBackend.Column column) throws RocksDBException {
-    byte[] key = backend.currentKeyBytes();
-    int hash = hash(column, backend.currentKeyHash());
+    return get(column, backend.currentKeyBytes(), backend.currentKeyHash());
+  }
+
+  @Override
+  public byte[] get(RocksDBKeyedStateBackend.Column column, byte[] key, int keyHash)
+      throws RocksDBException {
+    int hash = hash(column, keyHash);
     int e = find(column, key, hash);
     if (e >= 0) {
       hits++;
@@ -171,8 +176,14 @@ final class RocksDBWriteCache extends RocksDBEntryTable implements SingleValueSt
   @Override
   public void put(RocksDBKeyedStateBackend.Column column, byte[] value, int length)
       throws RocksDBException {
-    byte[] key = backend.currentKeyBytes();
-    int hash = hash(column, backend.currentKeyHash());
+    put(column, backend.currentKeyBytes(), backend.currentKeyHash(), value, length);
+  }
+
+  @Override
+  public void put(
+      RocksDBKeyedStateBackend.Column column, byte[] key, int keyHash, byte[] value, int length)
+      throws RocksDBException {
+    int hash = hash(column, keyHash);
     int e = entryForWrite(column, key, hash);
     if (e < 0) {
       pending.put(column, key, hash, Arrays.copyOf(value, length));
@@ -189,8 +200,13 @@ final class RocksDBWriteCache extends RocksDBEntryTable implements SingleValueSt
 
   @Override
   public void delete(RocksDBKeyedStateBackend.Column column) throws RocksDBException {
-    byte[] key = backend.currentKeyBytes();
-    int hash = hash(column, backend.currentKeyHash());
+    delete(column, backend.currentKeyBytes(), backend.currentKeyHash());
+  }
+
+  @Override
+  public void delete(RocksDBKeyedStateBackend.Column column, byte[] key, int keyHash)
+      throws RocksDBException {
+    int hash = hash(column, keyHash);
     int e = entryForWrite(column, key, hash);
     if (e < 0) {
       pending.put(column, key, hash, null);

@@ -3,11 +3,12 @@ package io.weir.state.rocksdb;
 import org.rocksdb.RocksDBException;
 
 /**
- * Where the states that read and write one whole value per key (value, reducing and aggregating
- * state) keep it: in RocksDB itself ({@link Direct}), or in the write-back cache in front of it
- * ({@link RocksDBWriteCache}). Every call is about the backend's current key ({@link
- * RocksDBKeyedStateBackend#currentKeyBytes()}) in one column. List and map state never come here:
- * they read by prefix and merge, so they go to RocksDB directly. Task thread only.
+ * Where the states that read and write one whole value per RocksDB key keep it: in RocksDB itself
+ * ({@link Direct}), or in the write-back cache in front of it ({@link RocksDBWriteCache}). Value,
+ * reducing and aggregating state come here with the backend's current key ({@link
+ * RocksDBKeyedStateBackend#currentKeyBytes()}); a map state with the RocksDB key of one of its
+ * entries (the current key and the entry's key), for its point accesses until it is first read
+ * whole. List state never comes here: it merges, so it goes to RocksDB directly. Task thread only.
  */
 sealed interface SingleValueStore permits SingleValueStore.Direct, RocksDBWriteCache {
 
@@ -23,6 +24,22 @@ sealed interface SingleValueStore permits SingleValueStore.Direct, RocksDBWriteC
 
   /** Removes the current key's value in {@code column}. */
   void delete(RocksDBKeyedStateBackend.Column column) throws RocksDBException;
+
+  /**
+   * {@link #get(RocksDBKeyedStateBackend.Column)} of RocksDB key {@code key}, whose {@code
+   * Arrays.hashCode} is {@code keyHash}; the store may keep {@code key}, which must not change.
+   */
+  byte[] get(RocksDBKeyedStateBackend.Column column, byte[] key, int keyHash)
+      throws RocksDBException;
+
+  /** {@link #put(RocksDBKeyedStateBackend.Column, byte[], int)} of RocksDB key {@code key}. */
+  void put(
+      RocksDBKeyedStateBackend.Column column, byte[] key, int keyHash, byte[] value, int length)
+      throws RocksDBException;
+
+  /** {@link #delete(RocksDBKeyedStateBackend.Column)} of RocksDB key {@code key}. */
+  void delete(RocksDBKeyedStateBackend.Column column, byte[] key, int keyHash)
+      throws RocksDBException;
 
   /**
    * Writes every update RocksDB does not have yet to RocksDB. Called before anything reads RocksDB
@@ -51,19 +68,37 @@ sealed interface SingleValueStore permits SingleValueStore.Direct, RocksDBWriteC
 
     @Override
     public byte[] get(RocksDBKeyedStateBackend.Column column) throws RocksDBException {
-      return backend.db.get(column.handle, backend.readOptions, backend.currentKeyBytes());
+      return get(column, backend.currentKeyBytes(), 0);
     }
 
     @Override
     public void put(RocksDBKeyedStateBackend.Column column, byte[] value, int length)
         throws RocksDBException {
-      byte[] key = backend.currentKeyBytes();
-      backend.db.put(column.handle, backend.writeOptions, key, 0, key.length, value, 0, length);
+      put(column, backend.currentKeyBytes(), 0, value, length);
     }
 
     @Override
     public void delete(RocksDBKeyedStateBackend.Column column) throws RocksDBException {
-      backend.db.delete(column.handle, backend.writeOptions, backend.currentKeyBytes());
+      delete(column, backend.currentKeyBytes(), 0);
+    }
+
+    @Override
+    public byte[] get(RocksDBKeyedStateBackend.Column column, byte[] key, int keyHash)
+        throws RocksDBException {
+      return backend.db.get(column.handle, backend.readOptions, key);
+    }
+
+    @Override
+    public void put(
+        RocksDBKeyedStateBackend.Column column, byte[] key, int keyHash, byte[] value, int length)
+        throws RocksDBException {
+      backend.db.put(column.handle, backend.writeOptions, key, 0, key.length, value, 0, length);
+    }
+
+    @Override
+    public void delete(RocksDBKeyedStateBackend.Column column, byte[] key, int keyHash)
+        throws RocksDBException {
+      backend.db.delete(column.handle, backend.writeOptions, key);
     }
 
     @Override

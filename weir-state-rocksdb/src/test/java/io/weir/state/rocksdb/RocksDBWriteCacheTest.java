@@ -22,9 +22,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The write cache of value state ({@link RocksDBWriteCache}) does what it is for (a hot key is not
- * read from RocksDB again, the cache stays within its size) and every snapshot kind holds what it
- * had not written to RocksDB yet.
+ * The write cache of value state and of map state's entries ({@link RocksDBWriteCache}) does what
+ * it is for (a hot key is not read from RocksDB again, the cache stays within its size) and every
+ * snapshot kind holds what it had not written to RocksDB yet.
  */
 class RocksDBWriteCacheTest {
 
@@ -328,6 +328,135 @@ class RocksDBWriteCacheTest {
       assertThat(inRocksDB(backend, "count")).isNotNull();
     } finally {
       backend.close();
+    }
+  }
+
+  private static final io.weir.api.state.MapStateDescriptor<Integer, Long> SUMS =
+      new io.weir.api.state.MapStateDescriptor<>("sums", Types.INT, Types.LONG);
+
+  /** What RocksDB itself holds for entry {@code entry} of the current key's map state "sums". */
+  private static Long sumInRocksDB(KeyedStateBackend<Long> backend, int entry) throws Exception {
+    RocksDBKeyedStateBackend<Long> rocks = (RocksDBKeyedStateBackend<Long>) backend;
+    io.weir.api.typeutils.DataOutputSerializer key =
+        new io.weir.api.typeutils.DataOutputSerializer(32);
+    key.write(rocks.currentMapPrefix());
+    Types.INT.createSerializer().serialize(entry, key);
+    byte[] value = rocks.db.get(rocks.columns.get("sums").handle, key.getCopyOfBuffer());
+    return value == null
+        ? null
+        : Types.LONG
+            .createSerializer()
+            .deserialize(new io.weir.api.typeutils.DataInputDeserializer(value));
+  }
+
+  @Test
+  void aMapEntryReadAndWrittenPerRecordIsReadFromRocksDBOnceAndWrittenWhenFlushed()
+      throws Exception {
+    KeyedStateBackend<Long> backend = open("rocksdb-incremental", 100, null, 0);
+    try {
+      io.weir.api.state.MapState<Integer, Long> sums = backend.getMapState(SUMS);
+      RocksDBWriteCache cache = cacheOf(backend);
+      for (int i = 0; i < 100; i++) {
+        backend.setCurrentKey(7L);
+        Long now = sums.get(3);
+        sums.put(3, now == null ? 1 : now + 1);
+      }
+      backend.setCurrentKey(8L);
+      sums.put(3, 42L);
+      sums.put(4, 43L);
+      sums.remove(4);
+      assertThat(cache.misses()).as("7's entry read once; 8's written blind").isEqualTo(1);
+      assertThat(cache.hits()).isEqualTo(99);
+      backend.setCurrentKey(7L);
+      assertThat(sums.get(3)).isEqualTo(100L);
+      assertThat(sums.contains(3)).isTrue();
+      assertThat(sums.contains(4)).isFalse();
+      assertThat(sumInRocksDB(backend, 3)).as("only in the cache").isNull();
+
+      backend.snapshot(1).release();
+
+      assertThat(cache.dirtyEntries()).isZero();
+      assertThat(sumInRocksDB(backend, 3)).isEqualTo(100L);
+      backend.setCurrentKey(8L);
+      assertThat(sumInRocksDB(backend, 3)).isEqualTo(42L);
+      assertThat(sumInRocksDB(backend, 4)).isNull();
+      assertThat(sums.get(3)).isEqualTo(42L);
+    } finally {
+      backend.close();
+    }
+  }
+
+  @Test
+  void readingAMapWholeSeesItsCachedEntriesAndThenGoesPastTheCache() throws Exception {
+    KeyedStateBackend<Long> backend = open("rocksdb-incremental", 100, null, 0);
+    try {
+      io.weir.api.state.MapState<Integer, Long> sums = backend.getMapState(SUMS);
+      RocksDBWriteCache cache = cacheOf(backend);
+      backend.setCurrentKey(1L);
+      sums.put(1, 10L);
+      sums.put(2, 20L);
+      sums.put(3, 30L);
+      sums.remove(2);
+      assertThat(cache.dirtyEntries()).isEqualTo(3);
+
+      java.util.Map<Integer, Long> whole = new java.util.HashMap<>();
+      sums.entries().forEach(e -> whole.put(e.getKey(), e.getValue()));
+      assertThat(whole).isEqualTo(java.util.Map.of(1, 10L, 3, 30L));
+      assertThat(cache.dirtyEntries()).as("flushed for the scan").isZero();
+
+      sums.put(4, 40L);
+      assertThat(sumInRocksDB(backend, 4)).as("past the cache from now on").isEqualTo(40L);
+      sums.put(1, 11L);
+      assertThat(sums.get(1)).isEqualTo(11L);
+      assertThat(sums.isEmpty()).isFalse();
+      sums.clear();
+      assertThat(sums.isEmpty()).isTrue();
+      assertThat(sums.get(1)).isNull();
+      backend.setCurrentKey(2L);
+      sums.put(1, 5L);
+      assertThat(cache.dirtyEntries()).isZero();
+    } finally {
+      backend.close();
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"rocksdb-incremental", "rocksdb-full", "rocksdb-canonical"})
+  void aSnapshotHoldsTheMapEntriesTheCacheHadNotWritten(String mode) throws Exception {
+    CheckpointStorage storage = storage();
+    KeyedStateBackend<Long> backend = open(mode, 1000, null, 0);
+    KeyedStateHandle handle;
+    try {
+      io.weir.api.state.MapState<Integer, Long> sums = backend.getMapState(SUMS);
+      for (long k = 0; k < 30; k++) {
+        backend.setCurrentKey(k);
+        sums.put(0, k);
+        sums.put(1, k + 100);
+        if (k % 3 == 0) {
+          sums.remove(1);
+        }
+      }
+      KeyedStateSnapshot snapshot = backend.snapshot(1);
+      for (long k = 0; k < 30; k++) {
+        backend.setCurrentKey(k);
+        sums.put(0, -k); // after the barrier: not in the snapshot
+      }
+      cacheOf(backend).flush();
+      handle = snapshot.persist(1, storage, "'op'");
+    } finally {
+      backend.close();
+    }
+
+    KeyedStateBackend<Long> restored = open(mode, 0, handle, 1);
+    try {
+      io.weir.api.state.MapState<Integer, Long> sums = restored.getMapState(SUMS);
+      for (long k = 0; k < 30; k++) {
+        restored.setCurrentKey(k);
+        assertThat(sums.get(0)).as("key %s after a %s", k, mode).isEqualTo(k);
+        assertThat(sums.get(1)).isEqualTo(k % 3 == 0 ? null : k + 100);
+      }
+    } finally {
+      restored.close();
     }
   }
 
