@@ -30,9 +30,10 @@ class RocksDBColumnOptionsTest {
   @TempDir Path dir;
 
   @Test
-  void theHintIsOnByDefaultOnTheKeyGroupPrefix() throws Exception {
+  void byDefaultTheHintIsOnOnTheKeyGroupPrefixAndSstFilesAreCompressedWithLz4() throws Exception {
     assertThat(countOptions(TestBackends.configuration("rocksdb-incremental", dir)))
-        .contains("memtable_insert_with_hint_prefix_extractor=rocksdb.FixedPrefix.2");
+        .contains("memtable_insert_with_hint_prefix_extractor=rocksdb.FixedPrefix.2")
+        .containsPattern("(?m)^\\s*compression=kLZ4Compression$");
   }
 
   @Test
@@ -40,12 +41,6 @@ class RocksDBColumnOptionsTest {
     Configuration conf = TestBackends.configuration("rocksdb-incremental", dir);
     conf.setString(RocksDBOptions.MEMTABLE_INSERT_HINT.key(), "false");
     assertThat(countOptions(conf)).contains("memtable_insert_with_hint_prefix_extractor=nullptr");
-  }
-
-  @Test
-  void sstFilesAreCompressedWithLz4ByDefault() throws Exception {
-    assertThat(countOptions(TestBackends.configuration("rocksdb-incremental", dir)))
-        .containsPattern("(?m)^\\s*compression=kLZ4Compression$");
   }
 
   @Test
