@@ -277,34 +277,35 @@ final class RocksDBStates {
       }
     }
 
+    /** The serialized value of entry {@code key} of the current key, or null. */
+    private byte[] getSerialized(UK key) throws IOException, RocksDBException {
+      DataOutputSerializer k = entryKeyInBuffer(key);
+      if (column.entriesCached) {
+        byte[] entry = k.getCopyOfBuffer();
+        return backend.singleValues.get(column, entry, Arrays.hashCode(entry));
+      }
+      return backend.db.get(column.handle, backend.readOptions, k.getSharedBuffer(), 0, k.length());
+    }
+
     @Override
     public UV get(UK key) throws Exception {
-      if (column.entriesCached) {
-        byte[] k = entryKey(key);
-        byte[] bytes = backend.singleValues.get(column, k, Arrays.hashCode(k));
-        return bytes == null ? null : deserialize(bytes);
-      }
-      DataOutputSerializer k = entryKeyInBuffer(key);
-      byte[] bytes =
-          backend.db.get(column.handle, backend.readOptions, k.getSharedBuffer(), 0, k.length());
+      byte[] bytes = getSerialized(key);
       return bytes == null ? null : deserialize(bytes);
     }
 
     @Override
     public void put(UK key, UV value) throws Exception {
-      if (column.entriesCached) {
-        byte[] k = entryKey(key);
-        DataOutputSerializer v = backend.valueOut;
-        v.clear();
-        valueSerializer().serialize(value, v);
-        // From the reused buffer: the store copies what it keeps.
-        backend.singleValues.put(column, k, Arrays.hashCode(k), v.getSharedBuffer(), v.length());
-        return;
-      }
       DataOutputSerializer k = entryKeyInBuffer(key);
       DataOutputSerializer v = backend.valueOut;
       v.clear();
       valueSerializer().serialize(value, v);
+      if (column.entriesCached) {
+        byte[] entry = k.getCopyOfBuffer();
+        // The value from the reused buffer: the store copies what it keeps.
+        backend.singleValues.put(
+            column, entry, Arrays.hashCode(entry), v.getSharedBuffer(), v.length());
+        return;
+      }
       backend.db.put(
           column.handle,
           backend.writeOptions,
@@ -334,23 +335,18 @@ final class RocksDBStates {
 
     @Override
     public void remove(UK key) throws Exception {
+      DataOutputSerializer k = entryKeyInBuffer(key);
       if (column.entriesCached) {
-        byte[] k = entryKey(key);
-        backend.singleValues.delete(column, k, Arrays.hashCode(k));
+        byte[] entry = k.getCopyOfBuffer();
+        backend.singleValues.delete(column, entry, Arrays.hashCode(entry));
         return;
       }
-      DataOutputSerializer k = entryKeyInBuffer(key);
       backend.db.delete(column.handle, backend.writeOptions, k.getSharedBuffer(), 0, k.length());
     }
 
     @Override
     public boolean contains(UK key) throws Exception {
-      if (column.entriesCached) {
-        return get(key) != null;
-      }
-      DataOutputSerializer k = entryKeyInBuffer(key);
-      return backend.db.get(column.handle, backend.readOptions, k.getSharedBuffer(), 0, k.length())
-          != null;
+      return getSerialized(key) != null;
     }
 
     /** Every entry of the current key, read by prefix (a copy: safe to modify the state after). */
