@@ -9,35 +9,43 @@ import java.util.function.UnaryOperator;
 
 /**
  * {@code Long} keys to {@code Long} values as primitive pairs in one array: open addressing with
- * linear probing, key and value side by side so that a lookup touches one cache line, removal by
- * backward shift (no tombstones). {@link #FREE} marks a free slot; the key equal to it is kept
+ * linear probing, key and value in the same slot so that a lookup touches one cache line, removal
+ * by backward shift (no tombstones). {@link #FREE} marks a free slot; the key equal to it is kept
  * beside the array.
+ *
+ * <p>While every key and value fits in an {@code int} (ids and counts mostly do) a slot is one
+ * {@code long}, the key in its high half and the value in its low half: half the memory, and so
+ * about twice the keys in the core's cache, where a keyed task spends most of its time waiting for
+ * its state's slot (W1 in {@code BENCHMARKS.md}). The first key or value that does not fit widens
+ * the store for good to two {@code long}s per slot, at the same positions.
  */
 final class LongLongStore implements KeyGroupStore<Long, Long> {
 
   private static final long FREE = Long.MIN_VALUE;
+  private static final long LOW_HALF = 0xFFFF_FFFFL;
   private static final int MIN_CAPACITY = 16;
 
-  /** key, value, key, value, ...; a slot's key is FREE when the slot is free. */
+  /**
+   * Narrow: {@code key << 32 | value} per slot, FREE when the slot is free (its high half is {@code
+   * Integer.MIN_VALUE}, a key a narrow store therefore never holds). Wide: key, value, key, value,
+   * ...; a slot's key is FREE when the slot is free.
+   */
   private long[] slots;
 
+  private boolean narrow = true;
   private int mask;
   private int size;
   private boolean hasFreeKey;
   private long freeKeyValue;
 
   LongLongStore() {
-    this(MIN_CAPACITY);
-  }
-
-  private LongLongStore(int capacity) {
-    slots = new long[2 * capacity];
-    Arrays.fill(slots, FREE);
-    mask = capacity - 1;
+    mask = MIN_CAPACITY - 1;
+    slots = emptySlots(MIN_CAPACITY);
   }
 
   private LongLongStore(LongLongStore other) {
     slots = other.slots.clone();
+    narrow = other.narrow;
     mask = other.mask;
     size = other.size;
     hasFreeKey = other.hasFreeKey;
@@ -49,6 +57,14 @@ final class LongLongStore implements KeyGroupStore<Long, Long> {
     return (int) (h ^ (h >>> 32)) & mask;
   }
 
+  private static boolean fitsNarrowKey(long key) {
+    return key == (int) key && key != Integer.MIN_VALUE;
+  }
+
+  private static boolean fitsNarrowValue(long value) {
+    return value == (int) value;
+  }
+
   @Override
   public Long get(Long boxedKey) {
     long key = boxedKey;
@@ -57,6 +73,21 @@ final class LongLongStore implements KeyGroupStore<Long, Long> {
     }
     long[] s = slots;
     int m = mask;
+    if (narrow) {
+      if (!fitsNarrowKey(key)) {
+        return null;
+      }
+      long high = key << 32;
+      for (int i = slotOf(key, m); ; i = (i + 1) & m) {
+        long e = s[i];
+        if ((e & ~LOW_HALF) == high) {
+          return (long) (int) e;
+        }
+        if (e == FREE) {
+          return null;
+        }
+      }
+    }
     for (int i = slotOf(key, m); ; i = (i + 1) & m) {
       long k = s[2 * i];
       if (k == key) {
@@ -80,8 +111,26 @@ final class LongLongStore implements KeyGroupStore<Long, Long> {
       freeKeyValue = value;
       return;
     }
+    if (narrow && !(fitsNarrowKey(key) && fitsNarrowValue(value))) {
+      widen();
+    }
     long[] s = slots;
     int m = mask;
+    if (narrow) {
+      long high = key << 32;
+      for (int i = slotOf(key, m); ; i = (i + 1) & m) {
+        long e = s[i];
+        if ((e & ~LOW_HALF) == high) {
+          s[i] = high | (value & LOW_HALF);
+          return;
+        }
+        if (e == FREE) {
+          s[i] = high | (value & LOW_HALF);
+          added();
+          return;
+        }
+      }
+    }
     for (int i = slotOf(key, m); ; i = (i + 1) & m) {
       long k = s[2 * i];
       if (k == key) {
@@ -91,11 +140,15 @@ final class LongLongStore implements KeyGroupStore<Long, Long> {
       if (k == FREE) {
         s[2 * i] = key;
         s[2 * i + 1] = value;
-        if (++size > KeyGroupStore.maxEntries(mask + 1)) {
-          resize(2 * (mask + 1));
-        }
+        added();
         return;
       }
+    }
+  }
+
+  private void added() {
+    if (++size > KeyGroupStore.maxEntries(mask + 1)) {
+      resize(2 * (mask + 1));
     }
   }
 
@@ -109,11 +162,14 @@ final class LongLongStore implements KeyGroupStore<Long, Long> {
       }
       return;
     }
+    if (narrow && !fitsNarrowKey(key)) {
+      return;
+    }
     long[] s = slots;
     int m = mask;
     int i = slotOf(key, m);
-    while (s[2 * i] != key) {
-      if (s[2 * i] == FREE) {
+    while (isFree(s, i) || keyAt(s, i) != key) {
+      if (isFree(s, i)) {
         return;
       }
       i = (i + 1) & m;
@@ -121,34 +177,83 @@ final class LongLongStore implements KeyGroupStore<Long, Long> {
     size--;
     // Backward shift: move later entries of the probe run into the gap where they belong.
     int gap = i;
-    for (int j = (gap + 1) & m; s[2 * j] != FREE; j = (j + 1) & m) {
-      int home = slotOf(s[2 * j], m);
+    for (int j = (gap + 1) & m; !isFree(s, j); j = (j + 1) & m) {
+      int home = slotOf(keyAt(s, j), m);
       // The entry at j may move to the gap if its home is not in (gap, j], cyclically.
       if (((j - home) & m) >= ((j - gap) & m)) {
-        s[2 * gap] = s[2 * j];
-        s[2 * gap + 1] = s[2 * j + 1];
+        set(s, gap, keyAt(s, j), valueAt(s, j));
         gap = j;
       }
     }
-    s[2 * gap] = FREE;
+    clear(s, gap);
+  }
+
+  /** Rewrites the slots two {@code long}s wide, each entry at the slot it had. */
+  private void widen() {
+    long[] old = slots;
+    int capacity = mask + 1;
+    narrow = false;
+    slots = emptySlots(capacity);
+    for (int i = 0; i < capacity; i++) {
+      if (old[i] != FREE) {
+        set(slots, i, old[i] >> 32, (int) old[i]);
+      }
+    }
   }
 
   private void resize(int capacity) {
     long[] old = slots;
-    slots = new long[2 * capacity];
-    Arrays.fill(slots, FREE);
+    int oldCapacity = mask + 1;
+    slots = emptySlots(capacity);
     mask = capacity - 1;
-    for (int i = 0; i < old.length; i += 2) {
-      long k = old[i];
-      if (k != FREE) {
+    for (int i = 0; i < oldCapacity; i++) {
+      if (!isFree(old, i)) {
+        long k = keyAt(old, i);
         int j = slotOf(k, mask);
-        while (slots[2 * j] != FREE) {
+        while (!isFree(slots, j)) {
           j = (j + 1) & mask;
         }
-        slots[2 * j] = k;
-        slots[2 * j + 1] = old[i + 1];
+        set(slots, j, k, valueAt(old, i));
       }
     }
+  }
+
+  // Slot access in the store's current width, for everything but the lookups above.
+
+  private long[] emptySlots(int capacity) {
+    long[] s = new long[narrow ? capacity : 2 * capacity];
+    Arrays.fill(s, FREE);
+    return s;
+  }
+
+  private boolean isFree(long[] s, int i) {
+    return narrow ? s[i] == FREE : s[2 * i] == FREE;
+  }
+
+  private long keyAt(long[] s, int i) {
+    return narrow ? s[i] >> 32 : s[2 * i];
+  }
+
+  private long valueAt(long[] s, int i) {
+    return narrow ? (int) s[i] : s[2 * i + 1];
+  }
+
+  private void set(long[] s, int i, long key, long value) {
+    if (narrow) {
+      s[i] = key << 32 | (value & LOW_HALF);
+    } else {
+      s[2 * i] = key;
+      s[2 * i + 1] = value;
+    }
+  }
+
+  private void clear(long[] s, int i) {
+    s[narrow ? i : 2 * i] = FREE;
+  }
+
+  /** Whether the slots are still one {@code long} wide; for tests. */
+  boolean isNarrow() {
+    return narrow;
   }
 
   @Override
@@ -162,9 +267,9 @@ final class LongLongStore implements KeyGroupStore<Long, Long> {
       action.accept(FREE, freeKeyValue);
     }
     long[] s = slots;
-    for (int i = 0; i < s.length; i += 2) {
-      if (s[i] != FREE) {
-        action.accept(s[i], s[i + 1]);
+    for (int i = 0; i <= mask; i++) {
+      if (!isFree(s, i)) {
+        action.accept(keyAt(s, i), valueAt(s, i));
       }
     }
   }
@@ -190,15 +295,15 @@ final class LongLongStore implements KeyGroupStore<Long, Long> {
 
     private int advance(int from) {
       int i = from;
-      while (i < slots.length && slots[i] == FREE) {
-        i += 2;
+      while (i <= mask && isFree(slots, i)) {
+        i++;
       }
       return i;
     }
 
     @Override
     public boolean hasNext() {
-      return !freeKeyDone || next < slots.length;
+      return !freeKeyDone || next <= mask;
     }
 
     @Override
@@ -207,11 +312,11 @@ final class LongLongStore implements KeyGroupStore<Long, Long> {
         freeKeyDone = true;
         return Map.entry(FREE, freeKeyValue);
       }
-      if (next >= slots.length) {
+      if (next > mask) {
         throw new NoSuchElementException();
       }
-      Map.Entry<Long, Long> e = Map.entry(slots[next], slots[next + 1]);
-      next = advance(next + 2);
+      Map.Entry<Long, Long> e = Map.entry(keyAt(slots, next), valueAt(slots, next));
+      next = advance(next + 1);
       return e;
     }
   }
