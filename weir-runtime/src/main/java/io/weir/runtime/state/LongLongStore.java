@@ -14,10 +14,9 @@ import java.util.function.UnaryOperator;
  * beside the array.
  *
  * <p>While every key and value fits in an {@code int} (ids and counts mostly do) a slot is one
- * {@code long}, the key in its high half and the value in its low half: half the memory, and so
- * about twice the keys in the core's cache, where a keyed task spends most of its time waiting for
- * its state's slot (W1 in {@code BENCHMARKS.md}). The first key or value that does not fit widens
- * the store for good to two {@code long}s per slot, at the same positions.
+ * {@code long}, the key in its high half and the value in its low half: half the memory (W1's
+ * throughput did not measurably change with it, see {@code BENCHMARKS.md}). The first key or value
+ * that does not fit widens the store for good to two {@code long}s per slot, at the same positions.
  */
 final class LongLongStore implements KeyGroupStore<Long, Long> {
 
