@@ -23,6 +23,8 @@ final class LongLongStore implements KeyGroupStore<Long, Long> {
   private static final long FREE = Long.MIN_VALUE;
   private static final long LOW_HALF = 0xFFFF_FFFFL;
   private static final int MIN_CAPACITY = 16;
+  private static final int ABSENT = -1;
+  private static final int FREE_KEY_SLOT = -2;
 
   /**
    * Narrow: {@code key << 32 | value} per slot, FREE when the slot is free (its high half is {@code
@@ -65,43 +67,60 @@ final class LongLongStore implements KeyGroupStore<Long, Long> {
   }
 
   @Override
-  public Long get(Long boxedKey) {
-    long key = boxedKey;
+  public Long get(Long key) {
+    int i = find(key);
+    return i == ABSENT ? null : valueOf(i);
+  }
+
+  /** {@code key}'s value, or {@code absent} if it has none. */
+  long get(long key, long absent) {
+    int i = find(key);
+    return i == ABSENT ? absent : valueOf(i);
+  }
+
+  /** The slot holding {@code key}, {@link #FREE_KEY_SLOT} for the key equal to FREE, or ABSENT. */
+  private int find(long key) {
     if (key == FREE) {
-      return hasFreeKey ? freeKeyValue : null;
+      return hasFreeKey ? FREE_KEY_SLOT : ABSENT;
     }
     long[] s = slots;
     int m = mask;
     if (narrow) {
       if (!fitsNarrowKey(key)) {
-        return null;
+        return ABSENT;
       }
       long high = key << 32;
       for (int i = slotOf(key, m); ; i = (i + 1) & m) {
         long e = s[i];
         if ((e & ~LOW_HALF) == high) {
-          return (long) (int) e;
+          return i;
         }
         if (e == FREE) {
-          return null;
+          return ABSENT;
         }
       }
     }
     for (int i = slotOf(key, m); ; i = (i + 1) & m) {
       long k = s[2 * i];
       if (k == key) {
-        return s[2 * i + 1];
+        return i;
       }
       if (k == FREE) {
-        return null;
+        return ABSENT;
       }
     }
   }
 
+  private long valueOf(int slot) {
+    return slot == FREE_KEY_SLOT ? freeKeyValue : valueAt(slots, slot);
+  }
+
   @Override
-  public void put(Long boxedKey, Long boxedValue) {
-    long key = boxedKey;
-    long value = boxedValue;
+  public void put(Long key, Long value) {
+    put((long) key, (long) value);
+  }
+
+  void put(long key, long value) {
     if (key == FREE) {
       if (!hasFreeKey) {
         hasFreeKey = true;
@@ -152,8 +171,11 @@ final class LongLongStore implements KeyGroupStore<Long, Long> {
   }
 
   @Override
-  public void remove(Long boxedKey) {
-    long key = boxedKey;
+  public void remove(Long key) {
+    remove((long) key);
+  }
+
+  void remove(long key) {
     if (key == FREE) {
       if (hasFreeKey) {
         hasFreeKey = false;
@@ -262,6 +284,11 @@ final class LongLongStore implements KeyGroupStore<Long, Long> {
 
   @Override
   public void forEach(BiConsumer<? super Long, ? super Long> action) {
+    forEachPair(action::accept);
+  }
+
+  /** Each entry, without boxing. */
+  <E extends Exception> void forEachPair(PairConsumer<E> action) throws E {
     if (hasFreeKey) {
       action.accept(FREE, freeKeyValue);
     }
@@ -273,8 +300,14 @@ final class LongLongStore implements KeyGroupStore<Long, Long> {
     }
   }
 
+  /** Takes a key and its value. */
+  @FunctionalInterface
+  interface PairConsumer<E extends Exception> {
+    void accept(long key, long value) throws E;
+  }
+
   @Override
-  public KeyGroupStore<Long, Long> copy() {
+  public LongLongStore copy() {
     return new LongLongStore(this);
   }
 
