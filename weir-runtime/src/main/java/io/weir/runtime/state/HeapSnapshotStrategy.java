@@ -275,30 +275,30 @@ public final class HeapSnapshotStrategy {
       @SuppressWarnings("unchecked")
       private void writeKeyGroup(int kg) throws IOException {
         for (int s = 0; s < tables.size(); s++) {
-          Map<Object, Object> entries = tables.get(s).keyGroup(kg);
-          out.writeInt(entries.size());
           TypeSerializer<Object> values = valueSerializers.get(s);
           StateDescriptor.Kind kind = kinds.get(s);
+          if (kind != StateDescriptor.Kind.LIST && kind != StateDescriptor.Kind.MAP) {
+            tables.get(s).writeKeyGroup(kg, keySerializer, values, out);
+            continue;
+          }
+          Map<Object, Object> entries = tables.get(s).keyGroup(kg);
+          out.writeInt(entries.size());
           for (Map.Entry<Object, Object> e : entries.entrySet()) {
             keySerializer.serialize(e.getKey(), out);
-            switch (kind) {
-              case LIST -> {
-                List<Object> list = (List<Object>) e.getValue();
-                out.writeInt(list.size());
-                for (Object element : list) {
-                  values.serialize(element, out);
-                }
+            if (kind == StateDescriptor.Kind.LIST) {
+              List<Object> list = (List<Object>) e.getValue();
+              out.writeInt(list.size());
+              for (Object element : list) {
+                values.serialize(element, out);
               }
-              case MAP -> {
-                Map<Object, Object> map = (Map<Object, Object>) e.getValue();
-                out.writeInt(map.size());
-                TypeSerializer<Object> mapKeys = mapKeySerializers.get(s);
-                for (Map.Entry<Object, Object> m : map.entrySet()) {
-                  mapKeys.serialize(m.getKey(), out);
-                  values.serialize(m.getValue(), out);
-                }
+            } else {
+              Map<Object, Object> map = (Map<Object, Object>) e.getValue();
+              out.writeInt(map.size());
+              TypeSerializer<Object> mapKeys = mapKeySerializers.get(s);
+              for (Map.Entry<Object, Object> m : map.entrySet()) {
+                mapKeys.serialize(m.getKey(), out);
+                values.serialize(m.getValue(), out);
               }
-              default -> values.serialize(e.getValue(), out);
             }
           }
         }

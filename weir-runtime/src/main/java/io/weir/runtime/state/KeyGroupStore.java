@@ -1,8 +1,10 @@
 package io.weir.runtime.state;
 
 import io.weir.api.state.StateDescriptor;
+import io.weir.api.typeutils.DataOutputView;
 import io.weir.api.typeutils.TypeSerializer;
 import io.weir.api.typeutils.Types;
+import java.io.IOException;
 import java.util.AbstractMap;
 import java.util.AbstractSet;
 import java.util.Iterator;
@@ -38,8 +40,28 @@ interface KeyGroupStore<K, V> {
   /** Replaces every value by {@code copier}'s deep copy of it, in this (private) store. */
   void copyValues(UnaryOperator<V> copier);
 
+  /**
+   * No snapshot holds the store this one was copied from any longer: a store that shares more than
+   * its values with its copies (see {@link LongBytesStore}) may write over what they shared.
+   */
+  default void thaw() {}
+
   /** The entries, in no particular order; the store must not change meanwhile. */
   Iterator<Map.Entry<K, V>> iterator();
+
+  /**
+   * Writes the number of entries, then each key and value by these serializers: a key group of a
+   * value state in a heap snapshot.
+   */
+  default void writeEntries(TypeSerializer<K> keys, TypeSerializer<V> values, DataOutputView out)
+      throws IOException {
+    out.writeInt(size());
+    for (Iterator<Map.Entry<K, V>> i = iterator(); i.hasNext(); ) {
+      Map.Entry<K, V> e = i.next();
+      keys.serialize(e.getKey(), out);
+      values.serialize(e.getValue(), out);
+    }
+  }
 
   /** A read-only view for a snapshot's writer. */
   default Map<K, V> asMap() {
@@ -86,36 +108,48 @@ interface KeyGroupStore<K, V> {
   }
 
   /** The store a state of this shape starts with in every key group. */
-  static <K, V> KeyGroupStore<K, V> create(Layout layout) {
-    return layout == Layout.LONG_KEYS_LONG_VALUES
-        ? castLongs(new LongLongStore())
-        : new OpenHashStore<>();
-  }
-
   @SuppressWarnings("unchecked")
-  private static <K, V> KeyGroupStore<K, V> castLongs(LongLongStore store) {
-    return (KeyGroupStore<K, V>) (KeyGroupStore<?, ?>) store;
+  static <K, V> KeyGroupStore<K, V> create(Layout layout) {
+    KeyGroupStore<?, ?> store =
+        switch (layout) {
+          case LONG_KEYS_LONG_VALUES -> new LongLongStore();
+          case LONG_KEYS_BYTES_VALUES -> new LongBytesStore();
+          case OBJECTS -> new OpenHashStore<>();
+        };
+    return (KeyGroupStore<K, V>) store;
   }
 
   /**
-   * How a state's entries are laid out: as objects in an {@link OpenHashStore}, or, for a value
-   * state of {@code Long} keyed by {@code Long} (a count or sum per id, the commonest keyed state
-   * there is), as primitive pairs in one array, which saves the boxed key and the boxed value their
-   * memory and their cache misses on every access.
+   * How a state's entries are laid out: as objects in an {@link OpenHashStore}; for a value state
+   * of {@code Long} keyed by {@code Long} (a count or sum per id, the commonest keyed state there
+   * is), as primitive pairs in one array, which saves the boxed key and the boxed value their
+   * memory and their cache misses on every access; for a value state of {@code byte[]} keyed by
+   * {@code Long} (a serialized record per id), as bytes in pages ({@link LongBytesStore}), which
+   * saves the collector an object per key.
    */
   enum Layout {
     OBJECTS,
-    LONG_KEYS_LONG_VALUES;
+    LONG_KEYS_LONG_VALUES,
+    LONG_KEYS_BYTES_VALUES;
 
     private static final Class<?> LONG_SERIALIZER = Types.LONG.createSerializer().getClass();
+    private static final Class<?> BYTES_SERIALIZER =
+        Types.PRIMITIVE_ARRAY(Types.BYTE).createSerializer().getClass();
 
     /** The layout for a state of {@code kind} with these key and value serializers. */
     static Layout of(StateDescriptor.Kind kind, TypeSerializer<?> keys, TypeSerializer<?> values) {
-      return kind == StateDescriptor.Kind.VALUE
-              && keys.getClass() == LONG_SERIALIZER
-              && values.getClass() == LONG_SERIALIZER
-          ? LONG_KEYS_LONG_VALUES
-          : OBJECTS;
+      if (kind != StateDescriptor.Kind.VALUE || keys.getClass() != LONG_SERIALIZER) {
+        return OBJECTS;
+      }
+      if (values.getClass() == LONG_SERIALIZER) {
+        return LONG_KEYS_LONG_VALUES;
+      }
+      return values.getClass() == BYTES_SERIALIZER ? LONG_KEYS_BYTES_VALUES : OBJECTS;
+    }
+
+    /** Whether a read returns a copy of the value, which the caller may change freely. */
+    boolean readsCopies() {
+      return this == LONG_KEYS_BYTES_VALUES;
     }
   }
 }

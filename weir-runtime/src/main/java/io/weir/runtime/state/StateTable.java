@@ -1,5 +1,8 @@
 package io.weir.runtime.state;
 
+import io.weir.api.typeutils.DataOutputView;
+import io.weir.api.typeutils.TypeSerializer;
+import java.io.IOException;
 import java.util.Map;
 import java.util.function.BiConsumer;
 import java.util.function.UnaryOperator;
@@ -29,6 +32,10 @@ final class StateTable<K, V> {
   /** For each key group, the snapshot epoch at which its values were last deep-copied. */
   private final int[] valuesOwnedEpoch;
 
+  /** For each key group, whether its map was copied for a snapshot and not thawed since. */
+  private final boolean[] copiedForSnapshot;
+
+  private final KeyGroupStore.Layout layout;
   private UnaryOperator<V> valueCopier;
   private boolean mutableValues;
   private int epoch;
@@ -44,11 +51,12 @@ final class StateTable<K, V> {
     this.maps = new KeyGroupStore[range.getNumberOfKeyGroups()];
     this.ownedEpoch = new int[maps.length];
     this.valuesOwnedEpoch = new int[maps.length];
+    this.copiedForSnapshot = new boolean[maps.length];
     for (int i = 0; i < maps.length; i++) {
       maps[i] = KeyGroupStore.create(layout);
     }
-    this.valueCopier = valueCopier;
-    this.mutableValues = valueCopier != null;
+    this.layout = layout;
+    setValueCopier(valueCopier);
   }
 
   /**
@@ -58,7 +66,7 @@ final class StateTable<K, V> {
    */
   void setValueCopier(UnaryOperator<V> valueCopier) {
     this.valueCopier = valueCopier;
-    this.mutableValues = valueCopier != null;
+    this.mutableValues = valueCopier != null && !layout.readsCopies();
   }
 
   /**
@@ -78,13 +86,22 @@ final class StateTable<K, V> {
     writable(keyGroup - firstKeyGroup).remove(key);
   }
 
-  /** Key group {@code i}'s map, private to the table; its values may be a snapshot's too. */
+  /**
+   * Key group {@code i}'s map, private to the table; its values may be a snapshot's too. Once no
+   * snapshot is active, a map copied for one is told so before its next write.
+   */
   private KeyGroupStore<K, V> writable(int i) {
     KeyGroupStore<K, V> map = maps[i];
-    if (activeSnapshots > 0 && ownedEpoch[i] != epoch) {
-      map = map.copy();
-      maps[i] = map;
-      ownedEpoch[i] = epoch;
+    if (activeSnapshots > 0) {
+      if (ownedEpoch[i] != epoch) {
+        map = map.copy();
+        maps[i] = map;
+        ownedEpoch[i] = epoch;
+        copiedForSnapshot[i] = true;
+      }
+    } else if (copiedForSnapshot[i]) {
+      map.thaw();
+      copiedForSnapshot[i] = false;
     }
     return map;
   }
@@ -150,6 +167,13 @@ final class StateTable<K, V> {
 
     Map<K, V> keyGroup(int keyGroup) {
       return maps[keyGroup - firstKeyGroup].asMap();
+    }
+
+    /** Writes a key group as {@link KeyGroupStore#writeEntries} does. */
+    void writeKeyGroup(
+        int keyGroup, TypeSerializer<K> keys, TypeSerializer<V> values, DataOutputView out)
+        throws IOException {
+      maps[keyGroup - firstKeyGroup].writeEntries(keys, values, out);
     }
 
     /** The upload is done: writes no longer need to copy for this snapshot. */

@@ -17,6 +17,8 @@ import io.weir.api.state.ValueStateDescriptor;
 import io.weir.api.tuple.Tuple2;
 import io.weir.api.typeutils.Types;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -143,6 +145,69 @@ class KeyedStateHarnessTest {
                 a + "=8",
                 "98=15",
                 "99=3"))
+        .verify();
+  }
+
+  /**
+   * ValueState of {@code byte[]} keyed by Long, which the heap backend keeps as bytes in pages: an
+   * odd value is appended to the key's bytes (a longer value, written elsewhere), an even one
+   * replaces the first byte of the array read (the same length, written in place); key a is {@code
+   * Long.MIN_VALUE}.
+   */
+  static final class BytesPerLongKey extends KeyedProcessFunction<Long, Event, String> {
+    private static final long serialVersionUID = 1L;
+    private transient ValueState<byte[]> bytes;
+
+    @Override
+    public void open(OpenContext openContext) {
+      bytes = getRuntimeContext().getState(new ValueStateDescriptor<>("bytes", byte[].class));
+    }
+
+    @Override
+    public void processElement(Event e, Context ctx, Collector<String> out) throws Exception {
+      if (e.value() == 0) {
+        bytes.clear();
+        out.collect(ctx.getCurrentKey() + " cleared");
+        return;
+      }
+      byte[] now = bytes.value();
+      if (now == null || e.value() % 2 == 1) {
+        byte[] longer = now == null ? new byte[1] : Arrays.copyOf(now, now.length + 1);
+        longer[longer.length - 1] = (byte) e.value();
+        bytes.update(longer);
+      } else {
+        now[0] = (byte) e.value();
+        bytes.update(now);
+      }
+      out.collect(ctx.getCurrentKey() + "=" + HexFormat.of().formatHex(bytes.value()));
+    }
+  }
+
+  @Test
+  void valueStateOfBytesKeyedByLong() {
+    long a = Long.MIN_VALUE;
+    OperatorHarness.forKeyedProcess(
+            new BytesPerLongKey(),
+            (Event e) -> e.key().equals("a") ? Long.MIN_VALUE : (long) e.key().charAt(0),
+            Types.LONG,
+            Types.STRING)
+        .input(SCRIPT)
+        .input(Event.of("a2", "b1", "c3", "b4"))
+        .expectOutput(
+            List.of(
+                a + "=01",
+                "98=02",
+                a + "=0103",
+                "99=04",
+                "98=0205",
+                a + " cleared",
+                a + "=06",
+                "98=020507",
+                "99 cleared",
+                a + "=02",
+                "98=02050701",
+                "99=03",
+                "98=04050701"))
         .verify();
   }
 
