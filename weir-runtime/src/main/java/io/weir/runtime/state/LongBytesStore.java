@@ -1,5 +1,6 @@
 package io.weir.runtime.state;
 
+import io.weir.api.state.StateDescriptor;
 import io.weir.api.typeutils.DataOutputView;
 import io.weir.api.typeutils.TypeSerializer;
 import java.io.IOException;
@@ -250,14 +251,19 @@ final class LongBytesStore implements KeyGroupStore<Long, byte[]> {
   }
 
   /**
-   * Writes each value straight from its page, with no object per entry: the formats of the {@code
-   * Long} and {@code byte[]} serializers, the only ones this layout is chosen for ({@link
-   * KeyGroupStore.Layout#of}), a long key and an int length before the bytes.
+   * Writes each value straight from its page, with no object per entry, in the formats of the
+   * {@code Long} and {@code byte[]} serializers this layout is chosen for (a long key, an int
+   * length before the bytes); through the serializers themselves if others are given (a restored
+   * state registered with a serializer of its own).
    */
   @Override
   public void writeEntries(
       TypeSerializer<Long> keys, TypeSerializer<byte[]> values, DataOutputView out)
       throws IOException {
+    if (Layout.of(StateDescriptor.Kind.VALUE, keys, values) != Layout.LONG_KEYS_BYTES_VALUES) {
+      KeyGroupStore.super.writeEntries(keys, values, out);
+      return;
+    }
     out.writeInt(size());
     byte[][] p = pages;
     index.<IOException>forEachPair(

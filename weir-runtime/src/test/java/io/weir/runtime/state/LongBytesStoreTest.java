@@ -3,9 +3,13 @@ package io.weir.runtime.state;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.weir.api.typeutils.DataInputDeserializer;
+import io.weir.api.typeutils.DataInputView;
 import io.weir.api.typeutils.DataOutputSerializer;
+import io.weir.api.typeutils.DataOutputView;
 import io.weir.api.typeutils.TypeSerializer;
+import io.weir.api.typeutils.TypeSerializerSnapshot;
 import io.weir.api.typeutils.Types;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -171,6 +175,74 @@ class LongBytesStoreTest {
     }
     assertThat(in.available()).isZero();
     assertSameBytes(read, expected);
+  }
+
+  @Test
+  void writesThroughAnyOtherSerializerItIsGiven() throws Exception {
+    LongBytesStore store = new LongBytesStore();
+    Map<Long, byte[]> expected = new HashMap<>();
+    for (long key = 0; key < 100; key++) {
+      expected.put(key, bytes((int) key, (int) key));
+      store.put(key, bytes((int) key, (int) key));
+    }
+    TypeSerializer<Long> keys = Types.LONG.createSerializer();
+    TypeSerializer<byte[]> shortLengths = new ShortLengthBytes();
+    DataOutputSerializer out = new DataOutputSerializer(64);
+    store.writeEntries(keys, shortLengths, out);
+
+    DataInputDeserializer in = new DataInputDeserializer(out.getCopyOfBuffer());
+    Map<Long, byte[]> read = new HashMap<>();
+    for (int n = in.readInt(); n > 0; n--) {
+      read.put(keys.deserialize(in), shortLengths.deserialize(in));
+    }
+    assertThat(in.available()).isZero();
+    assertSameBytes(read, expected);
+  }
+
+  /** A {@code byte[]} serializer of another format: a short length. */
+  private static final class ShortLengthBytes extends TypeSerializer<byte[]> {
+    @Override
+    public boolean isImmutableType() {
+      return false;
+    }
+
+    @Override
+    public TypeSerializer<byte[]> duplicate() {
+      return this;
+    }
+
+    @Override
+    public byte[] copy(byte[] from) {
+      return from.clone();
+    }
+
+    @Override
+    public void serialize(byte[] record, DataOutputView target) throws IOException {
+      target.writeShort(record.length);
+      target.write(record);
+    }
+
+    @Override
+    public byte[] deserialize(DataInputView source) throws IOException {
+      byte[] b = new byte[source.readShort()];
+      source.readFully(b);
+      return b;
+    }
+
+    @Override
+    public TypeSerializerSnapshot<byte[]> snapshotConfiguration() {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public boolean equals(Object obj) {
+      return obj instanceof ShortLengthBytes;
+    }
+
+    @Override
+    public int hashCode() {
+      return 1;
+    }
   }
 
   @Test
