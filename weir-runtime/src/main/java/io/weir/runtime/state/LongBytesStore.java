@@ -153,13 +153,21 @@ final class LongBytesStore implements KeyGroupStore<Long, byte[]> {
 
   /** Copies {@code value} after the last one written; returns its reference. */
   private long append(byte[] value) {
-    int size = Integer.BYTES + value.length;
+    long ref = reserve(Integer.BYTES + value.length);
+    byte[] page = pages[pageCount - 1];
+    int offset = offsetOf(ref);
+    INT.set(page, offset, value.length);
+    System.arraycopy(value, 0, page, offset + Integer.BYTES, value.length);
+    return ref;
+  }
+
+  /**
+   * Makes room for {@code size} bytes after the last ones written, in the last page; returns where.
+   */
+  private long reserve(int size) {
     if (pageCount == 0 || tail + size > pages[pageCount - 1].length) {
       addPage(size);
     }
-    byte[] page = pages[pageCount - 1];
-    INT.set(page, tail, value.length);
-    System.arraycopy(value, 0, page, tail + Integer.BYTES, value.length);
     long ref = reference(pageCount - 1, tail);
     tail += size;
     usedBytes += size;
@@ -222,14 +230,10 @@ final class LongBytesStore implements KeyGroupStore<Long, byte[]> {
           byte[] page = oldPages[pageOf(ref)];
           int offset = offsetOf(ref);
           int length = (int) INT.get(page, offset);
-          int size = Integer.BYTES + length;
-          if (pageCount == 0 || tail + size > pages[pageCount - 1].length) {
-            addPage(size);
-          }
-          System.arraycopy(page, offset, pages[pageCount - 1], tail, size);
-          index.put(key, reference(pageCount - 1, tail));
-          tail += size;
-          usedBytes += size;
+          long moved = reserve(Integer.BYTES + length);
+          System.arraycopy(
+              page, offset, pages[pageCount - 1], offsetOf(moved), Integer.BYTES + length);
+          index.put(key, moved);
         });
   }
 
