@@ -107,13 +107,18 @@ interface KeyGroupStore<K, V> {
     return capacity - (capacity >> 3) - (capacity >> 4);
   }
 
-  /** The store a state of this shape starts with in every key group. */
+  /**
+   * The store a state of this shape starts with in every key group.
+   *
+   * @param arena where the key groups of a {@link Layout#LONG_KEYS_BYTES_VALUES} state take their
+   *     small pages, the same for all of them; unused by the other layouts
+   */
   @SuppressWarnings("unchecked")
-  static <K, V> KeyGroupStore<K, V> create(Layout layout) {
+  static <K, V> KeyGroupStore<K, V> create(Layout layout, PageArena arena) {
     KeyGroupStore<?, ?> store =
         switch (layout) {
           case LONG_KEYS_LONG_VALUES -> new LongLongStore();
-          case LONG_KEYS_BYTES_VALUES -> new LongBytesStore();
+          case LONG_KEYS_BYTES_VALUES -> new LongBytesStore(arena);
           case OBJECTS -> new OpenHashStore<>();
         };
     return (KeyGroupStore<K, V>) store;

@@ -27,9 +27,10 @@ import java.util.function.UnaryOperator;
  * no further than what it indexes), until {@link #thaw()} says no snapshot holds it any longer.
  * Values written elsewhere leave their old bytes dead; when the dead bytes outweigh the live ones
  * the store compacts into new pages, which no snapshot shares. Pages start small, so that a key
- * group of a few entries takes a few hundred bytes, double up to {@link #SMALL_PAGE}, and a large
- * key group adds pages of {@link #LARGE_PAGE}; a value larger than the page it would go to gets a
- * page of its own. Task thread only; a frozen store is only read.
+ * group of a few entries takes a few hundred bytes, and double up to {@link #SMALL_PAGE}: regions
+ * of the state's {@link PageArena}, which the key groups share. A large key group adds pages of
+ * {@link #LARGE_PAGE} of its own; a value larger than the page it would go to gets a page of its
+ * own. Task thread only; a frozen store is only read.
  */
 final class LongBytesStore implements KeyGroupStore<Long, byte[]> {
 
@@ -63,12 +64,24 @@ final class LongBytesStore implements KeyGroupStore<Long, byte[]> {
    */
   private static final long MIN_DEAD_TO_COMPACT = 32 << 10;
 
+  private final PageArena arena;
   private LongLongStore index;
+
+  /**
+   * The arrays this key group's values lie in: its own (large pages, and pages of one large value)
+   * and chunks of the arena, shared with other key groups, of which it reads only its own regions.
+   */
   private byte[][] pages;
+
   private int pageCount;
 
-  /** Where the next value goes in the last page. */
+  /** Where the next value goes in the last page, and where the region reserved there ends. */
   private int tail;
+
+  private int limit;
+
+  /** The length of the last small region taken, which the next one doubles. */
+  private int lastRegion = FIRST_PAGE / 2;
 
   /** Bytes of values in use, and bytes written in all (each value with its 4-byte length). */
   private long liveBytes;
@@ -81,16 +94,28 @@ final class LongBytesStore implements KeyGroupStore<Long, byte[]> {
   /** References below this one point into pages a snapshot may read; NONE when none does. */
   private long sharedBelow = NONE;
 
+  /** A store with an arena of its own. */
   LongBytesStore() {
+    this(new PageArena());
+  }
+
+  /**
+   * @param arena where the store takes its small pages, shared with the state's other key groups
+   */
+  LongBytesStore(PageArena arena) {
+    this.arena = arena;
     index = new LongLongStore();
     pages = new byte[4][];
   }
 
   private LongBytesStore(LongBytesStore other) {
+    arena = other.arena;
     index = other.index.copy();
     pages = other.pages.clone();
     pageCount = other.pageCount;
     tail = other.tail;
+    limit = other.limit;
+    lastRegion = other.lastRegion;
     liveBytes = other.liveBytes;
     usedBytes = other.usedBytes;
     pageBytes = other.pageBytes;
@@ -165,7 +190,7 @@ final class LongBytesStore implements KeyGroupStore<Long, byte[]> {
    * Makes room for {@code size} bytes after the last ones written, in the last page; returns where.
    */
   private long reserve(int size) {
-    if (pageCount == 0 || tail + size > pages[pageCount - 1].length) {
+    if (pageCount == 0 || tail + size > limit) {
       addPage(size);
     }
     long ref = reference(pageCount - 1, tail);
@@ -175,25 +200,32 @@ final class LongBytesStore implements KeyGroupStore<Long, byte[]> {
   }
 
   /**
-   * Opens a page for a value of {@code size} bytes: twice the last small page, a large page once
-   * the key group holds {@link #LARGE_FROM}, or a page of the value's own size if it is larger.
+   * Opens a region for a value of {@code size} bytes: twice the last small one, out of the arena,
+   * or a large page of its own once the key group holds {@link #LARGE_FROM}; a page of the value's
+   * own size if it is larger than that.
    */
   private void addPage(int size) {
-    int length;
-    if (pageBytes >= LARGE_FROM) {
-      length = LARGE_PAGE;
+    int length =
+        Math.max(size, pageBytes >= LARGE_FROM ? LARGE_PAGE : Math.min(2 * lastRegion, SMALL_PAGE));
+    byte[] array;
+    int start;
+    if (length <= SMALL_PAGE) {
+      array = arena.carve(length);
+      start = arena.lastStart();
+      lastRegion = length;
     } else {
-      int last =
-          pageCount == 0 ? FIRST_PAGE / 2 : Math.min(pages[pageCount - 1].length, SMALL_PAGE);
-      length = Math.min(2 * last, SMALL_PAGE);
+      array = new byte[length];
+      start = 0;
     }
-    length = Math.max(size, length);
-    if (pageCount == pages.length) {
-      pages = Arrays.copyOf(pages, 2 * pages.length);
+    if (pageCount == 0 || pages[pageCount - 1] != array) {
+      if (pageCount == pages.length) {
+        pages = Arrays.copyOf(pages, 2 * pages.length);
+      }
+      pages[pageCount++] = array;
     }
-    pages[pageCount++] = new byte[length];
     pageBytes += length;
-    tail = 0;
+    tail = start;
+    limit = start + length;
   }
 
   @Override
@@ -222,6 +254,8 @@ final class LongBytesStore implements KeyGroupStore<Long, byte[]> {
     pages = new byte[4][];
     pageCount = 0;
     tail = 0;
+    limit = 0;
+    lastRegion = FIRST_PAGE / 2;
     usedBytes = 0;
     pageBytes = 0;
     sharedBelow = NONE;
@@ -315,5 +349,9 @@ final class LongBytesStore implements KeyGroupStore<Long, byte[]> {
 
   long usedBytes() {
     return usedBytes;
+  }
+
+  byte[] pageAt(int i) {
+    return pages[i];
   }
 }

@@ -52,8 +52,9 @@ final class StateTable<K, V> {
     this.ownedEpoch = new int[maps.length];
     this.valuesOwnedEpoch = new int[maps.length];
     this.copiedForSnapshot = new boolean[maps.length];
+    PageArena arena = new PageArena();
     for (int i = 0; i < maps.length; i++) {
-      maps[i] = KeyGroupStore.create(layout);
+      maps[i] = KeyGroupStore.create(layout, arena);
     }
     this.layout = layout;
     setValueCopier(valueCopier);

@@ -24,8 +24,8 @@ class KeyGroupStoreLoadTest {
   void holdsAtItsHighestLoadWhileKeysLeaveAndReturn(String layout) {
     Supplier<KeyGroupStore<Long, Long>> stores =
         layout.equals("longs")
-            ? () -> KeyGroupStore.create(KeyGroupStore.Layout.LONG_KEYS_LONG_VALUES)
-            : () -> KeyGroupStore.create(KeyGroupStore.Layout.OBJECTS);
+            ? () -> KeyGroupStore.create(KeyGroupStore.Layout.LONG_KEYS_LONG_VALUES, null)
+            : () -> KeyGroupStore.create(KeyGroupStore.Layout.OBJECTS, null);
     for (int capacity = 16; capacity <= 4096; capacity *= 4) {
       Random random = new Random(capacity);
       KeyGroupStore<Long, Long> store = stores.get();
