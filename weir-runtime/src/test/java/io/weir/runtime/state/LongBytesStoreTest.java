@@ -192,20 +192,10 @@ class LongBytesStoreTest {
     for (int op = 0; op < 3_000; op++) {
       step(random, store, expected, 400);
     }
-    TypeSerializer<Long> keys = Types.LONG.createSerializer();
     @SuppressWarnings("unchecked")
     TypeSerializer<byte[]> values =
         (TypeSerializer<byte[]>) Types.PRIMITIVE_ARRAY(Types.BYTE).createSerializer();
-    DataOutputSerializer out = new DataOutputSerializer(64);
-    store.writeEntries(keys, values, out);
-
-    DataInputDeserializer in = new DataInputDeserializer(out.getCopyOfBuffer());
-    Map<Long, byte[]> read = new HashMap<>();
-    for (int n = in.readInt(); n > 0; n--) {
-      read.put(keys.deserialize(in), values.deserialize(in));
-    }
-    assertThat(in.available()).isZero();
-    assertSameBytes(read, expected);
+    assertSameBytes(writtenAndReadBack(store, values), expected);
   }
 
   @Test
@@ -216,18 +206,22 @@ class LongBytesStoreTest {
       expected.put(key, bytes((int) key, (int) key));
       store.put(key, bytes((int) key, (int) key));
     }
-    TypeSerializer<Long> keys = Types.LONG.createSerializer();
-    TypeSerializer<byte[]> shortLengths = new ShortLengthBytes();
-    DataOutputSerializer out = new DataOutputSerializer(64);
-    store.writeEntries(keys, shortLengths, out);
+    assertSameBytes(writtenAndReadBack(store, new ShortLengthBytes()), expected);
+  }
 
+  /** What {@link LongBytesStore#writeEntries} wrote, read back by the same serializers. */
+  private static Map<Long, byte[]> writtenAndReadBack(
+      LongBytesStore store, TypeSerializer<byte[]> values) throws IOException {
+    TypeSerializer<Long> keys = Types.LONG.createSerializer();
+    DataOutputSerializer out = new DataOutputSerializer(64);
+    store.writeEntries(keys, values, out);
     DataInputDeserializer in = new DataInputDeserializer(out.getCopyOfBuffer());
     Map<Long, byte[]> read = new HashMap<>();
     for (int n = in.readInt(); n > 0; n--) {
-      read.put(keys.deserialize(in), shortLengths.deserialize(in));
+      read.put(keys.deserialize(in), values.deserialize(in));
     }
     assertThat(in.available()).isZero();
-    assertSameBytes(read, expected);
+    return read;
   }
 
   /** A {@code byte[]} serializer of another format: a short length. */
