@@ -134,6 +134,11 @@ final class LongBytesStore implements KeyGroupStore<Long, byte[]> {
     return (int) reference & ((1 << OFFSET_BITS) - 1);
   }
 
+  /** The length of the value whose 4-byte header is at {@code offset}. */
+  private static int lengthAt(byte[] page, int offset) {
+    return (int) INT.get(page, offset);
+  }
+
   /**
    * Above the reference of every value written so far, and no higher than those of the values
    * appended from now on.
@@ -153,7 +158,7 @@ final class LongBytesStore implements KeyGroupStore<Long, byte[]> {
   private static byte[] read(byte[][] pages, long ref) {
     byte[] page = pages[pageOf(ref)];
     int offset = offsetOf(ref);
-    int length = (int) INT.get(page, offset);
+    int length = lengthAt(page, offset);
     return Arrays.copyOfRange(page, offset + Integer.BYTES, offset + Integer.BYTES + length);
   }
 
@@ -164,7 +169,7 @@ final class LongBytesStore implements KeyGroupStore<Long, byte[]> {
     if (ref != NONE) {
       byte[] page = pages[pageOf(ref)];
       int offset = offsetOf(ref);
-      int length = (int) INT.get(page, offset);
+      int length = lengthAt(page, offset);
       if (length == value.length && ref >= sharedBelow) {
         System.arraycopy(value, 0, page, offset + Integer.BYTES, length);
         return;
@@ -233,7 +238,7 @@ final class LongBytesStore implements KeyGroupStore<Long, byte[]> {
     long key = boxedKey;
     long ref = index.get(key, NONE);
     if (ref != NONE) {
-      liveBytes -= Integer.BYTES + (int) INT.get(pages[pageOf(ref)], offsetOf(ref));
+      liveBytes -= Integer.BYTES + lengthAt(pages[pageOf(ref)], offsetOf(ref));
       index.remove(key);
       compactIfMostlyDead();
     }
@@ -263,7 +268,7 @@ final class LongBytesStore implements KeyGroupStore<Long, byte[]> {
         (key, ref) -> {
           byte[] page = oldPages[pageOf(ref)];
           int offset = offsetOf(ref);
-          int length = (int) INT.get(page, offset);
+          int length = lengthAt(page, offset);
           long moved = reserve(Integer.BYTES + length);
           System.arraycopy(
               page, offset, pages[pageCount - 1], offsetOf(moved), Integer.BYTES + length);
@@ -308,7 +313,7 @@ final class LongBytesStore implements KeyGroupStore<Long, byte[]> {
         (key, ref) -> {
           byte[] page = p[pageOf(ref)];
           int offset = offsetOf(ref);
-          int length = (int) INT.get(page, offset);
+          int length = lengthAt(page, offset);
           out.writeLong(key);
           out.writeInt(length);
           out.write(page, offset + Integer.BYTES, length);
