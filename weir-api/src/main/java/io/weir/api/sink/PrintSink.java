@@ -19,6 +19,12 @@ public final class PrintSink<T> implements Sink<T> {
     this.stdErr = stdErr;
   }
 
+  /** Prints each element as it comes. */
+  @Override
+  public boolean keepsElements() {
+    return false;
+  }
+
   @Override
   public SinkWriter<T> createWriter(WriterInitContext context) {
     PrintStream stream = stdErr ? System.err : System.out;

@@ -18,4 +18,17 @@ public interface Sink<T> extends Serializable {
    * @throws IllegalArgumentException naming the settings at fault
    */
   default void validate(Configuration jobConfiguration) {}
+
+  /**
+   * Whether this sink's writers may keep an element, or change it, after {@link SinkWriter#write}
+   * returns. Without object reuse ({@code pipeline.object-reuse}, off by default) an operator
+   * chained before the sink may change or re-emit the object it emitted once the call returns, so
+   * the engine hands a writer that keeps elements a copy of each mutable one. A sink whose writer
+   * turns each element into bytes or text inside {@code write}, or drops it, and never changes it,
+   * answers false and is handed the very object emitted, with no copy. True by default: the safe
+   * answer for a writer that buffers elements.
+   */
+  default boolean keepsElements() {
+    return true;
+  }
 }

@@ -166,6 +166,12 @@ final class ExactlyOnceKafkaSink<IN> extends TwoPhaseCommitSink<IN, KafkaTransac
     TransactionTimeoutCheck.check(client, jobConfiguration);
   }
 
+  /** The serializer turns each element into a producer record as it comes. */
+  @Override
+  public boolean keepsElements() {
+    return false;
+  }
+
   /**
    * Reads every subtask's restored ledger, then commits this subtask's share of the restored
    * pending transactions (in {@code super}).

@@ -29,6 +29,12 @@ final class KafkaWriterSink<IN> implements Sink<IN> {
     this.guarantee = guarantee;
   }
 
+  /** The serializer turns each element into a producer record as it comes. */
+  @Override
+  public boolean keepsElements() {
+    return false;
+  }
+
   @Override
   public SinkWriter<IN> createWriter(WriterInitContext context) {
     return new Writer();

@@ -3,6 +3,8 @@ package io.weir.runtime.task;
 import io.weir.api.config.CoreOptions;
 import io.weir.api.functions.TaskInfo;
 import io.weir.api.graph.KeyContext;
+import io.weir.api.graph.Operation;
+import io.weir.api.sink.Sink;
 import io.weir.api.typeutils.TypeSerializer;
 import io.weir.runtime.checkpoint.RestoredOperatorState;
 import io.weir.runtime.graph.JobGraph;
@@ -71,7 +73,9 @@ final class OperatorChain {
             TypeSerializer<Object> serializer =
                 (TypeSerializer<Object>) edge.recordType().createSerializer();
             TypeSerializer<Object> copier =
-                objectReuse || serializer.isImmutableType() ? null : serializer;
+                objectReuse || serializer.isImmutableType() || !keepsElements(edge.target())
+                    ? null
+                    : serializer;
             edgeOutput =
                 new ChainOutputs.Chaining<>(
                     (OneInputOperator<Object>) next,
@@ -154,6 +158,15 @@ final class OperatorChain {
       closeKeyedStateBackends(); // the ones created before the failure
       throw e;
     }
+  }
+
+  /**
+   * False for a sink that neither keeps nor changes the elements it is handed ({@link
+   * Sink#keepsElements()}): it needs no copy of a mutable one.
+   */
+  private static boolean keepsElements(StreamNode node) {
+    return !(node.getOperation() instanceof Operation.SinkTo sinkTo)
+        || sinkTo.sink().keepsElements();
   }
 
   private static Output<Object> combined(List<Output<Object>> outputs) {

@@ -8,13 +8,18 @@ import io.weir.api.JobExecutionException;
 import io.weir.api.StreamEnvironment;
 import io.weir.api.functions.OpenContext;
 import io.weir.api.functions.RichMapFunction;
+import io.weir.api.sink.Sink;
+import io.weir.api.sink.SinkWriter;
+import io.weir.api.sink.WriterInitContext;
 import io.weir.api.tuple.Tuple2;
 import io.weir.api.typeutils.Types;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -138,6 +143,96 @@ public class LifecycleTest {
     }
     assertThat(mutated.results()).containsExactlyInAnyOrderElementsOf(expectedMutated);
     assertThat(untouched.results()).containsExactlyInAnyOrderElementsOf(expectedUntouched);
+  }
+
+  /** What a function emitted last, by element, for sinks to compare identities with. */
+  private static final Map<String, Tuple2<Long, Long>> EMITTED = new ConcurrentHashMap<>();
+
+  /** Per run, whether each element a sink got was the very object emitted. */
+  private static final Map<String, List<Boolean>> SAME_OBJECT = new ConcurrentHashMap<>();
+
+  /** Emits one reused {@code Tuple2}, changed for every element, and remembers it. */
+  private static final class ReusingMap extends RichMapFunction<Long, Tuple2<Long, Long>> {
+    private static final long serialVersionUID = 1L;
+    private final String run;
+    private transient Tuple2<Long, Long> reused;
+
+    ReusingMap(String run) {
+      this.run = run;
+    }
+
+    @Override
+    public void open(OpenContext openContext) {
+      reused = new Tuple2<>();
+    }
+
+    @Override
+    public Tuple2<Long, Long> map(Long x) {
+      reused.f0 = x;
+      reused.f1 = x * 10;
+      EMITTED.put(run, reused);
+      return reused;
+    }
+  }
+
+  /** Notes whether each element is the object emitted; keeps elements or not as told. */
+  private static final class IdentitySink implements Sink<Tuple2<Long, Long>> {
+    private static final long serialVersionUID = 1L;
+    private final String run;
+    private final boolean keeps;
+
+    IdentitySink(String run, boolean keeps) {
+      this.run = run;
+      this.keeps = keeps;
+    }
+
+    @Override
+    public boolean keepsElements() {
+      return keeps;
+    }
+
+    @Override
+    public SinkWriter<Tuple2<Long, Long>> createWriter(WriterInitContext context) {
+      return (element, ctx) ->
+          SAME_OBJECT
+              .computeIfAbsent(run, r -> new CopyOnWriteArrayList<>())
+              .add(element == EMITTED.get(run));
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(booleans = {true, false})
+  void onlyASinkThatKeepsElementsIsHandedCopies(boolean keeps) throws Exception {
+    // A function may change the object it emitted once collect returns; a sink that keeps
+    // elements must be handed a copy, one that turns each into bytes at once needs none.
+    String run = UUID.randomUUID().toString();
+    StreamEnvironment env = StreamEnvironment.create();
+    env.setParallelism(1);
+    env.fromSequence(1, 50)
+        .map(new ReusingMap(run))
+        .returns(Types.TUPLE(Types.LONG, Types.LONG))
+        .sinkTo(new IdentitySink(run, keeps));
+    env.execute("sink-copies");
+
+    assertThat(SAME_OBJECT.get(run)).hasSize(50).containsOnly(!keeps);
+  }
+
+  @Test
+  void aSinkThatKeepsElementsSeesEveryValueOfAReusedOutputObject() throws Exception {
+    StreamEnvironment env = StreamEnvironment.create();
+    env.setParallelism(1);
+    CollectSink<Tuple2<Long, Long>> sink = new CollectSink<>();
+    env.fromSequence(1, 50)
+        .map(new ReusingMap(UUID.randomUUID().toString()))
+        .returns(Types.TUPLE(Types.LONG, Types.LONG))
+        .sinkTo(sink);
+    env.execute("reused-output");
+
+    List<Tuple2<Long, Long>> expected = new ArrayList<>();
+    for (long x = 1; x <= 50; x++) {
+      expected.add(Tuple2.of(x, x * 10));
+    }
+    assertThat(sink.results()).containsExactlyElementsOf(expected);
   }
 
   /** A plain record, not Serializable: Weir recommends records for stream elements. */
