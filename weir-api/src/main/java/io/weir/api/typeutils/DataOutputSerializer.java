@@ -50,6 +50,19 @@ public final class DataOutputSerializer implements DataOutputView {
     position = 0;
   }
 
+  /**
+   * Writes from now on into {@code array} from {@code position}, as if it held what was written so
+   * far; a write past its end moves to a larger copy, as always. Lets a caller that knows a value's
+   * exact length serialize it straight into memory of its own.
+   */
+  public void wrap(byte[] array, int position) {
+    if (position < 0 || position > array.length) {
+      throw new IllegalArgumentException("position " + position + " outside the array");
+    }
+    this.buffer = array;
+    this.position = position;
+  }
+
   /** Moves the write position, for back-patching a length written earlier. */
   public void setPosition(int position) {
     if (position < 0 || position > buffer.length) {

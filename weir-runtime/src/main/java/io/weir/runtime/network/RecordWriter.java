@@ -43,6 +43,15 @@ public final class RecordWriter<T> {
   private final BufferPool pool;
   private final boolean flushAlways;
   private final DataOutputSerializer staging = new DataOutputSerializer(128);
+
+  /**
+   * The bytes of a record whose serializer has a fixed length ({@link TypeSerializer#getLength()},
+   * -1 for none), and the output that writes such a record straight into the channel's buffer when
+   * it fits there, with no copy through {@link #staging}.
+   */
+  private final int fixedLength;
+
+  private final DataOutputSerializer direct = new DataOutputSerializer(1);
   private final Waker ownWaker;
   private final BooleanSupplier cancelled;
 
@@ -59,6 +68,7 @@ public final class RecordWriter<T> {
     this.seenAtLastTick = new Buffer[channels.length];
     this.selector = selector;
     this.serializer = serializer;
+    this.fixedLength = serializer.getLength();
     this.pool = new BufferPool(bufferSize);
     this.flushAlways = flushAlways;
     this.ownWaker = ownWaker;
@@ -103,6 +113,24 @@ public final class RecordWriter<T> {
   }
 
   public void emit(T record, long timestamp) {
+    if (selector.isBroadcast()) {
+      int length = stage(record, timestamp);
+      for (int c = 0; c < channels.length; c++) {
+        copyToChannel(c, length);
+      }
+    } else {
+      int c = selector.selectChannel(record);
+      if (fixedLength < 0 || !emitInPlace(c, record, timestamp)) {
+        copyToChannel(c, stage(record, timestamp));
+      }
+    }
+    if (flushAlways) {
+      flushAll();
+    }
+  }
+
+  /** Serializes a framed record into {@link #staging} and returns its length. */
+  private int stage(T record, long timestamp) {
     staging.clear();
     try {
       staging.writeInt(0);
@@ -118,30 +146,69 @@ public final class RecordWriter<T> {
     staging.setPosition(0);
     staging.writeInt(header);
     staging.setPosition(length);
-    if (selector.isBroadcast()) {
-      for (int c = 0; c < channels.length; c++) {
-        copyToChannel(c, length);
+    return length;
+  }
+
+  /**
+   * Serializes a record of the fixed length straight into channel {@code c}'s buffer, framed as
+   * {@link #stage} frames it, and returns true; or returns false, writing nothing, when the buffer
+   * has no room left for all of it.
+   */
+  private boolean emitInPlace(int c, T record, long timestamp) {
+    Buffer b = currentBuffer(c);
+    boolean stamped = timestamp != NO_TIMESTAMP;
+    int payload = (stamped ? 8 : 0) + fixedLength;
+    int start = b.size();
+    int end = start + 4 + payload;
+    if (end > b.capacity()) {
+      return false;
+    }
+    direct.wrap(b.memory(), start);
+    try {
+      direct.writeInt(payload | (stamped ? RecordDeserializer.TIMESTAMP_FLAG : 0));
+      if (stamped) {
+        direct.writeLong(timestamp);
       }
-    } else {
-      copyToChannel(selector.selectChannel(record), length);
+      serializer.serialize(record, direct);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot serialize record " + record, e);
     }
-    if (flushAlways) {
-      flushAll();
+    if (direct.getSharedBuffer() != b.memory() || direct.length() != end) {
+      throw new IllegalStateException(
+          serializer.getClass().getName()
+              + " says its records are "
+              + fixedLength
+              + " bytes long but wrote "
+              + (direct.length() - start - 4 - (stamped ? 8 : 0))
+              + " for "
+              + record
+              + "; its getLength() must return -1 unless every record has that length");
     }
+    b.setSize(end);
+    if (end == b.capacity()) {
+      awaitCredit(c);
+      send(c);
+    }
+    return true;
+  }
+
+  private Buffer currentBuffer(int c) {
+    Buffer b = current[c];
+    if (b == null) {
+      b = pool.request();
+      current[c] = b;
+      if (!holdsPartialBuffers) {
+        holdsPartialBuffers = true;
+      }
+    }
+    return b;
   }
 
   private void copyToChannel(int c, int length) {
     byte[] source = staging.getSharedBuffer();
     int offset = 0;
     while (offset < length) {
-      Buffer b = current[c];
-      if (b == null) {
-        b = pool.request();
-        current[c] = b;
-        if (!holdsPartialBuffers) {
-          holdsPartialBuffers = true;
-        }
-      }
+      Buffer b = currentBuffer(c);
       int n = Math.min(length - offset, b.capacity() - b.size());
       System.arraycopy(source, offset, b.memory(), b.size(), n);
       b.setSize(b.size() + n);
