@@ -8,6 +8,7 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.Arrays;
 import java.util.Objects;
 
 /**
@@ -28,6 +29,26 @@ final class SerializerChecks {
 
     assertDeepEqual(deserialize(serializer, bytes), value);
     assertDeepEqual(deserializeFromStream(serializer, bytes), value);
+
+    // Written into memory of the caller's (DataOutputSerializer.wrap, as the network writer does),
+    // after 3 bytes that must stay: the same bytes, in place or in the larger copy it moved to.
+    byte[] target = new byte[3 + bytes.length];
+    target[0] = 7;
+    DataOutputSerializer wrapped = new DataOutputSerializer(1);
+    wrapped.wrap(target, 3);
+    try {
+      serializer.serialize(value, wrapped);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    assertThat(wrapped.length()).isEqualTo(3 + bytes.length);
+    byte[] written = wrapped.getSharedBuffer();
+    assertThat(Arrays.copyOf(written, 3))
+        .as("bytes before the wrapped position")
+        .containsExactly(7, 0, 0);
+    assertThat(Arrays.copyOfRange(written, 3, wrapped.length()))
+        .as("bytes written into a wrapped array")
+        .isEqualTo(bytes);
 
     DataOutputSerializer copied = new DataOutputSerializer(8);
     DataInputDeserializer in = new DataInputDeserializer(bytes);
