@@ -61,13 +61,30 @@ public final class KeyGroupRangeAssignment {
     return computeKeyGroupForKeyHash(key.hashCode(), maxParallelism);
   }
 
+  /**
+   * {@code murmurHash(keyHash) % maxParallelism}. Every record's key goes through here twice (the
+   * partitioner and the keyed backend), so a power-of-two max parallelism, the default 128, takes
+   * the low bits of the non-negative hash instead of an integer division: the same key group.
+   */
   public static int computeKeyGroupForKeyHash(int keyHash, int maxParallelism) {
-    return murmurHash(keyHash) % maxParallelism;
+    int hash = murmurHash(keyHash);
+    return isPowerOfTwo(maxParallelism) ? hash & (maxParallelism - 1) : hash % maxParallelism;
   }
 
+  /**
+   * {@code keyGroupId * parallelism / maxParallelism}, as a shift when the max parallelism is a
+   * power of two (the product is non-negative: both factors are at most 2^15).
+   */
   public static int computeOperatorIndexForKeyGroup(
       int maxParallelism, int parallelism, int keyGroupId) {
-    return keyGroupId * parallelism / maxParallelism;
+    int scaled = keyGroupId * parallelism;
+    return isPowerOfTwo(maxParallelism)
+        ? scaled >>> Integer.numberOfTrailingZeros(maxParallelism)
+        : scaled / maxParallelism;
+  }
+
+  private static boolean isPowerOfTwo(int n) {
+    return (n & (n - 1)) == 0;
   }
 
   /** The key groups of subtask {@code operatorIndex}; the inverse of the function above. */

@@ -55,6 +55,27 @@ class KeyGroupRangeAssignmentTest {
   }
 
   @Property
+  void aPowerOfTwoMaxParallelismGivesTheKeyGroupsAndSubtasksOfTheDivision(
+      @ForAll int keyHash,
+      @ForAll @IntRange(min = 0, max = 15) int log2MaxParallelism,
+      @ForAll @IntRange(min = 1, max = 1 << 15) int parallelismSeed) {
+    // The shortcut for powers of two must not move a key: savepoints and Flink's assignment
+    // depend on murmurHash % maxParallelism and keyGroup * parallelism / maxParallelism.
+    int maxParallelism = 1 << log2MaxParallelism;
+    int parallelism = 1 + (parallelismSeed - 1) % maxParallelism;
+    int keyGroup = KeyGroupRangeAssignment.computeKeyGroupForKeyHash(keyHash, maxParallelism);
+    assertThat(keyGroup).isEqualTo(KeyGroupRangeAssignment.murmurHash(keyHash) % maxParallelism);
+    assertThat(
+            KeyGroupRangeAssignment.computeOperatorIndexForKeyGroup(
+                maxParallelism, parallelism, keyGroup))
+        .isEqualTo(keyGroup * parallelism / maxParallelism);
+    assertThat(
+            KeyGroupRangeAssignment.computeOperatorIndexForKeyGroup(
+                maxParallelism, parallelism, maxParallelism - 1))
+        .isEqualTo(parallelism - 1);
+  }
+
+  @Property
   void murmurHashIsNeverNegative(@ForAll int code) {
     assertThat(KeyGroupRangeAssignment.murmurHash(code)).isNotNegative();
   }
