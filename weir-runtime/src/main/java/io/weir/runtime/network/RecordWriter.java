@@ -45,13 +45,17 @@ public final class RecordWriter<T> {
   private final DataOutputSerializer staging = new DataOutputSerializer(128);
 
   /**
-   * The bytes of a record whose serializer has a fixed length ({@link TypeSerializer#getLength()},
-   * -1 for none), and the output that writes such a record straight into the channel's buffer when
-   * it fits there, with no copy through {@link #staging}.
+   * The length of every record, if the serializer has a fixed one ({@link
+   * TypeSerializer#getLength()}), or -1.
    */
   private final int fixedLength;
 
+  /**
+   * Writes a record of {@link #fixedLength} straight into its channel's buffer when it fits there,
+   * with no copy through {@link #staging}.
+   */
   private final DataOutputSerializer direct = new DataOutputSerializer(1);
+
   private final Waker ownWaker;
   private final BooleanSupplier cancelled;
 
