@@ -120,8 +120,20 @@ class ChannelTest {
         ends(gate), ChannelSelectors.forward(), STRINGS, bufferSize, false, producer, () -> false);
   }
 
+  /** Reads one record, just cut out of {@code channel}'s stream, as text. */
+  @FunctionalInterface
+  private interface RecordReader {
+    String read(InputChannel channel, RecordDeserializer deserializer, DataInputDeserializer view)
+        throws IOException;
+  }
+
   /** Reads every record the gate holds now, in order. */
   private static List<String> drain(InputGate gate) throws Exception {
+    return drain(gate, (channel, deserializer, view) -> STRINGS.deserialize(view));
+  }
+
+  /** Reads every record the gate holds now, in order, each through {@code reader}. */
+  private static List<String> drain(InputGate gate, RecordReader reader) throws Exception {
     List<String> out = new ArrayList<>();
     DataInputDeserializer view = new DataInputDeserializer();
     InputGate.Polled polled;
@@ -130,7 +142,7 @@ class ChannelTest {
         RecordDeserializer d = polled.channel().getDeserializer();
         d.setNextBuffer(b);
         while (d.nextRecord(view)) {
-          out.add(STRINGS.deserialize(view));
+          out.add(reader.read(polled.channel(), d, view));
         }
       } else {
         out.add("<" + polled.element().getClass().getSimpleName() + ">");
@@ -181,17 +193,18 @@ class ChannelTest {
     }
     writer.broadcastEvent(ChannelEvent.EndOfPartition.INSTANCE);
 
+    List<String> read =
+        drain(
+            gate,
+            (channel, deserializer, view) ->
+                channel.getChannelIndex()
+                    + "/"
+                    + (deserializer.lastRecordHasTimestamp() ? view.readLong() + ":" : "")
+                    + LONGS.deserialize(view));
     List<List<String>> perChannel = List.of(new ArrayList<>(), new ArrayList<>());
-    DataInputDeserializer view = new DataInputDeserializer();
-    InputGate.Polled polled;
-    while ((polled = gate.pollNext()) != null) {
-      if (polled.element() instanceof Buffer b) {
-        RecordDeserializer d = polled.channel().getDeserializer();
-        d.setNextBuffer(b);
-        while (d.nextRecord(view)) {
-          String stamp = d.lastRecordHasTimestamp() ? view.readLong() + ":" : "";
-          perChannel.get(polled.channel().getChannelIndex()).add(stamp + LONGS.deserialize(view));
-        }
+    for (String record : read) {
+      if (!record.startsWith("<")) { // not an event
+        perChannel.get(record.charAt(0) - '0').add(record.substring(2));
       }
     }
     List<List<String>> expected = List.of(new ArrayList<>(), new ArrayList<>());
