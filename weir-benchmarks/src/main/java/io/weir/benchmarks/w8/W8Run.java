@@ -34,12 +34,20 @@ import java.util.Set;
  *       TaskManagers is killed with SIGKILL. The job restarts (fixed delay, 0 ms) on the surviving
  *       and the spare TaskManager. {@code recoveryMs} = from the SIGKILL to the first record the
  *       keyed function processes in a restored attempt ({@link FirstRecordMarker}).
+ *   <li>{@code embedded-warm}, {@code cluster-warm}: {@code embedded} and {@code cluster} timed on
+ *       their second job: the same job runs once to its end, untimed, in the same JVM or on the
+ *       same JobManager and TaskManagers, as the jobs after the first of a session cluster do. Set
+ *       against the cold configurations they split what a run costs into the JVMs' warm-up (class
+ *       loading, the JIT compiling Netty's and the engine's paths in every process, on the same
+ *       cores as the job) and what stays once they are warm.
  * </ul>
  */
 public final class W8Run {
   /** The configurations both mains accept. */
   public static final List<String> CONFIGS =
-      List.of("embedded", "cluster", "single-tm", "recovery");
+      List.of("embedded", "cluster", "single-tm", "recovery", "embedded-warm", "cluster-warm");
+
+  private static final String WARM = "-warm";
 
   /** Records of a run: W1's. */
   public static final long DEFAULT_RECORDS = 20_000_000L;
@@ -68,6 +76,16 @@ public final class W8Run {
   /** Slots of each TaskManager: two for {@code single-tm}, one otherwise. */
   public static int slotsPerTaskManager(String config) {
     return config.equals("single-tm") ? 2 : 1;
+  }
+
+  /** Whether {@code config} is timed on a second job, after an untimed one in the same JVMs. */
+  public static boolean warm(String config) {
+    return config.endsWith(WARM);
+  }
+
+  /** Whether {@code config} runs in the benchmark JVM ({@code embedded}, cold or warm). */
+  public static boolean embedded(String config) {
+    return config.equals("embedded") || config.equals("embedded" + WARM);
   }
 
   /**
@@ -101,6 +119,11 @@ public final class W8Run {
     if (!config.equals("single-tm")) {
       cluster.startTaskManager();
     }
+    if (warm(config)) {
+      Path warmUp = Files.createDirectories(scratch.resolve("warm-up-first-records"));
+      String first = cluster.submit(records, warmUp.toString());
+      requireFinished(engine, "warm-up job", first, awaitEnd(cluster, first));
+    }
     Path markers = Files.createDirectories(scratch.resolve("first-records"));
 
     Instant submitted = Instant.now();
@@ -119,10 +142,7 @@ public final class W8Run {
     }
     String state = awaitEnd(cluster, job);
     long nanos = System.nanoTime() - start;
-    if (!state.equals("FINISHED")) {
-      throw new IllegalStateException(
-          "W8: the " + engine.id() + " job " + job + " ended " + state + ", not FINISHED");
-    }
+    requireFinished(engine, "job", job, state);
     Result result =
         withStart(Result.of(engine, "W8", config, records, nanos), submitted, markers)
             .with("checkpoints", Long.toString(cluster.completedCheckpoints(job)))
@@ -229,6 +249,13 @@ public final class W8Run {
         throw new IllegalStateException("W8: no " + what + " of job " + job + " within 3 min");
       }
       Thread.sleep(POLL.toMillis());
+    }
+  }
+
+  private static void requireFinished(Engine engine, String what, String job, String state) {
+    if (!state.equals("FINISHED")) {
+      throw new IllegalStateException(
+          "W8: the " + engine.id() + " " + what + " " + job + " ended " + state + ", not FINISHED");
     }
   }
 

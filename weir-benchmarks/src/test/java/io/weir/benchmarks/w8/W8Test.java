@@ -16,10 +16,11 @@ import org.junit.jupiter.api.io.TempDir;
 class W8Test {
 
   @Test
-  void isRegisteredWithBothEnginesAndItsFourConfigurations() {
+  void isRegisteredWithBothEnginesAndItsSixConfigurations() {
     assertThat(Workloads.byId("w8")).isSameAs(Workloads.W8);
     assertThat(Workloads.W8.configs())
-        .containsExactly("embedded", "cluster", "single-tm", "recovery");
+        .containsExactly(
+            "embedded", "cluster", "single-tm", "recovery", "embedded-warm", "cluster-warm");
     assertThat(Workloads.W8.mains()).containsOnlyKeys(Engine.WEIR, Engine.FLINK);
     assertThat(Workloads.W8.timed()).isFalse();
   }
@@ -29,6 +30,15 @@ class W8Test {
     assertThat(W8Run.slotsPerTaskManager("single-tm")).isEqualTo(2);
     assertThat(W8Run.slotsPerTaskManager("cluster")).isEqualTo(1);
     assertThat(W8Run.slotsPerTaskManager("recovery")).isEqualTo(1);
+  }
+
+  @Test
+  void theWarmConfigurationsAreTheColdOnesOnASecondJob() {
+    assertThat(W8Run.CONFIGS.stream().filter(W8Run::warm))
+        .containsExactly("embedded-warm", "cluster-warm");
+    assertThat(W8Run.CONFIGS.stream().filter(W8Run::embedded))
+        .containsExactly("embedded", "embedded-warm");
+    assertThat(W8Run.slotsPerTaskManager("cluster-warm")).isEqualTo(1);
   }
 
   @Test
