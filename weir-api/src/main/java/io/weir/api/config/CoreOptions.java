@@ -31,10 +31,12 @@ public final class CoreOptions {
           .durationType()
           .defaultValue(Duration.ofMillis(5))
           .withDescription(
-              "Longest time a partly filled network buffer waits before it is sent; 0 sends"
+              "Longest time a partly filled network buffer waits before it is sent to a"
+                  + " consumer that has taken every buffer of its channel sent before; 0 sends"
                   + " after every record. Only buffers that have waited are sent, so a buffer"
-                  + " that fills sooner goes out full and a short timeout costs a busy job"
-                  + " nothing (Flink's default is 100 ms and flushes every buffer at each tick).");
+                  + " that fills sooner goes out full, a consumer busy with older records gets"
+                  + " no cut buffers, and a short timeout costs a busy job nothing (Flink's"
+                  + " default is 100 ms and flushes every buffer at each tick).");
 
   public static final ConfigOption<Boolean> BUFFER_FLUSH_ON_IDLE =
       ConfigOptions.key("execution.buffer-flush-on-idle")

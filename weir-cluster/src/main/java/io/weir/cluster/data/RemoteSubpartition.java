@@ -32,6 +32,10 @@ final class RemoteSubpartition implements ResultSubpartition {
   private final Waker producerWaker;
   private final Consumer<RemoteSubpartition> onReleased;
   private final AtomicInteger credits = new AtomicInteger();
+
+  /** The credits the consumer's request brought: all of them back means it took every buffer. */
+  private volatile int fullCredit = Integer.MAX_VALUE;
+
   private volatile BarrierListener listener;
 
   /** What was added before the consumer attached: Buffers and Pending events, in order. */
@@ -73,6 +77,7 @@ final class RemoteSubpartition implements ResultSubpartition {
       held.clear();
       connection.flush();
     }
+    fullCredit = initialCredits;
     credit(initialCredits);
     if (released) {
       onReleased.accept(this); // finished before its consumer asked: everything is out now
@@ -111,6 +116,11 @@ final class RemoteSubpartition implements ResultSubpartition {
   @Override
   public boolean hasCredit() {
     return credits.get() > 0;
+  }
+
+  @Override
+  public boolean isDrained() {
+    return credits.get() >= fullCredit;
   }
 
   @Override

@@ -16,13 +16,15 @@ public final class LocalResultSubpartition implements ResultSubpartition, InputC
   private final InputChannel channel;
   private final Waker producerWaker;
   private final AtomicInteger credits;
+  private final int fullCredit;
   private volatile BarrierListener listener;
 
   /** Connects a producer, woken by {@code producerWaker}, to the consumer's {@code channel}. */
   public LocalResultSubpartition(InputChannel channel, Waker producerWaker) {
     this.channel = channel;
     this.producerWaker = producerWaker;
-    this.credits = new AtomicInteger(channel.getGate().creditsPerChannel());
+    this.fullCredit = channel.getGate().creditsPerChannel();
+    this.credits = new AtomicInteger(fullCredit);
     channel.setUpstream(this);
   }
 
@@ -33,6 +35,11 @@ public final class LocalResultSubpartition implements ResultSubpartition, InputC
   @Override
   public boolean hasCredit() {
     return credits.get() > 0;
+  }
+
+  @Override
+  public boolean isDrained() {
+    return credits.get() >= fullCredit;
   }
 
   /** Credits the producer holds now; for tests and metrics. */

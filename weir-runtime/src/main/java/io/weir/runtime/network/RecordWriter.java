@@ -260,12 +260,34 @@ public final class RecordWriter<T> {
 
   /**
    * One tick of the buffer timeout: sends the partly filled buffers that were already there at the
-   * last tick (to the channels that have a credit) and marks the others. A record so waits at most
-   * two ticks, and a buffer that fills within a tick is never sent part-full: a short timeout costs
-   * a busy channel nothing, where flushing every buffer at every tick would cut them all.
+   * last tick to the channels whose consumer has taken everything sent before ({@link
+   * ResultSubpartition#isDrained}), and marks the others. A record so waits at most two ticks for a
+   * consumer that has nothing else of its channel to take, and a buffer that fills within a tick is
+   * never sent part-full: a short timeout costs a busy channel nothing, where flushing every buffer
+   * at every tick would cut them all. A consumer with buffers of the channel still to take is busy
+   * with records older than the partly filled buffer's, so that buffer keeps filling until it is
+   * full or the consumer has caught up: under back-pressure the buffers go out full, where cutting
+   * them would only multiply the buffers, credits and wake-ups per record.
    */
   public void flushAged() {
     flush(true);
+  }
+
+  /**
+   * Whether a tick of the buffer timeout may find a buffer to send: a channel may hold a partly
+   * filled buffer and one has a drained consumer. Any thread; the timer asks before it wakes the
+   * task, so that a back-pressured producer is not woken every tick for nothing.
+   */
+  public boolean mayFlushAged() {
+    if (!holdsPartialBuffers) {
+      return false;
+    }
+    for (ResultSubpartition channel : channels) {
+      if (channel.isDrained()) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private void flush(boolean onlyAged) {
@@ -275,7 +297,7 @@ public final class RecordWriter<T> {
       if (b == null || b.size() == 0) {
         continue;
       }
-      if ((!onlyAged || seenAtLastTick[c] == b) && channels[c].hasCredit()) {
+      if (onlyAged ? seenAtLastTick[c] == b && channels[c].isDrained() : channels[c].hasCredit()) {
         send(c);
       } else {
         if (onlyAged) {
@@ -287,11 +309,6 @@ public final class RecordWriter<T> {
     if (holdsPartialBuffers != partial) {
       holdsPartialBuffers = partial;
     }
-  }
-
-  /** Whether a channel may hold a partly filled buffer; any thread. */
-  public boolean holdsPartialBuffers() {
-    return holdsPartialBuffers;
   }
 
   /**

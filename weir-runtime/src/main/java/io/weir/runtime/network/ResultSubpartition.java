@@ -11,13 +11,19 @@ import java.util.List;
  * #hasCredit() holds a credit}, and the consumer hands credits back as it takes buffers.
  *
  * <p>The producer task thread calls every method but {@link #setBarrierListener}, which is called
- * during wiring. What the consumer tells the producer about convertible barriers arrives as events
- * at the {@link BarrierListener}, on any thread.
+ * during wiring, and {@link #isDrained}. What the consumer tells the producer about convertible
+ * barriers arrives as events at the {@link BarrierListener}, on any thread.
  */
 public interface ResultSubpartition {
 
   /** True while the producer may add another buffer. */
   boolean hasCredit();
+
+  /**
+   * True when the consumer has taken every buffer added so far: nothing of this channel waits for
+   * it at either end, so a partly filled buffer is all it could be waiting for. Any thread.
+   */
+  boolean isDrained();
 
   /** Adds a full buffer; the caller holds a credit (restored buffers being replayed need none). */
   void addBuffer(Buffer buffer);

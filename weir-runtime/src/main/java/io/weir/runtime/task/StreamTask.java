@@ -610,7 +610,7 @@ public abstract class StreamTask implements Runnable {
     flusher =
         timer.scheduleAtFixedRate(
             () -> {
-              if (writersHoldPartialBuffers() && flushPending.compareAndSet(false, true)) {
+              if (writersMayFlushAged() && flushPending.compareAndSet(false, true)) {
                 mailbox.put(this::flushAgedOutputs);
               }
             },
@@ -619,9 +619,9 @@ public abstract class StreamTask implements Runnable {
             TimeUnit.MICROSECONDS);
   }
 
-  private boolean writersHoldPartialBuffers() {
+  private boolean writersMayFlushAged() {
     for (RecordWriter<?> writer : writerArray) {
-      if (writer.holdsPartialBuffers()) {
+      if (writer.mayFlushAged()) {
         return true;
       }
     }

@@ -605,11 +605,13 @@ class UnalignedCutPropertyTest {
     private final InputChannel channel;
     private final Waker producer;
     private final java.util.concurrent.atomic.AtomicInteger credits;
+    private final int fullCredit;
     private BarrierListener listener;
 
     RemoteEnd(InputChannel channel, Waker producer, int credits) {
       this.channel = channel;
       this.producer = producer;
+      this.fullCredit = credits;
       this.credits = new java.util.concurrent.atomic.AtomicInteger(credits);
       channel.setUpstream(this);
     }
@@ -617,6 +619,11 @@ class UnalignedCutPropertyTest {
     @Override
     public boolean hasCredit() {
       return credits.get() > 0;
+    }
+
+    @Override
+    public boolean isDrained() {
+      return credits.get() >= fullCredit;
     }
 
     @Override

@@ -240,10 +240,10 @@ class ChannelTest {
   void aBufferTimeoutTickSendsOnlyTheBuffersThatWereThereAtTheTickBefore() throws Exception {
     InputGate gate = gate(10, 1);
     RecordWriter<String> writer = writer(gate, 1024);
-    assertThat(writer.holdsPartialBuffers()).as("nothing written yet").isFalse();
+    assertThat(writer.mayFlushAged()).as("nothing written yet").isFalse();
 
     writer.emit("first", RecordWriter.NO_TIMESTAMP);
-    assertThat(writer.holdsPartialBuffers()).isTrue();
+    assertThat(writer.mayFlushAged()).isTrue();
     writer.flushAged();
     assertThat(drain(gate)).as("the buffer began after the last tick: it waits").isEmpty();
     writer.emit("second", RecordWriter.NO_TIMESTAMP);
@@ -251,7 +251,7 @@ class ChannelTest {
     assertThat(drain(gate))
         .as("the buffer was there at the tick before: out, with what joined it since")
         .containsExactly("first", "second");
-    assertThat(writer.holdsPartialBuffers()).isFalse();
+    assertThat(writer.mayFlushAged()).isFalse();
 
     // A buffer that filled and went out between two ticks leaves no mark on its successor.
     writer.emit("third", RecordWriter.NO_TIMESTAMP);
@@ -262,6 +262,35 @@ class ChannelTest {
     assertThat(drain(gate)).containsExactly("third", "<EndOfData>");
     writer.flushAged();
     assertThat(drain(gate)).containsExactly("fourth");
+  }
+
+  @Test
+  void aBufferTimeoutTickKeepsAPartlyFilledBufferWhileItsConsumerHasBuffersOfTheChannelToTake()
+      throws Exception {
+    InputGate gate = gate(4, 1);
+    RecordWriter<String> writer = writer(gate, 64);
+    String big = "x".repeat(50); // one record fills most of a buffer
+    writer.emit(big, RecordWriter.NO_TIMESTAMP);
+    writer.emit(big, RecordWriter.NO_TIMESTAMP); // the first buffer went out full
+    InputChannel channel = gate.getChannels().get(0);
+    assertThat(channel.queuedBuffers()).isEqualTo(1);
+    assertThat(writer.mayFlushAged())
+        .as("the consumer has a buffer of the channel to take: no tick need wake the producer")
+        .isFalse();
+
+    writer.flushAged();
+    writer.flushAged();
+    assertThat(channel.queuedBuffers())
+        .as("a tick cuts no buffer while the consumer is busy with older records")
+        .isEqualTo(1);
+
+    assertThat(drain(gate)).containsExactly(big);
+    assertThat(writer.mayFlushAged()).as("the consumer took everything: its turn").isTrue();
+    writer.flushAged();
+    assertThat(drain(gate))
+        .as("aged while the consumer was busy: out at the first tick after it caught up")
+        .containsExactly(big);
+    assertThat(writer.mayFlushAged()).isFalse();
   }
 
   @Test
