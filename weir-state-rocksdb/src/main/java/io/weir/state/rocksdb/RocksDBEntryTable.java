@@ -7,9 +7,12 @@ import java.util.Arrays;
  * RocksDBKeyedStateBackend#currentKeyBytes()}), each with a value (the serialized bytes RocksDB
  * would hold, or null), in parallel arrays found through an open-addressing table with linear
  * probing, at most half full: the write cache's entries and the writes on their way from it to
- * RocksDB. A lookup allocates nothing. A key is the backend's current-key array itself (a fresh
- * copy per {@code setCurrentKey}, never changed), so the key just set matches by identity and an
- * entry copies no key. Task thread only.
+ * RocksDB. A cell holds an entry's hash beside its index, so that a probe compares hashes within
+ * the table's own cache lines and touches an entry only when its hash matches: a key that is not
+ * there (every blind write over more keys than the write cache holds) costs the one or two cache
+ * lines of its probe, not one more per entry passed. A lookup allocates nothing. A key is the
+ * backend's current-key array itself (a fresh copy per {@code setCurrentKey}, never changed), so
+ * the key just set matches by identity and an entry copies no key. Task thread only.
  */
 abstract class RocksDBEntryTable {
 
@@ -20,8 +23,8 @@ abstract class RocksDBEntryTable {
   int[] hashes = new int[0];
   int size;
 
-  /** Entry index + 1 by hash, 0 for a free cell. */
-  private int[] table = new int[0];
+  /** By hash: an entry's hash in the upper 32 bits, its index + 1 in the lower; 0 when free. */
+  private long[] table = new long[0];
 
   private int mask;
 
@@ -40,7 +43,7 @@ abstract class RocksDBEntryTable {
     values = Arrays.copyOf(values, capacity);
     hashes = Arrays.copyOf(hashes, capacity);
     int cells = Integer.highestOneBit(Math.max(2, capacity) * 2 - 1) << 1;
-    table = new int[cells];
+    table = new long[cells];
     mask = cells - 1;
     for (int i = 0; i < size; i++) {
       link(i);
@@ -50,14 +53,15 @@ abstract class RocksDBEntryTable {
   /** The entry of {@code key} in {@code column}, or -1. */
   final int find(RocksDBKeyedStateBackend.Column column, byte[] key, int hash) {
     for (int cell = hash & mask; ; cell = (cell + 1) & mask) {
-      int e = table[cell] - 1;
-      if (e < 0) {
+      long t = table[cell];
+      if (t == 0) {
         return -1;
       }
-      if (hashes[e] == hash
-          && columns[e] == column
-          && (keys[e] == key || Arrays.equals(keys[e], key))) {
-        return e;
+      if ((int) (t >>> 32) == hash) {
+        int e = (int) t - 1;
+        if (columns[e] == column && (keys[e] == key || Arrays.equals(keys[e], key))) {
+          return e;
+        }
       }
     }
   }
@@ -77,17 +81,17 @@ abstract class RocksDBEntryTable {
     while (table[cell] != 0) {
       cell = (cell + 1) & mask;
     }
-    table[cell] = e + 1;
+    table[cell] = ((long) hashes[e] << 32) | (e + 1);
   }
 
   /** Makes entry {@code e} unfindable, shifting back the entries probed past its cell. */
   final void unlink(int e) {
     int free = hashes[e] & mask;
-    while (table[free] != e + 1) {
+    while ((int) table[free] != e + 1) {
       free = (free + 1) & mask;
     }
     for (int cell = (free + 1) & mask; table[cell] != 0; cell = (cell + 1) & mask) {
-      int home = hashes[table[cell] - 1] & mask;
+      int home = (int) (table[cell] >>> 32) & mask;
       // The entry at cell may move to free unless its home lies cyclically in (free, cell].
       boolean stays = free <= cell ? free < home && home <= cell : free < home || home <= cell;
       if (!stays) {
