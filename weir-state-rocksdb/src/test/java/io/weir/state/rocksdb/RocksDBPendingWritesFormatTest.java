@@ -66,7 +66,9 @@ class RocksDBPendingWritesFormatTest {
                     random.nextInt(4) == 0 ? 128 + random.nextInt(70000) : random.nextInt(100));
       }
 
-      byte[] ours = RocksDBPendingWrites.serialized(cs, keys, values, 0, count);
+      int[] order = new int[count];
+      Arrays.setAll(order, e -> e);
+      byte[] ours = RocksDBPendingWrites.serialized(cs, keys, values, order, 0, count);
 
       try (WriteBatch theirs = new WriteBatch()) {
         for (int e = 0; e < count; e++) {
