@@ -2,7 +2,6 @@ package io.weir.cluster.data;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
-import io.netty.buffer.Unpooled;
 import io.weir.runtime.network.ChannelEvent;
 import java.nio.charset.StandardCharsets;
 
@@ -88,11 +87,14 @@ final class Frames {
     return b;
   }
 
-  /** A buffer frame: the header, then the buffer's own bytes without a copy. */
+  /**
+   * A buffer frame in one direct buffer: the header, then a copy of the buffer's bytes (the copy a
+   * socket write of heap memory would make anyway), so the caller may recycle the buffer at once.
+   */
   static ByteBuf buffer(ByteBufAllocator alloc, int stream, byte[] memory, int size) {
-    ByteBuf head = header(alloc, BUFFER, 4 + size, 4);
-    head.writeInt(stream);
-    return Unpooled.wrappedBuffer(head, Unpooled.wrappedBuffer(memory, 0, size));
+    ByteBuf frame = alloc.directBuffer(9 + size);
+    frame.writeInt(5 + size).writeByte(BUFFER).writeInt(stream).writeBytes(memory, 0, size);
+    return frame;
   }
 
   static ByteBuf event(ByteBufAllocator alloc, int stream, byte kind, ChannelEvent event) {

@@ -14,7 +14,6 @@ import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
-import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
 import io.weir.cluster.Secrets;
 import io.weir.runtime.network.ChannelEvent;
 import io.weir.runtime.network.ChannelId;
@@ -83,9 +82,7 @@ public final class NettyDataPlane implements DataPlane, AutoCloseable {
                   new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
-                      ch.pipeline()
-                          .addLast(new LengthFieldBasedFrameDecoder(Frames.MAX_FRAME, 0, 4, 0, 4))
-                          .addLast(new ServerHandler());
+                      ch.pipeline().addLast(new FrameDecoder(null)).addLast(new ServerHandler());
                     }
                   })
               .bind(new InetSocketAddress(bindHost, port))
@@ -290,7 +287,7 @@ public final class NettyDataPlane implements DataPlane, AutoCloseable {
                     @Override
                     protected void initChannel(SocketChannel ch) {
                       ch.pipeline()
-                          .addLast(new LengthFieldBasedFrameDecoder(Frames.MAX_FRAME, 0, 4, 0, 4))
+                          .addLast(new FrameDecoder(connection::receiver))
                           .addLast(connection.handler);
                     }
                   })
@@ -367,6 +364,12 @@ public final class NettyDataPlane implements DataPlane, AutoCloseable {
     void send(ByteBuf frame) {
       channel.writeAndFlush(frame);
     }
+
+    /** The input channel fed by {@code stream}, null once it was released. */
+    InputChannel receiver(int stream) {
+      Input input = inputs.get(stream);
+      return input == null ? null : input.channel;
+    }
   }
 
   /** The consumer's end of one remote channel: the credits and deliveries it hands back. */
@@ -396,7 +399,7 @@ public final class NettyDataPlane implements DataPlane, AutoCloseable {
     }
   }
 
-  /** What a producing TaskManager sends on one connection. */
+  /** What a producing TaskManager sends on one connection, but buffers (see FrameDecoder). */
   private final class ClientHandler extends SimpleChannelInboundHandler<ByteBuf> {
     private final Connection connection;
 
@@ -409,11 +412,6 @@ public final class NettyDataPlane implements DataPlane, AutoCloseable {
       byte type = frame.readByte();
       Input input = connection.inputs.get(frame.readInt());
       switch (type) {
-        case Frames.BUFFER -> {
-          if (input != null) {
-            input.channel.receiveBuffer(frame.nioBuffer());
-          }
-        }
         case Frames.EVENT -> {
           byte kind = frame.readByte();
           ChannelEvent event = Frames.readEvent(frame);

@@ -68,7 +68,7 @@ final class RemoteSubpartition implements ResultSubpartition {
       this.stream = stream;
       for (Object element : held) {
         if (element instanceof Buffer b) {
-          writeBuffer(b);
+          write(frame(b));
         } else {
           Pending p = (Pending) element;
           write(Frames.event(connection.alloc(), stream, p.kind(), p.event()));
@@ -128,8 +128,7 @@ final class RemoteSubpartition implements ResultSubpartition {
     credits.decrementAndGet();
     synchronized (this) {
       if (connection != null) {
-        writeBuffer(buffer);
-        connection.flush();
+        connection.writeAndFlush(frame(buffer));
       } else if (!released) {
         held.addLast(buffer);
       } else {
@@ -256,9 +255,11 @@ final class RemoteSubpartition implements ResultSubpartition {
     }
   }
 
-  private void writeBuffer(Buffer b) {
+  /** The frame of {@code b}, which holds a copy of its bytes: {@code b} goes back to its pool. */
+  private ByteBuf frame(Buffer b) {
     ByteBuf frame = Frames.buffer(connection.alloc(), stream, b.memory(), b.size());
-    connection.write(frame).addListener(f -> b.recycle());
+    b.recycle();
+    return frame;
   }
 
   private void write(ByteBuf frame) {

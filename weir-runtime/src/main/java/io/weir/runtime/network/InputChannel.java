@@ -114,14 +114,28 @@ public final class InputChannel {
    */
   public void receiveBuffer(java.nio.ByteBuffer bytes) {
     int n = bytes.remaining();
-    if (receivePool == null || n > receivePool.bufferSize()) {
-      // Sized for full buffers (the first one received may be a partly filled one).
-      receivePool = new BufferPool(Math.max(RECEIVE_BUFFER_SIZE, n));
-    }
-    Buffer b = receivePool.request();
+    Buffer b = requestReceiveBuffer(n);
     bytes.get(b.memory(), 0, n);
-    b.setSize(n);
-    enqueueBuffer(b);
+    enqueueReceived(b, n);
+  }
+
+  /**
+   * A buffer of this channel's own pool with room for {@code size} bytes received from a remote
+   * producer, for the receiving thread to fill in place and hand to {@link #enqueueReceived} (or to
+   * {@link Buffer#recycle()} if the connection breaks first). The receiving thread only.
+   */
+  public Buffer requestReceiveBuffer(int size) {
+    if (receivePool == null || size > receivePool.bufferSize()) {
+      // Sized for full buffers (the first one received may be a partly filled one).
+      receivePool = new BufferPool(Math.max(RECEIVE_BUFFER_SIZE, size));
+    }
+    return receivePool.request();
+  }
+
+  /** Enqueues a buffer of {@link #requestReceiveBuffer} whose first {@code size} bytes are set. */
+  public void enqueueReceived(Buffer buffer, int size) {
+    buffer.setSize(size);
+    enqueueBuffer(buffer);
   }
 
   /** Enqueues an event after everything received before; priority events go to the head. */
