@@ -39,6 +39,9 @@ public final class ClusterOptions {
   /** A TaskManager's data port (Netty); 0 picks a free one. */
   public static final String TM_DATA_PORT = "taskmanager.data.port";
 
+  /** The data plane's socket transport: auto (epoll where available), nio or epoll. */
+  public static final String NETTY_TRANSPORT = "taskmanager.network.netty.transport";
+
   /**
    * Whether a job's slots are spread over as many TaskManagers as possible (true) or packed onto as
    * few as possible (false, Flink's default).
@@ -77,6 +80,7 @@ public final class ClusterOptions {
           TM_BIND_HOST,
           TM_PORT,
           TM_DATA_PORT,
+          NETTY_TRANSPORT,
           EVENLY_SPREAD_OUT_SLOTS,
           SLOTS,
           HEARTBEAT_INTERVAL,
@@ -95,6 +99,7 @@ public final class ClusterOptions {
           Map.entry(TM_BIND_HOST, "127.0.0.1"),
           Map.entry(TM_PORT, "0"),
           Map.entry(TM_DATA_PORT, "0"),
+          Map.entry(NETTY_TRANSPORT, "auto"),
           Map.entry(EVENLY_SPREAD_OUT_SLOTS, "false"),
           Map.entry(SLOTS, "1"),
           Map.entry(HEARTBEAT_INTERVAL, "10000"),

@@ -6,6 +6,7 @@ import io.grpc.ServerInterceptors;
 import io.grpc.Status;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.weir.cluster.data.DataTransport;
 import io.weir.cluster.data.NettyDataPlane;
 import io.weir.cluster.rpc.JarChunk;
 import io.weir.cluster.rpc.JarRequest;
@@ -92,6 +93,10 @@ public final class TaskManager implements AutoCloseable {
     this.advertisedHost = host != null ? host : bindHost;
     String secret = options.secret();
     int port = options.getInt(ClusterOptions.TM_PORT);
+    int dataPort = options.getInt(ClusterOptions.TM_DATA_PORT);
+    DataTransport transport =
+        DataTransport.of(
+            ClusterOptions.NETTY_TRANSPORT, options.get(ClusterOptions.NETTY_TRANSPORT));
     try {
       this.server =
           NettyServerBuilder.forAddress(new InetSocketAddress(bindHost, port))
@@ -116,9 +121,7 @@ public final class TaskManager implements AutoCloseable {
           e);
     }
     try {
-      this.dataPlane =
-          new NettyDataPlane(
-              bindHost, options.getInt(ClusterOptions.TM_DATA_PORT), advertisedHost, secret);
+      this.dataPlane = new NettyDataPlane(bindHost, dataPort, advertisedHost, secret, transport);
     } catch (IOException e) {
       server.shutdownNow();
       throw new IllegalArgumentException(

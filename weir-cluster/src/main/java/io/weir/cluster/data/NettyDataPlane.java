@@ -10,10 +10,7 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.SimpleChannelInboundHandler;
-import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
-import io.netty.channel.socket.nio.NioSocketChannel;
 import io.weir.cluster.Secrets;
 import io.weir.runtime.network.ChannelEvent;
 import io.weir.runtime.network.ChannelId;
@@ -50,6 +47,7 @@ public final class NettyDataPlane implements DataPlane, AutoCloseable {
 
   private final String secret;
   private final String address;
+  private final DataTransport transport;
   private final EventLoopGroup group;
   private final Channel serverChannel;
 
@@ -70,13 +68,21 @@ public final class NettyDataPlane implements DataPlane, AutoCloseable {
    */
   public NettyDataPlane(String bindHost, int port, String advertisedHost, String secret)
       throws IOException {
+    this(bindHost, port, advertisedHost, secret, DataTransport.auto());
+  }
+
+  /** As above, on the given socket transport. */
+  public NettyDataPlane(
+      String bindHost, int port, String advertisedHost, String secret, DataTransport transport)
+      throws IOException {
     this.secret = secret;
-    this.group = new MultiThreadIoEventLoopGroup(2, NioIoHandler.newFactory());
+    this.transport = transport;
+    this.group = new MultiThreadIoEventLoopGroup(2, transport.ioHandlerFactory());
     try {
       this.serverChannel =
           new ServerBootstrap()
               .group(group)
-              .channel(NioServerSocketChannel.class)
+              .channel(transport.serverChannel())
               .childOption(ChannelOption.TCP_NODELAY, true)
               .childHandler(
                   new ChannelInitializer<SocketChannel>() {
@@ -95,12 +101,17 @@ public final class NettyDataPlane implements DataPlane, AutoCloseable {
     }
     int bound = ((InetSocketAddress) serverChannel.localAddress()).getPort();
     this.address = advertisedHost + ":" + bound;
-    LOG.info("Data plane listening on {}:{}", bindHost, bound);
+    LOG.info("Data plane listening on {}:{} ({})", bindHost, bound, transport);
   }
 
   @Override
   public String address() {
     return address;
+  }
+
+  /** The socket transport this plane runs on. */
+  public DataTransport transport() {
+    return transport;
   }
 
   public int port() {
@@ -279,7 +290,7 @@ public final class NettyDataPlane implements DataPlane, AutoCloseable {
       Channel ch =
           new Bootstrap()
               .group(group)
-              .channel(NioSocketChannel.class)
+              .channel(transport.socketChannel())
               .option(ChannelOption.TCP_NODELAY, true)
               .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, 10_000)
               .handler(

@@ -24,17 +24,24 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.AfterParameterizedClassInvocation;
+import org.junit.jupiter.params.BeforeParameterizedClassInvocation;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The data plane between two "TaskManagers" in one JVM over real TCP on 127.0.0.1: the same
  * contract as local channels (order, credits, events, overtaking and convertible barriers), and a
- * data port that survives garbage and refuses peers without the secret.
+ * data port that survives garbage and refuses peers without the secret. Runs on every transport the
+ * platform has (NIO always, epoll on Linux).
  */
 @Timeout(120)
+@ParameterizedClass(name = "{0}")
+@MethodSource("transports")
 class NettyDataPlaneTest {
 
   private static final TypeSerializer<String> STRINGS = Types.STRING.createSerializer();
@@ -44,13 +51,22 @@ class NettyDataPlaneTest {
   private static NettyDataPlane producers;
   private static NettyDataPlane consumers;
 
-  @BeforeAll
-  static void start() throws Exception {
-    producers = new NettyDataPlane("127.0.0.1", 0, "127.0.0.1", SECRET);
-    consumers = new NettyDataPlane("127.0.0.1", 0, "127.0.0.1", SECRET);
+  @Parameter DataTransport transport;
+
+  static Stream<DataTransport> transports() {
+    return DataTransport.auto() == DataTransport.EPOLL
+        ? Stream.of(DataTransport.NIO, DataTransport.EPOLL)
+        : Stream.of(DataTransport.NIO);
   }
 
-  @AfterAll
+  @BeforeParameterizedClassInvocation
+  static void start(DataTransport on) throws Exception {
+    producers = new NettyDataPlane("127.0.0.1", 0, "127.0.0.1", SECRET, on);
+    consumers = new NettyDataPlane("127.0.0.1", 0, "127.0.0.1", SECRET, on);
+    assertThat(producers.transport()).isEqualTo(on);
+  }
+
+  @AfterParameterizedClassInvocation
   static void stop() {
     producers.close();
     consumers.close();
@@ -287,7 +303,7 @@ class NettyDataPlaneTest {
       noSecret = bytes.toByteArray();
     }
     assertThat(closedByPeer(noSecret)).isTrue();
-    NettyDataPlane wrong = new NettyDataPlane("127.0.0.1", 0, "127.0.0.1", "not-it");
+    NettyDataPlane wrong = new NettyDataPlane("127.0.0.1", 0, "127.0.0.1", "not-it", transport);
     try {
       InputGate gate = new InputGate(new Waker(), 2);
       InputChannel channel = gate.addChannel(0, "refused");
