@@ -14,8 +14,8 @@ import java.util.Locale;
 
 /**
  * The socket transport under the data plane: Netty's native epoll where the platform has it (Linux;
- * fewer system calls and copies per read than Java's selector), Java NIO everywhere else. Flink's
- * {@code taskmanager.network.netty.transport} chooses the same way.
+ * fewer system calls and wake-ups than Java's selector), Java NIO everywhere else. Flink's {@code
+ * taskmanager.network.netty.transport} chooses the same way.
  */
 public enum DataTransport {
   NIO,
