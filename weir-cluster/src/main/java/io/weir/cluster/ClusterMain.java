@@ -26,7 +26,7 @@ public final class ClusterMain {
         instanceof ch.qos.logback.classic.LoggerContext logback) {
       logback.getLogger("io.weir").setLevel(ch.qos.logback.classic.Level.INFO);
       logback
-          .getLogger("io.grpc.netty.shaded.io.grpc.netty.NettyServerTransport")
+          .getLogger("io.grpc.netty.NettyServerTransport")
           .setLevel(ch.qos.logback.classic.Level.INFO);
     }
   }

@@ -2,7 +2,7 @@ package io.weir.cluster;
 
 import io.grpc.Server;
 import io.grpc.ServerInterceptors;
-import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.grpc.netty.NettyServerBuilder;
 import java.io.IOException;
 import java.net.BindException;
 import java.net.InetSocketAddress;

@@ -3,7 +3,7 @@ package io.weir.cluster;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
-import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.grpc.netty.NettyChannelBuilder;
 import io.weir.cluster.rpc.JobManagerHeartbeat;
 import io.weir.cluster.rpc.TaskManagerServiceGrpc;
 import io.weir.cluster.rpc.TaskManagerStatus;

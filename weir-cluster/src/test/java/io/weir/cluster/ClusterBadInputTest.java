@@ -177,9 +177,7 @@ class ClusterBadInputTest {
                     Pattern.compile("control port 127\\.0\\.0\\.1:(\\d+)"), Duration.ofSeconds(10))
                 .group(1));
     io.grpc.ManagedChannel channel =
-        io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder.forAddress("127.0.0.1", port)
-            .usePlaintext()
-            .build();
+        io.grpc.netty.NettyChannelBuilder.forAddress("127.0.0.1", port).usePlaintext().build();
     try {
       assertThatThrownBy(
               () ->
