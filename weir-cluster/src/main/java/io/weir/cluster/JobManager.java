@@ -2,7 +2,6 @@ package io.weir.cluster;
 
 import io.grpc.Server;
 import io.grpc.ServerInterceptors;
-import io.grpc.netty.NettyServerBuilder;
 import java.io.IOException;
 import java.net.BindException;
 import java.net.InetSocketAddress;
@@ -73,7 +72,7 @@ public final class JobManager implements AutoCloseable {
     int rpcPort = options.getInt(ClusterOptions.JM_PORT);
     try {
       this.rpc =
-          NettyServerBuilder.forAddress(new InetSocketAddress(rpcHost, rpcPort))
+          ControlPlane.server(new InetSocketAddress(rpcHost, rpcPort))
               .addService(
                   ServerInterceptors.intercept(
                       new JobManagerRpc(registry, dispatcher, options),

@@ -4,8 +4,6 @@ import io.grpc.ManagedChannel;
 import io.grpc.Server;
 import io.grpc.ServerInterceptors;
 import io.grpc.Status;
-import io.grpc.netty.NettyChannelBuilder;
-import io.grpc.netty.NettyServerBuilder;
 import io.weir.cluster.data.DataTransport;
 import io.weir.cluster.data.NettyDataPlane;
 import io.weir.cluster.rpc.JarChunk;
@@ -99,7 +97,7 @@ public final class TaskManager implements AutoCloseable {
             ClusterOptions.NETTY_TRANSPORT, options.get(ClusterOptions.NETTY_TRANSPORT));
     try {
       this.server =
-          NettyServerBuilder.forAddress(new InetSocketAddress(bindHost, port))
+          ControlPlane.server(new InetSocketAddress(bindHost, port))
               .addService(
                   ServerInterceptors.intercept(
                       new TaskManagerRpc(this),
@@ -135,8 +133,7 @@ public final class TaskManager implements AutoCloseable {
                 "weir-taskmanager-" + ProcessHandle.current().pid(),
                 "jars"));
     this.channel =
-        NettyChannelBuilder.forAddress(jobManagerHost, jobManagerPort)
-            .usePlaintext()
+        ControlPlane.channel(jobManagerHost, jobManagerPort)
             .intercept(Secrets.client(secret))
             .maxInboundMessageSize(64 << 20)
             .build();

@@ -3,7 +3,6 @@ package io.weir.cluster;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
-import io.grpc.netty.NettyChannelBuilder;
 import io.weir.cluster.rpc.JobManagerHeartbeat;
 import io.weir.cluster.rpc.TaskManagerServiceGrpc;
 import io.weir.cluster.rpc.TaskManagerStatus;
@@ -59,8 +58,7 @@ final class TaskManagerRegistry implements AutoCloseable {
       this.dataPort = dataPort;
       this.slots = slots;
       this.channel =
-          NettyChannelBuilder.forAddress(host, port)
-              .usePlaintext()
+          ControlPlane.channel(host, port)
               .intercept(Secrets.client(secret), Secrets.detached())
               .maxInboundMessageSize(64 << 20)
               .build();
