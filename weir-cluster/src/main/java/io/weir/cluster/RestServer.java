@@ -468,7 +468,13 @@ final class RestServer implements AutoCloseable {
     m.put("jid", job.id());
     m.put("name", job.name());
     m.put("state", status.name());
+    // Flink's fields: end-time is -1 while the job runs, duration runs until now until it ends.
+    long end = job.master().endTimeMillis();
+    long now = System.currentTimeMillis();
     m.put("start-time", job.startTime());
+    m.put("end-time", end);
+    m.put("duration", (end < 0 ? now : end) - job.startTime());
+    m.put("now", now);
     m.put("entryClass", job.program().entryClass());
     m.put("jarId", job.program().jarId());
     var result = job.master().getJobExecutionResult();

@@ -3,6 +3,7 @@ package io.weir.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -64,6 +65,57 @@ class EmbeddedClusterTest {
       String savepoint = client.awaitSavepoint(jobId, trigger, () -> {});
       assertThat(Files.exists(Path.of(URI.create(savepoint)).resolve("_metadata"))).isTrue();
       assertThat(cluster.awaitSavepointOutcomesSent(jobId, Duration.ofSeconds(30))).isTrue();
+    }
+  }
+
+  @Test
+  void aJobsEndTimeAndDurationAreServedAsFlinksAre() throws Exception {
+    try (EmbeddedCluster cluster = new EmbeddedCluster(Map.of())) {
+      ClusterClient client =
+          new ClusterClient(HostPort.parse("127.0.0.1:" + cluster.restPort(), "address"), null);
+      String jarId = client.upload(TestCluster.testJobJar(dir.resolve("job.jar"), null));
+      long submitted = System.currentTimeMillis();
+      String jobId =
+          client.run(
+              jarId,
+              "io.weir.testjobs.KeyedCountJob",
+              List.of(
+                  dir.resolve("out").toString(),
+                  "20000",
+                  "10",
+                  dir.resolve("checkpoints").toUri().toString(),
+                  "20"),
+              1,
+              Map.of());
+      await()
+          .atMost(Duration.ofSeconds(60))
+          .until(
+              () ->
+                  client
+                          .get("/jobs/" + jobId + "/checkpoints")
+                          .path("counts")
+                          .path("completed")
+                          .asLong()
+                      > 0);
+      JsonNode running = client.get("/jobs/" + jobId);
+      if (running.path("state").asText().equals("RUNNING")) {
+        assertThat(running.path("end-time").asLong()).as(running.toString()).isEqualTo(-1);
+        assertThat(running.path("duration").asLong())
+            .isEqualTo(running.path("now").asLong() - running.path("start-time").asLong());
+      }
+
+      await()
+          .atMost(Duration.ofSeconds(60))
+          .until(() -> client.get("/jobs/" + jobId).path("state").asText().equals("FINISHED"));
+      long seenFinished = System.currentTimeMillis();
+      JsonNode ended = client.get("/jobs/" + jobId);
+      long start = ended.path("start-time").asLong();
+      long end = ended.path("end-time").asLong();
+      assertThat(start).as(ended.toString()).isBetween(submitted, end);
+      assertThat(end).isLessThanOrEqualTo(seenFinished);
+      assertThat(ended.path("duration").asLong()).isEqualTo(end - start);
+      // It stays put once the job has ended.
+      assertThat(client.get("/jobs/" + jobId).path("end-time").asLong()).isEqualTo(end);
     }
   }
 }

@@ -92,6 +92,9 @@ public final class JobMaster implements JobClient, JobMasterGateway {
   /** Set when the job ended, just before its result completes. */
   private volatile JobStatus terminalStatus;
 
+  /** When the scheduler ended the job (epoch milliseconds), or -1 while it has not. */
+  private volatile long endTimeMillis = -1;
+
   /**
    * Checks {@code graph} and prepares its first attempt; {@link #start()} deploys it.
    *
@@ -488,6 +491,7 @@ public final class JobMaster implements JobClient, JobMasterGateway {
     if (result.isDone()) {
       return;
     }
+    endTimeMillis = System.currentTimeMillis();
     coordinator.stop();
     Duration runtime = Duration.ofNanos(System.nanoTime() - startNanos);
     JobStatus end =
@@ -599,6 +603,14 @@ public final class JobMaster implements JobClient, JobMasterGateway {
   public CompletableFuture<JobStatus> getJobStatus() {
     JobStatus end = terminalStatus;
     return CompletableFuture.completedFuture(end != null ? end : scheduler.status());
+  }
+
+  /**
+   * When the job ended, in epoch milliseconds: the moment the scheduler decided its outcome (the
+   * end of the result's runtime), before checkpoints were kept or deleted. -1 while it runs.
+   */
+  public long endTimeMillis() {
+    return endTimeMillis;
   }
 
   @Override
