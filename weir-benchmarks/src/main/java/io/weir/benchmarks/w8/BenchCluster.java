@@ -24,6 +24,12 @@ interface BenchCluster extends AutoCloseable {
   /** The job's state as the REST API names it: RUNNING, FINISHED, FAILED, ... */
   String state(String jobId) throws IOException, InterruptedException;
 
+  /**
+   * When the job ended by the JobManager's clock (epoch milliseconds, the REST API's {@code
+   * end-time}), or -1 while it runs.
+   */
+  long endTimeMillis(String jobId) throws IOException, InterruptedException;
+
   /** Checkpoints of the job completed so far. */
   long completedCheckpoints(String jobId) throws IOException, InterruptedException;
 

@@ -161,6 +161,11 @@ final class FlinkBenchCluster implements BenchCluster {
   }
 
   @Override
+  public long endTimeMillis(String jobId) throws IOException, InterruptedException {
+    return rest.get("/jobs/" + jobId).path("end-time").asLong(-1);
+  }
+
+  @Override
   public long completedCheckpoints(String jobId) throws IOException, InterruptedException {
     return rest.get("/jobs/" + jobId + "/checkpoints").path("counts").path("completed").asLong();
   }

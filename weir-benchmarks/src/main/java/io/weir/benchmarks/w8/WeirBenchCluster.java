@@ -129,6 +129,11 @@ final class WeirBenchCluster implements BenchCluster {
   }
 
   @Override
+  public long endTimeMillis(String jobId) throws IOException, InterruptedException {
+    return rest.get("/jobs/" + jobId).path("end-time").asLong(-1);
+  }
+
+  @Override
   public long completedCheckpoints(String jobId) throws IOException, InterruptedException {
     return rest.get("/jobs/" + jobId + "/checkpoints").path("counts").path("completed").asLong();
   }
