@@ -7,10 +7,12 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.socket.SocketChannel;
+import io.netty.util.concurrent.AbstractEventExecutor;
 import io.weir.cluster.Secrets;
 import io.weir.runtime.network.ChannelEvent;
 import io.weir.runtime.network.ChannelId;
@@ -24,7 +26,10 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Queue;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -334,6 +339,12 @@ public final class NettyDataPlane implements DataPlane, AutoCloseable {
     final Map<Integer, Input> inputs = new ConcurrentHashMap<>();
     final ClientHandler handler = new ClientHandler(this);
 
+    /** Inputs with credits not announced yet, each at most once. */
+    private final Queue<Input> creditsDue = new ConcurrentLinkedQueue<>();
+
+    private final AtomicBoolean announceScheduled = new AtomicBoolean();
+    private final Runnable announce = this::announceCredits;
+
     Connection(String address) {
       this.address = address;
     }
@@ -376,6 +387,47 @@ public final class NettyDataPlane implements DataPlane, AutoCloseable {
       channel.writeAndFlush(frame);
     }
 
+    /**
+     * {@code input} has credits to announce. They go out when this connection's event loop next
+     * runs its tasks: at once if {@code urgent}, otherwise after the loop's next wake-up for
+     * anything else, which under load is the next buffer arriving on this connection. So a busy
+     * consumer's credits ride on wake-ups the loop has anyway, several in one frame, instead of
+     * costing the loop a wake-up and a write each.
+     */
+    void announceLater(Input input, boolean urgent) {
+      if (input.queuedForAnnouncement.compareAndSet(false, true)) {
+        creditsDue.add(input);
+      }
+      EventLoop loop = channel.eventLoop();
+      if (urgent) {
+        loop.execute(announce);
+      } else if (announceScheduled.compareAndSet(false, true)) {
+        if (loop instanceof AbstractEventExecutor lazy) {
+          lazy.lazyExecute(announce);
+        } else {
+          loop.execute(announce);
+        }
+      }
+    }
+
+    /** Writes one CREDIT frame per input with credits due, then flushes. Event loop. */
+    private void announceCredits() {
+      announceScheduled.set(false);
+      Channel ch = channel;
+      boolean wrote = false;
+      for (Input input; (input = creditsDue.poll()) != null; ) {
+        input.queuedForAnnouncement.set(false);
+        int n = input.unannounced.getAndSet(0);
+        if (n > 0 && ch.isActive()) {
+          ch.write(Frames.streamInt(ch.alloc(), Frames.CREDIT, input.stream, n));
+          wrote = true;
+        }
+      }
+      if (wrote) {
+        ch.flush();
+      }
+    }
+
     /** The input channel fed by {@code stream}, null once it was released. */
     InputChannel receiver(int stream) {
       Input input = inputs.get(stream);
@@ -390,17 +442,32 @@ public final class NettyDataPlane implements DataPlane, AutoCloseable {
     final ChannelId id;
     final InputChannel channel;
 
+    /**
+     * Credits given back by the consumer and not announced yet: once they reach this many, the
+     * producer may be about to wait for them, and they go out at once.
+     */
+    final int urgentCredits;
+
+    final AtomicInteger unannounced = new AtomicInteger();
+    final AtomicBoolean queuedForAnnouncement = new AtomicBoolean();
+
     Input(Connection connection, int stream, ChannelId id, InputChannel channel) {
       this.connection = connection;
       this.stream = stream;
       this.id = id;
       this.channel = channel;
+      this.urgentCredits = Math.max(1, channel.getGate().creditsPerChannel() / 2);
     }
 
+    /**
+     * One more credit. Announced lazily while fewer than half of the channel's credits are due: the
+     * producer then still holds some, or buffers are on their way or queued here, so the consumer's
+     * loop wakes again. At once when half are due: a producer without credit and a consumer without
+     * buffers would otherwise wait for each other.
+     */
     @Override
     public void bufferConsumed() {
-      Channel ch = connection.channel;
-      connection.send(Frames.streamInt(ch.alloc(), Frames.CREDIT, stream, 1));
+      connection.announceLater(this, unannounced.incrementAndGet() >= urgentCredits);
     }
 
     @Override

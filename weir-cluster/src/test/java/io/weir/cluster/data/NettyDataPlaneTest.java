@@ -197,6 +197,58 @@ class NettyDataPlaneTest {
     assertThat(link.channel.queuedBuffers()).isEqualTo(1);
   }
 
+  /**
+   * Credits are announced lazily: at once when half of a channel's credits are due (the producer
+   * may be waiting for them), otherwise with the consumer's loop's next wake-up, which the next
+   * buffer brings. Either way the producer gets every credit back.
+   */
+  @Test
+  void creditsGoAtOnceWhenHalfAreDueAndOtherwiseWithTheNextBuffer() throws Exception {
+    Link link = new Link(4, false);
+    link.awaitCredit();
+    for (int i = 0; i < 4; i++) {
+      sendOneBuffer(link, "b" + i);
+    }
+    await().atMost(Duration.ofSeconds(10)).until(() -> link.channel.queuedBuffers() == 4);
+    assertThat(link.writer.isAvailable()).isFalse();
+
+    // Two of four credits due, and nothing else crosses the connection: they go at once.
+    List<String> taken = new ArrayList<>(take(link));
+    taken.addAll(take(link));
+    await().atMost(Duration.ofSeconds(10)).until(link.writer::isAvailable);
+
+    // One credit due while the producer holds one: it goes when the producer's last buffer wakes
+    // the consumer's loop.
+    sendOneBuffer(link, "b4");
+    await().atMost(Duration.ofSeconds(10)).until(() -> link.channel.queuedBuffers() == 3);
+    taken.addAll(take(link));
+    sendOneBuffer(link, "b5");
+    await().atMost(Duration.ofSeconds(10)).until(link.writer::isAvailable);
+
+    taken.addAll(link.drainUntil(3));
+    assertThat(taken).containsExactly("b0", "b1", "b2", "b3", "b4", "b5");
+  }
+
+  private static void sendOneBuffer(Link link, String record) {
+    link.writer.emit(record, RecordWriter.NO_TIMESTAMP);
+    link.writer.flushAll();
+  }
+
+  /** The records of the next buffer the consumer takes. */
+  private static List<String> take(Link link) throws Exception {
+    InputGate.Polled polled = link.gate.pollNext();
+    assertThat(polled).isNotNull();
+    List<String> out = new ArrayList<>();
+    Buffer b = (Buffer) polled.element();
+    RecordDeserializer d = polled.channel().getDeserializer();
+    d.setNextBuffer(b);
+    DataInputDeserializer view = new DataInputDeserializer();
+    while (d.nextRecord(view)) {
+      out.add(STRINGS.deserialize(view));
+    }
+    return out;
+  }
+
   @Test
   void anOvertakingBarrierJumpsTheBuffersThatReachedTheConsumerWhoKeepsThem() throws Exception {
     Link link = new Link(10, false);
