@@ -43,6 +43,12 @@ public final class ClusterOptions {
   public static final String NETTY_TRANSPORT = "taskmanager.network.netty.transport";
 
   /**
+   * Event-loop threads of the data plane, serving both its server and its client connections; -1
+   * (the default) for one per slot.
+   */
+  public static final String NETTY_THREADS = "taskmanager.network.netty.num-threads";
+
+  /**
    * Whether a job's slots are spread over as many TaskManagers as possible (true) or packed onto as
    * few as possible (false, Flink's default).
    */
@@ -81,6 +87,7 @@ public final class ClusterOptions {
           TM_PORT,
           TM_DATA_PORT,
           NETTY_TRANSPORT,
+          NETTY_THREADS,
           EVENLY_SPREAD_OUT_SLOTS,
           SLOTS,
           HEARTBEAT_INTERVAL,
@@ -100,6 +107,7 @@ public final class ClusterOptions {
           Map.entry(TM_PORT, "0"),
           Map.entry(TM_DATA_PORT, "0"),
           Map.entry(NETTY_TRANSPORT, "auto"),
+          Map.entry(NETTY_THREADS, "-1"),
           Map.entry(EVENLY_SPREAD_OUT_SLOTS, "false"),
           Map.entry(SLOTS, "1"),
           Map.entry(HEARTBEAT_INTERVAL, "10000"),

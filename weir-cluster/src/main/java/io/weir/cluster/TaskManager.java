@@ -95,6 +95,7 @@ public final class TaskManager implements AutoCloseable {
     DataTransport transport =
         DataTransport.of(
             ClusterOptions.NETTY_TRANSPORT, options.get(ClusterOptions.NETTY_TRANSPORT));
+    int dataThreads = dataPlaneThreads(options.getInt(ClusterOptions.NETTY_THREADS), slots);
     try {
       this.server =
           ControlPlane.server(new InetSocketAddress(bindHost, port))
@@ -119,7 +120,8 @@ public final class TaskManager implements AutoCloseable {
           e);
     }
     try {
-      this.dataPlane = new NettyDataPlane(bindHost, dataPort, advertisedHost, secret, transport);
+      this.dataPlane =
+          new NettyDataPlane(bindHost, dataPort, advertisedHost, secret, transport, dataThreads);
     } catch (IOException e) {
       server.shutdownNow();
       throw new IllegalArgumentException(
@@ -381,5 +383,27 @@ public final class TaskManager implements AutoCloseable {
     outbox.shutdown();
     outbox.awaitTermination(5, TimeUnit.SECONDS);
     channel.shutdownNow();
+  }
+
+  /**
+   * The data plane's event-loop threads: {@code setting} ({@value ClusterOptions#NETTY_THREADS}),
+   * or one per slot for -1. One loop serves a connection's reads and writes and the credits that go
+   * back on it, so more loops than the slots' channels need only add wake-ups.
+   *
+   * @throws IllegalArgumentException naming the setting when it is 0 or below -1
+   */
+  static int dataPlaneThreads(int setting, int slots) {
+    if (setting == -1) {
+      return slots;
+    }
+    if (setting < 1) {
+      throw new IllegalArgumentException(
+          "The setting "
+              + ClusterOptions.NETTY_THREADS
+              + " = '"
+              + setting
+              + "' is not a number of threads: give one of at least 1, or -1 for one per slot");
+    }
+    return setting;
   }
 }

@@ -73,16 +73,24 @@ public final class NettyDataPlane implements DataPlane, AutoCloseable {
    */
   public NettyDataPlane(String bindHost, int port, String advertisedHost, String secret)
       throws IOException {
-    this(bindHost, port, advertisedHost, secret, DataTransport.auto());
+    this(bindHost, port, advertisedHost, secret, DataTransport.auto(), 1);
   }
 
-  /** As above, on the given socket transport. */
+  /**
+   * As above, on the given socket transport, with {@code threads} event loops serving the server's
+   * and the client's connections alike.
+   */
   public NettyDataPlane(
-      String bindHost, int port, String advertisedHost, String secret, DataTransport transport)
+      String bindHost,
+      int port,
+      String advertisedHost,
+      String secret,
+      DataTransport transport,
+      int threads)
       throws IOException {
     this.secret = secret;
     this.transport = transport;
-    this.group = new MultiThreadIoEventLoopGroup(2, transport.ioHandlerFactory());
+    this.group = new MultiThreadIoEventLoopGroup(threads, transport.ioHandlerFactory());
     try {
       this.serverChannel =
           new ServerBootstrap()
@@ -106,7 +114,13 @@ public final class NettyDataPlane implements DataPlane, AutoCloseable {
     }
     int bound = ((InetSocketAddress) serverChannel.localAddress()).getPort();
     this.address = advertisedHost + ":" + bound;
-    LOG.info("Data plane listening on {}:{} ({})", bindHost, bound, transport);
+    LOG.info(
+        "Data plane listening on {}:{} ({}, {} event loop{})",
+        bindHost,
+        bound,
+        transport,
+        threads,
+        threads == 1 ? "" : "s");
   }
 
   @Override

@@ -61,8 +61,8 @@ class NettyDataPlaneTest {
 
   @BeforeParameterizedClassInvocation
   static void start(DataTransport on) throws Exception {
-    producers = new NettyDataPlane("127.0.0.1", 0, "127.0.0.1", SECRET, on);
-    consumers = new NettyDataPlane("127.0.0.1", 0, "127.0.0.1", SECRET, on);
+    producers = new NettyDataPlane("127.0.0.1", 0, "127.0.0.1", SECRET, on, 1);
+    consumers = new NettyDataPlane("127.0.0.1", 0, "127.0.0.1", SECRET, on, 1);
     assertThat(producers.transport()).isEqualTo(on);
   }
 
@@ -355,7 +355,7 @@ class NettyDataPlaneTest {
       noSecret = bytes.toByteArray();
     }
     assertThat(closedByPeer(noSecret)).isTrue();
-    NettyDataPlane wrong = new NettyDataPlane("127.0.0.1", 0, "127.0.0.1", "not-it", transport);
+    NettyDataPlane wrong = new NettyDataPlane("127.0.0.1", 0, "127.0.0.1", "not-it", transport, 1);
     try {
       InputGate gate = new InputGate(new Waker(), 2);
       InputChannel channel = gate.addChannel(0, "refused");
