@@ -29,35 +29,10 @@ class EmbeddedClusterTest {
     try (EmbeddedCluster cluster = new EmbeddedCluster(Map.of())) {
       ClusterClient client =
           new ClusterClient(HostPort.parse("127.0.0.1:" + cluster.restPort(), "address"), null);
-      String jarId = client.upload(TestCluster.testJobJar(dir.resolve("job.jar"), null));
-      Path out = dir.resolve("out");
-      String jobId =
-          client.run(
-              jarId,
-              "io.weir.testjobs.KeyedCountJob",
-              List.of(
-                  out.toString(),
-                  "1000000",
-                  "10",
-                  dir.resolve("checkpoints").toUri().toString(),
-                  "20"),
-              1,
-              Map.of());
-      await()
-          .atMost(Duration.ofSeconds(60))
-          .until(
-              () ->
-                  client
-                          .get("/jobs/" + jobId + "/checkpoints")
-                          .path("counts")
-                          .path("completed")
-                          .asLong()
-                      > 0);
+      String jobId = runUntilACheckpoint(client, 1_000_000);
 
       String trigger = client.stopWithSavepoint(jobId, dir.resolve("savepoints").toString(), false);
-      await()
-          .atMost(Duration.ofSeconds(60))
-          .until(() -> client.get("/jobs/" + jobId).path("state").asText().equals("FINISHED"));
+      awaitFinished(client, jobId);
       assertThat(cluster.awaitSavepointOutcomesSent(jobId, Duration.ZERO))
           .as("the job has ended, but nobody has been told where its savepoint is")
           .isFalse();
@@ -73,30 +48,8 @@ class EmbeddedClusterTest {
     try (EmbeddedCluster cluster = new EmbeddedCluster(Map.of())) {
       ClusterClient client =
           new ClusterClient(HostPort.parse("127.0.0.1:" + cluster.restPort(), "address"), null);
-      String jarId = client.upload(TestCluster.testJobJar(dir.resolve("job.jar"), null));
       long submitted = System.currentTimeMillis();
-      String jobId =
-          client.run(
-              jarId,
-              "io.weir.testjobs.KeyedCountJob",
-              List.of(
-                  dir.resolve("out").toString(),
-                  "20000",
-                  "10",
-                  dir.resolve("checkpoints").toUri().toString(),
-                  "20"),
-              1,
-              Map.of());
-      await()
-          .atMost(Duration.ofSeconds(60))
-          .until(
-              () ->
-                  client
-                          .get("/jobs/" + jobId + "/checkpoints")
-                          .path("counts")
-                          .path("completed")
-                          .asLong()
-                      > 0);
+      String jobId = runUntilACheckpoint(client, 20_000);
       JsonNode running = client.get("/jobs/" + jobId);
       if (running.path("state").asText().equals("RUNNING")) {
         assertThat(running.path("end-time").asLong()).as(running.toString()).isEqualTo(-1);
@@ -104,9 +57,7 @@ class EmbeddedClusterTest {
             .isEqualTo(running.path("now").asLong() - running.path("start-time").asLong());
       }
 
-      await()
-          .atMost(Duration.ofSeconds(60))
-          .until(() -> client.get("/jobs/" + jobId).path("state").asText().equals("FINISHED"));
+      awaitFinished(client, jobId);
       long seenFinished = System.currentTimeMillis();
       JsonNode ended = client.get("/jobs/" + jobId);
       long start = ended.path("start-time").asLong();
@@ -117,5 +68,42 @@ class EmbeddedClusterTest {
       // It stays put once the job has ended.
       assertThat(client.get("/jobs/" + jobId).path("end-time").asLong()).isEqualTo(end);
     }
+  }
+
+  /**
+   * Submits {@code KeyedCountJob} over {@code records} numbers (a millisecond's sleep every 20) and
+   * waits for its first completed checkpoint.
+   */
+  private String runUntilACheckpoint(ClusterClient client, long records) throws Exception {
+    String jarId = client.upload(TestCluster.testJobJar(dir.resolve("job.jar"), null));
+    String jobId =
+        client.run(
+            jarId,
+            "io.weir.testjobs.KeyedCountJob",
+            List.of(
+                dir.resolve("out").toString(),
+                Long.toString(records),
+                "10",
+                dir.resolve("checkpoints").toUri().toString(),
+                "20"),
+            1,
+            Map.of());
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .until(
+            () ->
+                client
+                        .get("/jobs/" + jobId + "/checkpoints")
+                        .path("counts")
+                        .path("completed")
+                        .asLong()
+                    > 0);
+    return jobId;
+  }
+
+  private static void awaitFinished(ClusterClient client, String jobId) {
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .until(() -> client.get("/jobs/" + jobId).path("state").asText().equals("FINISHED"));
   }
 }
