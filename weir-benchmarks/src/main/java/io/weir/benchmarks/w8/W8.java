@@ -19,7 +19,8 @@ public final class W8 {
           Duration.ZERO,
           "embedded = W1 with a checkpoint every 1 s in one JVM (Weir's embedded cluster, Flink's"
               + " mini cluster); cluster = the same job on 1 JobManager + 2 TaskManager JVMs of 1"
-              + " slot each, timed from submission to the end-time the JobManager reports over REST; single-tm = the"
+              + " slot each, timed from submission to the end-time the JobManager reports over"
+              + " REST; single-tm = the"
               + " same on 1 TaskManager JVM of 2 slots (no channel crosses the network);"
               + " recovery = cluster"
               + " with a spare TaskManager registered and one working TaskManager SIGKILLed after"
