@@ -317,12 +317,7 @@ public final class TaskManager implements AutoCloseable {
     }
     Path target = jars.path(jarId);
     Path tmp = target.resolveSibling(".download-" + UUID.randomUUID());
-    MessageDigest sha;
-    try {
-      sha = MessageDigest.getInstance("SHA-256");
-    } catch (java.security.NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
-    }
+    MessageDigest sha = JarStore.sha256();
     try (OutputStream out = Files.newOutputStream(tmp)) {
       Iterator<JarChunk> chunks =
           jobManager
