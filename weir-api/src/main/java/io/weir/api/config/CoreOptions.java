@@ -59,7 +59,31 @@ public final class CoreOptions {
           .defaultValue(4)
           .withDescription(
               "Credits of one channel: buffers that may be in flight to one consumer before the"
-                  + " producer waits.");
+                  + " producer waits. A channel starts with these and never has fewer; a fast one"
+                  + " gets more, up to taskmanager.network.memory.max-buffers-per-channel.");
+
+  public static final ConfigOption<Integer> MAX_BUFFERS_PER_CHANNEL =
+      ConfigOptions.key("taskmanager.network.memory.max-buffers-per-channel")
+          .intType()
+          .defaultValue(16)
+          .withDescription(
+              "Most credits of one channel. A consumer grants a channel as many credits as it"
+                  + " takes buffers of that channel in taskmanager.network.memory.in-flight-target"
+                  + " (at least buffers-per-channel, at most this), so a fast channel rides out"
+                  + " its consumer's or producer's short stalls while a slow or back-pressured one"
+                  + " keeps buffers-per-channel and aligned barriers wait behind as little data as"
+                  + " before. Equal to buffers-per-channel: every channel keeps that many.");
+
+  public static final ConfigOption<Duration> IN_FLIGHT_TARGET =
+      ConfigOptions.key("taskmanager.network.memory.in-flight-target")
+          .durationType()
+          .defaultValue(Duration.ofMillis(20))
+          .withDescription(
+              "How long a channel's consumer should take, at the rate it took that channel's"
+                  + " buffers in the last 100 ms, to take the buffers in flight to it: what sets"
+                  + " a channel's credits between buffers-per-channel and"
+                  + " max-buffers-per-channel. (Flink's buffer debloating sizes a gate's"
+                  + " in-flight data to a time too, 1 s by default, by shrinking buffers.)");
 
   public static final ConfigOption<Duration> AUTO_WATERMARK_INTERVAL =
       ConfigOptions.key("pipeline.auto-watermark-interval")

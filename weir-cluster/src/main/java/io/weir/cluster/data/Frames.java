@@ -11,14 +11,14 @@ import java.nio.charset.StandardCharsets;
  * same bytes as in local channels, events in a small fixed encoding (no Java serialization).
  *
  * <p>Consumer to producer: {@code HELLO magic version secret}, {@code REQUEST stream channel
- * credits}, {@code CREDIT stream n}, {@code DELIVERED stream checkpoint}, {@code CONVERTED stream
- * checkpoint}, {@code RELEASE stream}. Producer to consumer: {@code BUFFER stream bytes}, {@code
- * EVENT stream kind event}, {@code CONVERT stream checkpoint}.
+ * credits}, {@code CREDIT stream n}, {@code DEPTH stream delta}, {@code DELIVERED stream
+ * checkpoint}, {@code CONVERTED stream checkpoint}, {@code RELEASE stream}. Producer to consumer:
+ * {@code BUFFER stream bytes}, {@code EVENT stream kind event}, {@code CONVERT stream checkpoint}.
  */
 final class Frames {
 
   static final int MAGIC = 0x57454952; // "WEIR"
-  static final int VERSION = 2; // 2: a barrier carries its target location
+  static final int VERSION = 3; // 2: a barrier carries its target location; 3: DEPTH
 
   /** Frames larger than this are refused (garbage on the port is closed, not buffered). */
   static final int MAX_FRAME = 16 << 20;
@@ -29,6 +29,7 @@ final class Frames {
   static final byte DELIVERED = 4;
   static final byte CONVERTED = 5;
   static final byte RELEASE = 6;
+  static final byte DEPTH = 7;
   static final byte BUFFER = 10;
   static final byte EVENT = 11;
   static final byte CONVERT = 12;

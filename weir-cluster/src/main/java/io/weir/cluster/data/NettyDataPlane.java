@@ -200,6 +200,13 @@ public final class NettyDataPlane implements DataPlane, AutoCloseable {
             sp.credit(n);
           }
         }
+        case Frames.DEPTH -> {
+          RemoteSubpartition sp = streams.get(frame.readInt());
+          int delta = frame.readInt();
+          if (sp != null) {
+            sp.depthChanged(delta);
+          }
+        }
         case Frames.DELIVERED -> {
           RemoteSubpartition sp = streams.get(frame.readInt());
           long checkpoint = frame.readLong();
@@ -456,10 +463,14 @@ public final class NettyDataPlane implements DataPlane, AutoCloseable {
     final InputChannel channel;
 
     /**
-     * Credits given back by the consumer and not announced yet: once they reach this many, the
-     * producer may be about to wait for them, and they go out at once.
+     * Credits given back by the consumer and not announced yet: once they reach this many, half of
+     * the channel's depth, the producer may be about to wait for them, and they go out at once.
+     * Consumer thread.
      */
-    final int urgentCredits;
+    int urgentCredits;
+
+    /** The channel's depth ({@link io.weir.runtime.network.CreditDepth}); consumer thread. */
+    private int depth;
 
     final AtomicInteger unannounced = new AtomicInteger();
 
@@ -468,7 +479,8 @@ public final class NettyDataPlane implements DataPlane, AutoCloseable {
       this.stream = stream;
       this.id = id;
       this.channel = channel;
-      this.urgentCredits = Math.max(1, channel.getGate().creditsPerChannel() / 2);
+      this.depth = channel.getGate().creditsPerChannel();
+      this.urgentCredits = Math.max(1, depth / 2);
     }
 
     /**
@@ -480,6 +492,23 @@ public final class NettyDataPlane implements DataPlane, AutoCloseable {
     @Override
     public void bufferConsumed() {
       connection.announceLater(unannounced.incrementAndGet() >= urgentCredits);
+    }
+
+    /**
+     * Tells the producer at once. Credits still due go out at once too if they have become half of
+     * a smaller depth: a depth shrinks at most by half at a time ({@link
+     * io.weir.runtime.network.CreditDepth}), so the credits due stay fewer than the depth and the
+     * producer holds one or has buffers on their way, as with a fixed depth.
+     */
+    @Override
+    public void depthChanged(int delta) {
+      depth += delta;
+      urgentCredits = Math.max(1, depth / 2);
+      Channel ch = connection.channel;
+      connection.send(Frames.streamInt(ch.alloc(), Frames.DEPTH, stream, delta));
+      if (unannounced.get() >= urgentCredits) {
+        connection.announceLater(true);
+      }
     }
 
     @Override

@@ -36,6 +36,9 @@ final class RemoteSubpartition implements ResultSubpartition {
   /** The credits the consumer's request brought: all of them back means it took every buffer. */
   private volatile int fullCredit = Integer.MAX_VALUE;
 
+  /** How far the consumer moved the channel's depth from {@link #fullCredit} since its request. */
+  private final AtomicInteger depthChange = new AtomicInteger();
+
   private volatile BarrierListener listener;
 
   /** What was added before the consumer attached: Buffers and Pending events, in order. */
@@ -86,9 +89,16 @@ final class RemoteSubpartition implements ResultSubpartition {
 
   /** Credits the consumer announced. */
   void credit(int n) {
-    if (credits.getAndAdd(n) <= 0 && credits.get() > 0) {
+    int before = credits.getAndAdd(n);
+    if (before <= 0 && before + n > 0) {
       producerWaker.signal();
     }
+  }
+
+  /** The consumer changed the channel's depth: {@code delta} credits more, or fewer. */
+  void depthChanged(int delta) {
+    depthChange.addAndGet(delta);
+    credit(delta);
   }
 
   /** The consumer took the convertible barrier of {@code checkpointId} in order. */
@@ -120,7 +130,7 @@ final class RemoteSubpartition implements ResultSubpartition {
 
   @Override
   public boolean isDrained() {
-    return credits.get() >= fullCredit;
+    return credits.get() >= (long) fullCredit + depthChange.get();
   }
 
   @Override

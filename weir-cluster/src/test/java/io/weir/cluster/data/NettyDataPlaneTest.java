@@ -10,6 +10,7 @@ import io.weir.runtime.network.Buffer;
 import io.weir.runtime.network.ChannelEvent;
 import io.weir.runtime.network.ChannelId;
 import io.weir.runtime.network.ChannelSelectors;
+import io.weir.runtime.network.CreditDepth;
 import io.weir.runtime.network.InputChannel;
 import io.weir.runtime.network.InputGate;
 import io.weir.runtime.network.RecordDeserializer;
@@ -24,6 +25,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.LongSupplier;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -82,8 +84,12 @@ class NettyDataPlaneTest {
     final List<String> outcomes = new CopyOnWriteArrayList<>();
 
     Link(int credits, boolean consumerFirst) {
+      this(CreditDepth.fixed(credits), System::nanoTime, consumerFirst);
+    }
+
+    Link(CreditDepth depth, LongSupplier consumerClock, boolean consumerFirst) {
       ChannelId id = new ChannelId("job", 0, EDGES.incrementAndGet(), 0, 0, 1, 0);
-      gate = new InputGate(consumerWaker, credits);
+      gate = new InputGate(consumerWaker, depth, consumerClock);
       channel = gate.addChannel(0, "remote producer");
       ResultSubpartition end;
       if (consumerFirst) {
@@ -142,6 +148,33 @@ class NettyDataPlaneTest {
       return out;
     }
 
+    /**
+     * Emits records that fill most of a buffer each while the producer has credit, credits that
+     * arrive later included, until {@code buffers} are queued at the consumer; then no credit may
+     * be left.
+     */
+    void fillAndAwaitQueued(int buffers) {
+      String big = "y".repeat(50);
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .until(
+              () -> {
+                while (writer.isAvailable()) {
+                  writer.emit(big, RecordWriter.NO_TIMESTAMP);
+                }
+                return channel.queuedBuffers() >= buffers;
+              });
+      assertThat(channel.queuedBuffers()).isEqualTo(buffers);
+      assertThat(writer.isAvailable()).isFalse();
+    }
+
+    /** Takes the next buffer received and recycles it. */
+    void take() {
+      InputGate.Polled polled = gate.pollNext();
+      assertThat(polled).isNotNull();
+      ((Buffer) polled.element()).recycle();
+    }
+
     /** Drains until {@code n} elements were seen. */
     List<String> drainUntil(int n) throws Exception {
       List<String> out = new ArrayList<>();
@@ -176,6 +209,42 @@ class NettyDataPlaneTest {
       expected.add("<EndOfPartition>");
       assertThat(link.drainUntil(expected.size())).isEqualTo(expected);
     }
+  }
+
+  @Test
+  void aChannelTakenFastGetsMoreCreditsAcrossTheNetworkAndGivesThemBackWhenTakenSlowly()
+      throws Exception {
+    long[] now = {0};
+    // 2 to 6 credits; a channel gets those its consumer takes in 300 ms at the last 100 ms's rate.
+    Link link =
+        new Link(new CreditDepth(2, 6, Duration.ofMillis(300).toNanos()), () -> now[0], false);
+    link.awaitCredit();
+    link.fillAndAwaitQueued(2);
+    link.take(); // the first buffer taken starts the first period
+    link.take();
+    link.awaitCredit();
+    link.fillAndAwaitQueued(2);
+
+    now[0] = Duration.ofMillis(100).toNanos();
+    link.take(); // 2 buffers in 100 ms: 6 in 300 ms
+    assertThat(link.channel.creditDepth()).isEqualTo(6);
+    link.awaitCredit();
+    link.fillAndAwaitQueued(6);
+
+    now[0] = Duration.ofMillis(200).toNanos();
+    link.take(); // 1 buffer in 100 ms: 3 in 300 ms, and a depth halves at most
+    assertThat(link.channel.creditDepth()).isEqualTo(3);
+    link.take();
+    link.take();
+    link.take();
+    // 2 queued, 3 credits: one more buffer may come, and no second one.
+    link.awaitCredit();
+    link.fillAndAwaitQueued(3);
+    assertThat(link.writer.isAvailable()).isFalse();
+    link.take();
+    link.take();
+    link.take();
+    await().atMost(Duration.ofSeconds(10)).until(() -> link.writer.getSubpartition(0).isDrained());
   }
 
   @Test

@@ -16,6 +16,7 @@ import io.weir.api.graph.TwoInputTransformation;
 import io.weir.api.graph.UnionTransformation;
 import io.weir.api.typeutils.InvalidTypesException;
 import io.weir.api.typeutils.TypeInformation;
+import io.weir.runtime.network.CreditDepth;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -56,6 +57,7 @@ public final class JobGraphBuilder {
       throw new IllegalArgumentException(
           "pipeline.max-parallelism must be between 1 and 32768, but was " + maxParallelism);
     }
+    CreditDepth.of(configuration); // refuses impossible network settings before anything runs
     for (Transformation<?> sink : pipeline.sinks()) {
       node(sink);
     }

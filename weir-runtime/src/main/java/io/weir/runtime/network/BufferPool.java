@@ -5,7 +5,8 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 /**
  * The buffers of one record writer. Buffers are created on demand and recycled by consumers;
  * channel credits bound how many are in flight, so the pool never grows past (credits + 2) per
- * channel and steady-state processing allocates nothing.
+ * channel, with the most credits a channel ever had ({@link CreditDepth}), and steady-state
+ * processing allocates nothing.
  */
 public final class BufferPool {
 

@@ -35,6 +35,13 @@ public final class InputChannel {
     /** The consumer took a buffer from the queue: one credit back to the producer. */
     void bufferConsumed();
 
+    /**
+     * The consumer changed the channel's depth ({@link CreditDepth}) by {@code delta}: as many
+     * credits more for the producer, or fewer when negative (the producer then waits until the
+     * consumer has taken that many more buffers than it hands credits back for).
+     */
+    void depthChanged(int delta);
+
     /** The consumer took the convertible barrier of {@code checkpointId} in order. */
     void barrierDelivered(long checkpointId);
   }
@@ -65,6 +72,13 @@ public final class InputChannel {
 
   // Consumer thread only.
   boolean finished;
+
+  /** Credits the consumer grants this channel now; see {@link CreditDepth}. */
+  int depth;
+
+  /** Buffers the consumer took from this channel in the gate's current period. */
+  int consumedInPeriod;
+
   final RecordDeserializer deserializer = new RecordDeserializer();
 
   InputChannel(InputGate gate, int channelIndex, int inputIndex, String producerDescription) {
@@ -72,11 +86,17 @@ public final class InputChannel {
     this.channelIndex = channelIndex;
     this.inputIndex = inputIndex;
     this.producerDescription = producerDescription;
+    this.depth = gate.creditsPerChannel();
   }
 
   /** Set when the channel is wired, before any thread starts. */
   public void setUpstream(Upstream upstream) {
     this.upstream = upstream;
+  }
+
+  /** Credits the consumer grants this channel now ({@link CreditDepth}); consumer thread. */
+  public int creditDepth() {
+    return depth;
   }
 
   /** The consumer's deserializer of this channel's byte stream; consumer thread only. */

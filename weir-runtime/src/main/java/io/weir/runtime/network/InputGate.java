@@ -4,6 +4,7 @@ import io.weir.runtime.task.Waker;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.LongSupplier;
 
 /**
  * All input channels of one consumer subtask. Producers enqueue into channels; the consumer's task
@@ -17,17 +18,31 @@ public final class InputGate {
   private final List<InputChannel> channels = new ArrayList<>();
   private final ArrayDeque<InputChannel> available = new ArrayDeque<>();
   private final Waker consumerWaker;
-  private final int creditsPerChannel;
+  private final CreditDepth depth;
+  private final boolean adaptive;
+  private final LongSupplier nanoClock;
   private Runnable priorityListener;
 
+  /** When the current period of counting consumed buffers began; consumer thread only. */
+  private long periodStart;
+
+  private boolean periodStarted;
+
+  /** A gate whose channels keep {@code creditsPerChannel} credits each. */
   public InputGate(Waker consumerWaker, int creditsPerChannel) {
-    if (creditsPerChannel < 1) {
-      throw new IllegalArgumentException(
-          "taskmanager.network.memory.buffers-per-channel must be at least 1, was "
-              + creditsPerChannel);
-    }
+    this(consumerWaker, CreditDepth.fixed(creditsPerChannel));
+  }
+
+  public InputGate(Waker consumerWaker, CreditDepth depth) {
+    this(consumerWaker, depth, System::nanoTime);
+  }
+
+  /** A gate that reads the time for its channels' depths from {@code nanoClock}; for tests. */
+  public InputGate(Waker consumerWaker, CreditDepth depth, LongSupplier nanoClock) {
     this.consumerWaker = consumerWaker;
-    this.creditsPerChannel = creditsPerChannel;
+    this.depth = depth;
+    this.adaptive = depth.adaptive();
+    this.nanoClock = nanoClock;
   }
 
   /** Adds a channel during wiring, before threads start. */
@@ -45,8 +60,9 @@ public final class InputGate {
     return channels.size();
   }
 
+  /** The credits every channel starts with, and the fewest it ever has. */
   public int creditsPerChannel() {
-    return creditsPerChannel;
+    return depth.min();
   }
 
   /**
@@ -118,10 +134,42 @@ public final class InputGate {
     InputChannel.Upstream upstream = channel.upstream();
     if (upstream != null && consumed) {
       upstream.bufferConsumed();
+      if (adaptive) {
+        channel.consumedInPeriod++;
+        long now = nanoClock.getAsLong();
+        if (now - periodStart >= CreditDepth.PERIOD_NANOS || !periodStarted) {
+          resizeChannels(now);
+        }
+      }
     } else if (upstream != null && delivered >= 0) {
       upstream.barrierDelivered(delivered);
     }
     return polled;
+  }
+
+  /**
+   * Sets every channel's depth from the buffers taken from it since the last period, and starts the
+   * next. Consumer thread, once a period: a method of its own, so that the per-buffer path of
+   * {@link #pollNext} stays small.
+   */
+  private void resizeChannels(long now) {
+    long elapsed = now - periodStart;
+    boolean first = !periodStarted;
+    periodStarted = true;
+    periodStart = now;
+    for (InputChannel channel : channels) {
+      int consumed = channel.consumedInPeriod;
+      channel.consumedInPeriod = 0;
+      InputChannel.Upstream upstream = channel.upstream();
+      if (first || upstream == null) {
+        continue;
+      }
+      int next = depth.next(channel.depth, consumed, elapsed);
+      if (next != channel.depth) {
+        upstream.depthChanged(next - channel.depth);
+        channel.depth = next;
+      }
+    }
   }
 
   /**

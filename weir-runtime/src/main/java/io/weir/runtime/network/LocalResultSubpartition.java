@@ -16,7 +16,10 @@ public final class LocalResultSubpartition implements ResultSubpartition, InputC
   private final InputChannel channel;
   private final Waker producerWaker;
   private final AtomicInteger credits;
-  private final int fullCredit;
+
+  /** The channel's depth: all these credits back means the consumer took every buffer. */
+  private volatile int fullCredit;
+
   private volatile BarrierListener listener;
 
   /** Connects a producer, woken by {@code producerWaker}, to the consumer's {@code channel}. */
@@ -87,6 +90,20 @@ public final class LocalResultSubpartition implements ResultSubpartition, InputC
   public void bufferConsumed() {
     if (credits.getAndIncrement() == 0) {
       producerWaker.signal();
+    }
+  }
+
+  @Override
+  public void depthChanged(int delta) {
+    if (delta > 0) {
+      fullCredit += delta; // the consumer's thread is the only writer
+      int before = credits.getAndAdd(delta);
+      if (before <= 0 && before + delta > 0) {
+        producerWaker.signal();
+      }
+    } else {
+      credits.addAndGet(delta);
+      fullCredit += delta;
     }
   }
 

@@ -352,7 +352,7 @@ public final class RecordWriter<T> {
     channels[c].requestConversion(checkpointId);
   }
 
-  /** Buffers this writer ever allocated; bounded by channels x (credits + 2). */
+  /** Buffers this writer ever allocated; bounded by channels x (most credits of a channel + 2). */
   public int getBuffersCreated() {
     return pool.buffersCreated();
   }

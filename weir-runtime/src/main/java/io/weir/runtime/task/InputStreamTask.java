@@ -12,6 +12,7 @@ import io.weir.runtime.graph.JobGraph;
 import io.weir.runtime.graph.JobVertex;
 import io.weir.runtime.network.Buffer;
 import io.weir.runtime.network.ChannelEvent;
+import io.weir.runtime.network.CreditDepth;
 import io.weir.runtime.network.InputChannel;
 import io.weir.runtime.network.InputGate;
 import io.weir.runtime.network.RecordDeserializer;
@@ -64,9 +65,9 @@ public final class InputStreamTask extends StreamTask {
       TaskListener listener,
       TaskCheckpointing checkpointing,
       TaskRestore restore,
-      int creditsPerChannel) {
+      CreditDepth depth) {
     super(graph, vertex, taskInfo, timer, listener, checkpointing, restore);
-    this.gate = new InputGate(waker, creditsPerChannel);
+    this.gate = new InputGate(waker, depth);
     gate.setPriorityEventListener(() -> mailbox.put(this::processPriorityEvents));
     this.serializers = new TypeSerializer[2];
     for (JobEdge edge : vertex.getInputs()) {

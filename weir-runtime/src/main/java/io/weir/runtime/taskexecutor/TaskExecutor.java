@@ -16,6 +16,7 @@ import io.weir.runtime.jobmaster.JobMasterGateway;
 import io.weir.runtime.network.ChannelId;
 import io.weir.runtime.network.ChannelSelector;
 import io.weir.runtime.network.ChannelSelectors;
+import io.weir.runtime.network.CreditDepth;
 import io.weir.runtime.network.InputChannel;
 import io.weir.runtime.network.LocalResultSubpartition;
 import io.weir.runtime.network.RecordWriter;
@@ -189,12 +190,12 @@ public final class TaskExecutor implements TaskExecutorGateway, AutoCloseable {
     synchronized (this) {
       job.running++;
     }
-    int credits = graph.configuration().get(CoreOptions.BUFFERS_PER_CHANNEL);
+    CreditDepth depth = CreditDepth.of(graph.configuration());
     return vertex.isSource()
         ? new SourceStreamTask<>(
             graph, vertex, info, job.timer, listener, checkpointing, tdd.restore())
         : new InputStreamTask(
-            graph, vertex, info, job.timer, listener, checkpointing, tdd.restore(), credits);
+            graph, vertex, info, job.timer, listener, checkpointing, tdd.restore(), depth);
   }
 
   private synchronized void taskEnded(String jobId) {

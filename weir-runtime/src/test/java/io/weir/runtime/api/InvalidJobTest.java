@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 import io.weir.api.DataStream;
 import io.weir.api.JobExecutionException;
 import io.weir.api.StreamEnvironment;
+import io.weir.api.config.CoreOptions;
 import io.weir.api.functions.Collector;
 import io.weir.api.functions.OpenContext;
 import io.weir.api.functions.ProcessFunction;
@@ -147,6 +148,22 @@ public class InvalidJobTest {
         .hasMessageContaining("4");
     assertThat(tracker.wasOpened()).as("a task started").isFalse();
     assertThat(sink.results()).isEmpty();
+  }
+
+  @Test
+  void fewerMaximumThanMinimumCreditsPerChannelFailAtExecuteBeforeAnyTaskStarts() {
+    StreamEnvironment env = env(2);
+    env.getConfiguration().set(CoreOptions.BUFFERS_PER_CHANNEL, 8);
+    env.getConfiguration().set(CoreOptions.MAX_BUFFERS_PER_CHANNEL, 6);
+    OpenTracker tracker = new OpenTracker();
+    env.fromSequence(1, 10).map(tracker).keyBy(x -> x % 3).sinkTo(new CollectSink<>());
+
+    assertThatThrownBy(() -> env.execute("shallow"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("taskmanager.network.memory.max-buffers-per-channel")
+        .hasMessageContaining("taskmanager.network.memory.buffers-per-channel (8)")
+        .hasMessageContaining("but was 6");
+    assertThat(tracker.wasOpened()).as("a task started").isFalse();
   }
 
   @Test

@@ -11,6 +11,7 @@ import io.weir.runtime.network.Buffer;
 import io.weir.runtime.network.ChannelEvent;
 import io.weir.runtime.network.ChannelEvent.CheckpointBarrier;
 import io.weir.runtime.network.ChannelSelectors;
+import io.weir.runtime.network.CreditDepth;
 import io.weir.runtime.network.InputChannel;
 import io.weir.runtime.network.InputGate;
 import io.weir.runtime.network.LocalResultSubpartition;
@@ -19,9 +20,11 @@ import io.weir.runtime.network.RecordWriter;
 import io.weir.runtime.network.ResultSubpartition;
 import io.weir.runtime.task.Waker;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.LongSupplier;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
@@ -86,6 +89,10 @@ class UnalignedCutPropertyTest {
    * @param remote whether the producers are in another process: their buffers are copied into the
    *     consumer's queue as the data plane delivers them, so what a barrier overtakes there is the
    *     consumer's to record (see {@link RemoteEnd})
+   * @param clockStepsMs empty: every channel keeps {@code credits}; otherwise its depth changes
+   *     between {@code credits} and {@code credits + 3} ({@link CreditDepth}, a 100 ms target), the
+   *     consumer's clock advancing by these steps in turn at each buffer it takes, so depths grow
+   *     and shrink (by credits handed back and withheld) while barriers are on their way
    */
   record Scenario(
       Kind kind,
@@ -96,7 +103,8 @@ class UnalignedCutPropertyTest {
       List<Integer> restoreSteps,
       int lateTimeouts,
       boolean replayInputFirst,
-      boolean remote) {
+      boolean remote,
+      List<Integer> clockStepsMs) {
 
     Scenario across(boolean remote) {
       return new Scenario(
@@ -108,7 +116,38 @@ class UnalignedCutPropertyTest {
           restoreSteps,
           lateTimeouts,
           replayInputFirst,
-          remote);
+          remote,
+          clockStepsMs);
+    }
+
+    Scenario withClockSteps(List<Integer> clockStepsMs) {
+      return new Scenario(
+          kind,
+          credits,
+          records,
+          padding,
+          steps,
+          restoreSteps,
+          lateTimeouts,
+          replayInputFirst,
+          remote,
+          clockStepsMs);
+    }
+
+    /** The consumer's gate: fixed or changing depths, as {@link #clockStepsMs} says. */
+    InputGate gate(Waker waker) {
+      if (clockStepsMs.isEmpty()) {
+        return new InputGate(waker, credits);
+      }
+      long[] now = {0};
+      int[] next = {0};
+      LongSupplier clock =
+          () -> {
+            now[0] += clockStepsMs.get(next[0]++ % clockStepsMs.size()) * 1_000_000L;
+            return now[0];
+          };
+      return new InputGate(
+          waker, new CreditDepth(credits, credits + 3, Duration.ofMillis(100).toNanos()), clock);
     }
   }
 
@@ -137,8 +176,16 @@ class UnalignedCutPropertyTest {
                             restoreSteps,
                             late,
                             inputFirst,
-                            false))
-                .flatMap(s -> Arbitraries.of(true, false).map(s::across)));
+                            false,
+                            List.of()))
+                .flatMap(s -> Arbitraries.of(true, false).map(s::across))
+                .flatMap(
+                    s ->
+                        Arbitraries.integers()
+                            .between(1, 120)
+                            .list()
+                            .ofMaxSize(6)
+                            .map(s::withClockSteps)));
   }
 
   /** The record producer {@code channel} emits as its {@code seq}-th. */
@@ -198,6 +245,7 @@ class UnalignedCutPropertyTest {
     Statistics.label("converted at a producer while the consumer recorded that channel")
         .collect(run.convertedWhileRecorded);
     Statistics.label("overtaking barrier taken in the middle of a buffer").collect(run.midBuffer);
+    Statistics.label("a channel's depth changed").collect(run.depthChanged());
     Statistics.label("unaligned").coverage(check -> check.check(true).percentage(p -> p > 40));
     Statistics.label("in-flight data").coverage(check -> check.check(true).percentage(p -> p > 20));
     Statistics.label("recorded input data")
@@ -210,6 +258,8 @@ class UnalignedCutPropertyTest {
         .coverage(check -> check.check(true).percentage(p -> p > 1));
     Statistics.label("overtaking barrier taken in the middle of a buffer")
         .coverage(check -> check.check(true).percentage(p -> p > 1));
+    Statistics.label("a channel's depth changed")
+        .coverage(check -> check.check(true).percentage(p -> p > 10));
   }
 
   /**
@@ -261,6 +311,7 @@ class UnalignedCutPropertyTest {
     final List<List<byte[]>> outputState = new ArrayList<>();
     boolean converted;
     boolean midBuffer;
+    private boolean depthChanged;
     boolean convertedWithData;
     boolean convertedWhileRecorded;
 
@@ -279,7 +330,7 @@ class UnalignedCutPropertyTest {
       this.scenario = scenario;
       this.channels = scenario.records().size();
       Waker waker = new Waker();
-      this.gate = new InputGate(waker, scenario.credits());
+      this.gate = scenario.gate(waker);
       for (int c = 0; c < channels; c++) {
         InputChannel channel = gate.addChannel(0, "producer " + c);
         writers.add(
@@ -505,6 +556,11 @@ class UnalignedCutPropertyTest {
     }
 
     /** One step of {@code InputStreamTask.processInput}: a record, or an event, or nothing. */
+    /** Whether the consumer ever granted a channel other than {@link Scenario#credits}. */
+    boolean depthChanged() {
+      return depthChanged;
+    }
+
     InputStatus consume() throws Exception {
       while (true) {
         if (current != null) {
@@ -520,6 +576,9 @@ class UnalignedCutPropertyTest {
           return InputStatus.NOTHING_AVAILABLE;
         }
         int c = polled.channel().getChannelIndex();
+        for (InputChannel channel : gate.getChannels()) {
+          depthChanged |= channel.creditDepth() != scenario.credits();
+        }
         if (polled.element() instanceof Buffer buffer) {
           recorder.onBuffer(c, buffer);
           polled.channel().getDeserializer().setNextBuffer(buffer);
@@ -605,7 +664,7 @@ class UnalignedCutPropertyTest {
     private final InputChannel channel;
     private final Waker producer;
     private final java.util.concurrent.atomic.AtomicInteger credits;
-    private final int fullCredit;
+    private volatile int fullCredit;
     private BarrierListener listener;
 
     RemoteEnd(InputChannel channel, Waker producer, int credits) {
@@ -664,6 +723,15 @@ class UnalignedCutPropertyTest {
     @Override
     public void bufferConsumed() {
       if (credits.getAndIncrement() == 0) {
+        producer.signal();
+      }
+    }
+
+    @Override
+    public void depthChanged(int delta) {
+      fullCredit += delta;
+      int before = credits.getAndAdd(delta);
+      if (before <= 0 && before + delta > 0) {
         producer.signal();
       }
     }

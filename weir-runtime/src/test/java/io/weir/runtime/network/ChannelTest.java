@@ -12,6 +12,7 @@ import io.weir.api.typeutils.TypeSerializerSnapshot;
 import io.weir.api.typeutils.Types;
 import io.weir.runtime.task.Waker;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import net.jqwik.api.ForAll;
@@ -312,6 +313,83 @@ class ChannelTest {
     InputGate.Polled polled = gate.pollNext();
     assertThat(polled.element()).isInstanceOf(Buffer.class);
     assertThat(writer.isAvailable()).isTrue();
+    ((Buffer) polled.element()).recycle();
+  }
+
+  @Test
+  void aChannelTakenFastGetsMoreCreditsAndAChannelTakenSlowlyGivesThemBack() throws Exception {
+    long[] now = {0};
+    // 2 to 6 credits; a channel gets those its consumer takes in 300 ms at the last 100 ms's rate.
+    InputGate gate =
+        new InputGate(
+            consumer, new CreditDepth(2, 6, Duration.ofMillis(300).toNanos()), () -> now[0]);
+    gate.addChannel(0, "producer 0");
+    InputChannel channel = gate.getChannels().get(0);
+    RecordWriter<String> writer = writer(gate, 64);
+    LocalResultSubpartition end = (LocalResultSubpartition) writer.getSubpartition(0);
+
+    fillUntilUnavailable(writer);
+    assertThat(channel.queuedBuffers()).isEqualTo(2);
+    take(gate); // the first buffer taken starts the first period
+    take(gate);
+    fillUntilUnavailable(writer);
+    assertThat(channel.queuedBuffers()).isEqualTo(2);
+
+    now[0] = Duration.ofMillis(100).toNanos();
+    take(gate); // 2 buffers in 100 ms: 6 in 300 ms
+    assertThat(channel.creditDepth()).isEqualTo(6);
+    fillUntilUnavailable(writer);
+    assertThat(channel.queuedBuffers()).isEqualTo(6);
+    assertThat(end.availableCredits()).isZero();
+
+    now[0] = Duration.ofMillis(200).toNanos();
+    take(gate); // 1 buffer in 100 ms: 3 in 300 ms, and a depth halves at most
+    assertThat(channel.creditDepth()).isEqualTo(3);
+    assertThat(writer.isAvailable()).as("5 buffers queued, 3 credits").isFalse();
+    take(gate);
+    take(gate);
+    assertThat(writer.isAvailable()).as("3 queued").isFalse();
+    take(gate);
+    assertThat(writer.isAvailable()).isTrue();
+    fillUntilUnavailable(writer);
+    assertThat(channel.queuedBuffers()).isEqualTo(3);
+
+    take(gate);
+    take(gate);
+    assertThat(end.isDrained()).isFalse();
+    take(gate);
+    assertThat(end.isDrained()).as("every buffer taken, every credit back").isTrue();
+    assertThat(end.availableCredits()).isEqualTo(3);
+  }
+
+  @Test
+  void aGateOfFixedDepthNeverChangesItsChannelsCredits() throws Exception {
+    long[] now = {0};
+    InputGate gate = new InputGate(consumer, CreditDepth.fixed(2), () -> now[0]++ * 1_000_000L);
+    gate.addChannel(0, "producer 0");
+    RecordWriter<String> writer = writer(gate, 64);
+    for (int round = 0; round < 50; round++) {
+      fillUntilUnavailable(writer);
+      assertThat(gate.getChannels().get(0).queuedBuffers()).isEqualTo(2);
+      take(gate);
+      take(gate);
+    }
+    assertThat(gate.getChannels().get(0).creditDepth()).isEqualTo(2);
+  }
+
+  /** Emits records that each fill most of a 64-byte buffer until the writer has no credit. */
+  private static void fillUntilUnavailable(RecordWriter<String> writer) {
+    String big = "x".repeat(50);
+    for (int emitted = 0; writer.isAvailable(); emitted++) {
+      assertThat(emitted).isLessThan(100);
+      writer.emit(big, RecordWriter.NO_TIMESTAMP);
+    }
+  }
+
+  /** Takes the next buffer of the gate and recycles it. */
+  private static void take(InputGate gate) {
+    InputGate.Polled polled = gate.pollNext();
+    assertThat(polled.element()).isInstanceOf(Buffer.class);
     ((Buffer) polled.element()).recycle();
   }
 
