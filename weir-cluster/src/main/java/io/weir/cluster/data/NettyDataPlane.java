@@ -16,6 +16,7 @@ import io.netty.util.concurrent.AbstractEventExecutor;
 import io.weir.cluster.Secrets;
 import io.weir.runtime.network.ChannelEvent;
 import io.weir.runtime.network.ChannelId;
+import io.weir.runtime.network.CreditDepth;
 import io.weir.runtime.network.InputChannel;
 import io.weir.runtime.network.ResultSubpartition;
 import io.weir.runtime.task.Waker;
@@ -469,7 +470,7 @@ public final class NettyDataPlane implements DataPlane, AutoCloseable {
      */
     int urgentCredits;
 
-    /** The channel's depth ({@link io.weir.runtime.network.CreditDepth}); consumer thread. */
+    /** The channel's depth ({@link CreditDepth}); consumer thread. */
     private int depth;
 
     final AtomicInteger unannounced = new AtomicInteger();
@@ -480,7 +481,7 @@ public final class NettyDataPlane implements DataPlane, AutoCloseable {
       this.id = id;
       this.channel = channel;
       this.depth = channel.getGate().creditsPerChannel();
-      this.urgentCredits = Math.max(1, depth / 2);
+      this.urgentCredits = CreditDepth.announceAt(depth);
     }
 
     /**
@@ -496,14 +497,14 @@ public final class NettyDataPlane implements DataPlane, AutoCloseable {
 
     /**
      * Tells the producer at once. Credits still due go out at once too if they have become half of
-     * a smaller depth: a depth shrinks at most by half at a time ({@link
-     * io.weir.runtime.network.CreditDepth}), so the credits due stay fewer than the depth and the
-     * producer holds one or has buffers on their way, as with a fixed depth.
+     * a smaller depth: a depth shrinks at most by half at a time ({@link CreditDepth}), so the
+     * credits due stay fewer than the depth and the producer holds one or has buffers on their way,
+     * as with a fixed depth.
      */
     @Override
     public void depthChanged(int delta) {
       depth += delta;
-      urgentCredits = Math.max(1, depth / 2);
+      urgentCredits = CreditDepth.announceAt(depth);
       Channel ch = connection.channel;
       connection.send(Frames.streamInt(ch.alloc(), Frames.DEPTH, stream, delta));
       if (unannounced.get() >= urgentCredits) {

@@ -2,9 +2,11 @@ package io.weir.cluster.data;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
+import io.netty.util.concurrent.AbstractEventExecutor;
 import io.weir.runtime.network.Buffer;
 import io.weir.runtime.network.ChannelEvent;
 import io.weir.runtime.network.ChannelId;
+import io.weir.runtime.network.CreditDepth;
 import io.weir.runtime.network.ResultSubpartition;
 import io.weir.runtime.task.Waker;
 import java.util.ArrayDeque;
@@ -38,6 +40,12 @@ final class RemoteSubpartition implements ResultSubpartition {
 
   /** How far the consumer moved the channel's depth from {@link #fullCredit} since its request. */
   private final AtomicInteger depthChange = new AtomicInteger();
+
+  /** Buffer frames handed to the connection's event loop without waking it, not written yet. */
+  private final AtomicInteger lazyWrites = new AtomicInteger();
+
+  /** Buffers ever handed over lazily; for tests. */
+  private long lazyWritesMade;
 
   private volatile BarrierListener listener;
 
@@ -135,10 +143,10 @@ final class RemoteSubpartition implements ResultSubpartition {
 
   @Override
   public void addBuffer(Buffer buffer) {
-    credits.decrementAndGet();
+    int creditsLeft = credits.decrementAndGet();
     synchronized (this) {
       if (connection != null) {
-        connection.writeAndFlush(frame(buffer));
+        send(frame(buffer), creditsLeft);
       } else if (!released) {
         held.addLast(buffer);
       } else {
@@ -263,6 +271,49 @@ final class RemoteSubpartition implements ResultSubpartition {
         }
       }
     }
+  }
+
+  /**
+   * Hands a buffer's frame to the connection's event loop: at once, waking the loop, or, while the
+   * consumer has enough of this channel's buffers not yet paid for, lazily, to be written when the
+   * loop next wakes (for the consumer's next credits on this connection, or anything else it
+   * serves). On W8's two TaskManagers a producer that has used most of its credits writes its last
+   * few buffers of a batch this way, and the loops wake once a batch instead of once a buffer.
+   *
+   * <p>A lazy write never leaves the consumer waiting for it. It is made only while buffers the
+   * consumer has been sent and has not announced the credits of yet (queued there, on their way, or
+   * taken with their credits still due) number at least the consumer's {@link
+   * CreditDepth#announceAt announcement threshold} plus a quarter of the depth, the lazy ones not
+   * counted. Those are all the consumer's until it announces, and it announces at once when the
+   * credits due reach the threshold, with a quarter of the depth still queued to work on while the
+   * announcement wakes this loop, which then writes every lazy frame. A depth that grows at the
+   * consumer raises its threshold before this end knows; the DEPTH frame that says so wakes this
+   * loop too.
+   */
+  private void send(ByteBuf frame, int creditsLeft) {
+    Channel c = connection;
+    long depth = (long) fullCredit + depthChange.get();
+    long notYetPaid = depth - creditsLeft - lazyWrites.get() - 1;
+    if (fullCredit != Integer.MAX_VALUE
+        && notYetPaid >= CreditDepth.announceAt((int) depth)
+        && c.eventLoop() instanceof AbstractEventExecutor loop) {
+      lazyWrites.incrementAndGet();
+      lazyWritesMade++;
+      loop.lazyExecute(
+          () -> {
+            c.write(frame);
+            if (lazyWrites.decrementAndGet() == 0) {
+              c.flush();
+            }
+          });
+    } else {
+      c.writeAndFlush(frame);
+    }
+  }
+
+  /** How many buffers were handed to the event loop without waking it; for tests. */
+  synchronized long lazyWritesMade() {
+    return lazyWritesMade;
   }
 
   /** The frame of {@code b}, which holds a copy of its bytes: {@code b} goes back to its pool. */

@@ -248,6 +248,105 @@ class NettyDataPlaneTest {
   }
 
   @Test
+  void aProducerAheadOfItsConsumerStreamsEveryRecordInOrderWhateverItsCredits() throws Exception {
+    List<CreditDepth> depths =
+        List.of(
+            CreditDepth.fixed(1),
+            CreditDepth.fixed(2),
+            CreditDepth.fixed(4),
+            CreditDepth.fixed(8),
+            new CreditDepth(2, 16, Duration.ofMillis(1).toNanos()));
+    for (CreditDepth credits : depths) {
+      Link link = new Link(credits, System::nanoTime, false);
+      link.awaitCredit();
+      int records = 3000;
+      // A producer thread that waits for credit inside emit, as a task does for a record that
+      // spans buffers; records of 50 to 110 bytes in 64-byte buffers.
+      Thread producer =
+          new Thread(
+              () -> {
+                link.producerWaker.bindTo(Thread.currentThread());
+                for (int i = 0; i < records; i++) {
+                  link.writer.emit(streamed(i), RecordWriter.NO_TIMESTAMP);
+                }
+                link.writer.broadcastEvent(ChannelEvent.EndOfPartition.INSTANCE);
+              },
+              "producer with " + credits + " credits");
+      link.consumerWaker.bindTo(Thread.currentThread());
+      producer.start();
+
+      List<String> received = new ArrayList<>();
+      DataInputDeserializer view = new DataInputDeserializer();
+      boolean ended = false;
+      while (!ended) {
+        InputGate.Polled polled = link.gate.pollNext();
+        if (polled == null) {
+          long before = System.nanoTime();
+          link.consumerWaker.await(before + Duration.ofSeconds(10).toNanos());
+          assertThat(System.nanoTime() - before)
+              .as(
+                  "a consumer with %d credits waited for its next buffer (stalled after %d records)",
+                  credits, received.size())
+              .isLessThan(Duration.ofSeconds(10).toNanos());
+        } else if (polled.element() instanceof Buffer b) {
+          RecordDeserializer d = polled.channel().getDeserializer();
+          d.setNextBuffer(b);
+          while (d.nextRecord(view)) {
+            received.add(STRINGS.deserialize(view));
+          }
+        } else {
+          ended = polled.element() instanceof ChannelEvent.EndOfPartition;
+        }
+      }
+      producer.join();
+      assertThat(received).hasSize(records);
+      for (int i = 0; i < records; i++) {
+        assertThat(received.get(i)).isEqualTo(streamed(i));
+      }
+    }
+  }
+
+  @Test
+  void buffersHandedOverLazilyGoOutWithTheConsumersNextCredits() throws Exception {
+    Link link = new Link(4, false);
+    RemoteSubpartition end = (RemoteSubpartition) link.writer.getSubpartition(0);
+    for (int round = 1; round <= 3; round++) {
+      await().atMost(Duration.ofSeconds(10)).until(end::isDrained); // all four credits back
+      // Four credits: the first two buffers are written at once; when the last two are, the
+      // consumer has two it owes credits for, and taking those brings its next announcement
+      // (half the depth is due), which wakes the producer's loop: they go to the loop without
+      // waking it.
+      emitWhileAvailable(link, end, 2 * round);
+      assertThat(end.lazyWritesMade()).isEqualTo(2 * round);
+      assertThat(link.writer.isAvailable()).isFalse();
+      await().atMost(Duration.ofSeconds(10)).until(() -> link.channel.queuedBuffers() >= 2);
+      link.take();
+      link.take();
+      await().atMost(Duration.ofSeconds(10)).until(() -> link.channel.queuedBuffers() == 2);
+      link.take();
+      link.take();
+    }
+  }
+
+  private static String streamed(int i) {
+    return i + ":" + "z".repeat(45 + (i * 31) % 60);
+  }
+
+  /** Emits buffer-filling records while the producer has credit, until {@code lazy} went lazily. */
+  private static void emitWhileAvailable(Link link, RemoteSubpartition end, long lazy) {
+    String big = "y".repeat(50);
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(
+            () -> {
+              while (link.writer.isAvailable()) {
+                link.writer.emit(big, RecordWriter.NO_TIMESTAMP);
+              }
+              return end.lazyWritesMade() >= lazy;
+            });
+  }
+
+  @Test
   void creditsBoundWhatIsOnItsWayAndReturnAsTheConsumerTakesBuffers() throws Exception {
     Link link = new Link(2, false);
     link.awaitCredit();

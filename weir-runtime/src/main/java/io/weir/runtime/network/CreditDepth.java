@@ -47,6 +47,15 @@ public record CreditDepth(int min, int max, long targetNanos) {
     }
   }
 
+  /**
+   * How many credits a remote consumer lets become due before it announces them at once rather than
+   * with its event loop's next wake-up, for a channel of {@code depth}: half of it. The producer's
+   * end counts on the same number when it hands buffers to its event loop without waking it.
+   */
+  public static int announceAt(int depth) {
+    return Math.max(1, depth / 2);
+  }
+
   /** Every channel keeps {@code credits}: no measuring, no change. */
   public static CreditDepth fixed(int credits) {
     return new CreditDepth(credits, credits, 0);
