@@ -238,7 +238,7 @@ class ClusterBadInputTest {
     hello.writeInt(1 + 12);
     hello.writeByte(1);
     hello.writeInt(0x57454952);
-    hello.writeInt(2); // the data plane's version (Frames.VERSION)
+    hello.writeInt(2); // an older data plane's version: the missing secret is refused first
     hello.writeInt(0);
     closedAfterSending(port, bytes.toByteArray());
     tm.awaitLog(

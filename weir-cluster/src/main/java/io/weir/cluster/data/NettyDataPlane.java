@@ -237,14 +237,21 @@ public final class NettyDataPlane implements DataPlane, AutoCloseable {
         refuse(ctx, "it did not open with Weir's data-plane greeting");
         return;
       }
+      // The secret first: a peer without it learns nothing, not even the version spoken here.
       int version = frame.readInt();
-      if (version != Frames.VERSION) {
-        refuse(ctx, "it speaks data-plane version " + version + ", not " + Frames.VERSION);
-        return;
-      }
       String presented = Frames.readString(frame, 4096);
       if (!Secrets.matches(secret, presented.isEmpty() ? null : presented)) {
         refuse(ctx, "it did not present the cluster's secret (security.cluster.secret)");
+        return;
+      }
+      if (version != Frames.VERSION) {
+        refuse(
+            ctx,
+            "it speaks data-plane version "
+                + version
+                + ", not "
+                + Frames.VERSION
+                + "; run the same Weir version on every TaskManager");
         return;
       }
       greeted = true;

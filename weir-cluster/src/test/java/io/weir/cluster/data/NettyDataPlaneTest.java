@@ -523,6 +523,19 @@ class NettyDataPlaneTest {
       noSecret = bytes.toByteArray();
     }
     assertThat(closedByPeer(noSecret)).isTrue();
+    byte[] olderVersion;
+    byte[] secret = SECRET.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    try (var bytes = new java.io.ByteArrayOutputStream();
+        var out = new java.io.DataOutputStream(bytes)) {
+      out.writeInt(1 + 12 + secret.length);
+      out.writeByte(Frames.HELLO);
+      out.writeInt(Frames.MAGIC);
+      out.writeInt(Frames.VERSION - 1);
+      out.writeInt(secret.length);
+      out.write(secret);
+      olderVersion = bytes.toByteArray();
+    }
+    assertThat(closedByPeer(olderVersion)).as("the secret, but another version").isTrue();
     NettyDataPlane wrong = new NettyDataPlane("127.0.0.1", 0, "127.0.0.1", "not-it", transport, 1);
     try {
       InputGate gate = new InputGate(new Waker(), 2);
