@@ -107,20 +107,14 @@ class UnalignedCutPropertyTest {
       List<Integer> clockStepsMs) {
 
     Scenario across(boolean remote) {
-      return new Scenario(
-          kind,
-          credits,
-          records,
-          padding,
-          steps,
-          restoreSteps,
-          lateTimeouts,
-          replayInputFirst,
-          remote,
-          clockStepsMs);
+      return with(remote, clockStepsMs);
     }
 
     Scenario withClockSteps(List<Integer> clockStepsMs) {
+      return with(remote, clockStepsMs);
+    }
+
+    private Scenario with(boolean remote, List<Integer> clockStepsMs) {
       return new Scenario(
           kind,
           credits,
