@@ -88,7 +88,7 @@ public record CreditDepth(int min, int max, long targetNanos) {
    * buffers in the {@code elapsedNanos} since the last.
    */
   public int next(int depth, int consumed, long elapsedNanos) {
-    long wanted = (consumed * targetNanos + elapsedNanos - 1) / Math.max(1, elapsedNanos);
+    double wanted = Math.ceil((double) consumed * targetNanos / Math.max(1, elapsedNanos));
     int target = (int) Math.max(min, Math.min(max, wanted));
     return target >= depth ? target : Math.max(target, depth / 2);
   }
