@@ -471,15 +471,10 @@ public final class NettyDataPlane implements DataPlane, AutoCloseable {
     final InputChannel channel;
 
     /**
-     * Credits given back by the consumer and not announced yet: once they reach this many, half of
-     * the channel's depth, the producer may be about to wait for them, and they go out at once.
-     * Consumer thread.
+     * Credits given back by the consumer and not announced yet: once they reach half of the
+     * channel's depth ({@link CreditDepth#announceAt}), the producer may be about to wait for them,
+     * and they go out at once.
      */
-    int urgentCredits;
-
-    /** The channel's depth ({@link CreditDepth}); consumer thread. */
-    private int depth;
-
     final AtomicInteger unannounced = new AtomicInteger();
 
     Input(Connection connection, int stream, ChannelId id, InputChannel channel) {
@@ -487,8 +482,10 @@ public final class NettyDataPlane implements DataPlane, AutoCloseable {
       this.stream = stream;
       this.id = id;
       this.channel = channel;
-      this.depth = channel.getGate().creditsPerChannel();
-      this.urgentCredits = CreditDepth.announceAt(depth);
+    }
+
+    private int announceAt() {
+      return CreditDepth.announceAt(channel.creditDepth());
     }
 
     /**
@@ -499,7 +496,7 @@ public final class NettyDataPlane implements DataPlane, AutoCloseable {
      */
     @Override
     public void bufferConsumed() {
-      connection.announceLater(unannounced.incrementAndGet() >= urgentCredits);
+      connection.announceLater(unannounced.incrementAndGet() >= announceAt());
     }
 
     /**
@@ -510,11 +507,9 @@ public final class NettyDataPlane implements DataPlane, AutoCloseable {
      */
     @Override
     public void depthChanged(int delta) {
-      depth += delta;
-      urgentCredits = CreditDepth.announceAt(depth);
       Channel ch = connection.channel;
       connection.send(Frames.streamInt(ch.alloc(), Frames.DEPTH, stream, delta));
-      if (unannounced.get() >= urgentCredits) {
+      if (unannounced.get() >= announceAt()) {
         connection.announceLater(true);
       }
     }

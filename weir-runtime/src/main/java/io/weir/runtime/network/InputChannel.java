@@ -36,9 +36,10 @@ public final class InputChannel {
     void bufferConsumed();
 
     /**
-     * The consumer changed the channel's depth ({@link CreditDepth}) by {@code delta}: as many
-     * credits more for the producer, or fewer when negative (the producer then waits until the
-     * consumer has taken that many more buffers than it hands credits back for).
+     * The consumer changed the channel's depth ({@link CreditDepth}, {@link #creditDepth} is the
+     * new one) by {@code delta}: as many credits more for the producer, or fewer when negative (the
+     * producer then waits until the consumer has taken that many more buffers than it hands credits
+     * back for).
      */
     void depthChanged(int delta);
 

@@ -166,8 +166,9 @@ public final class InputGate {
       }
       int next = depth.next(channel.depth, consumed, elapsed);
       if (next != channel.depth) {
-        upstream.depthChanged(next - channel.depth);
+        int delta = next - channel.depth;
         channel.depth = next;
+        upstream.depthChanged(delta);
       }
     }
   }
