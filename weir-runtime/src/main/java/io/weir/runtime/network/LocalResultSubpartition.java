@@ -88,22 +88,20 @@ public final class LocalResultSubpartition implements ResultSubpartition, InputC
 
   @Override
   public void bufferConsumed() {
-    if (credits.getAndIncrement() == 0) {
-      producerWaker.signal();
-    }
+    credit(1);
   }
 
   @Override
   public void depthChanged(int delta) {
-    if (delta > 0) {
-      fullCredit += delta; // the consumer's thread is the only writer
-      int before = credits.getAndAdd(delta);
-      if (before <= 0 && before + delta > 0) {
-        producerWaker.signal();
-      }
-    } else {
-      credits.addAndGet(delta);
-      fullCredit += delta;
+    fullCredit += delta; // the consumer's thread is the only writer
+    credit(delta);
+  }
+
+  /** {@code n} credits more (fewer when negative); wakes the producer if it now has one again. */
+  private void credit(int n) {
+    int before = credits.getAndAdd(n);
+    if (before <= 0 && before + n > 0) {
+      producerWaker.signal();
     }
   }
 
