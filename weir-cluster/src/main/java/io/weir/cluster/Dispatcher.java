@@ -2,12 +2,12 @@ package io.weir.cluster;
 
 import io.weir.api.JobClient;
 import io.weir.api.JobStatus;
+import io.weir.api.config.CheckpointingOptions;
 import io.weir.api.config.Configuration;
 import io.weir.api.graph.Pipeline;
 import io.weir.runtime.graph.JobGraph;
 import io.weir.runtime.graph.JobGraphBuilder;
 import io.weir.runtime.jobmaster.JobMaster;
-import io.weir.runtime.storage.CheckpointStorages;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Path;
@@ -184,9 +184,11 @@ final class Dispatcher {
   }
 
   private static void warnAboutStorage(JobGraph graph) {
-    String dir = graph.configuration().toMap().get(CheckpointStorages.DIR_KEY);
-    String storage = graph.configuration().toMap().get(CheckpointStorages.STORAGE_KEY);
-    String where = dir != null ? dir : storage;
+    Configuration conf = graph.configuration();
+    String where =
+        conf.getOptional(CheckpointingOptions.CHECKPOINTS_DIRECTORY)
+            .or(() -> conf.getOptional(CheckpointingOptions.CHECKPOINT_STORAGE))
+            .orElse(null);
     if (where != null && (where.startsWith("file:") || where.startsWith("/"))) {
       LOG.warn(
           "Job '{}' keeps checkpoints at {}, a local file system: every TaskManager must see the"

@@ -1,5 +1,12 @@
 package io.weir.runtime.storage;
 
+import static io.weir.api.config.CheckpointingOptions.CHECKPOINTS_DIRECTORY;
+import static io.weir.api.config.CheckpointingOptions.CHECKPOINT_STORAGE;
+import static io.weir.api.config.CheckpointingOptions.FS_SMALL_FILE_THRESHOLD;
+import static io.weir.api.config.CheckpointingOptions.MAX_DATA_INLINE_THRESHOLD;
+import static io.weir.api.config.CheckpointingOptions.STORAGE_FILESYSTEM;
+import static io.weir.api.config.CheckpointingOptions.STORAGE_JOBMANAGER;
+
 import io.weir.api.config.CheckpointingOptions;
 import io.weir.api.config.Configuration;
 import io.weir.api.config.MemorySize;
@@ -15,24 +22,16 @@ import java.util.Locale;
  *   <li>{@code execution.checkpointing.data-inline-threshold}: state up to this size is kept inline
  *       in the metadata (default {@code 20 kb}, at most {@code 1 mb})
  * </ul>
+ *
+ * <p>and the deprecated names {@link CheckpointingOptions} declares for each.
  */
 public final class CheckpointStorages {
 
-  public static final String STORAGE_KEY = "execution.checkpointing.storage";
-  public static final String DIR_KEY = "execution.checkpointing.dir";
-  public static final String INLINE_THRESHOLD_KEY = "execution.checkpointing.data-inline-threshold";
-
-  static final String DEFAULT_INLINE_THRESHOLD = "20 kb";
-  static final int DEFAULT_INLINE_THRESHOLD_BYTES = 20 * 1024;
-  static final long MAX_INLINE_THRESHOLD = 1 << 20;
+  static final int DEFAULT_INLINE_THRESHOLD_BYTES =
+      (int) CheckpointingOptions.FS_SMALL_FILE_THRESHOLD.defaultValue().bytes();
 
   private CheckpointStorages() {}
 
-  /**
-   * The storage for the checkpoints of job {@code jobId}.
-   *
-   * @throws IllegalArgumentException naming the key at fault for a missing or invalid setting
-   */
   /**
    * The storage of a job without periodic checkpoints: in memory, creating nothing on disk; its
    * savepoints write their state into their own directories.
@@ -45,31 +44,38 @@ public final class CheckpointStorages {
                 conf.get(CheckpointingOptions.JOBMANAGER_MAX_STATE_SIZE).bytes()));
   }
 
+  /**
+   * The storage for the checkpoints of job {@code jobId}. Every key is read through its option, so
+   * Flink's older names ({@code state.checkpoints.dir}, {@code state.checkpoint-storage}, ...) mean
+   * what the current ones do.
+   *
+   * @throws IllegalArgumentException naming the key at fault for a missing or invalid setting
+   */
   public static CheckpointStorage create(Configuration conf, String jobId) {
-    String dir = blankToNull(conf.getString(DIR_KEY, null));
-    String type = blankToNull(conf.getString(STORAGE_KEY, null));
+    String dir = blankToNull(conf.getOptional(CHECKPOINTS_DIRECTORY).orElse(null));
+    String type = blankToNull(conf.getOptional(CHECKPOINT_STORAGE).orElse(null));
     if (type == null) {
-      type = dir != null ? "filesystem" : "jobmanager";
+      type = dir != null ? STORAGE_FILESYSTEM : STORAGE_JOBMANAGER;
     }
     return switch (type.toLowerCase(Locale.ROOT)) {
-      case "jobmanager" -> forSavepointsOnly(conf);
-      case "filesystem" -> {
+      case STORAGE_JOBMANAGER -> forSavepointsOnly(conf);
+      case STORAGE_FILESYSTEM -> {
         if (dir == null) {
           throw new IllegalArgumentException(
-              STORAGE_KEY
+              CHECKPOINT_STORAGE.key()
                   + " is 'filesystem' but "
-                  + DIR_KEY
+                  + CHECKPOINTS_DIRECTORY.key()
                   + " is not set: set "
-                  + DIR_KEY
+                  + CHECKPOINTS_DIRECTORY.key()
                   + " to a directory or URI such as file:///var/weir/checkpoints, or set "
-                  + STORAGE_KEY
+                  + CHECKPOINT_STORAGE.key()
                   + " to 'jobmanager'");
         }
         yield new FileSystemCheckpointStorage(FileSystems.toUri(dir), jobId, inlineThreshold(conf));
       }
       default ->
           throw new IllegalArgumentException(
-              STORAGE_KEY
+              CHECKPOINT_STORAGE.key()
                   + ": unknown storage '"
                   + type
                   + "'; expected 'jobmanager' or 'filesystem'");
@@ -77,21 +83,16 @@ public final class CheckpointStorages {
   }
 
   private static int inlineThreshold(Configuration conf) {
-    String text = conf.getString(INLINE_THRESHOLD_KEY, DEFAULT_INLINE_THRESHOLD);
-    MemorySize size;
-    try {
-      size = MemorySize.parse(text);
-    } catch (IllegalArgumentException e) {
+    MemorySize size = conf.get(FS_SMALL_FILE_THRESHOLD);
+    if (size.bytes() > MAX_DATA_INLINE_THRESHOLD.bytes()) {
       throw new IllegalArgumentException(
-          INLINE_THRESHOLD_KEY + ": cannot read '" + text + "': " + e.getMessage(), e);
-    }
-    if (size.bytes() > MAX_INLINE_THRESHOLD) {
-      throw new IllegalArgumentException(
-          INLINE_THRESHOLD_KEY
+          FS_SMALL_FILE_THRESHOLD.key()
               + " is "
               + size
-              + ", more than the 1 mb allowed: inline state makes the metadata the coordinator"
-              + " writes and reads larger");
+              + ", more than the "
+              + MAX_DATA_INLINE_THRESHOLD
+              + " allowed: inline state makes the metadata the coordinator writes and reads"
+              + " larger");
     }
     return (int) size.bytes();
   }

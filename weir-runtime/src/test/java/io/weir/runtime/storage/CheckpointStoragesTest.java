@@ -8,6 +8,8 @@ import io.weir.api.config.Configuration;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class CheckpointStoragesTest {
 
@@ -49,6 +51,53 @@ class CheckpointStoragesTest {
     assertThat(storage.jobDirectory()).isEqualTo(dir.resolve(JOB_ID).toUri());
   }
 
+  @ParameterizedTest
+  @ValueSource(strings = {"state.checkpoints.dir", "state.backend.fs.checkpointdir"})
+  void flinksDeprecatedDirectoryKeysSelectFileSystemStorageInThatDirectory(String key) {
+    Configuration conf = new Configuration().setString(key, dir.toUri().toString());
+
+    CheckpointStorage storage = CheckpointStorages.create(conf, JOB_ID);
+
+    assertThat(storage).isInstanceOf(FileSystemCheckpointStorage.class);
+    assertThat(((FileSystemCheckpointStorage) storage).jobDirectory())
+        .isEqualTo(dir.resolve(JOB_ID).toUri());
+  }
+
+  @Test
+  void flinksDeprecatedStorageAndThresholdKeysAreRead() {
+    Configuration conf =
+        new Configuration()
+            .setString("state.checkpoint-storage", "filesystem")
+            .setString("state.checkpoints.dir", dir.toUri().toString())
+            .setString("state.storage.fs.memory-threshold", "4 kb");
+
+    FileSystemCheckpointStorage storage =
+        (FileSystemCheckpointStorage) CheckpointStorages.create(conf, JOB_ID);
+
+    assertThat(storage.inlineThresholdBytes()).isEqualTo(4096);
+    assertThat(
+            CheckpointStorages.create(
+                new Configuration()
+                    .setString("state.checkpoint-storage", "jobmanager")
+                    .setString("state.checkpoints.dir", dir.toString()),
+                JOB_ID))
+        .isInstanceOf(JobManagerCheckpointStorage.class);
+  }
+
+  @Test
+  void theCurrentKeyWinsOverADeprecatedOne() {
+    Path current = dir.resolve("current");
+    Configuration conf =
+        new Configuration()
+            .setString("execution.checkpointing.dir", current.toUri().toString())
+            .setString("state.checkpoints.dir", dir.resolve("old").toUri().toString());
+
+    FileSystemCheckpointStorage storage =
+        (FileSystemCheckpointStorage) CheckpointStorages.create(conf, JOB_ID);
+
+    assertThat(storage.jobDirectory()).isEqualTo(current.resolve(JOB_ID).toUri());
+  }
+
   @Test
   void jobManagerStorageCanBeChosenExplicitly() {
     Configuration conf =
@@ -86,7 +135,9 @@ class CheckpointStoragesTest {
                         .setString("execution.checkpointing.dir", dir.toString())
                         .setString("execution.checkpointing.data-inline-threshold", "lots"),
                     JOB_ID))
-        .hasMessageContaining("execution.checkpointing.data-inline-threshold: cannot read 'lots'");
+        .hasMessageContaining(
+            "Invalid value 'lots' for configuration key"
+                + " 'execution.checkpointing.data-inline-threshold'");
     assertThatThrownBy(
             () ->
                 CheckpointStorages.create(
