@@ -22,6 +22,7 @@ import picocli.CommandLine.Parameters;
  */
 @Command(
     name = "run",
+    mixinStandardHelpOptions = true,
     description =
         "Run a job jar's main class: on an embedded cluster in this process until the job ends"
             + " (its REST API on 127.0.0.1 meanwhile, for list, cancel, savepoint and stop), or"
@@ -173,6 +174,12 @@ final class RunCommand implements Callable<Integer> {
     Configuration conf = new Configuration();
     jobSettings.forEach(conf::setString);
     KnownKeys.check(conf);
+    if (client.jobManagerGiven()) {
+      // The JobManager logs these too, but into its own log: say them where the user looks.
+      // (The embedded cluster's log is this console already.)
+      KnownKeys.deprecationWarnings(conf)
+          .forEach(warning -> System.err.println("weir run: warning: " + warning));
+    }
     String jarId = c.upload(jar);
     String jobId = c.run(jarId, entryClass, args, parallelism, jobSettings);
     System.out.println("Job has been submitted with JobID " + jobId);

@@ -228,6 +228,48 @@ class SavepointCommandsTest {
   }
 
   @Test
+  void flinksDeprecatedCheckpointDirectoryKeyGivenWithDashDIsUsedAndWarnedAbout() throws Exception {
+    Path checkpoints = dir.resolve("deprecated-key-checkpoints");
+    WeirProcess.Result result =
+        weir(
+            "run",
+            "-p",
+            "2",
+            "-D",
+            "state.checkpoints.dir=" + checkpoints.toUri(),
+            "-c",
+            "io.weir.cli.testjobs.ThrottledCountJob",
+            jar.toString());
+    assertThat(result.exitCode()).as(result.toString()).isZero();
+    String warning =
+        "Configuration key 'state.checkpoints.dir' is deprecated: use"
+            + " 'execution.checkpointing.dir' instead";
+    assertThat(result.err()).contains("weir run: warning: " + warning);
+    Matcher id = Pattern.compile("JobID ([0-9a-f]{32})").matcher(result.out());
+    assertThat(id.find()).as(result.toString()).isTrue();
+    String jobId = id.group(1);
+    try {
+      await()
+          .atMost(Duration.ofSeconds(60))
+          .ignoreExceptions()
+          .until(
+              () -> {
+                try (Stream<Path> chk = Files.list(checkpoints.resolve(jobId))) {
+                  return chk.anyMatch(
+                      p ->
+                          p.getFileName().toString().startsWith("chk-")
+                              && Files.exists(p.resolve("_metadata")));
+                }
+              });
+      assertThat(Files.readString(dir.resolve("log/jobmanager.log")))
+          .contains("Job 'throttled-count': " + warning);
+    } finally {
+      WeirProcess.Result cancel = weir("cancel", jobId);
+      assertThat(cancel.exitCode()).as(cancel.toString()).isZero();
+    }
+  }
+
+  @Test
   void aSavepointOfAnUnknownJobFailsNamingIt() throws Exception {
     String unknown = "0123456789abcdef0123456789abcdef";
     WeirProcess.Result result = weir("savepoint", unknown, dir.resolve("savepoints").toString());

@@ -5,6 +5,7 @@ import java.lang.reflect.Modifier;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.ServiceLoader;
 import java.util.Set;
 import java.util.TreeSet;
@@ -51,9 +52,8 @@ public final class KnownKeys {
 
   private KnownKeys() {}
 
-  /** Every key Weir's modules on the class path know, deprecated ones included. */
-  public static Set<String> all() {
-    Set<String> keys = new TreeSet<>(FLINK_KEYS_NOT_USED);
+  /** Every option of Weir's modules on the class path. */
+  public static List<ConfigOption<?>> options() {
     List<ConfigOption<?>> options =
         new ArrayList<>(
             declaredIn(
@@ -61,11 +61,44 @@ public final class KnownKeys {
     for (ConfigOptionProvider provider : ServiceLoader.load(ConfigOptionProvider.class)) {
       options.addAll(provider.options());
     }
-    for (ConfigOption<?> option : options) {
+    return options;
+  }
+
+  /** Every key Weir's modules on the class path know, deprecated ones included. */
+  public static Set<String> all() {
+    Set<String> keys = new TreeSet<>(FLINK_KEYS_NOT_USED);
+    for (ConfigOption<?> option : options()) {
       keys.add(option.key());
       keys.addAll(option.deprecatedKeys());
     }
     return keys;
+  }
+
+  /**
+   * One warning for each deprecated key that {@code configuration} sets, naming the key to use
+   * instead; the value is read all the same (or ignored, when the current key is set too, as Flink
+   * does). Empty when no deprecated key is set.
+   */
+  public static List<String> deprecationWarnings(Configuration configuration) {
+    Map<String, String> values = configuration.toMap();
+    List<String> warnings = new ArrayList<>();
+    for (ConfigOption<?> option : options()) {
+      String readInstead = values.containsKey(option.key()) ? option.key() : null;
+      for (String old : option.deprecatedKeys()) {
+        if (!values.containsKey(old)) {
+          continue;
+        }
+        String warning =
+            "Configuration key '" + old + "' is deprecated: use '" + option.key() + "' instead";
+        if (readInstead != null) {
+          warning += " ('" + old + "' is ignored, since '" + readInstead + "' is set)";
+        } else {
+          readInstead = old;
+        }
+        warnings.add(warning);
+      }
+    }
+    return warnings;
   }
 
   /**

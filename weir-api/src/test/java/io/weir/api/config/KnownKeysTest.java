@@ -26,6 +26,60 @@ class KnownKeysTest {
   }
 
   @Test
+  void aDeprecatedKeyIsKnownAndWarnedAboutNamingTheKeyToUseInstead() throws Exception {
+    Path yaml = dir.resolve("flink.yaml");
+    Files.writeString(
+        yaml,
+        "state.checkpoints.dir: file:///tmp/checkpoints\nstate.backend: rocksdb\n"
+            + "execution.checkpointing.interval: 1 s\n");
+    Configuration conf = Configuration.fromYaml(yaml);
+
+    assertThatCode(() -> KnownKeys.check(conf)).doesNotThrowAnyException();
+    assertThat(KnownKeys.deprecationWarnings(conf))
+        .containsExactlyInAnyOrder(
+            "Configuration key 'state.checkpoints.dir' is deprecated: use"
+                + " 'execution.checkpointing.dir' instead",
+            "Configuration key 'state.backend' is deprecated: use 'state.backend.type' instead");
+  }
+
+  @Test
+  void aDeprecatedKeyBesideItsCurrentKeyIsSaidToBeIgnored() {
+    Configuration conf = new Configuration();
+    conf.setString("execution.checkpointing.dir", "file:///tmp/new");
+    conf.setString("state.checkpoints.dir", "file:///tmp/old");
+    conf.setString("state.backend.fs.checkpointdir", "file:///tmp/older");
+
+    assertThat(KnownKeys.deprecationWarnings(conf))
+        .hasSize(2)
+        .allMatch(w -> w.contains("is ignored, since 'execution.checkpointing.dir' is set"));
+    assertThat(conf.get(CheckpointingOptions.CHECKPOINTS_DIRECTORY)).isEqualTo("file:///tmp/new");
+  }
+
+  @Test
+  void theFirstDeprecatedKeyIsReadAndTheNextOneSaidToBeIgnored() {
+    Configuration conf = new Configuration();
+    conf.setString("state.checkpoints.dir", "file:///tmp/old");
+    conf.setString("state.backend.fs.checkpointdir", "file:///tmp/older");
+
+    assertThat(KnownKeys.deprecationWarnings(conf))
+        .containsExactly(
+            "Configuration key 'state.checkpoints.dir' is deprecated: use"
+                + " 'execution.checkpointing.dir' instead",
+            "Configuration key 'state.backend.fs.checkpointdir' is deprecated: use"
+                + " 'execution.checkpointing.dir' instead ('state.backend.fs.checkpointdir' is"
+                + " ignored, since 'state.checkpoints.dir' is set)");
+    assertThat(conf.get(CheckpointingOptions.CHECKPOINTS_DIRECTORY)).isEqualTo("file:///tmp/old");
+  }
+
+  @Test
+  void noWarningWithoutDeprecatedKeys() {
+    Configuration conf = new Configuration();
+    conf.setString("execution.checkpointing.dir", "file:///tmp/new");
+
+    assertThat(KnownKeys.deprecationWarnings(conf)).isEmpty();
+  }
+
+  @Test
   void everyUnknownKeyIsListed() {
     Configuration conf = new Configuration();
     conf.setString("state.backend.typo", "rocksdb");

@@ -13,7 +13,8 @@ import java.time.Duration;
 
 /**
  * A job the CLI tests ship to a cluster as a jar: an endless, throttled sequence counted per key,
- * running until it is stopped. Argument: the checkpoint storage URI.
+ * running until it is stopped. Argument: the checkpoint storage URI; without it, the storage comes
+ * from the job's settings ({@code -D}).
  */
 public final class ThrottledCountJob {
 
@@ -53,7 +54,9 @@ public final class ThrottledCountJob {
   public static void main(String[] args) throws Exception {
     StreamEnvironment env = StreamEnvironment.create();
     env.enableCheckpointing(Duration.ofMillis(200));
-    env.getCheckpointConfig().setCheckpointStorage(args[0]);
+    if (args.length > 0) {
+      env.getCheckpointConfig().setCheckpointStorage(args[0]);
+    }
     env.fromSequence(0, Long.MAX_VALUE / 2)
         .uid("numbers")
         .map(new Throttle())

@@ -106,6 +106,9 @@ public final class JobMaster implements JobClient, JobMasterGateway {
     this.graph = graph;
     Configuration conf = graph.configuration();
     KnownKeys.check(conf);
+    for (String warning : KnownKeys.deprecationWarnings(conf)) {
+      LOG.warn("Job '{}': {}", graph.jobName(), warning);
+    }
     // An unknown storage scheme, or a store that cannot be reached, is named first: it is the
     // thing to fix.
     conf.getOptional(CheckpointingOptions.CHECKPOINTS_DIRECTORY)
