@@ -6,7 +6,7 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
 
 /** {@code weir cancel JOB}. */
-@Command(name = "cancel", description = "Cancel a job.")
+@Command(name = "cancel", mixinStandardHelpOptions = true, description = "Cancel a job.")
 final class CancelCommand implements Callable<Integer> {
 
   @Mixin ClientOptions client;

@@ -19,6 +19,7 @@ import picocli.CommandLine.Option;
  */
 @Command(
     name = "cluster",
+    mixinStandardHelpOptions = true,
     description = "Start or stop a JobManager and TaskManagers on this machine.",
     subcommands = {ClusterCommand.Start.class, ClusterCommand.Stop.class})
 final class ClusterCommand implements Runnable {
@@ -34,7 +35,10 @@ final class ClusterCommand implements Runnable {
         new picocli.CommandLine(this), "Give 'start' or 'stop'");
   }
 
-  @Command(name = "start", description = "Start a JobManager and TaskManagers in the background.")
+  @Command(
+      name = "start",
+      mixinStandardHelpOptions = true,
+      description = "Start a JobManager and TaskManagers in the background.")
   static final class Start implements Callable<Integer> {
 
     @Option(names = "--taskmanagers", defaultValue = "1", description = "How many TaskManagers.")
@@ -161,7 +165,10 @@ final class ClusterCommand implements Runnable {
     }
   }
 
-  @Command(name = "stop", description = "Stop the processes 'weir cluster start' started.")
+  @Command(
+      name = "stop",
+      mixinStandardHelpOptions = true,
+      description = "Stop the processes 'weir cluster start' started.")
   static final class Stop implements Callable<Integer> {
 
     @Option(names = "--dir", description = "The directory given to 'weir cluster start'.")

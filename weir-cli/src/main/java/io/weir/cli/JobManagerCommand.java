@@ -10,6 +10,7 @@ import picocli.CommandLine.Option;
 /** {@code weir jobmanager}: runs a JobManager process in the foreground. */
 @Command(
     name = "jobmanager",
+    mixinStandardHelpOptions = true,
     description = {
       "Run a JobManager: its control port (jobmanager.rpc.port, 6123) for TaskManagers and its REST"
           + " port (rest.port, 8081) for clients, both on 127.0.0.1 unless configured."

@@ -6,7 +6,10 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
 /** {@code weir list}: the JobManager's jobs. */
-@Command(name = "list", description = "List the jobs of the JobManager.")
+@Command(
+    name = "list",
+    mixinStandardHelpOptions = true,
+    description = "List the jobs of the JobManager.")
 final class ListCommand implements Callable<Integer> {
 
   @Mixin ClientOptions client;

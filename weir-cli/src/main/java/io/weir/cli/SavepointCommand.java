@@ -8,6 +8,7 @@ import picocli.CommandLine.Mixin;
 /** {@code weir savepoint JOB [DIR]}: a savepoint while the job goes on. */
 @Command(
     name = "savepoint",
+    mixinStandardHelpOptions = true,
     description =
         "Take a savepoint of a running job (it keeps running). Prints the savepoint's path, which"
             + " 'weir run -s PATH' resumes from.")

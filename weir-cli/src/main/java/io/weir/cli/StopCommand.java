@@ -9,6 +9,7 @@ import picocli.CommandLine.Option;
 /** {@code weir stop JOB [--drain] [DIR]}: Flink's stop-with-savepoint. */
 @Command(
     name = "stop",
+    mixinStandardHelpOptions = true,
     description =
         "Stop a job with a savepoint: the sources stop after the savepoint's barrier, every task"
             + " ends once the savepoint completed (two-phase-commit sinks commit) and the job ends"

@@ -10,6 +10,7 @@ import picocli.CommandLine.Option;
 /** {@code weir taskmanager}: runs a TaskManager process in the foreground. */
 @Command(
     name = "taskmanager",
+    mixinStandardHelpOptions = true,
     description = {
       "Run a TaskManager that registers its slots with a JobManager and runs the tasks it is sent."
     })

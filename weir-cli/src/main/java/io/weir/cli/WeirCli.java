@@ -58,6 +58,8 @@ public final class WeirCli implements Runnable {
   /** The command line of {@code weir}, with its error handling. */
   public static CommandLine commandLine() {
     CommandLine commandLine = new CommandLine(new WeirCli());
+    // Every command takes --help and --version; its version is the launcher's.
+    shareVersion(commandLine, commandLine.getCommandSpec().version());
     commandLine.setExecutionExceptionHandler(
         (error, failed, parseResult) -> {
           PrintWriter err = failed.getErr();
@@ -71,6 +73,13 @@ public final class WeirCli implements Runnable {
           return EXIT_FAILURE;
         });
     return commandLine;
+  }
+
+  private static void shareVersion(CommandLine command, String[] version) {
+    for (CommandLine sub : command.getSubcommands().values()) {
+      sub.getCommandSpec().version(version);
+      shareVersion(sub, version);
+    }
   }
 
   /** The messages of {@code error} and its causes, each once, joined by "caused by". */
