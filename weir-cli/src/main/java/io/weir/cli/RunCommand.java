@@ -1,6 +1,7 @@
 package io.weir.cli;
 
 import io.weir.api.RecoveryClaimMode;
+import io.weir.api.config.CheckpointingOptions;
 import io.weir.api.config.Configuration;
 import io.weir.api.config.KnownKeys;
 import io.weir.cluster.ClusterClient;
@@ -162,13 +163,13 @@ final class RunCommand implements Callable<Integer> {
     Map<String, String> jobSettings = new LinkedHashMap<>(Settings.fromFile(config));
     jobSettings.putAll(Settings.parse(settings));
     if (fromSavepoint != null) {
-      jobSettings.put("execution.state-recovery.path", fromSavepoint);
+      jobSettings.put(CheckpointingOptions.SAVEPOINT_PATH.key(), fromSavepoint);
     }
     if (allowNonRestoredState) {
-      jobSettings.put("execution.state-recovery.ignore-unclaimed-state", "true");
+      jobSettings.put(CheckpointingOptions.SAVEPOINT_IGNORE_UNCLAIMED_STATE.key(), "true");
     }
     if (claimMode != null) {
-      jobSettings.put("execution.state-recovery.claim-mode", claimMode.name());
+      jobSettings.put(CheckpointingOptions.RECOVERY_CLAIM_MODE.key(), claimMode.name());
     }
     // Before anything is uploaded: a misspelled key is named with the nearest known one.
     Configuration conf = new Configuration();
