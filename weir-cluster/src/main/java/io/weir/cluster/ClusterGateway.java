@@ -1,6 +1,7 @@
 package io.weir.cluster;
 
 import com.google.common.util.concurrent.ListenableFuture;
+import io.grpc.Status;
 import io.weir.cluster.rpc.CancelTaskRequest;
 import io.weir.cluster.rpc.JobPayload;
 import io.weir.cluster.rpc.NotifyCheckpointRequest;
@@ -13,7 +14,9 @@ import io.weir.cluster.rpc.VertexLocations;
 import io.weir.runtime.checkpoint.CheckpointOptions;
 import io.weir.runtime.checkpoint.TaskRestore;
 import io.weir.runtime.graph.JobVertex;
+import io.weir.runtime.graph.PlanDescription;
 import io.weir.runtime.jobmaster.JobMasterGateway;
+import io.weir.runtime.recovery.NonRecoverable;
 import io.weir.runtime.storage.DeploymentSerializer;
 import io.weir.runtime.storage.FileSystemCheckpointStorage;
 import io.weir.runtime.task.TaskState;
@@ -224,10 +227,19 @@ final class ClusterGateway implements TaskExecutorGateway {
               live.forEach(tdd -> waiting.remove(tdd.id()));
             }
             Throwable cause = e.getCause() != null ? e.getCause() : e;
+            Status status = Status.fromThrowable(cause);
+            String message =
+                "Deploying to "
+                    + tm
+                    + " failed: "
+                    + (status.getDescription() != null
+                        ? status.getDescription()
+                        : cause.getMessage());
             failTasks(
                 live,
-                new IllegalStateException(
-                    "Deploying to " + tm + " failed: " + cause.getMessage(), cause),
+                status.getCode() == Status.Code.INVALID_ARGUMENT
+                    ? new DeploymentRefusedException(message, cause)
+                    : new IllegalStateException(message, cause),
                 tm.id);
           }
         },
@@ -245,6 +257,7 @@ final class ClusterGateway implements TaskExecutorGateway {
             .setEntryClass(program.entryClass())
             .addAllArgs(program.args())
             .putAllConfiguration(first.graph().configuration().toMap())
+            .addAllPlan(PlanDescription.of(first.graph()))
             .build();
     SubmitTasksRequest.Builder request =
         SubmitTasksRequest.newBuilder().setJob(payload).addAllLocations(locations);
@@ -274,6 +287,19 @@ final class ClusterGateway implements TaskExecutorGateway {
       request.addTasks(task);
     }
     return request.build();
+  }
+
+  /**
+   * A TaskManager refused a deployment for a reason every attempt would meet again (the plan it
+   * rebuilt differs from the JobManager's): the job fails at once instead of restarting.
+   */
+  static final class DeploymentRefusedException extends IllegalStateException
+      implements NonRecoverable {
+    private static final long serialVersionUID = 1L;
+
+    DeploymentRefusedException(String message, Throwable cause) {
+      super(message, cause);
+    }
   }
 
   /** Reports {@code tasks} failed, from the reporter thread. */

@@ -14,7 +14,9 @@ import io.weir.runtime.checkpoint.CheckpointOptions;
 import io.weir.runtime.checkpoint.OperatorSubtaskState;
 import io.weir.runtime.checkpoint.TaskRestore;
 import io.weir.runtime.graph.JobGraph;
+import io.weir.runtime.graph.PlanDescription;
 import io.weir.runtime.jobmaster.JobMasterGateway;
+import io.weir.runtime.recovery.NonRecoverable;
 import io.weir.runtime.storage.CheckpointStorage;
 import io.weir.runtime.storage.CheckpointStorages;
 import io.weir.runtime.storage.DeploymentSerializer;
@@ -31,6 +33,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -109,9 +112,37 @@ final class JobOnTaskManager implements JobMasterGateway {
       throw new IllegalStateException(
           "The program " + payload.getEntryClass() + " of job " + jobId + " built no plan here");
     }
+    if (payload.getPlanCount() > 0) {
+      Optional<String> difference =
+          PlanDescription.firstDifference(payload.getPlanList(), PlanDescription.of(captured[0]));
+      if (difference.isPresent()) {
+        loader.close();
+        throw new PlanMismatchException(
+            "The main class "
+                + payload.getEntryClass()
+                + " of job '"
+                + payload.getJobName()
+                + "' ("
+                + jobId
+                + ") built another plan on this TaskManager than on the JobManager: "
+                + difference.get()
+                + ". A job's main must build the same plan in every process: take names,"
+                + " parallelism and the operators to use from the program's arguments or"
+                + " settings, not from the clock, a random number or this machine's environment");
+      }
+    }
     this.graph = captured[0];
     this.executor = new TaskExecutor(this, dataPlane);
     LOG.info("Job '{}' ({}) loaded from jar {}", graph.jobName(), jobId, payload.getJarId());
+  }
+
+  /** The plan rebuilt here is not the JobManager's: every attempt would meet it again. */
+  static final class PlanMismatchException extends IllegalStateException implements NonRecoverable {
+    private static final long serialVersionUID = 1L;
+
+    PlanMismatchException(String message) {
+      super(message);
+    }
   }
 
   String jobId() {
@@ -148,16 +179,6 @@ final class JobOnTaskManager implements JobMasterGateway {
     List<TaskDeploymentDescriptor> descriptors = new ArrayList<>();
     for (TaskDeployment d : deployments) {
       ExecutionAttemptId id = Messages.fromProto(d.getId());
-      if (id.vertex() >= graph.vertices().size()) {
-        throw new IllegalStateException(
-            "The plan of job "
-                + jobId
-                + " rebuilt here has "
-                + graph.vertices().size()
-                + " vertices but the JobManager deploys vertex "
-                + id.vertex()
-                + ": the job's main must build the same plan on every run");
-      }
       TaskRestore restore =
           DeploymentSerializer.deserializeRestore(d.getRestore().toByteArray(), storage(d));
       descriptors.add(

@@ -13,6 +13,7 @@ import io.weir.cluster.rpc.TaskManagerStatus;
 import io.weir.cluster.rpc.TriggerCheckpointRequest;
 import io.weir.runtime.checkpoint.BarrierHandler;
 import io.weir.runtime.checkpoint.CheckpointOptions;
+import io.weir.runtime.recovery.NonRecoverable;
 import io.weir.runtime.taskexecutor.ExecutionAttemptId;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -48,10 +49,10 @@ final class TaskManagerRpc extends TaskManagerServiceGrpc.TaskManagerServiceImpl
           request.getJob().getJobId(),
           e.getMessage(),
           e);
-      response.onError(
-          Status.FAILED_PRECONDITION
-              .withDescription(WeirMessages.describe(e))
-              .asRuntimeException());
+      // INVALID_ARGUMENT tells the JobManager that another attempt would fail the same way.
+      Status status =
+          e instanceof NonRecoverable ? Status.INVALID_ARGUMENT : Status.FAILED_PRECONDITION;
+      response.onError(status.withDescription(WeirMessages.describe(e)).asRuntimeException());
     }
   }
 

@@ -125,6 +125,28 @@ class ClusterBadInputTest {
   }
 
   @Test
+  void aMainThatBuildsAnotherPlanOnATaskManagerFailsTheJobAtOnceNamingTheDifference()
+      throws Exception {
+    String jobId =
+        cluster.client.run(jarId, "io.weir.testjobs.ClockNamedJob", List.of(), 1, Map.of());
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .pollInterval(Duration.ofMillis(100))
+        .until(() -> cluster.jobState(jobId).equals("FAILED"));
+    String failure = cluster.client.get("/jobs/" + jobId).path("failure").asText();
+    assertThat(failure)
+        .contains("io.weir.testjobs.ClockNamedJob")
+        .doesNotContain("INVALID_ARGUMENT")
+        .contains("built another plan on this TaskManager than on the JobManager")
+        .containsPattern(
+            "expected vertex 0 '[^']*stamped-\\d+[^']*'.*, but built vertex 0 '[^']*stamped-\\d+")
+        .contains("must build the same plan in every process");
+    assertThat(cluster.client.get("/jobs/" + jobId + "/exceptions").at("/exceptionHistory/entries"))
+        .as("a difference every attempt would meet again restarts nothing (1000 attempts allowed)")
+        .hasSizeLessThanOrEqualTo(2);
+  }
+
+  @Test
   void garbageOnTheControlPortClosesTheConnectionAndTheJobManagerKeepsRunning() throws Exception {
     byte[] garbage = new byte[4096];
     new Random(42).nextBytes(garbage);
