@@ -71,9 +71,6 @@ public final class InputChannel {
   /** Buffers for data received from a remote producer; the event loop that receives only. */
   private BufferPool receivePool;
 
-  // Consumer thread only.
-  boolean finished;
-
   /** Credits the consumer grants this channel now; see {@link CreditDepth}. */
   int depth;
 

@@ -30,7 +30,6 @@ import java.util.zip.CheckedInputStream;
  * &lt;base&gt;/&lt;job-id&gt;/chk-&lt;n&gt;/_metadata     the checkpoint's metadata, written last
  * &lt;base&gt;/&lt;job-id&gt;/chk-&lt;n&gt;/&lt;uuid&gt;        state files of checkpoint n
  * &lt;base&gt;/&lt;job-id&gt;/shared/                 state shared by checkpoints (incremental)
- * &lt;base&gt;/&lt;job-id&gt;/taskowned/              state owned by the tasks
  * </pre>
  *
  * State of at most {@code inlineThresholdBytes} is kept inline in the metadata; larger state goes
@@ -54,7 +53,6 @@ public final class FileSystemCheckpointStorage implements CheckpointStorage {
 
   static final String IN_PROGRESS_SUFFIX = ".inprogress";
   static final String SHARED_DIR = "shared";
-  static final String TASK_OWNED_DIR = "taskowned";
 
   static final Pattern CHECKPOINT_DIR = Pattern.compile("chk-(\\d{1,18})");
 
@@ -719,7 +717,6 @@ public final class FileSystemCheckpointStorage implements CheckpointStorage {
   private void createLayout() throws IOException {
     if (!layoutCreated) {
       fs.mkdirs(FileSystems.child(jobDir, SHARED_DIR));
-      fs.mkdirs(FileSystems.child(jobDir, TASK_OWNED_DIR));
       layoutCreated = true;
     }
   }

@@ -162,7 +162,9 @@ class FileSystemCheckpointStorageTest {
     assertThat(checkpointDir.resolve("_metadata")).isRegularFile();
     assertThat(checkpointDir.resolve("_metadata.inprogress")).doesNotExist();
     assertThat(jobDir().resolve("shared")).isDirectory();
-    assertThat(jobDir().resolve("taskowned")).isDirectory();
+    assertThat(jobDir().resolve("taskowned"))
+        .as("no task-owned state: no such directory")
+        .doesNotExist();
     assertThat(storage.loadRetained(new ArrayList<>()))
         .singleElement()
         .usingRecursiveComparison()
