@@ -64,6 +64,9 @@ class SavepointCommandsTest {
                   "jobmanager.rpc.port=0",
                   "-D",
                   "rest.port=0",
+                  // Job defaults, as in a Flink cluster's configuration (with Flink's older key).
+                  "-D",
+                  "state.checkpoints.dir=" + dir.resolve("cluster-checkpoints").toUri(),
                   "--jvm-option=-Xmx256m");
     } finally {
       System.setOut(original);
@@ -249,24 +252,44 @@ class SavepointCommandsTest {
     assertThat(id.find()).as(result.toString()).isTrue();
     String jobId = id.group(1);
     try {
-      await()
-          .atMost(Duration.ofSeconds(60))
-          .ignoreExceptions()
-          .until(
-              () -> {
-                try (Stream<Path> chk = Files.list(checkpoints.resolve(jobId))) {
-                  return chk.anyMatch(
-                      p ->
-                          p.getFileName().toString().startsWith("chk-")
-                              && Files.exists(p.resolve("_metadata")));
-                }
-              });
+      awaitCompletedCheckpoint(checkpoints.resolve(jobId));
       assertThat(Files.readString(dir.resolve("log/jobmanager.log")))
           .contains("Job 'throttled-count': " + warning);
     } finally {
       WeirProcess.Result cancel = weir("cancel", jobId);
       assertThat(cancel.exitCode()).as(cancel.toString()).isZero();
     }
+  }
+
+  @Test
+  void aJobWithoutStorageSettingsCheckpointsWhereTheClustersConfigurationSays() throws Exception {
+    WeirProcess.Result result =
+        weir("run", "-p", "2", "-c", "io.weir.cli.testjobs.ThrottledCountJob", jar.toString());
+    assertThat(result.exitCode()).as(result.toString()).isZero();
+    Matcher id = Pattern.compile("JobID ([0-9a-f]{32})").matcher(result.out());
+    assertThat(id.find()).as(result.toString()).isTrue();
+    String jobId = id.group(1);
+    try {
+      awaitCompletedCheckpoint(dir.resolve("cluster-checkpoints").resolve(jobId));
+    } finally {
+      WeirProcess.Result cancel = weir("cancel", jobId);
+      assertThat(cancel.exitCode()).as(cancel.toString()).isZero();
+    }
+  }
+
+  private static void awaitCompletedCheckpoint(Path jobDir) {
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .ignoreExceptions()
+        .until(
+            () -> {
+              try (Stream<Path> chk = Files.list(jobDir)) {
+                return chk.anyMatch(
+                    p ->
+                        p.getFileName().toString().startsWith("chk-")
+                            && Files.exists(p.resolve("_metadata")));
+              }
+            });
   }
 
   @Test

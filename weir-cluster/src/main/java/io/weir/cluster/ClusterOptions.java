@@ -1,11 +1,13 @@
 package io.weir.cluster;
 
+import io.weir.api.config.KnownKeys;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -229,8 +231,12 @@ public final class ClusterOptions {
     return new ClusterOptions(copy);
   }
 
-  /** Warns about keys that look like cluster keys but are none. */
+  /**
+   * Keys that look like cluster keys but are neither one nor a job setting Weir knows (such as
+   * {@code taskmanager.network.memory.buffers-per-channel}, which jobs read).
+   */
   public List<String> unknownKeys() {
+    Set<String> jobKeys = KnownKeys.all();
     return values.keySet().stream()
         .filter(
             k ->
@@ -239,7 +245,20 @@ public final class ClusterOptions {
                         || k.startsWith("heartbeat.")
                         || k.startsWith("rest.")
                         || k.startsWith("slot."))
-                    && !KEYS.contains(k))
+                    && !KEYS.contains(k)
+                    && !jobKeys.contains(k))
         .toList();
+  }
+
+  /**
+   * The settings that configure jobs rather than this process: every key set here that is no
+   * cluster key ({@code execution.checkpointing.interval}, {@code state.backend.type}, {@code
+   * s3.endpoint}, ...). As in Flink, a JobManager's configuration holds the defaults of the jobs it
+   * runs, and a job's own settings win over them. The secret is a cluster key: never a job's.
+   */
+  public Map<String, String> jobDefaults() {
+    Map<String, String> defaults = new TreeMap<>(values);
+    defaults.keySet().removeAll(KEYS);
+    return defaults;
   }
 }

@@ -4,6 +4,7 @@ import io.weir.api.JobClient;
 import io.weir.api.JobStatus;
 import io.weir.api.config.CheckpointingOptions;
 import io.weir.api.config.Configuration;
+import io.weir.api.config.KnownKeys;
 import io.weir.api.graph.Pipeline;
 import io.weir.runtime.graph.JobGraph;
 import io.weir.runtime.graph.JobGraphBuilder;
@@ -15,6 +16,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.jar.JarFile;
 import java.util.jar.Manifest;
@@ -50,12 +52,42 @@ final class Dispatcher {
   private final JarStore jars;
   private final TaskManagerRegistry registry;
   private final ClusterOptions options;
+
+  /** The job settings of this JobManager's configuration, beneath every job's own. */
+  private final Configuration jobDefaults;
+
   private final Map<String, Job> jobs = new LinkedHashMap<>();
 
   Dispatcher(JarStore jars, TaskManagerRegistry registry, ClusterOptions options) {
     this.jars = jars;
     this.registry = registry;
     this.options = options;
+    this.jobDefaults = jobDefaults(options);
+  }
+
+  /**
+   * The job settings of {@code options}, less the keys of Weir's namespaces that no module knows:
+   * those are logged and left out, so that a Flink configuration file with settings Weir does not
+   * have starts the JobManager and fails no job.
+   */
+  private static Configuration jobDefaults(ClusterOptions options) {
+    Configuration defaults = new Configuration();
+    options.jobDefaults().forEach(defaults::setString);
+    for (String unknown : KnownKeys.unknown(defaults)) {
+      LOG.warn(
+          "Ignoring the setting {} of the JobManager's configuration: no job reads it", unknown);
+    }
+    Configuration known = new Configuration();
+    Set<String> knownKeys = KnownKeys.all();
+    defaults
+        .toMap()
+        .forEach(
+            (k, v) -> {
+              if (knownKeys.contains(k) || !KnownKeys.inWeirNamespace(k)) {
+                known.setString(k, v);
+              }
+            });
+    return known;
   }
 
   JarStore jars() {
@@ -137,7 +169,7 @@ final class Dispatcher {
       Pipeline pipeline,
       JobClassLoader loader,
       CompletableFuture<Void> mainEnded) {
-    JobGraph graph = buildGraph(pipeline, program.settings());
+    JobGraph graph = buildGraph(pipeline, jobDefaults, program.settings());
     warnAboutStorage(graph);
     long slotWait =
         graph.configuration().toMap().containsKey(ClusterOptions.SLOT_REQUEST_TIMEOUT)
@@ -178,7 +210,18 @@ final class Dispatcher {
 
   /** The plan of {@code pipeline} with {@code settings} over the job's own settings. */
   static JobGraph buildGraph(Pipeline pipeline, Map<String, String> settings) {
-    Configuration conf = new Configuration(pipeline.configuration());
+    return buildGraph(pipeline, new Configuration(), settings);
+  }
+
+  /**
+   * The plan of {@code pipeline}: the job's own settings over {@code defaults} (the cluster's), and
+   * {@code settings} (the submission's: {@code -D}, {@code -p}, {@code -s}) over both, as Flink
+   * layers them.
+   */
+  static JobGraph buildGraph(
+      Pipeline pipeline, Configuration defaults, Map<String, String> settings) {
+    Configuration conf = new Configuration(defaults);
+    conf.addAll(pipeline.configuration());
     settings.forEach(conf::setString);
     return JobGraphBuilder.build(new Pipeline(pipeline.jobName(), pipeline.sinks(), conf));
   }

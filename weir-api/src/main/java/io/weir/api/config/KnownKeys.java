@@ -108,6 +108,23 @@ public final class KnownKeys {
    * @throws IllegalArgumentException listing the unknown keys and what they may have meant
    */
   public static void check(Configuration configuration) {
+    List<String> problems = unknown(configuration);
+    if (!problems.isEmpty()) {
+      throw new IllegalArgumentException(
+          "Unknown configuration key"
+              + (problems.size() > 1 ? "s " : " ")
+              + String.join(", ", problems)
+              + ": Weir reads no such setting, so its default would apply. Correct the key, or"
+              + " remove it; the keys are listed in docs/checkpointing.md and the README.");
+    }
+  }
+
+  /**
+   * The keys of {@code configuration} in Weir's namespaces that no module knows, each told as
+   * {@code 'key'} with the nearest known key, if one is close: {@code 'key' (did you mean
+   * 'other'?)}.
+   */
+  public static List<String> unknown(Configuration configuration) {
     Set<String> known = null;
     List<String> problems = new ArrayList<>();
     for (String key : configuration.toMap().keySet()) {
@@ -123,17 +140,11 @@ public final class KnownKeys {
             "'" + key + "'" + (nearest == null ? "" : " (did you mean '" + nearest + "'?)"));
       }
     }
-    if (!problems.isEmpty()) {
-      throw new IllegalArgumentException(
-          "Unknown configuration key"
-              + (problems.size() > 1 ? "s " : " ")
-              + String.join(", ", problems)
-              + ": Weir reads no such setting, so its default would apply. Correct the key, or"
-              + " remove it; the keys are listed in docs/checkpointing.md and the README.");
-    }
+    return problems;
   }
 
-  static boolean inWeirNamespace(String key) {
+  /** Whether {@code key} is in one of Weir's {@link #NAMESPACES}, where keys must be known. */
+  public static boolean inWeirNamespace(String key) {
     for (String namespace : NAMESPACES) {
       if (key.startsWith(namespace)) {
         return true;
