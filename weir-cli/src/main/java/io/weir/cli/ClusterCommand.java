@@ -85,9 +85,11 @@ final class ClusterCommand implements Runnable {
       }
       Path jmLog = home.resolve("log/jobmanager.log");
       List<String> jmArgs = new ArrayList<>(List.of("jobmanager"));
-      if (!Settings.parse(settings).containsKey(io.weir.cluster.ClusterOptions.UPLOAD_DIR)) {
+      if (!Settings.parse(settings).containsKey(io.weir.cluster.ClusterOptions.UPLOAD_DIR.key())) {
         jmArgs.addAll(
-            List.of("-D", io.weir.cluster.ClusterOptions.UPLOAD_DIR + "=" + home.resolve("jars")));
+            List.of(
+                "-D",
+                io.weir.cluster.ClusterOptions.UPLOAD_DIR.key() + "=" + home.resolve("jars")));
       }
       Process jm = spawn(home, "jobmanager", jmLog, concat(jmArgs, common));
       String started = awaitLine(jm, jmLog, "JobManager started", Duration.ofSeconds(60));

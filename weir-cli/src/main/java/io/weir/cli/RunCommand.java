@@ -105,7 +105,7 @@ final class RunCommand implements Callable<Integer> {
     }
     Map<String, String> clusterSettings = new LinkedHashMap<>();
     if (restPort != null) {
-      clusterSettings.put(io.weir.cluster.ClusterOptions.REST_PORT, String.valueOf(restPort));
+      clusterSettings.put(io.weir.cluster.ClusterOptions.REST_PORT.key(), String.valueOf(restPort));
     }
     try (io.weir.cluster.EmbeddedCluster cluster =
         new io.weir.cluster.EmbeddedCluster(clusterSettings)) {

@@ -46,7 +46,7 @@ public final class ClusterMain {
     configureLogging();
     ClusterOptions options = ClusterOptions.load(config, settings);
     if (slots != null) {
-      options = options.with(ClusterOptions.SLOTS, String.valueOf(slots));
+      options = options.with(ClusterOptions.SLOTS, slots);
     }
     String address =
         jobManager != null

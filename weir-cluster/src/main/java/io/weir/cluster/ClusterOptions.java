@@ -1,170 +1,202 @@
 package io.weir.cluster;
 
+import io.weir.api.config.ConfigOption;
+import io.weir.api.config.ConfigOptionProvider;
+import io.weir.api.config.ConfigOptions;
+import io.weir.api.config.Configuration;
 import io.weir.api.config.KnownKeys;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.stream.Collectors;
 
 /**
  * The settings of JobManager and TaskManager processes, with Flink's keys where the concept is the
- * same. Read from a config file of {@code key: value} lines (Flink's flat {@code config.yaml}) and
- * {@code -D key=value} arguments, the latter winning.
+ * same, each a {@link ConfigOption} known to the one registry ({@link KnownKeys}, through {@link
+ * Provider}). Read from a config file (Flink's {@code config.yaml}, flat or nested) and {@code -D
+ * key=value} arguments, the latter winning. Every other key of the file is a default of the jobs a
+ * JobManager runs ({@link #jobDefaults()}).
  */
 public final class ClusterOptions {
 
-  /** Address the TaskManagers and clients reach the JobManager at. */
-  public static final String JM_ADDRESS = "jobmanager.rpc.address";
+  public static final ConfigOption<String> JM_ADDRESS =
+      ConfigOptions.key("jobmanager.rpc.address")
+          .stringType()
+          .defaultValue("127.0.0.1")
+          .withDescription("Address the TaskManagers and clients reach the JobManager at.");
 
-  /** The JobManager's control port (gRPC). */
-  public static final String JM_PORT = "jobmanager.rpc.port";
+  public static final ConfigOption<Integer> JM_PORT =
+      ConfigOptions.key("jobmanager.rpc.port")
+          .intType()
+          .defaultValue(6123)
+          .withDescription("The JobManager's control port (gRPC); 0 picks a free one.");
 
-  /** The address the JobManager's control port binds to. */
-  public static final String JM_BIND_HOST = "jobmanager.bind-host";
+  public static final ConfigOption<String> JM_BIND_HOST =
+      ConfigOptions.key("jobmanager.bind-host")
+          .stringType()
+          .defaultValue("127.0.0.1")
+          .withDescription("The address the JobManager's control port binds to.");
 
-  /** The REST port. */
-  public static final String REST_PORT = "rest.port";
+  public static final ConfigOption<Integer> REST_PORT =
+      ConfigOptions.key("rest.port")
+          .intType()
+          .defaultValue(8081)
+          .withDescription("The REST port; 0 picks a free one.");
 
-  /** The address the REST server binds to. */
-  public static final String REST_BIND_ADDRESS = "rest.bind-address";
+  public static final ConfigOption<String> REST_BIND_ADDRESS =
+      ConfigOptions.key("rest.bind-address")
+          .stringType()
+          .defaultValue("127.0.0.1")
+          .withDescription("The address the REST server binds to.");
 
-  /** The address a TaskManager's control port binds to and is reached at. */
-  public static final String TM_BIND_HOST = "taskmanager.bind-host";
+  public static final ConfigOption<String> TM_BIND_HOST =
+      ConfigOptions.key("taskmanager.bind-host")
+          .stringType()
+          .defaultValue("127.0.0.1")
+          .withDescription("The address a TaskManager's control and data ports bind to.");
 
-  /** A TaskManager's control port; 0 picks a free one. */
-  public static final String TM_PORT = "taskmanager.rpc.port";
+  public static final ConfigOption<String> TM_HOST =
+      ConfigOptions.key("taskmanager.host")
+          .stringType()
+          .noDefaultValue()
+          .withDescription(
+              "The address the JobManager and other TaskManagers reach a TaskManager at; unset:"
+                  + " its bind host.");
 
-  /** A TaskManager's data port (Netty); 0 picks a free one. */
-  public static final String TM_DATA_PORT = "taskmanager.data.port";
+  public static final ConfigOption<Integer> TM_PORT =
+      ConfigOptions.key("taskmanager.rpc.port")
+          .intType()
+          .defaultValue(0)
+          .withDescription("A TaskManager's control port; 0 picks a free one.");
 
-  /** The data plane's socket transport: auto (epoll where available), nio or epoll. */
-  public static final String NETTY_TRANSPORT = "taskmanager.network.netty.transport";
+  public static final ConfigOption<Integer> TM_DATA_PORT =
+      ConfigOptions.key("taskmanager.data.port")
+          .intType()
+          .defaultValue(0)
+          .withDescription("A TaskManager's data port (Netty); 0 picks a free one.");
 
-  /**
-   * Event-loop threads of the data plane, serving both its server and its client connections; -1
-   * (the default) for one per slot.
-   */
-  public static final String NETTY_THREADS = "taskmanager.network.netty.num-threads";
+  public static final ConfigOption<String> NETTY_TRANSPORT =
+      ConfigOptions.key("taskmanager.network.netty.transport")
+          .stringType()
+          .defaultValue("auto")
+          .withDescription(
+              "The data plane's sockets: epoll (Netty's native transport), nio, or auto (epoll"
+                  + " where it loads, else nio).");
 
-  /**
-   * Whether a job's slots are spread over as many TaskManagers as possible (true) or packed onto as
-   * few as possible (false, Flink's default).
-   */
-  public static final String EVENLY_SPREAD_OUT_SLOTS = "cluster.evenly-spread-out-slots";
+  public static final ConfigOption<Integer> NETTY_THREADS =
+      ConfigOptions.key("taskmanager.network.netty.num-threads")
+          .intType()
+          .defaultValue(-1)
+          .withDescription(
+              "Event-loop threads of the data plane, serving both its server and its client"
+                  + " connections; -1 for one per slot.");
 
-  /** Slots of a TaskManager. */
-  public static final String SLOTS = "taskmanager.numberOfTaskSlots";
+  public static final ConfigOption<Boolean> EVENLY_SPREAD_OUT_SLOTS =
+      ConfigOptions.key("cluster.evenly-spread-out-slots")
+          .booleanType()
+          .defaultValue(false)
+          .withDescription(
+              "Spread a job's slots over as many TaskManagers as possible (true) or pack them onto"
+                  + " as few as possible (false, Flink's default).");
 
-  /** How often heartbeats are sent, in milliseconds. */
-  public static final String HEARTBEAT_INTERVAL = "heartbeat.interval";
+  public static final ConfigOption<Integer> SLOTS =
+      ConfigOptions.key("taskmanager.numberOfTaskSlots")
+          .intType()
+          .defaultValue(1)
+          .withDescription("Slots of a TaskManager.");
 
-  /** After how long without a heartbeat a peer counts as lost, in milliseconds. */
-  public static final String HEARTBEAT_TIMEOUT = "heartbeat.timeout";
+  public static final ConfigOption<Duration> HEARTBEAT_INTERVAL =
+      ConfigOptions.key("heartbeat.interval")
+          .durationType()
+          .defaultValue(Duration.ofSeconds(10))
+          .withDescription("How often heartbeats are sent, both ways (bare numbers are ms).");
 
-  /** How long a job waits for enough free slots, in milliseconds. */
-  public static final String SLOT_REQUEST_TIMEOUT = "slot.request.timeout";
+  public static final ConfigOption<Duration> HEARTBEAT_TIMEOUT =
+      ConfigOptions.key("heartbeat.timeout")
+          .durationType()
+          .defaultValue(Duration.ofSeconds(50))
+          .withDescription("Silence after which a peer counts as lost (bare numbers are ms).");
 
-  /** Where the JobManager keeps uploaded jars and a TaskManager its copies of them. */
-  public static final String UPLOAD_DIR = "web.upload.dir";
+  public static final ConfigOption<Duration> SLOT_REQUEST_TIMEOUT =
+      ConfigOptions.key("slot.request.timeout")
+          .durationType()
+          .defaultValue(Duration.ofMinutes(5))
+          .withDescription(
+              "How long a job waits for enough free slots (bare numbers are ms); a job may set its"
+                  + " own.");
 
-  /**
-   * A shared secret: when set, registration, submission, changing REST calls and every control
-   * message must present it.
-   */
-  public static final String SECRET = "security.cluster.secret";
+  public static final ConfigOption<String> UPLOAD_DIR =
+      ConfigOptions.key("web.upload.dir")
+          .stringType()
+          .noDefaultValue()
+          .withDescription(
+              "Where the JobManager keeps uploaded jars and a TaskManager its copies; unset: a"
+                  + " directory of the process under the temporary directory.");
 
-  /** Every key of this class, to name the nearest when a key is mistyped. */
-  public static final List<String> KEYS =
-      List.of(
-          JM_ADDRESS,
-          JM_PORT,
-          JM_BIND_HOST,
-          REST_PORT,
-          REST_BIND_ADDRESS,
-          TM_BIND_HOST,
-          TM_PORT,
-          TM_DATA_PORT,
-          NETTY_TRANSPORT,
-          NETTY_THREADS,
-          EVENLY_SPREAD_OUT_SLOTS,
-          SLOTS,
-          HEARTBEAT_INTERVAL,
-          HEARTBEAT_TIMEOUT,
-          SLOT_REQUEST_TIMEOUT,
-          UPLOAD_DIR,
-          SECRET);
+  public static final ConfigOption<String> SECRET =
+      ConfigOptions.key("security.cluster.secret")
+          .stringType()
+          .noDefaultValue()
+          .withDescription(
+              "A shared secret: when set, registration, submission, changing REST calls, control"
+                  + " messages and data connections must present it.");
 
-  private static final Map<String, String> DEFAULTS =
-      Map.ofEntries(
-          Map.entry(JM_ADDRESS, "127.0.0.1"),
-          Map.entry(JM_PORT, "6123"),
-          Map.entry(JM_BIND_HOST, "127.0.0.1"),
-          Map.entry(REST_PORT, "8081"),
-          Map.entry(REST_BIND_ADDRESS, "127.0.0.1"),
-          Map.entry(TM_BIND_HOST, "127.0.0.1"),
-          Map.entry(TM_PORT, "0"),
-          Map.entry(TM_DATA_PORT, "0"),
-          Map.entry(NETTY_TRANSPORT, "auto"),
-          Map.entry(NETTY_THREADS, "-1"),
-          Map.entry(EVENLY_SPREAD_OUT_SLOTS, "false"),
-          Map.entry(SLOTS, "1"),
-          Map.entry(HEARTBEAT_INTERVAL, "10000"),
-          Map.entry(HEARTBEAT_TIMEOUT, "50000"),
-          Map.entry(SLOT_REQUEST_TIMEOUT, "300000"));
+  /** Every option of the cluster's processes. */
+  public static final List<ConfigOption<?>> OPTIONS =
+      List.copyOf(ConfigOptionProvider.declaredIn(ClusterOptions.class));
 
-  private final Map<String, String> values;
+  /** Every key of {@link #OPTIONS}. */
+  public static final Set<String> KEYS =
+      OPTIONS.stream().map(ConfigOption::key).collect(Collectors.toUnmodifiableSet());
 
-  private ClusterOptions(Map<String, String> values) {
+  /** Makes the cluster's options known to the registry. */
+  public static final class Provider implements ConfigOptionProvider {
+    @Override
+    public Collection<ConfigOption<?>> options() {
+      return OPTIONS;
+    }
+  }
+
+  private final Configuration values;
+
+  private ClusterOptions(Configuration values) {
     this.values = values;
   }
 
   /**
    * Settings from {@code file} (may be null) overridden by {@code overrides}.
    *
-   * @throws IllegalArgumentException naming the file or the line that cannot be read
+   * @throws IllegalArgumentException naming the file, and the line that cannot be read
    */
   public static ClusterOptions load(Path file, Map<String, String> overrides) {
-    Map<String, String> values = new TreeMap<>();
+    Configuration values = new Configuration();
     if (file != null) {
-      List<String> lines;
+      if (!Files.isRegularFile(file)) {
+        throw new IllegalArgumentException(
+            "Cannot read the config file " + file + ": no such file");
+      }
       try {
-        lines = Files.readAllLines(file);
+        values.addAll(Configuration.fromYaml(file));
       } catch (IOException e) {
         throw new IllegalArgumentException(
             "Cannot read the config file " + file + ": " + e.getMessage(), e);
       }
-      for (int i = 0; i < lines.size(); i++) {
-        String line = lines.get(i).strip();
-        if (line.isEmpty() || line.startsWith("#")) {
-          continue;
-        }
-        int colon = line.indexOf(':');
-        if (colon <= 0) {
-          throw new IllegalArgumentException(
-              "Line " + (i + 1) + " of the config file " + file + " is not 'key: value': " + line);
-        }
-        values.put(line.substring(0, colon).strip(), unquote(line.substring(colon + 1).strip()));
-      }
     }
-    values.putAll(overrides);
+    overrides.forEach(values::setString);
     return new ClusterOptions(values);
   }
 
   /** Settings from {@code values} alone. */
   public static ClusterOptions of(Map<String, String> values) {
-    return new ClusterOptions(new TreeMap<>(values));
-  }
-
-  private static String unquote(String v) {
-    if (v.length() >= 2
-        && ((v.startsWith("\"") && v.endsWith("\"")) || (v.startsWith("'") && v.endsWith("'")))) {
-      return v.substring(1, v.length() - 1);
-    }
-    return v;
+    Configuration conf = new Configuration();
+    values.forEach(conf::setString);
+    return new ClusterOptions(conf);
   }
 
   /** Parses {@code key=value}. */
@@ -177,45 +209,18 @@ public final class ClusterOptions {
     return Map.entry(setting.substring(0, eq).strip(), setting.substring(eq + 1).strip());
   }
 
-  /** The value of {@code key}, its default, or null. */
-  public String get(String key) {
-    String v = values.get(key);
-    return v != null ? v : DEFAULTS.get(key);
+  /**
+   * The value of {@code option}, or its default (null for none).
+   *
+   * @throws IllegalArgumentException naming the key, for a value that cannot be read
+   */
+  public <T> T get(ConfigOption<T> option) {
+    return values.get(option);
   }
 
-  /** The value of {@code key} as an int. */
-  public int getInt(String key) {
-    String v = get(key);
-    try {
-      return Integer.parseInt(v.strip());
-    } catch (NumberFormatException | NullPointerException e) {
-      throw new IllegalArgumentException(
-          "The setting " + key + " = '" + v + "' is not a whole number", e);
-    }
-  }
-
-  /** The value of {@code key} as a duration: milliseconds, or with a unit (500 ms, 10 s, 1 min). */
-  public Duration getDuration(String key) {
-    String v = get(key);
-    try {
-      String s = v.strip().toLowerCase(java.util.Locale.ROOT).replace(" ", "");
-      if (s.endsWith("ms")) {
-        return Duration.ofMillis(Long.parseLong(s.substring(0, s.length() - 2)));
-      } else if (s.endsWith("min")) {
-        return Duration.ofMinutes(Long.parseLong(s.substring(0, s.length() - 3)));
-      } else if (s.endsWith("s")) {
-        return Duration.ofSeconds(Long.parseLong(s.substring(0, s.length() - 1)));
-      }
-      return Duration.ofMillis(Long.parseLong(s));
-    } catch (NumberFormatException | NullPointerException e) {
-      throw new IllegalArgumentException(
-          "The setting "
-              + key
-              + " = '"
-              + v
-              + "' is not a duration: give milliseconds, or e.g. '500 ms', '10 s', '1 min'",
-          e);
-    }
+  /** Whether {@code option} is set, not defaulted. */
+  public boolean contains(ConfigOption<?> option) {
+    return values.contains(option);
   }
 
   /** The secret, or null when none is configured. */
@@ -224,41 +229,44 @@ public final class ClusterOptions {
     return s == null || s.isBlank() ? null : s;
   }
 
-  /** A copy with {@code key} set to {@code value}. */
-  public ClusterOptions with(String key, String value) {
-    Map<String, String> copy = new TreeMap<>(values);
-    copy.put(key, value);
+  /** A copy with {@code option} set to {@code value}. */
+  public <T> ClusterOptions with(ConfigOption<T> option, T value) {
+    Configuration copy = new Configuration(values);
+    copy.set(option, value);
     return new ClusterOptions(copy);
   }
 
   /**
-   * Keys that look like cluster keys but are neither one nor a job setting Weir knows (such as
-   * {@code taskmanager.network.memory.buffers-per-channel}, which jobs read).
+   * The keys of Weir's namespaces set here that no option knows, each with the nearest known key
+   * ({@code 'rest.prot' (did you mean 'rest.port'?)}): a process logs them, and a JobManager leaves
+   * them out of its jobs' defaults.
    */
   public List<String> unknownKeys() {
-    Set<String> jobKeys = KnownKeys.all();
-    return values.keySet().stream()
-        .filter(
-            k ->
-                (k.startsWith("jobmanager.")
-                        || k.startsWith("taskmanager.")
-                        || k.startsWith("heartbeat.")
-                        || k.startsWith("rest.")
-                        || k.startsWith("slot."))
-                    && !KEYS.contains(k)
-                    && !jobKeys.contains(k))
-        .toList();
+    return KnownKeys.unknownInProcess(values);
   }
 
   /**
    * The settings that configure jobs rather than this process: every key set here that is no
-   * cluster key ({@code execution.checkpointing.interval}, {@code state.backend.type}, {@code
-   * s3.endpoint}, ...). As in Flink, a JobManager's configuration holds the defaults of the jobs it
-   * runs, and a job's own settings win over them. The secret is a cluster key: never a job's.
+   * cluster key and no unknown key of Weir's namespaces ({@code execution.checkpointing.interval},
+   * {@code state.backend.type}, {@code s3.endpoint}, ...). As in Flink, a JobManager's
+   * configuration holds the defaults of the jobs it runs, and a job's own settings win over them.
+   * The secret is a cluster key: never a job's.
    */
   public Map<String, String> jobDefaults() {
-    Map<String, String> defaults = new TreeMap<>(values);
-    defaults.keySet().removeAll(KEYS);
+    Set<String> known = KnownKeys.all();
+    Map<String, String> defaults = new TreeMap<>();
+    values
+        .toMap()
+        .forEach(
+            (k, v) -> {
+              if (!KEYS.contains(k)
+                  && (known.contains(k)
+                      || !KnownKeys.inWeirNamespace(k)
+                          && !KnownKeys.inProcessNamespace(k)
+                          && !k.startsWith("weir."))) {
+                defaults.put(k, v);
+              }
+            });
     return defaults;
   }
 }

@@ -4,7 +4,6 @@ import io.weir.api.JobClient;
 import io.weir.api.JobStatus;
 import io.weir.api.config.CheckpointingOptions;
 import io.weir.api.config.Configuration;
-import io.weir.api.config.KnownKeys;
 import io.weir.api.graph.Pipeline;
 import io.weir.runtime.graph.JobGraph;
 import io.weir.runtime.graph.JobGraphBuilder;
@@ -16,7 +15,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.jar.JarFile;
 import java.util.jar.Manifest;
@@ -62,32 +60,8 @@ final class Dispatcher {
     this.jars = jars;
     this.registry = registry;
     this.options = options;
-    this.jobDefaults = jobDefaults(options);
-  }
-
-  /**
-   * The job settings of {@code options}, less the keys of Weir's namespaces that no module knows:
-   * those are logged and left out, so that a Flink configuration file with settings Weir does not
-   * have starts the JobManager and fails no job.
-   */
-  private static Configuration jobDefaults(ClusterOptions options) {
-    Configuration defaults = new Configuration();
-    options.jobDefaults().forEach(defaults::setString);
-    for (String unknown : KnownKeys.unknown(defaults)) {
-      LOG.warn(
-          "Ignoring the setting {} of the JobManager's configuration: no job reads it", unknown);
-    }
-    Configuration known = new Configuration();
-    Set<String> knownKeys = KnownKeys.all();
-    defaults
-        .toMap()
-        .forEach(
-            (k, v) -> {
-              if (knownKeys.contains(k) || !KnownKeys.inWeirNamespace(k)) {
-                known.setString(k, v);
-              }
-            });
-    return known;
+    this.jobDefaults = new Configuration();
+    options.jobDefaults().forEach(jobDefaults::setString);
   }
 
   JarStore jars() {
@@ -172,11 +146,9 @@ final class Dispatcher {
     JobGraph graph = buildGraph(pipeline, jobDefaults, program.settings());
     warnAboutStorage(graph);
     long slotWait =
-        graph.configuration().toMap().containsKey(ClusterOptions.SLOT_REQUEST_TIMEOUT)
-            ? ClusterOptions.of(graph.configuration().toMap())
-                .getDuration(ClusterOptions.SLOT_REQUEST_TIMEOUT)
-                .toMillis()
-            : options.getDuration(ClusterOptions.SLOT_REQUEST_TIMEOUT).toMillis();
+        graph.configuration().contains(ClusterOptions.SLOT_REQUEST_TIMEOUT)
+            ? graph.configuration().get(ClusterOptions.SLOT_REQUEST_TIMEOUT).toMillis()
+            : options.get(ClusterOptions.SLOT_REQUEST_TIMEOUT).toMillis();
     ClusterGateway[] gateway = new ClusterGateway[1];
     JobMaster master =
         new JobMaster(

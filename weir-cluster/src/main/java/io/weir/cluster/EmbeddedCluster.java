@@ -28,9 +28,9 @@ public final class EmbeddedCluster implements AutoCloseable {
    */
   public EmbeddedCluster(Map<String, String> settings) throws IOException, InterruptedException {
     Map<String, String> values = new LinkedHashMap<>();
-    values.put(ClusterOptions.JM_PORT, "0");
-    values.put(ClusterOptions.REST_PORT, "0");
-    values.put(ClusterOptions.SLOTS, String.valueOf(SLOTS));
+    values.put(ClusterOptions.JM_PORT.key(), "0");
+    values.put(ClusterOptions.REST_PORT.key(), "0");
+    values.put(ClusterOptions.SLOTS.key(), String.valueOf(SLOTS));
     values.putAll(settings);
     ClusterOptions options = ClusterOptions.of(values);
     this.jobManager = new JobManager(options);

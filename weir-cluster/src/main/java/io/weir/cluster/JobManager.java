@@ -38,26 +38,17 @@ public final class JobManager implements AutoCloseable {
    *
    * @throws IllegalArgumentException naming the setting at fault, or the address already in use
    */
-  private static boolean booleanSetting(ClusterOptions options, String key) {
-    String value = options.get(key).strip();
-    if (!value.equalsIgnoreCase("true") && !value.equalsIgnoreCase("false")) {
-      throw new IllegalArgumentException(
-          "The setting " + key + " must be true or false, not '" + value + "'");
-    }
-    return Boolean.parseBoolean(value);
-  }
-
   public JobManager(ClusterOptions options) throws IOException, InterruptedException {
     for (String key : options.unknownKeys()) {
-      LOG.warn("Ignoring unknown cluster setting {}", key);
+      LOG.warn("Ignoring the setting {}: neither this process nor a job reads it", key);
     }
     String secret = options.secret();
     this.registry =
         new TaskManagerRegistry(
             secret,
-            options.getDuration(ClusterOptions.HEARTBEAT_INTERVAL),
-            options.getDuration(ClusterOptions.HEARTBEAT_TIMEOUT),
-            booleanSetting(options, ClusterOptions.EVENLY_SPREAD_OUT_SLOTS),
+            options.get(ClusterOptions.HEARTBEAT_INTERVAL),
+            options.get(ClusterOptions.HEARTBEAT_TIMEOUT),
+            options.get(ClusterOptions.EVENLY_SPREAD_OUT_SLOTS),
             timer);
     String uploadDir = options.get(ClusterOptions.UPLOAD_DIR);
     Path jarDir =
@@ -69,7 +60,7 @@ public final class JobManager implements AutoCloseable {
                 "jars");
     Dispatcher dispatcher = new Dispatcher(new JarStore(jarDir), registry, options);
     String rpcHost = options.get(ClusterOptions.JM_BIND_HOST);
-    int rpcPort = options.getInt(ClusterOptions.JM_PORT);
+    int rpcPort = options.get(ClusterOptions.JM_PORT);
     try {
       this.rpc =
           ControlPlane.server(new InetSocketAddress(rpcHost, rpcPort))
@@ -82,16 +73,16 @@ public final class JobManager implements AutoCloseable {
               .start();
     } catch (IOException e) {
       timer.shutdownNow();
-      throw bindFailure("control", rpcHost, rpcPort, ClusterOptions.JM_PORT, e);
+      throw bindFailure("control", rpcHost, rpcPort, ClusterOptions.JM_PORT.key(), e);
     }
     String restHost = options.get(ClusterOptions.REST_BIND_ADDRESS);
-    int restPort = options.getInt(ClusterOptions.REST_PORT);
+    int restPort = options.get(ClusterOptions.REST_PORT);
     try {
       this.rest = new RestServer(dispatcher, registry, secret, restHost, restPort);
     } catch (Exception e) {
       rpc.shutdownNow();
       timer.shutdownNow();
-      throw bindFailure("REST", restHost, restPort, ClusterOptions.REST_PORT, e);
+      throw bindFailure("REST", restHost, restPort, ClusterOptions.REST_PORT.key(), e);
     }
     LOG.info(
         "JobManager started: control port {}:{}, REST port {}:{}, jars in {}{}",

@@ -59,10 +59,8 @@ final class JobManagerRpc extends JobManagerServiceGrpc.JobManagerServiceImplBas
       response.onNext(
           RegisterTaskManagerResponse.newBuilder()
               .setAccepted(true)
-              .setHeartbeatIntervalMillis(
-                  options.getDuration(ClusterOptions.HEARTBEAT_INTERVAL).toMillis())
-              .setHeartbeatTimeoutMillis(
-                  options.getDuration(ClusterOptions.HEARTBEAT_TIMEOUT).toMillis())
+              .setHeartbeatIntervalMillis(options.get(ClusterOptions.HEARTBEAT_INTERVAL).toMillis())
+              .setHeartbeatTimeoutMillis(options.get(ClusterOptions.HEARTBEAT_TIMEOUT).toMillis())
               .build());
     }
     response.onCompleted();

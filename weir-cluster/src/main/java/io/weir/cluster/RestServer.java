@@ -253,7 +253,7 @@ final class RestServer implements AutoCloseable {
             method,
             uri.path(),
             ctx.channel().remoteAddress(),
-            ClusterOptions.SECRET);
+            ClusterOptions.SECRET.key());
         throw new RestException(
             HttpResponseStatus.UNAUTHORIZED,
             "Wrong or missing cluster secret: send it in the " + Secrets.HEADER + " header");

@@ -96,11 +96,11 @@ public final class Secrets {
               call.getMethodDescriptor().getBareMethodName(),
               call.getAttributes().get(Grpc.TRANSPORT_ATTR_REMOTE_ADDR),
               what,
-              ClusterOptions.SECRET);
+              ClusterOptions.SECRET.key());
           call.close(
               Status.UNAUTHENTICATED.withDescription(
                   "wrong or missing cluster secret: set "
-                      + ClusterOptions.SECRET
+                      + ClusterOptions.SECRET.key()
                       + " to the cluster's secret"),
               new Metadata());
           return new ServerCall.Listener<>() {};

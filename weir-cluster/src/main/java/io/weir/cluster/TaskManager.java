@@ -74,28 +74,31 @@ public final class TaskManager implements AutoCloseable {
       ClusterOptions options, String jobManagerHost, int jobManagerPort, Consumer<String> fatal)
       throws IOException {
     this.fatal = fatal;
-    this.slots = options.getInt(ClusterOptions.SLOTS);
+    for (String key : options.unknownKeys()) {
+      LOG.warn("Ignoring the setting {}: neither this process nor a job reads it", key);
+    }
+    this.slots = options.get(ClusterOptions.SLOTS);
     if (slots < 1) {
       throw new IllegalArgumentException(
           "A TaskManager needs at least one slot, not "
               + slots
               + " ("
-              + ClusterOptions.SLOTS
+              + ClusterOptions.SLOTS.key()
               + ")");
     }
-    this.heartbeatInterval = options.getDuration(ClusterOptions.HEARTBEAT_INTERVAL).toMillis();
-    this.heartbeatTimeout = options.getDuration(ClusterOptions.HEARTBEAT_TIMEOUT).toMillis();
+    this.heartbeatInterval = options.get(ClusterOptions.HEARTBEAT_INTERVAL).toMillis();
+    this.heartbeatTimeout = options.get(ClusterOptions.HEARTBEAT_TIMEOUT).toMillis();
     this.jobManagerAddress = jobManagerHost + ":" + jobManagerPort;
     String bindHost = options.get(ClusterOptions.TM_BIND_HOST);
-    String host = options.get("taskmanager.host");
+    String host = options.get(ClusterOptions.TM_HOST);
     this.advertisedHost = host != null ? host : bindHost;
     String secret = options.secret();
-    int port = options.getInt(ClusterOptions.TM_PORT);
-    int dataPort = options.getInt(ClusterOptions.TM_DATA_PORT);
+    int port = options.get(ClusterOptions.TM_PORT);
+    int dataPort = options.get(ClusterOptions.TM_DATA_PORT);
     DataTransport transport =
         DataTransport.of(
-            ClusterOptions.NETTY_TRANSPORT, options.get(ClusterOptions.NETTY_TRANSPORT));
-    int dataThreads = dataPlaneThreads(options.getInt(ClusterOptions.NETTY_THREADS), slots);
+            ClusterOptions.NETTY_TRANSPORT.key(), options.get(ClusterOptions.NETTY_TRANSPORT));
+    int dataThreads = dataPlaneThreads(options.get(ClusterOptions.NETTY_THREADS), slots);
     try {
       this.server =
           ControlPlane.server(new InetSocketAddress(bindHost, port))
@@ -115,7 +118,7 @@ public final class TaskManager implements AutoCloseable {
               + " ("
               + e.getMessage()
               + "): choose another with -D "
-              + ClusterOptions.TM_PORT
+              + ClusterOptions.TM_PORT.key()
               + "=PORT",
           e);
     }
@@ -125,7 +128,11 @@ public final class TaskManager implements AutoCloseable {
     } catch (IOException e) {
       server.shutdownNow();
       throw new IllegalArgumentException(
-          e.getMessage() + ": choose another with -D " + ClusterOptions.TM_DATA_PORT + "=PORT", e);
+          e.getMessage()
+              + ": choose another with -D "
+              + ClusterOptions.TM_DATA_PORT.key()
+              + "=PORT",
+          e);
     }
     this.id = "tm-" + server.getPort() + "-" + UUID.randomUUID().toString().substring(0, 8);
     this.jars =
@@ -224,7 +231,7 @@ public final class TaskManager implements AutoCloseable {
           status.getCode()
               + (status.getDescription() != null ? ", " + status.getDescription() : ""),
           backoff,
-          ClusterOptions.JM_PORT);
+          ClusterOptions.JM_PORT.key());
       var unused =
           timer.schedule(
               () -> register(attempt + 1, Math.min(MAX_BACKOFF_MILLIS, backoff * 2)),
@@ -260,7 +267,7 @@ public final class TaskManager implements AutoCloseable {
                 + " TaskManager's tasks and registering again",
             jobManagerAddress,
             silent,
-            ClusterOptions.HEARTBEAT_TIMEOUT,
+            ClusterOptions.HEARTBEAT_TIMEOUT.key(),
             heartbeatTimeout);
         reconnect();
         return;
@@ -381,9 +388,10 @@ public final class TaskManager implements AutoCloseable {
   }
 
   /**
-   * The data plane's event-loop threads: {@code setting} ({@value ClusterOptions#NETTY_THREADS}),
-   * or one per slot for -1. One loop serves a connection's reads and writes and the credits that go
-   * back on it, so more loops than the slots' channels need only add wake-ups.
+   * The data plane's event-loop threads: {@code setting} ({@code
+   * taskmanager.network.netty.num-threads}), or one per slot for -1. One loop serves a connection's
+   * reads and writes and the credits that go back on it, so more loops than the slots' channels
+   * need only add wake-ups.
    *
    * @throws IllegalArgumentException naming the setting when it is 0 or below -1
    */
@@ -394,7 +402,7 @@ public final class TaskManager implements AutoCloseable {
     if (setting < 1) {
       throw new IllegalArgumentException(
           "The setting "
-              + ClusterOptions.NETTY_THREADS
+              + ClusterOptions.NETTY_THREADS.key()
               + " = '"
               + setting
               + "' is not a number of threads: give one of at least 1, or -1 for one per slot");

@@ -192,7 +192,7 @@ final class TaskManagerRegistry implements AutoCloseable {
                               + " within "
                               + waitMillis
                               + " ms ("
-                              + ClusterOptions.SLOT_REQUEST_TIMEOUT
+                              + ClusterOptions.SLOT_REQUEST_TIMEOUT.key()
                               + "); "
                               + offer
                               + ". Start more TaskManagers (or give them more --slots), or lower"
@@ -306,7 +306,7 @@ final class TaskManagerRegistry implements AutoCloseable {
             "no heartbeat for "
                 + silentMillis
                 + " ms ("
-                + ClusterOptions.HEARTBEAT_TIMEOUT
+                + ClusterOptions.HEARTBEAT_TIMEOUT.key()
                 + " = "
                 + timeout.toMillis()
                 + ")");

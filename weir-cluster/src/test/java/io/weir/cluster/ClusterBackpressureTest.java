@@ -29,9 +29,9 @@ class ClusterBackpressureTest {
         new TestCluster(
             "backpressure",
             Map.of(
-                ClusterOptions.HEARTBEAT_INTERVAL,
+                ClusterOptions.HEARTBEAT_INTERVAL.key(),
                 "500",
-                ClusterOptions.HEARTBEAT_TIMEOUT,
+                ClusterOptions.HEARTBEAT_TIMEOUT.key(),
                 "10000"));
     cluster.startJobManager();
     cluster.startTaskManager(1);

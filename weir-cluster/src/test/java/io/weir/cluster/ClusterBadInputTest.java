@@ -35,10 +35,10 @@ class ClusterBadInputTest {
         new TestCluster(
             "badinput",
             Map.of(
-                ClusterOptions.HEARTBEAT_INTERVAL, "250",
-                ClusterOptions.HEARTBEAT_TIMEOUT, "3000",
-                ClusterOptions.SLOT_REQUEST_TIMEOUT, "2000",
-                ClusterOptions.SECRET, SECRET));
+                ClusterOptions.HEARTBEAT_INTERVAL.key(), "250",
+                ClusterOptions.HEARTBEAT_TIMEOUT.key(), "3000",
+                ClusterOptions.SLOT_REQUEST_TIMEOUT.key(), "2000",
+                ClusterOptions.SECRET.key(), SECRET));
     cluster.startJobManager();
     cluster.startTaskManager(2);
     jarId = cluster.client.upload(TestCluster.testJobJar(cluster.dir.resolve("job.jar"), null));
@@ -61,7 +61,8 @@ class ClusterBadInputTest {
   void taskManagerPointedAtAWrongAddressRetriesWithBackoff() throws Exception {
     int port = closedPort();
     TestCluster.Node tm =
-        cluster.startTaskManagerAt("127.0.0.1:" + port, 1, Map.of(ClusterOptions.SECRET, SECRET));
+        cluster.startTaskManagerAt(
+            "127.0.0.1:" + port, 1, Map.of(ClusterOptions.SECRET.key(), SECRET));
     try {
       tm.awaitLog(
           Pattern.compile(
@@ -183,10 +184,10 @@ class ClusterBadInputTest {
 
     TestCluster.Node tm =
         cluster.startTaskManagerAt(
-            "127.0.0.1:" + cluster.rpcPort, 1, Map.of(ClusterOptions.SECRET, "wrong"));
+            "127.0.0.1:" + cluster.rpcPort, 1, Map.of(ClusterOptions.SECRET.key(), "wrong"));
     assertThat(tm.process.waitFor(60, TimeUnit.SECONDS)).isTrue();
     assertThat(tm.process.exitValue()).isEqualTo(1);
-    assertThat(tm.log()).contains("refused this TaskManager").contains(ClusterOptions.SECRET);
+    assertThat(tm.log()).contains("refused this TaskManager").contains(ClusterOptions.SECRET.key());
     assertThat(cluster.jobManager.log()).contains("Refused RegisterTaskManager from /127.0.0.1");
   }
 
@@ -210,7 +211,7 @@ class ClusterBadInputTest {
                               .setJobId("a".repeat(32))
                               .build()))
           .hasMessageContaining("UNAUTHENTICATED")
-          .hasMessageContaining(ClusterOptions.SECRET);
+          .hasMessageContaining(ClusterOptions.SECRET.key());
     } finally {
       channel.shutdownNow();
     }

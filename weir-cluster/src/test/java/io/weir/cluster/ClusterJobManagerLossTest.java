@@ -24,8 +24,8 @@ class ClusterJobManagerLossTest {
         new TestCluster(
             "jmloss",
             Map.of(
-                ClusterOptions.HEARTBEAT_INTERVAL, "250",
-                ClusterOptions.HEARTBEAT_TIMEOUT, "2000"));
+                ClusterOptions.HEARTBEAT_INTERVAL.key(), "250",
+                ClusterOptions.HEARTBEAT_TIMEOUT.key(), "2000"));
     cluster.startJobManager();
     cluster.startTaskManager(2);
   }

@@ -44,9 +44,9 @@ class ClusterKafkaExactlyOnceTest {
         new TestCluster(
             "kafka",
             Map.of(
-                ClusterOptions.HEARTBEAT_INTERVAL, "250",
-                ClusterOptions.HEARTBEAT_TIMEOUT, "3000",
-                ClusterOptions.SLOT_REQUEST_TIMEOUT, "60000"));
+                ClusterOptions.HEARTBEAT_INTERVAL.key(), "250",
+                ClusterOptions.HEARTBEAT_TIMEOUT.key(), "3000",
+                ClusterOptions.SLOT_REQUEST_TIMEOUT.key(), "60000"));
     cluster.startJobManager();
     for (int i = 0; i < 3; i++) {
       cluster.startTaskManager(1);

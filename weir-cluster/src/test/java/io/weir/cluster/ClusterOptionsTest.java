@@ -40,11 +40,75 @@ class ClusterOptionsTest {
   }
 
   @Test
-  void aMistypedClusterKeyIsUnknown() {
+  void aMistypedKeyIsUnknownNamingTheNearestAndIsNoJobDefault() {
     ClusterOptions options =
-        ClusterOptions.of(Map.of("taskmanager.numberOfTaskSlot", "2", "rest.prot", "8081"));
+        ClusterOptions.of(
+            Map.of(
+                "taskmanager.numberOfTaskSlot", "2",
+                "rest.prot", "8081",
+                "execution.checkpointing.intervall", "1 s",
+                "weir.own.flag", "x"));
 
     assertThat(options.unknownKeys())
-        .containsExactlyInAnyOrder("taskmanager.numberOfTaskSlot", "rest.prot");
+        .containsExactlyInAnyOrder(
+            "'taskmanager.numberOfTaskSlot' (did you mean 'taskmanager.numberOfTaskSlots'?)",
+            "'rest.prot' (did you mean 'rest.port'?)",
+            "'execution.checkpointing.intervall' (did you mean"
+                + " 'execution.checkpointing.interval'?)");
+    assertThat(options.jobDefaults()).isEmpty();
+  }
+
+  @Test
+  void clusterKeysAreTypedOptionsWithFlinksDefaults() {
+    ClusterOptions options = ClusterOptions.of(Map.of("heartbeat.timeout", "3000"));
+
+    assertThat(options.get(ClusterOptions.HEARTBEAT_TIMEOUT)).hasMillis(3000);
+    assertThat(options.get(ClusterOptions.HEARTBEAT_INTERVAL)).hasSeconds(10);
+    assertThat(options.get(ClusterOptions.REST_PORT)).isEqualTo(8081);
+    assertThat(options.with(ClusterOptions.SLOTS, 4).get(ClusterOptions.SLOTS)).isEqualTo(4);
+    assertThat(io.weir.api.config.KnownKeys.all())
+        .as("the registry knows the cluster's keys")
+        .contains("heartbeat.timeout", "rest.port", "security.cluster.secret", "web.upload.dir");
+  }
+
+  @Test
+  void aValueThatCannotBeReadNamesItsKey() {
+    ClusterOptions options = ClusterOptions.of(Map.of("heartbeat.timeout", "soon"));
+
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> options.get(ClusterOptions.HEARTBEAT_TIMEOUT))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("'soon'")
+        .hasMessageContaining("'heartbeat.timeout'");
+  }
+
+  @Test
+  void aNestedYamlFileIsReadAsFlinkWritesIt() throws Exception {
+    Path file = dir.resolve("nested.yaml");
+    Files.writeString(
+        file,
+        """
+        jobmanager:
+          rpc:
+            port: 7000
+        execution:
+          checkpointing:
+            interval: 2 s
+        """);
+
+    ClusterOptions options = ClusterOptions.load(file, Map.of());
+
+    assertThat(options.get(ClusterOptions.JM_PORT)).isEqualTo(7000);
+    assertThat(options.jobDefaults()).containsEntry("execution.checkpointing.interval", "2 s");
+  }
+
+  @Test
+  void aBrokenLineIsRefusedNamingTheFileAndLine() throws Exception {
+    Path file = dir.resolve("broken.yaml");
+    Files.writeString(file, "rest.port: 8081\nthis line has no colon\n");
+
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> ClusterOptions.load(file, Map.of()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining(file + ":2");
   }
 }

@@ -37,9 +37,9 @@ class ClusterRecoveryTest {
         new TestCluster(
             "recovery",
             Map.of(
-                ClusterOptions.HEARTBEAT_INTERVAL, "250",
-                ClusterOptions.HEARTBEAT_TIMEOUT, "3000",
-                ClusterOptions.SLOT_REQUEST_TIMEOUT, "60000"));
+                ClusterOptions.HEARTBEAT_INTERVAL.key(), "250",
+                ClusterOptions.HEARTBEAT_TIMEOUT.key(), "3000",
+                ClusterOptions.SLOT_REQUEST_TIMEOUT.key(), "60000"));
     cluster.startJobManager();
     cluster.startTaskManager(1);
     cluster.startTaskManager(1);

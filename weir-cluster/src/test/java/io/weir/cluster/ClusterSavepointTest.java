@@ -34,7 +34,7 @@ class ClusterSavepointTest {
 
   @BeforeAll
   static void startCluster() throws Exception {
-    cluster = new TestCluster("savepoints", Map.of(ClusterOptions.HEARTBEAT_INTERVAL, "500"));
+    cluster = new TestCluster("savepoints", Map.of(ClusterOptions.HEARTBEAT_INTERVAL.key(), "500"));
     cluster.startJobManager();
     cluster.startTaskManager(2);
     jarId = cluster.client.upload(TestCluster.testJobJar(cluster.dir.resolve("job.jar"), null));

@@ -32,9 +32,9 @@ class ClusterSlotWaitTest {
         new TestCluster(
             "slotwait",
             Map.of(
-                ClusterOptions.HEARTBEAT_INTERVAL, "250",
-                ClusterOptions.HEARTBEAT_TIMEOUT, "3000",
-                ClusterOptions.SLOT_REQUEST_TIMEOUT, "120000"));
+                ClusterOptions.HEARTBEAT_INTERVAL.key(), "250",
+                ClusterOptions.HEARTBEAT_TIMEOUT.key(), "3000",
+                ClusterOptions.SLOT_REQUEST_TIMEOUT.key(), "120000"));
     cluster.startJobManager();
     cluster.startTaskManager(2);
   }

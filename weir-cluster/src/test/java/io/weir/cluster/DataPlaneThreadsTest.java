@@ -9,11 +9,11 @@ import org.junit.jupiter.api.Test;
 /** The data plane's event loops from {@code taskmanager.network.netty.num-threads}. */
 class DataPlaneThreadsTest {
 
-  private static final String KEY = ClusterOptions.NETTY_THREADS;
+  private static final String KEY = ClusterOptions.NETTY_THREADS.key();
 
   @Test
   void minusOneIsOneLoopPerSlotAndANumberIsTakenAsGiven() {
-    assertThat(ClusterOptions.of(Map.of()).getInt(KEY)).isEqualTo(-1);
+    assertThat(ClusterOptions.of(Map.of()).get(ClusterOptions.NETTY_THREADS)).isEqualTo(-1);
     assertThat(TaskManager.dataPlaneThreads(-1, 1)).isEqualTo(1);
     assertThat(TaskManager.dataPlaneThreads(-1, 4)).isEqualTo(4);
     assertThat(TaskManager.dataPlaneThreads(3, 1)).isEqualTo(3);

@@ -93,7 +93,7 @@ final class TestCluster implements AutoCloseable {
             Path.of(
                 System.getProperty("java.io.tmpdir"), "cluster-" + name + "-" + System.nanoTime()));
     this.settings = settings;
-    this.secret = settings.get(ClusterOptions.SECRET);
+    this.secret = settings.get(ClusterOptions.SECRET.key());
   }
 
   static String childClasspath() throws IOException {
@@ -142,9 +142,9 @@ final class TestCluster implements AutoCloseable {
     args.addAll(settingArgs());
     args.addAll(
         List.of(
-            "-D", ClusterOptions.JM_PORT + "=0",
-            "-D", ClusterOptions.REST_PORT + "=0",
-            "-D", ClusterOptions.UPLOAD_DIR + "=" + dir.resolve("jars")));
+            "-D", ClusterOptions.JM_PORT.key() + "=0",
+            "-D", ClusterOptions.REST_PORT.key() + "=0",
+            "-D", ClusterOptions.UPLOAD_DIR.key() + "=" + dir.resolve("jars")));
     jobManager = start("jobmanager", args);
     Matcher m = jobManager.awaitLog(JM_STARTED, Duration.ofSeconds(60));
     rpcPort = Integer.parseInt(m.group(1));

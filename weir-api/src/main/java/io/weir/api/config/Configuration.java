@@ -35,7 +35,7 @@ public final class Configuration {
     Configuration c = new Configuration();
     Properties p = System.getProperties();
     for (String name : p.stringPropertyNames()) {
-      if (KnownPrefixes.isConfigurationKey(name)) {
+      if (KnownKeys.isConfigurationKey(name)) {
         c.setString(name, p.getProperty(name));
       }
     }
@@ -123,33 +123,5 @@ public final class Configuration {
   @Override
   public int hashCode() {
     return values.hashCode();
-  }
-
-  /** Which system properties are configuration keys. */
-  static final class KnownPrefixes {
-    private static final List<String> PREFIXES =
-        List.of(
-            "execution.",
-            "state.",
-            "restart-strategy.",
-            "pipeline.",
-            "parallelism.",
-            "taskmanager.",
-            "jobmanager.",
-            "heartbeat.",
-            "high-availability.",
-            "rest.",
-            "weir.");
-
-    private KnownPrefixes() {}
-
-    static boolean isConfigurationKey(String name) {
-      for (String prefix : PREFIXES) {
-        if (name.startsWith(prefix)) {
-          return true;
-        }
-      }
-      return false;
-    }
   }
 }

@@ -34,6 +34,14 @@ public final class KnownKeys {
           "high-availability.");
 
   /**
+   * The namespaces of the cluster processes' own keys beyond {@link #NAMESPACES}: checked where a
+   * process reads its configuration, not in a job's (a job's settings may carry a Flink file's
+   * {@code rest.*} keys, which only processes read).
+   */
+  public static final List<String> PROCESS_NAMESPACES =
+      List.of("rest.", "slot.", "cluster.", "security.", "web.", "metrics.");
+
+  /**
    * Flink settings of these namespaces that a Flink configuration file commonly holds and Weir does
    * not read: accepted, so that such a file works unchanged.
    */
@@ -125,10 +133,22 @@ public final class KnownKeys {
    * 'other'?)}.
    */
   public static List<String> unknown(Configuration configuration) {
+    return unknown(configuration, false);
+  }
+
+  /**
+   * As {@link #unknown(Configuration)}, for a process's configuration: also the keys of {@link
+   * #PROCESS_NAMESPACES}.
+   */
+  public static List<String> unknownInProcess(Configuration configuration) {
+    return unknown(configuration, true);
+  }
+
+  private static List<String> unknown(Configuration configuration, boolean process) {
     Set<String> known = null;
     List<String> problems = new ArrayList<>();
     for (String key : configuration.toMap().keySet()) {
-      if (!inWeirNamespace(key)) {
+      if (!inWeirNamespace(key) && !(process && inProcessNamespace(key))) {
         continue;
       }
       if (known == null) {
@@ -141,6 +161,22 @@ public final class KnownKeys {
       }
     }
     return problems;
+  }
+
+  /**
+   * Whether {@code key} is a setting of Weir or of its processes, by namespace or as a known key:
+   * which system properties {@link Configuration#fromSystemProperties()} takes.
+   */
+  static boolean isConfigurationKey(String key) {
+    return key.startsWith("weir.")
+        || inWeirNamespace(key)
+        || inProcessNamespace(key)
+        || all().contains(key);
+  }
+
+  /** Whether {@code key} is in one of {@link #PROCESS_NAMESPACES}. */
+  public static boolean inProcessNamespace(String key) {
+    return PROCESS_NAMESPACES.stream().anyMatch(key::startsWith);
   }
 
   /** Whether {@code key} is in one of Weir's {@link #NAMESPACES}, where keys must be known. */

@@ -12,14 +12,16 @@ import org.junit.jupiter.api.Test;
 /** Choosing the data plane's transport from {@code taskmanager.network.netty.transport}. */
 class DataTransportTest {
 
-  private static final String KEY = ClusterOptions.NETTY_TRANSPORT;
+  private static final String KEY = ClusterOptions.NETTY_TRANSPORT.key();
 
   @Test
   void autoIsEpollWhereTheNativeTransportLoadsAndNioElsewhere() {
     DataTransport expected = Epoll.isAvailable() ? DataTransport.EPOLL : DataTransport.NIO;
     assertThat(DataTransport.of(KEY, "auto")).isEqualTo(expected);
     assertThat(DataTransport.of(KEY, null)).isEqualTo(expected);
-    assertThat(DataTransport.of(KEY, ClusterOptions.of(Map.of()).get(KEY))).isEqualTo(expected);
+    assertThat(
+            DataTransport.of(KEY, ClusterOptions.of(Map.of()).get(ClusterOptions.NETTY_TRANSPORT)))
+        .isEqualTo(expected);
   }
 
   @Test
