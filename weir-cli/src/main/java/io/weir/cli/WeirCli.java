@@ -32,7 +32,8 @@ import picocli.CommandLine.ScopeType;
       CancelCommand.class,
       SavepointCommand.class,
       StopCommand.class,
-      ClusterCommand.class
+      ClusterCommand.class,
+      KeysCommand.class
     })
 public final class WeirCli implements Runnable {
 

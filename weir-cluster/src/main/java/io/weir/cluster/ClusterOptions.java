@@ -158,6 +158,11 @@ public final class ClusterOptions {
   /** Makes the cluster's options known to the registry. */
   public static final class Provider implements ConfigOptionProvider {
     @Override
+    public String module() {
+      return "weir-cluster";
+    }
+
+    @Override
     public Collection<ConfigOption<?>> options() {
       return OPTIONS;
     }

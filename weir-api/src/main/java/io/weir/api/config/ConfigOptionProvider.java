@@ -13,6 +13,9 @@ public interface ConfigOptionProvider {
   /** The options this module reads. */
   Collection<ConfigOption<?>> options();
 
+  /** The module's name, which heads its section of {@code docs/configuration.md}. */
+  String module();
+
   /** Every public static {@link ConfigOption} field of {@code holders}. */
   static Collection<ConfigOption<?>> declaredIn(Class<?>... holders) {
     return KnownKeys.declaredIn(holders);

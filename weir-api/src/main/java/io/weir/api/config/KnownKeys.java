@@ -62,15 +62,32 @@ public final class KnownKeys {
 
   /** Every option of Weir's modules on the class path. */
   public static List<ConfigOption<?>> options() {
-    List<ConfigOption<?>> options =
-        new ArrayList<>(
-            declaredIn(
-                CoreOptions.class, CheckpointingOptions.class, RestartStrategyOptions.class));
-    for (ConfigOptionProvider provider : ServiceLoader.load(ConfigOptionProvider.class)) {
-      options.addAll(provider.options());
-    }
+    List<ConfigOption<?>> options = new ArrayList<>();
+    byModule().values().forEach(options::addAll);
     return options;
   }
+
+  /**
+   * The options of each module on the class path, by module name: {@code weir-api} (the job's core
+   * keys) first, then the modules' providers by name.
+   */
+  public static Map<String, List<ConfigOption<?>>> byModule() {
+    Map<String, List<ConfigOption<?>>> modules = new java.util.TreeMap<>();
+    for (ConfigOptionProvider provider : ServiceLoader.load(ConfigOptionProvider.class)) {
+      modules.computeIfAbsent(provider.module(), m -> new ArrayList<>()).addAll(provider.options());
+    }
+    Map<String, List<ConfigOption<?>>> all = new java.util.LinkedHashMap<>();
+    all.put(
+        CORE_MODULE,
+        List.copyOf(
+            declaredIn(
+                CoreOptions.class, CheckpointingOptions.class, RestartStrategyOptions.class)));
+    all.putAll(modules);
+    return all;
+  }
+
+  /** The module of the core options. */
+  public static final String CORE_MODULE = "weir-api";
 
   /** Every key Weir's modules on the class path know, deprecated ones included. */
   public static Set<String> all() {
@@ -123,7 +140,7 @@ public final class KnownKeys {
               + (problems.size() > 1 ? "s " : " ")
               + String.join(", ", problems)
               + ": Weir reads no such setting, so its default would apply. Correct the key, or"
-              + " remove it; the keys are listed in docs/checkpointing.md and the README.");
+              + " remove it; 'weir keys' and docs/configuration.md list the keys.");
     }
   }
 

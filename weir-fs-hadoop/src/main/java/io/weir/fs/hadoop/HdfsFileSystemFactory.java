@@ -6,6 +6,7 @@ import io.weir.runtime.storage.FileSystemFactory;
 import java.io.File;
 import java.io.IOException;
 import java.net.URI;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -14,19 +15,12 @@ import java.util.Map;
  * through {@link java.util.ServiceLoader}.
  *
  * <p>Hadoop's configuration is read as Hadoop tools read it: {@code core-site.xml} and {@code
- * hdfs-site.xml} from the class path, then from the directory named by the Weir key {@value
- * #HADOOP_CONF_KEY} (Flink's key) or, without it, from {@code HADOOP_CONF_DIR} or {@code
- * HADOOP_HOME/etc/hadoop}; last, every Weir key {@value #HADOOP_KEY_PREFIX}{@code <key>} sets the
- * Hadoop key {@code <key>} (as Flink's {@code flink.hadoop.} keys do), e.g. {@code
- * weir.hadoop.dfs.replication: 2}.
+ * hdfs-site.xml} from the class path, then from the directory named by {@code fs.hdfs.hadoopconf}
+ * (Flink's key) or, without it, from {@code HADOOP_CONF_DIR} or {@code HADOOP_HOME/etc/hadoop};
+ * last, every key {@code flink.hadoop.<key>}, then {@code weir.hadoop.<key>}, sets the Hadoop key
+ * {@code <key>}, e.g. {@code flink.hadoop.dfs.replication: 2} (see {@link HdfsOptions}).
  */
 public final class HdfsFileSystemFactory implements FileSystemFactory {
-
-  /** A directory holding {@code core-site.xml} and {@code hdfs-site.xml}. */
-  public static final String HADOOP_CONF_KEY = "fs.hdfs.hadoopconf";
-
-  /** Weir keys with this prefix are passed to Hadoop without it. */
-  public static final String HADOOP_KEY_PREFIX = "weir.hadoop.";
 
   @Override
   public String scheme() {
@@ -35,7 +29,9 @@ public final class HdfsFileSystemFactory implements FileSystemFactory {
 
   @Override
   public List<String> configPrefixes() {
-    return List.of(HADOOP_KEY_PREFIX, HADOOP_CONF_KEY);
+    List<String> prefixes = new ArrayList<>(HdfsOptions.HADOOP_KEY_PREFIXES);
+    prefixes.add(HdfsOptions.HADOOP_CONF_DIR.key());
+    return prefixes;
   }
 
   @Override
@@ -50,7 +46,7 @@ public final class HdfsFileSystemFactory implements FileSystemFactory {
                 + defaultFs
                 + "': give the name node, as in hdfs://namenode:8020/weir/checkpoints, or set"
                 + " HADOOP_CONF_DIR (or "
-                + HADOOP_CONF_KEY
+                + HdfsOptions.HADOOP_CONF_DIR.key()
                 + ") to the directory of a core-site.xml that sets fs.defaultFS");
       }
       return new HadoopFileSystem(URI.create(defaultFs), hadoop);
@@ -62,7 +58,7 @@ public final class HdfsFileSystemFactory implements FileSystemFactory {
   static org.apache.hadoop.conf.Configuration hadoopConfiguration(
       Configuration conf, Map<String, String> env) {
     org.apache.hadoop.conf.Configuration hadoop = new org.apache.hadoop.conf.Configuration();
-    String dir = conf.getString(HADOOP_CONF_KEY, null);
+    String dir = conf.get(HdfsOptions.HADOOP_CONF_DIR);
     if (dir == null) {
       dir = env.get("HADOOP_CONF_DIR");
     }
@@ -77,13 +73,15 @@ public final class HdfsFileSystemFactory implements FileSystemFactory {
         }
       }
     }
-    conf.toMap()
-        .forEach(
-            (key, value) -> {
-              if (key.startsWith(HADOOP_KEY_PREFIX)) {
-                hadoop.set(key.substring(HADOOP_KEY_PREFIX.length()), value);
-              }
-            });
+    for (String prefix : HdfsOptions.HADOOP_KEY_PREFIXES) {
+      conf.toMap()
+          .forEach(
+              (key, value) -> {
+                if (key.startsWith(prefix)) {
+                  hadoop.set(key.substring(prefix.length()), value);
+                }
+              });
+    }
     return hadoop;
   }
 }

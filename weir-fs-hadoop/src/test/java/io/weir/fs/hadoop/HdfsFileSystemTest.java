@@ -69,6 +69,21 @@ class HdfsFileSystemTest extends FileSystemContract {
   }
 
   @Test
+  void flinksHadoopPrefixPassesKeysToHadoopAndWeirsWinsOverIt() {
+    Configuration conf =
+        new Configuration()
+            .setString("flink.hadoop.dfs.blocksize", "8192")
+            .setString("flink.hadoop.dfs.replication", "2")
+            .setString("weir.hadoop.dfs.replication", "3");
+
+    org.apache.hadoop.conf.Configuration hadoop =
+        HdfsFileSystemFactory.hadoopConfiguration(conf, java.util.Map.of());
+
+    assertThat(hadoop.get("dfs.blocksize")).isEqualTo("8192");
+    assertThat(hadoop.get("dfs.replication")).isEqualTo("3");
+  }
+
+  @Test
   void aUriWithoutNameNodeUsesTheDefaultFromTheHadoopConfDirectory(@TempDir Path confDir)
       throws Exception {
     Files.writeString(

@@ -357,9 +357,9 @@ final class S3FileSystem implements FileSystem, AutoCloseable {
                 + "' refused the credentials (HTTP "
                 + e.statusCode()
                 + "). Check "
-                + S3Settings.ACCESS_KEY
+                + S3Options.ACCESS_KEY.key()
                 + " and "
-                + S3Settings.SECRET_KEY
+                + S3Options.SECRET_KEY.key()
                 + (settings.accessKey() == null
                     ? " (not set: the AWS default credential chain was used)"
                     : " (access key " + settings.accessKey() + ")")
@@ -557,7 +557,7 @@ final class S3FileSystem implements FileSystem, AutoCloseable {
     if (made == null || made == settings.maxAttempts()) {
       return String.valueOf(made == null ? settings.maxAttempts() : made);
     }
-    return made + " (of " + S3Settings.MAX_ATTEMPTS + " = " + settings.maxAttempts() + ")";
+    return made + " (of " + S3Options.MAX_ATTEMPTS.key() + " = " + settings.maxAttempts() + ")";
   }
 
   /** An exception naming the object at fault, the status and what to do. */
@@ -569,18 +569,18 @@ final class S3FileSystem implements FileSystem, AutoCloseable {
           switch (s3.statusCode()) {
             case 403 ->
                 ". Check the credentials ("
-                    + S3Settings.ACCESS_KEY
+                    + S3Options.ACCESS_KEY.key()
                     + ", "
-                    + S3Settings.SECRET_KEY
+                    + S3Options.SECRET_KEY.key()
                     + " or the AWS default chain) and the bucket's policy";
             case 404 -> code != null && code.equals("NoSuchBucket") ? ": " + noBucket() : "";
             case 503 ->
                 ". S3 kept throttling after "
                     + attempts(e)
                     + " attempts: raise "
-                    + S3Settings.MAX_ATTEMPTS
+                    + S3Options.MAX_ATTEMPTS.key()
                     + ", set "
-                    + S3Settings.ENTROPY_KEY
+                    + S3Options.ENTROPY_KEY.key()
                     + " to spread keys, or checkpoint less often";
             default -> "";
           };
@@ -604,7 +604,7 @@ final class S3FileSystem implements FileSystem, AutoCloseable {
               + e.getMessage()
               + ". Check that "
               + (settings.endpoint() != null
-                  ? "the endpoint " + settings.endpoint() + " (" + S3Settings.ENDPOINT + ")"
+                  ? "the endpoint " + settings.endpoint() + " (" + S3Options.ENDPOINT.key() + ")"
                   : "S3")
               + " can be reached"
               + (settings.endpoint() != null && !settings.pathStyle()
@@ -614,7 +614,7 @@ final class S3FileSystem implements FileSystem, AutoCloseable {
                       + settings.endpoint().getAuthority()
                       + "/...): for a store without virtual hosts, or whose bucket host names"
                       + " do not resolve, set "
-                      + S3Settings.PATH_STYLE
+                      + S3Options.PATH_STYLE.key()
                       + ": true"
                   : ""),
           e);

@@ -1,18 +1,28 @@
 package io.weir.fs.s3;
 
+import static io.weir.fs.s3.S3Options.ACCESS_KEY;
+import static io.weir.fs.s3.S3Options.CONNECTION_TIMEOUT;
+import static io.weir.fs.s3.S3Options.DELETE_PAGE_SIZE;
+import static io.weir.fs.s3.S3Options.ENDPOINT;
+import static io.weir.fs.s3.S3Options.ENTROPY_KEY;
+import static io.weir.fs.s3.S3Options.ENTROPY_LENGTH;
+import static io.weir.fs.s3.S3Options.MAX_ATTEMPTS;
+import static io.weir.fs.s3.S3Options.MAX_CONCURRENT_UPLOADS;
+import static io.weir.fs.s3.S3Options.MAX_CONNECTIONS;
+import static io.weir.fs.s3.S3Options.PAGE_SIZE;
+import static io.weir.fs.s3.S3Options.PART_SIZE;
+import static io.weir.fs.s3.S3Options.PATH_STYLE;
+import static io.weir.fs.s3.S3Options.REGION;
+import static io.weir.fs.s3.S3Options.RETRY_BASE_DELAY;
+import static io.weir.fs.s3.S3Options.SECRET_KEY;
+
+import io.weir.api.config.ConfigOption;
 import io.weir.api.config.Configuration;
-import io.weir.api.config.MemorySize;
-import io.weir.api.config.TimeUtils;
 import java.net.URI;
 import java.time.Duration;
 
 /**
- * The {@code s3.*} configuration of an S3 file system, read and checked once. Keys are Flink's
- * where Flink has them ({@code s3.endpoint}, {@code s3.path.style.access}, {@code s3.access-key},
- * {@code s3.secret-key}, {@code s3.entropy.key}, {@code s3.entropy.length}, {@code
- * s3.upload.min.part.size}, {@code s3.upload.max.concurrent.uploads}) and Hadoop S3A's under the
- * {@code s3.} prefix otherwise ({@code s3.attempts.maximum}, {@code s3.connection.maximum}, {@code
- * s3.paging.maximum}, {@code s3.bulk.delete.page.size}).
+ * The {@code s3.*} configuration of an S3 file system ({@link S3Options}), read and checked once.
  *
  * @param endpoint the endpoint of an S3-compatible store, or null for AWS
  * @param region the signing region
@@ -48,27 +58,11 @@ record S3Settings(
     int pageSize,
     int deletePageSize) {
 
-  static final String ENDPOINT = "s3.endpoint";
-  static final String REGION = "s3.region";
-  static final String PATH_STYLE = "s3.path.style.access";
-  static final String ACCESS_KEY = "s3.access-key";
-  static final String SECRET_KEY = "s3.secret-key";
-  static final String ENTROPY_KEY = "s3.entropy.key";
-  static final String ENTROPY_LENGTH = "s3.entropy.length";
-  static final String PART_SIZE = "s3.upload.min.part.size";
-  static final String MAX_CONCURRENT_UPLOADS = "s3.upload.max.concurrent.uploads";
-  static final String MAX_CONNECTIONS = "s3.connection.maximum";
-  static final String MAX_ATTEMPTS = "s3.attempts.maximum";
-  static final String RETRY_BASE_DELAY = "s3.retry.interval";
-  static final String CONNECTION_TIMEOUT = "s3.connection.timeout";
-  static final String PAGE_SIZE = "s3.paging.maximum";
-  static final String DELETE_PAGE_SIZE = "s3.bulk.delete.page.size";
-
   /** S3's smallest part (but the last). */
   static final int MIN_PART_SIZE = 5 * 1024 * 1024;
 
   static S3Settings from(Configuration conf) {
-    String endpointText = blankToNull(conf.getString(ENDPOINT, null));
+    String endpointText = blankToNull(conf.get(ENDPOINT));
     URI endpoint = null;
     if (endpointText != null) {
       try {
@@ -76,85 +70,56 @@ record S3Settings(
             URI.create(endpointText.contains("://") ? endpointText : "https://" + endpointText);
       } catch (IllegalArgumentException e) {
         throw new IllegalArgumentException(
-            ENDPOINT + ": '" + endpointText + "' is not a URI such as http://127.0.0.1:9000", e);
+            ENDPOINT.key() + ": '" + endpointText + "' is not a URI such as http://127.0.0.1:9000",
+            e);
       }
     }
-    // Flink also reads the older spellings s3.access.key and s3.secret.key.
-    String accessKey =
-        blankToNull(conf.getString(ACCESS_KEY, conf.getString("s3.access.key", null)));
-    String secretKey =
-        blankToNull(conf.getString(SECRET_KEY, conf.getString("s3.secret.key", null)));
+    // Flink also reads the older spellings s3.access.key and s3.secret.key: deprecated keys.
+    String accessKey = blankToNull(conf.get(ACCESS_KEY));
+    String secretKey = blankToNull(conf.get(SECRET_KEY));
     if ((accessKey == null) != (secretKey == null)) {
       throw new IllegalArgumentException(
-          (accessKey == null ? ACCESS_KEY : SECRET_KEY)
+          (accessKey == null ? ACCESS_KEY : SECRET_KEY).key()
               + " is not set but "
-              + (accessKey == null ? SECRET_KEY : ACCESS_KEY)
+              + (accessKey == null ? SECRET_KEY : ACCESS_KEY).key()
               + " is: set both, or neither to use the AWS default credential chain");
     }
-    String entropyKey = blankToNull(conf.getString(ENTROPY_KEY, null));
+    String entropyKey = blankToNull(conf.get(ENTROPY_KEY));
     if (entropyKey != null && entropyKey.contains("/")) {
       throw new IllegalArgumentException(
-          ENTROPY_KEY + ": '" + entropyKey + "' must be one path segment, without '/'");
+          ENTROPY_KEY.key() + ": '" + entropyKey + "' must be one path segment, without '/'");
     }
-    int entropyLength = positiveInt(conf, ENTROPY_LENGTH, 4);
-    long partSize = bytes(conf, PART_SIZE, "5 mb");
+    long partSize = conf.get(PART_SIZE).bytes();
     if (partSize < MIN_PART_SIZE || partSize > Integer.MAX_VALUE - 16) {
       throw new IllegalArgumentException(
-          PART_SIZE + " is " + partSize + " bytes; S3 needs parts of 5 mb to 2 gb");
+          PART_SIZE.key() + " is " + partSize + " bytes; S3 needs parts of 5 mb to 2 gb");
     }
-    int maxConnections = positiveInt(conf, MAX_CONNECTIONS, 64);
+    String region = blankToNull(conf.get(REGION));
     return new S3Settings(
         endpoint,
-        blankToDefault(conf.getString(REGION, null), "us-east-1"),
-        Boolean.parseBoolean(conf.getString(PATH_STYLE, "false").trim()),
+        region == null ? REGION.defaultValue() : region,
+        conf.get(PATH_STYLE),
         accessKey,
         secretKey,
         entropyKey,
-        entropyLength,
+        positive(conf, ENTROPY_LENGTH),
         (int) partSize,
-        positiveInt(conf, MAX_CONCURRENT_UPLOADS, 16),
-        maxConnections,
-        positiveInt(conf, MAX_ATTEMPTS, 10),
-        duration(conf, RETRY_BASE_DELAY, "100 ms"),
-        duration(conf, CONNECTION_TIMEOUT, "5 s"),
-        Math.min(1000, positiveInt(conf, PAGE_SIZE, 1000)),
-        Math.min(1000, positiveInt(conf, DELETE_PAGE_SIZE, 1000)));
+        positive(conf, MAX_CONCURRENT_UPLOADS),
+        positive(conf, MAX_CONNECTIONS),
+        positive(conf, MAX_ATTEMPTS),
+        conf.get(RETRY_BASE_DELAY),
+        conf.get(CONNECTION_TIMEOUT),
+        Math.min(1000, positive(conf, PAGE_SIZE)),
+        Math.min(1000, positive(conf, DELETE_PAGE_SIZE)));
   }
 
-  private static int positiveInt(Configuration conf, String key, int defaultValue) {
-    String text = conf.getString(key, null);
-    if (text == null || text.isBlank()) {
-      return defaultValue;
-    }
-    try {
-      int value = Integer.parseInt(text.trim());
-      if (value > 0) {
-        return value;
-      }
-    } catch (NumberFormatException e) {
-      // reported below
-    }
-    throw new IllegalArgumentException(key + ": '" + text + "' is not a positive whole number");
-  }
-
-  private static long bytes(Configuration conf, String key, String defaultValue) {
-    String text = conf.getString(key, defaultValue);
-    try {
-      return MemorySize.parse(text).bytes();
-    } catch (IllegalArgumentException e) {
+  private static int positive(Configuration conf, ConfigOption<Integer> option) {
+    int value = conf.get(option);
+    if (value <= 0) {
       throw new IllegalArgumentException(
-          key + ": '" + text + "' is not a size such as 8 mb: " + e.getMessage(), e);
+          option.key() + ": '" + value + "' is not a positive whole number");
     }
-  }
-
-  private static Duration duration(Configuration conf, String key, String defaultValue) {
-    String text = conf.getString(key, defaultValue);
-    try {
-      return TimeUtils.parseDuration(text);
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException(
-          key + ": '" + text + "' is not a duration such as 100 ms or 5 s: " + e.getMessage(), e);
-    }
+    return value;
   }
 
   private static String blankToNull(String s) {

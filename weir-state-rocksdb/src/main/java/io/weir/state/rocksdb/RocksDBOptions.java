@@ -198,6 +198,11 @@ public final class RocksDBOptions {
   /** Makes the RocksDB keys known to the check of unknown keys. */
   public static final class Provider implements ConfigOptionProvider {
     @Override
+    public String module() {
+      return "weir-state-rocksdb";
+    }
+
+    @Override
     public Collection<ConfigOption<?>> options() {
       return all();
     }

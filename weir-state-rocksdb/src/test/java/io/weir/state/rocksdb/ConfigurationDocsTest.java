@@ -1,0 +1,14 @@
+package io.weir.state.rocksdb;
+
+import io.weir.api.config.ConfigDocs;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+
+/** docs/configuration.md lists this module's keys as they are declared. */
+class ConfigurationDocsTest {
+
+  @Test
+  void theDocsListEveryKeyOfThisModule() throws Exception {
+    ConfigDocs.check(Path.of("..", "docs", "configuration.md"), "weir-state-rocksdb");
+  }
+}
