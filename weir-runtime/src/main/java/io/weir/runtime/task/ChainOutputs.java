@@ -73,9 +73,12 @@ final class ChainOutputs {
     }
   }
 
-  /** Serializes records into a network writer. */
+  /** Serializes records into a network writer, counting them. */
   static final class Network<T> implements Output<T> {
     private final RecordWriter<T> writer;
+
+    /** Records handed to the writer; written by the task thread only. */
+    private long records;
 
     Network(RecordWriter<T> writer) {
       this.writer = writer;
@@ -83,7 +86,12 @@ final class ChainOutputs {
 
     @Override
     public void collect(T record, long timestamp) {
+      records++;
       writer.emit(record, timestamp);
+    }
+
+    long records() {
+      return records;
     }
 
     @Override

@@ -46,6 +46,10 @@ final class OperatorChain {
   private final Map<StreamNode, OneInputOperator<?>> inputs = new LinkedHashMap<>();
 
   private final Output<?> sourceOutput;
+
+  /** The outputs to other tasks, whose records are the chain's records out. */
+  private final List<ChainOutputs.Network<?>> networkOutputs = new ArrayList<>();
+
   private final StreamNode headNode;
   private final List<StreamOperator<?>> headFirst;
 
@@ -83,7 +87,10 @@ final class OperatorChain {
                     edge.target().getName(),
                     copier);
           } else {
-            edgeOutput = new ChainOutputs.Network<>((RecordWriter<Object>) writers.get(edge));
+            ChainOutputs.Network<Object> network =
+                new ChainOutputs.Network<>((RecordWriter<Object>) writers.get(edge));
+            networkOutputs.add(network);
+            edgeOutput = network;
           }
           if (edge.outputTag() == null) {
             outputs.add(edgeOutput);
@@ -246,6 +253,19 @@ final class OperatorChain {
   }
 
   /** The entry of the head operator for network input, when it has one input. */
+  /**
+   * Records the chain sent to other tasks, once per network edge, as Flink's task metric {@code
+   * numRecordsOut} counts them (a chain that ends in a sink sends none). Exact on the task thread;
+   * from another thread, a recent value.
+   */
+  long recordsOut() {
+    long records = 0;
+    for (ChainOutputs.Network<?> output : networkOutputs) {
+      records += output.records();
+    }
+    return records;
+  }
+
   OneInputOperator<?> headInput() {
     return inputs.get(headNode);
   }

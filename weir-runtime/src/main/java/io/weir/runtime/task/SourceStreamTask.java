@@ -278,13 +278,11 @@ public final class SourceStreamTask<T, SplitT> extends StreamTask {
 
     @Override
     public void collect(T record) {
-      numRecordsOut++;
       target().collect(record, RecordWriter.NO_TIMESTAMP);
     }
 
     @Override
     public void collect(T record, long timestamp) {
-      numRecordsOut++;
       target().collect(record, timestamp);
     }
 

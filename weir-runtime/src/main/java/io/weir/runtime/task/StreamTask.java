@@ -68,7 +68,6 @@ public abstract class StreamTask implements Runnable {
 
   private final AtomicBoolean flushPending = new AtomicBoolean();
   protected long numRecordsIn;
-  protected long numRecordsOut;
 
   protected final TaskCheckpointing checkpointing;
 
@@ -187,8 +186,10 @@ public abstract class StreamTask implements Runnable {
     return numRecordsIn;
   }
 
+  /** Records this task sent to other tasks (see {@link OperatorChain#recordsOut()}). */
   public long getNumRecordsOut() {
-    return numRecordsOut;
+    OperatorChain c = chain;
+    return c == null ? 0 : c.recordsOut();
   }
 
   /** Wires a network output; before the thread starts. */
