@@ -2,6 +2,8 @@ package io.weir.benchmarks;
 
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.ZoneOffset;
@@ -14,12 +16,15 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.stream.Collectors;
 
 /**
- * Collects the measured runs and renders them as the Markdown that {@code BENCHMARKS.md} records:
- * the Weir/Flink table, the plain-Java limit, checkpointing overhead, every run's figure, and the
- * command and machine.
+ * Collects the measured runs of one invocation and renders them twice: as the Markdown the runner
+ * prints (the Weir/Flink table, the plain-Java limit, checkpointing overhead, every run's figure,
+ * and the command and machine), and as the {@link ResultRecord}s it appends to the results file,
+ * from which {@link ResultsTable} writes {@code BENCHMARKS.md}'s tables. Used from the runner's
+ * main thread only.
  */
 final class Report {
   private final RunnerOptions options;
@@ -32,6 +37,112 @@ final class Report {
 
   void add(Result result) {
     results.add(result);
+  }
+
+  /** The load averages when this report was started, as {@link #loadAverage()} gives them. */
+  String loadAtStart() {
+    return loadAtStart;
+  }
+
+  /**
+   * The runs added so far as records of the results file: one per engine, workload and
+   * configuration run, in the order first run, each figure the median of its runs. The figures are
+   * the {@code RESULT} line's, named with their unit ({@link #figureName}): {@code
+   * recordsPerSecond}, {@code seconds} (job time), {@code peakRssBytes}, then the workload's own
+   * fields that are numbers in every run (one that is {@code n/a} in some run is left out); a
+   * workload {@linkplain Workload#comparedWith() compared with} another run alike in the same
+   * invocation adds {@code baselineSeconds}, the other's median job time (W5: W3's, the same job
+   * without the failure).
+   */
+  List<ResultRecord> records(Provenance provenance) {
+    Map<List<Object>, List<Result>> groups = new LinkedHashMap<>();
+    for (Result r : results) {
+      groups
+          .computeIfAbsent(List.of(r.workload(), r.config(), r.engine()), k -> new ArrayList<>())
+          .add(r);
+    }
+    List<ResultRecord> records = new ArrayList<>();
+    for (List<Result> runs : groups.values()) {
+      Result first = runs.get(0);
+      Workload workload = Workloads.byId(first.workload());
+      Map<String, BigDecimal> figures = figures(runs);
+      if (!workload.comparedWith().isEmpty()) {
+        Workload other = Workloads.byId(workload.comparedWith());
+        if (options.workloads().contains(other)
+            && options.recordsOf(other) == options.recordsOf(workload)) {
+          medianSeconds(other.id(), first.config(), first.engine())
+              .ifPresent(seconds -> figures.put("baselineSeconds", figure(seconds)));
+        }
+      }
+      long count = options.recordsOf(workload);
+      records.add(
+          provenance.record(
+              first.engine(),
+              workload.id(),
+              first.config(),
+              // An unbounded source (W4) has no record count; the run's length is its measure.
+              count == Long.MAX_VALUE ? null : count,
+              runs.size(),
+              figures));
+    }
+    return records;
+  }
+
+  /** The medians of one engine's runs of one workload and configuration, by figure name. */
+  private static Map<String, BigDecimal> figures(List<Result> runs) {
+    Map<String, BigDecimal> figures = new TreeMap<>();
+    figures.put(
+        "recordsPerSecond",
+        figure(Stats.median(runs.stream().map(Result::recordsPerSecond).toList())));
+    figures.put("seconds", figure(Stats.median(runs.stream().map(Result::seconds).toList())));
+    if (runs.stream().allMatch(r -> r.peakRssKb().isPresent())) {
+      figures.put(
+          "peakRssBytes",
+          figure(
+              1024
+                  * Stats.median(
+                      runs.stream().map(r -> (double) r.peakRssKb().getAsLong()).toList())));
+    }
+    List<String> keys = runs.stream().flatMap(r -> r.extra().keySet().stream()).distinct().toList();
+    for (String key : keys) {
+      List<Double> values = new ArrayList<>();
+      for (Result r : runs) {
+        try {
+          values.add(Double.parseDouble(r.extra().getOrDefault(key, "")));
+        } catch (NumberFormatException e) {
+          break; // n/a in some run: no median to give
+        }
+      }
+      if (values.size() == runs.size()) {
+        double median = Stats.median(values);
+        // A size in kB (W8's clusterPeakRssKb) is written in bytes, as every size is.
+        figures.put(figureName(key), figure(key.endsWith("Kb") ? median * 1024 : median));
+      }
+    }
+    return figures;
+  }
+
+  /**
+   * The results file's name for a {@code RESULT} field: the field's own name, which carries its
+   * unit ({@code p99Ms}, {@code lastCpStateBytes}), but for W4's fields, printed without one, and
+   * sizes in kB, which the file holds in bytes; a name without a unit is a count.
+   */
+  static String figureName(String field) {
+    return switch (field) {
+      case "cpP50" -> "cpP50Ms";
+      case "cpMax" -> "cpMaxMs";
+      case "alignMax" -> "alignMaxMs";
+      case "inflightMax" -> "inflightMaxBytes";
+      default -> field.endsWith("Kb") ? field.substring(0, field.length() - 2) + "Bytes" : field;
+    };
+  }
+
+  /** A median as the file holds it: whole numbers from 1 000 up, else at most 3 decimals. */
+  static BigDecimal figure(double value) {
+    BigDecimal exact = BigDecimal.valueOf(value);
+    return exact
+        .setScale(Math.abs(value) >= 1000 ? 0 : 3, RoundingMode.HALF_EVEN)
+        .stripTrailingZeros();
   }
 
   /** The median records/s of {@code engine} on {@code workload} in {@code config}, if run. */
@@ -400,7 +511,7 @@ final class Report {
    * The machine's load averages from {@code /proc/loadavg}: work of other processes during the runs
    * shows here, and makes the figures incomparable.
    */
-  private static String loadAverage() {
+  static String loadAverage() {
     try {
       String[] fields = Files.readString(Path.of("/proc/loadavg")).strip().split(" ", 4);
       return fields[0] + " " + fields[1] + " " + fields[2];
@@ -409,7 +520,7 @@ final class Report {
     }
   }
 
-  private static String totalMemory() {
+  static String totalMemory() {
     if (ManagementFactory.getOperatingSystemMXBean()
         instanceof com.sun.management.OperatingSystemMXBean os) {
       return String.format(Locale.ROOT, "%.1f GiB", os.getTotalMemorySize() / (double) (1L << 30));

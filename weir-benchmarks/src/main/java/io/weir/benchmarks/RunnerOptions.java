@@ -1,8 +1,10 @@
 package io.weir.benchmarks;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -23,7 +25,13 @@ import java.util.regex.Pattern;
  * --engines weir,flink,plain  engines to run (default all)
  * --jvm-args "-Xms4g -XX:+AlwaysPreTouch"  further options for every child JVM (default none)
  * --timeout 900           seconds a child may take before it counts as failed (default 900)
+ * --results FILE          append a record per engine, workload and configuration to this results
+ *                         file (default benchmarks/results.jsonl at the repository root)
+ * --no-results            append none (smoke runs, diagnoses by hand)
  * </pre>
+ *
+ * @param results the results file to append to ({@link ResultsFile}): relative to the repository
+ *     root for the default, absolute when given; empty for none
  */
 record RunnerOptions(
     List<Workload> workloads,
@@ -34,13 +42,15 @@ record RunnerOptions(
     String xmx,
     Set<Engine> engines,
     List<String> jvmArgs,
-    long timeoutSeconds) {
+    long timeoutSeconds,
+    Optional<Path> results) {
 
   static final String USAGE =
       "Usage: SideBySide [--workloads W1[,W2..]] [--runs 3] [--warmups 1] [--records N]"
           + " [--configs off[,cp1s]]"
           + " [--queries q0[,q5..]]"
-          + " [--xmx 4g] [--engines weir,flink,plain] [--jvm-args \"-XX:...\"] [--timeout 900]";
+          + " [--xmx 4g] [--engines weir,flink,plain] [--jvm-args \"-XX:...\"] [--timeout 900]"
+          + " [--results benchmarks/results.jsonl | --no-results]";
 
   private static final Pattern COMMA = Pattern.compile(",");
   private static final Pattern SPACES = Pattern.compile("\\s+");
@@ -56,11 +66,16 @@ record RunnerOptions(
     Set<Engine> engines = EnumSet.allOf(Engine.class);
     List<String> jvmArgs = List.of();
     long timeoutSeconds = 900;
+    Optional<Path> results = Optional.of(ResultsFile.DEFAULT);
 
     for (int i = 0; i < args.length; i++) {
       String option = args[i];
       if (option.equals("--help") || option.equals("-h")) {
         throw new IllegalArgumentException(USAGE);
+      }
+      if (option.equals("--no-results")) {
+        results = Optional.empty();
+        continue;
       }
       if (i + 1 >= args.length) {
         throw new IllegalArgumentException("Option " + option + " needs a value. " + USAGE);
@@ -95,6 +110,8 @@ record RunnerOptions(
         }
         case "--jvm-args" -> jvmArgs = SPACES.splitAsStream(value.strip()).toList();
         case "--timeout" -> timeoutSeconds = positiveLong(option, value);
+        // Given on the command line: relative to where the runner was started, as any path there.
+        case "--results" -> results = Optional.of(Path.of(value).toAbsolutePath());
         default -> throw new IllegalArgumentException("Unknown option " + option + ". " + USAGE);
       }
     }
@@ -116,7 +133,7 @@ record RunnerOptions(
       }
     }
     return new RunnerOptions(
-        workloads, runs, warmups, records, configs, xmx, engines, jvmArgs, timeoutSeconds);
+        workloads, runs, warmups, records, configs, xmx, engines, jvmArgs, timeoutSeconds, results);
   }
 
   /**

@@ -2,6 +2,10 @@ package io.weir.benchmarks;
 
 import io.weir.benchmarks.ChildJvm.ChildFailure;
 import java.io.IOException;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -20,12 +24,19 @@ import java.util.stream.Collectors;
  * configuration only, since it has no checkpointing. See {@link RunnerOptions} for the command
  * line; {@code weir-benchmarks/run.sh} builds and calls this.
  *
- * <p>Exits with 1 if a child fails (its output's tail is printed), 2 on a bad command line.
+ * <p>After the table, appends one {@link ResultRecord} per engine, workload and configuration to
+ * the results file ({@code --results}, by default {@code benchmarks/results.jsonl} at the
+ * repository root; {@code --no-results} for none), from which {@link ResultsTable} regenerates
+ * {@code BENCHMARKS.md}'s tables.
+ *
+ * <p>Exits with 1 if a child fails (its output's tail is printed) or the results file cannot be
+ * written, 2 on a bad command line.
  */
 public final class SideBySide {
   private SideBySide() {}
 
   public static void main(String[] args) throws IOException, InterruptedException {
+    Instant started = Instant.now();
     RunnerOptions options;
     try {
       options = RunnerOptions.parse(args);
@@ -67,6 +78,50 @@ public final class SideBySide {
                 .collect(Collectors.joining());
     System.out.println();
     System.out.print(report.render(command, String.join(" ", child.jvmOptions())));
+    if (options.results().isPresent()) {
+      Path repository = repository();
+      Path file = repository.resolve(options.results().get());
+      List<ResultRecord> records =
+          report.records(
+              Provenance.ofThisMachine(repository, started, command, report.loadAtStart()));
+      try {
+        ResultsFile.append(file, records);
+      } catch (IOException e) {
+        System.err.println(
+            "Could not append the results to "
+                + file
+                + ": "
+                + e.getMessage()
+                + ". The table above is all there is of this run; give a writable file with"
+                + " --results, or --no-results.");
+        System.exit(1);
+        return;
+      }
+      System.err.printf(
+          "Appended %d result records to %s; weir-benchmarks/results-table.sh regenerates"
+              + " BENCHMARKS.md's tables from it.%n",
+          records.size(), file);
+    }
+  }
+
+  /**
+   * The repository this runner was built in: three levels above its {@code
+   * weir-benchmarks/target/classes}; the working directory where that cannot be told (an IDE).
+   */
+  private static Path repository() {
+    try {
+      Path classes =
+          Path.of(SideBySide.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+      Path module = classes.resolve("../..").normalize();
+      if (Files.isDirectory(classes)
+          && Files.isRegularFile(module.resolve("pom.xml"))
+          && module.getParent() != null) {
+        return module.getParent();
+      }
+    } catch (URISyntaxException | SecurityException e) {
+      // fall through to the working directory
+    }
+    return Path.of("").toAbsolutePath();
   }
 
   /** The engines to run, in the order they alternate; the plain limit only when asked for. */
