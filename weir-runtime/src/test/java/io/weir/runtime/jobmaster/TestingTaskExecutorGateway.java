@@ -1,0 +1,154 @@
+package io.weir.runtime.jobmaster;
+
+import io.weir.runtime.checkpoint.CheckpointOptions;
+import io.weir.runtime.task.TaskState;
+import io.weir.runtime.taskexecutor.ExecutionAttemptId;
+import io.weir.runtime.taskexecutor.TaskDeploymentDescriptor;
+import io.weir.runtime.taskexecutor.TaskExecutorGateway;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+/**
+ * A task executor that runs no task: it records what the job master asks and answers as a test says
+ * (Flink's {@code TestingTaskExecutorGateway}). A cancelled subtask reports CANCELED, and with
+ * {@link #acknowledgeCheckpoints} every subtask of the attempt acknowledges a triggered checkpoint
+ * with no state. Answers go back on one thread of their own, never inside the job master's call, as
+ * a real task executor's do.
+ */
+final class TestingTaskExecutorGateway implements TaskExecutorGateway {
+
+  private final ExecutorService answers =
+      Executors.newSingleThreadExecutor(
+          r -> {
+            Thread t = new Thread(r, "testing-task-executor");
+            t.setDaemon(true);
+            return t;
+          });
+
+  private JobMasterGateway jobMaster;
+  private volatile boolean acknowledgeCheckpoints;
+
+  /** Every deployment, in order: one list per submitTasks call. */
+  final List<List<TaskDeploymentDescriptor>> deployments = new CopyOnWriteArrayList<>();
+
+  /** Subtasks deployed and not yet reported ended. */
+  final Set<ExecutionAttemptId> live = ConcurrentHashMap.newKeySet();
+
+  /** Checkpoint ids notified complete, per subtask. */
+  final Map<ExecutionAttemptId, List<Long>> completedNotifications = new ConcurrentHashMap<>();
+
+  final List<String> released = new CopyOnWriteArrayList<>();
+
+  private final Set<Long> acknowledged = ConcurrentHashMap.newKeySet();
+
+  /** The gateway for {@code jobMaster}; what a JobMaster's task executor factory returns. */
+  TestingTaskExecutorGateway bind(JobMasterGateway jobMaster) {
+    this.jobMaster = jobMaster;
+    return this;
+  }
+
+  /** Every subtask acknowledges each checkpoint triggered from now on, with no state. */
+  void acknowledgeCheckpoints() {
+    acknowledgeCheckpoints = true;
+  }
+
+  /**
+   * No subtask acknowledges a checkpoint triggered from now on; returns once the answers already
+   * under way have been given.
+   */
+  void stopAcknowledging() throws Exception {
+    acknowledgeCheckpoints = false;
+    answers.submit(() -> {}).get();
+  }
+
+  /** The subtasks of the newest deployment. */
+  List<TaskDeploymentDescriptor> latest() {
+    List<TaskDeploymentDescriptor> all = new ArrayList<>();
+    int attempt = -1;
+    for (List<TaskDeploymentDescriptor> d : deployments) {
+      for (TaskDeploymentDescriptor tdd : d) {
+        if (tdd.id().attempt() > attempt) {
+          attempt = tdd.id().attempt();
+          all.clear();
+        }
+        if (tdd.id().attempt() == attempt) {
+          all.add(tdd);
+        }
+      }
+    }
+    return all;
+  }
+
+  /** The attempts deployed so far. */
+  int attempts() {
+    return (int)
+        deployments.stream().flatMap(List::stream).map(t -> t.id().attempt()).distinct().count();
+  }
+
+  /** Reports {@code task} ended in {@code state}, as its thread would. */
+  void end(ExecutionAttemptId task, TaskState state, Throwable failure) {
+    answers.execute(
+        () -> {
+          if (live.remove(task)) {
+            jobMaster.taskTerminated(
+                task, state, failure, new JobMasterGateway.TaskMetrics("vertex", 0, 0));
+          }
+        });
+  }
+
+  /** Every live subtask of the newest attempt finishes. */
+  void finishAll() {
+    for (TaskDeploymentDescriptor tdd : latest()) {
+      end(tdd.id(), TaskState.FINISHED, null);
+    }
+  }
+
+  @Override
+  public void submitTasks(List<TaskDeploymentDescriptor> tasks) {
+    deployments.add(List.copyOf(tasks));
+    tasks.forEach(t -> live.add(t.id()));
+  }
+
+  @Override
+  public void triggerCheckpoint(
+      ExecutionAttemptId task, long checkpointId, long timestamp, CheckpointOptions options) {
+    if (!acknowledgeCheckpoints || !acknowledged.add(checkpointId)) {
+      return;
+    }
+    answers.execute(
+        () -> {
+          for (TaskDeploymentDescriptor tdd : latest()) {
+            if (tdd.id().attempt() == task.attempt() && live.contains(tdd.id())) {
+              jobMaster.acknowledgeCheckpoint(tdd.id(), checkpointId, Map.of(), null);
+            }
+          }
+        });
+  }
+
+  @Override
+  public void notifyCheckpointComplete(
+      ExecutionAttemptId task, long checkpointId, boolean isFinal) {
+    completedNotifications
+        .computeIfAbsent(task, t -> new CopyOnWriteArrayList<>())
+        .add(checkpointId);
+  }
+
+  @Override
+  public void notifyCheckpointAborted(ExecutionAttemptId task, long checkpointId) {}
+
+  @Override
+  public void cancelTask(ExecutionAttemptId task) {
+    end(task, TaskState.CANCELED, null);
+  }
+
+  @Override
+  public void releaseJob(String jobId) {
+    released.add(jobId);
+  }
+}
