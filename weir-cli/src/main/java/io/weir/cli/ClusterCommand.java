@@ -1,11 +1,16 @@
 package io.weir.cli;
 
+import static io.weir.cluster.ClusterOptions.STATUS_FILE;
+
+import io.weir.cluster.ClusterOptions;
+import io.weir.cluster.StatusFile;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
@@ -85,34 +90,50 @@ final class ClusterCommand implements Runnable {
       }
       Path jmLog = home.resolve("log/jobmanager.log");
       List<String> jmArgs = new ArrayList<>(List.of("jobmanager"));
-      if (!Settings.parse(settings).containsKey(io.weir.cluster.ClusterOptions.UPLOAD_DIR.key())) {
-        jmArgs.addAll(
-            List.of(
-                "-D",
-                io.weir.cluster.ClusterOptions.UPLOAD_DIR.key() + "=" + home.resolve("jars")));
+      if (!Settings.parse(settings).containsKey(ClusterOptions.UPLOAD_DIR.key())) {
+        jmArgs.addAll(List.of("-D", ClusterOptions.UPLOAD_DIR.key() + "=" + home.resolve("jars")));
       }
+      Path jmStatus = statusFile(home, "jobmanager");
+      jmArgs.addAll(List.of("-D", STATUS_FILE.key() + "=" + jmStatus));
       Process jm = spawn(home, "jobmanager", jmLog, concat(jmArgs, common));
-      String started = awaitLine(jm, jmLog, "JobManager started", Duration.ofSeconds(60));
+      Map<String, String> started = awaitStatus(jm, jmStatus, jmLog, Duration.ofSeconds(60));
       System.out.println(
           "JobManager (pid "
               + jm.pid()
-              + "): "
-              + started.substring(started.indexOf("JobManager started")));
-      var options = io.weir.cluster.ClusterOptions.load(config, Settings.parse(settings));
+              + "): control port "
+              + started.get("rpc.address")
+              + ", REST port "
+              + started.get("rest.address")
+              + "; log "
+              + jmLog);
+      var options = ClusterOptions.load(config, Settings.parse(settings));
       // The port the JobManager did bind (0 in the settings picks a free one).
-      java.util.regex.Matcher port =
-          java.util.regex.Pattern.compile("control port [^:]+:(\\d+)").matcher(started);
-      String rpc =
-          options.get(io.weir.cluster.ClusterOptions.JM_ADDRESS)
-              + ":"
-              + (port.find() ? port.group(1) : options.get(io.weir.cluster.ClusterOptions.JM_PORT));
+      String rpc = options.get(ClusterOptions.JM_ADDRESS) + ":" + started.get("rpc.port");
       for (int i = 1; i <= taskManagers; i++) {
         Path log = home.resolve("log/taskmanager-" + i + ".log");
+        Path status = statusFile(home, "taskmanager-" + i);
         List<String> args =
-            concat(List.of("taskmanager", "--jobmanager", rpc, "--slots", "" + slots), common);
+            concat(
+                List.of(
+                    "taskmanager",
+                    "--jobmanager",
+                    rpc,
+                    "--slots",
+                    "" + slots,
+                    "-D",
+                    STATUS_FILE.key() + "=" + status),
+                common);
         Process tm = spawn(home, "taskmanager-" + i, log, args);
-        awaitLine(tm, log, "Registered with the JobManager", Duration.ofSeconds(60));
-        System.out.println("TaskManager " + i + " (pid " + tm.pid() + ") registered; log " + log);
+        Map<String, String> registered = awaitStatus(tm, status, log, Duration.ofSeconds(60));
+        System.out.println(
+            "TaskManager "
+                + i
+                + " (pid "
+                + tm.pid()
+                + ", "
+                + registered.get("id")
+                + ") registered; log "
+                + log);
       }
       System.out.println("Cluster running; stop it with 'weir cluster stop --dir " + home + "'");
       return 0;
@@ -142,14 +163,25 @@ final class ClusterCommand implements Runnable {
       return p;
     }
 
-    private static String awaitLine(Process p, Path log, String text, Duration timeout)
+    /** Where a process of the cluster says it serves; a stale one is removed first. */
+    private static Path statusFile(Path home, String name) throws IOException {
+      Path status = home.resolve(name + ".status");
+      Files.deleteIfExists(status);
+      return status;
+    }
+
+    /**
+     * Waits until {@code p} has written its status file (a JobManager once it serves, a TaskManager
+     * once registered) and returns what it holds.
+     */
+    private static Map<String, String> awaitStatus(
+        Process p, Path status, Path log, Duration timeout)
         throws IOException, InterruptedException {
       long deadline = System.nanoTime() + timeout.toNanos();
       while (System.nanoTime() < deadline) {
-        for (String line : Files.readAllLines(log)) {
-          if (line.contains(text)) {
-            return line;
-          }
+        Map<String, String> values = StatusFile.read(status);
+        if (!values.isEmpty()) {
+          return values;
         }
         if (p.waitFor(100, TimeUnit.MILLISECONDS)) {
           List<String> lines = Files.readAllLines(log);
@@ -163,7 +195,7 @@ final class ClusterCommand implements Runnable {
         }
       }
       throw new IllegalStateException(
-          "The process did not log '" + text + "' within " + timeout + ": see " + log);
+          "The process did not start serving within " + timeout + ": see " + log);
     }
   }
 

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.weir.cluster.ClusterClient;
 import io.weir.cluster.HostPort;
+import io.weir.cluster.StatusFile;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -13,8 +14,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -66,13 +65,15 @@ class ClusterStartStopTest {
         started.add(ProcessHandle.of(pid).orElseThrow());
         assertThat(dir.resolve("log/" + name + ".log")).exists();
       }
-      Matcher rest =
-          Pattern.compile("REST port [^:]+:(\\d+)")
-              .matcher(Files.readString(dir.resolve("log/jobmanager.log")));
-      assertThat(rest.find()).isTrue();
+      String restPort = StatusFile.read(dir.resolve("jobmanager.status")).get("rest.port");
+      assertThat(out).contains("REST port 127.0.0.1:" + restPort);
       ClusterClient client =
-          new ClusterClient(new HostPort("127.0.0.1", Integer.parseInt(rest.group(1))), null);
+          new ClusterClient(new HostPort("127.0.0.1", Integer.parseInt(restPort)), null);
       assertThat(client.get("/taskmanagers").path("taskmanagers").size()).isEqualTo(2);
+      for (int i = 1; i <= 2; i++) {
+        assertThat(StatusFile.read(dir.resolve("taskmanager-" + i + ".status")))
+            .containsKeys("id", "rpc.port", "data.port", "pid");
+      }
 
       String stopped = execute("cluster", "stop", "--dir", dir.toString());
       assertThat(stopped).contains("Stopped jobmanager").contains("Stopped taskmanager-2");

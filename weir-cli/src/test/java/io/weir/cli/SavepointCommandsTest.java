@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.weir.cluster.ClusterClient;
 import io.weir.cluster.HostPort;
+import io.weir.cluster.StatusFile;
 import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
@@ -76,11 +77,7 @@ class SavepointCommandsTest {
       long pid = Long.parseLong(Files.readString(dir.resolve(name + ".pid")).strip());
       started.add(ProcessHandle.of(pid).orElseThrow());
     }
-    Matcher rest =
-        Pattern.compile("REST port [^:]+:(\\d+)")
-            .matcher(Files.readString(dir.resolve("log/jobmanager.log")));
-    assertThat(rest.find()).isTrue();
-    jobManager = "127.0.0.1:" + rest.group(1);
+    jobManager = StatusFile.read(dir.resolve("jobmanager.status")).get("rest.address");
     client = new ClusterClient(HostPort.parse(jobManager, "test"), null);
     jar = testJobJar(dir.resolve("job.jar"));
   }

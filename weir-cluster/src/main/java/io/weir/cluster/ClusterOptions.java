@@ -147,6 +147,15 @@ public final class ClusterOptions {
               "A shared secret: when set, registration, submission, changing REST calls, control"
                   + " messages and data connections must present it.");
 
+  public static final ConfigOption<String> STATUS_FILE =
+      ConfigOptions.key("cluster.status-file")
+          .stringType()
+          .noDefaultValue()
+          .withDescription(
+              "A file the process writes once it serves: its ports and pid (and a TaskManager's id"
+                  + " once registered), as key=value lines, for scripts that start processes with"
+                  + " port 0 (Weir's own).");
+
   /** Every option of the cluster's processes. */
   public static final List<ConfigOption<?>> OPTIONS =
       List.copyOf(ConfigOptionProvider.declaredIn(ClusterOptions.class));

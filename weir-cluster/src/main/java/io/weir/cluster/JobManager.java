@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.net.BindException;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -92,6 +93,17 @@ public final class JobManager implements AutoCloseable {
         restPort(),
         jarDir,
         secret != null ? ", secret required" : "");
+    String statusFile = options.get(ClusterOptions.STATUS_FILE);
+    if (statusFile != null) {
+      StatusFile.write(
+          Path.of(statusFile),
+          Map.of(
+              "pid", String.valueOf(ProcessHandle.current().pid()),
+              "rpc.address", rpcHost + ":" + rpcPort(),
+              "rpc.port", String.valueOf(rpcPort()),
+              "rest.address", restHost + ":" + restPort(),
+              "rest.port", String.valueOf(restPort())));
+    }
   }
 
   private static IllegalArgumentException bindFailure(

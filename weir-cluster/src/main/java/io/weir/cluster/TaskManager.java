@@ -59,6 +59,10 @@ public final class TaskManager implements AutoCloseable {
   private final Map<String, JobOnTaskManager> jobs = new LinkedHashMap<>();
   private final JarStore jars;
   private final Consumer<String> fatal;
+
+  /** Where to say that this TaskManager registered, or null ({@code cluster.status-file}). */
+  private final Path statusFile;
+
   private volatile long heartbeatInterval;
   private volatile long heartbeatTimeout;
   private volatile long lastHeardFromJobManager = System.nanoTime();
@@ -78,6 +82,8 @@ public final class TaskManager implements AutoCloseable {
       LOG.warn("Ignoring the setting {}: neither this process nor a job reads it", key);
     }
     this.slots = options.get(ClusterOptions.SLOTS);
+    String status = options.get(ClusterOptions.STATUS_FILE);
+    this.statusFile = status == null ? null : Path.of(status);
     if (slots < 1) {
       throw new IllegalArgumentException(
           "A TaskManager needs at least one slot, not "
@@ -212,6 +218,16 @@ public final class TaskManager implements AutoCloseable {
           jobManagerAddress,
           heartbeatInterval,
           heartbeatTimeout);
+      if (statusFile != null) {
+        StatusFile.write(
+            statusFile,
+            Map.of(
+                "pid", String.valueOf(ProcessHandle.current().pid()),
+                "id", id,
+                "rpc.port", String.valueOf(server.getPort()),
+                "data.port", String.valueOf(dataPlane.port()),
+                "jobmanager", jobManagerAddress));
+      }
       var unused = timer.schedule(this::heartbeat, heartbeatInterval, TimeUnit.MILLISECONDS);
     } catch (RuntimeException e) {
       Status status = Status.fromThrowable(e);

@@ -30,10 +30,6 @@ import java.util.stream.Stream;
  */
 final class TestCluster implements AutoCloseable {
 
-  private static final Pattern JM_STARTED =
-      Pattern.compile("JobManager started: control port [^:]+:(\\d+), REST port [^:]+:(\\d+)");
-  private static final Pattern TM_STARTED = Pattern.compile("TaskManager (tm-\\S+) started");
-
   /** A child process and its log. */
   static final class Node {
     final Process process;
@@ -54,6 +50,32 @@ final class TestCluster implements AutoCloseable {
     }
 
     /** Waits for the first match of {@code pattern} in the log. */
+    /**
+     * Waits until the process has written its status file ({@code cluster.status-file}: a
+     * JobManager once it serves, a TaskManager once registered) and returns what it holds.
+     */
+    Map<String, String> awaitStatus(Path file, Duration timeout) {
+      @SuppressWarnings("unchecked")
+      Map<String, String>[] found = new Map[1];
+      await()
+          .atMost(timeout)
+          .pollInterval(Duration.ofMillis(50))
+          .until(
+              () -> {
+                Map<String, String> status = StatusFile.read(file);
+                if (!status.isEmpty()) {
+                  found[0] = status;
+                  return true;
+                }
+                if (!process.isAlive()) {
+                  throw new AssertionError(
+                      "process ended with " + process.exitValue() + ":\n" + log());
+                }
+                return false;
+              });
+      return found[0];
+    }
+
     Matcher awaitLog(Pattern pattern, Duration timeout) {
       Matcher[] found = new Matcher[1];
       await()
@@ -138,24 +160,34 @@ final class TestCluster implements AutoCloseable {
   }
 
   void startJobManager() throws IOException {
+    Path status = statusFile("jobmanager");
     List<String> args = new ArrayList<>(List.of("jobmanager"));
     args.addAll(settingArgs());
     args.addAll(
         List.of(
             "-D", ClusterOptions.JM_PORT.key() + "=0",
             "-D", ClusterOptions.REST_PORT.key() + "=0",
-            "-D", ClusterOptions.UPLOAD_DIR.key() + "=" + dir.resolve("jars")));
+            "-D", ClusterOptions.UPLOAD_DIR.key() + "=" + dir.resolve("jars"),
+            "-D", ClusterOptions.STATUS_FILE.key() + "=" + status));
     jobManager = start("jobmanager", args);
-    Matcher m = jobManager.awaitLog(JM_STARTED, Duration.ofSeconds(60));
-    rpcPort = Integer.parseInt(m.group(1));
-    restPort = Integer.parseInt(m.group(2));
+    Map<String, String> started = jobManager.awaitStatus(status, Duration.ofSeconds(60));
+    rpcPort = Integer.parseInt(started.get("rpc.port"));
+    restPort = Integer.parseInt(started.get("rest.port"));
     client = new ClusterClient(new HostPort("127.0.0.1", restPort), secret);
+  }
+
+  /** A fresh path for a process's status file. */
+  private Path statusFile(String name) {
+    return dir.resolve(name + "-" + COUNTER.incrementAndGet() + ".status");
   }
 
   /** Starts a TaskManager and waits until the JobManager lists it. */
   Node startTaskManager(int slots) throws IOException {
-    Node tm = startTaskManagerAt("127.0.0.1:" + rpcPort, slots, settings);
-    tm.id = tm.awaitLog(TM_STARTED, Duration.ofSeconds(60)).group(1);
+    Path status = statusFile("taskmanager");
+    Map<String, String> withStatus = new java.util.LinkedHashMap<>(settings);
+    withStatus.put(ClusterOptions.STATUS_FILE.key(), status.toString());
+    Node tm = startTaskManagerAt("127.0.0.1:" + rpcPort, slots, withStatus);
+    tm.id = tm.awaitStatus(status, Duration.ofSeconds(60)).get("id");
     await()
         .atMost(Duration.ofSeconds(60))
         .pollInterval(Duration.ofMillis(100))
