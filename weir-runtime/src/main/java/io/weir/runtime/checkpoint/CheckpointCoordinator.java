@@ -8,6 +8,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
@@ -24,6 +25,13 @@ import org.slf4j.LoggerFactory;
  * writes its metadata after the lock is released (acknowledgements of other checkpoints go on
  * meanwhile), and deletes run on the context's I/O executor, so a slow store never holds up the
  * protocol.
+ *
+ * <p>Its parts, as in Flink, each without threads or clocks and called under its lock: {@link
+ * CheckpointTriggerDecider} says when the next checkpoint may start, a {@link PendingCheckpoint}
+ * (or {@link PendingSavepoint}) collects one checkpoint's acknowledgements, {@link
+ * CheckpointFailureManager} counts failures and says when the job must fail, and {@link
+ * CheckpointStatsTracker} keeps the statistics. The coordinator ties them to the timers, the tasks
+ * and the storage.
  */
 public final class CheckpointCoordinator {
 
@@ -98,57 +106,21 @@ public final class CheckpointCoordinator {
   public record OperatorInfo(
       String operatorId, String name, int vertex, int parallelism, int maxParallelism) {}
 
-  /** Why a checkpoint was aborted; only some count as failures. */
+  /**
+   * Why a checkpoint was aborted; only some count as failures ({@link
+   * CheckpointFailureManager#countsAsFailure}).
+   */
   public enum AbortReason {
     /** Not complete within the timeout. */
-    TIMEOUT(true),
+    TIMEOUT,
     /** A task could not take its snapshot. */
-    DECLINED(true),
+    DECLINED,
     /** The metadata could not be written. */
-    STORAGE_FAILURE(true),
+    STORAGE_FAILURE,
     /** A newer checkpoint completed first. */
-    SUBSUMED(false),
+    SUBSUMED,
     /** The job is failing over or stopping. */
-    JOB_STOPPED(false);
-
-    final boolean countsAsFailure;
-
-    AbortReason(boolean countsAsFailure) {
-      this.countsAsFailure = countsAsFailure;
-    }
-  }
-
-  /** A triggered checkpoint waiting for acknowledgements. */
-  private static final class Pending {
-    final long id;
-    final long timestamp;
-    final Set<TaskKey> notYetAcknowledged;
-    final Map<TaskKey, Map<String, OperatorSubtaskState>> acknowledged = new HashMap<>();
-    final List<CheckpointStatistics.SubtaskCheckpointStatistics> subtaskStatistics =
-        new ArrayList<>();
-    Runnable cancelTimeout;
-    Throwable cause;
-    String externalPath;
-
-    /** Checkpoint or savepoint, and how its barriers align. */
-    CheckpointOptions options;
-
-    /**
-     * For a savepoint: its own directory, named at the trigger, into which its tasks write their
-     * state; and who waits for its path.
-     */
-    String savepointDirectory;
-
-    CompletableFuture<String> savepointResult;
-
-    /** The coordinator's {@link #epoch} when triggered: a checkpoint of a stopped attempt fails. */
-    long epoch;
-
-    Pending(long id, long timestamp, Set<TaskKey> tasks) {
-      this.id = id;
-      this.timestamp = timestamp;
-      this.notYetAcknowledged = new HashSet<>(tasks);
-    }
+    JOB_STOPPED
   }
 
   private final String jobId;
@@ -157,14 +129,15 @@ public final class CheckpointCoordinator {
   private final CheckpointStorage storage;
   private final SharedStateRegistry sharedState;
   private final Context context;
-  private final TreeMap<Long, Pending> pending = new TreeMap<>();
+  private final TreeMap<Long, PendingCheckpoint> pending = new TreeMap<>();
   private final CompletedCheckpointStore completed;
   private final CheckpointIDCounter ids;
   private final Set<TaskKey> runningTasks = new HashSet<>();
   private final Set<TaskKey> finishedTasks = new HashSet<>();
   private final Set<TaskKey> endedInput = new HashSet<>();
-  private long lastCompletionTime = Long.MIN_VALUE / 2;
-  private int consecutiveFailures;
+  private final CheckpointFailureManager failures;
+  private final CheckpointStatsTracker statistics = new CheckpointStatsTracker();
+  private final CheckpointTriggerDecider triggers;
   private boolean running;
 
   /** Counts {@link #stop()}s: a checkpoint whose metadata is written after one is given up. */
@@ -183,8 +156,6 @@ public final class CheckpointCoordinator {
   /** Completed checkpoints in which every subtask had ended its input. */
   private final Set<Long> finalCheckpoints = new HashSet<>();
 
-  private int failuresTotal;
-
   /** How periodic checkpoints align; savepoints always align. */
   private CheckpointOptions checkpointOptions =
       CheckpointOptions.checkpoint(BarrierHandler.Alignment.ALIGNED);
@@ -194,9 +165,6 @@ public final class CheckpointCoordinator {
    * once it is subsumed, as it would one of its own; null otherwise.
    */
   private Runnable claimedRestoreDiscard;
-
-  /** The stop-with-savepoint pending or being written, or null. */
-  private Pending stopWithSavepoint;
 
   /**
    * The directories of recently aborted savepoints, by id: a task whose upload ends after the abort
@@ -245,6 +213,10 @@ public final class CheckpointCoordinator {
     this.context = context;
     this.ids = ids;
     this.completed = completed;
+    this.failures = new CheckpointFailureManager(settings.tolerableFailures());
+    this.triggers =
+        new CheckpointTriggerDecider(
+            settings.intervalMillis(), settings.minPauseMillis(), settings.maxConcurrent());
   }
 
   /** How the barriers of periodic checkpoints align (from the job's settings); before start. */
@@ -287,7 +259,7 @@ public final class CheckpointCoordinator {
   /** Starts periodic triggering. */
   public synchronized void start() {
     running = true;
-    scheduleTrigger(settings.intervalMillis());
+    scheduleTrigger(triggers.initialDelay());
     serveTriggerSoon();
   }
 
@@ -299,7 +271,7 @@ public final class CheckpointCoordinator {
       cancelNextTrigger.run();
       cancelNextTrigger = null;
     }
-    for (Pending p : new ArrayList<>(pending.values())) {
+    for (PendingCheckpoint p : new ArrayList<>(pending.values())) {
       abort(p, AbortReason.JOB_STOPPED, "the job attempt ended");
     }
   }
@@ -371,7 +343,7 @@ public final class CheckpointCoordinator {
   }
 
   public synchronized int consecutiveFailures() {
-    return consecutiveFailures;
+    return failures.consecutiveFailures();
   }
 
   public synchronized long lastCheckpointId() {
@@ -379,7 +351,7 @@ public final class CheckpointCoordinator {
   }
 
   private void scheduleTrigger(long delay) {
-    if (!running || settings.intervalMillis() <= 0) {
+    if (!running || !triggers.periodic()) {
       return; // checkpointing off: only the savepoints asked for
     }
     if (cancelNextTrigger != null) {
@@ -394,24 +366,14 @@ public final class CheckpointCoordinator {
       return;
     }
     long now = context.currentTimeMillis();
-    long pauseLeft = lastCompletionTime + settings.minPauseMillis() - now;
-    if (pending.size() + committing >= settings.maxConcurrent() || stopping()) {
-      return; // completion or abort schedules the next attempt
+    CheckpointTriggerDecider.Decision decision = triggers.onTimer(pending.size() + committing, now);
+    if (decision instanceof CheckpointTriggerDecider.TriggerNow trigger) {
+      triggerCheckpoint(now);
+      scheduleTrigger(trigger.nextTimerDelayMillis());
+    } else if (decision instanceof CheckpointTriggerDecider.RetryAfter retry) {
+      scheduleTrigger(retry.delayMillis());
     }
-    if (pauseLeft > 0) {
-      scheduleTrigger(pauseLeft);
-      return;
-    }
-    triggerCheckpoint(now);
-    scheduleTrigger(settings.intervalMillis());
-  }
-
-  /**
-   * True while a stop-with-savepoint is pending: no checkpoint starts meanwhile (with drain it
-   * could complete as a final checkpoint and end the job before the savepoint).
-   */
-  private boolean stopping() {
-    return stopWithSavepoint != null;
+    // WaitForEnd: the completion or abort of a checkpoint schedules the next attempt.
   }
 
   /**
@@ -422,9 +384,7 @@ public final class CheckpointCoordinator {
   public synchronized void triggerSoon() {
     if (running && pending.isEmpty() && committing == 0) {
       triggerSoonRequested = false;
-      scheduleTrigger(
-          Math.max(
-              0, lastCompletionTime + settings.minPauseMillis() - context.currentTimeMillis()));
+      scheduleTrigger(triggers.delayUntilPauseOver(context.currentTimeMillis()));
     } else {
       triggerSoonRequested = true;
     }
@@ -443,27 +403,16 @@ public final class CheckpointCoordinator {
     if (expected.isEmpty()) {
       return;
     }
-    trigger(now, expected, checkpointOptions, null, null);
+    trigger(new PendingCheckpoint(ids.getAndIncrement(), now, expected, checkpointOptions, epoch));
   }
 
-  private Pending trigger(
-      long now,
-      Set<TaskKey> expected,
-      CheckpointOptions options,
-      String savepointDirectory,
-      CompletableFuture<String> savepointResult) {
-    long id = ids.getAndIncrement();
-    Pending p = new Pending(id, now, expected);
-    p.epoch = epoch;
-    p.options = options;
-    p.savepointDirectory = savepointDirectory;
-    p.savepointResult = savepointResult;
+  private void trigger(PendingCheckpoint p) {
+    long id = p.id;
     pending.put(id, p);
     record(p, CheckpointStatistics.Status.IN_PROGRESS);
-    p.cancelTimeout = context.schedule(() -> onTimeout(id), settings.timeoutMillis());
-    LOG.debug("Triggering {} {} of job {}", options.type(), id, jobId);
-    context.triggerSources(id, now, options);
-    return p;
+    p.setTimeout(context.schedule(() -> onTimeout(id), settings.timeoutMillis()));
+    LOG.debug("Triggering {} {} of job {}", p.options.type(), id, jobId);
+    context.triggerSources(id, p.timestamp, p.options);
   }
 
   /**
@@ -488,7 +437,7 @@ public final class CheckpointCoordinator {
       refused = "the job is not running (it is restarting, stopping or has ended)";
     } else if (expected.isEmpty()) {
       refused = "every task of the job has finished";
-    } else if (stopping()) {
+    } else if (triggers.stopping()) {
       refused = "a stop-with-savepoint is already in progress";
     }
     String target = null;
@@ -505,22 +454,26 @@ public final class CheckpointCoordinator {
               "Cannot take a savepoint of job " + jobId + ": " + refused, null));
       return result;
     }
-    Pending p =
-        trigger(
-            context.currentTimeMillis(),
+    long now = context.currentTimeMillis();
+    PendingSavepoint p =
+        new PendingSavepoint(
+            ids.getAndIncrement(),
+            now,
             expected,
             CheckpointOptions.savepoint(type, target),
+            epoch,
             target,
             result);
-    if (p.options.isSynchronous()) {
-      stopWithSavepoint = p;
+    trigger(p);
+    if (p.isStopping()) {
+      triggers.stopWithSavepointTriggered(p.id);
     }
     LOG.info("Triggered savepoint {} ({}) of job {} into {}", p.id, type, jobId, target);
     return result;
   }
 
   private synchronized void onTimeout(long id) {
-    Pending p = pending.get(id);
+    PendingCheckpoint p = pending.get(id);
     if (p != null) {
       abort(
           p,
@@ -528,7 +481,7 @@ public final class CheckpointCoordinator {
           "not complete after "
               + settings.timeoutMillis()
               + " ms (execution.checkpointing.timeout); waiting for "
-              + p.notYetAcknowledged);
+              + p.notYetAcknowledged());
     }
   }
 
@@ -544,7 +497,7 @@ public final class CheckpointCoordinator {
       long checkpointId,
       Map<String, OperatorSubtaskState> states,
       CheckpointStatistics.SubtaskCheckpointStatistics statistics) {
-    Pending done;
+    PendingCheckpoint done;
     synchronized (this) {
       done = acknowledgeLocked(task, checkpointId, states, statistics);
     }
@@ -554,12 +507,12 @@ public final class CheckpointCoordinator {
   }
 
   /** Records the acknowledgement; returns the checkpoint when it was the last one missing. */
-  private Pending acknowledgeLocked(
+  private PendingCheckpoint acknowledgeLocked(
       TaskKey task,
       long checkpointId,
       Map<String, OperatorSubtaskState> states,
       CheckpointStatistics.SubtaskCheckpointStatistics statistics) {
-    Pending p = pending.get(checkpointId);
+    PendingCheckpoint p = pending.get(checkpointId);
     if (p == null) {
       // Aborted meanwhile: the task wrote its state after the abort deleted the checkpoint's
       // files, so delete again rather than leave orphans.
@@ -573,14 +526,10 @@ public final class CheckpointCoordinator {
       }
       return null;
     }
-    if (!p.notYetAcknowledged.remove(task)) {
+    if (!p.acknowledge(task, states, statistics)) {
       return null; // a duplicate, or from an earlier attempt
     }
-    p.acknowledged.put(task, states);
-    if (statistics != null) {
-      p.subtaskStatistics.add(statistics);
-    }
-    if (p.notYetAcknowledged.isEmpty()) {
+    if (p.isFullyAcknowledged()) {
       return p;
     }
     if (statistics != null) {
@@ -591,28 +540,25 @@ public final class CheckpointCoordinator {
 
   /** A task could not take its snapshot for {@code checkpointId}. */
   public synchronized void decline(TaskKey task, long checkpointId, Throwable cause) {
-    Pending p = pending.get(checkpointId);
-    if (p != null && p.notYetAcknowledged.contains(task)) {
-      p.cause = cause;
+    PendingCheckpoint p = pending.get(checkpointId);
+    if (p != null && p.awaits(task)) {
+      p.setFailureCause(cause);
       abort(p, AbortReason.DECLINED, "declined by " + task + ": " + cause);
     }
   }
 
   /** A subtask ended after its input; it takes part in no further checkpoints. */
   public void taskFinished(TaskKey task) {
-    List<Pending> done = new ArrayList<>();
+    List<PendingCheckpoint> done = new ArrayList<>();
     synchronized (this) {
       finishedTasks.add(task);
-      for (Pending p : new ArrayList<>(pending.values())) {
-        if (p.notYetAcknowledged.remove(task)) {
-          p.acknowledged.put(task, finishedStates(task));
-          if (p.notYetAcknowledged.isEmpty()) {
-            done.add(p);
-          }
+      for (PendingCheckpoint p : new ArrayList<>(pending.values())) {
+        if (p.acknowledge(task, finishedStates(task), null) && p.isFullyAcknowledged()) {
+          done.add(p);
         }
       }
     }
-    for (Pending p : done) {
+    for (PendingCheckpoint p : done) {
       complete(p);
     }
   }
@@ -631,28 +577,28 @@ public final class CheckpointCoordinator {
    * Completes a checkpoint every task acknowledged: builds and registers it under the lock, writes
    * its metadata without the lock, then retains it and tells the tasks under the lock again.
    */
-  private void complete(Pending p) {
+  private void complete(PendingCheckpoint p) {
     CompletedCheckpoint checkpoint;
-    boolean savepoint = p.options.isSavepoint();
     synchronized (this) {
       if (pending.get(p.id) != p) {
         return; // aborted meanwhile
       }
-      // A savepoint refers to no shared file (its keyed state is written in full): it is not
-      // registered, so it never holds a shared file of the job's checkpoints alive.
-      checkpoint = savepoint ? build(p) : sharedState.register(build(p));
+      checkpoint = p.toCompleted(jobId, operators, finishedTasks);
+      if (!p.isSavepoint()) {
+        // A savepoint refers to no shared file (its keyed state is written in full): it is not
+        // registered, so it never holds a shared file of the job's checkpoints alive.
+        checkpoint = sharedState.register(checkpoint);
+      }
       pending.remove(p.id);
       committing++;
-      if (p.cancelTimeout != null) {
-        p.cancelTimeout.run();
-      }
+      p.cancelTimeout();
     }
     Exception failure = null;
     String externalPath = null;
     try {
       externalPath =
-          savepoint
-              ? Savepoints.write(checkpoint, p.savepointDirectory)
+          p instanceof PendingSavepoint savepoint
+              ? Savepoints.write(checkpoint, savepoint.directory)
               : storage.commitCheckpoint(checkpoint);
     } catch (Exception e) {
       failure = e;
@@ -665,13 +611,13 @@ public final class CheckpointCoordinator {
       }
       if (failure != null) {
         LOG.warn("Could not write the metadata of checkpoint {}", p.id, failure);
-        p.cause = failure;
+        p.setFailureCause(failure);
         abort(p, AbortReason.STORAGE_FAILURE, "writing the metadata failed: " + failure);
         return;
       }
-      p.externalPath = externalPath;
-      if (savepoint) {
-        completeSavepoint(p);
+      p.setExternalPath(externalPath);
+      if (p instanceof PendingSavepoint savepoint) {
+        completeSavepoint(savepoint);
       } else {
         retain(p, checkpoint);
       }
@@ -683,8 +629,8 @@ public final class CheckpointCoordinator {
    * stopping savepoint counts as final: every task ends), and whoever triggered it gets its path.
    * Nothing is subsumed, nothing is retained. Under the lock.
    */
-  private void completeSavepoint(Pending p) {
-    if (p.options.isSynchronous()) {
+  private void completeSavepoint(PendingSavepoint p) {
+    if (p.isStopping()) {
       finalCheckpoints.add(p.id);
       running = false; // the job ends: no checkpoint after its stop-with-savepoint
       if (cancelNextTrigger != null) {
@@ -698,42 +644,17 @@ public final class CheckpointCoordinator {
         p.id,
         jobId,
         context.currentTimeMillis() - p.timestamp,
-        p.externalPath);
+        p.externalPath());
     context.notifyComplete(p.id);
-    p.savepointResult.complete(p.externalPath);
+    p.completed();
     if (running && cancelNextTrigger == null) {
-      scheduleTrigger(settings.minPauseMillis());
+      scheduleTrigger(triggers.delayAfterEnd());
     }
     serveTriggerSoon();
   }
 
-  /** The checkpoint every task acknowledged, with every operator of the job. */
-  private CompletedCheckpoint build(Pending p) {
-    List<OperatorState> operatorStates = new ArrayList<>();
-    for (OperatorInfo op : operators) {
-      List<OperatorSubtaskState> subtasks = new ArrayList<>();
-      for (int i = 0; i < op.parallelism(); i++) {
-        TaskKey key = new TaskKey(op.vertex(), i);
-        Map<String, OperatorSubtaskState> ack = p.acknowledged.get(key);
-        OperatorSubtaskState s = ack == null ? null : ack.get(op.operatorId());
-        if (s == null) {
-          s =
-              finishedTasks.contains(key)
-                  ? OperatorSubtaskState.FINISHED
-                  : OperatorSubtaskState.EMPTY;
-        }
-        subtasks.add(s);
-      }
-      operatorStates.add(
-          new OperatorState(
-              op.operatorId(), op.name(), op.parallelism(), op.maxParallelism(), subtasks));
-    }
-    return new CompletedCheckpoint(
-        jobId, p.id, p.timestamp, p.options.isSavepoint(), operatorStates);
-  }
-
   /** The checkpoint's metadata is written: it is retained, older ones may go. Under the lock. */
-  private void retain(Pending p, CompletedCheckpoint checkpoint) {
+  private void retain(PendingCheckpoint p, CompletedCheckpoint checkpoint) {
     CompletedCheckpoint newest = latestCompleted();
     if (newest != null && newest.checkpointId() > p.id) {
       // A newer checkpoint's metadata was written first: this one is subsumed already.
@@ -758,16 +679,13 @@ public final class CheckpointCoordinator {
     if (allEnded) {
       finalCheckpoints.add(p.id);
     }
-    consecutiveFailures = 0;
-    lastCompletionTime = context.currentTimeMillis();
+    failures.checkpointCompleted();
+    long now = context.currentTimeMillis();
+    triggers.checkpointEnded(now);
     record(p, CheckpointStatistics.Status.COMPLETED);
-    LOG.info(
-        "Completed checkpoint {} of job {} in {} ms",
-        p.id,
-        jobId,
-        lastCompletionTime - p.timestamp);
-    for (Pending older : new ArrayList<>(pending.headMap(p.id).values())) {
-      if (!older.options.isSavepoint()) { // a savepoint is never subsumed
+    LOG.info("Completed checkpoint {} of job {} in {} ms", p.id, jobId, now - p.timestamp);
+    for (PendingCheckpoint older : new ArrayList<>(pending.headMap(p.id).values())) {
+      if (!older.isSavepoint()) { // a savepoint is never subsumed
         abort(older, AbortReason.SUBSUMED, "subsumed by checkpoint " + p.id);
       }
     }
@@ -776,7 +694,7 @@ public final class CheckpointCoordinator {
     sweepSharedState(sharedState.referencedPaths(), p.id);
     context.notifyComplete(p.id);
     if (running && cancelNextTrigger == null) {
-      scheduleTrigger(settings.minPauseMillis());
+      scheduleTrigger(triggers.delayAfterEnd());
     }
     serveTriggerSoon();
   }
@@ -802,101 +720,65 @@ public final class CheckpointCoordinator {
             });
   }
 
-  private void abort(Pending p, AbortReason reason, String why) {
+  private void abort(PendingCheckpoint p, AbortReason reason, String why) {
     pending.remove(p.id);
-    if (p.cancelTimeout != null) {
-      p.cancelTimeout.run();
-    }
+    p.cancelTimeout();
     LOG.warn("Checkpoint {} of job {} aborted: {}", p.id, jobId, why);
     record(p, CheckpointStatistics.Status.FAILED);
-    if (p.options.isSavepoint()) {
+    if (p instanceof PendingSavepoint savepoint) {
       // Its tasks wrote into its own directory only, nothing into the job's storage.
-      abortedSavepoints.put(p.id, p.savepointDirectory);
-      discardSavepointQuietly(p.id, p.savepointDirectory);
+      abortedSavepoints.put(p.id, savepoint.directory);
+      discardSavepointQuietly(p.id, savepoint.directory);
     } else {
       discardQuietly(p.id);
-      p.acknowledged.values().forEach(sharedState::discardUnregistered);
+      p.acknowledgedStates().forEach(sharedState::discardUnregistered);
     }
     context.notifyAborted(p.id);
-    if (stopWithSavepoint == p) {
-      stopWithSavepoint = null;
-    }
-    if (p.savepointResult != null) {
-      p.savepointResult.completeExceptionally(
+    if (p instanceof PendingSavepoint savepoint) {
+      triggers.savepointAborted(p.id);
+      savepoint.failed(
           new CheckpointException(
               "Savepoint " + p.id + " of job " + jobId + " failed (" + reason + "): " + why,
-              p.cause));
+              p.failureCause()));
     }
-    if (reason.countsAsFailure && !p.options.isSavepoint()) {
-      lastCompletionTime = context.currentTimeMillis();
-      countFailure(p.id, reason, why, p.cause);
+    if (CheckpointFailureManager.countsAsFailure(reason, p.isSavepoint())) {
+      triggers.checkpointEnded(context.currentTimeMillis());
+      Optional<CheckpointException> jobFailure =
+          failures.checkpointFailed(p.id, reason, why, p.failureCause());
+      if (jobFailure.isPresent()) {
+        running = false;
+        context.failJob(jobFailure.get());
+      }
     }
     if (running && cancelNextTrigger == null) {
-      scheduleTrigger(settings.minPauseMillis());
+      scheduleTrigger(triggers.delayAfterEnd());
     }
     serveTriggerSoon();
   }
 
-  private void countFailure(long id, AbortReason reason, String why, Throwable cause) {
-    consecutiveFailures++;
-    failuresTotal++;
-    if (consecutiveFailures > settings.tolerableFailures()) {
-      running = false;
-      int failures = consecutiveFailures;
-      // The job fails over; its next attempt starts counting afresh, as in Flink.
-      consecutiveFailures = 0;
-      context.failJob(
-          new CheckpointException(
-              "Checkpoint "
-                  + id
-                  + " failed ("
-                  + reason
-                  + ": "
-                  + why
-                  + "): "
-                  + failures
-                  + " checkpoint failure(s) in a row while"
-                  + " execution.checkpointing.tolerable-failed-checkpoints is "
-                  + settings.tolerableFailures(),
-              cause));
-    }
-  }
-
-  private static final int STATISTICS_KEPT = 500;
-
-  private final java.util.LinkedHashMap<Long, CheckpointStatistics> history =
-      new java.util.LinkedHashMap<>();
-
-  private void record(Pending p, CheckpointStatistics.Status status) {
-    long duration =
-        status == CheckpointStatistics.Status.IN_PROGRESS
-            ? -1
-            : context.currentTimeMillis() - p.timestamp;
-    boolean unaligned =
-        p.subtaskStatistics.stream()
-            .anyMatch(CheckpointStatistics.SubtaskCheckpointStatistics::unaligned);
-    history.put(
-        p.id,
-        new CheckpointStatistics(
-            p.id,
-            status,
-            p.timestamp,
-            duration,
-            unaligned,
-            p.subtaskStatistics,
-            status == CheckpointStatistics.Status.COMPLETED ? p.externalPath : null));
-    while (history.size() > STATISTICS_KEPT) {
-      history.remove(history.keySet().iterator().next());
+  private void record(PendingCheckpoint p, CheckpointStatistics.Status status) {
+    switch (status) {
+      case IN_PROGRESS -> statistics.recordInProgress(p.id, p.timestamp, p.subtaskStatistics());
+      case COMPLETED ->
+          statistics.recordCompleted(
+              p.id,
+              p.timestamp,
+              context.currentTimeMillis(),
+              p.subtaskStatistics(),
+              p.externalPath());
+      case FAILED ->
+          statistics.recordFailed(
+              p.id, p.timestamp, context.currentTimeMillis(), p.subtaskStatistics());
     }
   }
 
   /** The recent checkpoints, oldest first. */
   public synchronized List<CheckpointStatistics> statistics() {
-    return List.copyOf(history.values());
+    return statistics.statistics();
   }
 
   public synchronized int failuresTotal() {
-    return failuresTotal;
+    return failures.failuresTotal();
   }
 
   /** Deletes the directory of savepoint {@code id}, which did not complete, off the lock. */

@@ -1,0 +1,85 @@
+package io.weir.runtime.checkpoint;
+
+import io.weir.runtime.checkpoint.CheckpointCoordinator.AbortReason;
+import java.util.Optional;
+
+/**
+ * Counts the checkpoints that failed, in a row and in total, and says when the job must fail: when
+ * more than {@code execution.checkpointing.tolerable-failed-checkpoints} failed in a row (Flink's
+ * {@code CheckpointFailureManager}). Only some aborts are failures: see {@link #countsAsFailure}.
+ * Holds no threads and reads no clock; not thread-safe: the {@link CheckpointCoordinator} calls it
+ * under its lock.
+ */
+final class CheckpointFailureManager {
+
+  private final int tolerableFailures;
+  private int consecutiveFailures;
+  private int failuresTotal;
+
+  /**
+   * @param tolerableFailures consecutive failures tolerated; one more fails the job
+   */
+  CheckpointFailureManager(int tolerableFailures) {
+    this.tolerableFailures = tolerableFailures;
+  }
+
+  /**
+   * True when an abort for {@code reason} is a failure. A subsumed checkpoint or one of a stopping
+   * job says nothing about the job's health; a savepoint is asked for by a user, and its failure is
+   * reported to that user rather than held against the job.
+   */
+  static boolean countsAsFailure(AbortReason reason, boolean savepoint) {
+    if (savepoint) {
+      return false;
+    }
+    return switch (reason) {
+      case TIMEOUT, DECLINED, STORAGE_FAILURE -> true;
+      case SUBSUMED, JOB_STOPPED -> false;
+    };
+  }
+
+  /**
+   * Counts the failure of checkpoint {@code checkpointId}, which {@link #countsAsFailure} said is
+   * one.
+   *
+   * @return the exception to fail the job with, when this failure is one too many; empty otherwise
+   */
+  Optional<CheckpointException> checkpointFailed(
+      long checkpointId, AbortReason reason, String why, Throwable cause) {
+    consecutiveFailures++;
+    failuresTotal++;
+    if (consecutiveFailures <= tolerableFailures) {
+      return Optional.empty();
+    }
+    int failures = consecutiveFailures;
+    // The job fails over; its next attempt starts counting afresh, as in Flink.
+    consecutiveFailures = 0;
+    return Optional.of(
+        new CheckpointException(
+            "Checkpoint "
+                + checkpointId
+                + " failed ("
+                + reason
+                + ": "
+                + why
+                + "): "
+                + failures
+                + " checkpoint failure(s) in a row while"
+                + " execution.checkpointing.tolerable-failed-checkpoints is "
+                + tolerableFailures,
+            cause));
+  }
+
+  /** A checkpoint completed: the failures before it are no longer in a row. */
+  void checkpointCompleted() {
+    consecutiveFailures = 0;
+  }
+
+  int consecutiveFailures() {
+    return consecutiveFailures;
+  }
+
+  int failuresTotal() {
+    return failuresTotal;
+  }
+}
