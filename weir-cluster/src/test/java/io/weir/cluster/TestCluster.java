@@ -49,43 +49,41 @@ final class TestCluster implements AutoCloseable {
       }
     }
 
-    /** Waits for the first match of {@code pattern} in the log. */
     /**
      * Waits until the process has written its status file ({@code cluster.status-file}: a
      * JobManager once it serves, a TaskManager once registered) and returns what it holds.
      */
     Map<String, String> awaitStatus(Path file, Duration timeout) {
-      @SuppressWarnings("unchecked")
-      Map<String, String>[] found = new Map[1];
-      await()
-          .atMost(timeout)
-          .pollInterval(Duration.ofMillis(50))
-          .until(
-              () -> {
-                Map<String, String> status = StatusFile.read(file);
-                if (!status.isEmpty()) {
-                  found[0] = status;
-                  return true;
-                }
-                if (!process.isAlive()) {
-                  throw new AssertionError(
-                      "process ended with " + process.exitValue() + ":\n" + log());
-                }
-                return false;
-              });
-      return found[0];
+      return awaitWhileAlive(
+          () -> {
+            Map<String, String> status = StatusFile.read(file);
+            return status.isEmpty() ? null : status;
+          },
+          timeout);
     }
 
+    /** Waits for the first match of {@code pattern} in the log. */
     Matcher awaitLog(Pattern pattern, Duration timeout) {
-      Matcher[] found = new Matcher[1];
+      return awaitWhileAlive(
+          () -> {
+            Matcher m = pattern.matcher(log());
+            return m.find() ? m : null;
+          },
+          timeout);
+    }
+
+    /** Polls {@code probe} until it finds something, failing at once if the process ends. */
+    private <T> T awaitWhileAlive(java.util.concurrent.Callable<T> probe, Duration timeout) {
+      java.util.concurrent.atomic.AtomicReference<T> found =
+          new java.util.concurrent.atomic.AtomicReference<>();
       await()
           .atMost(timeout)
           .pollInterval(Duration.ofMillis(50))
           .until(
               () -> {
-                Matcher m = pattern.matcher(log());
-                if (m.find()) {
-                  found[0] = m;
+                T value = probe.call();
+                if (value != null) {
+                  found.set(value);
                   return true;
                 }
                 if (!process.isAlive()) {
@@ -94,7 +92,7 @@ final class TestCluster implements AutoCloseable {
                 }
                 return false;
               });
-      return found[0];
+      return found.get();
     }
   }
 
