@@ -34,10 +34,8 @@ public final class Configuration {
   public static Configuration fromSystemProperties() {
     Configuration c = new Configuration();
     Properties p = System.getProperties();
-    for (String name : p.stringPropertyNames()) {
-      if (KnownKeys.isConfigurationKey(name)) {
-        c.setString(name, p.getProperty(name));
-      }
+    for (String name : KnownKeys.configurationKeys(p.stringPropertyNames())) {
+      c.setString(name, p.getProperty(name));
     }
     return c;
   }

@@ -181,14 +181,26 @@ public final class KnownKeys {
   }
 
   /**
-   * Whether {@code key} is a setting of Weir or of its processes, by namespace or as a known key:
-   * which system properties {@link Configuration#fromSystemProperties()} takes.
+   * The keys of {@code names} that are settings of Weir or of its processes, by namespace or as a
+   * known key: which system properties {@link Configuration#fromSystemProperties()} takes. The
+   * registry is read once, and only when a name is in no namespace.
    */
-  static boolean isConfigurationKey(String key) {
-    return key.startsWith("weir.")
-        || inWeirNamespace(key)
-        || inProcessNamespace(key)
-        || all().contains(key);
+  static List<String> configurationKeys(Collection<String> names) {
+    Set<String> known = null;
+    List<String> keys = new ArrayList<>();
+    for (String name : names) {
+      boolean key = name.startsWith("weir.") || inWeirNamespace(name) || inProcessNamespace(name);
+      if (!key) {
+        if (known == null) {
+          known = all();
+        }
+        key = known.contains(name);
+      }
+      if (key) {
+        keys.add(name);
+      }
+    }
+    return keys;
   }
 
   /** Whether {@code key} is in one of {@link #PROCESS_NAMESPACES}. */

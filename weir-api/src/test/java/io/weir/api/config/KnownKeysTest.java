@@ -80,6 +80,19 @@ class KnownKeysTest {
   }
 
   @Test
+  void systemPropertiesAreSettingsByNamespaceOrAsKnownKeys() {
+    assertThat(
+            KnownKeys.configurationKeys(
+                java.util.List.of(
+                    "execution.checkpointing.interval",
+                    "java.version",
+                    "weir.test.flag",
+                    "rest.port",
+                    "user.dir")))
+        .containsExactly("execution.checkpointing.interval", "weir.test.flag", "rest.port");
+  }
+
+  @Test
   void everyUnknownKeyIsListed() {
     Configuration conf = new Configuration();
     conf.setString("state.backend.typo", "rocksdb");
