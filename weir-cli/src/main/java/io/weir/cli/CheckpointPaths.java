@@ -2,6 +2,7 @@ package io.weir.cli;
 
 import io.weir.runtime.checkpoint.OperatorState;
 import io.weir.runtime.checkpoint.OperatorSubtaskState;
+import io.weir.runtime.storage.CompletedCheckpointLocation;
 import io.weir.runtime.storage.FileSystem;
 import io.weir.runtime.storage.FileSystemCheckpointStorage;
 import io.weir.runtime.storage.FileSystems;
@@ -67,7 +68,7 @@ final class CheckpointPaths {
         || children.stream().noneMatch(n -> CHECKPOINT_DIR.matcher(n).matches())) {
       try {
         return new Target(
-            List.of(new Found(path, FileSystemCheckpointStorage.readFromPath(path), null)),
+            List.of(new Found(path, CompletedCheckpointLocation.read(path, null), null)),
             false,
             List.of());
       } catch (IOException e) {
@@ -91,7 +92,7 @@ final class CheckpointPaths {
       }
       try {
         RetainedCheckpoint checkpoint =
-            FileSystemCheckpointStorage.readFromPath(fs.toUri(dir).toString());
+            CompletedCheckpointLocation.read(fs.toUri(dir).toString(), null);
         long id = checkpoint.checkpoint().checkpointId();
         String problem =
             name.equals("chk-" + id)

@@ -8,7 +8,7 @@ import io.weir.runtime.checkpoint.OperatorState;
 import io.weir.runtime.checkpoint.OperatorStateHandle;
 import io.weir.runtime.checkpoint.OperatorSubtaskState;
 import io.weir.runtime.state.HeapSnapshotStrategy;
-import io.weir.runtime.storage.CheckpointStorage;
+import io.weir.runtime.storage.CheckpointStateReader;
 import io.weir.runtime.storage.RetainedCheckpoint;
 import io.weir.runtime.storage.StreamStateHandle;
 import io.weir.runtime.task.SourceStreamTask;
@@ -42,7 +42,7 @@ final class CheckpointSummary {
     out.println("  location    " + retained.externalPointer());
     out.println("  state size  " + Sizes.format(stateSize) + " (" + stateSize + " bytes)");
     out.println("  operators   " + cp.operators().size());
-    CheckpointStorage storage = retained.storage();
+    CheckpointStateReader storage = retained.storage();
     for (OperatorState op : cp.operators()) {
       out.println();
       out.println("Operator '" + op.operatorName() + "'");
@@ -74,7 +74,7 @@ final class CheckpointSummary {
   private static void printCanonical(
       String prefix,
       KeyGroupsStateHandle keyed,
-      CheckpointStorage storage,
+      CheckpointStateReader storage,
       ClassLoader loader,
       String operatorName,
       PrintWriter out) {
@@ -137,7 +137,7 @@ final class CheckpointSummary {
   private static void printNative(
       String prefix,
       IncrementalKeyedStateHandle files,
-      CheckpointStorage storage,
+      CheckpointStateReader storage,
       ClassLoader loader,
       String operatorName,
       PrintWriter out) {
@@ -186,7 +186,7 @@ final class CheckpointSummary {
   }
 
   private static void printOperatorState(
-      String prefix, OperatorStateHandle handle, CheckpointStorage storage, PrintWriter out) {
+      String prefix, OperatorStateHandle handle, CheckpointStateReader storage, PrintWriter out) {
     byte[] data = null;
     String unreadable = null;
     try {

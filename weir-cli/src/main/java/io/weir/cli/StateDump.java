@@ -10,7 +10,7 @@ import io.weir.runtime.checkpoint.KeyGroupsStateHandle;
 import io.weir.runtime.checkpoint.OperatorState;
 import io.weir.runtime.checkpoint.OperatorSubtaskState;
 import io.weir.runtime.state.HeapSnapshotStrategy;
-import io.weir.runtime.storage.CheckpointStorage;
+import io.weir.runtime.storage.CheckpointStateReader;
 import io.weir.runtime.storage.RetainedCheckpoint;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -142,7 +142,7 @@ final class StateDump {
 
   private static List<String> stateNames(
       OperatorSubtaskState subtask,
-      CheckpointStorage storage,
+      CheckpointStateReader storage,
       ClassLoader loader,
       String operatorName)
       throws IOException {

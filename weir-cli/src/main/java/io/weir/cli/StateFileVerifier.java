@@ -21,7 +21,7 @@ import java.util.concurrent.Future;
  * reports every problem rather than the first: each distinct state file (canonical keyed state,
  * operator state, the native files of RocksDB checkpoints, shared ones included) is streamed
  * through its checksum through the checkpoint's own read-only storage ({@code
- * FileSystemCheckpointStorage.verifyState}), in parallel; inline state is checked in memory.
+ * CheckpointStateReader#verifyState}), in parallel; inline state is checked in memory.
  *
  * <p>One thread at a time; owns a pool, closed by {@link #close()}.
  */

@@ -18,7 +18,7 @@ import io.weir.runtime.graph.PlanDescription;
 import io.weir.runtime.jobmaster.JobMasterGateway;
 import io.weir.runtime.recovery.NonRecoverable;
 import io.weir.runtime.storage.DeploymentSerializer;
-import io.weir.runtime.storage.FileSystemCheckpointStorage;
+import io.weir.runtime.storage.StorageReference;
 import io.weir.runtime.task.TaskState;
 import io.weir.runtime.taskexecutor.ExecutionAttemptId;
 import io.weir.runtime.taskexecutor.TaskDeploymentDescriptor;
@@ -275,14 +275,15 @@ final class ClusterGateway implements TaskExecutorGateway {
                       DeploymentSerializer.serializeRestore(restore)));
       if (restore.storage() == null) {
         task.setRestoreStorage(RestoreStorage.NONE);
-      } else if (restore.claimed()) {
-        task.setRestoreStorage(RestoreStorage.JOB);
-      } else if (restore.storage() instanceof FileSystemCheckpointStorage fs
-          && fs.loadedCheckpointUri() != null) {
-        task.setRestoreStorage(RestoreStorage.EXTERNAL).setRestorePointer(fs.loadedCheckpointUri());
       } else {
-        // A checkpoint of this job restored without claiming it: read through the job's storage.
-        task.setRestoreStorage(RestoreStorage.JOB);
+        // A reference the TaskManager resolves with the job's configuration, never the object.
+        StorageReference reference = restore.storage().reference();
+        switch (reference.kind()) {
+          case JOB -> task.setRestoreStorage(RestoreStorage.JOB);
+          case CHECKPOINT ->
+              task.setRestoreStorage(RestoreStorage.EXTERNAL)
+                  .setRestorePointer(reference.pointer());
+        }
       }
       request.addTasks(task);
     }

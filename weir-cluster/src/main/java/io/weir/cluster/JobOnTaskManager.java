@@ -17,10 +17,10 @@ import io.weir.runtime.graph.JobGraph;
 import io.weir.runtime.graph.PlanDescription;
 import io.weir.runtime.jobmaster.JobMasterGateway;
 import io.weir.runtime.recovery.NonRecoverable;
-import io.weir.runtime.storage.CheckpointStorage;
+import io.weir.runtime.storage.CheckpointStateReader;
 import io.weir.runtime.storage.CheckpointStorages;
 import io.weir.runtime.storage.DeploymentSerializer;
-import io.weir.runtime.storage.FileSystemCheckpointStorage;
+import io.weir.runtime.storage.StorageReference;
 import io.weir.runtime.task.TaskState;
 import io.weir.runtime.taskexecutor.DataPlane;
 import io.weir.runtime.taskexecutor.ExecutionAttemptId;
@@ -59,7 +59,7 @@ final class JobOnTaskManager implements JobMasterGateway {
   private final ExecutorService outbox;
   private final Consumer<JobOnTaskManager> onClosed;
   private final Set<ExecutionAttemptId> running = ConcurrentHashMap.newKeySet();
-  private final Map<String, CheckpointStorage> storages = new HashMap<>();
+  private final Map<StorageReference, CheckpointStateReader> storages = new HashMap<>();
   private boolean released;
   private boolean closed;
 
@@ -201,22 +201,23 @@ final class JobOnTaskManager implements JobMasterGateway {
     executor.submitTasks(descriptors);
   }
 
-  private synchronized CheckpointStorage storage(TaskDeployment d) throws IOException {
-    return switch (d.getRestoreStorage()) {
-      case NONE -> null;
-      case JOB ->
-          storages.computeIfAbsent(
-              "job", k -> CheckpointStorages.create(graph.configuration(), jobId));
-      case EXTERNAL -> {
-        CheckpointStorage s = storages.get(d.getRestorePointer());
-        if (s == null) {
-          s = FileSystemCheckpointStorage.loadFromPath(d.getRestorePointer()).storage();
-          storages.put(d.getRestorePointer(), s);
-        }
-        yield s;
-      }
-      case UNRECOGNIZED -> throw new IOException("unknown restore storage in the deployment");
-    };
+  private synchronized CheckpointStateReader storage(TaskDeployment d) throws IOException {
+    StorageReference reference =
+        switch (d.getRestoreStorage()) {
+          case NONE -> null;
+          case JOB -> StorageReference.JOB_STORAGE;
+          case EXTERNAL -> StorageReference.checkpoint(d.getRestorePointer());
+          case UNRECOGNIZED -> throw new IOException("unknown restore storage in the deployment");
+        };
+    if (reference == null) {
+      return null;
+    }
+    CheckpointStateReader reader = storages.get(reference);
+    if (reader == null) {
+      reader = CheckpointStorages.reader(reference, graph.configuration(), jobId);
+      storages.put(reference, reader);
+    }
+    return reader;
   }
 
   /** {@code options} null: a checkpoint, aligned as the task is configured (an older sender). */

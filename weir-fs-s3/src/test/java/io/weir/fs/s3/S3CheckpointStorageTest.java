@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.weir.runtime.checkpoint.CompletedCheckpoint;
 import io.weir.runtime.storage.CheckpointStorageContract;
+import io.weir.runtime.storage.CompletedCheckpointLocation;
 import io.weir.runtime.storage.FileSystem;
 import io.weir.runtime.storage.FileSystemCheckpointStorage;
 import io.weir.runtime.storage.FileSystems;
@@ -49,7 +50,7 @@ class S3CheckpointStorageTest extends CheckpointStorageContract {
     assertThat(server.store().copies.get()).as("S3 copies (a rename)").isEqualTo(copiesBefore);
     FileSystem fs = FileSystems.get(base);
     assertThat(fs.list(URI.create(pointer).getPath())).containsExactly("_metadata");
-    assertThat(FileSystemCheckpointStorage.loadFromPath(pointer).checkpoint().checkpointId())
+    assertThat(CompletedCheckpointLocation.load(pointer, null).checkpoint().checkpointId())
         .isEqualTo(9);
   }
 

@@ -7,8 +7,8 @@ import io.weir.api.JobClient;
 import io.weir.api.JobExecutionResult;
 import io.weir.api.config.Configuration;
 import io.weir.connector.files.testing.CountingJob;
+import io.weir.runtime.storage.CompletedCheckpointLocation;
 import io.weir.runtime.storage.FileSystem;
-import io.weir.runtime.storage.FileSystemCheckpointStorage;
 import io.weir.runtime.storage.FileSystems;
 import java.net.URI;
 import java.nio.file.Path;
@@ -113,7 +113,7 @@ class S3ExactlyOnceTest {
     for (long id : retained) {
       // Each retained incremental checkpoint, with its shared files, restores on its own.
       String chk = "s3://" + BUCKET + jobDir + "/chk-" + id;
-      assertThat(FileSystemCheckpointStorage.loadFromPath(chk).checkpoint().checkpointId())
+      assertThat(CompletedCheckpointLocation.load(chk, null).checkpoint().checkpointId())
           .isEqualTo(id);
     }
     long newest = retained.get(retained.size() - 1);

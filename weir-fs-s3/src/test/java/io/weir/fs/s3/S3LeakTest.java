@@ -11,8 +11,8 @@ import io.weir.runtime.checkpoint.CompletedCheckpoint;
 import io.weir.runtime.checkpoint.OperatorState;
 import io.weir.runtime.checkpoint.OperatorSubtaskState;
 import io.weir.runtime.storage.CheckpointDirectoryScan;
+import io.weir.runtime.storage.CompletedCheckpointLocation;
 import io.weir.runtime.storage.FileSystem;
-import io.weir.runtime.storage.FileSystemCheckpointStorage;
 import io.weir.runtime.storage.FileSystems;
 import io.weir.runtime.storage.StreamStateHandle;
 import java.io.IOException;
@@ -128,7 +128,7 @@ class S3LeakTest {
     Set<String> referenced = new TreeSet<>();
     for (long id : retained) {
       CompletedCheckpoint checkpoint =
-          FileSystemCheckpointStorage.loadFromPath(jobDir + "/chk-" + id).checkpoint();
+          CompletedCheckpointLocation.load(jobDir + "/chk-" + id, null).checkpoint();
       assertThat(checkpoint.checkpointId()).isEqualTo(id);
       referenced.add("chk-" + id + "/_metadata");
       referenced.addAll(files(checkpoint));

@@ -1,8 +1,7 @@
 package io.weir.runtime.checkpoint;
 
 import io.weir.api.CheckpointStatistics;
-import io.weir.runtime.storage.CheckpointStorage;
-import io.weir.runtime.storage.Savepoints;
+import io.weir.runtime.storage.CheckpointStorageCoordinatorView;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -126,8 +125,9 @@ public final class CheckpointCoordinator {
   private final String jobId;
   private final Settings settings;
   private final List<OperatorInfo> operators;
-  private final CheckpointStorage storage;
+  private final CheckpointStorageCoordinatorView storage;
   private final SharedStateRegistry sharedState;
+  private final CheckpointsCleaner cleaner;
   private final Context context;
   private final TreeMap<Long, PendingCheckpoint> pending = new TreeMap<>();
   private final CompletedCheckpointStore completed;
@@ -182,7 +182,7 @@ public final class CheckpointCoordinator {
       String jobId,
       Settings settings,
       List<OperatorInfo> operators,
-      CheckpointStorage storage,
+      CheckpointStorageCoordinatorView storage,
       Context context,
       long lastCheckpointId,
       List<CompletedCheckpoint> restoredCompleted) {
@@ -201,7 +201,7 @@ public final class CheckpointCoordinator {
       String jobId,
       Settings settings,
       List<OperatorInfo> operators,
-      CheckpointStorage storage,
+      CheckpointStorageCoordinatorView storage,
       Context context,
       CheckpointIDCounter ids,
       CompletedCheckpointStore completed) {
@@ -211,6 +211,8 @@ public final class CheckpointCoordinator {
     this.storage = storage;
     this.sharedState = new SharedStateRegistry(storage);
     this.context = context;
+    this.cleaner =
+        new CheckpointsCleaner(jobId, storage, command -> context.ioExecutor().execute(command));
     this.ids = ids;
     this.completed = completed;
     this.failures = new CheckpointFailureManager(settings.tolerableFailures());
@@ -296,10 +298,10 @@ public final class CheckpointCoordinator {
    */
   public synchronized void discardRetained() {
     for (CompletedCheckpoint c : completed.removeAll()) {
-      discardQuietly(c.checkpointId());
+      cleaner.discardCheckpoint(c.checkpointId());
     }
     sharedState.release(Long.MAX_VALUE);
-    sweepSharedState(Set.of(), Long.MAX_VALUE);
+    cleaner.discardUnreferencedSharedState(Set.of(), Long.MAX_VALUE);
   }
 
   /**
@@ -316,16 +318,7 @@ public final class CheckpointCoordinator {
    * checkpoint was aborted, which no acknowledgement named.
    */
   public void discardOrphanedState(boolean nothingInProgress) {
-    context
-        .ioExecutor()
-        .execute(
-            () -> {
-              try {
-                storage.discardOrphanedState(nothingInProgress);
-              } catch (Exception e) {
-                LOG.warn("Could not delete the orphaned checkpoint files of job {}", jobId, e);
-              }
-            });
+    cleaner.discardOrphanedState(nothingInProgress);
   }
 
   /** The files of the shared-state registry, for tests. */
@@ -443,7 +436,7 @@ public final class CheckpointCoordinator {
     String target = null;
     if (refused == null) {
       try {
-        target = Savepoints.newDirectory(jobId, directory);
+        target = storage.initializeSavepointLocation(jobId, directory);
       } catch (RuntimeException e) {
         refused = "the savepoint directory " + directory + " cannot be used: " + e.getMessage();
       }
@@ -518,10 +511,10 @@ public final class CheckpointCoordinator {
       // files, so delete again rather than leave orphans.
       String abortedSavepoint = abortedSavepoints.get(checkpointId);
       if (abortedSavepoint != null) {
-        discardSavepointQuietly(checkpointId, abortedSavepoint);
+        cleaner.discardSavepoint(checkpointId, abortedSavepoint);
       } else if (checkpointId <= ids.get()
           && completed.all().stream().noneMatch(c -> c.checkpointId() == checkpointId)) {
-        discardQuietly(checkpointId);
+        cleaner.discardCheckpoint(checkpointId);
         sharedState.discardUnregistered(states);
       }
       return null;
@@ -598,7 +591,7 @@ public final class CheckpointCoordinator {
     try {
       externalPath =
           p instanceof PendingSavepoint savepoint
-              ? Savepoints.write(checkpoint, savepoint.directory)
+              ? storage.commitSavepoint(checkpoint, savepoint.directory)
               : storage.commitCheckpoint(checkpoint);
     } catch (Exception e) {
       failure = e;
@@ -662,13 +655,13 @@ public final class CheckpointCoordinator {
       return;
     }
     for (CompletedCheckpoint subsumed : completed.add(checkpoint)) {
-      discardQuietly(subsumed.checkpointId());
+      cleaner.discardCheckpoint(subsumed.checkpointId());
     }
     if (claimedRestoreDiscard != null && completed.all().size() >= settings.numRetained()) {
       // The claimed checkpoint would be the oldest retained one: it is subsumed now.
       Runnable discard = claimedRestoreDiscard;
       claimedRestoreDiscard = null;
-      context.ioExecutor().execute(discard);
+      cleaner.discard(discard);
     }
     boolean allEnded = true;
     for (OperatorState op : checkpoint.operators()) {
@@ -691,33 +684,12 @@ public final class CheckpointCoordinator {
     }
     List<CompletedCheckpoint> retained = completed.all();
     sharedState.release(retained.get(retained.size() - 1).checkpointId());
-    sweepSharedState(sharedState.referencedPaths(), p.id);
+    cleaner.discardUnreferencedSharedState(sharedState.referencedPaths(), p.id);
     context.notifyComplete(p.id);
     if (running && cancelNextTrigger == null) {
       scheduleTrigger(triggers.delayAfterEnd());
     }
     serveTriggerSoon();
-  }
-
-  /**
-   * Deletes shared files up to {@code upToCheckpointId} not in {@code referenced}, off the lock.
-   */
-  private void sweepSharedState(Set<String> referenced, long upToCheckpointId) {
-    Set<String> snapshot = Set.copyOf(referenced);
-    context
-        .ioExecutor()
-        .execute(
-            () -> {
-              try {
-                storage.discardUnreferencedSharedState(snapshot, upToCheckpointId);
-              } catch (Exception e) {
-                LOG.warn(
-                    "Could not clean up the shared state of job {} after checkpoint {}",
-                    jobId,
-                    upToCheckpointId,
-                    e);
-              }
-            });
   }
 
   private void abort(PendingCheckpoint p, AbortReason reason, String why) {
@@ -728,9 +700,9 @@ public final class CheckpointCoordinator {
     if (p instanceof PendingSavepoint savepoint) {
       // Its tasks wrote into its own directory only, nothing into the job's storage.
       abortedSavepoints.put(p.id, savepoint.directory);
-      discardSavepointQuietly(p.id, savepoint.directory);
+      cleaner.discardSavepoint(p.id, savepoint.directory);
     } else {
-      discardQuietly(p.id);
+      cleaner.discardCheckpoint(p.id);
       p.acknowledgedStates().forEach(sharedState::discardUnregistered);
     }
     context.notifyAborted(p.id);
@@ -779,32 +751,5 @@ public final class CheckpointCoordinator {
 
   public synchronized int failuresTotal() {
     return failures.failuresTotal();
-  }
-
-  /** Deletes the directory of savepoint {@code id}, which did not complete, off the lock. */
-  private void discardSavepointQuietly(long id, String directory) {
-    context
-        .ioExecutor()
-        .execute(
-            () -> {
-              try {
-                Savepoints.discard(directory);
-              } catch (Exception e) {
-                LOG.warn("Could not delete {}, of savepoint {}, which failed", directory, id, e);
-              }
-            });
-  }
-
-  private void discardQuietly(long id) {
-    context
-        .ioExecutor()
-        .execute(
-            () -> {
-              try {
-                storage.discardCheckpoint(id);
-              } catch (Exception e) {
-                LOG.warn("Could not delete the files of checkpoint {}", id, e);
-              }
-            });
   }
 }

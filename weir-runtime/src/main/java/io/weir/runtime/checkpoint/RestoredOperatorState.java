@@ -2,7 +2,7 @@ package io.weir.runtime.checkpoint;
 
 import io.weir.runtime.state.DefaultOperatorStateStore.RestoredList;
 import io.weir.runtime.state.HeapSnapshotStrategy.SerializedKeyGroups;
-import io.weir.runtime.storage.CheckpointStorage;
+import io.weir.runtime.storage.CheckpointStateReader;
 import java.util.List;
 import java.util.Map;
 
@@ -34,5 +34,5 @@ public record RestoredOperatorState(
    *     same shared files instead of uploading them again
    */
   public record IncrementalRestore(
-      IncrementalKeyedStateHandle handle, CheckpointStorage storage, boolean claimed) {}
+      IncrementalKeyedStateHandle handle, CheckpointStateReader storage, boolean claimed) {}
 }

@@ -1,6 +1,6 @@
 package io.weir.runtime.checkpoint;
 
-import io.weir.runtime.storage.CheckpointStorage;
+import io.weir.runtime.storage.CheckpointStorageCoordinatorView;
 import io.weir.runtime.storage.StreamStateHandle;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -34,10 +34,10 @@ public final class SharedStateRegistry {
 
   private record Entry(StreamStateHandle handle, long lastUsed) {}
 
-  private final CheckpointStorage storage;
+  private final CheckpointStorageCoordinatorView storage;
   private final Map<String, Entry> entries = new HashMap<>();
 
-  public SharedStateRegistry(CheckpointStorage storage) {
+  public SharedStateRegistry(CheckpointStorageCoordinatorView storage) {
     this.storage = storage;
   }
 

@@ -7,7 +7,7 @@ import io.weir.runtime.graph.StreamNode;
 import io.weir.runtime.state.DefaultOperatorStateStore.Mode;
 import io.weir.runtime.state.KeyGroupRange;
 import io.weir.runtime.state.KeyGroupRangeAssignment;
-import io.weir.runtime.storage.CheckpointStorage;
+import io.weir.runtime.storage.CheckpointStateReader;
 import io.weir.runtime.task.SourceStreamTask;
 import io.weir.runtime.task.TaskCheckpointing;
 import java.util.ArrayList;
@@ -38,7 +38,7 @@ public final class StateAssignment {
       JobVertex vertex,
       int maxParallelism,
       CompletedCheckpoint checkpoint,
-      CheckpointStorage storage,
+      CheckpointStateReader storage,
       boolean claimed,
       List<List<StateElement>> freshSplits) {
     int parallelism = vertex.getParallelism();

@@ -3,7 +3,7 @@ package io.weir.runtime.checkpoint;
 import io.weir.api.typeutils.DataOutputSerializer;
 import io.weir.runtime.state.DefaultOperatorStateStore;
 import io.weir.runtime.state.DefaultOperatorStateStore.RestoredList;
-import io.weir.runtime.storage.CheckpointStorage;
+import io.weir.runtime.storage.CheckpointStateWriter;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -20,7 +20,8 @@ public final class SubtaskStateCodec {
 
   /** Serializes the keyed state and writes both parts to storage. Snapshot thread. */
   public static OperatorSubtaskState persist(
-      long checkpointId, OperatorSnapshot snapshot, CheckpointStorage storage) throws IOException {
+      long checkpointId, OperatorSnapshot snapshot, CheckpointStateWriter storage)
+      throws IOException {
     return persist(checkpointId, snapshot, storage, false);
   }
 
@@ -29,7 +30,10 @@ public final class SubtaskStateCodec {
    * snapshot (the final checkpoint is the first in which every subtask had).
    */
   public static OperatorSubtaskState persist(
-      long checkpointId, OperatorSnapshot snapshot, CheckpointStorage storage, boolean endOfInput)
+      long checkpointId,
+      OperatorSnapshot snapshot,
+      CheckpointStateWriter storage,
+      boolean endOfInput)
       throws IOException {
     KeyedStateHandle keyed =
         snapshot.keyed() == null

@@ -3,7 +3,7 @@ package io.weir.runtime.checkpoint;
 import io.weir.api.typeutils.DataInputDeserializer;
 import io.weir.runtime.state.DefaultOperatorStateStore;
 import io.weir.runtime.state.HeapSnapshotStrategy.SerializedKeyGroups;
-import io.weir.runtime.storage.CheckpointStorage;
+import io.weir.runtime.storage.CheckpointStateReader;
 import io.weir.runtime.storage.StreamStateHandle;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -27,7 +27,7 @@ import java.util.Map;
  */
 public record TaskRestore(
     long checkpointId,
-    CheckpointStorage storage,
+    CheckpointStateReader storage,
     boolean claimed,
     Map<String, OperatorRestore> operators,
     Map<String, List<StateElement>> channelState,

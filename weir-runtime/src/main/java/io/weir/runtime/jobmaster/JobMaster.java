@@ -14,34 +14,26 @@ import io.weir.api.config.Configuration;
 import io.weir.api.config.KnownKeys;
 import io.weir.runtime.checkpoint.CheckpointCoordinator;
 import io.weir.runtime.checkpoint.CheckpointOptions;
-import io.weir.runtime.checkpoint.CompletedCheckpoint;
-import io.weir.runtime.checkpoint.CorruptCheckpointException;
-import io.weir.runtime.checkpoint.OperatorState;
 import io.weir.runtime.checkpoint.OperatorSubtaskState;
 import io.weir.runtime.graph.JobGraph;
 import io.weir.runtime.graph.JobVertex;
 import io.weir.runtime.graph.StreamNode;
-import io.weir.runtime.recovery.NonRecoverableException;
 import io.weir.runtime.recovery.RestartStrategies;
 import io.weir.runtime.recovery.RestoreVerifier;
-import io.weir.runtime.recovery.StateSchemaCheck;
 import io.weir.runtime.state.KeyedStateBackendFactory;
 import io.weir.runtime.state.KeyedStateBackends;
 import io.weir.runtime.storage.CheckpointStorage;
 import io.weir.runtime.storage.CheckpointStorages;
-import io.weir.runtime.storage.FileSystemCheckpointStorage;
 import io.weir.runtime.storage.FileSystems;
 import io.weir.runtime.storage.RetainedCheckpoint;
 import io.weir.runtime.task.TaskState;
 import io.weir.runtime.taskexecutor.ExecutionAttemptId;
 import io.weir.runtime.taskexecutor.TaskExecutorGateway;
-import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
@@ -124,7 +116,8 @@ public final class JobMaster implements JobClient, JobMasterGateway {
         KeyedStateBackends.factory(conf.get(CheckpointingOptions.STATE_BACKEND));
     backend.validate(conf);
     this.verifier = new RestoreVerifier(operatorNames, backend);
-    this.initialRestore = loadInitialRestore(conf);
+    InitialRestore resume = new InitialRestore(graph, operatorNames, verifier);
+    this.initialRestore = resume.load(conf);
     // Without periodic checkpoints the job still takes savepoints, whose state goes to the
     // savepoint's own directory: a job manager storage serves them and creates nothing on disk.
     this.storage =
@@ -140,12 +133,12 @@ public final class JobMaster implements JobClient, JobMasterGateway {
     // the savepoints asked for.
     this.coordinator = createCoordinator(conf);
     if (checkpointingEnabled) {
-      warnAboutGeneratedIds();
+      resume.warnAboutGeneratedIds();
     }
     if (checkpointingEnabled
         && initialRestore != null
         && conf.get(CheckpointingOptions.RECOVERY_CLAIM_MODE) == RecoveryClaimMode.CLAIM) {
-      claim(initialRestore);
+      InitialRestore.claim(initialRestore, coordinator);
     }
     this.taskExecutor = taskExecutors.apply(this);
     this.scheduler =
@@ -176,192 +169,6 @@ public final class JobMaster implements JobClient, JobMasterGateway {
       shutdownThreads();
       throw e;
     }
-  }
-
-  /**
-   * Finds, checks and verifies the checkpoint to resume from, before any task starts. The path may
-   * name one checkpoint, which must be intact, or a job's checkpoint directory, whose newest intact
-   * checkpoint is taken; the newer ones passed over are logged with the reason.
-   */
-  private RetainedCheckpoint loadInitialRestore(Configuration conf) {
-    Optional<String> path = conf.getOptional(CheckpointingOptions.SAVEPOINT_PATH);
-    if (path.isEmpty()) {
-      return null;
-    }
-    String what = CheckpointingOptions.SAVEPOINT_PATH.key() + " = " + path.get();
-    FileSystemCheckpointStorage.RestoreCandidates candidates;
-    try {
-      candidates = FileSystemCheckpointStorage.loadRestoreCandidates(path.get());
-    } catch (IOException e) {
-      throw new IllegalArgumentException(
-          "Cannot resume job '" + graph.jobName() + "' from " + what + ": " + e.getMessage(), e);
-    }
-    for (String skipped : candidates.skipped()) {
-      LOG.warn("Resuming job '{}' from {}: {}", graph.jobName(), path.get(), skipped);
-    }
-    boolean ignoreUnclaimed = conf.get(CheckpointingOptions.SAVEPOINT_IGNORE_UNCLAIMED_STATE);
-    List<String> problems = new ArrayList<>(candidates.skipped());
-    for (RetainedCheckpoint candidate : candidates.checkpoints()) {
-      checkCompatible(candidate.checkpoint(), ignoreUnclaimed);
-      try {
-        verifier.verify(candidate.checkpoint(), candidate.storage());
-        return candidate;
-      } catch (CorruptCheckpointException e) {
-        if (!candidates.jobDirectory()) {
-          throw new IllegalArgumentException(
-              "Cannot resume job '" + graph.jobName() + "' from " + what + ": " + e.getMessage(),
-              e);
-        }
-        String name = "chk-" + candidate.checkpoint().checkpointId();
-        problems.add(name + " skipped: " + e.getMessage());
-        LOG.warn(
-            "Resuming job '{}' from {}: {} skipped: {}",
-            graph.jobName(),
-            path.get(),
-            name,
-            e.getMessage());
-      }
-    }
-    throw new IllegalArgumentException(
-        "Cannot resume job '"
-            + graph.jobName()
-            + "' from "
-            + what
-            + ": no checkpoint in it can be restored: "
-            + String.join("; ", problems));
-  }
-
-  private void checkCompatible(CompletedCheckpoint checkpoint, boolean ignoreUnclaimed) {
-    List<String> unclaimed = new ArrayList<>();
-    for (OperatorState op : checkpoint.operators()) {
-      boolean hasState =
-          op.subtasks().stream().anyMatch(s -> s.keyed() != null || s.operator() != null);
-      if (!hasState) {
-        continue;
-      }
-      if (!operatorNames.containsKey(op.operatorId())) {
-        if (ignoreUnclaimed) {
-          LOG.warn(
-              "Ignoring state of operator '{}' ({}) of {} {}: not in this job",
-              op.operatorName(),
-              op.operatorId(),
-              checkpoint.savepoint() ? "savepoint" : "checkpoint",
-              checkpoint.checkpointId());
-        } else {
-          unclaimed.add("'" + op.operatorName() + "' (uid " + op.operatorId() + ")");
-        }
-        continue;
-      }
-      if (op.maxParallelism() != graph.maxParallelism()) {
-        throw new IllegalStateException(
-            "Checkpoint "
-                + checkpoint.checkpointId()
-                + " was taken with max parallelism "
-                + op.maxParallelism()
-                + " for operator '"
-                + op.operatorName()
-                + "' but the job now has "
-                + graph.maxParallelism()
-                + "; keyed state cannot move between different key-group counts. Set"
-                + " pipeline.max-parallelism back to "
-                + op.maxParallelism()
-                + ".");
-      }
-    }
-    if (!unclaimed.isEmpty()) {
-      throw new IllegalStateException(
-          (checkpoint.savepoint() ? "Savepoint " : "Checkpoint ")
-              + checkpoint.checkpointId()
-              + " holds state of "
-              + unclaimed.size()
-              + " operator(s) that job '"
-              + graph.jobName()
-              + "' does not have: "
-              + String.join(", ", unclaimed)
-              + ". The operators of this job are: "
-              + operatorList()
-              + ". Give operators stable uids with .uid(...) so their state maps across job"
-              + " versions, or set "
-              + CheckpointingOptions.SAVEPOINT_IGNORE_UNCLAIMED_STATE.key()
-              + ": true to drop that state.");
-    }
-    ClassLoader loader = Thread.currentThread().getContextClassLoader();
-    try {
-      StateSchemaCheck.check(
-          checkpoint, graph, loader != null ? loader : JobMaster.class.getClassLoader());
-    } catch (NonRecoverableException e) {
-      throw new IllegalStateException(
-          "Job '"
-              + graph.jobName()
-              + "' cannot resume from checkpoint "
-              + checkpoint.checkpointId()
-              + ": "
-              + e.getMessage(),
-          e);
-    }
-  }
-
-  private String operatorList() {
-    List<String> names = new ArrayList<>();
-    for (JobVertex vertex : graph.vertices()) {
-      for (StreamNode node : vertex.getChain()) {
-        names.add("'" + node.getName() + "' (uid " + node.getOperatorId() + ")");
-      }
-    }
-    return String.join(", ", names);
-  }
-
-  /**
-   * Operators that may keep state (sources, keyed operators, sinks) but have no {@code uid(...)}:
-   * their generated id changes when operators are added or removed before them, and their state
-   * would no longer map to them from a savepoint.
-   */
-  private void warnAboutGeneratedIds() {
-    for (JobVertex vertex : graph.vertices()) {
-      for (StreamNode node : vertex.getChain()) {
-        boolean mayKeepState =
-            node.isKeyed() || node.isSource() || !node.isSource() && node.getOperation().isSink();
-        if (mayKeepState && node.getUid() == null) {
-          LOG.warn(
-              "Operator '{}' of job '{}' has no uid: its state is mapped by the generated id '{}',"
-                  + " which changes when the job's operators change. Set .uid(\"...\") on it to"
-                  + " restore its state from savepoints of other versions of the job.",
-              node.getName(),
-              graph.jobName(),
-              node.getOperatorId());
-        }
-      }
-    }
-  }
-
-  /**
-   * {@code CLAIM}: the job owns the retained checkpoint it was started from and deletes it once its
-   * own checkpoints subsume it. A savepoint is never deleted: Weir does not own savepoints.
-   */
-  private void claim(RetainedCheckpoint restored) {
-    if (restored.checkpoint().savepoint()) {
-      LOG.info(
-          "{} is CLAIM, but {} is a savepoint, which Weir never deletes",
-          CheckpointingOptions.RECOVERY_CLAIM_MODE.key(),
-          restored.externalPointer());
-      return;
-    }
-    if (!(restored.storage() instanceof FileSystemCheckpointStorage loaded)) {
-      return;
-    }
-    coordinator.claimRestoredCheckpoint(
-        () -> {
-          try {
-            loaded.discardLoadedCheckpoint();
-            LOG.info(
-                "Deleted the claimed checkpoint {} at {}: subsumed",
-                restored.checkpoint().checkpointId(),
-                restored.externalPointer());
-          } catch (IOException e) {
-            LOG.warn(
-                "Could not delete the claimed checkpoint at {}", restored.externalPointer(), e);
-          }
-        });
   }
 
   private CheckpointCoordinator createCoordinator(Configuration conf) {

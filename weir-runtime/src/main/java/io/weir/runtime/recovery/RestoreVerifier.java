@@ -5,7 +5,7 @@ import io.weir.runtime.checkpoint.CorruptCheckpointException;
 import io.weir.runtime.checkpoint.OperatorState;
 import io.weir.runtime.checkpoint.OperatorSubtaskState;
 import io.weir.runtime.state.KeyedStateBackendFactory;
-import io.weir.runtime.storage.CheckpointStorage;
+import io.weir.runtime.storage.CheckpointStateReader;
 import io.weir.runtime.storage.StreamStateHandle;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -63,7 +63,7 @@ public final class RestoreVerifier implements AutoCloseable {
    * @throws CorruptCheckpointException when it cannot be restored, naming checkpoint, operator and
    *     file
    */
-  public void verify(CompletedCheckpoint checkpoint, CheckpointStorage from)
+  public void verify(CompletedCheckpoint checkpoint, CheckpointStateReader from)
       throws CorruptCheckpointException {
     long id = checkpoint.checkpointId();
     List<FileCheck> files = new ArrayList<>();
@@ -89,7 +89,7 @@ public final class RestoreVerifier implements AutoCloseable {
   /** One file to verify and the operator whose state it holds. */
   private record FileCheck(String operatorName, StreamStateHandle handle) {}
 
-  private void verifyFiles(long id, List<FileCheck> files, CheckpointStorage from)
+  private void verifyFiles(long id, List<FileCheck> files, CheckpointStateReader from)
       throws CorruptCheckpointException {
     Map<String, FileCheck> distinct = new LinkedHashMap<>();
     for (FileCheck f : files) {
@@ -151,7 +151,7 @@ public final class RestoreVerifier implements AutoCloseable {
   }
 
   /** Identifies a file for "verified once": its place and its checksum; null for inline state. */
-  private static String key(CheckpointStorage from, StreamStateHandle handle) {
+  private static String key(CheckpointStateReader from, StreamStateHandle handle) {
     return handle instanceof StreamStateHandle.File f
         ? from + "|" + f.relativePath() + "|" + f.size() + "|" + f.crc32()
         : null;

@@ -11,7 +11,7 @@ import io.weir.runtime.checkpoint.KeyGroupsStateHandle;
 import io.weir.runtime.checkpoint.KeyedStateHandle;
 import io.weir.runtime.checkpoint.StateSchema;
 import io.weir.runtime.recovery.NonRecoverableException;
-import io.weir.runtime.storage.CheckpointStorage;
+import io.weir.runtime.storage.CheckpointStateWriter;
 import io.weir.runtime.storage.StreamStateHandle;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -209,7 +209,7 @@ public final class HeapSnapshotStrategy {
      */
     @Override
     public KeyedStateHandle persist(
-        long checkpointId, CheckpointStorage storage, String description) throws IOException {
+        long checkpointId, CheckpointStateWriter storage, String description) throws IOException {
       try {
         ChunkWriter writer = new ChunkWriter();
         writer.fill();

@@ -2,7 +2,7 @@ package io.weir.runtime.state;
 
 import io.weir.runtime.checkpoint.KeyedStateHandle;
 import io.weir.runtime.checkpoint.StateSchema;
-import io.weir.runtime.storage.CheckpointStorage;
+import io.weir.runtime.storage.CheckpointStateWriter;
 import java.io.IOException;
 
 /**
@@ -17,7 +17,7 @@ public interface KeyedStateSnapshot {
    *
    * @param description names the operator in errors and file descriptions
    */
-  KeyedStateHandle persist(long checkpointId, CheckpointStorage storage, String description)
+  KeyedStateHandle persist(long checkpointId, CheckpointStateWriter storage, String description)
       throws IOException;
 
   /**

@@ -37,8 +37,8 @@ public final class CheckpointDirectoryScan {
 
   private static final Logger LOG = LoggerFactory.getLogger(CheckpointDirectoryScan.class);
 
-  private static final String METADATA = FileSystemCheckpointStorage.METADATA_FILE;
-  private static final String SHARED = FileSystemCheckpointStorage.SHARED_DIR;
+  private static final String METADATA = CheckpointLayout.METADATA_FILE;
+  private static final String SHARED = CheckpointLayout.SHARED_DIR;
 
   private CheckpointDirectoryScan() {}
 
@@ -200,7 +200,7 @@ public final class CheckpointDirectoryScan {
     TreeMap<Long, String> checkpointDirs = new TreeMap<>();
     List<Kept> kept = new ArrayList<>();
     for (FileSystem.DirectoryEntry entry : top) {
-      Matcher m = FileSystemCheckpointStorage.CHECKPOINT_DIR.matcher(entry.name());
+      Matcher m = CheckpointLayout.CHECKPOINT_DIR.matcher(entry.name());
       if (entry.directory() && m.matches()) {
         checkpointDirs.put(Long.parseLong(m.group(1)), entry.name());
       }
@@ -225,7 +225,7 @@ public final class CheckpointDirectoryScan {
       referenced.add(metadata);
       try {
         CompletedCheckpoint checkpoint =
-            FileSystemCheckpointStorage.readMetadata(fs, FileSystems.child(jobDir, metadata));
+            CheckpointLayout.readMetadata(fs, FileSystems.child(jobDir, metadata));
         // A checkpoint directory that was renamed keeps its files under its new name.
         String own = "chk-" + checkpoint.checkpointId() + "/";
         for (String path : referencedPaths(checkpoint)) {
@@ -251,7 +251,7 @@ public final class CheckpointDirectoryScan {
       }
       int slash = path.indexOf('/');
       String first = slash < 0 ? path : path.substring(0, slash);
-      Matcher chk = FileSystemCheckpointStorage.CHECKPOINT_DIR.matcher(first);
+      Matcher chk = CheckpointLayout.CHECKPOINT_DIR.matcher(first);
       if (slash > 0 && chk.matches()) {
         long id = Long.parseLong(chk.group(1));
         if (id > inProgressAbove) {
@@ -265,7 +265,7 @@ public final class CheckpointDirectoryScan {
         }
       } else if (slash > 0 && first.equals(SHARED)) {
         String name = path.substring(slash + 1);
-        Matcher shared = FileSystemCheckpointStorage.SHARED_FILE.matcher(name);
+        Matcher shared = CheckpointLayout.SHARED_FILE.matcher(name);
         if (!shared.matches()) {
           kept.add(new Kept(path, "not a name Weir gives shared files"));
         } else if (Long.parseLong(shared.group(1)) > inProgressAbove) {

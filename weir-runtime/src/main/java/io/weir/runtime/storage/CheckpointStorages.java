@@ -10,6 +10,7 @@ import static io.weir.api.config.CheckpointingOptions.STORAGE_JOBMANAGER;
 import io.weir.api.config.CheckpointingOptions;
 import io.weir.api.config.Configuration;
 import io.weir.api.config.MemorySize;
+import java.io.IOException;
 import java.util.Locale;
 
 /**
@@ -41,7 +42,8 @@ public final class CheckpointStorages {
         (int)
             Math.min(
                 Integer.MAX_VALUE,
-                conf.get(CheckpointingOptions.JOBMANAGER_MAX_STATE_SIZE).bytes()));
+                conf.get(CheckpointingOptions.JOBMANAGER_MAX_STATE_SIZE).bytes()),
+        conf);
   }
 
   /**
@@ -71,7 +73,8 @@ public final class CheckpointStorages {
                   + CHECKPOINT_STORAGE.key()
                   + " to 'jobmanager'");
         }
-        yield new FileSystemCheckpointStorage(FileSystems.toUri(dir), jobId, inlineThreshold(conf));
+        yield new FileSystemCheckpointStorage(
+            FileSystems.toUri(dir), jobId, inlineThreshold(conf), conf);
       }
       default ->
           throw new IllegalArgumentException(
@@ -79,6 +82,21 @@ public final class CheckpointStorages {
                   + ": unknown storage '"
                   + type
                   + "'; expected 'jobmanager' or 'filesystem'");
+    };
+  }
+
+  /**
+   * Turns a reference a JobManager shipped back into a reader of the same state, with the job's
+   * configuration: the job's own storage ({@link #create}) or the checkpoint it points to ({@link
+   * CompletedCheckpointLocation#load}).
+   *
+   * @throws IOException naming the checkpoint if it cannot be loaded here
+   */
+  public static CheckpointStateReader reader(
+      StorageReference reference, Configuration conf, String jobId) throws IOException {
+    return switch (reference.kind()) {
+      case JOB -> create(conf, jobId);
+      case CHECKPOINT -> CompletedCheckpointLocation.load(reference.pointer(), conf).storage();
     };
   }
 

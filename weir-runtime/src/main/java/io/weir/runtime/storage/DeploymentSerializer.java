@@ -111,7 +111,7 @@ public final class DeploymentSerializer {
   }
 
   /** The inverse of {@link #serializeRestore}, reading through {@code storage}. */
-  public static TaskRestore deserializeRestore(byte[] bytes, CheckpointStorage storage)
+  public static TaskRestore deserializeRestore(byte[] bytes, CheckpointStateReader storage)
       throws IOException {
     DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes));
     long checkpointId = in.readLong();

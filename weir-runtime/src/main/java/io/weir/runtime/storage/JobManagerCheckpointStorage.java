@@ -1,5 +1,6 @@
 package io.weir.runtime.storage;
 
+import io.weir.api.config.Configuration;
 import io.weir.api.config.MemorySize;
 import io.weir.runtime.checkpoint.CompletedCheckpoint;
 import java.io.IOException;
@@ -23,6 +24,7 @@ public final class JobManagerCheckpointStorage implements CheckpointStorage {
   public static final int DEFAULT_MAX_STATE_SIZE = 5 << 20;
 
   private final int maxStateSizeBytes;
+  private final Configuration conf;
   private final ConcurrentSkipListMap<Long, CompletedCheckpoint> completed =
       new ConcurrentSkipListMap<>(Comparator.reverseOrder());
 
@@ -35,11 +37,26 @@ public final class JobManagerCheckpointStorage implements CheckpointStorage {
    * @param maxStateSizeBytes the largest state one operator subtask may write
    */
   public JobManagerCheckpointStorage(int maxStateSizeBytes) {
+    this(maxStateSizeBytes, null);
+  }
+
+  /**
+   * @param maxStateSizeBytes the largest state one operator subtask may write
+   * @param conf the job's configuration, which the file systems of its savepoints are made with
+   *     (null: the process's)
+   */
+  public JobManagerCheckpointStorage(int maxStateSizeBytes, Configuration conf) {
+    this.conf = conf;
     if (maxStateSizeBytes <= 0) {
       throw new IllegalArgumentException(
           "The maximum state size must be positive: " + maxStateSizeBytes);
     }
     this.maxStateSizeBytes = maxStateSizeBytes;
+  }
+
+  @Override
+  public Configuration fileSystemConfiguration() {
+    return conf;
   }
 
   /** The largest state one operator subtask may write. */

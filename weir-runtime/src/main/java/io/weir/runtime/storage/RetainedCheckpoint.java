@@ -10,8 +10,9 @@ import io.weir.runtime.checkpoint.CompletedCheckpoint;
  *
  * @param checkpoint the checkpoint's metadata, verified
  * @param externalPointer where it was found: the URI of its {@code chk-<n>} directory
- * @param storage reads its state; read-only: writing, committing or discarding through it fails, so
- *     restoring never changes the checkpoint it restores from
+ * @param storage reads its state: a {@link CompletedCheckpointLocation} for a checkpoint found at a
+ *     path, which nothing can write through, so restoring never changes it; the job's own storage
+ *     for one of its retained checkpoints
  */
 public record RetainedCheckpoint(
-    CompletedCheckpoint checkpoint, String externalPointer, CheckpointStorage storage) {}
+    CompletedCheckpoint checkpoint, String externalPointer, CheckpointStateReader storage) {}

@@ -1,5 +1,6 @@
 package io.weir.runtime.storage;
 
+import io.weir.api.config.Configuration;
 import io.weir.runtime.checkpoint.CompletedCheckpoint;
 import io.weir.runtime.checkpoint.IncrementalKeyedStateHandle;
 import io.weir.runtime.checkpoint.OperatorState;
@@ -13,12 +14,12 @@ import java.util.HexFormat;
 /**
  * A savepoint's own directory, {@code <dir>/savepoint-<job id prefix>-<random>/}, as Flink lays it
  * out: the coordinator names it when it triggers the savepoint ({@link #newDirectory}); the tasks
- * write their state straight into it ({@link CheckpointStorage#location}), nothing into the job's
- * checkpoint storage; the coordinator writes the {@code _metadata} last ({@link #write}), and
- * deletes the directory of a savepoint that failed ({@link #discard}). The handles in the metadata
- * name the savepoint's own files ({@code chk-<n>/<name>}, which {@link
- * FileSystemCheckpointStorage#loadFromPath} resolves against the directory the savepoint is in), so
- * it is self-contained (it refers to no file of the job's {@code shared/} directory) and
+ * write their state straight into it ({@link CheckpointStorageWorkerView#location}, a {@link
+ * SavepointLocation}), nothing into the job's checkpoint storage; the coordinator writes the {@code
+ * _metadata} last ({@link #write}), and deletes the directory of a savepoint that failed ({@link
+ * #discard}). The handles in the metadata name the savepoint's own files ({@code chk-<n>/<name>},
+ * which {@link CompletedCheckpointLocation#load} resolves against the directory the savepoint is
+ * in), so it is self-contained (it refers to no file of the job's {@code shared/} directory) and
  * relocatable. Inline state stays inline. Weir never deletes a completed savepoint.
  *
  * <p>Any thread; the coordinator calls the methods that do I/O off its lock.
@@ -36,13 +37,13 @@ public final class Savepoints {
    * Names a new savepoint directory of job {@code jobId} below {@code directory}, without touching
    * the file system (the tasks create it with their first file, {@link #write} in any case).
    *
-   * @return the directory's URI, which the tasks' {@link CheckpointStorage#location} and {@code
-   *     execution.state-recovery.path} accept
+   * @return the directory's URI, which the tasks' {@link CheckpointStorageWorkerView#location} and
+   *     {@code execution.state-recovery.path} accept
    * @throws IllegalArgumentException if {@code directory}'s scheme has no file system here
    */
-  public static String newDirectory(String jobId, String directory) {
+  public static String newDirectory(String jobId, String directory, Configuration conf) {
     URI base = FileSystems.toUri(directory);
-    FileSystem fs = FileSystems.get(base);
+    FileSystem fs = FileSystems.get(base, conf);
     String jobPrefix = jobId.substring(0, Math.min(6, jobId.length()));
     byte[] random = new byte[6];
     RANDOM.nextBytes(random);
@@ -64,10 +65,11 @@ public final class Savepoints {
    * @throws IOException naming the target path at fault; a savepoint that refers to state outside
    *     its directory (which would not be self-contained) or holds native RocksDB files is refused
    */
-  public static String write(CompletedCheckpoint savepoint, String savepointDirectory)
+  public static String write(
+      CompletedCheckpoint savepoint, String savepointDirectory, Configuration conf)
       throws IOException {
     URI uri = FileSystems.toUri(savepointDirectory);
-    FileSystem fs = FileSystems.get(uri);
+    FileSystem fs = FileSystems.get(uri, conf);
     String dir = FileSystems.pathOf(uri);
     String own = "chk-" + savepoint.checkpointId() + "/";
     for (OperatorState op : savepoint.operators()) {
@@ -98,10 +100,10 @@ public final class Savepoints {
       }
     }
     fs.mkdirs(dir); // the tasks may have written no file (all state inline)
-    String metadata = FileSystems.child(dir, FileSystemCheckpointStorage.METADATA_FILE);
+    String metadata = FileSystems.child(dir, CheckpointLayout.METADATA_FILE);
     byte[] bytes = MetadataSerializer.serialize(savepoint);
     if (fs.hasAtomicRename()) {
-      String inProgress = metadata + FileSystemCheckpointStorage.IN_PROGRESS_SUFFIX;
+      String inProgress = metadata + CheckpointLayout.IN_PROGRESS_SUFFIX;
       try (OutputStream out = fs.create(inProgress, false)) {
         out.write(bytes);
       }
@@ -119,11 +121,11 @@ public final class Savepoints {
    * could not be written): its {@code _metadata} first, if it got that far, then whatever its tasks
    * wrote, so nothing is left that looks like a savepoint.
    */
-  public static void discard(String savepointDirectory) throws IOException {
+  public static void discard(String savepointDirectory, Configuration conf) throws IOException {
     URI uri = FileSystems.toUri(savepointDirectory);
-    FileSystem fs = FileSystems.get(uri);
+    FileSystem fs = FileSystems.get(uri, conf);
     String dir = FileSystems.pathOf(uri);
-    fs.delete(FileSystems.child(dir, FileSystemCheckpointStorage.METADATA_FILE), false);
+    fs.delete(FileSystems.child(dir, CheckpointLayout.METADATA_FILE), false);
     fs.delete(dir, true);
   }
 }

@@ -13,7 +13,7 @@ import io.weir.runtime.graph.StreamEdge;
 import io.weir.runtime.network.ChannelEvent;
 import io.weir.runtime.network.RecordWriter;
 import io.weir.runtime.state.DefaultOperatorStateStore;
-import io.weir.runtime.storage.CheckpointStorage;
+import io.weir.runtime.storage.CheckpointStateWriter;
 import java.util.BitSet;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -373,7 +373,7 @@ final class SubtaskCheckpointCoordinator {
     int subtask = taskInfo.indexOfThisSubtask();
     long asyncStart = System.nanoTime();
     try {
-      CheckpointStorage storage = checkpointing.storage().location(id, targetLocation);
+      CheckpointStateWriter storage = checkpointing.storage().location(id, targetLocation);
       Map<String, OperatorSubtaskState> states = new LinkedHashMap<>();
       long stateSize = 0;
       long checkpointedSize = 0;

@@ -3,7 +3,7 @@ package io.weir.runtime.task;
 import io.weir.api.CheckpointStatistics;
 import io.weir.runtime.checkpoint.BarrierHandler;
 import io.weir.runtime.checkpoint.OperatorSubtaskState;
-import io.weir.runtime.storage.CheckpointStorage;
+import io.weir.runtime.storage.CheckpointStorageWorkerView;
 import java.util.Map;
 import java.util.concurrent.Executor;
 
@@ -21,7 +21,7 @@ import java.util.concurrent.Executor;
 public record TaskCheckpointing(
     boolean enabled,
     boolean exactlyOnce,
-    CheckpointStorage storage,
+    CheckpointStorageWorkerView storage,
     Executor asyncExecutor,
     Responder responder,
     BarrierHandler.Alignment alignment,

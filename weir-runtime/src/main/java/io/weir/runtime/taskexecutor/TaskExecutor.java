@@ -21,7 +21,7 @@ import io.weir.runtime.network.InputChannel;
 import io.weir.runtime.network.LocalResultSubpartition;
 import io.weir.runtime.network.RecordWriter;
 import io.weir.runtime.network.ResultSubpartition;
-import io.weir.runtime.storage.CheckpointStorage;
+import io.weir.runtime.storage.CheckpointStorageWorkerView;
 import io.weir.runtime.storage.CheckpointStorages;
 import io.weir.runtime.task.InputStreamTask;
 import io.weir.runtime.task.SourceStreamTask;
@@ -62,7 +62,7 @@ public final class TaskExecutor implements TaskExecutorGateway, AutoCloseable {
   private static final class JobResources {
     final ScheduledExecutorService timer;
     final ExecutorService snapshotPool;
-    final CheckpointStorage storage;
+    final CheckpointStorageWorkerView storage;
     int running;
     boolean released;
 

@@ -6,6 +6,7 @@ import io.weir.runtime.checkpoint.CheckpointCoordinator.OperatorInfo;
 import io.weir.runtime.checkpoint.CheckpointCoordinator.Settings;
 import io.weir.runtime.checkpoint.CheckpointCoordinator.TaskKey;
 import io.weir.runtime.storage.CheckpointStorage;
+import io.weir.runtime.storage.CompletedCheckpointLocation;
 import io.weir.runtime.storage.FileSystemCheckpointStorage;
 import io.weir.runtime.storage.JobManagerCheckpointStorage;
 import io.weir.runtime.storage.StreamStateHandle;
@@ -265,7 +266,7 @@ class CheckpointCoordinatorTest {
     // Relocatable: moved elsewhere, it still reads, every file verified.
     java.nio.file.Path moved = elsewhere.resolve("moved");
     java.nio.file.Files.move(written, moved);
-    var loaded = FileSystemCheckpointStorage.loadFromPath(moved.toString());
+    var loaded = CompletedCheckpointLocation.load(moved.toString(), null);
     assertThat(loaded.checkpoint().savepoint()).isTrue();
     for (Map.Entry<TaskKey, StreamStateHandle> e : handles.entrySet()) {
       assertThat(new String(loaded.storage().readState(e.getValue())))
@@ -888,6 +889,11 @@ class CheckpointCoordinatorTest {
     @Override
     public byte[] readState(StreamStateHandle handle) throws IOException {
       return delegate.readState(handle);
+    }
+
+    @Override
+    public io.weir.api.config.Configuration fileSystemConfiguration() {
+      return delegate.fileSystemConfiguration();
     }
 
     @Override

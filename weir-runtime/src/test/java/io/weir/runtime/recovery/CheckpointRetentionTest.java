@@ -18,7 +18,7 @@ import io.weir.runtime.recovery.RecoveryTestSupport.Count;
 import io.weir.runtime.recovery.RecoveryTestSupport.CounterProbe;
 import io.weir.runtime.recovery.RecoveryTestSupport.CountingSource;
 import io.weir.runtime.recovery.RecoveryTestSupport.KeyedCounter;
-import io.weir.runtime.storage.FileSystemCheckpointStorage;
+import io.weir.runtime.storage.CompletedCheckpointLocation;
 import io.weir.runtime.storage.RetainedCheckpoint;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -86,7 +86,7 @@ class CheckpointRetentionTest {
     assertThat(checkpointDirs(jobDir).keySet()).isEqualTo(ids);
     for (long id : ids) {
       RetainedCheckpoint c =
-          FileSystemCheckpointStorage.loadFromPath(jobDir.resolve("chk-" + id).toString());
+          CompletedCheckpointLocation.load(jobDir.resolve("chk-" + id).toString(), null);
       assertThat(c.checkpoint().checkpointId()).isEqualTo(id);
     }
   }

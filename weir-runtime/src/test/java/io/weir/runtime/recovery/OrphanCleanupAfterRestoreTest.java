@@ -17,7 +17,7 @@ import io.weir.runtime.recovery.RecoveryTestSupport.CounterProbe;
 import io.weir.runtime.recovery.RecoveryTestSupport.CountingSource;
 import io.weir.runtime.recovery.RecoveryTestSupport.KeyedCounter;
 import io.weir.runtime.storage.CheckpointDirectoryScan;
-import io.weir.runtime.storage.FileSystemCheckpointStorage;
+import io.weir.runtime.storage.CompletedCheckpointLocation;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -99,7 +99,7 @@ class OrphanCleanupAfterRestoreTest {
     assertThat(report.kept()).isEmpty();
     assertThat(ahead).doesNotExist();
     for (long id : report.completedCheckpoints()) {
-      FileSystemCheckpointStorage.loadFromPath(jobDir.resolve("chk-" + id).toString());
+      CompletedCheckpointLocation.load(jobDir.resolve("chk-" + id).toString(), null);
     }
   }
 

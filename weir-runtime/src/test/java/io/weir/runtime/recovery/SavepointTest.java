@@ -34,7 +34,7 @@ import io.weir.runtime.api.CollectSink;
 import io.weir.runtime.recovery.RecoveryTestSupport.Count;
 import io.weir.runtime.recovery.RecoveryTestSupport.CountingSource;
 import io.weir.runtime.recovery.RecoveryTestSupport.KeyedCounter;
-import io.weir.runtime.storage.FileSystemCheckpointStorage;
+import io.weir.runtime.storage.CompletedCheckpointLocation;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -572,7 +572,7 @@ class SavepointTest {
       // The resumed job's checkpoint refers to no file of the restored one (its first checkpoint
       // is full, also with incremental RocksDB): it loads from the new job's directory alone.
       Path own = resumedJobDir.resolve("chk-" + newest(resumedJobDir));
-      assertThat(FileSystemCheckpointStorage.loadFromPath(own.toString()).checkpoint().operators())
+      assertThat(CompletedCheckpointLocation.load(own.toString(), null).checkpoint().operators())
           .isNotEmpty();
       assertThat(resumed.highest()).isEqualTo(expectedCounts(300, KEYS));
       if (mode == RecoveryClaimMode.NO_CLAIM) {

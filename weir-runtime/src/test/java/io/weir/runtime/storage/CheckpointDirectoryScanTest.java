@@ -160,9 +160,14 @@ class CheckpointDirectoryScanTest {
   void aJobNeverDeletesAnythingOfTheCheckpointItResumedFrom() throws IOException {
     Map<String, Long> before = tree();
     RetainedCheckpoint resumed =
-        FileSystemCheckpointStorage.loadFromPath(storage.checkpointDirectory(2).toString());
+        CompletedCheckpointLocation.load(storage.checkpointDirectory(2).toString(), null);
+    FileSystemCheckpointStorage resuming =
+        new FileSystemCheckpointStorage(base.toUri(), "fedcba9876543210fedcba9876543210", 100);
 
-    resumed.storage().discardOrphanedState();
+    // The location it read from has nothing that writes or deletes; its own storage cleans only
+    // its own directory.
+    assertThat(resumed.storage()).isNotInstanceOf(CheckpointStorageCoordinatorView.class);
+    resuming.discardOrphanedState(true);
 
     assertThat(tree()).isEqualTo(before);
   }

@@ -100,12 +100,11 @@ public abstract class CheckpointStorageContract {
     FileSystemCheckpointStorage storage = storage();
     String pointer = storage.commitCheckpoint(TestCheckpoints.write(storage, 4, SMALL, LARGE));
 
-    RetainedCheckpoint loaded = FileSystemCheckpointStorage.loadFromPath(pointer);
+    RetainedCheckpoint loaded = CompletedCheckpointLocation.load(pointer, null);
     assertThat(loaded.checkpoint().checkpointId()).isEqualTo(4);
     assertThat(TestCheckpoints.readAll(loaded.storage(), loaded.checkpoint()))
         .containsExactlyElementsOf(TestCheckpoints.expected(4, SMALL, LARGE));
-    RetainedCheckpoint byMetadata =
-        FileSystemCheckpointStorage.loadFromPath(pointer + "/_metadata");
+    RetainedCheckpoint byMetadata = CompletedCheckpointLocation.load(pointer + "/_metadata", null);
     assertThat(byMetadata.checkpoint().checkpointId()).isEqualTo(4);
     assertThat(TestCheckpoints.readAll(byMetadata.storage(), byMetadata.checkpoint()))
         .containsExactlyElementsOf(TestCheckpoints.expected(4, SMALL, LARGE));

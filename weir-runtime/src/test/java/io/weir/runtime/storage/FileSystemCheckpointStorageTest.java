@@ -187,7 +187,7 @@ class FileSystemCheckpointStorageTest {
         .extracting(CompletedCheckpoint::checkpointId)
         .containsExactly(1L);
     assertThat(problems).isEmpty();
-    assertThatThrownBy(() -> FileSystemCheckpointStorage.loadFromPath(jobDir() + "/chk-2"))
+    assertThatThrownBy(() -> CompletedCheckpointLocation.load(jobDir() + "/chk-2", null))
         .isInstanceOf(IOException.class)
         .hasMessageContaining("has no _metadata file")
         .hasMessageContaining("never completed");
@@ -357,7 +357,7 @@ class FileSystemCheckpointStorageTest {
             copy.resolve("chk-5/_metadata").toString(),
             copy.resolve("chk-5").toUri().toString(),
             "file://" + copy.resolve("chk-5") + "/")) {
-      RetainedCheckpoint restored = FileSystemCheckpointStorage.loadFromPath(given);
+      RetainedCheckpoint restored = CompletedCheckpointLocation.load(given, null);
 
       assertThat(restored.checkpoint().checkpointId()).as(given).isEqualTo(5);
       assertThat(restored.externalPointer())
@@ -375,7 +375,7 @@ class FileSystemCheckpointStorageTest {
     copyTree(jobDir().resolve("chk-5"), copy);
     deleteTree(jobDir());
 
-    RetainedCheckpoint restored = FileSystemCheckpointStorage.loadFromPath(copy.toString());
+    RetainedCheckpoint restored = CompletedCheckpointLocation.load(copy.toString(), null);
 
     assertThat(TestCheckpoints.readAll(restored.storage(), restored.checkpoint()))
         .containsExactlyElementsOf(TestCheckpoints.expected(5, SMALL, LARGE));
@@ -390,7 +390,7 @@ class FileSystemCheckpointStorageTest {
     FileSystemCheckpointStorage newJob =
         new FileSystemCheckpointStorage(base.toUri(), newJobId, THRESHOLD);
 
-    RetainedCheckpoint restored = FileSystemCheckpointStorage.loadFromPath(pointer);
+    RetainedCheckpoint restored = CompletedCheckpointLocation.load(pointer, null);
     List<byte[]> state = TestCheckpoints.readAll(restored.storage(), restored.checkpoint());
     CompletedCheckpoint next = TestCheckpoints.write(newJob, 6, SMALL, LARGE);
     newJob.commitCheckpoint(next);
@@ -400,14 +400,11 @@ class FileSystemCheckpointStorageTest {
     assertThat(newJob.loadRetained(new ArrayList<>()))
         .extracting(CompletedCheckpoint::checkpointId)
         .containsExactly(6L);
-    assertThat(restored.storage().loadRetained(new ArrayList<>()))
-        .containsExactly(restored.checkpoint());
-    // The checkpoint restored from is never changed through its storage.
-    assertThatThrownBy(() -> restored.storage().writeState(6, new byte[1], "op/state"))
-        .isInstanceOf(UnsupportedOperationException.class)
-        .hasMessageContaining("only reads it");
-    assertThatThrownBy(() -> restored.storage().discardCheckpoint(5))
-        .isInstanceOf(UnsupportedOperationException.class);
+    // The checkpoint restored from is never changed through its location: it only reads.
+    assertThat(restored.storage())
+        .isInstanceOf(CompletedCheckpointLocation.class)
+        .isNotInstanceOf(CheckpointStateWriter.class)
+        .isNotInstanceOf(CheckpointStorageCoordinatorView.class);
     assertThat(jobDir().resolve("chk-5/_metadata")).isRegularFile();
   }
 
@@ -418,19 +415,19 @@ class FileSystemCheckpointStorageTest {
     Path nowhere = base.resolve("nowhere");
     Path foreign = Files.writeString(base.resolve("notes.txt"), "not a checkpoint");
 
-    assertThatThrownBy(() -> FileSystemCheckpointStorage.loadFromPath(nowhere.toString()))
+    assertThatThrownBy(() -> CompletedCheckpointLocation.load(nowhere.toString(), null))
         .isInstanceOf(FileNotFoundException.class)
         .hasMessageContaining(nowhere.toString())
         .hasMessageContaining("does not exist");
-    assertThatThrownBy(() -> FileSystemCheckpointStorage.loadFromPath(jobDir().toString()))
+    assertThatThrownBy(() -> CompletedCheckpointLocation.load(jobDir().toString(), null))
         .isInstanceOf(IOException.class)
         .hasMessageContaining("has no _metadata file")
         .hasMessageContaining("give one of its checkpoints, such as")
         .hasMessageContaining("chk-4");
-    assertThatThrownBy(() -> FileSystemCheckpointStorage.loadFromPath(foreign.toString()))
+    assertThatThrownBy(() -> CompletedCheckpointLocation.load(foreign.toString(), null))
         .isInstanceOf(IOException.class)
         .hasMessageContaining("notes.txt is not a Weir checkpoint metadata file");
-    assertThatThrownBy(() -> FileSystemCheckpointStorage.loadFromPath("s3://bucket/chk-4"))
+    assertThatThrownBy(() -> CompletedCheckpointLocation.load("s3://bucket/chk-4", null))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("'s3'");
   }
@@ -447,7 +444,7 @@ class FileSystemCheckpointStorageTest {
             .relativePath();
     Files.delete(jobDir().resolve(lost));
 
-    assertThatThrownBy(() -> FileSystemCheckpointStorage.loadFromPath(pointer))
+    assertThatThrownBy(() -> CompletedCheckpointLocation.load(pointer, null))
         .isInstanceOf(IOException.class)
         .hasMessageContaining("Cannot restore from " + pointer)
         .hasMessageContaining("state file " + lost)

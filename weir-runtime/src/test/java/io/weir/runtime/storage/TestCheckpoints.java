@@ -32,7 +32,7 @@ final class TestCheckpoints {
    * Checkpoint {@code id} of a source (operator state) and a keyed counter (keyed state) of
    * parallelism 2, whose second subtask has finished. State sizes straddle {@code smallAndLarge}.
    */
-  static CompletedCheckpoint write(CheckpointStorage storage, long id, int small, int large)
+  static CompletedCheckpoint write(CheckpointStateWriter storage, long id, int small, int large)
       throws IOException {
     List<OperatorSubtaskState> sourceSubtasks = new ArrayList<>();
     List<OperatorSubtaskState> counterSubtasks = new ArrayList<>();
@@ -70,7 +70,7 @@ final class TestCheckpoints {
   }
 
   /** Reads back every state of {@code checkpoint} through {@code storage}. */
-  static List<byte[]> readAll(CheckpointStorage storage, CompletedCheckpoint checkpoint)
+  static List<byte[]> readAll(CheckpointStateReader storage, CompletedCheckpoint checkpoint)
       throws IOException {
     List<byte[]> all = new ArrayList<>();
     for (OperatorState op : checkpoint.operators()) {

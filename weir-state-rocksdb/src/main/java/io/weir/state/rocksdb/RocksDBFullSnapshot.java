@@ -11,7 +11,7 @@ import io.weir.runtime.checkpoint.StateSchema;
 import io.weir.runtime.state.HeapSnapshotStrategy;
 import io.weir.runtime.state.KeyGroupRange;
 import io.weir.runtime.state.KeyedStateSnapshot;
-import io.weir.runtime.storage.CheckpointStorage;
+import io.weir.runtime.storage.CheckpointStateWriter;
 import io.weir.runtime.storage.StreamStateHandle;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -100,8 +100,8 @@ final class RocksDBFullSnapshot implements KeyedStateSnapshot {
   }
 
   @Override
-  public KeyedStateHandle persist(long checkpointId, CheckpointStorage storage, String description)
-      throws IOException {
+  public KeyedStateHandle persist(
+      long checkpointId, CheckpointStateWriter storage, String description) throws IOException {
     if (!backend.guard.acquire()) {
       release();
       throw new IOException("The RocksDB backend of " + description + " closed before its upload");

@@ -5,7 +5,7 @@ import io.weir.runtime.checkpoint.IncrementalKeyedStateHandle;
 import io.weir.runtime.checkpoint.KeyedStateHandle;
 import io.weir.runtime.checkpoint.StateSchema;
 import io.weir.runtime.state.KeyedStateSnapshot;
-import io.weir.runtime.storage.CheckpointStorage;
+import io.weir.runtime.storage.CheckpointStateWriter;
 import io.weir.runtime.storage.StreamStateHandle;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -87,8 +87,8 @@ final class RocksDBNativeSnapshot implements KeyedStateSnapshot {
   }
 
   @Override
-  public KeyedStateHandle persist(long checkpointId, CheckpointStorage storage, String description)
-      throws IOException {
+  public KeyedStateHandle persist(
+      long checkpointId, CheckpointStateWriter storage, String description) throws IOException {
     try {
       List<String> names;
       try (Stream<Path> files = Files.list(checkpointDir)) {

@@ -24,7 +24,7 @@ import io.weir.runtime.checkpoint.OperatorState;
 import io.weir.runtime.checkpoint.OperatorSubtaskState;
 import io.weir.runtime.checkpoint.RestoredOperatorState;
 import io.weir.runtime.state.KeyedStateBackend;
-import io.weir.runtime.storage.FileSystemCheckpointStorage;
+import io.weir.runtime.storage.CompletedCheckpointLocation;
 import io.weir.runtime.storage.RetainedCheckpoint;
 import java.io.IOException;
 import java.io.RandomAccessFile;
@@ -145,7 +145,7 @@ class IncrementalCheckpointsTest {
     List<RetainedCheckpoint> retained = new ArrayList<>();
     try (Stream<Path> chks = Files.list(jobDir)) {
       for (Path chk : chks.filter(p -> p.getFileName().toString().startsWith("chk-")).toList()) {
-        retained.add(FileSystemCheckpointStorage.loadFromPath(chk.toString()));
+        retained.add(CompletedCheckpointLocation.load(chk.toString(), null));
       }
     }
     assertThat(retained).hasSize(3);
