@@ -15,15 +15,12 @@ import io.weir.runtime.operators.OperatorException;
 import io.weir.runtime.operators.StreamOperator;
 import io.weir.runtime.state.DefaultOperatorStateStore;
 import io.weir.runtime.state.KeyedStateBackend;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -61,12 +58,8 @@ public abstract class StreamTask implements Runnable {
 
   protected OperatorChain chain;
   private RecordWriter<?>[] writerArray = new RecordWriter<?>[0];
-  private ScheduledFuture<?> flusher;
-
-  /** Whether partly filled buffers go out whenever the input runs dry (see startBufferFlusher). */
-  private boolean flushOnIdle;
-
-  private final AtomicBoolean flushPending = new AtomicBoolean();
+  /** Sends partly filled buffers within the buffer timeout; made when the task starts. */
+  private OutputFlusher flusher;
   protected long numRecordsIn;
 
   protected final TaskCheckpointing checkpointing;
@@ -80,27 +73,11 @@ public abstract class StreamTask implements Runnable {
   /** This subtask's side of the checkpoint protocol. */
   private final SubtaskCheckpointCoordinator checkpoints;
 
-  private boolean finalCheckpointCompleted;
-  private boolean endOfInput;
-
   /**
-   * A source that took a stop-with-savepoint without drain: the savepoint's id while it emits no
-   * more records, waiting to hear whether the savepoint completed (the task stops) or was aborted
-   * (it reads on); -1 otherwise. Task thread.
+   * What the checkpoint protocol has done to the input: running, suspended or draining for a
+   * stop-with-savepoint, stopped by one, or past the end of input. Task thread.
    */
-  private long suspendedForSavepoint = -1;
-
-  /**
-   * A source asked to stop with a savepoint and drain: the savepoint's barrier, emitted once its
-   * input ended as at the end of a bounded input; null otherwise. Task thread.
-   */
-  private ChannelEvent.CheckpointBarrier drainBarrier;
-
-  /** A stop-with-savepoint with drain ended the input: the task ends when the savepoint has. */
-  private boolean drainedForSavepoint;
-
-  /** A stop-with-savepoint without drain completed: the task ends without ending its input. */
-  private boolean stoppedWithSavepoint;
+  private final TaskLifecycle lifecycle = new TaskLifecycle();
 
   protected StreamTask(
       JobGraph graph,
@@ -144,7 +121,7 @@ public abstract class StreamTask implements Runnable {
 
               @Override
               public boolean endOfInput() {
-                return endOfInput;
+                return lifecycle.inputEnded();
               }
 
               @Override
@@ -295,9 +272,10 @@ public abstract class StreamTask implements Runnable {
     }
     replayOutputChannelState();
     initializeInput();
-    startBufferFlusher();
+    flusher = new OutputFlusher(writerArray, graph.configuration());
+    flusher.start(graph.configuration().get(CoreOptions.BUFFER_TIMEOUT), timer, mailbox);
     runMailboxLoop();
-    if (stoppedWithSavepoint) {
+    if (lifecycle.phase() == TaskLifecycle.Phase.STOPPED_WITH_SAVEPOINT) {
       // Flink's stop-with-savepoint without drain: no end of input, no final watermark; the
       // savepoint holds everything the job resumes from.
       LOG.info("{} stops after its savepoint", taskInfo.taskNameWithSubtasks());
@@ -306,14 +284,14 @@ public abstract class StreamTask implements Runnable {
     for (StreamOperator<?> op : operators) {
       callOperator(op, op::finish);
     }
-    endOfInput = true;
+    ChannelEvent.CheckpointBarrier drainBarrier = lifecycle.drainBarrier();
+    lifecycle.on(new TaskLifecycle.InputEnded());
     for (RecordWriter<?> writer : writerArray) {
       writer.broadcastEvent(ChannelEvent.EndOfData.INSTANCE);
     }
     if (drainBarrier != null) {
       // Stop with drain: the savepoint's barrier follows the end of data (and the final watermark
       // it implies) downstream, and its completion ends the job.
-      drainedForSavepoint = true;
       performCheckpoint(drainBarrier);
     } else if (checkpointing.enabled()) {
       // A bounded input ends with a final checkpoint, so that two-phase-commit sinks commit
@@ -385,8 +363,7 @@ public abstract class StreamTask implements Runnable {
   }
 
   private boolean finalPhaseDone() {
-    return isInputClosed()
-        && ((!checkpointing.enabled() && !drainedForSavepoint) || finalCheckpointCompleted);
+    return isInputClosed() && lifecycle.mayFinish(checkpointing.enabled());
   }
 
   /** After end of data, consumes what is left (events); sources have nothing. */
@@ -418,13 +395,14 @@ public abstract class StreamTask implements Runnable {
         () -> {
           ChannelEvent.CheckpointBarrier barrier =
               checkpoints.barrierForTrigger(checkpointId, timestamp, options);
-          if (options.drain() && !endOfInput) {
-            drainBarrier = barrier; // the loop ends the input, then emits the barrier
+          if (options.drain() && !lifecycle.inputEnded()) {
+            // The loop ends the input, then emits the barrier.
+            lifecycle.on(new TaskLifecycle.DrainRequested(barrier));
             return;
           }
           performCheckpoint(barrier);
-          if (options.isSynchronous() && !endOfInput) {
-            suspendedForSavepoint = checkpointId;
+          if (options.isSynchronous()) {
+            lifecycle.on(new TaskLifecycle.SuspendedForSavepoint(checkpointId));
           }
         });
   }
@@ -442,12 +420,7 @@ public abstract class StreamTask implements Runnable {
     mailbox.put(
         () -> {
           notifyCheckpointComplete(checkpointId);
-          if (isFinal && endOfInput) {
-            finalCheckpointCompleted = true;
-          } else if (isFinal) {
-            // Only a stop-with-savepoint without drain is final for a task whose input goes on.
-            stoppedWithSavepoint = true;
-          }
+          lifecycle.on(new TaskLifecycle.CheckpointCompleted(isFinal));
         });
   }
 
@@ -455,12 +428,13 @@ public abstract class StreamTask implements Runnable {
   public void notifyCheckpointAbortedAsync(long checkpointId) {
     mailbox.put(
         () -> {
-          if (suspendedForSavepoint == checkpointId) {
+          if (lifecycle.suspended()
+              && lifecycle.on(new TaskLifecycle.CheckpointAborted(checkpointId))
+                  == TaskLifecycle.Phase.RUNNING) {
             LOG.info(
                 "{}: the stop-with-savepoint {} was aborted; reading on",
                 taskInfo.taskNameWithSubtasks(),
                 checkpointId);
-            suspendedForSavepoint = -1;
           }
           notifyCheckpointAborted(checkpointId);
         });
@@ -471,7 +445,7 @@ public abstract class StreamTask implements Runnable {
    * watermarks, after the savepoint's barrier. Task thread.
    */
   protected boolean isSuspendedForSavepoint() {
-    return suspendedForSavepoint >= 0;
+    return lifecycle.suspended();
   }
 
   /** Takes this task's snapshot for {@code barrier} and forwards the barrier. Task thread. */
@@ -593,55 +567,6 @@ public abstract class StreamTask implements Runnable {
     }
   }
 
-  private void startBufferFlusher() {
-    if (writerArray.length == 0) {
-      return;
-    }
-    Duration timeout = graph.configuration().get(CoreOptions.BUFFER_TIMEOUT);
-    if (timeout.isZero()) {
-      return; // writers flush after every record
-    }
-    // A task with no input left would otherwise park with records in partly filled buffers until
-    // the timer's tick; sending them first costs a busy task nothing (its input never runs dry)
-    // and takes the buffer timeout out of the latency of a job that keeps up with its input.
-    flushOnIdle = graph.configuration().get(CoreOptions.BUFFER_FLUSH_ON_IDLE);
-    // Ticks of half the timeout, each sending the buffers already there at the tick before: a
-    // record waits less than the timeout, and a buffer that fills between two ticks goes out full.
-    long tickMicros = Math.max(500, timeout.toNanos() / 2_000);
-    flusher =
-        timer.scheduleAtFixedRate(
-            () -> {
-              if (writersMayFlushAged() && flushPending.compareAndSet(false, true)) {
-                mailbox.put(this::flushAgedOutputs);
-              }
-            },
-            tickMicros,
-            tickMicros,
-            TimeUnit.MICROSECONDS);
-  }
-
-  private boolean writersMayFlushAged() {
-    for (RecordWriter<?> writer : writerArray) {
-      if (writer.mayFlushAged()) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  private void flushAgedOutputs() {
-    flushPending.set(false);
-    for (RecordWriter<?> writer : writerArray) {
-      writer.flushAged();
-    }
-  }
-
-  private void flushWriters() {
-    for (RecordWriter<?> writer : writerArray) {
-      writer.flushAll();
-    }
-  }
-
   private void runMailboxLoop() throws Exception {
     while (true) {
       if (mailbox.hasMail()) {
@@ -650,10 +575,10 @@ public abstract class StreamTask implements Runnable {
       if (cancelled.get()) {
         throw new CancelTaskException();
       }
-      if (stoppedWithSavepoint || drainBarrier != null) {
+      if (lifecycle.leavesInputLoop()) {
         return;
       }
-      if (suspendedForSavepoint >= 0 || !outputsAvailable()) {
+      if (lifecycle.suspended() || !outputsAvailable()) {
         waker.await(Long.MAX_VALUE);
         continue;
       }
@@ -662,9 +587,7 @@ public abstract class StreamTask implements Runnable {
         return;
       }
       if (status == InputStatus.NOTHING_AVAILABLE) {
-        if (flushOnIdle) {
-          flushWriters();
-        }
+        flusher.inputIdle();
         waitForInput();
       }
     }
@@ -693,7 +616,7 @@ public abstract class StreamTask implements Runnable {
   /** Releases resources; {@code finished} is false after a failure or cancellation. */
   protected void cleanup(boolean finished) throws Exception {
     if (flusher != null) {
-      flusher.cancel(false);
+      flusher.stop();
     }
     checkpoints.releasePending();
     Exception first = null;
