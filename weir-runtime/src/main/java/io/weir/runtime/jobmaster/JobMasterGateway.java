@@ -22,7 +22,10 @@ public interface JobMasterGateway {
   /** The subtask could not take its snapshot of checkpoint {@code checkpointId}. */
   void declineCheckpoint(ExecutionAttemptId task, long checkpointId, Throwable cause);
 
-  /** A source subtask has no more input: a final checkpoint should come soon. */
+  /**
+   * A subtask has no more input (a source ended, or every input of another task did): once every
+   * subtask has, a final checkpoint should come soon.
+   */
   void reachedEndOfInput(ExecutionAttemptId task);
 
   /**
