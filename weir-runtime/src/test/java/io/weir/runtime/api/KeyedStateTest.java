@@ -22,6 +22,7 @@ import io.weir.api.state.ValueState;
 import io.weir.api.state.ValueStateDescriptor;
 import io.weir.api.tuple.Tuple2;
 import io.weir.api.typeutils.Types;
+import io.weir.runtime.testing.matrix.TestMatrix;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -39,6 +40,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * compared with a plain-Java model of the same script.
  */
 @Timeout(30)
+@TestMatrix
 public class KeyedStateTest {
 
   /** What the function does for one element: {@code add}, {@code get}, {@code clear}, ... */

@@ -14,6 +14,7 @@ import io.weir.api.state.ValueState;
 import io.weir.api.state.ValueStateDescriptor;
 import io.weir.api.tuple.Tuple2;
 import io.weir.api.typeutils.Types;
+import io.weir.runtime.testing.matrix.TestMatrix;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -28,6 +29,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /** Event-time timers at the end of bounded input, and processing-time timers while running. */
 @Timeout(30)
+@TestMatrix
 public class TimersTest {
 
   /** A timer that fired: its key and time, and what the function saw then. */

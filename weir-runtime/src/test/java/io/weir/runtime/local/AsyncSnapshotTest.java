@@ -13,6 +13,7 @@ import io.weir.api.state.ValueStateDescriptor;
 import io.weir.api.typeutils.Types;
 import io.weir.runtime.storage.FileSystems;
 import io.weir.runtime.storage.ForwardingFileSystem;
+import io.weir.runtime.testing.matrix.TestMatrix;
 import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The upload of a snapshot runs off the task thread: while the file system holds the first state
  * file open, the task whose state is being written keeps processing records.
  */
+@TestMatrix
 class AsyncSnapshotTest {
 
   static final AtomicLong PROCESSED = new AtomicLong();

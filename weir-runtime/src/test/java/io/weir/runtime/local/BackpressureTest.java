@@ -14,18 +14,28 @@ import io.weir.runtime.network.RecordWriter;
 import io.weir.runtime.task.InputStreamTask;
 import io.weir.runtime.task.StreamTask;
 import io.weir.runtime.taskexecutor.TaskExecutor;
+import io.weir.runtime.testing.matrix.TestMatrix;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** A stalled sink stops a fast source with a bounded number of buffers in flight. */
+@TestMatrix
 class BackpressureTest {
 
-  static final CountDownLatch RELEASE = new CountDownLatch(1);
+  // Static, as the sink function is shipped by serialization; fresh for each run of the class.
+  static volatile CountDownLatch release;
   static final AtomicLong SINK_RECORDS = new AtomicLong();
+
+  @BeforeEach
+  void reset() {
+    release = new CountDownLatch(1);
+    SINK_RECORDS.set(0);
+  }
 
   @Test
   void aStalledSinkBoundsTheBuffersInFlight() throws Exception {
@@ -41,7 +51,7 @@ class BackpressureTest {
             (SinkFunction<Long>)
                 (value, ctx) -> {
                   SINK_RECORDS.incrementAndGet();
-                  RELEASE.await();
+                  release.await();
                 });
     JobClient client = env.executeAsync("backpressure");
     try {
@@ -79,7 +89,7 @@ class BackpressureTest {
       // The stalled sinks took nothing more.
       assertThat(SINK_RECORDS.get()).isEqualTo(2);
     } finally {
-      RELEASE.countDown();
+      release.countDown();
       client.cancel().get(10, TimeUnit.SECONDS);
     }
   }

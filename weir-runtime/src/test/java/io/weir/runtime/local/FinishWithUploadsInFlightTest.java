@@ -12,6 +12,7 @@ import io.weir.api.sink.DiscardingSink;
 import io.weir.api.state.ValueState;
 import io.weir.api.state.ValueStateDescriptor;
 import io.weir.api.typeutils.Types;
+import io.weir.runtime.testing.matrix.TestMatrix;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.io.TempDir;
@@ -27,6 +28,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * than it had failed. This runs on the heap backend here and on RocksDB (full and incremental) from
  * weir-state-rocksdb, many short jobs since each ends once.
  */
+@TestMatrix
 class FinishWithUploadsInFlightTest {
 
   static final int JOBS = 12;

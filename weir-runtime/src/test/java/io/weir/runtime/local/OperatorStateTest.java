@@ -12,6 +12,7 @@ import io.weir.api.state.FunctionSnapshotContext;
 import io.weir.api.state.ListState;
 import io.weir.api.state.ListStateDescriptor;
 import io.weir.api.typeutils.Types;
+import io.weir.runtime.testing.matrix.TestMatrix;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Queue;
@@ -19,6 +20,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import org.junit.jupiter.api.Test;
 
 /** Operator state is initialized before open and holds its elements per subtask. */
+@TestMatrix
 class OperatorStateTest {
 
   static final Queue<String> EVENTS = new ConcurrentLinkedQueue<>();

@@ -15,6 +15,7 @@ import io.weir.api.state.ValueState;
 import io.weir.api.state.ValueStateDescriptor;
 import io.weir.api.tuple.Tuple2;
 import io.weir.api.typeutils.Types;
+import io.weir.runtime.testing.matrix.TestMatrix;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -25,6 +26,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 
 /** Timers live in keyed state: those registered before a checkpoint fire after a restore. */
+@TestMatrix
 class TimersRecoveryTest {
 
   static final Queue<Tuple2<Long, Long>> FIRED = new ConcurrentLinkedQueue<>();

@@ -13,6 +13,7 @@ import io.weir.api.functions.SinkFunction;
 import io.weir.api.state.FunctionInitializationContext;
 import io.weir.api.state.FunctionSnapshotContext;
 import io.weir.runtime.api.UnboundedSource;
+import io.weir.runtime.testing.matrix.TestMatrix;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.Test;
  * would finish the whole buffer before its snapshot, which is most of an unaligned checkpoint's
  * time under backpressure.
  */
+@TestMatrix
 class UnalignedBarrierMidBufferTest {
 
   static final int BLOCK_AT = 10;

@@ -10,6 +10,7 @@ import io.weir.api.StreamEnvironment;
 import io.weir.api.functions.SinkFunction;
 import io.weir.runtime.checkpoint.CheckpointCoordinator;
 import io.weir.runtime.jobmaster.JobMaster;
+import io.weir.runtime.testing.matrix.TestMatrix;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -21,6 +22,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * aligned barriers wait behind the backlog and time out; unaligned barriers overtake it, the
  * backlog becomes channel state, and checkpoints complete.
  */
+@TestMatrix
 class UnalignedUnderBackpressureTest {
 
   @ParameterizedTest(name = "unaligned={0}")

@@ -27,6 +27,7 @@ import io.weir.api.typeutils.Types;
 import io.weir.runtime.api.CollectSink;
 import io.weir.runtime.recovery.RecoveryTestSupport.Count;
 import io.weir.runtime.recovery.RecoveryTestSupport.CountingSource;
+import io.weir.runtime.testing.matrix.TestMatrix;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -49,6 +50,7 @@ import org.junit.jupiter.api.io.TempDir;
  * records, and every key's count ends exactly right.
  */
 @Timeout(120)
+@TestMatrix
 class AlignedTimeoutAtSourceTest {
 
   static final int KEYS = 7;

@@ -20,6 +20,7 @@ import io.weir.api.state.ListState;
 import io.weir.api.state.ListStateDescriptor;
 import io.weir.api.typeutils.Types;
 import io.weir.runtime.recovery.RecoveryTestSupport.CountingSource;
+import io.weir.runtime.testing.matrix.TestMatrix;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -43,6 +44,7 @@ import org.junit.jupiter.api.io.TempDir;
  * coordinator aborts B; the test releases the map once the sink heard of the abort.
  */
 @Timeout(60)
+@TestMatrix
 class CheckpointNotificationTest {
 
   @TempDir Path checkpoints;

@@ -20,6 +20,7 @@ import io.weir.runtime.recovery.RecoveryTestSupport.CountingSource;
 import io.weir.runtime.recovery.RecoveryTestSupport.KeyedCounter;
 import io.weir.runtime.storage.CompletedCheckpointLocation;
 import io.weir.runtime.storage.RetainedCheckpoint;
+import io.weir.runtime.testing.matrix.TestMatrix;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.TreeSet;
@@ -30,6 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** What is left of a job's checkpoints after a cancel, per retention policy and num-retained. */
 @Timeout(60)
+@TestMatrix
 class CheckpointRetentionTest {
 
   @TempDir Path checkpoints;

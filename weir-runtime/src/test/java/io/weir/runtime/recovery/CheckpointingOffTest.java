@@ -12,6 +12,7 @@ import io.weir.api.StreamEnvironment;
 import io.weir.api.config.Configuration;
 import io.weir.api.functions.RichMapFunction;
 import io.weir.api.sink.DiscardingSink;
+import io.weir.runtime.testing.matrix.TestMatrix;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.UUID;
@@ -29,6 +30,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * checkpoint at all and the restart default of a job without checkpoints (none).
  */
 @Timeout(60)
+@TestMatrix
 class CheckpointingOffTest {
 
   @TempDir Path dir;

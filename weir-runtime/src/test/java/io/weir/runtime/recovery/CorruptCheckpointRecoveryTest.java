@@ -31,6 +31,7 @@ import io.weir.runtime.recovery.RecoveryTestSupport.CountingSource;
 import io.weir.runtime.recovery.RecoveryTestSupport.KeyedCounter;
 import io.weir.runtime.recovery.RecoveryTestSupport.LogCapture;
 import io.weir.runtime.recovery.RecoveryTestSupport.OpenTracker;
+import io.weir.runtime.testing.matrix.TestMatrix;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -55,6 +56,7 @@ import org.junit.jupiter.api.io.TempDir;
  * throws. The restart must skip the damaged checkpoint.
  */
 @Timeout(60)
+@TestMatrix
 class CorruptCheckpointRecoveryTest {
 
   static final int KEYS = 5;

@@ -16,6 +16,7 @@ import io.weir.runtime.api.CollectSink;
 import io.weir.runtime.recovery.RecoveryTestSupport.Count;
 import io.weir.runtime.recovery.RecoveryTestSupport.CountingSource;
 import io.weir.runtime.recovery.RecoveryTestSupport.LogCapture;
+import io.weir.runtime.testing.matrix.TestMatrix;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -32,6 +33,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * nothing to resume from when its process dies.
  */
 @Timeout(60)
+@TestMatrix
 class DeprecatedCheckpointKeysTest {
 
   static final long PER_SPLIT = 200;

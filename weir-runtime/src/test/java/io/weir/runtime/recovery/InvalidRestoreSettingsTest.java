@@ -19,6 +19,7 @@ import io.weir.runtime.recovery.RecoveryTestSupport.Count;
 import io.weir.runtime.recovery.RecoveryTestSupport.CountingSource;
 import io.weir.runtime.recovery.RecoveryTestSupport.KeyedCounter;
 import io.weir.runtime.recovery.RecoveryTestSupport.OpenTracker;
+import io.weir.runtime.testing.matrix.TestMatrix;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -33,6 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
  * before any task starts (no function is opened).
  */
 @Timeout(60)
+@TestMatrix
 class InvalidRestoreSettingsTest {
 
   static final int KEYS = 3;

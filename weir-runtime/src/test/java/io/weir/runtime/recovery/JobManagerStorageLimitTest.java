@@ -15,6 +15,7 @@ import io.weir.api.state.ValueState;
 import io.weir.api.state.ValueStateDescriptor;
 import io.weir.api.typeutils.TypeInformation;
 import io.weir.api.typeutils.Types;
+import io.weir.runtime.testing.matrix.TestMatrix;
 import java.time.Duration;
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.Timeout;
  * than its limit (5 MiB by default) with an error that names the operator, the size and the limit.
  */
 @Timeout(60)
+@TestMatrix
 class JobManagerStorageLimitTest {
 
   static final int VALUE_BYTES = 100 * 1024;

@@ -18,6 +18,7 @@ import io.weir.runtime.recovery.RecoveryTestSupport.CountingSource;
 import io.weir.runtime.recovery.RecoveryTestSupport.KeyedCounter;
 import io.weir.runtime.storage.CheckpointDirectoryScan;
 import io.weir.runtime.storage.CompletedCheckpointLocation;
+import io.weir.runtime.testing.matrix.TestMatrix;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -35,6 +36,7 @@ import org.junit.jupiter.api.io.TempDir;
  * directory of a checkpoint newer than the newest completed one stays.
  */
 @Timeout(90)
+@TestMatrix
 class OrphanCleanupAfterRestoreTest {
 
   static final long FIRST = 200;

@@ -10,6 +10,7 @@ import io.weir.api.StreamEnvironment;
 import io.weir.api.functions.OpenContext;
 import io.weir.api.functions.RichMapFunction;
 import io.weir.api.sink.DiscardingSink;
+import io.weir.runtime.testing.matrix.TestMatrix;
 import java.time.Duration;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.Timeout;
 
 /** Restart strategies decide, end to end, how many failures a job survives. */
 @Timeout(60)
+@TestMatrix
 class RestartStrategyEndToEndTest {
 
   /** Fails on every element; counts the attempts that opened it and the failures it threw. */

@@ -27,6 +27,7 @@ import io.weir.runtime.recovery.RecoveryTestSupport.CounterProbe;
 import io.weir.runtime.recovery.RecoveryTestSupport.CountingSource;
 import io.weir.runtime.recovery.RecoveryTestSupport.KeyedCounter;
 import io.weir.runtime.recovery.RecoveryTestSupport.LogCapture;
+import io.weir.runtime.testing.matrix.TestMatrix;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -45,6 +46,7 @@ import org.junit.jupiter.api.io.TempDir;
  * place, from a copy elsewhere, and at another parallelism.
  */
 @Timeout(60)
+@TestMatrix
 class RestoreFromRetainedCheckpointTest {
 
   static final int KEYS = 7;

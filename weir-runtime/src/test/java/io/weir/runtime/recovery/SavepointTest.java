@@ -35,6 +35,7 @@ import io.weir.runtime.recovery.RecoveryTestSupport.Count;
 import io.weir.runtime.recovery.RecoveryTestSupport.CountingSource;
 import io.weir.runtime.recovery.RecoveryTestSupport.KeyedCounter;
 import io.weir.runtime.storage.CompletedCheckpointLocation;
+import io.weir.runtime.testing.matrix.TestMatrix;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -68,6 +69,7 @@ import org.junit.jupiter.api.io.TempDir;
  * savepoint must be self-contained there too.
  */
 @Timeout(120)
+@TestMatrix
 class SavepointTest {
 
   static final int KEYS = 7;

@@ -10,6 +10,7 @@ import io.weir.api.SuppressRestartsException;
 import io.weir.api.functions.OpenContext;
 import io.weir.api.functions.RichMapFunction;
 import io.weir.api.sink.DiscardingSink;
+import io.weir.runtime.testing.matrix.TestMatrix;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.Timeout;
 
 /** A failure caused by a {@link SuppressRestartsException} fails the job whatever the strategy. */
 @Timeout(60)
+@TestMatrix
 class SuppressRestartsEndToEndTest {
 
   static final AtomicInteger OPENS = new AtomicInteger();

@@ -10,6 +10,7 @@ import io.weir.api.sink.TwoPhaseCommitSink;
 import io.weir.api.source.SimpleVersionedSerializer;
 import io.weir.api.typeutils.Types;
 import io.weir.runtime.recovery.RecoveryTestSupport.CountingSource;
+import io.weir.runtime.testing.matrix.TestMatrix;
 import java.io.Serializable;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -33,6 +34,7 @@ import org.junit.jupiter.api.Timeout;
  * restore commits it. Either way the committed output is the input exactly once.
  */
 @Timeout(60)
+@TestMatrix
 class TwoPhaseCommitFailureTest {
 
   static final long PER_SPLIT = 5_000;

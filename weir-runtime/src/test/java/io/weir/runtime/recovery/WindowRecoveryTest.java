@@ -25,6 +25,7 @@ import io.weir.api.windowing.assigners.EventTimeSessionWindows;
 import io.weir.api.windowing.assigners.TumblingEventTimeWindows;
 import io.weir.api.windowing.windows.TimeWindow;
 import io.weir.runtime.recovery.RecoveryTestSupport.CountingSource;
+import io.weir.runtime.testing.matrix.TestMatrix;
 import java.io.Serializable;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -50,6 +51,7 @@ import org.junit.jupiter.api.io.TempDir;
  * answer, each result exactly once. Runs on the heap here and on RocksDB in weir-state-rocksdb.
  */
 @Timeout(120)
+@TestMatrix
 class WindowRecoveryTest {
 
   private static final int KEYS = 10;

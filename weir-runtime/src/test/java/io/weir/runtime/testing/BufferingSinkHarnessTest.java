@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.weir.api.sink.Sink;
 import io.weir.api.sink.SinkWriter;
 import io.weir.api.sink.WriterInitContext;
+import io.weir.runtime.testing.matrix.MatrixCell;
+import io.weir.runtime.testing.matrix.TestMatrix;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -17,6 +19,7 @@ import org.junit.jupiter.api.Timeout;
  * flushes the writer in the synchronous part of every snapshot.
  */
 @Timeout(60)
+@TestMatrix(skip = MatrixCell.ROCKSDB_INCREMENTAL)
 class BufferingSinkHarnessTest {
 
   static final List<String> WRITTEN = new ArrayList<>();

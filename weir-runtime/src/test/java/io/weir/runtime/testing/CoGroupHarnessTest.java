@@ -8,6 +8,8 @@ import io.weir.api.tuple.Tuple2;
 import io.weir.api.typeutils.Types;
 import io.weir.api.windowing.assigners.EventTimeSessionWindows;
 import io.weir.api.windowing.assigners.TumblingEventTimeWindows;
+import io.weir.runtime.testing.matrix.MatrixCell;
+import io.weir.runtime.testing.matrix.TestMatrix;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,6 +24,7 @@ import org.junit.jupiter.api.Timeout;
  * weir-state-rocksdb.
  */
 @Timeout(120)
+@TestMatrix(skip = MatrixCell.ROCKSDB_INCREMENTAL)
 class CoGroupHarnessTest {
 
   /** "key:first elements|second elements", each side sorted. */

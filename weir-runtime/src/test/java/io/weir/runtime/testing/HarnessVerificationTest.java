@@ -12,6 +12,8 @@ import io.weir.api.state.ValueStateDescriptor;
 import io.weir.api.typeutils.Types;
 import io.weir.runtime.operators.OneInputOperator;
 import io.weir.runtime.operators.StreamOperator;
+import io.weir.runtime.testing.matrix.MatrixCell;
+import io.weir.runtime.testing.matrix.TestMatrix;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -21,6 +23,7 @@ import org.junit.jupiter.api.Timeout;
 
 /** The harness itself: that it catches what it is meant to catch, and says where. */
 @Timeout(60)
+@TestMatrix(skip = MatrixCell.ROCKSDB_INCREMENTAL)
 class HarnessVerificationTest {
 
   /** Counts per key in a plain field instead of keyed state: the bug the harness exists for. */

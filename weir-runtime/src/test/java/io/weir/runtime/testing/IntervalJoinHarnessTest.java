@@ -5,6 +5,8 @@ import io.weir.api.StreamEnvironment;
 import io.weir.api.functions.Collector;
 import io.weir.api.functions.ProcessJoinFunction;
 import io.weir.api.typeutils.Types;
+import io.weir.runtime.testing.matrix.MatrixCell;
+import io.weir.runtime.testing.matrix.TestMatrix;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -15,6 +17,7 @@ import org.junit.jupiter.api.Timeout;
  * snapshots, restores and crash replays at any step give the same pairs.
  */
 @Timeout(120)
+@TestMatrix(skip = MatrixCell.ROCKSDB_INCREMENTAL)
 class IntervalJoinHarnessTest {
 
   /** "left+right@timestamp". */

@@ -9,6 +9,8 @@ import io.weir.api.state.ListStateDescriptor;
 import io.weir.api.state.ValueState;
 import io.weir.api.state.ValueStateDescriptor;
 import io.weir.api.typeutils.Types;
+import io.weir.runtime.testing.matrix.MatrixCell;
+import io.weir.runtime.testing.matrix.TestMatrix;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -19,6 +21,7 @@ import org.junit.jupiter.api.Timeout;
  * their customer's credit on input 2; both sides live in keyed state.
  */
 @Timeout(60)
+@TestMatrix(skip = MatrixCell.ROCKSDB_INCREMENTAL)
 class KeyedCoProcessHarnessTest {
 
   record Order(String customer, long amount) {}

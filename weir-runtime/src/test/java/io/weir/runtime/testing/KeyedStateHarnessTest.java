@@ -16,6 +16,8 @@ import io.weir.api.state.ValueState;
 import io.weir.api.state.ValueStateDescriptor;
 import io.weir.api.tuple.Tuple2;
 import io.weir.api.typeutils.Types;
+import io.weir.runtime.testing.matrix.MatrixCell;
+import io.weir.runtime.testing.matrix.TestMatrix;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HexFormat;
@@ -31,6 +33,7 @@ import org.junit.jupiter.api.Timeout;
  * the key's state, and states the expected output by hand.
  */
 @Timeout(60)
+@TestMatrix(skip = MatrixCell.ROCKSDB_INCREMENTAL)
 class KeyedStateHarnessTest {
 
   /** An element: a key and a value; {@code "a3"} is key a, value 3. */

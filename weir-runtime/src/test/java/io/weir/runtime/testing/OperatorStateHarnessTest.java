@@ -9,6 +9,8 @@ import io.weir.api.state.FunctionSnapshotContext;
 import io.weir.api.state.ListState;
 import io.weir.api.state.ListStateDescriptor;
 import io.weir.api.typeutils.Types;
+import io.weir.runtime.testing.matrix.MatrixCell;
+import io.weir.runtime.testing.matrix.TestMatrix;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.BeforeEach;
@@ -21,6 +23,7 @@ import org.junit.jupiter.api.Timeout;
  * checkpoint, as Flink's documentation teaches.
  */
 @Timeout(60)
+@TestMatrix(skip = MatrixCell.ROCKSDB_INCREMENTAL)
 class OperatorStateHarnessTest {
 
   static final AtomicInteger RESTORED_STARTS = new AtomicInteger();

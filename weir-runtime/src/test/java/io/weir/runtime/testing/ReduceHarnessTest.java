@@ -5,12 +5,15 @@ import io.weir.api.functions.ReduceFunction;
 import io.weir.api.tuple.Tuple2;
 import io.weir.api.typeutils.TypeInformation;
 import io.weir.api.typeutils.Types;
+import io.weir.runtime.testing.matrix.MatrixCell;
+import io.weir.runtime.testing.matrix.TestMatrix;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /** {@code keyBy().reduce()} and {@code sum()}: the running result per key survives restores. */
 @Timeout(60)
+@TestMatrix(skip = MatrixCell.ROCKSDB_INCREMENTAL)
 class ReduceHarnessTest {
 
   static final TypeInformation<Tuple2<String, Long>> PAIR = Types.TUPLE(Types.STRING, Types.LONG);

@@ -8,6 +8,8 @@ import io.weir.api.functions.OpenContext;
 import io.weir.api.state.ValueState;
 import io.weir.api.state.ValueStateDescriptor;
 import io.weir.api.typeutils.Types;
+import io.weir.runtime.testing.matrix.MatrixCell;
+import io.weir.runtime.testing.matrix.TestMatrix;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -19,6 +21,7 @@ import org.junit.jupiter.api.Timeout;
  * no particular order, so the output is expected in any order.
  */
 @Timeout(60)
+@TestMatrix(skip = MatrixCell.ROCKSDB_INCREMENTAL)
 class TimersHarnessTest {
 
   /**

@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.weir.api.sink.SinkWriter;
 import io.weir.api.sink.TwoPhaseCommitSink;
 import io.weir.api.source.SimpleVersionedSerializer;
+import io.weir.runtime.testing.matrix.MatrixCell;
+import io.weir.runtime.testing.matrix.TestMatrix;
 import java.io.Serializable;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -24,6 +26,7 @@ import org.junit.jupiter.api.Timeout;
  * anywhere, or a crash after a checkpoint with or without its completion notified).
  */
 @Timeout(60)
+@TestMatrix(skip = MatrixCell.ROCKSDB_INCREMENTAL)
 class TwoPhaseCommitSinkHarnessTest {
 
   /**

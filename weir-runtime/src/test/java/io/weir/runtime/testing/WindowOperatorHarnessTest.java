@@ -20,6 +20,7 @@ import io.weir.api.windowing.triggers.Trigger;
 import io.weir.api.windowing.triggers.TriggerResult;
 import io.weir.api.windowing.windows.GlobalWindow;
 import io.weir.api.windowing.windows.TimeWindow;
+import io.weir.runtime.testing.matrix.TestMatrix;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -34,6 +35,7 @@ import org.junit.jupiter.api.Timeout;
  * fire at the same watermark for different keys come in no particular order.
  */
 @Timeout(120)
+@TestMatrix
 class WindowOperatorHarnessTest {
 
   /** Counts elements: one accumulator per key and window. */
