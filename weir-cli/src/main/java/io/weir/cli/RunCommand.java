@@ -4,7 +4,7 @@ import io.weir.api.RecoveryClaimMode;
 import io.weir.api.config.CheckpointingOptions;
 import io.weir.api.config.Configuration;
 import io.weir.api.config.KnownKeys;
-import io.weir.cluster.ClusterClient;
+import io.weir.cluster.client.ClusterClient;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

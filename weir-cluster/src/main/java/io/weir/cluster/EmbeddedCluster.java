@@ -1,5 +1,7 @@
 package io.weir.cluster;
 
+import io.weir.cluster.jobmanager.JobManager;
+import io.weir.cluster.taskmanager.TaskManager;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.LinkedHashMap;

@@ -2,6 +2,7 @@ package io.weir.cluster;
 
 import io.weir.api.JobClient;
 import io.weir.api.graph.Pipeline;
+import io.weir.cluster.client.ClusterExecutor;
 import io.weir.cluster.data.NettyDataPlane;
 import io.weir.runtime.checkpoint.CheckpointOptions;
 import io.weir.runtime.graph.JobGraph;
@@ -75,12 +76,12 @@ public final class MiniCluster implements AutoCloseable {
 
   /** From now on {@code execute} of a pipeline on this thread runs it here. */
   public void setAsContext() {
-    ClusterExecutor.CONTEXT.set(this::submit);
+    ClusterExecutor.setContext(this::submit);
   }
 
   /** Undoes {@link #setAsContext()}. */
   public static void clearContext() {
-    ClusterExecutor.CONTEXT.remove();
+    ClusterExecutor.clearContext();
   }
 
   @Override

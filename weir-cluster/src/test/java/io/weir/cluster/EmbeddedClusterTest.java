@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.weir.cluster.client.ClusterClient;
+import io.weir.cluster.rpc.HostPort;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -13,7 +13,7 @@ import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.util.concurrent.AbstractEventExecutor;
-import io.weir.cluster.Secrets;
+import io.weir.cluster.rpc.Secrets;
 import io.weir.runtime.network.ChannelEvent;
 import io.weir.runtime.network.ChannelId;
 import io.weir.runtime.network.CreditDepth;

@@ -1,17 +1,23 @@
-package io.weir.cluster;
+package io.weir.cluster.taskmanager;
 
 import io.grpc.ManagedChannel;
 import io.grpc.Server;
 import io.grpc.ServerInterceptors;
 import io.grpc.Status;
+import io.weir.cluster.ClusterOptions;
+import io.weir.cluster.StatusFile;
 import io.weir.cluster.data.DataTransport;
 import io.weir.cluster.data.NettyDataPlane;
+import io.weir.cluster.rpc.ControlPlane;
 import io.weir.cluster.rpc.JarChunk;
 import io.weir.cluster.rpc.JarRequest;
+import io.weir.cluster.rpc.JarStore;
 import io.weir.cluster.rpc.JobManagerServiceGrpc;
 import io.weir.cluster.rpc.JobPayload;
+import io.weir.cluster.rpc.Messages;
 import io.weir.cluster.rpc.RegisterTaskManagerRequest;
 import io.weir.cluster.rpc.RegisterTaskManagerResponse;
+import io.weir.cluster.rpc.Secrets;
 import io.weir.cluster.rpc.TaskManagerHeartbeat;
 import io.weir.cluster.rpc.TaskManagerStatus;
 import java.io.IOException;

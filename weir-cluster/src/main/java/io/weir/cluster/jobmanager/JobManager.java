@@ -1,7 +1,13 @@
-package io.weir.cluster;
+package io.weir.cluster.jobmanager;
 
 import io.grpc.Server;
 import io.grpc.ServerInterceptors;
+import io.weir.cluster.ClusterOptions;
+import io.weir.cluster.StatusFile;
+import io.weir.cluster.rest.RestServer;
+import io.weir.cluster.rpc.ControlPlane;
+import io.weir.cluster.rpc.JarStore;
+import io.weir.cluster.rpc.Secrets;
 import java.io.IOException;
 import java.net.BindException;
 import java.net.InetSocketAddress;

@@ -1,4 +1,4 @@
-package io.weir.cluster;
+package io.weir.cluster.client;
 
 import java.io.IOException;
 import java.net.URL;
@@ -14,7 +14,7 @@ import java.util.List;
  * libraries, and parent-first for the JDK, Weir's API and runtime, and logging, so the engine and
  * the job share those types. Closed when the job ends.
  */
-final class JobClassLoader extends URLClassLoader {
+public final class JobClassLoader extends URLClassLoader {
 
   private static final List<String> PARENT_FIRST =
       List.of(
@@ -35,7 +35,7 @@ final class JobClassLoader extends URLClassLoader {
 
   private final String jobDescription;
 
-  JobClassLoader(Path jar, ClassLoader parent, String jobDescription) {
+  public JobClassLoader(Path jar, ClassLoader parent, String jobDescription) {
     super(new URL[] {toUrl(jar)}, parent);
     this.jobDescription = jobDescription;
   }

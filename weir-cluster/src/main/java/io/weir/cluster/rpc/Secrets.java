@@ -1,4 +1,4 @@
-package io.weir.cluster;
+package io.weir.cluster.rpc;
 
 import io.grpc.CallOptions;
 import io.grpc.Channel;
@@ -13,6 +13,7 @@ import io.grpc.ServerCall;
 import io.grpc.ServerCallHandler;
 import io.grpc.ServerInterceptor;
 import io.grpc.Status;
+import io.weir.cluster.ClusterOptions;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import org.slf4j.Logger;
@@ -46,7 +47,7 @@ public final class Secrets {
   }
 
   /** Adds the secret to every call. */
-  static ClientInterceptor client(String secret) {
+  public static ClientInterceptor client(String secret) {
     return new ClientInterceptor() {
       @Override
       public <Q, R> ClientCall<Q, R> interceptCall(
@@ -69,7 +70,7 @@ public final class Secrets {
    * Starts every call in the root context: a call made while handling another process's call (a
    * notification sent on an acknowledgement) must not be cancelled when that call completes.
    */
-  static ClientInterceptor detached() {
+  public static ClientInterceptor detached() {
     return new ClientInterceptor() {
       @Override
       public <Q, R> ClientCall<Q, R> interceptCall(
@@ -85,7 +86,7 @@ public final class Secrets {
   }
 
   /** Refuses calls without the secret, naming the peer in the log. */
-  static ServerInterceptor server(String secret, String what) {
+  public static ServerInterceptor server(String secret, String what) {
     return new ServerInterceptor() {
       @Override
       public <Q, R> ServerCall.Listener<Q> interceptCall(

@@ -1,16 +1,18 @@
-package io.weir.cluster;
+package io.weir.cluster.taskmanager;
 
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
 import io.weir.cluster.rpc.CancelTaskRequest;
 import io.weir.cluster.rpc.Empty;
 import io.weir.cluster.rpc.JobManagerHeartbeat;
+import io.weir.cluster.rpc.Messages;
 import io.weir.cluster.rpc.NotifyCheckpointRequest;
 import io.weir.cluster.rpc.ReleaseJobRequest;
 import io.weir.cluster.rpc.SubmitTasksRequest;
 import io.weir.cluster.rpc.TaskManagerServiceGrpc;
 import io.weir.cluster.rpc.TaskManagerStatus;
 import io.weir.cluster.rpc.TriggerCheckpointRequest;
+import io.weir.cluster.rpc.WeirMessages;
 import io.weir.runtime.checkpoint.BarrierHandler;
 import io.weir.runtime.checkpoint.CheckpointOptions;
 import io.weir.runtime.recovery.NonRecoverable;

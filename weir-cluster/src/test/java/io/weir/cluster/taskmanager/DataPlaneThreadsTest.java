@@ -1,8 +1,9 @@
-package io.weir.cluster;
+package io.weir.cluster.taskmanager;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.weir.cluster.ClusterOptions;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 

@@ -1,4 +1,4 @@
-package io.weir.cluster;
+package io.weir.cluster.rpc;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -17,13 +17,13 @@ import java.util.regex.Pattern;
  * Job jars by content: a jar's id is the SHA-256 of its bytes, so the same jar uploaded twice is
  * stored once, and a TaskManager fetches a jar once for every job that uses it.
  */
-final class JarStore {
+public final class JarStore {
 
   private static final Pattern ID = Pattern.compile("[0-9a-f]{64}");
 
   private final Path dir;
 
-  JarStore(Path dir) throws IOException {
+  public JarStore(Path dir) throws IOException {
     this.dir = Files.createDirectories(dir);
     // The first digest of a JVM loads its security providers (about 25 ms): done here, at start-up,
     // rather than in the first upload or the first deployment.
@@ -31,7 +31,7 @@ final class JarStore {
   }
 
   /** A fresh SHA-256 digest, which gives jars their ids. */
-  static MessageDigest sha256() {
+  public static MessageDigest sha256() {
     try {
       return MessageDigest.getInstance("SHA-256");
     } catch (NoSuchAlgorithmException e) {
@@ -40,7 +40,7 @@ final class JarStore {
   }
 
   /** Stores the jar read from {@code in}, returning its id; fails if it is no jar. */
-  String store(InputStream in, String name) throws IOException {
+  public String store(InputStream in, String name) throws IOException {
     Path tmp = dir.resolve(".upload-" + UUID.randomUUID());
     MessageDigest sha = sha256();
     try (DigestInputStream digest = new DigestInputStream(in, sha)) {
@@ -60,7 +60,7 @@ final class JarStore {
     return id;
   }
 
-  boolean contains(String id) {
+  public boolean contains(String id) {
     return valid(id) && Files.isRegularFile(path(id));
   }
 
@@ -69,7 +69,7 @@ final class JarStore {
   }
 
   /** Where jar {@code id} is (whether or not it exists). */
-  Path path(String id) {
+  public Path path(String id) {
     if (!valid(id)) {
       throw new IllegalArgumentException("'" + id + "' is no jar id (64 hex digits)");
     }

@@ -1,9 +1,11 @@
-package io.weir.cluster;
+package io.weir.cluster.jobmanager;
 
 import com.google.common.util.concurrent.ListenableFuture;
 import io.grpc.Status;
+import io.weir.cluster.client.JobProgram;
 import io.weir.cluster.rpc.CancelTaskRequest;
 import io.weir.cluster.rpc.JobPayload;
+import io.weir.cluster.rpc.Messages;
 import io.weir.cluster.rpc.NotifyCheckpointRequest;
 import io.weir.cluster.rpc.ReleaseJobRequest;
 import io.weir.cluster.rpc.RestoreStorage;
@@ -45,12 +47,12 @@ import org.slf4j.LoggerFactory;
  * <p>Reports it makes itself (a task that never reached a TaskManager, a TaskManager lost) go to
  * the job master from its own thread, never from inside a call of the job master.
  */
-final class ClusterGateway implements TaskExecutorGateway {
+public final class ClusterGateway implements TaskExecutorGateway {
 
   private static final Logger LOG = LoggerFactory.getLogger(ClusterGateway.class);
 
   /** One entry of a job's exception history. */
-  record ExceptionEntry(
+  public record ExceptionEntry(
       long timestamp, String exceptionName, String message, String taskName, String location) {}
 
   private final JobProgram program;
@@ -415,7 +417,7 @@ final class ClusterGateway implements TaskExecutorGateway {
     return open.contains(id);
   }
 
-  List<ExceptionEntry> exceptions() {
+  public List<ExceptionEntry> exceptions() {
     synchronized (exceptions) {
       return List.copyOf(exceptions);
     }

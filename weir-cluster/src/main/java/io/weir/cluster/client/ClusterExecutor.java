@@ -1,4 +1,4 @@
-package io.weir.cluster;
+package io.weir.cluster.client;
 
 import io.weir.api.JobClient;
 import io.weir.api.PipelineExecutor;
@@ -12,11 +12,24 @@ import io.weir.runtime.local.LocalExecutor;
 public final class ClusterExecutor implements PipelineExecutor {
 
   /** What the program running on this thread (and threads it starts) does with its pipeline. */
-  interface Context {
+  public interface Context {
     JobClient submit(Pipeline pipeline) throws Exception;
   }
 
   static final InheritableThreadLocal<Context> CONTEXT = new InheritableThreadLocal<>();
+
+  /**
+   * From now on {@code execute} on this thread (and threads it starts) goes to {@code context}: how
+   * the in-JVM deployments run an unchanged job.
+   */
+  public static void setContext(Context context) {
+    CONTEXT.set(context);
+  }
+
+  /** Undoes {@link #setContext}: {@code execute} on this thread runs on the local engine again. */
+  public static void clearContext() {
+    CONTEXT.remove();
+  }
 
   @Override
   public JobClient execute(Pipeline pipeline) throws Exception {

@@ -1,9 +1,12 @@
-package io.weir.cluster;
+package io.weir.cluster.jobmanager;
 
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
+import io.weir.cluster.ClusterOptions;
+import io.weir.cluster.rpc.ControlPlane;
 import io.weir.cluster.rpc.JobManagerHeartbeat;
+import io.weir.cluster.rpc.Secrets;
 import io.weir.cluster.rpc.TaskManagerServiceGrpc;
 import io.weir.cluster.rpc.TaskManagerStatus;
 import java.time.Duration;
@@ -33,12 +36,12 @@ import org.slf4j.LoggerFactory;
  * the others cross the data plane. Requests wait up to {@code slot.request.timeout}. Thread safe;
  * guarded by this object.
  */
-final class TaskManagerRegistry implements AutoCloseable {
+public final class TaskManagerRegistry implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(TaskManagerRegistry.class);
 
   /** A registered TaskManager. */
-  static final class TaskManager {
+  public static final class TaskManager {
     final String id;
     final String host;
     final int port;
@@ -65,7 +68,20 @@ final class TaskManagerRegistry implements AutoCloseable {
       this.stub = TaskManagerServiceGrpc.newFutureStub(channel);
     }
 
-    String address() {
+    public String id() {
+      return id;
+    }
+
+    public int slots() {
+      return slots;
+    }
+
+    /** What it said at the last heartbeat: its running tasks, loaded jobs and output buffers. */
+    public TaskManagerStatus status() {
+      return status;
+    }
+
+    public String address() {
       return host + ":" + port;
     }
 
@@ -74,7 +90,7 @@ final class TaskManagerRegistry implements AutoCloseable {
       return host + ":" + dataPort;
     }
 
-    synchronized int freeSlots() {
+    public synchronized int freeSlots() {
       return slots - slotsByAllocation.values().stream().mapToInt(Integer::intValue).sum();
     }
 
@@ -151,7 +167,7 @@ final class TaskManagerRegistry implements AutoCloseable {
     return true;
   }
 
-  synchronized List<TaskManager> taskManagers() {
+  public synchronized List<TaskManager> taskManagers() {
     return List.copyOf(taskManagers.values());
   }
 

@@ -1,12 +1,15 @@
-package io.weir.cluster;
+package io.weir.cluster.jobmanager;
 
 import io.weir.api.JobClient;
 import io.weir.api.JobStatus;
 import io.weir.api.config.CheckpointingOptions;
 import io.weir.api.config.Configuration;
 import io.weir.api.graph.Pipeline;
+import io.weir.cluster.ClusterOptions;
+import io.weir.cluster.client.JobClassLoader;
+import io.weir.cluster.client.JobProgram;
+import io.weir.cluster.rpc.JarStore;
 import io.weir.runtime.graph.JobGraph;
-import io.weir.runtime.graph.JobGraphBuilder;
 import io.weir.runtime.jobmaster.JobMaster;
 import java.io.IOException;
 import java.io.InputStream;
@@ -26,7 +29,7 @@ import org.slf4j.LoggerFactory;
  * JobMaster} whose gateway is a {@link ClusterGateway}), and keeps every job for the REST API.
  * Thread safe.
  */
-final class Dispatcher {
+public final class Dispatcher {
 
   private static final Logger LOG = LoggerFactory.getLogger(Dispatcher.class);
 
@@ -34,7 +37,7 @@ final class Dispatcher {
   private static final long MAIN_TIMEOUT_MILLIS = 60_000;
 
   /** A job of this JobManager. */
-  record Job(
+  public record Job(
       String id,
       String name,
       JobMaster master,
@@ -42,7 +45,7 @@ final class Dispatcher {
       JobProgram program,
       long startTime) {
 
-    JobStatus status() {
+    public JobStatus status() {
       return master.getJobStatus().join();
     }
   }
@@ -68,7 +71,7 @@ final class Dispatcher {
     return jars;
   }
 
-  String upload(InputStream in, String name) throws IOException {
+  public String upload(InputStream in, String name) throws IOException {
     String id = jars.store(in, name);
     LOG.info("Stored jar '{}' as {}", name, id);
     return id;
@@ -79,7 +82,7 @@ final class Dispatcher {
    *
    * @throws IllegalArgumentException naming the jar, class or setting at fault
    */
-  String run(
+  public String run(
       String jarId,
       String entryClass,
       List<String> args,
@@ -143,7 +146,7 @@ final class Dispatcher {
       Pipeline pipeline,
       JobClassLoader loader,
       CompletableFuture<Void> mainEnded) {
-    JobGraph graph = buildGraph(pipeline, jobDefaults, program.settings());
+    JobGraph graph = JobProgram.buildGraph(pipeline, jobDefaults, program.settings());
     warnAboutStorage(graph);
     long slotWait =
         graph.configuration().contains(ClusterOptions.SLOT_REQUEST_TIMEOUT)
@@ -180,24 +183,6 @@ final class Dispatcher {
     return master;
   }
 
-  /** The plan of {@code pipeline} with {@code settings} over the job's own settings. */
-  static JobGraph buildGraph(Pipeline pipeline, Map<String, String> settings) {
-    return buildGraph(pipeline, new Configuration(), settings);
-  }
-
-  /**
-   * The plan of {@code pipeline}: the job's own settings over {@code defaults} (the cluster's), and
-   * {@code settings} (the submission's: {@code -D}, {@code -p}, {@code -s}) over both, as Flink
-   * layers them.
-   */
-  static JobGraph buildGraph(
-      Pipeline pipeline, Configuration defaults, Map<String, String> settings) {
-    Configuration conf = new Configuration(defaults);
-    conf.addAll(pipeline.configuration());
-    settings.forEach(conf::setString);
-    return JobGraphBuilder.build(new Pipeline(pipeline.jobName(), pipeline.sinks(), conf));
-  }
-
   private static void warnAboutStorage(JobGraph graph) {
     Configuration conf = graph.configuration();
     String where =
@@ -214,7 +199,7 @@ final class Dispatcher {
     }
   }
 
-  synchronized Job job(String id) {
+  public synchronized Job job(String id) {
     Job job = jobs.get(id);
     if (job == null) {
       throw new NoSuchJobException(id);
@@ -222,12 +207,12 @@ final class Dispatcher {
     return job;
   }
 
-  synchronized List<Job> jobs() {
+  public synchronized List<Job> jobs() {
     return new ArrayList<>(jobs.values());
   }
 
   /** A job id this JobManager does not know. */
-  static final class NoSuchJobException extends RuntimeException {
+  public static final class NoSuchJobException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
     NoSuchJobException(String id) {

@@ -1,7 +1,10 @@
-package io.weir.cluster;
+package io.weir.cluster.client;
 
 import io.weir.api.JobClient;
+import io.weir.api.config.Configuration;
 import io.weir.api.graph.Pipeline;
+import io.weir.runtime.graph.JobGraph;
+import io.weir.runtime.graph.JobGraphBuilder;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
@@ -23,26 +26,44 @@ import java.util.concurrent.TimeoutException;
  * @param args its arguments
  * @param settings job settings ({@code -D}) that override the job's own
  */
-record JobProgram(
+public record JobProgram(
     String jarId, String entryClass, List<String> args, Map<String, String> settings) {
 
-  JobProgram {
+  public JobProgram {
     args = List.copyOf(args);
     settings = Map.copyOf(settings);
   }
 
   /** What {@code execute} does with a pipeline in this process. */
-  interface Submitter {
+  public interface Submitter {
     JobClient submit(Pipeline pipeline) throws Exception;
   }
 
   /** Thrown through {@code main} once a TaskManager has the plan. */
-  static final class PlanCaptured extends RuntimeException {
+  public static final class PlanCaptured extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
-    PlanCaptured() {
+    public PlanCaptured() {
       super("plan captured", null, false, false);
     }
+  }
+
+  /** The plan of {@code pipeline} with {@code settings} over the job's own settings. */
+  public static JobGraph buildGraph(Pipeline pipeline, Map<String, String> settings) {
+    return buildGraph(pipeline, new Configuration(), settings);
+  }
+
+  /**
+   * The plan of {@code pipeline}: the job's own settings over {@code defaults} (the cluster's), and
+   * {@code settings} (the submission's: {@code -D}, {@code -p}, {@code -s}) over both, as Flink
+   * layers them.
+   */
+  public static JobGraph buildGraph(
+      Pipeline pipeline, Configuration defaults, Map<String, String> settings) {
+    Configuration conf = new Configuration(defaults);
+    conf.addAll(pipeline.configuration());
+    settings.forEach(conf::setString);
+    return JobGraphBuilder.build(new Pipeline(pipeline.jobName(), pipeline.sinks(), conf));
   }
 
   /**
@@ -52,7 +73,7 @@ record JobProgram(
    * @throws IllegalArgumentException naming the jar and class when there is no such class or no
    *     {@code main}, or {@code main} failed or returned before executing a job
    */
-  <T> T run(ClassLoader loader, Submitter submitter, long timeoutMillis, Class<T> type)
+  public <T> T run(ClassLoader loader, Submitter submitter, long timeoutMillis, Class<T> type)
       throws Exception {
     return run(loader, submitter, timeoutMillis, type, () -> {});
   }
@@ -60,7 +81,7 @@ record JobProgram(
   /**
    * As {@link #run(ClassLoader, Submitter, long, Class)}; {@code onMainEnded} runs when main ends.
    */
-  <T> T run(
+  public <T> T run(
       ClassLoader loader,
       Submitter submitter,
       long timeoutMillis,

@@ -1,4 +1,4 @@
-package io.weir.cluster;
+package io.weir.cluster.rest;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -34,6 +34,12 @@ import io.netty.handler.codec.http.multipart.InterfaceHttpData;
 import io.weir.api.CheckpointStatistics;
 import io.weir.api.JobExecutionException;
 import io.weir.api.JobStatus;
+import io.weir.cluster.ClusterOptions;
+import io.weir.cluster.jobmanager.ClusterGateway;
+import io.weir.cluster.jobmanager.Dispatcher;
+import io.weir.cluster.jobmanager.TaskManagerRegistry;
+import io.weir.cluster.rpc.Messages;
+import io.weir.cluster.rpc.Secrets;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
@@ -61,7 +67,7 @@ import org.slf4j.LoggerFactory;
  * Flink's: the POST answers a {@code request-id} to poll), {@code GET /taskmanagers}. With a secret
  * configured, every call that changes something must send it in the {@code weir-secret} header.
  */
-final class RestServer implements AutoCloseable {
+public final class RestServer implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(RestServer.class);
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -94,7 +100,7 @@ final class RestServer implements AutoCloseable {
   /** A body to answer with, and what to run once it has been written to the client. */
   private record AnswerThen(Object body, Runnable written) {}
 
-  RestServer(
+  public RestServer(
       Dispatcher dispatcher, TaskManagerRegistry registry, String secret, String host, int port)
       throws InterruptedException {
     this.dispatcher = dispatcher;
@@ -132,7 +138,7 @@ final class RestServer implements AutoCloseable {
     }
   }
 
-  int port() {
+  public int port() {
     return ((InetSocketAddress) channel.localAddress()).getPort();
   }
 
@@ -352,16 +358,16 @@ final class RestServer implements AutoCloseable {
       List<Object> tms = new ArrayList<>();
       for (TaskManagerRegistry.TaskManager tm : registry.taskManagers()) {
         Map<String, Object> m = new LinkedHashMap<>();
-        m.put("id", tm.id);
+        m.put("id", tm.id());
         m.put("path", tm.address());
-        m.put("slotsNumber", tm.slots);
+        m.put("slotsNumber", tm.slots());
         m.put("freeSlots", tm.freeSlots());
         List<String> tasks = new ArrayList<>();
-        tm.status.getRunningList().forEach(t -> tasks.add(Messages.fromProto(t).toString()));
+        tm.status().getRunningList().forEach(t -> tasks.add(Messages.fromProto(t).toString()));
         m.put("tasks", tasks);
-        m.put("loadedJobs", List.copyOf(tm.status.getLoadedJobsList()));
-        m.put("outputBuffers", tm.status.getOutputBuffers());
-        m.put("outputBufferBytes", tm.status.getOutputBuffers() * tm.status.getBufferSize());
+        m.put("loadedJobs", List.copyOf(tm.status().getLoadedJobsList()));
+        m.put("outputBuffers", tm.status().getOutputBuffers());
+        m.put("outputBufferBytes", tm.status().getOutputBuffers() * tm.status().getBufferSize());
         tms.add(m);
       }
       return Map.of("taskmanagers", tms);
@@ -418,7 +424,7 @@ final class RestServer implements AutoCloseable {
    * has been written to a client that asked for it: a client polling for the savepoint of a stop
    * gets its answer even though the job has ended.
    */
-  CompletableFuture<Void> savepointOutcomesSent(String jobId) {
+  public CompletableFuture<Void> savepointOutcomesSent(String jobId) {
     return CompletableFuture.allOf(
         savepointTriggers.values().stream()
             .filter(t -> t.jobId().equals(jobId))

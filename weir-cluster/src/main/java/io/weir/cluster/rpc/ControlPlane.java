@@ -1,10 +1,9 @@
-package io.weir.cluster;
+package io.weir.cluster.rpc;
 
 import io.grpc.netty.NettyChannelBuilder;
 import io.grpc.netty.NettyServerBuilder;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.ChannelOption;
-import io.weir.cluster.rpc.WeirCluster;
 import java.net.InetSocketAddress;
 
 /**
@@ -12,7 +11,7 @@ import java.net.InetSocketAddress;
  * server use ({@link ByteBufAllocator#DEFAULT}) rather than the pooled allocator gRPC makes for
  * itself: one set of pools per process.
  */
-final class ControlPlane {
+public final class ControlPlane {
   private ControlPlane() {}
 
   static {
@@ -24,14 +23,14 @@ final class ControlPlane {
   }
 
   /** A control-plane server on {@code address}. */
-  static NettyServerBuilder server(InetSocketAddress address) {
+  public static NettyServerBuilder server(InetSocketAddress address) {
     return NettyServerBuilder.forAddress(address)
         .withOption(ChannelOption.ALLOCATOR, ByteBufAllocator.DEFAULT)
         .withChildOption(ChannelOption.ALLOCATOR, ByteBufAllocator.DEFAULT);
   }
 
   /** A plaintext control-plane channel to {@code host:port}. */
-  static NettyChannelBuilder channel(String host, int port) {
+  public static NettyChannelBuilder channel(String host, int port) {
     return NettyChannelBuilder.forAddress(host, port)
         .usePlaintext()
         .withOption(ChannelOption.ALLOCATOR, ByteBufAllocator.DEFAULT);

@@ -1,11 +1,14 @@
-package io.weir.cluster;
+package io.weir.cluster.taskmanager;
 
 import io.weir.api.CheckpointStatistics;
+import io.weir.cluster.client.JobClassLoader;
+import io.weir.cluster.client.JobProgram;
 import io.weir.cluster.rpc.AcknowledgeCheckpoint;
 import io.weir.cluster.rpc.DeclineCheckpoint;
 import io.weir.cluster.rpc.EndOfInput;
 import io.weir.cluster.rpc.JobManagerServiceGrpc;
 import io.weir.cluster.rpc.JobPayload;
+import io.weir.cluster.rpc.Messages;
 import io.weir.cluster.rpc.TaskDeployment;
 import io.weir.cluster.rpc.TaskStateUpdate;
 import io.weir.cluster.rpc.VertexLocations;
@@ -96,7 +99,7 @@ final class JobOnTaskManager implements JobMasterGateway {
       program.run(
           loader,
           pipeline -> {
-            captured[0] = Dispatcher.buildGraph(pipeline, program.settings());
+            captured[0] = JobProgram.buildGraph(pipeline, program.settings());
             throw new JobProgram.PlanCaptured();
           },
           60_000,

@@ -1,7 +1,9 @@
-package io.weir.cluster;
+package io.weir.cluster.client;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.weir.cluster.rpc.HostPort;
+import io.weir.cluster.rpc.Secrets;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.URI;

@@ -1,4 +1,4 @@
-package io.weir.cluster;
+package io.weir.cluster.rpc;
 
 /**
  * A {@code HOST:PORT} address given on a command line.

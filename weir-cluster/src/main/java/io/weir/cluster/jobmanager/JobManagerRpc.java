@@ -1,15 +1,18 @@
-package io.weir.cluster;
+package io.weir.cluster.jobmanager;
 
 import com.google.protobuf.ByteString;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
+import io.weir.cluster.ClusterOptions;
 import io.weir.cluster.rpc.AcknowledgeCheckpoint;
 import io.weir.cluster.rpc.DeclineCheckpoint;
 import io.weir.cluster.rpc.Empty;
 import io.weir.cluster.rpc.EndOfInput;
 import io.weir.cluster.rpc.JarChunk;
 import io.weir.cluster.rpc.JarRequest;
+import io.weir.cluster.rpc.JarStore;
 import io.weir.cluster.rpc.JobManagerServiceGrpc;
+import io.weir.cluster.rpc.Messages;
 import io.weir.cluster.rpc.RegisterTaskManagerRequest;
 import io.weir.cluster.rpc.RegisterTaskManagerResponse;
 import io.weir.cluster.rpc.TaskManagerHeartbeat;

@@ -1,9 +1,6 @@
-package io.weir.cluster;
+package io.weir.cluster.rpc;
 
 import io.weir.api.CheckpointStatistics;
-import io.weir.cluster.rpc.AttemptId;
-import io.weir.cluster.rpc.Failure;
-import io.weir.cluster.rpc.SubtaskStatistics;
 import io.weir.runtime.checkpoint.CorruptCheckpointException;
 import io.weir.runtime.recovery.Failures;
 import io.weir.runtime.task.TaskState;
@@ -12,11 +9,11 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 
 /** Conversions between runtime values and control-plane messages. */
-final class Messages {
+public final class Messages {
 
   private Messages() {}
 
-  static AttemptId toProto(ExecutionAttemptId id) {
+  public static AttemptId toProto(ExecutionAttemptId id) {
     return AttemptId.newBuilder()
         .setJobId(id.jobId())
         .setVertex(id.vertex())
@@ -25,11 +22,11 @@ final class Messages {
         .build();
   }
 
-  static ExecutionAttemptId fromProto(AttemptId id) {
+  public static ExecutionAttemptId fromProto(AttemptId id) {
     return new ExecutionAttemptId(id.getJobId(), id.getVertex(), id.getSubtask(), id.getAttempt());
   }
 
-  static Failure toProto(Throwable t) {
+  public static Failure toProto(Throwable t) {
     if (t == null) {
       return Failure.getDefaultInstance();
     }
@@ -52,7 +49,7 @@ final class Messages {
   }
 
   /** A failure from another process, classified as it was there. */
-  static Throwable fromProto(Failure f) {
+  public static Throwable fromProto(Failure f) {
     RemoteFailure remote =
         f.getNonRecoverable()
             ? new NonRecoverableRemoteFailure(f.getClassName(), f.getMessage(), f.getStackTrace())
@@ -63,7 +60,7 @@ final class Messages {
     return remote;
   }
 
-  static io.weir.cluster.rpc.TaskState toProto(TaskState state) {
+  public static io.weir.cluster.rpc.TaskState toProto(TaskState state) {
     return switch (state) {
       case FINISHED -> io.weir.cluster.rpc.TaskState.FINISHED;
       case FAILED -> io.weir.cluster.rpc.TaskState.FAILED;
@@ -72,7 +69,7 @@ final class Messages {
     };
   }
 
-  static TaskState fromProto(io.weir.cluster.rpc.TaskState state) {
+  public static TaskState fromProto(io.weir.cluster.rpc.TaskState state) {
     return switch (state) {
       case FINISHED -> TaskState.FINISHED;
       case FAILED -> TaskState.FAILED;
@@ -81,7 +78,7 @@ final class Messages {
     };
   }
 
-  static SubtaskStatistics toProto(CheckpointStatistics.SubtaskCheckpointStatistics s) {
+  public static SubtaskStatistics toProto(CheckpointStatistics.SubtaskCheckpointStatistics s) {
     if (s == null) {
       return SubtaskStatistics.getDefaultInstance();
     }
@@ -99,7 +96,7 @@ final class Messages {
         .build();
   }
 
-  static CheckpointStatistics.SubtaskCheckpointStatistics fromProto(SubtaskStatistics s) {
+  public static CheckpointStatistics.SubtaskCheckpointStatistics fromProto(SubtaskStatistics s) {
     return new CheckpointStatistics.SubtaskCheckpointStatistics(
         s.getTaskName(),
         s.getSubtaskIndex(),
@@ -114,7 +111,7 @@ final class Messages {
   }
 
   /** A failure raised in another process: its class name, messages and stack trace as text. */
-  static class RemoteFailure extends Exception {
+  public static class RemoteFailure extends Exception {
     private static final long serialVersionUID = 1L;
     private final String remoteClass;
     private final String remoteTrace;
@@ -125,11 +122,11 @@ final class Messages {
       this.remoteTrace = remoteTrace;
     }
 
-    String remoteClass() {
+    public String remoteClass() {
       return remoteClass;
     }
 
-    String remoteTrace() {
+    public String remoteTrace() {
       return remoteTrace;
     }
   }
