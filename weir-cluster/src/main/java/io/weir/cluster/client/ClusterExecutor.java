@@ -7,7 +7,8 @@ import io.weir.runtime.local.LocalExecutor;
 
 /**
  * Answers {@code execute} of a job's {@code main} run by a JobManager or TaskManager (see {@link
- * JobProgram}); anywhere else, where no program runs, it is the embedded local cluster.
+ * JobProgram}); anywhere else, where no program runs, it is local execution (weir-runtime's {@code
+ * LocalExecutor}).
  */
 public final class ClusterExecutor implements PipelineExecutor {
 

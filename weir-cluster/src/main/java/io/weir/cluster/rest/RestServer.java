@@ -92,7 +92,7 @@ public final class RestServer implements AutoCloseable {
 
   /**
    * A savepoint or stop triggered through this API: its outcome, and whether a client has been sent
-   * that outcome (the embedded cluster of {@code weir run} serves until it has).
+   * that outcome (the local session cluster of {@code weir run} serves until it has).
    */
   private record Trigger(
       String jobId, CompletableFuture<String> savepoint, CompletableFuture<Void> answered) {}

@@ -11,14 +11,14 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * A JobManager and one TaskManager in this JVM, on 127.0.0.1, for {@code weir run} without {@code
- * --jobmanager}: the job runs in the command's own process, as on Flink's local executor, and the
- * JobManager's REST API is served while it runs, so that {@code weir list}, {@code cancel}, {@code
- * savepoint} and {@code stop} work against it.
+ * The local session cluster: a JobManager and one TaskManager in this JVM, on 127.0.0.1, for {@code
+ * weir run} without {@code --jobmanager}: the job runs in the command's own process, as on Flink's
+ * local executor, and the JobManager's REST API is served while it runs, so that {@code weir list},
+ * {@code cancel}, {@code savepoint} and {@code stop} work against it.
  */
-public final class EmbeddedCluster implements AutoCloseable {
+public final class LocalSessionCluster implements AutoCloseable {
 
-  /** Slots of the embedded TaskManager: one attempt of any job fits. */
+  /** Slots of its TaskManager: one attempt of any job fits. */
   private static final int SLOTS = 1024;
 
   private final JobManager jobManager;
@@ -28,7 +28,8 @@ public final class EmbeddedCluster implements AutoCloseable {
    * Starts both; {@code settings} may set {@code rest.port} (default: any free port) and any other
    * cluster setting.
    */
-  public EmbeddedCluster(Map<String, String> settings) throws IOException, InterruptedException {
+  public LocalSessionCluster(Map<String, String> settings)
+      throws IOException, InterruptedException {
     Map<String, String> values = new LinkedHashMap<>();
     values.put(ClusterOptions.JM_PORT.key(), "0");
     values.put(ClusterOptions.REST_PORT.key(), "0");
@@ -51,7 +52,7 @@ public final class EmbeddedCluster implements AutoCloseable {
     }
   }
 
-  /** The REST port the commands reach the embedded JobManager at. */
+  /** The REST port the commands reach its JobManager at. */
   public int restPort() {
     return jobManager.restPort();
   }

@@ -17,18 +17,18 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The embedded cluster of {@code weir run}: its REST API outlives the job it runs for as long as a
- * savepoint's outcome has not been sent, so that {@code weir stop}, which asks for the savepoint's
- * location after the stop has ended the job, gets it.
+ * The local session cluster of {@code weir run}: its REST API outlives the job it runs for as long
+ * as a savepoint's outcome has not been sent, so that {@code weir stop}, which asks for the
+ * savepoint's location after the stop has ended the job, gets it.
  */
 @Timeout(120)
-class EmbeddedClusterTest {
+class LocalSessionClusterTest {
 
   @TempDir Path dir;
 
   @Test
   void aStoppedJobsSavepointOutcomeIsServedAfterTheJobEnded() throws Exception {
-    try (EmbeddedCluster cluster = new EmbeddedCluster(Map.of())) {
+    try (LocalSessionCluster cluster = new LocalSessionCluster(Map.of())) {
       ClusterClient client =
           new ClusterClient(HostPort.parse("127.0.0.1:" + cluster.restPort(), "address"), null);
       String jobId = runUntilACheckpoint(client, 1_000_000);
@@ -47,7 +47,7 @@ class EmbeddedClusterTest {
 
   @Test
   void aJobsEndTimeAndDurationAreServedAsFlinksAre() throws Exception {
-    try (EmbeddedCluster cluster = new EmbeddedCluster(Map.of())) {
+    try (LocalSessionCluster cluster = new LocalSessionCluster(Map.of())) {
       ClusterClient client =
           new ClusterClient(HostPort.parse("127.0.0.1:" + cluster.restPort(), "address"), null);
       long submitted = System.currentTimeMillis();
