@@ -28,7 +28,6 @@ import io.weir.runtime.taskexecutor.TaskExecutorGateway;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -117,8 +116,7 @@ public final class ClusterGateway implements TaskExecutorGateway {
     jobName = first.graph().jobName();
     vertexNames = first.graph().vertices().stream().map(JobVertex::getName).toList();
     String allocation = allocationId(first.id());
-    int slots =
-        first.graph().vertices().stream().mapToInt(JobVertex::getParallelism).max().orElse(1);
+    int slots = SlotPlacement.slotsFor(first.graph());
     synchronized (this) {
       Set<ExecutionAttemptId> ids = ConcurrentHashMap.newKeySet();
       for (TaskDeploymentDescriptor tdd : descriptors) {
@@ -134,7 +132,7 @@ public final class ClusterGateway implements TaskExecutorGateway {
         registry
             .requestSlots(allocation, jobName, slots, slotWaitMillis)
             .whenComplete(
-                (placements, failure) -> {
+                (placement, failure) -> {
                   if (failure != null) {
                     synchronized (this) {
                       descriptors.forEach(tdd -> waiting.remove(tdd.id()));
@@ -142,41 +140,32 @@ public final class ClusterGateway implements TaskExecutorGateway {
                     failTasks(descriptors, failure, "-");
                     return;
                   }
-                  deploy(placements, descriptors);
+                  deploy(placement, descriptors);
                 });
   }
 
   /**
-   * Deploys the attempt onto its slots: slot i runs subtask i of every vertex (slot sharing), the
-   * slots taken in the order of the placements; each TaskManager receives its share and, when the
-   * attempt spans several, where all the other subtasks run.
+   * Deploys the attempt onto its slots (see {@link SlotPlacement}): each TaskManager receives its
+   * share and, when the attempt spans several, where all the other subtasks run.
    */
   private void deploy(
-      List<TaskManagerRegistry.Placement> placements, List<TaskDeploymentDescriptor> descriptors) {
-    List<TaskManagerRegistry.TaskManager> bySlot = new ArrayList<>();
-    for (TaskManagerRegistry.Placement p : placements) {
-      for (int i = 0; i < p.slots(); i++) {
-        bySlot.add(p.taskManager());
-      }
-    }
+      SlotPlacement<TaskManagerRegistry.TaskManager> placement,
+      List<TaskDeploymentDescriptor> descriptors) {
     List<VertexLocations> locations = new ArrayList<>();
-    if (placements.size() > 1) {
+    if (placement.spansSeveralTaskManagers()) {
       for (JobVertex vertex : descriptors.get(0).graph().vertices()) {
-        VertexLocations.Builder v = VertexLocations.newBuilder().setVertex(vertex.getIndex());
-        for (int s = 0; s < vertex.getParallelism(); s++) {
-          v.addAddresses(bySlot.get(s).dataAddress());
-        }
-        locations.add(v.build());
+        locations.add(
+            VertexLocations.newBuilder()
+                .setVertex(vertex.getIndex())
+                .addAllAddresses(
+                    placement.addresses(
+                        vertex.getParallelism(), TaskManagerRegistry.TaskManager::dataAddress))
+                .build());
       }
     }
-    Map<TaskManagerRegistry.TaskManager, List<TaskDeploymentDescriptor>> byTaskManager =
-        new LinkedHashMap<>();
-    for (TaskDeploymentDescriptor tdd : descriptors) {
-      byTaskManager
-          .computeIfAbsent(bySlot.get(tdd.id().subtask()), k -> new ArrayList<>())
-          .add(tdd);
-    }
-    byTaskManager.forEach((tm, share) -> deploy(tm, share, request(share, locations)));
+    placement
+        .byTaskManager(descriptors)
+        .forEach((tm, share) -> deploy(tm, share, request(share, locations)));
   }
 
   private void deploy(

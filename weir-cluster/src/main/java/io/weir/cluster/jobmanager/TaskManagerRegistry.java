@@ -32,9 +32,9 @@ import org.slf4j.LoggerFactory;
  * <p>Slots: a job attempt needs as many slots as its widest vertex (a slot runs one subtask of
  * every vertex, as Flink's slot sharing does: slot i runs subtask i of each vertex), taken from one
  * or more TaskManagers — packed onto as few as possible, or spread over as many as possible with
- * {@code cluster.evenly-spread-out-slots}. Channels between subtasks on one TaskManager are local,
- * the others cross the data plane. Requests wait up to {@code slot.request.timeout}. Thread safe;
- * guarded by this object.
+ * {@code cluster.evenly-spread-out-slots} (see {@link SlotPlacement}). Channels between subtasks on
+ * one TaskManager are local, the others cross the data plane. Requests wait up to {@code
+ * slot.request.timeout}. Thread safe; guarded by this object.
  */
 public final class TaskManagerRegistry implements AutoCloseable {
 
@@ -100,16 +100,11 @@ public final class TaskManagerRegistry implements AutoCloseable {
     }
   }
 
-  /**
-   * Slots of one allocation on one TaskManager.
-   *
-   * @param taskManager where
-   * @param slots how many
-   */
-  record Placement(TaskManager taskManager, int slots) {}
-
   private record Request(
-      String allocationId, String jobName, int slots, CompletableFuture<List<Placement>> future) {}
+      String allocationId,
+      String jobName,
+      int slots,
+      CompletableFuture<SlotPlacement<TaskManager>> future) {}
 
   private final String secret;
   private final Duration timeout;
@@ -179,9 +174,9 @@ public final class TaskManagerRegistry implements AutoCloseable {
    * {@code slots} slots for {@code allocationId} on one or more TaskManagers, when enough are free,
    * within {@code waitMillis}; otherwise the future fails with a {@link NoResourceException}.
    */
-  CompletableFuture<List<Placement>> requestSlots(
+  CompletableFuture<SlotPlacement<TaskManager>> requestSlots(
       String allocationId, String jobName, int slots, long waitMillis) {
-    CompletableFuture<List<Placement>> future = new CompletableFuture<>();
+    CompletableFuture<SlotPlacement<TaskManager>> future = new CompletableFuture<>();
     Request request = new Request(allocationId, jobName, slots, future);
     synchronized (this) {
       pending.add(request);
@@ -254,62 +249,34 @@ public final class TaskManagerRegistry implements AutoCloseable {
     synchronized (this) {
       for (Iterator<Request> it = pending.iterator(); it.hasNext(); ) {
         Request r = it.next();
-        List<Placement> placements = place(r.slots);
-        if (placements == null) {
+        SlotPlacement<TaskManager> placement = place(r.slots);
+        if (placement == null) {
           continue;
         }
-        for (Placement p : placements) {
-          synchronized (p.taskManager()) {
-            p.taskManager().slotsByAllocation.put(r.allocationId, p.slots());
+        for (SlotPlacement.Share<TaskManager> share : placement.shares()) {
+          synchronized (share.taskManager()) {
+            share.taskManager().slotsByAllocation.put(r.allocationId, share.slots());
           }
         }
         it.remove();
-        completions.add(() -> r.future.complete(placements));
+        completions.add(() -> r.future.complete(placement));
       }
     }
     completions.forEach(Runnable::run);
   }
 
   /**
-   * Where {@code slots} free slots are, or null when there are not enough: packed onto the
-   * TaskManagers in registration order, or spread one at a time over all of them.
+   * Where {@code slots} free slots are, or null when there are not enough (see {@link
+   * SlotPlacement}).
    */
-  private List<Placement> place(int slots) {
-    List<TaskManager> live = new ArrayList<>();
-    int free = 0;
+  private SlotPlacement<TaskManager> place(int slots) {
+    List<SlotPlacement.Offer<TaskManager>> offers = new ArrayList<>();
     for (TaskManager tm : taskManagers.values()) {
       if (!tm.lost && tm.freeSlots() > 0) {
-        live.add(tm);
-        free += tm.freeSlots();
+        offers.add(new SlotPlacement.Offer<>(tm, tm.freeSlots()));
       }
     }
-    if (free < slots) {
-      return null;
-    }
-    int[] taken = new int[live.size()];
-    int left = slots;
-    if (spreadOut) {
-      while (left > 0) {
-        for (int i = 0; i < live.size() && left > 0; i++) {
-          if (taken[i] < live.get(i).freeSlots()) {
-            taken[i]++;
-            left--;
-          }
-        }
-      }
-    } else {
-      for (int i = 0; i < live.size() && left > 0; i++) {
-        taken[i] = Math.min(left, live.get(i).freeSlots());
-        left -= taken[i];
-      }
-    }
-    List<Placement> placements = new ArrayList<>();
-    for (int i = 0; i < live.size(); i++) {
-      if (taken[i] > 0) {
-        placements.add(new Placement(live.get(i), taken[i]));
-      }
-    }
-    return placements;
+    return SlotPlacement.place(slots, offers, spreadOut);
   }
 
   private void heartbeatAll() {
