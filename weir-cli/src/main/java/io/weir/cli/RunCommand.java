@@ -6,6 +6,7 @@ import io.weir.api.config.Configuration;
 import io.weir.api.config.KnownKeys;
 import io.weir.cluster.LocalSessionCluster;
 import io.weir.cluster.client.ClusterClient;
+import io.weir.cluster.rest.messages.JobDetails;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -139,8 +140,8 @@ final class RunCommand implements Callable<Integer> {
   /** Waits for the job on the local session cluster to end; 0 when it finished. */
   private static int awaitEnd(ClusterClient c, String jobId) throws Exception {
     while (true) {
-      com.fasterxml.jackson.databind.JsonNode job = c.get("/jobs/" + jobId);
-      String state = job.path("state").asText();
+      JobDetails job = c.job(jobId);
+      String state = job.state();
       switch (state) {
         case "FINISHED" -> {
           System.out.println("Job " + jobId + " finished.");
@@ -152,7 +153,10 @@ final class RunCommand implements Callable<Integer> {
         }
         case "FAILED" -> {
           System.err.println(
-              "weir run: job " + jobId + " failed: " + job.path("failure").asText(state));
+              "weir run: job "
+                  + jobId
+                  + " failed: "
+                  + (job.failure() == null ? state : job.failure()));
           return 1;
         }
         default -> Thread.sleep(200);

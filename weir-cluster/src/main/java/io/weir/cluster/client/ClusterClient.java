@@ -2,6 +2,22 @@ package io.weir.cluster.client;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.weir.cluster.rest.messages.CancelJobResponse;
+import io.weir.cluster.rest.messages.CheckpointingStatistics;
+import io.weir.cluster.rest.messages.ErrorResponse;
+import io.weir.cluster.rest.messages.JarRunRequest;
+import io.weir.cluster.rest.messages.JarRunResponse;
+import io.weir.cluster.rest.messages.JarUploadResponse;
+import io.weir.cluster.rest.messages.JobDetails;
+import io.weir.cluster.rest.messages.JobExceptions;
+import io.weir.cluster.rest.messages.JobSummary;
+import io.weir.cluster.rest.messages.JobsOverview;
+import io.weir.cluster.rest.messages.RestJson;
+import io.weir.cluster.rest.messages.SavepointStatus;
+import io.weir.cluster.rest.messages.SavepointTriggerRequest;
+import io.weir.cluster.rest.messages.StopWithSavepointRequest;
+import io.weir.cluster.rest.messages.TaskManagersResponse;
+import io.weir.cluster.rest.messages.TriggerResponse;
 import io.weir.cluster.rpc.HostPort;
 import io.weir.cluster.rpc.Secrets;
 import java.io.IOException;
@@ -13,17 +29,17 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
  * A client of the JobManager's REST API, as {@code weir run}, {@code weir list} and {@code weir
- * cancel} use it. Failures name the address and what the JobManager answered.
+ * cancel} use it. It sends and reads the records of {@code rest.messages}, as the server does.
+ * Failures name the address and what the JobManager answered.
  */
 public final class ClusterClient {
 
-  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final ObjectMapper JSON = RestJson.MAPPER;
 
   private final HostPort address;
   private final String secret;
@@ -50,7 +66,7 @@ public final class ClusterClient {
     return b;
   }
 
-  private JsonNode send(HttpRequest request) throws IOException, InterruptedException {
+  private String send(HttpRequest request) throws IOException, InterruptedException {
     HttpResponse<String> response;
     try {
       response = http.send(request, HttpResponse.BodyHandlers.ofString());
@@ -63,18 +79,13 @@ public final class ClusterClient {
               + " its rest.port?",
           e);
     }
-    JsonNode body;
-    try {
-      body = JSON.readTree(response.body());
-    } catch (IOException e) {
-      throw new IOException(
-          "The JobManager at " + address + " answered " + response.statusCode() + " with no JSON",
-          e);
-    }
     if (response.statusCode() >= 300) {
-      StringBuilder errors = new StringBuilder();
-      body.path("errors")
-          .forEach(m -> errors.append(errors.length() > 0 ? "; " : "").append(m.asText()));
+      ErrorResponse error;
+      try {
+        error = JSON.readValue(response.body(), ErrorResponse.class);
+      } catch (IOException e) {
+        throw noJson(response, e);
+      }
       throw new IOException(
           "The JobManager at "
               + address
@@ -85,9 +96,47 @@ public final class ClusterClient {
               + " ("
               + response.statusCode()
               + "): "
-              + errors);
+              + String.join("; ", error.errors() == null ? List.of() : error.errors()));
     }
-    return body;
+    return response.body();
+  }
+
+  private IOException noJson(HttpResponse<String> response, IOException e) {
+    return new IOException(
+        "The JobManager at " + address + " answered " + response.statusCode() + " with no JSON", e);
+  }
+
+  /** Sends {@code request} and reads the reply as {@code type}. */
+  private <T> T send(HttpRequest request, Class<T> type) throws IOException, InterruptedException {
+    String body = send(request);
+    try {
+      return JSON.readValue(body, type);
+    } catch (IOException e) {
+      throw new IOException(
+          "The JobManager at "
+              + address
+              + " answered "
+              + request.method()
+              + " "
+              + request.uri().getPath()
+              + " with JSON this client cannot read: "
+              + e.getMessage(),
+          e);
+    }
+  }
+
+  private <T> T get(String path, Class<T> type) throws IOException, InterruptedException {
+    return send(request(path).GET().build(), type);
+  }
+
+  private <T> T post(String path, Object body, Class<T> type)
+      throws IOException, InterruptedException {
+    return send(
+        request(path)
+            .header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofByteArray(JSON.writeValueAsBytes(body)))
+            .build(),
+        type);
   }
 
   /** Uploads {@code jar}; returns its id. */
@@ -95,12 +144,13 @@ public final class ClusterClient {
     if (!Files.isRegularFile(jar)) {
       throw new IOException("No jar file at " + jar.toAbsolutePath());
     }
-    return send(request("/jars/upload")
-            .header("Content-Type", "application/x-java-archive")
-            .POST(HttpRequest.BodyPublishers.ofFile(jar))
-            .build())
-        .path("id")
-        .asText();
+    return send(
+            request("/jars/upload")
+                .header("Content-Type", "application/x-java-archive")
+                .POST(HttpRequest.BodyPublishers.ofFile(jar))
+                .build(),
+            JarUploadResponse.class)
+        .id();
   }
 
   /** Runs the program of jar {@code jarId}; returns the job's id. */
@@ -111,34 +161,51 @@ public final class ClusterClient {
       Integer parallelism,
       Map<String, String> settings)
       throws IOException, InterruptedException {
-    Map<String, Object> body = new LinkedHashMap<>();
-    if (entryClass != null) {
-      body.put("entryClass", entryClass);
-    }
-    body.put("programArgsList", args);
-    if (parallelism != null) {
-      body.put("parallelism", parallelism);
-    }
-    body.put("configuration", settings);
-    return send(request("/jars/" + jarId + "/run")
-            .header("Content-Type", "application/json")
-            .POST(HttpRequest.BodyPublishers.ofByteArray(JSON.writeValueAsBytes(body)))
-            .build())
-        .path("jobid")
-        .asText();
+    JarRunRequest body = new JarRunRequest(entryClass, args, parallelism, settings, null);
+    return post("/jars/" + jarId + "/run", body, JarRunResponse.class).jobid();
   }
 
-  /** {@code GET path}. */
+  /**
+   * {@code GET path}: the reply as it came, for a tool or test that reads a field no typed method
+   * of this client offers.
+   */
   public JsonNode get(String path) throws IOException, InterruptedException {
-    return send(request(path).GET().build());
+    String body = send(request(path).GET().build());
+    try {
+      return JSON.readTree(body);
+    } catch (IOException e) {
+      throw new IOException(
+          "The JobManager at " + address + " answered GET " + path + " with no JSON", e);
+    }
   }
 
   /** Every job's summary ({@code GET /jobs/overview}). */
-  public JsonNode jobs() throws IOException, InterruptedException {
-    return get("/jobs/overview").path("jobs");
+  public List<JobSummary> jobs() throws IOException, InterruptedException {
+    return get("/jobs/overview", JobsOverview.class).jobs();
   }
 
-  /** Cancels job {@code jobId}. */
+  /** A job's summary and exception history ({@code GET /jobs/:jobid}). */
+  public JobDetails job(String jobId) throws IOException, InterruptedException {
+    return get("/jobs/" + jobId, JobDetails.class);
+  }
+
+  /** A job's exception history ({@code GET /jobs/:jobid/exceptions}). */
+  public JobExceptions exceptions(String jobId) throws IOException, InterruptedException {
+    return get("/jobs/" + jobId + "/exceptions", JobExceptions.class);
+  }
+
+  /** A job's checkpoints ({@code GET /jobs/:jobid/checkpoints}). */
+  public CheckpointingStatistics checkpoints(String jobId)
+      throws IOException, InterruptedException {
+    return get("/jobs/" + jobId + "/checkpoints", CheckpointingStatistics.class);
+  }
+
+  /** The TaskManagers ({@code GET /taskmanagers}). */
+  public List<TaskManagersResponse.TaskManagerInfo> taskManagers()
+      throws IOException, InterruptedException {
+    return get("/taskmanagers", TaskManagersResponse.class).taskmanagers();
+  }
+
   /**
    * Triggers a savepoint of {@code jobId} ({@code POST /jobs/:id/savepoints}) into {@code
    * directory} (null: the job's {@code execution.checkpointing.savepoint-dir}); returns the trigger
@@ -146,12 +213,11 @@ public final class ClusterClient {
    */
   public String triggerSavepoint(String jobId, String directory)
       throws IOException, InterruptedException {
-    Map<String, Object> body = new LinkedHashMap<>();
-    if (directory != null) {
-      body.put("target-directory", directory);
-    }
-    body.put("cancel-job", false);
-    return post("/jobs/" + jobId + "/savepoints", body).path("request-id").asText();
+    return post(
+            "/jobs/" + jobId + "/savepoints",
+            new SavepointTriggerRequest(directory, false),
+            TriggerResponse.class)
+        .requestId();
   }
 
   /**
@@ -160,12 +226,17 @@ public final class ClusterClient {
    */
   public String stopWithSavepoint(String jobId, String directory, boolean drain)
       throws IOException, InterruptedException {
-    Map<String, Object> body = new LinkedHashMap<>();
-    if (directory != null) {
-      body.put("targetDirectory", directory);
-    }
-    body.put("drain", drain);
-    return post("/jobs/" + jobId + "/stop", body).path("request-id").asText();
+    return post(
+            "/jobs/" + jobId + "/stop",
+            new StopWithSavepointRequest(directory, drain),
+            TriggerResponse.class)
+        .requestId();
+  }
+
+  /** Where a savepoint or stop stands ({@code GET /jobs/:id/savepoints/:triggerid}). */
+  public SavepointStatus savepointStatus(String jobId, String triggerId)
+      throws IOException, InterruptedException {
+    return get("/jobs/" + jobId + "/savepoints/" + triggerId, SavepointStatus.class);
   }
 
   /**
@@ -178,32 +249,29 @@ public final class ClusterClient {
   public String awaitSavepoint(String jobId, String triggerId, Runnable progress)
       throws IOException, InterruptedException {
     while (true) {
-      JsonNode status = get("/jobs/" + jobId + "/savepoints/" + triggerId);
-      if (status.path("status").path("id").asText().equals("COMPLETED")) {
-        JsonNode operation = status.path("operation");
-        if (operation.hasNonNull("location")) {
-          return operation.get("location").asText();
+      SavepointStatus status = savepointStatus(jobId, triggerId);
+      if (status.completed()) {
+        SavepointStatus.Operation operation = status.operation();
+        if (operation != null && operation.location() != null) {
+          return operation.location();
         }
-        throw new IOException(
-            "The savepoint of job "
-                + jobId
-                + " failed: "
-                + operation.path("failure-cause").path("stack-trace").asText("no reason given"));
+        String reason =
+            operation == null
+                    || operation.failureCause() == null
+                    || operation.failureCause().stackTrace() == null
+                ? "no reason given"
+                : operation.failureCause().stackTrace();
+        throw new IOException("The savepoint of job " + jobId + " failed: " + reason);
       }
       progress.run();
       Thread.sleep(100); // polling the REST API, as Flink's client does
     }
   }
 
-  private JsonNode post(String path, Object body) throws IOException, InterruptedException {
-    return send(
-        request(path)
-            .header("Content-Type", "application/json")
-            .POST(HttpRequest.BodyPublishers.ofByteArray(JSON.writeValueAsBytes(body)))
-            .build());
-  }
-
+  /** Cancels job {@code jobId} ({@code PATCH /jobs/:id}). */
   public void cancel(String jobId) throws IOException, InterruptedException {
-    send(request("/jobs/" + jobId).method("PATCH", HttpRequest.BodyPublishers.noBody()).build());
+    send(
+        request("/jobs/" + jobId).method("PATCH", HttpRequest.BodyPublishers.noBody()).build(),
+        CancelJobResponse.class);
   }
 }

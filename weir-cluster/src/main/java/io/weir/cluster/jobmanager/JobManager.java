@@ -5,6 +5,7 @@ import io.grpc.ServerInterceptors;
 import io.weir.cluster.ClusterOptions;
 import io.weir.cluster.StatusFile;
 import io.weir.cluster.rest.RestServer;
+import io.weir.cluster.rest.handlers.JobManagerEndpoints;
 import io.weir.cluster.rpc.ControlPlane;
 import io.weir.cluster.rpc.JarStore;
 import io.weir.cluster.rpc.Secrets;
@@ -39,6 +40,7 @@ public final class JobManager implements AutoCloseable {
   private final TaskManagerRegistry registry;
   private final Server rpc;
   private final RestServer rest;
+  private final JobManagerEndpoints endpoints;
 
   /**
    * Starts a JobManager.
@@ -82,10 +84,11 @@ public final class JobManager implements AutoCloseable {
       timer.shutdownNow();
       throw bindFailure("control", rpcHost, rpcPort, ClusterOptions.JM_PORT.key(), e);
     }
+    this.endpoints = new JobManagerEndpoints(dispatcher, registry);
     String restHost = options.get(ClusterOptions.REST_BIND_ADDRESS);
     int restPort = options.get(ClusterOptions.REST_PORT);
     try {
-      this.rest = new RestServer(dispatcher, registry, secret, restHost, restPort);
+      this.rest = new RestServer(endpoints.router(), secret, restHost, restPort);
     } catch (Exception e) {
       rpc.shutdownNow();
       timer.shutdownNow();
@@ -143,7 +146,7 @@ public final class JobManager implements AutoCloseable {
    * API has been sent to a client that asked for it.
    */
   public CompletableFuture<Void> savepointOutcomesSent(String jobId) {
-    return rest.savepointOutcomesSent(jobId);
+    return endpoints.savepointOutcomesSent(jobId);
   }
 
   /** Blocks until the process is stopped. */
