@@ -34,7 +34,8 @@ public class StreamEnvironment {
   }
 
   /**
-   * An environment that runs jobs on the embedded local cluster, configured by system properties.
+   * An environment that runs jobs in local execution (the in-process engine; on the cluster whose
+   * JobManager runs this program), configured by system properties.
    */
   public static StreamEnvironment create() {
     return create(Configuration.fromSystemProperties());

@@ -1,7 +1,7 @@
 package io.weir.cli;
 
-import io.weir.cluster.ClusterClient;
-import io.weir.cluster.HostPort;
+import io.weir.cluster.client.ClusterClient;
+import io.weir.cluster.rpc.HostPort;
 import picocli.CommandLine.Option;
 
 /** How a client command reaches the JobManager's REST API. */

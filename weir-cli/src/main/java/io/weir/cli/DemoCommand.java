@@ -27,9 +27,9 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * Runs the keyed running-sum example on the embedded local cluster with checkpoints, injects one
- * task failure after a checkpoint completed, lets Weir restore and replay, and checks every key's
- * final sum against the arithmetic answer.
+ * Runs the keyed running-sum example in local execution (the in-process engine) with checkpoints,
+ * injects one task failure after a checkpoint completed, lets Weir restore and replay, and checks
+ * every key's final sum against the arithmetic answer.
  */
 @Command(
     name = "demo",
@@ -66,7 +66,7 @@ final class DemoCommand implements Callable<Integer> {
   @Option(names = "--no-failure", description = "Do not inject a failure.")
   boolean noFailure;
 
-  /** The last sum seen per key; the sink runs in this JVM on the embedded cluster. */
+  /** The last sum seen per key; the sink runs in this JVM (local execution). */
   static final Map<Long, Long> LAST_SUM = new ConcurrentHashMap<>();
 
   static final AtomicBoolean FAILURE_PENDING = new AtomicBoolean();

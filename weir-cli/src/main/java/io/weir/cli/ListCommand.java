@@ -1,6 +1,7 @@
 package io.weir.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import io.weir.cluster.rest.messages.JobSummary;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -16,18 +17,12 @@ final class ListCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    JsonNode jobs = client.client().jobs();
+    List<JobSummary> jobs = client.client().jobs();
     if (jobs.isEmpty()) {
       System.out.println("No jobs.");
     }
-    for (JsonNode job : jobs) {
-      System.out.println(
-          job.path("jid").asText()
-              + " : "
-              + job.path("name").asText()
-              + " ("
-              + job.path("state").asText()
-              + ")");
+    for (JobSummary job : jobs) {
+      System.out.println(job.jid() + " : " + job.name() + " (" + job.state() + ")");
     }
     return 0;
   }

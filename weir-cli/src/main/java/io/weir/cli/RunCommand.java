@@ -4,7 +4,9 @@ import io.weir.api.RecoveryClaimMode;
 import io.weir.api.config.CheckpointingOptions;
 import io.weir.api.config.Configuration;
 import io.weir.api.config.KnownKeys;
-import io.weir.cluster.ClusterClient;
+import io.weir.cluster.LocalSessionCluster;
+import io.weir.cluster.client.ClusterClient;
+import io.weir.cluster.rest.messages.JobDetails;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -18,21 +20,22 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code weir run}: runs a job jar on the embedded cluster in this process (until the job ends), or
- * uploads it to the JobManager given with {@code --jobmanager} and returns.
+ * {@code weir run}: runs a job jar on a local session cluster in this process (until the job ends),
+ * or uploads it to the JobManager given with {@code --jobmanager} and returns.
  */
 @Command(
     name = "run",
     mixinStandardHelpOptions = true,
     description =
-        "Run a job jar's main class: on an embedded cluster in this process until the job ends"
+        "Run a job jar's main class: on a local session cluster in this process until the job ends"
             + " (its REST API on 127.0.0.1 meanwhile, for list, cancel, savepoint and stop), or"
             + " on the cluster of --jobmanager HOST:PORT (submitted, then this command returns).")
 final class RunCommand implements Callable<Integer> {
 
   /**
-   * How long the embedded cluster keeps serving after its job ended for a savepoint's outcome that
-   * no client has asked for yet (a {@code weir stop} polls for it within a fraction of a second).
+   * How long the local session cluster keeps serving after its job ended for a savepoint's outcome
+   * that no client has asked for yet (a {@code weir stop} polls for it within a fraction of a
+   * second).
    */
   private static final Duration SAVEPOINT_OUTCOME_PATIENCE = Duration.ofSeconds(30);
 
@@ -89,7 +92,8 @@ final class RunCommand implements Callable<Integer> {
   @Option(
       names = "--rest-port",
       paramLabel = "PORT",
-      description = "Without --jobmanager: the embedded cluster's REST port; default any free one.")
+      description =
+          "Without --jobmanager: the local session cluster's REST port; default any free one.")
   Integer restPort;
 
   @Override
@@ -98,7 +102,7 @@ final class RunCommand implements Callable<Integer> {
       if (restPort != null) {
         throw new picocli.CommandLine.ParameterException(
             new picocli.CommandLine(this),
-            "--rest-port is for the embedded cluster: leave it out with --jobmanager");
+            "--rest-port is for the local session cluster: leave it out with --jobmanager");
       }
       submit(client.client());
       return 0;
@@ -107,13 +111,12 @@ final class RunCommand implements Callable<Integer> {
     if (restPort != null) {
       clusterSettings.put(io.weir.cluster.ClusterOptions.REST_PORT.key(), String.valueOf(restPort));
     }
-    try (io.weir.cluster.EmbeddedCluster cluster =
-        new io.weir.cluster.EmbeddedCluster(clusterSettings)) {
+    try (LocalSessionCluster cluster = new LocalSessionCluster(clusterSettings)) {
       String address = "127.0.0.1:" + cluster.restPort();
       ClusterClient c = client.client(address);
       String jobId = submit(c);
       System.out.println(
-          "Running on the embedded cluster, REST API at "
+          "Running on a local session cluster, REST API at "
               + address
               + " (weir list|cancel|savepoint|stop -m "
               + address
@@ -127,18 +130,18 @@ final class RunCommand implements Callable<Integer> {
                 + jobId
                 + " within "
                 + SAVEPOINT_OUTCOME_PATIENCE.toSeconds()
-                + " s after the job ended; the embedded cluster stops now (the savepoint's"
+                + " s after the job ended; the local session cluster stops now (the savepoint's"
                 + " directory holds it if it completed)");
       }
       return exitCode;
     }
   }
 
-  /** Waits for the job on the embedded cluster to end; 0 when it finished. */
+  /** Waits for the job on the local session cluster to end; 0 when it finished. */
   private static int awaitEnd(ClusterClient c, String jobId) throws Exception {
     while (true) {
-      com.fasterxml.jackson.databind.JsonNode job = c.get("/jobs/" + jobId);
-      String state = job.path("state").asText();
+      JobDetails job = c.job(jobId);
+      String state = job.state();
       switch (state) {
         case "FINISHED" -> {
           System.out.println("Job " + jobId + " finished.");
@@ -150,7 +153,10 @@ final class RunCommand implements Callable<Integer> {
         }
         case "FAILED" -> {
           System.err.println(
-              "weir run: job " + jobId + " failed: " + job.path("failure").asText(state));
+              "weir run: job "
+                  + jobId
+                  + " failed: "
+                  + (job.failure() == null ? state : job.failure()));
           return 1;
         }
         default -> Thread.sleep(200);
@@ -177,7 +183,7 @@ final class RunCommand implements Callable<Integer> {
     KnownKeys.check(conf);
     if (client.jobManagerGiven()) {
       // The JobManager logs these too, but into its own log: say them where the user looks.
-      // (The embedded cluster's log is this console already.)
+      // (The local session cluster's log is this console already.)
       KnownKeys.deprecationWarnings(conf)
           .forEach(warning -> System.err.println("weir run: warning: " + warning));
     }

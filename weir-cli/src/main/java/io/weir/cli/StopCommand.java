@@ -1,6 +1,6 @@
 package io.weir.cli;
 
-import io.weir.cluster.ClusterClient;
+import io.weir.cluster.client.ClusterClient;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;

@@ -44,10 +44,10 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 
 /**
- * Produces real checkpoints for the CLI's tests: runs a small keyed job on the embedded cluster
- * (source uid {@code source} with its splits as operator state, keyed operator uid {@code counter}
- * with a {@code ValueState<Long>} "count" and a {@code ValueState<Last>} "last" of a user record
- * type), waits until a completed checkpoint covers every record, and cancels it with {@code
+ * Produces real checkpoints for the CLI's tests: runs a small keyed job in local execution (source
+ * uid {@code source} with its splits as operator state, keyed operator uid {@code counter} with a
+ * {@code ValueState<Long>} "count" and a {@code ValueState<Last>} "last" of a user record type),
+ * waits until a completed checkpoint covers every record, and cancels it with {@code
  * RETAIN_ON_CANCELLATION}.
  */
 final class CheckpointFixture {

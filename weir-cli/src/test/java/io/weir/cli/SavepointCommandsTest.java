@@ -3,9 +3,9 @@ package io.weir.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.weir.cluster.ClusterClient;
-import io.weir.cluster.HostPort;
 import io.weir.cluster.StatusFile;
+import io.weir.cluster.client.ClusterClient;
+import io.weir.cluster.rpc.HostPort;
 import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;

@@ -1,5 +1,9 @@
 package io.weir.cluster;
 
+import io.weir.cluster.jobmanager.JobManager;
+import io.weir.cluster.rpc.HostPort;
+import io.weir.cluster.rpc.WeirMessages;
+import io.weir.cluster.taskmanager.TaskManager;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -2,7 +2,9 @@ package io.weir.cluster;
 
 import io.weir.api.JobClient;
 import io.weir.api.graph.Pipeline;
+import io.weir.cluster.client.ClusterExecutor;
 import io.weir.cluster.data.NettyDataPlane;
+import io.weir.cluster.jobmanager.SlotPlacement;
 import io.weir.runtime.checkpoint.CheckpointOptions;
 import io.weir.runtime.graph.JobGraph;
 import io.weir.runtime.graph.JobGraphBuilder;
@@ -17,17 +19,19 @@ import io.weir.runtime.taskexecutor.TaskExecutorGateway;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Several TaskManagers in one JVM, as Flink's MiniCluster runs them for tests: each has its own
  * {@link TaskExecutor} per job and its own Netty data plane on 127.0.0.1, so channels between
  * subtasks of different TaskManagers cross real TCP connections with the cluster's wire format,
- * while the job master and the test's own objects stay in one process. Slot i of an attempt (which
- * runs subtask i of every vertex) is on TaskManager i modulo their number.
+ * while the job master and the test's own objects stay in one process. An attempt's slots are
+ * placed as a cluster with {@code cluster.evenly-spread-out-slots} places them ({@link
+ * SlotPlacement}, every TaskManager offering as many slots as the attempt takes): spread over all
+ * TaskManagers, each with consecutive slots, slot i running subtask i of every vertex.
  *
  * <p>{@link #setAsContext()} makes {@code StreamEnvironment.execute} on this thread (and threads it
  * starts) run here, so that an unchanged job or test runs on this deployment.
@@ -56,8 +60,7 @@ public final class MiniCluster implements AutoCloseable {
     return planes.size();
   }
 
-  private final java.util.concurrent.atomic.AtomicInteger submitted =
-      new java.util.concurrent.atomic.AtomicInteger();
+  private final AtomicInteger submitted = new AtomicInteger();
 
   /** Jobs submitted so far. */
   public int submittedJobs() {
@@ -75,12 +78,12 @@ public final class MiniCluster implements AutoCloseable {
 
   /** From now on {@code execute} of a pipeline on this thread runs it here. */
   public void setAsContext() {
-    ClusterExecutor.CONTEXT.set(this::submit);
+    ClusterExecutor.setContext(this::submit);
   }
 
   /** Undoes {@link #setAsContext()}. */
   public static void clearContext() {
-    ClusterExecutor.CONTEXT.remove();
+    ClusterExecutor.clearContext();
   }
 
   @Override
@@ -102,33 +105,35 @@ public final class MiniCluster implements AutoCloseable {
       }
     }
 
-    private int taskManagerOf(int subtask) {
-      return subtask % executors.size();
-    }
-
     @Override
     public void submitTasks(List<TaskDeploymentDescriptor> tasks) {
       if (tasks.isEmpty()) {
         return;
       }
+      JobGraph graph = tasks.get(0).graph();
+      int slots = SlotPlacement.slotsFor(graph);
+      List<SlotPlacement.Offer<Integer>> offers = new ArrayList<>();
+      for (int i = 0; i < executors.size(); i++) {
+        offers.add(new SlotPlacement.Offer<>(i, slots));
+      }
+      SlotPlacement<Integer> placement = SlotPlacement.place(slots, offers, true);
       Map<Integer, List<String>> byVertex = new HashMap<>();
-      for (JobVertex vertex : tasks.get(0).graph().vertices()) {
-        List<String> addresses = new ArrayList<>();
-        for (int s = 0; s < vertex.getParallelism(); s++) {
-          addresses.add(planes.get(taskManagerOf(s)).address());
-        }
-        byVertex.put(vertex.getIndex(), addresses);
+      for (JobVertex vertex : graph.vertices()) {
+        byVertex.put(
+            vertex.getIndex(),
+            placement.addresses(vertex.getParallelism(), tm -> planes.get(tm).address()));
       }
       SubtaskLocations locations = new SubtaskLocations(byVertex);
       int attempt = tasks.get(0).id().attempt();
       placed.keySet().removeIf(id -> id.attempt() < attempt);
-      Map<TaskExecutor, List<TaskDeploymentDescriptor>> shares = new LinkedHashMap<>();
-      for (TaskDeploymentDescriptor tdd : tasks) {
-        TaskExecutor executor = executors.get(taskManagerOf(tdd.id().subtask()));
-        placed.put(tdd.id(), executor);
-        shares.computeIfAbsent(executor, e -> new ArrayList<>()).add(tdd.at(locations));
-      }
-      shares.forEach(TaskExecutor::submitTasks);
+      placement
+          .byTaskManager(tasks)
+          .forEach(
+              (tm, share) -> {
+                TaskExecutor executor = executors.get(tm);
+                share.forEach(tdd -> placed.put(tdd.id(), executor));
+                executor.submitTasks(share.stream().map(tdd -> tdd.at(locations)).toList());
+              });
     }
 
     @Override

@@ -23,7 +23,7 @@ public final class StatusFile {
   private StatusFile() {}
 
   /** Writes {@code values} to {@code file} atomically. */
-  static void write(Path file, Map<String, String> values) {
+  public static void write(Path file, Map<String, String> values) {
     Properties properties = new Properties();
     properties.putAll(values);
     Path tmp = file.resolveSibling(file.getFileName() + ".tmp");

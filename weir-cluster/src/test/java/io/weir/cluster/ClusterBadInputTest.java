@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.weir.cluster.client.ClusterClient;
+import io.weir.cluster.rpc.HostPort;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.ServerSocket;

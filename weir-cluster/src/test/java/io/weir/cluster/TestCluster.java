@@ -3,6 +3,8 @@ package io.weir.cluster;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.weir.cluster.client.ClusterClient;
+import io.weir.cluster.rpc.HostPort;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.netty.channel.epoll.Epoll;
 import io.weir.cluster.ClusterOptions;
-import io.weir.cluster.TaskManager;
+import io.weir.cluster.taskmanager.TaskManager;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 

@@ -49,7 +49,7 @@ class ExactlyOnceOnTwoTaskManagersTest extends ExactlyOnceUnderFailuresTest {
   }
 
   @AfterEach
-  void backToTheEmbeddedCluster() {
+  void backToLocalExecution() {
     MiniCluster.clearContext();
     assertThat(cluster.submittedJobs()).as("the job ran on the two TaskManagers").isPositive();
   }

@@ -1,0 +1,86 @@
+package io.weir.cluster;
+
+import io.weir.cluster.jobmanager.JobManager;
+import io.weir.cluster.taskmanager.TaskManager;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * The local session cluster: a JobManager and one TaskManager in this JVM, on 127.0.0.1, for {@code
+ * weir run} without {@code --jobmanager}: the job runs in the command's own process, as on Flink's
+ * local executor, and the JobManager's REST API is served while it runs, so that {@code weir list},
+ * {@code cancel}, {@code savepoint} and {@code stop} work against it.
+ */
+public final class LocalSessionCluster implements AutoCloseable {
+
+  /** Slots of its TaskManager: one attempt of any job fits. */
+  private static final int SLOTS = 1024;
+
+  private final JobManager jobManager;
+  private final TaskManager taskManager;
+
+  /**
+   * Starts both; {@code settings} may set {@code rest.port} (default: any free port) and any other
+   * cluster setting.
+   */
+  public LocalSessionCluster(Map<String, String> settings)
+      throws IOException, InterruptedException {
+    Map<String, String> values = new LinkedHashMap<>();
+    values.put(ClusterOptions.JM_PORT.key(), "0");
+    values.put(ClusterOptions.REST_PORT.key(), "0");
+    values.put(ClusterOptions.SLOTS.key(), String.valueOf(SLOTS));
+    values.putAll(settings);
+    ClusterOptions options = ClusterOptions.of(values);
+    this.jobManager = new JobManager(options);
+    try {
+      this.taskManager =
+          new TaskManager(
+              options,
+              "127.0.0.1",
+              jobManager.rpcPort(),
+              reason -> {
+                throw new IllegalStateException(reason);
+              });
+    } catch (IOException | RuntimeException e) {
+      jobManager.close();
+      throw e;
+    }
+  }
+
+  /** The REST port the commands reach its JobManager at. */
+  public int restPort() {
+    return jobManager.restPort();
+  }
+
+  /**
+   * Waits, once the job has ended, until the outcome of every savepoint and stop triggered for it
+   * has been sent to the client that polls for it ({@code weir stop} asks for the savepoint's
+   * location after the stop has ended the job), or until {@code patience} has passed for a client
+   * that never asks; returns whether every outcome was sent.
+   */
+  public boolean awaitSavepointOutcomesSent(String jobId, Duration patience)
+      throws InterruptedException {
+    try {
+      jobManager.savepointOutcomesSent(jobId).get(patience.toMillis(), TimeUnit.MILLISECONDS);
+      return true;
+    } catch (TimeoutException e) {
+      return false;
+    } catch (ExecutionException e) {
+      throw new IllegalStateException(e.getCause());
+    }
+  }
+
+  @Override
+  public void close() throws InterruptedException {
+    try {
+      taskManager.close();
+    } finally {
+      jobManager.close();
+    }
+  }
+}

@@ -1,0 +1,571 @@
+package io.weir.cluster.jobmanager;
+
+import com.google.common.util.concurrent.ListenableFuture;
+import io.grpc.Status;
+import io.weir.cluster.client.JobProgram;
+import io.weir.cluster.rpc.CancelTaskRequest;
+import io.weir.cluster.rpc.JobPayload;
+import io.weir.cluster.rpc.Messages;
+import io.weir.cluster.rpc.NotifyCheckpointRequest;
+import io.weir.cluster.rpc.ReleaseJobRequest;
+import io.weir.cluster.rpc.RestoreStorage;
+import io.weir.cluster.rpc.SubmitTasksRequest;
+import io.weir.cluster.rpc.TaskDeployment;
+import io.weir.cluster.rpc.TriggerCheckpointRequest;
+import io.weir.cluster.rpc.VertexLocations;
+import io.weir.runtime.checkpoint.CheckpointOptions;
+import io.weir.runtime.checkpoint.TaskRestore;
+import io.weir.runtime.graph.JobVertex;
+import io.weir.runtime.graph.PlanDescription;
+import io.weir.runtime.jobmaster.JobMasterGateway;
+import io.weir.runtime.recovery.NonRecoverable;
+import io.weir.runtime.storage.DeploymentSerializer;
+import io.weir.runtime.storage.StorageReference;
+import io.weir.runtime.task.TaskState;
+import io.weir.runtime.taskexecutor.ExecutionAttemptId;
+import io.weir.runtime.taskexecutor.TaskDeploymentDescriptor;
+import io.weir.runtime.taskexecutor.TaskExecutorGateway;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The job master's {@link TaskExecutorGateway} in a cluster: places each attempt on a TaskManager
+ * with enough free slots, sends deployments, triggers, notifications and cancellations over the
+ * control plane, and turns a lost TaskManager into failed tasks. What TaskManagers report comes in
+ * through {@link #reported}, which forwards each task's end to the job master once.
+ *
+ * <p>Reports it makes itself (a task that never reached a TaskManager, a TaskManager lost) go to
+ * the job master from its own thread, never from inside a call of the job master.
+ */
+public final class ClusterGateway implements TaskExecutorGateway {
+
+  private static final Logger LOG = LoggerFactory.getLogger(ClusterGateway.class);
+
+  /** One entry of a job's exception history. */
+  public record ExceptionEntry(
+      long timestamp, String exceptionName, String message, String taskName, String location) {}
+
+  private final JobProgram program;
+  private final TaskManagerRegistry registry;
+  private final long slotWaitMillis;
+  private final JobMasterGateway jobMaster;
+  private final ExecutorService reporter;
+
+  /** Where each task of the current attempts runs; absent while it waits for slots. */
+  private final Map<ExecutionAttemptId, TaskManagerRegistry.TaskManager> placed =
+      new ConcurrentHashMap<>();
+
+  /** Tasks deployed whose end the job master has not heard yet. */
+  private final Set<ExecutionAttemptId> open = ConcurrentHashMap.newKeySet();
+
+  /** Open tasks per allocation, to free its slots when the last ends. */
+  private final Map<String, Set<ExecutionAttemptId>> allocations = new HashMap<>();
+
+  /**
+   * Calls for tasks whose deployment is still under way, sent once their TaskManager has them (a
+   * checkpoint triggered meanwhile is only late, not lost).
+   */
+  private final Map<ExecutionAttemptId, List<Runnable>> waiting = new HashMap<>();
+
+  private final Set<String> hosts = ConcurrentHashMap.newKeySet();
+
+  /** Vertex names by index, for the exception history. */
+  private volatile List<String> vertexNames = List.of();
+
+  private final List<ExceptionEntry> exceptions = new ArrayList<>();
+  private volatile String jobName = "";
+
+  ClusterGateway(
+      JobProgram program,
+      TaskManagerRegistry registry,
+      long slotWaitMillis,
+      JobMasterGateway jobMaster) {
+    this.program = program;
+    this.registry = registry;
+    this.slotWaitMillis = slotWaitMillis;
+    this.jobMaster = jobMaster;
+    this.reporter =
+        Executors.newSingleThreadExecutor(
+            r -> {
+              Thread t = new Thread(r, "weir-gateway-reports");
+              t.setDaemon(true);
+              return t;
+            });
+    registry.onLost(this::taskManagerLost);
+  }
+
+  private static String allocationId(ExecutionAttemptId id) {
+    return id.jobId() + "#" + id.attempt();
+  }
+
+  @Override
+  public void submitTasks(List<TaskDeploymentDescriptor> descriptors) {
+    if (descriptors.isEmpty()) {
+      return;
+    }
+    TaskDeploymentDescriptor first = descriptors.get(0);
+    jobName = first.graph().jobName();
+    vertexNames = first.graph().vertices().stream().map(JobVertex::getName).toList();
+    String allocation = allocationId(first.id());
+    int slots = SlotPlacement.slotsFor(first.graph());
+    synchronized (this) {
+      Set<ExecutionAttemptId> ids = ConcurrentHashMap.newKeySet();
+      for (TaskDeploymentDescriptor tdd : descriptors) {
+        ids.add(tdd.id());
+        open.add(tdd.id());
+        // Triggers and notifications wait until the task is deployed, through the slot wait.
+        waiting.put(tdd.id(), new ArrayList<>());
+      }
+      allocations.put(allocation, ids);
+    }
+    LOG.info("Job '{}' attempt {} asks for {} slots", jobName, first.id().attempt(), slots);
+    var unused =
+        registry
+            .requestSlots(allocation, jobName, slots, slotWaitMillis)
+            .whenComplete(
+                (placement, failure) -> {
+                  if (failure != null) {
+                    synchronized (this) {
+                      descriptors.forEach(tdd -> waiting.remove(tdd.id()));
+                    }
+                    failTasks(descriptors, failure, "-");
+                    return;
+                  }
+                  deploy(placement, descriptors);
+                });
+  }
+
+  /**
+   * Deploys the attempt onto its slots (see {@link SlotPlacement}): each TaskManager receives its
+   * share and, when the attempt spans several, where all the other subtasks run.
+   */
+  private void deploy(
+      SlotPlacement<TaskManagerRegistry.TaskManager> placement,
+      List<TaskDeploymentDescriptor> descriptors) {
+    List<VertexLocations> locations = new ArrayList<>();
+    if (placement.spansSeveralTaskManagers()) {
+      for (JobVertex vertex : descriptors.get(0).graph().vertices()) {
+        locations.add(
+            VertexLocations.newBuilder()
+                .setVertex(vertex.getIndex())
+                .addAllAddresses(
+                    placement.addresses(
+                        vertex.getParallelism(), TaskManagerRegistry.TaskManager::dataAddress))
+                .build());
+      }
+    }
+    placement
+        .byTaskManager(descriptors)
+        .forEach((tm, share) -> deploy(tm, share, request(share, locations)));
+  }
+
+  private void deploy(
+      TaskManagerRegistry.TaskManager tm,
+      List<TaskDeploymentDescriptor> descriptors,
+      SubmitTasksRequest request) {
+    List<TaskDeploymentDescriptor> live = new ArrayList<>();
+    synchronized (this) {
+      // Under the lock: a task cancelled while it waited for slots is never deployed.
+      for (TaskDeploymentDescriptor tdd : descriptors) {
+        if (open.contains(tdd.id())) {
+          placed.put(tdd.id(), tm);
+          live.add(tdd);
+        } else {
+          waiting.remove(tdd.id());
+        }
+      }
+    }
+    if (live.isEmpty()) {
+      return;
+    }
+    hosts.add(tm.id);
+    if (tm.lost) {
+      failTasks(live, new TaskManagerLostException(tm, "it was lost before deployment"), tm.id);
+      return;
+    }
+    LOG.info(
+        "Deploying {} tasks of job '{}' attempt {} to {}",
+        live.size(),
+        jobName,
+        descriptors.get(0).id().attempt(),
+        tm);
+    ListenableFuture<?> call = tm.stub.submitTasks(request);
+    call.addListener(
+        () -> {
+          try {
+            call.get();
+            List<Runnable> late = new ArrayList<>();
+            synchronized (this) {
+              for (TaskDeploymentDescriptor tdd : live) {
+                List<Runnable> calls = waiting.remove(tdd.id());
+                if (calls != null) {
+                  late.addAll(calls);
+                }
+              }
+            }
+            late.forEach(Runnable::run);
+          } catch (Exception e) {
+            synchronized (this) {
+              live.forEach(tdd -> waiting.remove(tdd.id()));
+            }
+            Throwable cause = e.getCause() != null ? e.getCause() : e;
+            Status status = Status.fromThrowable(cause);
+            String message =
+                "Deploying to "
+                    + tm
+                    + " failed: "
+                    + (status.getDescription() != null
+                        ? status.getDescription()
+                        : cause.getMessage());
+            failTasks(
+                live,
+                status.getCode() == Status.Code.INVALID_ARGUMENT
+                    ? new DeploymentRefusedException(message, cause)
+                    : new IllegalStateException(message, cause),
+                tm.id);
+          }
+        },
+        Runnable::run);
+  }
+
+  private SubmitTasksRequest request(
+      List<TaskDeploymentDescriptor> descriptors, List<VertexLocations> locations) {
+    TaskDeploymentDescriptor first = descriptors.get(0);
+    JobPayload payload =
+        JobPayload.newBuilder()
+            .setJobId(first.id().jobId())
+            .setJobName(first.graph().jobName())
+            .setJarId(program.jarId())
+            .setEntryClass(program.entryClass())
+            .addAllArgs(program.args())
+            .putAllConfiguration(first.graph().configuration().toMap())
+            .addAllPlan(PlanDescription.of(first.graph()))
+            .build();
+    SubmitTasksRequest.Builder request =
+        SubmitTasksRequest.newBuilder().setJob(payload).addAllLocations(locations);
+    for (TaskDeploymentDescriptor tdd : descriptors) {
+      TaskRestore restore = tdd.restore();
+      TaskDeployment.Builder task =
+          TaskDeployment.newBuilder()
+              .setId(Messages.toProto(tdd.id()))
+              .setCheckpointingEnabled(tdd.checkpointing().enabled())
+              .setExactlyOnce(tdd.checkpointing().exactlyOnce())
+              .setAlignment(tdd.checkpointing().alignment().name())
+              .setAlignedTimeoutMillis(tdd.checkpointing().alignedTimeoutMillis())
+              .setRestore(
+                  com.google.protobuf.ByteString.copyFrom(
+                      DeploymentSerializer.serializeRestore(restore)));
+      if (restore.storage() == null) {
+        task.setRestoreStorage(RestoreStorage.NONE);
+      } else {
+        // A reference the TaskManager resolves with the job's configuration, never the object.
+        StorageReference reference = restore.storage().reference();
+        switch (reference.kind()) {
+          case JOB -> task.setRestoreStorage(RestoreStorage.JOB);
+          case CHECKPOINT ->
+              task.setRestoreStorage(RestoreStorage.EXTERNAL)
+                  .setRestorePointer(reference.pointer());
+        }
+      }
+      request.addTasks(task);
+    }
+    return request.build();
+  }
+
+  /**
+   * A TaskManager refused a deployment for a reason every attempt would meet again (the plan it
+   * rebuilt differs from the JobManager's): the job fails at once instead of restarting.
+   */
+  static final class DeploymentRefusedException extends IllegalStateException
+      implements NonRecoverable {
+    private static final long serialVersionUID = 1L;
+
+    DeploymentRefusedException(String message, Throwable cause) {
+      super(message, cause);
+    }
+  }
+
+  /** Reports {@code tasks} failed, from the reporter thread. */
+  private void failTasks(List<TaskDeploymentDescriptor> tasks, Throwable cause, String location) {
+    reporter.execute(
+        () -> {
+          for (TaskDeploymentDescriptor tdd : tasks) {
+            end(
+                tdd.id(),
+                TaskState.FAILED,
+                cause,
+                location,
+                tdd.graph().vertices().get(tdd.id().vertex()).getName());
+          }
+        });
+  }
+
+  private void taskManagerLost(TaskManagerRegistry.TaskManager tm, String reason) {
+    List<ExecutionAttemptId> affected = new ArrayList<>();
+    for (Map.Entry<ExecutionAttemptId, TaskManagerRegistry.TaskManager> e : placed.entrySet()) {
+      if (e.getValue() == tm && open.contains(e.getKey())) {
+        affected.add(e.getKey());
+      }
+    }
+    if (affected.isEmpty()) {
+      return;
+    }
+    TaskManagerLostException cause = new TaskManagerLostException(tm, reason);
+    reporter.execute(
+        () -> {
+          for (ExecutionAttemptId id : affected) {
+            end(id, TaskState.FAILED, cause, tm.id, vertexName(id));
+          }
+        });
+  }
+
+  private String vertexName(ExecutionAttemptId id) {
+    List<String> names = vertexNames;
+    return id.vertex() < names.size() ? names.get(id.vertex()) : "vertex " + id.vertex();
+  }
+
+  /** What a TaskManager reported about a task's end. */
+  void reported(
+      ExecutionAttemptId id, TaskState state, Throwable failure, JobMasterGateway.TaskMetrics m) {
+    TaskManagerRegistry.TaskManager tm = placed.get(id);
+    endWith(id, state, failure, tm == null ? "-" : tm.id, m);
+  }
+
+  private void end(
+      ExecutionAttemptId id, TaskState state, Throwable failure, String location, String name) {
+    endWith(id, state, failure, location, new JobMasterGateway.TaskMetrics(name, 0, 0));
+  }
+
+  private void endWith(
+      ExecutionAttemptId id,
+      TaskState state,
+      Throwable failure,
+      String location,
+      JobMasterGateway.TaskMetrics metrics) {
+    if (close(id, state, failure, location, metrics)) {
+      jobMaster.taskTerminated(id, state, failure, metrics);
+    }
+  }
+
+  /**
+   * The bookkeeping of a task's end: false if it had ended already (e.g. reported by its
+   * TaskManager after it was declared lost).
+   */
+  private boolean close(
+      ExecutionAttemptId id,
+      TaskState state,
+      Throwable failure,
+      String location,
+      JobMasterGateway.TaskMetrics metrics) {
+    synchronized (this) {
+      if (!open.remove(id)) {
+        return false;
+      }
+      placed.remove(id);
+      waiting.remove(id);
+    }
+    if (state == TaskState.FAILED && failure != null) {
+      synchronized (exceptions) {
+        exceptions.add(
+            new ExceptionEntry(
+                System.currentTimeMillis(),
+                failure instanceof Messages.RemoteFailure r
+                    ? r.remoteClass()
+                    : failure.getClass().getName(),
+                failure.getMessage(),
+                metrics.vertexName() + " (" + (id.subtask() + 1) + ")",
+                location));
+      }
+    }
+    String allocation = allocationId(id);
+    boolean allEnded;
+    synchronized (this) {
+      Set<ExecutionAttemptId> ids = allocations.get(allocation);
+      allEnded = ids != null && ids.remove(id) && ids.isEmpty();
+      if (allEnded) {
+        allocations.remove(allocation);
+      }
+    }
+    if (allEnded) {
+      registry.cancelRequest(allocation);
+      registry.release(allocation);
+    }
+    return true;
+  }
+
+  /** Whether {@code id} is a task of this job not yet ended. */
+  boolean isOpen(ExecutionAttemptId id) {
+    return open.contains(id);
+  }
+
+  public List<ExceptionEntry> exceptions() {
+    synchronized (exceptions) {
+      return List.copyOf(exceptions);
+    }
+  }
+
+  /** TaskManagers that ran tasks of this job. */
+  Set<String> hosts() {
+    return new HashSet<>(hosts);
+  }
+
+  /** Runs {@code call} now, or once the deployment of {@code task} completed; false if neither. */
+  private boolean whenDeployed(ExecutionAttemptId task, Runnable call) {
+    synchronized (this) {
+      List<Runnable> calls = waiting.get(task);
+      if (calls != null) {
+        calls.add(call);
+        return true;
+      }
+    }
+    if (placed.containsKey(task)) {
+      call.run();
+      return true;
+    }
+    return false;
+  }
+
+  @Override
+  public void triggerCheckpoint(
+      ExecutionAttemptId task, long checkpointId, long timestamp, CheckpointOptions options) {
+    if (!whenDeployed(task, () -> sendTrigger(task, checkpointId, timestamp, options))) {
+      LOG.debug("Checkpoint {} not triggered on {}: it is not deployed", checkpointId, task);
+    }
+  }
+
+  private void sendTrigger(
+      ExecutionAttemptId task, long checkpointId, long timestamp, CheckpointOptions options) {
+    TaskManagerRegistry.TaskManager tm = placed.get(task);
+    if (tm != null) {
+      fireAndForget(
+          tm,
+          tm.stub.triggerCheckpoint(
+              TriggerCheckpointRequest.newBuilder()
+                  .setTask(Messages.toProto(task))
+                  .setCheckpointId(checkpointId)
+                  .setTimestamp(timestamp)
+                  .setCheckpointType(options.type().name())
+                  .setAlignment(options.alignment().name())
+                  .setTargetLocation(
+                      options.targetLocation() == null ? "" : options.targetLocation())
+                  .build()));
+    }
+  }
+
+  @Override
+  public void notifyCheckpointComplete(
+      ExecutionAttemptId task, long checkpointId, boolean isFinal) {
+    notify(task, checkpointId, true, isFinal);
+  }
+
+  @Override
+  public void notifyCheckpointAborted(ExecutionAttemptId task, long checkpointId) {
+    notify(task, checkpointId, false, false);
+  }
+
+  private void notify(ExecutionAttemptId task, long checkpointId, boolean complete, boolean fin) {
+    whenDeployed(task, () -> sendNotify(task, checkpointId, complete, fin));
+  }
+
+  private void sendNotify(
+      ExecutionAttemptId task, long checkpointId, boolean complete, boolean fin) {
+    TaskManagerRegistry.TaskManager tm = placed.get(task);
+    if (tm != null) {
+      fireAndForget(
+          tm,
+          tm.stub.notifyCheckpoint(
+              NotifyCheckpointRequest.newBuilder()
+                  .setTask(Messages.toProto(task))
+                  .setCheckpointId(checkpointId)
+                  .setComplete(complete)
+                  .setIsFinal(fin)
+                  .build()));
+    }
+  }
+
+  @Override
+  public void cancelTask(ExecutionAttemptId task) {
+    if (!open.contains(task)) {
+      return;
+    }
+    TaskManagerRegistry.TaskManager tm;
+    synchronized (this) {
+      tm = placed.get(task);
+      if (tm == null || tm.lost) {
+        // Waiting for slots, or its TaskManager is gone: it ends here and now, so a deployment
+        // that gets its slots later leaves it out.
+        JobMasterGateway.TaskMetrics metrics =
+            new JobMasterGateway.TaskMetrics(vertexName(task), 0, 0);
+        if (close(task, TaskState.CANCELED, null, "-", metrics)) {
+          reporter.execute(() -> jobMaster.taskTerminated(task, TaskState.CANCELED, null, metrics));
+        }
+        return;
+      }
+    }
+    whenDeployed(task, () -> sendCancel(task, tm));
+  }
+
+  private void sendCancel(ExecutionAttemptId task, TaskManagerRegistry.TaskManager tm) {
+    ListenableFuture<?> call =
+        tm.stub.cancelTask(CancelTaskRequest.newBuilder().setTask(Messages.toProto(task)).build());
+    call.addListener(
+        () -> {
+          try {
+            call.get();
+          } catch (Exception e) {
+            if (TaskManagerRegistry.unreachable(e.getCause() != null ? e.getCause() : e)) {
+              registry.lost(tm, "its connection failed while cancelling " + task);
+            }
+          }
+        },
+        Runnable::run);
+  }
+
+  @Override
+  public void releaseJob(String jobId) {
+    LOG.info("Releasing job '{}' ({}) on {}", jobName, jobId, hosts);
+    for (String id : hosts) {
+      TaskManagerRegistry.TaskManager tm = registry.get(id);
+      if (tm != null) {
+        fireAndForget(
+            tm, tm.stub.releaseJob(ReleaseJobRequest.newBuilder().setJobId(jobId).build()));
+      }
+    }
+    reporter.shutdown();
+  }
+
+  private void fireAndForget(TaskManagerRegistry.TaskManager tm, ListenableFuture<?> call) {
+    call.addListener(
+        () -> {
+          try {
+            call.get();
+          } catch (Exception e) {
+            Throwable cause = e.getCause() != null ? e.getCause() : e;
+            if (TaskManagerRegistry.unreachable(cause)) {
+              registry.lost(tm, "its connection failed (" + cause.getMessage() + ")");
+            } else {
+              LOG.warn("A call to {} failed: {}", tm, cause.toString());
+            }
+          }
+        },
+        Runnable::run);
+  }
+
+  /** A task's TaskManager was lost. */
+  static final class TaskManagerLostException extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    TaskManagerLostException(TaskManagerRegistry.TaskManager tm, String reason) {
+      super(tm + " was lost: " + reason);
+    }
+  }
+}

@@ -1,0 +1,165 @@
+package io.weir.cluster.jobmanager;
+
+import io.grpc.Server;
+import io.grpc.ServerInterceptors;
+import io.weir.cluster.ClusterOptions;
+import io.weir.cluster.StatusFile;
+import io.weir.cluster.rest.RestServer;
+import io.weir.cluster.rest.handlers.JobManagerEndpoints;
+import io.weir.cluster.rpc.ControlPlane;
+import io.weir.cluster.rpc.JarStore;
+import io.weir.cluster.rpc.Secrets;
+import java.io.IOException;
+import java.net.BindException;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A JobManager process: the control port (gRPC) TaskManagers register at, the REST port clients
+ * submit and watch jobs through, the TaskManagers it knows and the jobs it runs. Both ports bind to
+ * 127.0.0.1 unless configured otherwise.
+ */
+public final class JobManager implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(JobManager.class);
+
+  private final ScheduledExecutorService timer =
+      Executors.newSingleThreadScheduledExecutor(
+          r -> {
+            Thread t = new Thread(r, "weir-jobmanager-heartbeats");
+            t.setDaemon(true);
+            return t;
+          });
+  private final TaskManagerRegistry registry;
+  private final Server rpc;
+  private final RestServer rest;
+  private final JobManagerEndpoints endpoints;
+
+  /**
+   * Starts a JobManager.
+   *
+   * @throws IllegalArgumentException naming the setting at fault, or the address already in use
+   */
+  public JobManager(ClusterOptions options) throws IOException, InterruptedException {
+    for (String key : options.unknownKeys()) {
+      LOG.warn("Ignoring the setting {}: neither this process nor a job reads it", key);
+    }
+    String secret = options.secret();
+    this.registry =
+        new TaskManagerRegistry(
+            secret,
+            options.get(ClusterOptions.HEARTBEAT_INTERVAL),
+            options.get(ClusterOptions.HEARTBEAT_TIMEOUT),
+            options.get(ClusterOptions.EVENLY_SPREAD_OUT_SLOTS),
+            timer);
+    String uploadDir = options.get(ClusterOptions.UPLOAD_DIR);
+    Path jarDir =
+        uploadDir != null
+            ? Path.of(uploadDir)
+            : Path.of(
+                System.getProperty("java.io.tmpdir"),
+                "weir-jobmanager-" + ProcessHandle.current().pid(),
+                "jars");
+    Dispatcher dispatcher = new Dispatcher(new JarStore(jarDir), registry, options);
+    String rpcHost = options.get(ClusterOptions.JM_BIND_HOST);
+    int rpcPort = options.get(ClusterOptions.JM_PORT);
+    try {
+      this.rpc =
+          ControlPlane.server(new InetSocketAddress(rpcHost, rpcPort))
+              .addService(
+                  ServerInterceptors.intercept(
+                      new JobManagerRpc(registry, dispatcher, options),
+                      Secrets.server(secret, "JobManager's control port")))
+              .maxInboundMessageSize(64 << 20)
+              .build()
+              .start();
+    } catch (IOException e) {
+      timer.shutdownNow();
+      throw bindFailure("control", rpcHost, rpcPort, ClusterOptions.JM_PORT.key(), e);
+    }
+    this.endpoints = new JobManagerEndpoints(dispatcher, registry);
+    String restHost = options.get(ClusterOptions.REST_BIND_ADDRESS);
+    int restPort = options.get(ClusterOptions.REST_PORT);
+    try {
+      this.rest = new RestServer(endpoints.router(), secret, restHost, restPort);
+    } catch (Exception e) {
+      rpc.shutdownNow();
+      timer.shutdownNow();
+      throw bindFailure("REST", restHost, restPort, ClusterOptions.REST_PORT.key(), e);
+    }
+    LOG.info(
+        "JobManager started: control port {}:{}, REST port {}:{}, jars in {}{}",
+        rpcHost,
+        rpcPort(),
+        restHost,
+        restPort(),
+        jarDir,
+        secret != null ? ", secret required" : "");
+    String statusFile = options.get(ClusterOptions.STATUS_FILE);
+    if (statusFile != null) {
+      StatusFile.write(
+          Path.of(statusFile),
+          Map.of(
+              "pid", String.valueOf(ProcessHandle.current().pid()),
+              "rpc.address", rpcHost + ":" + rpcPort(),
+              "rpc.port", String.valueOf(rpcPort()),
+              "rest.address", restHost + ":" + restPort(),
+              "rest.port", String.valueOf(restPort())));
+    }
+  }
+
+  private static IllegalArgumentException bindFailure(
+      String what, String host, int port, String key, Exception e) {
+    Throwable cause = e.getCause() instanceof BindException b ? b : e;
+    return new IllegalArgumentException(
+        "Cannot open the JobManager's "
+            + what
+            + " port on "
+            + host
+            + ":"
+            + port
+            + " ("
+            + cause.getMessage()
+            + "): choose another with -D "
+            + key
+            + "=PORT",
+        e);
+  }
+
+  public int rpcPort() {
+    return rpc.getPort();
+  }
+
+  public int restPort() {
+    return rest.port();
+  }
+
+  /**
+   * Completes once the outcome of every savepoint and stop triggered for the job through the REST
+   * API has been sent to a client that asked for it.
+   */
+  public CompletableFuture<Void> savepointOutcomesSent(String jobId) {
+    return endpoints.savepointOutcomesSent(jobId);
+  }
+
+  /** Blocks until the process is stopped. */
+  public void awaitTermination() throws InterruptedException {
+    rpc.awaitTermination();
+  }
+
+  @Override
+  public void close() throws InterruptedException {
+    rest.close();
+    rpc.shutdownNow();
+    rpc.awaitTermination(5, TimeUnit.SECONDS);
+    registry.close();
+    timer.shutdownNow();
+  }
+}

@@ -1,0 +1,111 @@
+package io.weir.cluster.rest.handlers;
+
+import io.netty.buffer.ByteBufInputStream;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.multipart.FileUpload;
+import io.netty.handler.codec.http.multipart.HttpPostRequestDecoder;
+import io.netty.handler.codec.http.multipart.InterfaceHttpData;
+import io.weir.cluster.jobmanager.Dispatcher;
+import io.weir.cluster.rest.RestHandler;
+import io.weir.cluster.rest.RestRequest;
+import io.weir.cluster.rest.messages.JarRunRequest;
+import io.weir.cluster.rest.messages.JarRunResponse;
+import io.weir.cluster.rest.messages.JarUploadResponse;
+import java.io.IOException;
+import java.io.InputStream;
+
+/** The jars resource: uploading one, running its program. */
+final class JarHandlers {
+
+  private JarHandlers() {}
+
+  /**
+   * {@code POST /jars/upload}: the jar as a multipart file part (Flink's {@code jarfile}) or as the
+   * whole body.
+   */
+  static final class Upload implements RestHandler {
+    private final Dispatcher dispatcher;
+
+    Upload(Dispatcher dispatcher) {
+      this.dispatcher = dispatcher;
+    }
+
+    @Override
+    public HttpMethod method() {
+      return HttpMethod.POST;
+    }
+
+    @Override
+    public String path() {
+      return "/jars/upload";
+    }
+
+    @Override
+    public JarUploadResponse handle(RestRequest request) throws IOException {
+      FullHttpRequest http = request.http();
+      String contentType = http.headers().get(HttpHeaderNames.CONTENT_TYPE, "");
+      String id;
+      if (contentType.startsWith("multipart/form-data")) {
+        HttpPostRequestDecoder decoder = new HttpPostRequestDecoder(http);
+        try {
+          FileUpload file = null;
+          for (InterfaceHttpData data : decoder.getBodyHttpDatas()) {
+            if (data instanceof FileUpload f) {
+              file = f;
+              break;
+            }
+          }
+          if (file == null) {
+            throw new IllegalArgumentException(
+                "The upload holds no file part (use the field 'jarfile')");
+          }
+          try (InputStream in =
+              new ByteBufInputStream(file.getByteBuf().retainedDuplicate(), true)) {
+            id = dispatcher.upload(in, file.getFilename());
+          }
+        } finally {
+          decoder.destroy();
+        }
+      } else {
+        try (InputStream in = new ByteBufInputStream(http.content().retainedDuplicate(), true)) {
+          id = dispatcher.upload(in, "request body");
+        }
+      }
+      return new JarUploadResponse(id + ".jar", id, "success");
+    }
+  }
+
+  /** {@code POST /jars/:jarid/run}: runs the jar's program, which submits its job. */
+  static final class Run implements RestHandler {
+    private final Dispatcher dispatcher;
+
+    Run(Dispatcher dispatcher) {
+      this.dispatcher = dispatcher;
+    }
+
+    @Override
+    public HttpMethod method() {
+      return HttpMethod.POST;
+    }
+
+    @Override
+    public String path() {
+      return "/jars/:jarid/run";
+    }
+
+    @Override
+    public JarRunResponse handle(RestRequest request) throws Exception {
+      JarRunRequest run = request.body(JarRunRequest.class);
+      String jobId =
+          dispatcher.run(
+              request.pathParameter("jarid"),
+              run.entryClass(),
+              run.args(),
+              run.parallelism(),
+              run.settings());
+      return new JarRunResponse(jobId);
+    }
+  }
+}

@@ -1,0 +1,258 @@
+package io.weir.cluster.rest.handlers;
+
+import io.netty.handler.codec.http.HttpMethod;
+import io.weir.api.CheckpointStatistics;
+import io.weir.api.JobExecutionException;
+import io.weir.cluster.jobmanager.ClusterGateway;
+import io.weir.cluster.jobmanager.Dispatcher;
+import io.weir.cluster.rest.RestHandler;
+import io.weir.cluster.rest.RestRequest;
+import io.weir.cluster.rest.messages.CancelJobResponse;
+import io.weir.cluster.rest.messages.CheckpointingStatistics;
+import io.weir.cluster.rest.messages.JobDetails;
+import io.weir.cluster.rest.messages.JobExceptions;
+import io.weir.cluster.rest.messages.JobSummary;
+import io.weir.cluster.rest.messages.JobsOverview;
+import io.weir.cluster.rest.messages.JobsResponse;
+import io.weir.cluster.rpc.WeirMessages;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** The jobs resource: listing, one job's summary, exceptions and checkpoints, cancelling. */
+final class JobHandlers {
+
+  private static final Logger LOG = LoggerFactory.getLogger(JobHandlers.class);
+
+  private JobHandlers() {}
+
+  /** A GET handler of {@code path}. */
+  private abstract static class Get implements RestHandler {
+    final Dispatcher dispatcher;
+    private final String path;
+
+    Get(Dispatcher dispatcher, String path) {
+      this.dispatcher = dispatcher;
+      this.path = path;
+    }
+
+    @Override
+    public HttpMethod method() {
+      return HttpMethod.GET;
+    }
+
+    @Override
+    public String path() {
+      return path;
+    }
+  }
+
+  /** {@code GET /jobs}: every job's id and status. */
+  static final class Jobs extends Get {
+    Jobs(Dispatcher dispatcher) {
+      super(dispatcher, "/jobs");
+    }
+
+    @Override
+    public JobsResponse handle(RestRequest request) {
+      List<JobsResponse.JobIdWithStatus> jobs = new ArrayList<>();
+      for (Dispatcher.Job job : dispatcher.jobs()) {
+        jobs.add(new JobsResponse.JobIdWithStatus(job.id(), job.status().name()));
+      }
+      return new JobsResponse(jobs);
+    }
+  }
+
+  /** {@code GET /jobs/overview}: every job's summary. */
+  static final class Overview extends Get {
+    Overview(Dispatcher dispatcher) {
+      super(dispatcher, "/jobs/overview");
+    }
+
+    @Override
+    public JobsOverview handle(RestRequest request) {
+      return new JobsOverview(dispatcher.jobs().stream().map(JobHandlers::summary).toList());
+    }
+  }
+
+  /** {@code GET /jobs/:jobid}: a job's summary and exception history. */
+  static final class Details extends Get {
+    Details(Dispatcher dispatcher) {
+      super(dispatcher, "/jobs/:jobid");
+    }
+
+    @Override
+    public JobDetails handle(RestRequest request) {
+      Dispatcher.Job job = JobLookup.find(dispatcher, jobId(request));
+      return JobDetails.of(summary(job), exceptions(job));
+    }
+  }
+
+  /** {@code GET /jobs/:jobid/exceptions}. */
+  static final class Exceptions extends Get {
+    Exceptions(Dispatcher dispatcher) {
+      super(dispatcher, "/jobs/:jobid/exceptions");
+    }
+
+    @Override
+    public JobExceptions handle(RestRequest request) {
+      return exceptions(JobLookup.find(dispatcher, jobId(request)));
+    }
+  }
+
+  /** {@code GET /jobs/:jobid/checkpoints}. */
+  static final class Checkpoints extends Get {
+    Checkpoints(Dispatcher dispatcher) {
+      super(dispatcher, "/jobs/:jobid/checkpoints");
+    }
+
+    @Override
+    public CheckpointingStatistics handle(RestRequest request) {
+      Dispatcher.Job job = JobLookup.find(dispatcher, jobId(request));
+      return checkpoints(job.master().getCheckpointStatistics());
+    }
+  }
+
+  /** {@code PATCH /jobs/:jobid} (Flink's) or {@code POST /jobs/:jobid/cancel}: cancels the job. */
+  static final class Cancel implements RestHandler {
+    private final Dispatcher dispatcher;
+    private final HttpMethod method;
+    private final String path;
+
+    private Cancel(Dispatcher dispatcher, HttpMethod method, String path) {
+      this.dispatcher = dispatcher;
+      this.method = method;
+      this.path = path;
+    }
+
+    static Cancel patch(Dispatcher dispatcher) {
+      return new Cancel(dispatcher, HttpMethod.PATCH, "/jobs/:jobid");
+    }
+
+    static Cancel post(Dispatcher dispatcher) {
+      return new Cancel(dispatcher, HttpMethod.POST, "/jobs/:jobid/cancel");
+    }
+
+    @Override
+    public HttpMethod method() {
+      return method;
+    }
+
+    @Override
+    public String path() {
+      return path;
+    }
+
+    @Override
+    public CancelJobResponse handle(RestRequest request) {
+      Dispatcher.Job job = JobLookup.find(dispatcher, jobId(request));
+      LOG.info(
+          "Cancelling job '{}' ({}) on request of {}",
+          job.name(),
+          job.id(),
+          request.remoteAddress());
+      var unused = job.master().cancel();
+      return new CancelJobResponse(job.id(), "CANCELLING");
+    }
+  }
+
+  private static String jobId(RestRequest request) {
+    return request.pathParameter("jobid");
+  }
+
+  static JobSummary summary(Dispatcher.Job job) {
+    // Flink's fields: end-time is -1 while the job runs, duration runs until now until it ends.
+    long end = job.master().endTimeMillis();
+    long now = System.currentTimeMillis();
+    Map<String, Long> metrics = null;
+    String failure = null;
+    var result = job.master().getJobExecutionResult();
+    if (result.isDone()) {
+      try {
+        metrics = result.get().metrics();
+      } catch (ExecutionException e) {
+        Throwable cause = e.getCause();
+        failure =
+            cause instanceof JobExecutionException
+                ? cause.getMessage()
+                : WeirMessages.describe(cause);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+    return new JobSummary(
+        job.id(),
+        job.name(),
+        job.status().name(),
+        job.startTime(),
+        end,
+        (end < 0 ? now : end) - job.startTime(),
+        now,
+        job.program().entryClass(),
+        job.program().jarId(),
+        metrics,
+        failure);
+  }
+
+  static JobExceptions exceptions(Dispatcher.Job job) {
+    List<JobExceptions.Entry> entries = new ArrayList<>();
+    for (ClusterGateway.ExceptionEntry e : job.gateway().exceptions()) {
+      entries.add(
+          new JobExceptions.Entry(
+              e.exceptionName(), e.message(), e.timestamp(), e.taskName(), e.location()));
+    }
+    return new JobExceptions(new JobExceptions.ExceptionHistory(entries, false));
+  }
+
+  static CheckpointingStatistics checkpoints(List<CheckpointStatistics> stats) {
+    long completed = 0;
+    long failed = 0;
+    long inProgress = 0;
+    List<CheckpointingStatistics.Checkpoint> history = new ArrayList<>();
+    CheckpointingStatistics.Checkpoint latest = null;
+    for (CheckpointStatistics s : stats) {
+      switch (s.status()) {
+        case COMPLETED -> completed++;
+        case FAILED -> failed++;
+        case IN_PROGRESS -> inProgress++;
+      }
+      List<CheckpointingStatistics.Subtask> subtasks = new ArrayList<>();
+      for (CheckpointStatistics.SubtaskCheckpointStatistics t : s.subtasks()) {
+        subtasks.add(
+            new CheckpointingStatistics.Subtask(
+                t.taskName(),
+                t.subtaskIndex(),
+                t.startDelayMillis(),
+                t.alignmentDurationMillis(),
+                t.unaligned(),
+                t.channelStateBytes(),
+                t.syncDurationMillis(),
+                t.asyncDurationMillis(),
+                t.stateSizeBytes(),
+                t.checkpointedSizeBytes()));
+      }
+      CheckpointingStatistics.Checkpoint checkpoint =
+          new CheckpointingStatistics.Checkpoint(
+              s.checkpointId(),
+              s.status().name(),
+              s.unaligned(),
+              s.triggerTimestamp(),
+              s.endToEndDurationMillis(),
+              s.stateSizeBytes(),
+              s.checkpointedSizeBytes(),
+              s.externalPath(),
+              subtasks);
+      history.add(checkpoint);
+      if (s.status() == CheckpointStatistics.Status.COMPLETED) {
+        latest = checkpoint;
+      }
+    }
+    return new CheckpointingStatistics(
+        new CheckpointingStatistics.Counts(completed, failed, inProgress, stats.size()),
+        new CheckpointingStatistics.Latest(latest),
+        history);
+  }
+}

@@ -1,0 +1,54 @@
+package io.weir.cluster.rest.handlers;
+
+import io.weir.cluster.jobmanager.Dispatcher;
+import io.weir.cluster.jobmanager.TaskManagerRegistry;
+import io.weir.cluster.rest.RestHandler;
+import io.weir.cluster.rest.Router;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The JobManager's REST API with Flink's paths: {@code POST /jars/upload}, {@code POST
+ * /jars/:jarid/run}, {@code GET /jobs}, {@code GET /jobs/overview}, {@code GET /jobs/:jobid},
+ * {@code GET /jobs/:jobid/exceptions}, {@code GET /jobs/:jobid/checkpoints}, {@code PATCH
+ * /jobs/:jobid} or {@code POST /jobs/:jobid/cancel}, {@code POST /jobs/:jobid/savepoints}, {@code
+ * POST /jobs/:jobid/stop} and {@code GET /jobs/:jobid/savepoints/:triggerid} (asynchronous, as
+ * Flink's: the POST answers a {@code request-id} to poll), {@code GET /taskmanagers}.
+ */
+public final class JobManagerEndpoints {
+
+  private final SavepointHandlers.Triggers triggers = new SavepointHandlers.Triggers();
+  private final Router router;
+
+  public JobManagerEndpoints(Dispatcher dispatcher, TaskManagerRegistry registry) {
+    List<RestHandler> handlers =
+        List.of(
+            new JarHandlers.Upload(dispatcher),
+            new JarHandlers.Run(dispatcher),
+            new JobHandlers.Jobs(dispatcher),
+            new JobHandlers.Overview(dispatcher),
+            new JobHandlers.Details(dispatcher),
+            new JobHandlers.Exceptions(dispatcher),
+            new JobHandlers.Checkpoints(dispatcher),
+            JobHandlers.Cancel.patch(dispatcher),
+            JobHandlers.Cancel.post(dispatcher),
+            new SavepointHandlers.Trigger(dispatcher, triggers),
+            new SavepointHandlers.Stop(dispatcher, triggers),
+            new SavepointHandlers.Status(dispatcher, triggers),
+            new TaskManagersHandler(registry));
+    this.router = new Router(handlers);
+  }
+
+  public Router router() {
+    return router;
+  }
+
+  /**
+   * Completes once every savepoint or stop triggered so far for the job has ended and its outcome
+   * has been written to a client that asked for it: a client polling for the savepoint of a stop
+   * gets its answer even though the job has ended.
+   */
+  public CompletableFuture<Void> savepointOutcomesSent(String jobId) {
+    return triggers.outcomesSent(jobId);
+  }
+}

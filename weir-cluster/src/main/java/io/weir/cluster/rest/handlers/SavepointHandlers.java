@@ -1,0 +1,181 @@
+package io.weir.cluster.rest.handlers;
+
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.weir.cluster.jobmanager.Dispatcher;
+import io.weir.cluster.rest.RestException;
+import io.weir.cluster.rest.RestHandler;
+import io.weir.cluster.rest.RestRequest;
+import io.weir.cluster.rest.messages.SavepointStatus;
+import io.weir.cluster.rest.messages.SavepointTriggerRequest;
+import io.weir.cluster.rest.messages.StopWithSavepointRequest;
+import io.weir.cluster.rest.messages.TriggerResponse;
+import io.weir.cluster.rpc.WeirMessages;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Savepoints, asynchronous as Flink's: {@code POST /jobs/:jobid/savepoints} and {@code POST
+ * /jobs/:jobid/stop} answer a trigger id, {@code GET /jobs/:jobid/savepoints/:triggerid} the
+ * outcome.
+ */
+final class SavepointHandlers {
+
+  private static final Logger LOG = LoggerFactory.getLogger(SavepointHandlers.class);
+
+  private SavepointHandlers() {}
+
+  /**
+   * Savepoints and stops triggered through the API, by job id and trigger id, each with its outcome
+   * and whether a client has been sent that outcome (the local session cluster of {@code weir run}
+   * serves until it has). Thread safe.
+   */
+  static final class Triggers {
+    private record Trigger(
+        String jobId, CompletableFuture<String> savepoint, CompletableFuture<Void> answered) {}
+
+    private final Map<String, Trigger> triggers = new ConcurrentHashMap<>();
+
+    String register(String jobId, CompletableFuture<String> savepoint) {
+      String triggerId = UUID.randomUUID().toString().replace("-", "");
+      triggers.put(
+          jobId + "/" + triggerId, new Trigger(jobId, savepoint, new CompletableFuture<>()));
+      return triggerId;
+    }
+
+    CompletableFuture<Void> outcomesSent(String jobId) {
+      return CompletableFuture.allOf(
+          triggers.values().stream()
+              .filter(t -> t.jobId().equals(jobId))
+              .map(Trigger::answered)
+              .toArray(CompletableFuture[]::new));
+    }
+  }
+
+  /** {@code POST /jobs/:jobid/savepoints}: a savepoint, and with {@code cancel-job} a cancel. */
+  static final class Trigger implements RestHandler {
+    private final Dispatcher dispatcher;
+    private final Triggers triggers;
+
+    Trigger(Dispatcher dispatcher, Triggers triggers) {
+      this.dispatcher = dispatcher;
+      this.triggers = triggers;
+    }
+
+    @Override
+    public HttpMethod method() {
+      return HttpMethod.POST;
+    }
+
+    @Override
+    public String path() {
+      return "/jobs/:jobid/savepoints";
+    }
+
+    @Override
+    public TriggerResponse handle(RestRequest request) {
+      Dispatcher.Job job = JobLookup.find(dispatcher, request.pathParameter("jobid"));
+      SavepointTriggerRequest body = request.body(SavepointTriggerRequest.class);
+      String dir = body.targetDirectory();
+      LOG.info(
+          "Savepoint of job '{}' ({}) into {} on request of {}",
+          job.name(),
+          job.id(),
+          dir == null ? "the default savepoint directory" : dir,
+          request.remoteAddress());
+      CompletableFuture<String> savepoint = job.master().triggerSavepoint(dir);
+      if (body.cancelJob()) {
+        savepoint =
+            savepoint.thenCompose(location -> job.master().cancel().thenApply(v -> location));
+      }
+      return new TriggerResponse(triggers.register(job.id(), savepoint));
+    }
+  }
+
+  /** {@code POST /jobs/:jobid/stop}: stop with a savepoint, and with {@code drain} drained. */
+  static final class Stop implements RestHandler {
+    private final Dispatcher dispatcher;
+    private final Triggers triggers;
+
+    Stop(Dispatcher dispatcher, Triggers triggers) {
+      this.dispatcher = dispatcher;
+      this.triggers = triggers;
+    }
+
+    @Override
+    public HttpMethod method() {
+      return HttpMethod.POST;
+    }
+
+    @Override
+    public String path() {
+      return "/jobs/:jobid/stop";
+    }
+
+    @Override
+    public TriggerResponse handle(RestRequest request) {
+      Dispatcher.Job job = JobLookup.find(dispatcher, request.pathParameter("jobid"));
+      StopWithSavepointRequest body = request.body(StopWithSavepointRequest.class);
+      LOG.info(
+          "Stopping job '{}' ({}) with a savepoint{} on request of {}",
+          job.name(),
+          job.id(),
+          body.drain() ? " and drain" : "",
+          request.remoteAddress());
+      return new TriggerResponse(
+          triggers.register(
+              job.id(), job.master().stopWithSavepoint(body.targetDirectory(), body.drain())));
+    }
+  }
+
+  /** {@code GET /jobs/:jobid/savepoints/:triggerid}: in progress, its location, or its failure. */
+  static final class Status implements RestHandler {
+    private final Dispatcher dispatcher;
+    private final Triggers triggers;
+
+    Status(Dispatcher dispatcher, Triggers triggers) {
+      this.dispatcher = dispatcher;
+      this.triggers = triggers;
+    }
+
+    @Override
+    public HttpMethod method() {
+      return HttpMethod.GET;
+    }
+
+    @Override
+    public String path() {
+      return "/jobs/:jobid/savepoints/:triggerid";
+    }
+
+    @Override
+    public Object handle(RestRequest request) {
+      Dispatcher.Job job = JobLookup.find(dispatcher, request.pathParameter("jobid"));
+      String triggerId = request.pathParameter("triggerid");
+      Triggers.Trigger trigger = triggers.triggers.get(job.id() + "/" + triggerId);
+      if (trigger == null) {
+        throw new RestException(
+            HttpResponseStatus.NOT_FOUND,
+            "No savepoint with trigger id " + triggerId + " for job " + job.id());
+      }
+      CompletableFuture<String> savepoint = trigger.savepoint();
+      if (!savepoint.isDone()) {
+        return SavepointStatus.inProgress();
+      }
+      SavepointStatus outcome;
+      try {
+        outcome = SavepointStatus.completed(savepoint.join());
+      } catch (CompletionException | CancellationException e) {
+        Throwable cause = e.getCause() != null ? e.getCause() : e;
+        outcome = SavepointStatus.failed(cause.getClass().getName(), WeirMessages.describe(cause));
+      }
+      return new AnswerThen(outcome, () -> trigger.answered().complete(null));
+    }
+  }
+}

@@ -1,0 +1,49 @@
+package io.weir.cluster.rest.handlers;
+
+import io.netty.handler.codec.http.HttpMethod;
+import io.weir.cluster.jobmanager.TaskManagerRegistry;
+import io.weir.cluster.rest.RestHandler;
+import io.weir.cluster.rest.RestRequest;
+import io.weir.cluster.rest.messages.TaskManagersResponse;
+import io.weir.cluster.rpc.Messages;
+import io.weir.cluster.rpc.TaskManagerStatus;
+import java.util.ArrayList;
+import java.util.List;
+
+/** {@code GET /taskmanagers}: each TaskManager as of its last heartbeat. */
+final class TaskManagersHandler implements RestHandler {
+  private final TaskManagerRegistry registry;
+
+  TaskManagersHandler(TaskManagerRegistry registry) {
+    this.registry = registry;
+  }
+
+  @Override
+  public HttpMethod method() {
+    return HttpMethod.GET;
+  }
+
+  @Override
+  public String path() {
+    return "/taskmanagers";
+  }
+
+  @Override
+  public TaskManagersResponse handle(RestRequest request) {
+    List<TaskManagersResponse.TaskManagerInfo> infos = new ArrayList<>();
+    for (TaskManagerRegistry.TaskManager tm : registry.taskManagers()) {
+      TaskManagerStatus status = tm.status();
+      infos.add(
+          new TaskManagersResponse.TaskManagerInfo(
+              tm.id(),
+              tm.address(),
+              tm.slots(),
+              tm.freeSlots(),
+              status.getRunningList().stream().map(t -> Messages.fromProto(t).toString()).toList(),
+              List.copyOf(status.getLoadedJobsList()),
+              status.getOutputBuffers(),
+              status.getOutputBuffers() * status.getBufferSize()));
+    }
+    return new TaskManagersResponse(infos);
+  }
+}

@@ -1,0 +1,13 @@
+package io.weir.cluster.rest.messages;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+
+/**
+ * {@code POST /jobs/:jobid/stop}, Flink's fields.
+ *
+ * @param targetDirectory where to write the savepoint; null: the job's {@code
+ *     execution.checkpointing.savepoint-dir}
+ * @param drain whether to end the job's input (event time to its end) before the savepoint
+ */
+public record StopWithSavepointRequest(
+    @JsonInclude(JsonInclude.Include.NON_NULL) String targetDirectory, boolean drain) {}

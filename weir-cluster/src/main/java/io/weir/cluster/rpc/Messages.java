@@ -1,0 +1,143 @@
+package io.weir.cluster.rpc;
+
+import io.weir.api.CheckpointStatistics;
+import io.weir.runtime.checkpoint.CorruptCheckpointException;
+import io.weir.runtime.recovery.Failures;
+import io.weir.runtime.task.TaskState;
+import io.weir.runtime.taskexecutor.ExecutionAttemptId;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+
+/** Conversions between runtime values and control-plane messages. */
+public final class Messages {
+
+  private Messages() {}
+
+  public static AttemptId toProto(ExecutionAttemptId id) {
+    return AttemptId.newBuilder()
+        .setJobId(id.jobId())
+        .setVertex(id.vertex())
+        .setSubtask(id.subtask())
+        .setAttempt(id.attempt())
+        .build();
+  }
+
+  public static ExecutionAttemptId fromProto(AttemptId id) {
+    return new ExecutionAttemptId(id.getJobId(), id.getVertex(), id.getSubtask(), id.getAttempt());
+  }
+
+  public static Failure toProto(Throwable t) {
+    if (t == null) {
+      return Failure.getDefaultInstance();
+    }
+    StringWriter trace = new StringWriter();
+    t.printStackTrace(new PrintWriter(trace));
+    StringBuilder message = new StringBuilder();
+    for (Throwable c = t; c != null; c = c.getCause()) {
+      String m = c.getMessage() == null ? c.getClass().getSimpleName() : c.getMessage();
+      if (message.indexOf(m) < 0) {
+        message.append(message.length() == 0 ? "" : "; caused by: ").append(m);
+      }
+    }
+    return Failure.newBuilder()
+        .setClassName(t.getClass().getName())
+        .setMessage(message.toString())
+        .setStackTrace(trace.toString())
+        .setNonRecoverable(Failures.findNonRecoverable(t) != null)
+        .setCorruptCheckpointId(CorruptCheckpointException.findIn(t))
+        .build();
+  }
+
+  /** A failure from another process, classified as it was there. */
+  public static Throwable fromProto(Failure f) {
+    RemoteFailure remote =
+        f.getNonRecoverable()
+            ? new NonRecoverableRemoteFailure(f.getClassName(), f.getMessage(), f.getStackTrace())
+            : new RemoteFailure(f.getClassName(), f.getMessage(), f.getStackTrace());
+    if (f.getCorruptCheckpointId() >= 0) {
+      return new CorruptCheckpointException(f.getCorruptCheckpointId(), f.getMessage(), remote);
+    }
+    return remote;
+  }
+
+  public static io.weir.cluster.rpc.TaskState toProto(TaskState state) {
+    return switch (state) {
+      case FINISHED -> io.weir.cluster.rpc.TaskState.FINISHED;
+      case FAILED -> io.weir.cluster.rpc.TaskState.FAILED;
+      case CANCELED -> io.weir.cluster.rpc.TaskState.CANCELED;
+      default -> throw new IllegalArgumentException("Not a terminal task state: " + state);
+    };
+  }
+
+  public static TaskState fromProto(io.weir.cluster.rpc.TaskState state) {
+    return switch (state) {
+      case FINISHED -> TaskState.FINISHED;
+      case FAILED -> TaskState.FAILED;
+      case CANCELED -> TaskState.CANCELED;
+      default -> throw new IllegalArgumentException("Not a terminal task state: " + state);
+    };
+  }
+
+  public static SubtaskStatistics toProto(CheckpointStatistics.SubtaskCheckpointStatistics s) {
+    if (s == null) {
+      return SubtaskStatistics.getDefaultInstance();
+    }
+    return SubtaskStatistics.newBuilder()
+        .setTaskName(s.taskName())
+        .setSubtaskIndex(s.subtaskIndex())
+        .setStartDelayMillis(s.startDelayMillis())
+        .setAlignmentDurationMillis(s.alignmentDurationMillis())
+        .setUnaligned(s.unaligned())
+        .setChannelStateBytes(s.channelStateBytes())
+        .setSyncDurationMillis(s.syncDurationMillis())
+        .setAsyncDurationMillis(s.asyncDurationMillis())
+        .setStateSizeBytes(s.stateSizeBytes())
+        .setCheckpointedSizeBytes(s.checkpointedSizeBytes())
+        .build();
+  }
+
+  public static CheckpointStatistics.SubtaskCheckpointStatistics fromProto(SubtaskStatistics s) {
+    return new CheckpointStatistics.SubtaskCheckpointStatistics(
+        s.getTaskName(),
+        s.getSubtaskIndex(),
+        s.getStartDelayMillis(),
+        s.getAlignmentDurationMillis(),
+        s.getUnaligned(),
+        s.getChannelStateBytes(),
+        s.getSyncDurationMillis(),
+        s.getAsyncDurationMillis(),
+        s.getStateSizeBytes(),
+        s.getCheckpointedSizeBytes());
+  }
+
+  /** A failure raised in another process: its class name, messages and stack trace as text. */
+  public static class RemoteFailure extends Exception {
+    private static final long serialVersionUID = 1L;
+    private final String remoteClass;
+    private final String remoteTrace;
+
+    RemoteFailure(String remoteClass, String message, String remoteTrace) {
+      super(message, null, false, false);
+      this.remoteClass = remoteClass;
+      this.remoteTrace = remoteTrace;
+    }
+
+    public String remoteClass() {
+      return remoteClass;
+    }
+
+    public String remoteTrace() {
+      return remoteTrace;
+    }
+  }
+
+  /** A remote failure that would recur on every attempt. */
+  static final class NonRecoverableRemoteFailure extends RemoteFailure
+      implements io.weir.runtime.recovery.NonRecoverable {
+    private static final long serialVersionUID = 1L;
+
+    NonRecoverableRemoteFailure(String remoteClass, String message, String remoteTrace) {
+      super(remoteClass, message, remoteTrace);
+    }
+  }
+}

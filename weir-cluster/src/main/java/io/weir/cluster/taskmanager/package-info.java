@@ -1,0 +1,11 @@
+/**
+ * The TaskManager process: registration with backoff, heartbeats, the control port the JobManager
+ * calls ({@link io.weir.cluster.taskmanager.TaskManagerRpc}) and one {@link
+ * io.weir.cluster.taskmanager.JobOnTaskManager} per job (its class loader, its plan rebuilt from
+ * the job's program, an in-process {@code TaskExecutor} that reports back in order).
+ *
+ * <p>May use {@code rpc}, {@code data} (its data port), {@code client} (a job's program and class
+ * loader) and the top-level settings. Never {@code jobmanager} or {@code rest}: it reaches the
+ * JobManager only through the control plane.
+ */
+package io.weir.cluster.taskmanager;

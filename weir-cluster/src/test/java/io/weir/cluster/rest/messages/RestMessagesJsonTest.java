@@ -1,0 +1,234 @@
+package io.weir.cluster.rest.messages;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The JSON of every REST message, pinned to the byte: field names are Flink's, and clients (Weir's
+ * and Flink's tools) read them. Each reply also reads back into the record {@code ClusterClient}
+ * reads it as.
+ */
+class RestMessagesJsonTest {
+
+  private static final ObjectMapper JSON = RestJson.MAPPER;
+
+  private static final JobSummary RUNNING =
+      new JobSummary(
+          "j1", "Count", "RUNNING", 1000, -1, 500, 1500, "com.example.Main", "abc", null, null);
+  private static final JobSummary FINISHED =
+      new JobSummary(
+          "j2",
+          "Count",
+          "FINISHED",
+          1000,
+          2000,
+          1000,
+          2500,
+          "com.example.Main",
+          "abc",
+          Map.of("records", 42L),
+          null);
+  private static final JobSummary FAILED =
+      new JobSummary(
+          "j3", "Count", "FAILED", 1000, 2000, 1000, 2500, "M", "abc", null, "boom; caused by: x");
+
+  private static final String RUNNING_JSON =
+      "{\"jid\":\"j1\",\"name\":\"Count\",\"state\":\"RUNNING\",\"start-time\":1000,"
+          + "\"end-time\":-1,\"duration\":500,\"now\":1500,\"entryClass\":\"com.example.Main\","
+          + "\"jarId\":\"abc\"";
+
+  private static final JobExceptions EXCEPTIONS =
+      new JobExceptions(
+          new JobExceptions.ExceptionHistory(
+              List.of(
+                  new JobExceptions.Entry(
+                      "java.lang.IllegalStateException", "boom", 1234, "Map (2)", "tm-1"),
+                  new JobExceptions.Entry("X", null, 5, "Sink (1)", "-")),
+              false));
+  private static final String EXCEPTIONS_JSON =
+      "{\"exceptionHistory\":{\"entries\":[{\"exceptionName\":\"java.lang.IllegalStateException\","
+          + "\"message\":\"boom\",\"timestamp\":1234,\"taskName\":\"Map (2)\","
+          + "\"taskManagerId\":\"tm-1\"},{\"exceptionName\":\"X\",\"message\":null,"
+          + "\"timestamp\":5,\"taskName\":\"Sink (1)\",\"taskManagerId\":\"-\"}],"
+          + "\"truncated\":false}}";
+
+  @Test
+  void jarUploadAndRun() throws Exception {
+    pin(
+        new JarUploadResponse("abc.jar", "abc", "success"),
+        "{\"filename\":\"abc.jar\",\"id\":\"abc\",\"status\":\"success\"}");
+    pin(new JarRunResponse("j1"), "{\"jobid\":\"j1\"}");
+  }
+
+  @Test
+  void jobsAndTheirOverview() throws Exception {
+    pin(
+        new JobsResponse(
+            List.of(
+                new JobsResponse.JobIdWithStatus("j1", "RUNNING"),
+                new JobsResponse.JobIdWithStatus("j2", "FINISHED"))),
+        "{\"jobs\":[{\"id\":\"j1\",\"status\":\"RUNNING\"},{\"id\":\"j2\",\"status\":\"FINISHED\"}]}");
+    pin(new JobsOverview(List.of(RUNNING)), "{\"jobs\":[" + RUNNING_JSON + "}]}");
+  }
+
+  @Test
+  void aJobsSummaryHasMetricsOnceFinishedAndAFailureOnceFailed() throws Exception {
+    pin(RUNNING, RUNNING_JSON + "}");
+    pin(
+        FINISHED,
+        "{\"jid\":\"j2\",\"name\":\"Count\",\"state\":\"FINISHED\",\"start-time\":1000,"
+            + "\"end-time\":2000,\"duration\":1000,\"now\":2500,"
+            + "\"entryClass\":\"com.example.Main\",\"jarId\":\"abc\",\"metrics\":{\"records\":42}}");
+    pin(
+        FAILED,
+        "{\"jid\":\"j3\",\"name\":\"Count\",\"state\":\"FAILED\",\"start-time\":1000,"
+            + "\"end-time\":2000,\"duration\":1000,\"now\":2500,\"entryClass\":\"M\","
+            + "\"jarId\":\"abc\",\"failure\":\"boom; caused by: x\"}");
+  }
+
+  @Test
+  void jobDetailsAreTheSummaryAndTheExceptions() throws Exception {
+    pin(EXCEPTIONS, EXCEPTIONS_JSON);
+    pin(
+        JobDetails.of(RUNNING, EXCEPTIONS),
+        RUNNING_JSON + ",\"exceptions\":" + EXCEPTIONS_JSON + "}");
+  }
+
+  @Test
+  void checkpoints() throws Exception {
+    CheckpointingStatistics.Checkpoint completed =
+        new CheckpointingStatistics.Checkpoint(
+            3,
+            "COMPLETED",
+            true,
+            100,
+            20,
+            4096,
+            1024,
+            "file:/cp/chk-3",
+            List.of(new CheckpointingStatistics.Subtask("Map", 1, 2, 3, true, 4, 5, 6, 7, 8)));
+    CheckpointingStatistics.Checkpoint inProgress =
+        new CheckpointingStatistics.Checkpoint(
+            4, "IN_PROGRESS", false, 200, 0, 0, 0, null, List.of());
+    pin(
+        new CheckpointingStatistics(
+            new CheckpointingStatistics.Counts(1, 0, 1, 2),
+            new CheckpointingStatistics.Latest(completed),
+            List.of(completed, inProgress)),
+        "{\"counts\":{\"completed\":1,\"failed\":0,\"in_progress\":1,\"total\":2},"
+            + "\"latest\":{\"completed\":"
+            + "{\"id\":3,\"status\":\"COMPLETED\",\"is_unaligned\":true,\"trigger_timestamp\":100,"
+            + "\"end_to_end_duration\":20,\"state_size\":4096,\"checkpointed_size\":1024,"
+            + "\"external_path\":\"file:/cp/chk-3\",\"subtasks\":[{\"task\":\"Map\",\"index\":1,"
+            + "\"start_delay\":2,\"alignment_duration\":3,\"unaligned\":true,"
+            + "\"channel_state_size\":4,\"sync_duration\":5,\"async_duration\":6,"
+            + "\"state_size\":7,\"checkpointed_size\":8}]}},"
+            + "\"history\":[{\"id\":3,\"status\":\"COMPLETED\",\"is_unaligned\":true,"
+            + "\"trigger_timestamp\":100,\"end_to_end_duration\":20,\"state_size\":4096,"
+            + "\"checkpointed_size\":1024,\"external_path\":\"file:/cp/chk-3\",\"subtasks\":"
+            + "[{\"task\":\"Map\",\"index\":1,\"start_delay\":2,\"alignment_duration\":3,"
+            + "\"unaligned\":true,\"channel_state_size\":4,\"sync_duration\":5,"
+            + "\"async_duration\":6,\"state_size\":7,\"checkpointed_size\":8}]},"
+            + "{\"id\":4,\"status\":\"IN_PROGRESS\",\"is_unaligned\":false,"
+            + "\"trigger_timestamp\":200,\"end_to_end_duration\":0,\"state_size\":0,"
+            + "\"checkpointed_size\":0,\"external_path\":null,\"subtasks\":[]}]}");
+    pin(
+        new CheckpointingStatistics(
+            new CheckpointingStatistics.Counts(0, 0, 0, 0),
+            new CheckpointingStatistics.Latest(null),
+            List.of()),
+        "{\"counts\":{\"completed\":0,\"failed\":0,\"in_progress\":0,\"total\":0},"
+            + "\"latest\":{},\"history\":[]}");
+  }
+
+  @Test
+  void savepointsAndStops() throws Exception {
+    pin(new TriggerResponse("t1"), "{\"request-id\":\"t1\"}");
+    pin(SavepointStatus.inProgress(), "{\"status\":{\"id\":\"IN_PROGRESS\"}}");
+    pin(
+        SavepointStatus.completed("file:/sp/savepoint-1"),
+        "{\"status\":{\"id\":\"COMPLETED\"},\"operation\":{\"location\":\"file:/sp/savepoint-1\"}}");
+    pin(
+        SavepointStatus.failed("java.io.IOException", "disk full"),
+        "{\"status\":{\"id\":\"COMPLETED\"},\"operation\":{\"failure-cause\":"
+            + "{\"class\":\"java.io.IOException\",\"stack-trace\":\"disk full\"}}}");
+  }
+
+  @Test
+  void cancelTaskManagersAndErrors() throws Exception {
+    pin(new CancelJobResponse("j1", "CANCELLING"), "{\"jobid\":\"j1\",\"status\":\"CANCELLING\"}");
+    pin(
+        new TaskManagersResponse(
+            List.of(
+                new TaskManagersResponse.TaskManagerInfo(
+                    "tm-1",
+                    "127.0.0.1:4000",
+                    4,
+                    3,
+                    List.of("j1/0/0#0"),
+                    List.of("j1"),
+                    8,
+                    262144))),
+        "{\"taskmanagers\":[{\"id\":\"tm-1\",\"path\":\"127.0.0.1:4000\",\"slotsNumber\":4,"
+            + "\"freeSlots\":3,\"tasks\":[\"j1/0/0#0\"],\"loadedJobs\":[\"j1\"],"
+            + "\"outputBuffers\":8,\"outputBufferBytes\":262144}]}");
+    pin(new ErrorResponse(List.of("No job x")), "{\"errors\":[\"No job x\"]}");
+  }
+
+  @Test
+  void requestsAsWeirsClientSendsThem() throws Exception {
+    Map<String, String> settings = new LinkedHashMap<>();
+    settings.put("a", "1");
+    pin(
+        new JarRunRequest("com.example.Main", List.of("x"), 2, settings, null),
+        "{\"entryClass\":\"com.example.Main\",\"programArgsList\":[\"x\"],\"parallelism\":2,"
+            + "\"configuration\":{\"a\":\"1\"}}");
+    pin(
+        new JarRunRequest(null, List.of(), null, Map.of(), null),
+        "{\"programArgsList\":[],\"configuration\":{}}");
+    pin(
+        new SavepointTriggerRequest("/sp", false),
+        "{\"target-directory\":\"/sp\",\"cancel-job\":false}");
+    pin(new SavepointTriggerRequest(null, false), "{\"cancel-job\":false}");
+    pin(new StopWithSavepointRequest("/sp", true), "{\"targetDirectory\":\"/sp\",\"drain\":true}");
+    pin(new StopWithSavepointRequest(null, false), "{\"drain\":false}");
+  }
+
+  @Test
+  void requestsAsFlinksToolsSendThem() throws Exception {
+    JarRunRequest flink =
+        JSON.readValue(
+            "{\"entryClass\":\"M\",\"parallelism\":\"3\",\"programArgsList\":[\"a\",1],"
+                + "\"flinkConfiguration\":{\"k\":\"v\",\"n\":5},\"configuration\":{\"k\":\"x\"},"
+                + "\"allowNonRestoredState\":false,\"jobId\":null}",
+            JarRunRequest.class);
+    assertThat(flink.parallelism()).isEqualTo(3);
+    assertThat(flink.args()).containsExactly("a", "1");
+    assertThat(flink.settings()).containsExactly(Map.entry("k", "v"), Map.entry("n", "5"));
+
+    JarRunRequest empty = JSON.readValue("{}", JarRunRequest.class);
+    assertThat(empty.entryClass()).isNull();
+    assertThat(empty.args()).isEmpty();
+    assertThat(empty.settings()).isEmpty();
+
+    SavepointTriggerRequest savepoint =
+        JSON.readValue(
+            "{\"cancel-job\":\"true\",\"formatType\":\"CANONICAL\"}",
+            SavepointTriggerRequest.class);
+    assertThat(savepoint.cancelJob()).isTrue();
+    assertThat(savepoint.targetDirectory()).isNull();
+    assertThat(JSON.readValue("{}", StopWithSavepointRequest.class))
+        .isEqualTo(new StopWithSavepointRequest(null, false));
+  }
+
+  /** {@code message} is written as {@code json} exactly, and reads back equal. */
+  private static void pin(Object message, String json) throws Exception {
+    assertThat(JSON.writeValueAsString(message)).isEqualTo(json);
+    assertThat(JSON.readValue(json, message.getClass())).isEqualTo(message);
+  }
+}
