@@ -6,7 +6,7 @@ import java.util.Map;
 /**
  * Where every subtask of one attempt runs, as data addresses, so that a task executor knows which
  * channels are local and where to reach the others. {@link #LOCAL} says every subtask runs in this
- * process (the embedded cluster).
+ * process (local execution).
  *
  * @param byVertex per job vertex index, the data address of each subtask's process
  */

@@ -30,7 +30,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** Every DataStream transformation on the embedded cluster, with exact expected outputs. */
+/** Every DataStream transformation in local execution, with exact expected outputs. */
 @Timeout(30)
 @SuppressWarnings("SameNameButDifferent") // the Context of each function class
 public class TransformationsTest {
