@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
  * address, jars without a usable main class, a job needing more slots than exist, garbage bytes on
  * the control port, and peers with the wrong secret.
  */
-class ClusterBadInputTest {
+class ClusterBadInputIT {
 
   private static final String SECRET = "s3cret-for-tests";
   private static TestCluster cluster;

@@ -34,7 +34,7 @@ import org.junit.jupiter.api.Timeout;
  * and exit codes.
  */
 @Timeout(300)
-class SavepointCommandsTest {
+class SavepointCommandsIT {
 
   private static Path dir;
   private static String jobManager;

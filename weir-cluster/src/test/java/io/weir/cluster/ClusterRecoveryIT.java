@@ -26,7 +26,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * an exactly-once file sink survives SIGKILL of a TaskManager running it, three times, with exact
  * counts and output; a cancelled job leaves no task and no class loader on any TaskManager.
  */
-class ClusterRecoveryTest {
+class ClusterRecoveryIT {
 
   private static TestCluster cluster;
   private static String jarId;

@@ -26,7 +26,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * counts exactly 1..n, and the last stable offset reaches the end well before the transaction
  * timeout: the restored job aborted the killed TaskManager's open transactions by its ledger.
  */
-class ClusterKafkaExactlyOnceTest {
+class ClusterKafkaExactlyOnceIT {
 
   @RegisterExtension static final KafkaBroker KAFKA = new KafkaBroker();
 

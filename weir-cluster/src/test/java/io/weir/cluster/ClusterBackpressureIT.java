@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
  * two one-slot TaskManagers. The producers' output memory stays at the credit bound however long
  * the job runs, and unaligned checkpoints complete under that backpressure with in-flight data.
  */
-class ClusterBackpressureTest {
+class ClusterBackpressureIT {
 
   /** Default credits per channel (taskmanager.network.memory.buffers-per-channel). */
   private static final int CREDITS = 4;

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
  * {@code weir cluster start} starts a JobManager and TaskManagers in the background with PID and
  * log files; {@code weir cluster stop} stops every one and removes the PID files.
  */
-class ClusterStartStopTest {
+class ClusterStartStopIT {
 
   private static String execute(String... args) {
     PrintStream original = System.out;

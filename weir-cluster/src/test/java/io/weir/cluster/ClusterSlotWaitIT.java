@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
  * checkpoints resume (triggers made while it waited are delivered once it is deployed) and the job
  * finishes with exact output.
  */
-class ClusterSlotWaitTest {
+class ClusterSlotWaitIT {
 
   private static TestCluster cluster;
 

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
  * A TaskManager whose JobManager is killed cancels the tasks it runs (no orphan keeps writing) and
  * keeps trying to register, with backoff, instead of exiting.
  */
-class ClusterJobManagerLossTest {
+class ClusterJobManagerLossIT {
 
   private static TestCluster cluster;
 

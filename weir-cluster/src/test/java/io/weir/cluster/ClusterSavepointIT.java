@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Timeout;
  * and resumed from it ends with every key's counts exactly once.
  */
 @Timeout(300)
-class ClusterSavepointTest {
+class ClusterSavepointIT {
 
   private static TestCluster cluster;
   private static String jarId;
