@@ -261,6 +261,7 @@ public final class CheckpointCoordinator {
   /** Starts periodic triggering. */
   public synchronized void start() {
     running = true;
+    triggers.attemptStarted();
     scheduleTrigger(triggers.initialDelay());
     serveTriggerSoon();
   }

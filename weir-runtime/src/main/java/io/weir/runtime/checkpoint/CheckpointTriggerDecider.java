@@ -105,6 +105,15 @@ final class CheckpointTriggerDecider {
     }
   }
 
+  /**
+   * A new attempt of the job starts (after a failover): a stop-with-savepoint that completed before
+   * the job failed did not stop it, so checkpoints and savepoints start again. A pending one was
+   * aborted when the attempt ended.
+   */
+  void attemptStarted() {
+    stopWithSavepoint = NO_STOP_WITH_SAVEPOINT;
+  }
+
   /** True while a stop-with-savepoint is pending or has completed. */
   boolean stopping() {
     return stopWithSavepoint != NO_STOP_WITH_SAVEPOINT;

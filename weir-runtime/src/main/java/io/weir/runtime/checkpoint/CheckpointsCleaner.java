@@ -40,7 +40,8 @@ final class CheckpointsCleaner {
 
   /** The directory of savepoint {@code id}, which did not complete. */
   void discardSavepoint(long id, String directory) {
-    later(s -> s.discardSavepoint(directory), directory + ", of savepoint " + id + ", which failed");
+    later(
+        s -> s.discardSavepoint(directory), directory + ", of savepoint " + id + ", which failed");
   }
 
   /** Shared files up to {@code upToCheckpointId} that are not in {@code referenced}. */

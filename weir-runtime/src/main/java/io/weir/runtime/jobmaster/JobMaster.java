@@ -53,8 +53,8 @@ import org.slf4j.LoggerFactory;
  * Scheduler}, receives what task executors report ({@link JobMasterGateway}), and decides the job's
  * result and what happens to its checkpoints when it ends. The user's {@link JobClient}.
  *
- * <p>Talks to task executors only through {@link TaskExecutorGateway}, so local execution and
- * a cluster of processes run the same job master.
+ * <p>Talks to task executors only through {@link TaskExecutorGateway}, so local execution and a
+ * cluster of processes run the same job master.
  */
 public final class JobMaster implements JobClient, JobMasterGateway {
 

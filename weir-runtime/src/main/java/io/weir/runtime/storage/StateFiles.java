@@ -94,8 +94,8 @@ final class StateFiles {
   }
 
   /**
-   * Keeps {@code data} inline when it has at most {@code inlineThresholdBytes}, else writes it to
-   * a new file, at the relative path {@code newFile} gives.
+   * Keeps {@code data} inline when it has at most {@code inlineThresholdBytes}, else writes it to a
+   * new file, at the relative path {@code newFile} gives.
    */
   StreamStateHandle writeInlineOrFile(
       long checkpointId,

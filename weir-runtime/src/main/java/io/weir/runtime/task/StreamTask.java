@@ -58,8 +58,10 @@ public abstract class StreamTask implements Runnable {
 
   protected OperatorChain chain;
   private RecordWriter<?>[] writerArray = new RecordWriter<?>[0];
+
   /** Sends partly filled buffers within the buffer timeout; made when the task starts. */
   private OutputFlusher flusher;
+
   protected long numRecordsIn;
 
   protected final TaskCheckpointing checkpointing;

@@ -9,8 +9,8 @@ import io.weir.runtime.task.Waker;
  * Channels to and from subtasks that run in other processes. A {@link TaskExecutor} wires channels
  * between its own subtasks locally and asks its data plane for the others: the producer's end of a
  * channel whose consumer is elsewhere, and the feeding of an input channel whose producer is
- * elsewhere. Local execution has none (every subtask is local); a TaskManager's is the Netty
- * data plane.
+ * elsewhere. Local execution has none (every subtask is local); a TaskManager's is the Netty data
+ * plane.
  */
 public interface DataPlane {
 

@@ -46,8 +46,8 @@ import org.slf4j.LoggerFactory;
  * cancellations to them, and reports their acknowledgements and ends to the job master. Each job
  * has its own timer thread and snapshot threads here, released when the job ends.
  *
- * <p>Local execution runs one in the same JVM as its job master; a TaskManager process runs
- * one behind the control plane. Thread-safe.
+ * <p>Local execution runs one in the same JVM as its job master; a TaskManager process runs one
+ * behind the control plane. Thread-safe.
  */
 public final class TaskExecutor implements TaskExecutorGateway, AutoCloseable {
 

@@ -62,6 +62,17 @@ class CheckpointTriggerDeciderTest {
   }
 
   @Test
+  void aCompletedStopWithSavepointKeepsCheckpointsOffUntilTheJobFailsOverAndRunsAgain() {
+    decider.stopWithSavepointTriggered(5);
+    decider.checkpointEnded(now); // the savepoint completed: the job ends, unless a task fails
+    assertThat(decider.onTimer(0, now + INTERVAL)).isEqualTo(new WaitForEnd());
+
+    decider.attemptStarted();
+    assertThat(decider.stopping()).isFalse();
+    assertThat(decider.onTimer(0, now + INTERVAL)).isEqualTo(new TriggerNow(INTERVAL));
+  }
+
+  @Test
   void anIntervalOfZeroTurnsPeriodicCheckpointsOff() {
     assertThat(decider.periodic()).isTrue();
     assertThat(new CheckpointTriggerDecider(0, MIN_PAUSE, 1).periodic()).isFalse();

@@ -60,10 +60,10 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Savepoints end to end in local execution: stop with a savepoint and resume to exactly the
- * counts of an uninterrupted run, savepoints while the job goes on, drain, rescaling 2 → 4 → 1 with
- * keyed, list and union state, savepoints moved away from the job's checkpoints, ownership of the
- * restored checkpoint ({@code NO_CLAIM}, {@code CLAIM}), and the checks at submission.
+ * Savepoints end to end in local execution: stop with a savepoint and resume to exactly the counts
+ * of an uninterrupted run, savepoints while the job goes on, drain, rescaling 2 → 4 → 1 with keyed,
+ * list and union state, savepoints moved away from the job's checkpoints, ownership of the restored
+ * checkpoint ({@code NO_CLAIM}, {@code CLAIM}), and the checks at submission.
  *
  * <p>Also runs on RocksDB with incremental and with full checkpoints (weir-state-rocksdb's pom): a
  * savepoint must be self-contained there too.

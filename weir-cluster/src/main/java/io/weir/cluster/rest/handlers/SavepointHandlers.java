@@ -58,24 +58,35 @@ final class SavepointHandlers {
     }
   }
 
-  /** {@code POST /jobs/:jobid/savepoints}: a savepoint, and with {@code cancel-job} a cancel. */
-  static final class Trigger implements RestHandler {
-    private final Dispatcher dispatcher;
-    private final Triggers triggers;
+  /** A handler of the savepoint endpoints: the jobs it looks up, the triggers it shares. */
+  private abstract static class SavepointHandler implements RestHandler {
+    final Dispatcher dispatcher;
+    final Triggers triggers;
+    private final HttpMethod method;
+    private final String path;
 
-    Trigger(Dispatcher dispatcher, Triggers triggers) {
+    SavepointHandler(Dispatcher dispatcher, Triggers triggers, HttpMethod method, String path) {
       this.dispatcher = dispatcher;
       this.triggers = triggers;
+      this.method = method;
+      this.path = path;
     }
 
     @Override
-    public HttpMethod method() {
-      return HttpMethod.POST;
+    public final HttpMethod method() {
+      return method;
     }
 
     @Override
-    public String path() {
-      return "/jobs/:jobid/savepoints";
+    public final String path() {
+      return path;
+    }
+  }
+
+  /** {@code POST /jobs/:jobid/savepoints}: a savepoint, and with {@code cancel-job} a cancel. */
+  static final class Trigger extends SavepointHandler {
+    Trigger(Dispatcher dispatcher, Triggers triggers) {
+      super(dispatcher, triggers, HttpMethod.POST, "/jobs/:jobid/savepoints");
     }
 
     @Override
@@ -99,23 +110,9 @@ final class SavepointHandlers {
   }
 
   /** {@code POST /jobs/:jobid/stop}: stop with a savepoint, and with {@code drain} drained. */
-  static final class Stop implements RestHandler {
-    private final Dispatcher dispatcher;
-    private final Triggers triggers;
-
+  static final class Stop extends SavepointHandler {
     Stop(Dispatcher dispatcher, Triggers triggers) {
-      this.dispatcher = dispatcher;
-      this.triggers = triggers;
-    }
-
-    @Override
-    public HttpMethod method() {
-      return HttpMethod.POST;
-    }
-
-    @Override
-    public String path() {
-      return "/jobs/:jobid/stop";
+      super(dispatcher, triggers, HttpMethod.POST, "/jobs/:jobid/stop");
     }
 
     @Override
@@ -135,23 +132,9 @@ final class SavepointHandlers {
   }
 
   /** {@code GET /jobs/:jobid/savepoints/:triggerid}: in progress, its location, or its failure. */
-  static final class Status implements RestHandler {
-    private final Dispatcher dispatcher;
-    private final Triggers triggers;
-
+  static final class Status extends SavepointHandler {
     Status(Dispatcher dispatcher, Triggers triggers) {
-      this.dispatcher = dispatcher;
-      this.triggers = triggers;
-    }
-
-    @Override
-    public HttpMethod method() {
-      return HttpMethod.GET;
-    }
-
-    @Override
-    public String path() {
-      return "/jobs/:jobid/savepoints/:triggerid";
+      super(dispatcher, triggers, HttpMethod.GET, "/jobs/:jobid/savepoints/:triggerid");
     }
 
     @Override
