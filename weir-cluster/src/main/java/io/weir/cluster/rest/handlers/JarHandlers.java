@@ -8,7 +8,7 @@ import io.netty.handler.codec.http.multipart.FileUpload;
 import io.netty.handler.codec.http.multipart.HttpPostRequestDecoder;
 import io.netty.handler.codec.http.multipart.InterfaceHttpData;
 import io.weir.cluster.jobmanager.Dispatcher;
-import io.weir.cluster.rest.RestHandler;
+import io.weir.cluster.rest.AbstractRestHandler;
 import io.weir.cluster.rest.RestRequest;
 import io.weir.cluster.rest.messages.JarRunRequest;
 import io.weir.cluster.rest.messages.JarRunResponse;
@@ -25,21 +25,12 @@ final class JarHandlers {
    * {@code POST /jars/upload}: the jar as a multipart file part (Flink's {@code jarfile}) or as the
    * whole body.
    */
-  static final class Upload implements RestHandler {
+  static final class Upload extends AbstractRestHandler {
     private final Dispatcher dispatcher;
 
     Upload(Dispatcher dispatcher) {
+      super(HttpMethod.POST, "/jars/upload");
       this.dispatcher = dispatcher;
-    }
-
-    @Override
-    public HttpMethod method() {
-      return HttpMethod.POST;
-    }
-
-    @Override
-    public String path() {
-      return "/jars/upload";
     }
 
     @Override
@@ -78,21 +69,12 @@ final class JarHandlers {
   }
 
   /** {@code POST /jars/:jarid/run}: runs the jar's program, which submits its job. */
-  static final class Run implements RestHandler {
+  static final class Run extends AbstractRestHandler {
     private final Dispatcher dispatcher;
 
     Run(Dispatcher dispatcher) {
+      super(HttpMethod.POST, "/jars/:jarid/run");
       this.dispatcher = dispatcher;
-    }
-
-    @Override
-    public HttpMethod method() {
-      return HttpMethod.POST;
-    }
-
-    @Override
-    public String path() {
-      return "/jars/:jarid/run";
     }
 
     @Override

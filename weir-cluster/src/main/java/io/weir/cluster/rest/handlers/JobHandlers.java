@@ -5,7 +5,7 @@ import io.weir.api.CheckpointStatistics;
 import io.weir.api.JobExecutionException;
 import io.weir.cluster.jobmanager.ClusterGateway;
 import io.weir.cluster.jobmanager.Dispatcher;
-import io.weir.cluster.rest.RestHandler;
+import io.weir.cluster.rest.AbstractRestHandler;
 import io.weir.cluster.rest.RestRequest;
 import io.weir.cluster.rest.messages.CancelJobResponse;
 import io.weir.cluster.rest.messages.CheckpointingStatistics;
@@ -30,23 +30,12 @@ final class JobHandlers {
   private JobHandlers() {}
 
   /** A GET handler of {@code path}. */
-  private abstract static class Get implements RestHandler {
+  private abstract static class Get extends AbstractRestHandler {
     final Dispatcher dispatcher;
-    private final String path;
 
     Get(Dispatcher dispatcher, String path) {
+      super(HttpMethod.GET, path);
       this.dispatcher = dispatcher;
-      this.path = path;
-    }
-
-    @Override
-    public HttpMethod method() {
-      return HttpMethod.GET;
-    }
-
-    @Override
-    public String path() {
-      return path;
     }
   }
 
@@ -117,15 +106,12 @@ final class JobHandlers {
   }
 
   /** {@code PATCH /jobs/:jobid} (Flink's) or {@code POST /jobs/:jobid/cancel}: cancels the job. */
-  static final class Cancel implements RestHandler {
+  static final class Cancel extends AbstractRestHandler {
     private final Dispatcher dispatcher;
-    private final HttpMethod method;
-    private final String path;
 
     private Cancel(Dispatcher dispatcher, HttpMethod method, String path) {
+      super(method, path);
       this.dispatcher = dispatcher;
-      this.method = method;
-      this.path = path;
     }
 
     static Cancel patch(Dispatcher dispatcher) {
@@ -134,16 +120,6 @@ final class JobHandlers {
 
     static Cancel post(Dispatcher dispatcher) {
       return new Cancel(dispatcher, HttpMethod.POST, "/jobs/:jobid/cancel");
-    }
-
-    @Override
-    public HttpMethod method() {
-      return method;
-    }
-
-    @Override
-    public String path() {
-      return path;
     }
 
     @Override

@@ -3,8 +3,8 @@ package io.weir.cluster.rest.handlers;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.weir.cluster.jobmanager.Dispatcher;
+import io.weir.cluster.rest.AbstractRestHandler;
 import io.weir.cluster.rest.RestException;
-import io.weir.cluster.rest.RestHandler;
 import io.weir.cluster.rest.RestRequest;
 import io.weir.cluster.rest.messages.SavepointStatus;
 import io.weir.cluster.rest.messages.SavepointTriggerRequest;
@@ -59,27 +59,14 @@ final class SavepointHandlers {
   }
 
   /** A handler of the savepoint endpoints: the jobs it looks up, the triggers it shares. */
-  private abstract static class SavepointHandler implements RestHandler {
+  private abstract static class SavepointHandler extends AbstractRestHandler {
     final Dispatcher dispatcher;
     final Triggers triggers;
-    private final HttpMethod method;
-    private final String path;
 
     SavepointHandler(Dispatcher dispatcher, Triggers triggers, HttpMethod method, String path) {
+      super(method, path);
       this.dispatcher = dispatcher;
       this.triggers = triggers;
-      this.method = method;
-      this.path = path;
-    }
-
-    @Override
-    public final HttpMethod method() {
-      return method;
-    }
-
-    @Override
-    public final String path() {
-      return path;
     }
   }
 

@@ -2,7 +2,7 @@ package io.weir.cluster.rest.handlers;
 
 import io.netty.handler.codec.http.HttpMethod;
 import io.weir.cluster.jobmanager.TaskManagerRegistry;
-import io.weir.cluster.rest.RestHandler;
+import io.weir.cluster.rest.AbstractRestHandler;
 import io.weir.cluster.rest.RestRequest;
 import io.weir.cluster.rest.messages.TaskManagersResponse;
 import io.weir.cluster.rpc.Messages;
@@ -11,21 +11,12 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** {@code GET /taskmanagers}: each TaskManager as of its last heartbeat. */
-final class TaskManagersHandler implements RestHandler {
+final class TaskManagersHandler extends AbstractRestHandler {
   private final TaskManagerRegistry registry;
 
   TaskManagersHandler(TaskManagerRegistry registry) {
+    super(HttpMethod.GET, "/taskmanagers");
     this.registry = registry;
-  }
-
-  @Override
-  public HttpMethod method() {
-    return HttpMethod.GET;
-  }
-
-  @Override
-  public String path() {
-    return "/taskmanagers";
   }
 
   @Override
