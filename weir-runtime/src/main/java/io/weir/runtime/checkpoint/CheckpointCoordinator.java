@@ -3,7 +3,6 @@ package io.weir.runtime.checkpoint;
 import io.weir.api.CheckpointStatistics;
 import io.weir.runtime.storage.CheckpointStorageCoordinatorView;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -27,10 +26,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Its parts, as in Flink, each without threads or clocks and called under its lock: {@link
  * CheckpointTriggerDecider} says when the next checkpoint may start, a {@link PendingCheckpoint}
- * (or {@link PendingSavepoint}) collects one checkpoint's acknowledgements, {@link
- * CheckpointFailureManager} counts failures and says when the job must fail, and {@link
- * CheckpointStatsTracker} keeps the statistics. The coordinator ties them to the timers, the tasks
- * and the storage.
+ * (or {@link PendingSavepoint}) collects one checkpoint's acknowledgements, {@link CheckpointPlan}
+ * says which subtasks a checkpoint waits for, {@link CheckpointFailureManager} counts failures and
+ * says when the job must fail, and {@link CheckpointStatsTracker} keeps the statistics. The
+ * coordinator ties them to the timers, the tasks and the storage.
  */
 public final class CheckpointCoordinator {
 
@@ -132,9 +131,7 @@ public final class CheckpointCoordinator {
   private final TreeMap<Long, PendingCheckpoint> pending = new TreeMap<>();
   private final CompletedCheckpointStore completed;
   private final CheckpointIDCounter ids;
-  private final Set<TaskKey> runningTasks = new HashSet<>();
-  private final Set<TaskKey> finishedTasks = new HashSet<>();
-  private final Set<TaskKey> endedInput = new HashSet<>();
+  private final CheckpointPlan plan;
   private final CheckpointFailureManager failures;
   private final CheckpointStatsTracker statistics = new CheckpointStatsTracker();
   private final CheckpointTriggerDecider triggers;
@@ -208,6 +205,7 @@ public final class CheckpointCoordinator {
     this.jobId = jobId;
     this.settings = settings;
     this.operators = List.copyOf(operators);
+    this.plan = new CheckpointPlan(operators);
     this.storage = storage;
     this.sharedState = new SharedStateRegistry(storage);
     this.context = context;
@@ -237,10 +235,7 @@ public final class CheckpointCoordinator {
 
   /** The subtasks of the current attempt; called at every (re)deployment. */
   public synchronized void setTasks(Set<TaskKey> tasks) {
-    runningTasks.clear();
-    runningTasks.addAll(tasks);
-    finishedTasks.clear();
-    endedInput.clear();
+    plan.attemptDeployed(tasks);
   }
 
   /**
@@ -251,9 +246,7 @@ public final class CheckpointCoordinator {
    * another, a single checkpoint ends the job).
    */
   public synchronized void reachedEndOfInput(TaskKey task) {
-    if (runningTasks.contains(task)
-        && endedInput.add(task)
-        && endedInput.containsAll(runningTasks)) {
+    if (plan.inputEnded(task)) {
       triggerSoon();
     }
   }
@@ -392,8 +385,7 @@ public final class CheckpointCoordinator {
   }
 
   private void triggerCheckpoint(long now) {
-    Set<TaskKey> expected = new HashSet<>(runningTasks);
-    expected.removeAll(finishedTasks);
+    Set<TaskKey> expected = plan.tasksToWaitFor();
     if (expected.isEmpty()) {
       return;
     }
@@ -424,8 +416,7 @@ public final class CheckpointCoordinator {
   public synchronized CompletableFuture<String> triggerSavepoint(
       String directory, CheckpointOptions.Type type) {
     CompletableFuture<String> result = new CompletableFuture<>();
-    Set<TaskKey> expected = new HashSet<>(runningTasks);
-    expected.removeAll(finishedTasks);
+    Set<TaskKey> expected = plan.tasksToWaitFor();
     String refused = null;
     if (!running) {
       refused = "the job is not running (it is restarting, stopping or has ended)";
@@ -545,9 +536,9 @@ public final class CheckpointCoordinator {
   public void taskFinished(TaskKey task) {
     List<PendingCheckpoint> done = new ArrayList<>();
     synchronized (this) {
-      finishedTasks.add(task);
+      plan.taskFinished(task);
       for (PendingCheckpoint p : new ArrayList<>(pending.values())) {
-        if (p.acknowledge(task, finishedStates(task), null) && p.isFullyAcknowledged()) {
+        if (p.acknowledge(task, plan.finishedStates(task), null) && p.isFullyAcknowledged()) {
           done.add(p);
         }
       }
@@ -555,16 +546,6 @@ public final class CheckpointCoordinator {
     for (PendingCheckpoint p : done) {
       complete(p);
     }
-  }
-
-  private Map<String, OperatorSubtaskState> finishedStates(TaskKey task) {
-    Map<String, OperatorSubtaskState> states = new HashMap<>();
-    for (OperatorInfo op : operators) {
-      if (op.vertex() == task.vertex()) {
-        states.put(op.operatorId(), OperatorSubtaskState.FINISHED);
-      }
-    }
-    return states;
   }
 
   /**
@@ -577,7 +558,7 @@ public final class CheckpointCoordinator {
       if (pending.get(p.id) != p) {
         return; // aborted meanwhile
       }
-      checkpoint = p.toCompleted(jobId, operators, finishedTasks);
+      checkpoint = p.toCompleted(jobId, operators, plan.finishedTasks());
       if (!p.isSavepoint()) {
         // A savepoint refers to no shared file (its keyed state is written in full): it is not
         // registered, so it never holds a shared file of the job's checkpoints alive.

@@ -1,0 +1,73 @@
+package io.weir.runtime.checkpoint;
+
+import io.weir.runtime.checkpoint.CheckpointCoordinator.OperatorInfo;
+import io.weir.runtime.checkpoint.CheckpointCoordinator.TaskKey;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Which subtasks of the current attempt take part in the next checkpoint (Flink's checkpoint plan):
+ * every deployed subtask that has not finished. A subtask that finished takes part in none and
+ * counts as acknowledged with {@link OperatorSubtaskState#FINISHED} for each of its operators; one
+ * that ended its input waits for a checkpoint taken after every subtask had (a final one). No
+ * threads, no clock; the coordinator calls it under its lock.
+ */
+final class CheckpointPlan {
+
+  private final List<OperatorInfo> operators;
+  private final Set<TaskKey> deployed = new HashSet<>();
+  private final Set<TaskKey> finished = new HashSet<>();
+  private final Set<TaskKey> endedInput = new HashSet<>();
+
+  /** A plan for a job of {@code operators}, with no subtask deployed yet. */
+  CheckpointPlan(List<OperatorInfo> operators) {
+    this.operators = List.copyOf(operators);
+  }
+
+  /** The subtasks of a new attempt: none has finished or ended its input. */
+  void attemptDeployed(Set<TaskKey> tasks) {
+    deployed.clear();
+    deployed.addAll(tasks);
+    finished.clear();
+    endedInput.clear();
+  }
+
+  /**
+   * {@code task} ended its input; true when it was the last deployed subtask to do so (the next
+   * checkpoint is final).
+   */
+  boolean inputEnded(TaskKey task) {
+    return deployed.contains(task) && endedInput.add(task) && endedInput.containsAll(deployed);
+  }
+
+  /** {@code task} ended after its input: it takes part in no further checkpoint. */
+  void taskFinished(TaskKey task) {
+    finished.add(task);
+  }
+
+  /** The subtasks a checkpoint triggered now waits for; empty when every one has finished. */
+  Set<TaskKey> tasksToWaitFor() {
+    Set<TaskKey> expected = new HashSet<>(deployed);
+    expected.removeAll(finished);
+    return expected;
+  }
+
+  /** The subtasks that finished in this attempt. */
+  Set<TaskKey> finishedTasks() {
+    return finished;
+  }
+
+  /** What finished subtask {@code task} contributes to a checkpoint: every operator finished. */
+  Map<String, OperatorSubtaskState> finishedStates(TaskKey task) {
+    Map<String, OperatorSubtaskState> states = new HashMap<>();
+    for (OperatorInfo op : operators) {
+      if (op.vertex() == task.vertex()) {
+        states.put(op.operatorId(), OperatorSubtaskState.FINISHED);
+      }
+    }
+    return states;
+  }
+}
