@@ -16,21 +16,9 @@ import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
 import org.apache.http.conn.DnsResolver;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
-import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
-import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
-import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
-import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.core.sync.RequestBody;
-import software.amazon.awssdk.http.apache.ApacheHttpClient;
-import software.amazon.awssdk.regions.Region;
-import software.amazon.awssdk.retries.api.BackoffStrategy;
 import software.amazon.awssdk.services.s3.S3Client;
-import software.amazon.awssdk.services.s3.S3ClientBuilder;
 import software.amazon.awssdk.services.s3.model.CommonPrefix;
 import software.amazon.awssdk.services.s3.model.Delete;
 import software.amazon.awssdk.services.s3.model.DeleteObjectsResponse;
@@ -74,6 +62,7 @@ final class S3FileSystem implements FileSystem, AutoCloseable {
   private final S3Settings settings;
   private final S3Keys layout;
   private final S3Client client;
+  private final S3Failures failures;
   private final Semaphore uploads;
 
   /** Directories whose marker this instance wrote (entropy paths only), to write each once. */
@@ -89,52 +78,8 @@ final class S3FileSystem implements FileSystem, AutoCloseable {
     this.settings = settings;
     this.layout = new S3Keys(settings.entropyKey(), settings.entropyLength());
     this.uploads = new Semaphore(settings.maxConcurrentUploads());
-    this.client = newClient(settings, dnsResolver);
-  }
-
-  private static S3Client newClient(S3Settings settings, DnsResolver dnsResolver) {
-    ApacheHttpClient.Builder http =
-        ApacheHttpClient.builder()
-            .maxConnections(settings.maxConnections())
-            .connectionTimeout(settings.connectionTimeout());
-    if (dnsResolver != null) {
-      http.dnsResolver(dnsResolver);
-    }
-    AwsCredentialsProvider credentials =
-        settings.accessKey() != null
-            ? StaticCredentialsProvider.create(
-                AwsBasicCredentials.create(settings.accessKey(), settings.secretKey()))
-            : DefaultCredentialsProvider.builder().build();
-    S3ClientBuilder builder =
-        S3Client.builder()
-            .httpClientBuilder(http)
-            .credentialsProvider(credentials)
-            .region(Region.of(settings.region()))
-            .forcePathStyle(settings.pathStyle())
-            // Weir checksums every state file itself; S3-compatible stores differ in what else
-            // they accept.
-            .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
-            .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
-            .overrideConfiguration(
-                o ->
-                    o.retryStrategy(
-                        AwsRetryStrategy.standardRetryStrategy().toBuilder()
-                            .maxAttempts(settings.maxAttempts())
-                            .backoffStrategy(
-                                BackoffStrategy.exponentialDelay(
-                                    settings.retryBaseDelay(), java.time.Duration.ofSeconds(20)))
-                            .throttlingBackoffStrategy(
-                                BackoffStrategy.exponentialDelay(
-                                    settings.retryBaseDelay(), java.time.Duration.ofSeconds(20)))
-                            // Checkpoints retry as long as attempts last, however many failed.
-                            .circuitBreakerEnabled(false)
-                            .build()));
-    if (settings.endpoint() != null) {
-      builder.endpointOverride(settings.endpoint());
-    } else {
-      builder.crossRegionAccessEnabled(true);
-    }
-    return builder.build();
+    this.client = S3Clients.create(settings, dnsResolver);
+    this.failures = new S3Failures(scheme, bucket, settings);
   }
 
   // ---- FileSystem
@@ -163,7 +108,7 @@ final class S3FileSystem implements FileSystem, AutoCloseable {
       notFound.initCause(e);
       throw notFound;
     } catch (SdkException e) {
-      throw failure("read", key, e);
+      throw failures.of("read", key, e);
     }
   }
 
@@ -192,9 +137,9 @@ final class S3FileSystem implements FileSystem, AutoCloseable {
         notFound.initCause(e);
         throw notFound;
       }
-      throw failure("copy to " + target + " from", source, e);
+      throw failures.of("copy to " + target + " from", source, e);
     } catch (SdkException e) {
-      throw failure("copy to " + target + " from", source, e);
+      throw failures.of("copy to " + target + " from", source, e);
     }
     deleteKeys(List.of(source));
   }
@@ -303,9 +248,9 @@ final class S3FileSystem implements FileSystem, AutoCloseable {
         }
       }
     } catch (NoSuchBucketException e) {
-      throw new IOException(noBucket(), e);
+      throw new IOException(failures.noBucket(), e);
     } catch (SdkException e) {
-      throw failure("list", prefix, e);
+      throw failures.of("list", prefix, e);
     }
     return found;
   }
@@ -345,10 +290,10 @@ final class S3FileSystem implements FileSystem, AutoCloseable {
     try {
       client.headBucket(b -> b.bucket(bucket));
     } catch (NoSuchBucketException e) {
-      throw new IOException(noBucket(), e);
+      throw new IOException(failures.noBucket(), e);
     } catch (S3Exception e) {
       if (e.statusCode() == 404) {
-        throw new IOException(noBucket(), e);
+        throw new IOException(failures.noBucket(), e);
       }
       if (e.statusCode() == 403 || e.statusCode() == 400) {
         throw new IOException(
@@ -366,9 +311,9 @@ final class S3FileSystem implements FileSystem, AutoCloseable {
                 + " and that they may read and write the bucket",
             e);
       }
-      throw failure("reach the bucket of", path, e);
+      throw failures.of("reach the bucket of", path, e);
     } catch (SdkException e) {
-      throw failure("reach the bucket of", path, e);
+      throw failures.of("reach the bucket of", path, e);
     }
   }
 
@@ -407,7 +352,7 @@ final class S3FileSystem implements FileSystem, AutoCloseable {
     try {
       return request.get();
     } catch (SdkException e) {
-      throw failure("write", key, e);
+      throw failures.of("write", key, e);
     } finally {
       uploads.release();
     }
@@ -430,9 +375,9 @@ final class S3FileSystem implements FileSystem, AutoCloseable {
       if (e.statusCode() == 404) {
         return false;
       }
-      throw failure("look up", key, e);
+      throw failures.of("look up", key, e);
     } catch (SdkException e) {
-      throw failure("look up", key, e);
+      throw failures.of("look up", key, e);
     }
   }
 
@@ -440,7 +385,7 @@ final class S3FileSystem implements FileSystem, AutoCloseable {
     try {
       return client.listObjectsV2(b -> b.bucket(bucket).prefix(prefix).maxKeys(1)).keyCount() > 0;
     } catch (SdkException e) {
-      throw failure("list", prefix, e);
+      throw failures.of("list", prefix, e);
     }
   }
 
@@ -470,9 +415,9 @@ final class S3FileSystem implements FileSystem, AutoCloseable {
         }
       }
     } catch (NoSuchBucketException e) {
-      throw new IOException(noBucket(), e);
+      throw new IOException(failures.noBucket(), e);
     } catch (SdkException e) {
-      throw failure("list", prefix, e);
+      throw failures.of("list", prefix, e);
     }
     return found;
   }
@@ -491,7 +436,7 @@ final class S3FileSystem implements FileSystem, AutoCloseable {
         objects.addAll(page.contents());
       }
     } catch (SdkException e) {
-      throw failure("list", prefix, e);
+      throw failures.of("list", prefix, e);
     }
     return objects;
   }
@@ -538,87 +483,5 @@ final class S3FileSystem implements FileSystem, AutoCloseable {
 
   URI uriOfKey(String key) {
     return URI.create(scheme + "://" + bucket + "/" + key);
-  }
-
-  private String noBucket() {
-    return "the bucket '"
-        + bucket
-        + "' does not exist"
-        + (settings.endpoint() != null ? " at " + settings.endpoint() : "")
-        + ": create it, or fix the bucket in the URI (s3://<bucket>/<path>)";
-  }
-
-  /**
-   * The attempts the SDK made for the failed request, as it counted them, with the configured
-   * maximum when fewer (a request that is not retryable is tried once).
-   */
-  private String attempts(SdkException e) {
-    Integer made = e.numAttempts();
-    if (made == null || made == settings.maxAttempts()) {
-      return String.valueOf(made == null ? settings.maxAttempts() : made);
-    }
-    return made + " (of " + S3Options.MAX_ATTEMPTS.key() + " = " + settings.maxAttempts() + ")";
-  }
-
-  /** An exception naming the object at fault, the status and what to do. */
-  IOException failure(String action, String key, SdkException e) {
-    String what = "Could not " + action + " " + uriOfKey(key);
-    if (e instanceof S3Exception s3) {
-      String code = s3.awsErrorDetails() != null ? s3.awsErrorDetails().errorCode() : null;
-      String hint =
-          switch (s3.statusCode()) {
-            case 403 ->
-                ". Check the credentials ("
-                    + S3Options.ACCESS_KEY.key()
-                    + ", "
-                    + S3Options.SECRET_KEY.key()
-                    + " or the AWS default chain) and the bucket's policy";
-            case 404 -> code != null && code.equals("NoSuchBucket") ? ": " + noBucket() : "";
-            case 503 ->
-                ". S3 kept throttling after "
-                    + attempts(e)
-                    + " attempts: raise "
-                    + S3Options.MAX_ATTEMPTS.key()
-                    + ", set "
-                    + S3Options.ENTROPY_KEY.key()
-                    + " to spread keys, or checkpoint less often";
-            default -> "";
-          };
-      return new IOException(
-          what
-              + ": HTTP "
-              + s3.statusCode()
-              + (code != null ? " " + code : "")
-              + (s3.awsErrorDetails() != null && s3.awsErrorDetails().errorMessage() != null
-                  ? " (" + s3.awsErrorDetails().errorMessage() + ")"
-                  : "")
-              + hint,
-          e);
-    }
-    if (e instanceof SdkClientException) {
-      return new IOException(
-          what
-              + " after "
-              + attempts(e)
-              + " attempts: "
-              + e.getMessage()
-              + ". Check that "
-              + (settings.endpoint() != null
-                  ? "the endpoint " + settings.endpoint() + " (" + S3Options.ENDPOINT.key() + ")"
-                  : "S3")
-              + " can be reached"
-              + (settings.endpoint() != null && !settings.pathStyle()
-                  ? "; requests are virtual-host style (http://"
-                      + bucket
-                      + "."
-                      + settings.endpoint().getAuthority()
-                      + "/...): for a store without virtual hosts, or whose bucket host names"
-                      + " do not resolve, set "
-                      + S3Options.PATH_STYLE.key()
-                      + ": true"
-                  : ""),
-          e);
-    }
-    return new IOException(what + ": " + e.getMessage(), e);
   }
 }
