@@ -15,13 +15,12 @@ final class RocksDBBatchWriter implements AutoCloseable {
     this.backend = backend;
   }
 
-  void put(RocksDBKeyedStateBackend.Column column, byte[] key, byte[] value)
-      throws RocksDBException {
+  void put(RocksDBColumn column, byte[] key, byte[] value) throws RocksDBException {
     batch.put(column.handle, key, value);
     writeIfFull();
   }
 
-  void delete(RocksDBKeyedStateBackend.Column column, byte[] key) throws RocksDBException {
+  void delete(RocksDBColumn column, byte[] key) throws RocksDBException {
     batch.delete(column.handle, key);
     writeIfFull();
   }

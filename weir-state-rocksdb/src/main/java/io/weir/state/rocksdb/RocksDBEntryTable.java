@@ -17,7 +17,7 @@ import java.util.Arrays;
 abstract class RocksDBEntryTable {
 
   // Entry i, for i < size: its column, RocksDB key, value and mixed hash.
-  RocksDBKeyedStateBackend.Column[] columns = new RocksDBKeyedStateBackend.Column[0];
+  RocksDBColumn[] columns = new RocksDBColumn[0];
   byte[][] keys = new byte[0][];
   byte[][] values = new byte[0][];
   int[] hashes = new int[0];
@@ -29,7 +29,7 @@ abstract class RocksDBEntryTable {
   private int mask;
 
   /** The hash of a key whose {@link RocksDBKeyedStateBackend#currentKeyHash()} is keyHash. */
-  static int hash(RocksDBKeyedStateBackend.Column column, int keyHash) {
+  static int hash(RocksDBColumn column, int keyHash) {
     int h = keyHash * 0x9E3779B9 + column.hashSeed;
     h ^= h >>> 16;
     h *= 0x85EBCA6B;
@@ -51,7 +51,7 @@ abstract class RocksDBEntryTable {
   }
 
   /** The entry of {@code key} in {@code column}, or -1. */
-  final int find(RocksDBKeyedStateBackend.Column column, byte[] key, int hash) {
+  final int find(RocksDBColumn column, byte[] key, int hash) {
     for (int cell = hash & mask; ; cell = (cell + 1) & mask) {
       long t = table[cell];
       if (t == 0) {
@@ -67,8 +67,7 @@ abstract class RocksDBEntryTable {
   }
 
   /** Sets entry {@code e} (whose index must be below the capacity) and makes it findable. */
-  final void link(
-      int e, RocksDBKeyedStateBackend.Column column, byte[] key, int hash, byte[] value) {
+  final void link(int e, RocksDBColumn column, byte[] key, int hash, byte[] value) {
     columns[e] = column;
     keys[e] = key;
     values[e] = value;

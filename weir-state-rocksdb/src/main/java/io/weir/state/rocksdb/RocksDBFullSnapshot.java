@@ -43,7 +43,7 @@ final class RocksDBFullSnapshot implements KeyedStateSnapshot {
       TypeSerializer<Object> valueSerializer,
       TypeSerializer<Object> mapKeySerializer) {
 
-    static ColumnView of(RocksDBKeyedStateBackend.Column c) {
+    static ColumnView of(RocksDBColumn c) {
       return new ColumnView(
           c.name,
           c.kind,

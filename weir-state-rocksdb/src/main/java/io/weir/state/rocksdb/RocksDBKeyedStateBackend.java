@@ -19,7 +19,6 @@ import io.weir.runtime.state.KeyGroupRange;
 import io.weir.runtime.state.KeyGroupRangeAssignment;
 import io.weir.runtime.state.KeyedStateBackend;
 import io.weir.runtime.state.KeyedStateSnapshot;
-import io.weir.runtime.state.StateMigration;
 import io.weir.runtime.state.TimerQueue;
 import io.weir.runtime.storage.StreamStateHandle;
 import io.weir.runtime.time.InternalTimerService;
@@ -85,47 +84,6 @@ public final class RocksDBKeyedStateBackend<K> implements KeyedStateBackend<K> {
   /** Bytes of the key-group prefix of every key. */
   static final int KEY_GROUP_BYTES = 2;
 
-  /** One column family: a state or a timer queue. */
-  static final class Column {
-    final String name;
-    final StateDescriptor.Kind kind;
-    final boolean timers;
-    final ColumnFamilyHandle handle;
-
-    /** RocksDB's id of the column family, as a write batch names it. */
-    final int familyId;
-
-    /** Mixed into the hash of a key in this column by the write cache. */
-    final int hashSeed;
-
-    TypeSerializer<Object> valueSerializer;
-    TypeSerializer<Object> mapKeySerializer;
-
-    /**
-     * For a map state: true until the state is first read whole (its entries, keys or values, an
-     * emptiness check or a clear); until then its point accesses go through the backend's {@link
-     * SingleValueStore}, after it straight to RocksDB (see {@code RocksDBStates.Map}).
-     */
-    boolean entriesCached = true;
-
-    Column(
-        String name,
-        StateDescriptor.Kind kind,
-        boolean timers,
-        ColumnFamilyHandle handle,
-        TypeSerializer<Object> valueSerializer,
-        TypeSerializer<Object> mapKeySerializer) {
-      this.name = name;
-      this.kind = kind;
-      this.timers = timers;
-      this.handle = handle;
-      this.familyId = handle.getID();
-      this.hashSeed = name.hashCode();
-      this.valueSerializer = valueSerializer;
-      this.mapKeySerializer = mapKeySerializer;
-    }
-  }
-
   /** Values of {@link RocksDBOptions#FULL_CHECKPOINT_FORMAT}. */
   static final String FORMAT_NATIVE = "native";
 
@@ -164,7 +122,7 @@ public final class RocksDBKeyedStateBackend<K> implements KeyedStateBackend<K> {
   final List<ColumnFamilyHandle> handlesToClose = new ArrayList<>();
 
   /** Every column by name: registered, or restored and not registered (yet). */
-  final Map<String, Column> columns = new LinkedHashMap<>();
+  final Map<String, RocksDBColumn> columns = new LinkedHashMap<>();
 
   private final Map<String, Object> states = new HashMap<>();
   private final Map<String, RocksDBTimerQueue<K>> timerQueues = new HashMap<>();
@@ -278,13 +236,13 @@ public final class RocksDBKeyedStateBackend<K> implements KeyedStateBackend<K> {
 
   /** The column of a state or timer queue, created on first use (or adopted from a restore). */
   @SuppressWarnings("unchecked")
-  Column column(
+  RocksDBColumn column(
       String name,
       StateDescriptor.Kind kind,
       boolean timers,
       TypeSerializer<?> valueSerializer,
       TypeSerializer<?> mapKeySerializer) {
-    Column existing = columns.get(name);
+    RocksDBColumn existing = columns.get(name);
     if (existing != null) {
       if (existing.kind != kind || existing.timers != timers) {
         throw new IllegalStateException(
@@ -301,7 +259,7 @@ public final class RocksDBKeyedStateBackend<K> implements KeyedStateBackend<K> {
                 + ". Give each state its own name.");
       }
       if (!timers && !states.containsKey(name) && existing.valueSerializer != null) {
-        migrateIfNeeded(existing, valueSerializer, mapKeySerializer);
+        RocksDBMigration.migrateIfNeeded(this, existing, valueSerializer, mapKeySerializer);
       }
       // Future snapshots write with the serializers the user registers now.
       existing.valueSerializer = (TypeSerializer<Object>) valueSerializer;
@@ -309,8 +267,8 @@ public final class RocksDBKeyedStateBackend<K> implements KeyedStateBackend<K> {
       return existing;
     }
     ColumnFamilyHandle handle = createColumnFamily(name);
-    Column created =
-        new Column(
+    RocksDBColumn created =
+        new RocksDBColumn(
             name,
             kind,
             timers,
@@ -319,71 +277,6 @@ public final class RocksDBKeyedStateBackend<K> implements KeyedStateBackend<K> {
             (TypeSerializer<Object>) mapKeySerializer);
     columns.put(name, created);
     return created;
-  }
-
-  /**
-   * A restored state registered for the first time: checks that the new serializers read what the
-   * old ones wrote and, when they need a migration, rewrites the column family ({@link
-   * RocksDBMigration}).
-   *
-   * @throws io.weir.runtime.recovery.NonRecoverableException naming the operator, the state and
-   *     both types when the change is incompatible
-   */
-  @SuppressWarnings("unchecked")
-  private void migrateIfNeeded(
-      Column restored, TypeSerializer<?> valueSerializer, TypeSerializer<?> mapKeySerializer) {
-    boolean values =
-        !StateMigration.resolve(
-                operatorName,
-                restored.name,
-                restored.valueSerializer.snapshotConfiguration(),
-                valueSerializer)
-            .isCompatibleAsIs();
-    boolean mapKeys =
-        mapKeySerializer != null
-            && restored.mapKeySerializer != null
-            && !StateMigration.resolve(
-                    operatorName,
-                    restored.name,
-                    restored.mapKeySerializer.snapshotConfiguration(),
-                    mapKeySerializer)
-                .isCompatibleAsIs();
-    if (!values && !mapKeys) {
-      return;
-    }
-    long started = System.nanoTime();
-    try {
-      // The migration reads the column directly. No state of it can have cached anything yet (it
-      // is registered only now), but the cache's contents must be in RocksDB before any such read.
-      singleValues.flush();
-      long entries =
-          RocksDBMigration.migrate(
-              this,
-              restored,
-              values ? (TypeSerializer<Object>) valueSerializer : null,
-              mapKeys ? (TypeSerializer<Object>) mapKeySerializer : null);
-      LOG.info(
-          "Migrated state '{}' of '{}' from {} to {}: {} entries in {} ms",
-          restored.name,
-          operatorName,
-          restored.valueSerializer,
-          valueSerializer,
-          entries,
-          (System.nanoTime() - started) / 1_000_000);
-    } catch (IOException | RocksDBException e) {
-      throw new IllegalStateException(
-          "Migrating state '"
-              + restored.name
-              + "' of '"
-              + operatorName
-              + "' from "
-              + restored.valueSerializer
-              + " to "
-              + valueSerializer
-              + " failed: "
-              + e.getMessage(),
-          e);
-    }
   }
 
   ColumnFamilyHandle createColumnFamily(String name) {
@@ -501,14 +394,14 @@ public final class RocksDBKeyedStateBackend<K> implements KeyedStateBackend<K> {
   }
 
   @SuppressWarnings("unchecked")
-  private <S> S getOrCreate(StateDescriptor<?> descriptor, Function<Column, S> factory) {
+  private <S> S getOrCreate(StateDescriptor<?> descriptor, Function<RocksDBColumn, S> factory) {
     Object existing = states.get(descriptor.getName());
     if (existing != null && columns.get(descriptor.getName()).kind == descriptor.getKind()) {
       return (S) existing;
     }
     TypeSerializer<?> mapKeys =
         descriptor instanceof MapStateDescriptor<?, ?> m ? m.createKeySerializer() : null;
-    Column column =
+    RocksDBColumn column =
         column(
             descriptor.getName(),
             descriptor.getKind(),
@@ -593,7 +486,7 @@ public final class RocksDBKeyedStateBackend<K> implements KeyedStateBackend<K> {
   /** Flushes every memtable to SST files (before a native checkpoint). */
   void flush() throws RocksDBException {
     List<ColumnFamilyHandle> handles = new ArrayList<>();
-    for (Column c : columns.values()) {
+    for (RocksDBColumn c : columns.values()) {
       handles.add(c.handle);
     }
     db.flush(flushOptions, handles);

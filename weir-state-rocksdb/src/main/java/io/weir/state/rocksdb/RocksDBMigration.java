@@ -3,10 +3,13 @@ package io.weir.state.rocksdb;
 import io.weir.api.typeutils.DataInputDeserializer;
 import io.weir.api.typeutils.DataOutputSerializer;
 import io.weir.api.typeutils.TypeSerializer;
+import io.weir.runtime.state.StateMigration;
 import java.io.IOException;
 import java.util.Arrays;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Rewrites a restored column family whose state changed its schema in a compatible way (a record or
@@ -21,7 +24,76 @@ import org.rocksdb.RocksIterator;
  */
 final class RocksDBMigration {
 
+  private static final Logger LOG = LoggerFactory.getLogger(RocksDBMigration.class);
+
   private RocksDBMigration() {}
+
+  /**
+   * A restored state registered for the first time: checks that the new serializers read what the
+   * old ones wrote and, when they need a migration, rewrites the column family ({@link #migrate}).
+   *
+   * @throws io.weir.runtime.recovery.NonRecoverableException naming the operator, the state and
+   *     both types when the change is incompatible
+   */
+  @SuppressWarnings("unchecked")
+  static void migrateIfNeeded(
+      RocksDBKeyedStateBackend<?> backend,
+      RocksDBColumn restored,
+      TypeSerializer<?> valueSerializer,
+      TypeSerializer<?> mapKeySerializer) {
+    boolean values =
+        !StateMigration.resolve(
+                backend.operatorName,
+                restored.name,
+                restored.valueSerializer.snapshotConfiguration(),
+                valueSerializer)
+            .isCompatibleAsIs();
+    boolean mapKeys =
+        mapKeySerializer != null
+            && restored.mapKeySerializer != null
+            && !StateMigration.resolve(
+                    backend.operatorName,
+                    restored.name,
+                    restored.mapKeySerializer.snapshotConfiguration(),
+                    mapKeySerializer)
+                .isCompatibleAsIs();
+    if (!values && !mapKeys) {
+      return;
+    }
+    long started = System.nanoTime();
+    try {
+      // The migration reads the column directly. No state of it can have cached anything yet (it
+      // is registered only now), but the cache's contents must be in RocksDB before any such read.
+      backend.singleValues.flush();
+      long entries =
+          migrate(
+              backend,
+              restored,
+              values ? (TypeSerializer<Object>) valueSerializer : null,
+              mapKeys ? (TypeSerializer<Object>) mapKeySerializer : null);
+      LOG.info(
+          "Migrated state '{}' of '{}' from {} to {}: {} entries in {} ms",
+          restored.name,
+          backend.operatorName,
+          restored.valueSerializer,
+          valueSerializer,
+          entries,
+          (System.nanoTime() - started) / 1_000_000);
+    } catch (IOException | RocksDBException e) {
+      throw new IllegalStateException(
+          "Migrating state '"
+              + restored.name
+              + "' of '"
+              + backend.operatorName
+              + "' from "
+              + restored.valueSerializer
+              + " to "
+              + valueSerializer
+              + " failed: "
+              + e.getMessage(),
+          e);
+    }
+  }
 
   /**
    * Migrates {@code column}, whose serializers are still the restored ones, to the new ones.
@@ -32,7 +104,7 @@ final class RocksDBMigration {
    */
   static long migrate(
       RocksDBKeyedStateBackend<?> backend,
-      RocksDBKeyedStateBackend.Column column,
+      RocksDBColumn column,
       TypeSerializer<Object> newValues,
       TypeSerializer<Object> newMapKeys)
       throws IOException, RocksDBException {
@@ -111,7 +183,7 @@ final class RocksDBMigration {
   /** A map entry's key: {@code keyGroup:2 | varint(key length) | key | map key}. */
   private static byte[] mapKey(
       byte[] key,
-      RocksDBKeyedStateBackend.Column column,
+      RocksDBColumn column,
       TypeSerializer<Object> newMapKeys,
       DataInputDeserializer in,
       DataOutputSerializer out)

@@ -53,8 +53,7 @@ final class RocksDBPendingWrites extends RocksDBEntryTable {
    * Sets {@code key}'s value in {@code column} (null: deletes it), replacing a pending write of the
    * same key; writes the batch once it is full. The value array becomes this table's.
    */
-  void put(RocksDBKeyedStateBackend.Column column, byte[] key, int hash, byte[] value)
-      throws RocksDBException {
+  void put(RocksDBColumn column, byte[] key, int hash, byte[] value) throws RocksDBException {
     int e = find(column, key, hash);
     if (e >= 0) {
       bytes += length(value) - length(values[e]);
@@ -142,12 +141,7 @@ final class RocksDBPendingWrites extends RocksDBEntryTable {
    * each as a varint32 length and its bytes. A null value is a delete.
    */
   static byte[] serialized(
-      RocksDBKeyedStateBackend.Column[] columns,
-      byte[][] keys,
-      byte[][] values,
-      int[] order,
-      int from,
-      int to) {
+      RocksDBColumn[] columns, byte[][] keys, byte[][] values, int[] order, int from, int to) {
     long length = HEADER;
     for (int k = from; k < to; k++) {
       int e = order[k];
@@ -186,8 +180,7 @@ final class RocksDBPendingWrites extends RocksDBEntryTable {
   }
 
   /** The bytes of one write in a serialized batch. */
-  private static long recordLength(
-      RocksDBKeyedStateBackend.Column column, byte[] key, byte[] value) {
+  private static long recordLength(RocksDBColumn column, byte[] key, byte[] value) {
     int family = column.familyId;
     long length = 1 + (family == 0 ? 0 : varintLength(family));
     length += varintLength(key.length) + key.length;

@@ -169,7 +169,7 @@ final class RocksDBRestore {
       boolean timers = meta.timers().contains(name);
       backend.columns.put(
           name,
-          new RocksDBKeyedStateBackend.Column(
+          new RocksDBColumn(
               name,
               s.kind(),
               timers,
@@ -183,7 +183,7 @@ final class RocksDBRestore {
   private static void clip(RocksDBKeyedStateBackend<?> backend, KeyGroupRange theirs)
       throws RocksDBException {
     KeyGroupRange mine = backend.range;
-    for (RocksDBKeyedStateBackend.Column c : backend.columns.values()) {
+    for (RocksDBColumn c : backend.columns.values()) {
       if (theirs.startKeyGroup() < mine.startKeyGroup()) {
         backend.db.deleteRange(
             c.handle,
@@ -232,7 +232,7 @@ final class RocksDBRestore {
             continue;
           }
           boolean timers = meta.timers().contains(name);
-          RocksDBKeyedStateBackend.Column target =
+          RocksDBColumn target =
               backend.columns.containsKey(name)
                   ? backend.columns.get(name)
                   : backend.column(
@@ -288,7 +288,7 @@ final class RocksDBRestore {
     TypeSerializer<Object> keys = header.keySerializer();
     StateMigration.checkKey(
         backend.operatorName, keys.snapshotConfiguration(), backend.keySerializer);
-    List<RocksDBKeyedStateBackend.Column> targets = new ArrayList<>();
+    List<RocksDBColumn> targets = new ArrayList<>();
     for (HeapSnapshotStrategy.StateMeta s : header.states()) {
       boolean timers = RocksDBKeyedStateBackend.isTimerState(s.name());
       targets.add(
@@ -310,7 +310,7 @@ final class RocksDBRestore {
         in.setBuffer(data, offset, data.length - offset);
         for (int s = 0; s < targets.size(); s++) {
           HeapSnapshotStrategy.StateMeta meta = header.states().get(s);
-          RocksDBKeyedStateBackend.Column target = targets.get(s);
+          RocksDBColumn target = targets.get(s);
           int entries = in.readInt();
           for (int e = 0; e < entries; e++) {
             int keyStart = in.getPosition();

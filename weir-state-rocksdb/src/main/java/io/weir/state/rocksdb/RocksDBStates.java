@@ -34,10 +34,10 @@ final class RocksDBStates {
   /** What every state shares: the backend, the column family and value (de)serialization. */
   abstract static class Base<K, V> {
     final RocksDBKeyedStateBackend<K> backend;
-    final RocksDBKeyedStateBackend.Column column;
+    final RocksDBColumn column;
     final DataInputDeserializer in = new DataInputDeserializer();
 
-    Base(RocksDBKeyedStateBackend<K> backend, RocksDBKeyedStateBackend.Column column) {
+    Base(RocksDBKeyedStateBackend<K> backend, RocksDBColumn column) {
       this.backend = backend;
       this.column = column;
     }
@@ -92,7 +92,7 @@ final class RocksDBStates {
    */
   abstract static class Single<K, V> extends Base<K, V> {
 
-    Single(RocksDBKeyedStateBackend<K> backend, RocksDBKeyedStateBackend.Column column) {
+    Single(RocksDBKeyedStateBackend<K> backend, RocksDBColumn column) {
       super(backend, column);
     }
 
@@ -124,7 +124,7 @@ final class RocksDBStates {
 
     Value(
         RocksDBKeyedStateBackend<K> backend,
-        RocksDBKeyedStateBackend.Column column,
+        RocksDBColumn column,
         ValueStateDescriptor<T> descriptor) {
       super(backend, column);
       this.defaultValue = descriptor.getDefaultValue();
@@ -156,7 +156,7 @@ final class RocksDBStates {
 
   static final class List<K, T> extends Base<K, T> implements ListState<T> {
 
-    List(RocksDBKeyedStateBackend<K> backend, RocksDBKeyedStateBackend.Column column) {
+    List(RocksDBKeyedStateBackend<K> backend, RocksDBColumn column) {
       super(backend, column);
     }
 
@@ -235,14 +235,14 @@ final class RocksDBStates {
    * there is one, as value state does, so that an entry read and written per record (a window's
    * accumulator) is read from RocksDB once and written back when evicted or flushed. The first read
    * of the whole state (its entries, keys or values, an emptiness check, a clear) flushes the cache
-   * and turns that off for the state ({@link RocksDBKeyedStateBackend.Column#entriesCached}): a
-   * prefix scan of RocksDB must see every entry, and a state read whole per record would gain
-   * little from the cache.
+   * and turns that off for the state ({@link RocksDBColumn#entriesCached}): a prefix scan of
+   * RocksDB must see every entry, and a state read whole per record would gain little from the
+   * cache.
    */
   static final class Map<K, UK, UV> extends Base<K, UV> implements MapState<UK, UV> {
     private final DataInputDeserializer keyIn = new DataInputDeserializer();
 
-    Map(RocksDBKeyedStateBackend<K> backend, RocksDBKeyedStateBackend.Column column) {
+    Map(RocksDBKeyedStateBackend<K> backend, RocksDBColumn column) {
       super(backend, column);
     }
 
@@ -426,7 +426,7 @@ final class RocksDBStates {
 
     Reducing(
         RocksDBKeyedStateBackend<K> backend,
-        RocksDBKeyedStateBackend.Column column,
+        RocksDBColumn column,
         ReducingStateDescriptor<T> descriptor) {
       super(backend, column);
       this.reduce = descriptor.getReduceFunction();
@@ -450,7 +450,7 @@ final class RocksDBStates {
 
     Aggregating(
         RocksDBKeyedStateBackend<K> backend,
-        RocksDBKeyedStateBackend.Column column,
+        RocksDBColumn column,
         AggregatingStateDescriptor<IN, ACC, OUT> descriptor) {
       super(backend, column);
       this.aggregate = descriptor.getAggregateFunction();

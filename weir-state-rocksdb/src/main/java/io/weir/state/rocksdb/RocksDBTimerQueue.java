@@ -32,7 +32,7 @@ final class RocksDBTimerQueue<K> implements TimerQueue<K> {
   private static final byte[] EMPTY = new byte[0];
 
   private final RocksDBKeyedStateBackend<K> backend;
-  private final RocksDBKeyedStateBackend.Column column;
+  private final RocksDBColumn column;
   private final int firstKeyGroup;
   private final HeadCache[] caches;
   private final int cacheSize;
@@ -62,8 +62,7 @@ final class RocksDBTimerQueue<K> implements TimerQueue<K> {
     }
   }
 
-  RocksDBTimerQueue(
-      RocksDBKeyedStateBackend<K> backend, RocksDBKeyedStateBackend.Column column, int cacheSize) {
+  RocksDBTimerQueue(RocksDBKeyedStateBackend<K> backend, RocksDBColumn column, int cacheSize) {
     if (cacheSize <= 0) {
       throw new IllegalArgumentException(
           RocksDBOptions.TIMER_CACHE_SIZE.key() + " must be positive, not " + cacheSize);

@@ -75,8 +75,7 @@ final class RocksDBWriteCache extends RocksDBEntryTable implements SingleValueSt
   }
 
   /** A new entry for the current key in {@code column}, clean and without a value. */
-  private int insert(RocksDBKeyedStateBackend.Column column, byte[] key, int hash)
-      throws RocksDBException {
+  private int insert(RocksDBColumn column, byte[] key, int hash) throws RocksDBException {
     int e;
     if (size < maxEntries) {
       if (size == keys.length) {
@@ -126,13 +125,12 @@ final class RocksDBWriteCache extends RocksDBEntryTable implements SingleValueSt
   }
 
   @Override
-  public byte[] get(RocksDBKeyedStateBackend.Column column) throws RocksDBException {
+  public byte[] get(RocksDBColumn column) throws RocksDBException {
     return get(column, backend.currentKeyBytes(), backend.currentKeyHash());
   }
 
   @Override
-  public byte[] get(RocksDBKeyedStateBackend.Column column, byte[] key, int keyHash)
-      throws RocksDBException {
+  public byte[] get(RocksDBColumn column, byte[] key, int keyHash) throws RocksDBException {
     int hash = hash(column, keyHash);
     int e = find(column, key, hash);
     if (e >= 0) {
@@ -160,8 +158,7 @@ final class RocksDBWriteCache extends RocksDBEntryTable implements SingleValueSt
    * the write missed a full cache and goes to the pending writes (counted in {@link
    * #writesAround}).
    */
-  private int entryForWrite(RocksDBKeyedStateBackend.Column column, byte[] key, int hash)
-      throws RocksDBException {
+  private int entryForWrite(RocksDBColumn column, byte[] key, int hash) throws RocksDBException {
     int e = find(column, key, hash);
     if (e >= 0) {
       return e;
@@ -174,14 +171,12 @@ final class RocksDBWriteCache extends RocksDBEntryTable implements SingleValueSt
   }
 
   @Override
-  public void put(RocksDBKeyedStateBackend.Column column, byte[] value, int length)
-      throws RocksDBException {
+  public void put(RocksDBColumn column, byte[] value, int length) throws RocksDBException {
     put(column, backend.currentKeyBytes(), backend.currentKeyHash(), value, length);
   }
 
   @Override
-  public void put(
-      RocksDBKeyedStateBackend.Column column, byte[] key, int keyHash, byte[] value, int length)
+  public void put(RocksDBColumn column, byte[] key, int keyHash, byte[] value, int length)
       throws RocksDBException {
     int hash = hash(column, keyHash);
     int e = entryForWrite(column, key, hash);
@@ -199,13 +194,12 @@ final class RocksDBWriteCache extends RocksDBEntryTable implements SingleValueSt
   }
 
   @Override
-  public void delete(RocksDBKeyedStateBackend.Column column) throws RocksDBException {
+  public void delete(RocksDBColumn column) throws RocksDBException {
     delete(column, backend.currentKeyBytes(), backend.currentKeyHash());
   }
 
   @Override
-  public void delete(RocksDBKeyedStateBackend.Column column, byte[] key, int keyHash)
-      throws RocksDBException {
+  public void delete(RocksDBColumn column, byte[] key, int keyHash) throws RocksDBException {
     int hash = hash(column, keyHash);
     int e = entryForWrite(column, key, hash);
     if (e < 0) {

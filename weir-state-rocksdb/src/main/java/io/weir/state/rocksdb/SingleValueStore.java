@@ -16,30 +16,26 @@ sealed interface SingleValueStore permits SingleValueStore.Direct, RocksDBWriteC
    * The serialized value of the current key in {@code column}, or null when it has none. The array
    * may be the store's own: read it before the next call, never keep or change it.
    */
-  byte[] get(RocksDBKeyedStateBackend.Column column) throws RocksDBException;
+  byte[] get(RocksDBColumn column) throws RocksDBException;
 
   /** Sets the current key's value in {@code column} to the first {@code length} bytes of value. */
-  void put(RocksDBKeyedStateBackend.Column column, byte[] value, int length)
-      throws RocksDBException;
+  void put(RocksDBColumn column, byte[] value, int length) throws RocksDBException;
 
   /** Removes the current key's value in {@code column}. */
-  void delete(RocksDBKeyedStateBackend.Column column) throws RocksDBException;
+  void delete(RocksDBColumn column) throws RocksDBException;
 
   /**
-   * {@link #get(RocksDBKeyedStateBackend.Column)} of RocksDB key {@code key}, whose {@code
-   * Arrays.hashCode} is {@code keyHash}; the store may keep {@code key}, which must not change.
+   * {@link #get(RocksDBColumn)} of RocksDB key {@code key}, whose {@code Arrays.hashCode} is {@code
+   * keyHash}; the store may keep {@code key}, which must not change.
    */
-  byte[] get(RocksDBKeyedStateBackend.Column column, byte[] key, int keyHash)
+  byte[] get(RocksDBColumn column, byte[] key, int keyHash) throws RocksDBException;
+
+  /** {@link #put(RocksDBColumn, byte[], int)} of RocksDB key {@code key}. */
+  void put(RocksDBColumn column, byte[] key, int keyHash, byte[] value, int length)
       throws RocksDBException;
 
-  /** {@link #put(RocksDBKeyedStateBackend.Column, byte[], int)} of RocksDB key {@code key}. */
-  void put(
-      RocksDBKeyedStateBackend.Column column, byte[] key, int keyHash, byte[] value, int length)
-      throws RocksDBException;
-
-  /** {@link #delete(RocksDBKeyedStateBackend.Column)} of RocksDB key {@code key}. */
-  void delete(RocksDBKeyedStateBackend.Column column, byte[] key, int keyHash)
-      throws RocksDBException;
+  /** {@link #delete(RocksDBColumn)} of RocksDB key {@code key}. */
+  void delete(RocksDBColumn column, byte[] key, int keyHash) throws RocksDBException;
 
   /**
    * Writes every update RocksDB does not have yet to RocksDB. Called before anything reads RocksDB
@@ -67,37 +63,33 @@ sealed interface SingleValueStore permits SingleValueStore.Direct, RocksDBWriteC
     }
 
     @Override
-    public byte[] get(RocksDBKeyedStateBackend.Column column) throws RocksDBException {
+    public byte[] get(RocksDBColumn column) throws RocksDBException {
       return get(column, backend.currentKeyBytes(), 0);
     }
 
     @Override
-    public void put(RocksDBKeyedStateBackend.Column column, byte[] value, int length)
-        throws RocksDBException {
+    public void put(RocksDBColumn column, byte[] value, int length) throws RocksDBException {
       put(column, backend.currentKeyBytes(), 0, value, length);
     }
 
     @Override
-    public void delete(RocksDBKeyedStateBackend.Column column) throws RocksDBException {
+    public void delete(RocksDBColumn column) throws RocksDBException {
       delete(column, backend.currentKeyBytes(), 0);
     }
 
     @Override
-    public byte[] get(RocksDBKeyedStateBackend.Column column, byte[] key, int keyHash)
-        throws RocksDBException {
+    public byte[] get(RocksDBColumn column, byte[] key, int keyHash) throws RocksDBException {
       return backend.db.get(column.handle, backend.readOptions, key);
     }
 
     @Override
-    public void put(
-        RocksDBKeyedStateBackend.Column column, byte[] key, int keyHash, byte[] value, int length)
+    public void put(RocksDBColumn column, byte[] key, int keyHash, byte[] value, int length)
         throws RocksDBException {
       backend.db.put(column.handle, backend.writeOptions, key, 0, key.length, value, 0, length);
     }
 
     @Override
-    public void delete(RocksDBKeyedStateBackend.Column column, byte[] key, int keyHash)
-        throws RocksDBException {
+    public void delete(RocksDBColumn column, byte[] key, int keyHash) throws RocksDBException {
       backend.db.delete(column.handle, backend.writeOptions, key);
     }
 

@@ -36,7 +36,7 @@ class RocksDBPendingWritesFormatTest {
             new DBOptions().setCreateIfMissing(true).setCreateMissingColumnFamilies(true);
         RocksDB db = RocksDB.open(options, dir.toString(), families, handles);
         WriteOptions write = new WriteOptions().setDisableWAL(true)) {
-      List<RocksDBKeyedStateBackend.Column> columns = new ArrayList<>();
+      List<RocksDBColumn> columns = new ArrayList<>();
       columns.add(column("default", handles.get(0)));
       // 130 more families: the last ids need two bytes of varint.
       for (int i = 1; i <= 130; i++) {
@@ -49,7 +49,7 @@ class RocksDBPendingWritesFormatTest {
 
       Random random = new Random(42);
       int count = 500;
-      RocksDBKeyedStateBackend.Column[] cs = new RocksDBKeyedStateBackend.Column[count];
+      RocksDBColumn[] cs = new RocksDBColumn[count];
       byte[][] keys = new byte[count][];
       byte[][] values = new byte[count][];
       for (int e = 0; e < count; e++) {
@@ -97,7 +97,7 @@ class RocksDBPendingWritesFormatTest {
   }
 
   /** Whether no later write has the same column and key as write {@code e}. */
-  private static boolean lastWriteOf(RocksDBKeyedStateBackend.Column[] cs, byte[][] keys, int e) {
+  private static boolean lastWriteOf(RocksDBColumn[] cs, byte[][] keys, int e) {
     for (int later = e + 1; later < keys.length; later++) {
       if (cs[later] == cs[e] && Arrays.equals(keys[later], keys[e])) {
         return false;
@@ -106,9 +106,8 @@ class RocksDBPendingWritesFormatTest {
     return true;
   }
 
-  private static RocksDBKeyedStateBackend.Column column(String name, ColumnFamilyHandle handle) {
-    return new RocksDBKeyedStateBackend.Column(
-        name, StateDescriptor.Kind.VALUE, false, handle, null, null);
+  private static RocksDBColumn column(String name, ColumnFamilyHandle handle) {
+    return new RocksDBColumn(name, StateDescriptor.Kind.VALUE, false, handle, null, null);
   }
 
   private static byte[] bytes(Random random, int length) {

@@ -31,7 +31,7 @@ class RocksDBPendingWritesOrderTest {
     try {
       backend.getState(new ValueStateDescriptor<>("value", Types.LONG));
       RocksDBKeyedStateBackend<Long> rocks = (RocksDBKeyedStateBackend<Long>) backend;
-      RocksDBKeyedStateBackend.Column column = rocks.columns.get("value");
+      RocksDBColumn column = rocks.columns.get("value");
       RocksDBPendingWrites pending = new RocksDBPendingWrites(rocks);
 
       Random random = new Random(7);
