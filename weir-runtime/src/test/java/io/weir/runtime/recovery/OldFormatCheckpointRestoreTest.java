@@ -26,7 +26,9 @@ import io.weir.api.state.ValueState;
 import io.weir.api.state.ValueStateDescriptor;
 import io.weir.api.typeutils.Types;
 import io.weir.runtime.api.CollectSink;
+import io.weir.runtime.checkpoint.OperatorSubtaskState;
 import io.weir.runtime.recovery.RecoveryTestSupport.Count;
+import io.weir.runtime.storage.MetadataSerializer;
 import java.net.URISyntaxException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
@@ -49,7 +51,8 @@ import org.junit.jupiter.api.io.TempDir;
  * data and a source's splits with split watermarks, written in metadata format 3 (where both were
  * operator list states named {@code _channel_*} and {@code _source_splits}) by {@link
  * #writeFixture} on Weir af67bdf: a number sequence with event time into a slow keyed count at
- * parallelism 2, cancelled with the checkpoint retained.
+ * parallelism 2, cancelled with the checkpoint retained. (Run today, {@link #writeFixture} writes
+ * the current format.)
  */
 @Timeout(120)
 class OldFormatCheckpointRestoreTest {
@@ -166,6 +169,20 @@ class OldFormatCheckpointRestoreTest {
     byte[] metadata = Files.readAllBytes(checkpoint.resolve("_metadata"));
     assertThat(ByteBuffer.wrap(metadata, 4, 4).getInt()).as("format version").isEqualTo(3);
     long id = Long.parseLong(checkpoint.getFileName().toString().substring("chk-".length()));
+    List<OperatorSubtaskState> subtasks =
+        MetadataSerializer.deserialize(metadata, checkpoint.toString()).operators().stream()
+            .flatMap(op -> op.subtasks().stream())
+            .toList();
+    assertThat(subtasks)
+        .as("its named lists read as typed in-flight data and splits")
+        .anyMatch(s -> !s.inputChannelState().isEmpty())
+        .anyMatch(s -> !s.resultSubpartitionState().isEmpty())
+        .anyMatch(s -> s.splits() != null)
+        .noneMatch(
+            s ->
+                s.operator() != null
+                    && s.operator().states().keySet().stream()
+                        .anyMatch(name -> name.startsWith("_") && !name.startsWith("_timers")));
 
     StreamEnvironment env = environment(resumedCheckpoints);
     env.getConfiguration().set(CheckpointingOptions.SAVEPOINT_PATH, checkpoint.toString());
