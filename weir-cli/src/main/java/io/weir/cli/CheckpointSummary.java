@@ -1,21 +1,25 @@
 package io.weir.cli;
 
 import io.weir.api.typeutils.DataInputDeserializer;
+import io.weir.runtime.checkpoint.ChannelStateHandle;
 import io.weir.runtime.checkpoint.CompletedCheckpoint;
 import io.weir.runtime.checkpoint.IncrementalKeyedStateHandle;
 import io.weir.runtime.checkpoint.KeyGroupsStateHandle;
 import io.weir.runtime.checkpoint.OperatorState;
 import io.weir.runtime.checkpoint.OperatorStateHandle;
 import io.weir.runtime.checkpoint.OperatorSubtaskState;
+import io.weir.runtime.checkpoint.SerializedSplits;
+import io.weir.runtime.checkpoint.SourceSplitsHandle;
 import io.weir.runtime.state.HeapSnapshotStrategy;
 import io.weir.runtime.storage.CheckpointStateReader;
 import io.weir.runtime.storage.RetainedCheckpoint;
 import io.weir.runtime.storage.StreamStateHandle;
-import io.weir.runtime.task.SourceStreamTask;
-import io.weir.runtime.task.TaskCheckpointing;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -52,7 +56,7 @@ final class CheckpointSummary {
       for (int i = 0; i < op.subtasks().size(); i++) {
         OperatorSubtaskState subtask = op.subtasks().get(i);
         String prefix = "  subtask " + i;
-        if (subtask.keyed() == null && subtask.operator() == null) {
+        if (subtask.hasNoState()) {
           out.println(prefix + ": no state" + (subtask.finished() ? " (finished)" : ""));
           continue;
         }
@@ -66,6 +70,12 @@ final class CheckpointSummary {
         }
         if (subtask.operator() != null) {
           printOperatorState(prefix, subtask.operator(), storage, out);
+        }
+        if (subtask.hasChannelState()) {
+          printChannelState(prefix, subtask, storage, out);
+        }
+        if (subtask.splits() != null) {
+          printSplits(prefix, subtask.splits(), storage, out);
         }
       }
     }
@@ -197,39 +207,116 @@ final class CheckpointSummary {
     for (Map.Entry<String, OperatorStateHandle.StateMetaInfo> e : handle.states().entrySet()) {
       String name = e.getKey();
       long[] offsets = e.getValue().offsets();
-      String kind =
-          name.startsWith(TaskCheckpointing.CHANNEL_STATE_PREFIX)
-              ? "channel state (in-flight data)"
-              : name.equals(SourceStreamTask.SPLITS_STATE) ? "source splits" : "operator state";
-      String bytes = "";
-      if (data != null) {
-        long total = 0;
-        boolean inside = true;
-        for (long offset : offsets) {
-          inside &= offset >= 0 && offset + 4 <= data.length;
-          total += inside ? 4 + elementLength(data, offset) : 0;
-        }
-        bytes =
-            inside
-                ? ", " + Sizes.format(total)
-                : ", offsets outside its " + data.length + " bytes (weir verify tells more)";
-      }
       out.println(
           prefix
-              + ": "
-              + kind
-              + " '"
+              + ": operator state '"
               + name
               + "' "
               + e.getValue().mode()
               + ", "
               + offsets.length
               + (offsets.length == 1 ? " element" : " elements")
-              + bytes);
+              + bytes(data, offsets));
     }
     if (unreadable != null) {
       out.println("    (cannot read its operator state: " + unreadable + ")");
     }
+  }
+
+  /** One line per channel whose in-flight data the subtask recorded. */
+  private static void printChannelState(
+      String prefix, OperatorSubtaskState subtask, CheckpointStateReader storage, PrintWriter out) {
+    for (ChannelStateHandle channel : subtask.channelState()) {
+      byte[] data = null;
+      String unreadable = null;
+      try {
+        data = storage.readState(channel.data());
+      } catch (IOException e) {
+        unreadable = e.getMessage();
+      }
+      int entries = channel.offsets().length;
+      out.println(
+          prefix
+              + ": channel state (in-flight data) of "
+              + channel.channelDescription()
+              + ", "
+              + entries
+              + (entries == 1 ? " buffer" : " buffers")
+              + bytes(data, channel.offsets())
+              + " "
+              + where(channel.data()));
+      if (unreadable != null) {
+        out.println("    (cannot read it: " + unreadable + ")");
+      }
+    }
+  }
+
+  private static void printSplits(
+      String prefix, SourceSplitsHandle splits, CheckpointStateReader storage, PrintWriter out) {
+    int splitCount = splits.splits().length;
+    int watermarkCount = splits.watermarks().length;
+    byte[] data = null;
+    String unreadable = null;
+    try {
+      data = storage.readState(splits.data());
+      // Checkpoints of format 3 and older keep split watermarks among the splits.
+      SerializedSplits read =
+          SerializedSplits.read(
+              elements(data, splits.splits()), elements(data, splits.watermarks()));
+      splitCount = read.splits().size();
+      watermarkCount = read.watermarks().size();
+    } catch (IOException | RuntimeException e) {
+      unreadable = e.getMessage();
+    }
+    long[] all = new long[splits.splits().length + splits.watermarks().length];
+    System.arraycopy(splits.splits(), 0, all, 0, splits.splits().length);
+    System.arraycopy(
+        splits.watermarks(), 0, all, splits.splits().length, splits.watermarks().length);
+    out.println(
+        prefix
+            + ": source splits, "
+            + splitCount
+            + (splitCount == 1 ? " split, " : " splits, ")
+            + watermarkCount
+            + (watermarkCount == 1 ? " split watermark" : " split watermarks")
+            + bytes(data, all)
+            + " "
+            + where(splits.data()));
+    if (unreadable != null) {
+      out.println("    (cannot read them: " + unreadable + ")");
+    }
+  }
+
+  /** The elements at {@code offsets} of {@code data}, each a 4-byte length and its bytes. */
+  private static List<byte[]> elements(byte[] data, long[] offsets) throws IOException {
+    List<byte[]> elements = new ArrayList<>(offsets.length);
+    for (long offset : offsets) {
+      if (offset < 0 || offset + 4 > data.length) {
+        throw new IOException("an element starts outside its " + data.length + " bytes");
+      }
+      int length = elementLength(data, offset);
+      if (length < 0 || offset + 4 + length > data.length) {
+        throw new IOException("an element ends outside its " + data.length + " bytes");
+      }
+      elements.add(Arrays.copyOfRange(data, (int) offset + 4, (int) offset + 4 + length));
+    }
+    return elements;
+  }
+
+  /** ", <size>" of the elements at {@code offsets}, or why not; "" when unread. */
+  private static String bytes(byte[] data, long[] offsets) {
+    if (data == null) {
+      return "";
+    }
+    long total = 0;
+    boolean inside = true;
+    for (long offset : offsets) {
+      inside &= offset >= 0 && offset + 4 <= data.length;
+      total += inside ? 4 + elementLength(data, offset) : 0;
+    }
+    return inside
+        ? ", " + Sizes.format(total)
+        : ", offsets outside its " + data.length + " bytes (weir verify tells more)";
   }
 
   private static int elementLength(byte[] data, long offset) {

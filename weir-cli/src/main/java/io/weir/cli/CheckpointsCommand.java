@@ -4,7 +4,6 @@ import io.weir.runtime.checkpoint.CompletedCheckpoint;
 import io.weir.runtime.checkpoint.OperatorState;
 import io.weir.runtime.checkpoint.OperatorSubtaskState;
 import io.weir.runtime.storage.StreamStateHandle;
-import io.weir.runtime.task.TaskCheckpointing;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.time.Instant;
@@ -132,11 +131,7 @@ final class CheckpointsCommand implements Callable<Integer> {
             uploaded += handle.size();
           }
         }
-        if (subtask.operator() != null) {
-          channelState |=
-              subtask.operator().states().keySet().stream()
-                  .anyMatch(n -> n.startsWith(TaskCheckpointing.CHANNEL_STATE_PREFIX));
-        }
+        channelState |= subtask.hasChannelState();
       }
     }
     return new Row(

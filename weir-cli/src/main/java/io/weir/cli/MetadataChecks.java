@@ -1,5 +1,6 @@
 package io.weir.cli;
 
+import io.weir.runtime.checkpoint.ChannelStateHandle;
 import io.weir.runtime.checkpoint.CompletedCheckpoint;
 import io.weir.runtime.checkpoint.KeyGroupsStateHandle;
 import io.weir.runtime.checkpoint.KeyedStateHandle;
@@ -7,6 +8,7 @@ import io.weir.runtime.checkpoint.OperatorState;
 import io.weir.runtime.checkpoint.OperatorStateHandle;
 import io.weir.runtime.checkpoint.OperatorSubtaskState;
 import io.weir.runtime.state.KeyGroupRange;
+import io.weir.runtime.storage.StreamStateHandle;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -44,6 +46,24 @@ final class MetadataChecks {
         }
         if (subtask.operator() != null) {
           operator(owner, subtask.operator(), problems);
+        }
+        for (ChannelStateHandle channel : subtask.channelState()) {
+          elements(
+              owner,
+              "in-flight data of " + channel.channelDescription(),
+              channel.data(),
+              channel.offsets(),
+              problems);
+        }
+        if (subtask.splits() != null) {
+          elements(
+              owner, "source splits", subtask.splits().data(), subtask.splits().splits(), problems);
+          elements(
+              owner,
+              "split watermarks",
+              subtask.splits().data(),
+              subtask.splits().watermarks(),
+              problems);
         }
       }
     }
@@ -103,22 +123,32 @@ final class MetadataChecks {
   }
 
   private static void operator(String owner, OperatorStateHandle handle, List<String> problems) {
-    long size = handle.data().size();
     for (Map.Entry<String, OperatorStateHandle.StateMetaInfo> e : handle.states().entrySet()) {
-      for (long offset : e.getValue().offsets()) {
-        // Each element is a 4-byte length and its bytes.
-        if (offset < 0 || offset + 4 > size) {
-          problems.add(
-              owner
-                  + ": an element of operator state '"
-                  + e.getKey()
-                  + "' starts at "
-                  + offset
-                  + ", outside its "
-                  + size
-                  + " bytes");
-          break;
-        }
+      elements(
+          owner,
+          "operator state '" + e.getKey() + "'",
+          handle.data(),
+          e.getValue().offsets(),
+          problems);
+    }
+  }
+
+  /** Each element is a 4-byte length and its bytes: it must start inside its stream. */
+  private static void elements(
+      String owner, String what, StreamStateHandle data, long[] offsets, List<String> problems) {
+    long size = data.size();
+    for (long offset : offsets) {
+      if (offset < 0 || offset + 4 > size) {
+        problems.add(
+            owner
+                + ": an element of "
+                + what
+                + " starts at "
+                + offset
+                + ", outside its "
+                + size
+                + " bytes");
+        break;
       }
     }
   }

@@ -54,7 +54,8 @@ class InspectCommandTest {
                 + " count: long serializer, label: string serializer))")
         .contains("bytes per key group:")
         .contains("Operator 'numbers'\n  uid/id           source")
-        .contains("source splits '_source_splits' SPLIT, 1 element");
+        .contains("subtask 0: source splits, 1 split, 0 split watermarks, ")
+        .doesNotContain("_source_splits");
   }
 
   @Test

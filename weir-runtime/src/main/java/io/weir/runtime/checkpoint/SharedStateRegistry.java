@@ -53,12 +53,7 @@ public final class SharedStateRegistry {
       List<OperatorSubtaskState> subtasks = new ArrayList<>();
       for (OperatorSubtaskState st : op.subtasks()) {
         if (st.keyed() instanceof IncrementalKeyedStateHandle handle) {
-          st =
-              new OperatorSubtaskState(
-                  register(handle, checkpoint.checkpointId(), op.operatorName()),
-                  st.operator(),
-                  st.finished(),
-                  st.schema());
+          st = st.withKeyed(register(handle, checkpoint.checkpointId(), op.operatorName()));
         }
         subtasks.add(st);
       }

@@ -1,6 +1,7 @@
 package io.weir.runtime.checkpoint;
 
 import io.weir.runtime.checkpoint.TaskRestore.AssignedList;
+import io.weir.runtime.checkpoint.TaskRestore.AssignedSplits;
 import io.weir.runtime.checkpoint.TaskRestore.OperatorRestore;
 import io.weir.runtime.graph.JobVertex;
 import io.weir.runtime.graph.StreamNode;
@@ -8,8 +9,7 @@ import io.weir.runtime.state.DefaultOperatorStateStore.Mode;
 import io.weir.runtime.state.KeyGroupRange;
 import io.weir.runtime.state.KeyGroupRangeAssignment;
 import io.weir.runtime.storage.CheckpointStateReader;
-import io.weir.runtime.task.SourceStreamTask;
-import io.weir.runtime.task.TaskCheckpointing;
+import io.weir.runtime.storage.StreamStateHandle;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -19,8 +19,9 @@ import java.util.Map;
  * Decides which subtask of a vertex restores which state of a checkpoint, from the checkpoint's
  * metadata alone: keyed state by key group (each subtask gets the handles whose key groups overlap
  * its range), operator list state split round robin or, for union lists, to every subtask, a
- * source's splits like a split list, and the in-flight data of an unaligned checkpoint to the
- * subtask that recorded it. It produces handles, never bytes: each task reads its own share.
+ * source's splits ({@link OperatorSubtaskState#splits()}) round robin, and the in-flight data of an
+ * unaligned checkpoint ({@link OperatorSubtaskState#channelState()}) to the subtask that recorded
+ * it. It produces handles, never bytes: each task reads its own share.
  */
 public final class StateAssignment {
 
@@ -40,68 +41,106 @@ public final class StateAssignment {
       CompletedCheckpoint checkpoint,
       CheckpointStateReader storage,
       boolean claimed,
-      List<List<StateElement>> freshSplits) {
+      List<AssignedSplits> freshSplits) {
     int parallelism = vertex.getParallelism();
     List<Map<String, OperatorRestore>> operators = new ArrayList<>();
-    List<Map<String, List<StateElement>>> channelState = new ArrayList<>();
-    List<List<StateElement>> splits = new ArrayList<>();
+    List<AssignedSplits> splits = new ArrayList<>();
     for (int i = 0; i < parallelism; i++) {
       operators.add(new LinkedHashMap<>());
-      channelState.add(new LinkedHashMap<>());
-      splits.add(vertex.isSource() ? freshSplits.get(i) : List.of());
+      splits.add(vertex.isSource() ? freshSplits.get(i) : AssignedSplits.NONE);
     }
     StreamNode head = vertex.getHead();
+    OperatorState headState = checkpoint.operator(head.getOperatorId());
+    if (headState != null) {
+      checkChannelStateParallelism(checkpoint, vertex, headState);
+      if (head.isSource()) {
+        splits = redistributeSplits(headState, parallelism);
+      }
+    }
     for (StreamNode node : vertex.getChain()) {
       OperatorState op = checkpoint.operator(node.getOperatorId());
-      if (op == null) {
+      if (op == null || node.isSource()) {
         continue;
       }
       List<Map<String, AssignedList>> lists = redistribute(oldLists(op), parallelism);
-      if (node == head) {
-        checkChannelStateParallelism(checkpoint, vertex, op);
-      }
       for (int i = 0; i < parallelism; i++) {
-        Map<String, AssignedList> own = new LinkedHashMap<>();
-        for (Map.Entry<String, AssignedList> e : lists.get(i).entrySet()) {
-          if (node == head && e.getKey().startsWith(TaskCheckpointing.CHANNEL_STATE_PREFIX)) {
-            channelState.get(i).put(e.getKey(), e.getValue().elements());
-          } else if (node.isSource() && e.getKey().equals(SourceStreamTask.SPLITS_STATE)) {
-            splits.set(i, e.getValue().elements());
-          } else {
-            own.put(e.getKey(), e.getValue());
-          }
-        }
-        if (!node.isSource()) {
-          operators
-              .get(i)
-              .put(
-                  node.getOperatorId(),
-                  new OperatorRestore(
-                      keyedOverlapping(
-                          op, KeyGroupsStateHandle.class, maxParallelism, parallelism, i),
-                      keyedOverlapping(
-                          op, IncrementalKeyedStateHandle.class, maxParallelism, parallelism, i),
-                      own));
-        }
+        operators
+            .get(i)
+            .put(
+                node.getOperatorId(),
+                new OperatorRestore(
+                    keyedOverlapping(
+                        op, KeyGroupsStateHandle.class, maxParallelism, parallelism, i),
+                    keyedOverlapping(
+                        op, IncrementalKeyedStateHandle.class, maxParallelism, parallelism, i),
+                    lists.get(i)));
       }
     }
     List<TaskRestore> result = new ArrayList<>();
     for (int i = 0; i < parallelism; i++) {
+      // Same parallelism (checked above): subtask i replays what subtask i recorded.
+      OperatorSubtaskState own =
+          headState == null || i >= headState.subtasks().size()
+              ? OperatorSubtaskState.EMPTY
+              : headState.subtasks().get(i);
       result.add(
           new TaskRestore(
               checkpoint.checkpointId(),
               storage,
               claimed,
               operators.get(i),
-              channelState.get(i),
+              own.inputChannelState(),
+              own.resultSubpartitionState(),
               splits.get(i)));
     }
     return result;
   }
 
   /**
-   * Subtask {@code subtask}'s share of one operator's state, for an operator whose lists hold
-   * neither channel state nor splits (the operator harness restores one operator this way).
+   * A source's checkpointed splits for {@code parallelism} subtasks: at the same parallelism each
+   * subtask keeps its own; otherwise the splits, in old-subtask order, are dealt round robin, and
+   * every subtask gets every split watermark (it keeps those of the splits it reads).
+   */
+  static List<AssignedSplits> redistributeSplits(OperatorState source, int parallelism) {
+    List<List<StateElement>> oldSplits = new ArrayList<>();
+    List<List<StateElement>> oldWatermarks = new ArrayList<>();
+    for (OperatorSubtaskState subtask : source.subtasks()) {
+      SourceSplitsHandle h = subtask.splits();
+      oldSplits.add(h == null ? List.of() : elements(h.data(), h.splits()));
+      oldWatermarks.add(h == null ? List.of() : elements(h.data(), h.watermarks()));
+    }
+    List<AssignedSplits> result = new ArrayList<>();
+    if (source.subtasks().size() == parallelism) {
+      for (int i = 0; i < parallelism; i++) {
+        result.add(new AssignedSplits(oldSplits.get(i), oldWatermarks.get(i)));
+      }
+      return result;
+    }
+    List<StateElement> allSplits = new ArrayList<>();
+    oldSplits.forEach(allSplits::addAll);
+    List<StateElement> allWatermarks = new ArrayList<>();
+    oldWatermarks.forEach(allWatermarks::addAll);
+    for (int i = 0; i < parallelism; i++) {
+      List<StateElement> part = new ArrayList<>();
+      for (int e = i; e < allSplits.size(); e += parallelism) {
+        part.add(allSplits.get(e));
+      }
+      result.add(new AssignedSplits(part, allWatermarks));
+    }
+    return result;
+  }
+
+  private static List<StateElement> elements(StreamStateHandle data, long[] offsets) {
+    List<StateElement> elements = new ArrayList<>(offsets.length);
+    for (long offset : offsets) {
+      elements.add(new StateElement.Stored(data, offset));
+    }
+    return elements;
+  }
+
+  /**
+   * Subtask {@code subtask}'s share of one operator's own state, without a task's in-flight data or
+   * splits (the operator harness restores one operator this way).
    */
   public static OperatorRestore assignOperator(
       OperatorState op, int parallelism, int maxParallelism, int subtask) {
@@ -139,10 +178,7 @@ public final class StateAssignment {
             .states()
             .forEach(
                 (name, meta) -> {
-                  List<StateElement> elements = new ArrayList<>(meta.offsets().length);
-                  for (long offset : meta.offsets()) {
-                    elements.add(new StateElement.Stored(subtask.operator().data(), offset));
-                  }
+                  List<StateElement> elements = elements(subtask.operator().data(), meta.offsets());
                   StateSchema.Entry schema =
                       subtask.schema() == null ? null : subtask.schema().state(name);
                   lists.put(
@@ -206,14 +242,8 @@ public final class StateAssignment {
   /** In-flight data is per channel: it cannot be split over another number of subtasks. */
   private static void checkChannelStateParallelism(
       CompletedCheckpoint checkpoint, JobVertex vertex, OperatorState head) {
-    boolean hasChannelState = false;
-    for (OperatorSubtaskState subtask : head.subtasks()) {
-      if (subtask.operator() != null) {
-        for (String name : subtask.operator().states().keySet()) {
-          hasChannelState |= name.startsWith(TaskCheckpointing.CHANNEL_STATE_PREFIX);
-        }
-      }
-    }
+    boolean hasChannelState =
+        head.subtasks().stream().anyMatch(OperatorSubtaskState::hasChannelState);
     if (hasChannelState && head.subtasks().size() != vertex.getParallelism()) {
       throw new IllegalStateException(
           "Checkpoint "

@@ -4,6 +4,7 @@ import io.weir.api.typeutils.DataOutputSerializer;
 import io.weir.runtime.state.DefaultOperatorStateStore;
 import io.weir.runtime.state.DefaultOperatorStateStore.RestoredList;
 import io.weir.runtime.storage.CheckpointStateWriter;
+import io.weir.runtime.storage.StreamStateHandle;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -12,7 +13,8 @@ import java.util.Map;
 
 /**
  * Writes one operator subtask's snapshot to the checkpoint storage: the asynchronous part of a
- * snapshot. A restore reads it back through {@link TaskRestore#read()}.
+ * snapshot. Operator list states, in-flight data and splits each go into a stream of their own. A
+ * restore reads it back through {@link TaskRestore#read()}.
  */
 public final class SubtaskStateCodec {
 
@@ -44,13 +46,7 @@ public final class SubtaskStateCodec {
       DataOutputSerializer out = new DataOutputSerializer(256);
       Map<String, OperatorStateHandle.StateMetaInfo> meta = new LinkedHashMap<>();
       for (Map.Entry<String, RestoredList> e : snapshot.operatorLists().entrySet()) {
-        List<byte[]> elements = e.getValue().elements();
-        long[] offsets = new long[elements.size()];
-        for (int i = 0; i < elements.size(); i++) {
-          offsets[i] = out.length();
-          out.writeInt(elements.get(i).length);
-          out.write(elements.get(i));
-        }
+        long[] offsets = writeElements(out, e.getValue().elements());
         meta.put(e.getKey(), new OperatorStateHandle.StateMetaInfo(e.getValue().mode(), offsets));
       }
       operator =
@@ -61,7 +57,69 @@ public final class SubtaskStateCodec {
                   out.getCopyOfBuffer(),
                   "operator state of '" + snapshot.description() + "'"));
     }
-    return new OperatorSubtaskState(keyed, operator, endOfInput, schemaOf(snapshot));
+    List<InputChannelStateHandle> inputs = new ArrayList<>();
+    List<ResultSubpartitionStateHandle> outputs = new ArrayList<>();
+    if (snapshot.inFlight() != null && !snapshot.inFlight().isEmpty()) {
+      persistInFlight(checkpointId, snapshot, storage, inputs, outputs);
+    }
+    SourceSplitsHandle splits = null;
+    if (snapshot.splits() != null) {
+      DataOutputSerializer out = new DataOutputSerializer(256);
+      long[] splitOffsets = writeElements(out, snapshot.splits().splits());
+      long[] watermarkOffsets = writeElements(out, snapshot.splits().watermarks());
+      splits =
+          new SourceSplitsHandle(
+              storage.writeState(
+                  checkpointId,
+                  out.getCopyOfBuffer(),
+                  "splits of '" + snapshot.description() + "'"),
+              splitOffsets,
+              watermarkOffsets);
+    }
+    return new OperatorSubtaskState(
+        keyed, operator, inputs, outputs, splits, endOfInput, schemaOf(snapshot));
+  }
+
+  /**
+   * Writes the in-flight data of every channel into one stream, each buffer an entry framed as
+   * {@code length:int bytes} (see {@link ChannelStateHandle}), and one handle per channel into it.
+   */
+  private static void persistInFlight(
+      long checkpointId,
+      OperatorSnapshot snapshot,
+      CheckpointStateWriter storage,
+      List<InputChannelStateHandle> inputs,
+      List<ResultSubpartitionStateHandle> outputs)
+      throws IOException {
+    InFlightData data = snapshot.inFlight();
+    DataOutputSerializer out = new DataOutputSerializer(1024);
+    Map<Integer, long[]> inputOffsets = new LinkedHashMap<>();
+    data.inputs()
+        .forEach((channel, buffers) -> inputOffsets.put(channel, writeElements(out, buffers)));
+    Map<ResultSubpartitionInfo, long[]> outputOffsets = new LinkedHashMap<>();
+    data.outputs()
+        .forEach((channel, buffers) -> outputOffsets.put(channel, writeElements(out, buffers)));
+    StreamStateHandle stream =
+        storage.writeState(
+            checkpointId,
+            out.getCopyOfBuffer(),
+            "in-flight data of '" + snapshot.description() + "'");
+    inputOffsets.forEach(
+        (channel, offsets) -> inputs.add(new InputChannelStateHandle(channel, stream, offsets)));
+    outputOffsets.forEach(
+        (channel, offsets) ->
+            outputs.add(new ResultSubpartitionStateHandle(channel, stream, offsets)));
+  }
+
+  /** Writes each element as {@code length:int bytes}; returns where each starts. */
+  private static long[] writeElements(DataOutputSerializer out, List<byte[]> elements) {
+    long[] offsets = new long[elements.size()];
+    for (int i = 0; i < elements.size(); i++) {
+      offsets[i] = out.length();
+      out.writeInt(elements.get(i).length);
+      out.write(elements.get(i));
+    }
+    return offsets;
   }
 
   /** The serializer snapshots of the snapshot's keyed and operator states; null if none. */

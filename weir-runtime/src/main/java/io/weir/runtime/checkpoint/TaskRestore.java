@@ -22,26 +22,47 @@ import java.util.Map;
  * @param claimed true when the checkpoint is the job's own, so new checkpoints may refer to its
  *     shared files
  * @param operators per operator id of the task's chain, its share of the state
- * @param channelState in-flight data of an unaligned checkpoint, by channel-state name
- * @param splits a source subtask's splits, each with its serializer version (fresh or restored)
+ * @param inputChannelState the recorded input of the subtask's gate channels (unaligned only)
+ * @param resultSubpartitionState the overtaken output of the subtask's channels (unaligned only)
+ * @param splits a source subtask's splits (fresh or restored); none for other tasks
  */
 public record TaskRestore(
     long checkpointId,
     CheckpointStateReader storage,
     boolean claimed,
     Map<String, OperatorRestore> operators,
-    Map<String, List<StateElement>> channelState,
-    List<StateElement> splits) {
+    List<InputChannelStateHandle> inputChannelState,
+    List<ResultSubpartitionStateHandle> resultSubpartitionState,
+    AssignedSplits splits) {
 
   public TaskRestore {
     operators = Map.copyOf(operators);
-    channelState = Map.copyOf(channelState);
-    splits = List.copyOf(splits);
+    inputChannelState = List.copyOf(inputChannelState);
+    resultSubpartitionState = List.copyOf(resultSubpartitionState);
   }
 
-  /** A fresh start with the given splits (none for a task that is no source). */
-  public static TaskRestore fresh(List<StateElement> splits) {
-    return new TaskRestore(-1, null, false, Map.of(), Map.of(), splits);
+  /**
+   * A fresh start with the given splits ({@link AssignedSplits#NONE} for a task that is no source).
+   */
+  public static TaskRestore fresh(AssignedSplits splits) {
+    return new TaskRestore(-1, null, false, Map.of(), List.of(), List.of(), splits);
+  }
+
+  /**
+   * A source subtask's splits and split watermarks: where each element is, not its bytes. Each
+   * element is a version and a body (see {@link SerializedSplits}).
+   *
+   * @param splits the splits
+   * @param watermarks the split watermarks
+   */
+  public record AssignedSplits(List<StateElement> splits, List<StateElement> watermarks) {
+
+    public static final AssignedSplits NONE = new AssignedSplits(List.of(), List.of());
+
+    public AssignedSplits {
+      splits = List.copyOf(splits);
+      watermarks = List.copyOf(watermarks);
+    }
   }
 
   /**
@@ -86,13 +107,13 @@ public record TaskRestore(
    * The state read, as the task's operators and channels consume it.
    *
    * @param operators per operator id, what it starts from
-   * @param channelState restored in-flight data by channel-state name
-   * @param splits serialized splits, each with its serializer version
+   * @param inFlight the in-flight data to replay, per channel
+   * @param splits the splits and split watermarks
    */
   public record Read(
       Map<String, RestoredOperatorState> operators,
-      Map<String, List<byte[]>> channelState,
-      List<byte[]> splits) {}
+      InFlightData inFlight,
+      SerializedSplits splits) {}
 
   /**
    * Reads and verifies every handle this subtask restores (each operator-state stream once). Task
@@ -126,11 +147,15 @@ public record TaskRestore(
         restored.put(
             e.getKey(), new RestoredOperatorState(checkpointId, keyed, incremental, lists));
       }
-      Map<String, List<byte[]>> channels = new LinkedHashMap<>();
-      for (Map.Entry<String, List<StateElement>> e : channelState.entrySet()) {
-        channels.put(e.getKey(), readElements(e.getValue(), streams));
+      Map<Integer, List<byte[]>> inputs = new LinkedHashMap<>();
+      for (InputChannelStateHandle h : inputChannelState) {
+        inputs.put(h.channel(), readEntries(h, streams));
       }
-      return new Read(restored, channels, readElements(splits, streams));
+      Map<ResultSubpartitionInfo, List<byte[]>> outputs = new LinkedHashMap<>();
+      for (ResultSubpartitionStateHandle h : resultSubpartitionState) {
+        outputs.put(h.subpartition(), readEntries(h, streams));
+      }
+      return new Read(restored, new InFlightData(inputs, outputs), readSplits(streams));
     } catch (IOException e) {
       throw new CorruptCheckpointException(
           checkpointId, "Checkpoint " + checkpointId + " cannot be restored: " + e.getMessage(), e);
@@ -138,13 +163,35 @@ public record TaskRestore(
   }
 
   /** The same restore with other splits. */
-  public TaskRestore withSplits(List<StateElement> newSplits) {
-    return new TaskRestore(checkpointId, storage, claimed, operators, channelState, newSplits);
+  public TaskRestore withSplits(AssignedSplits newSplits) {
+    return new TaskRestore(
+        checkpointId,
+        storage,
+        claimed,
+        operators,
+        inputChannelState,
+        resultSubpartitionState,
+        newSplits);
   }
 
-  /** The bytes of this subtask's splits (each with its serializer version). */
-  public List<byte[]> readSplits() throws IOException {
-    return readElements(splits, new IdentityHashMap<>());
+  /** The bytes of this subtask's splits and split watermarks. */
+  public SerializedSplits readSplits() throws IOException {
+    return readSplits(new IdentityHashMap<>());
+  }
+
+  private SerializedSplits readSplits(Map<StreamStateHandle, byte[]> streams) throws IOException {
+    return SerializedSplits.read(
+        readElements(splits.splits(), streams), readElements(splits.watermarks(), streams));
+  }
+
+  /** One channel's entries; each a buffer today (see {@link ChannelStateHandle}). */
+  private List<byte[]> readEntries(
+      ChannelStateHandle handle, Map<StreamStateHandle, byte[]> streams) throws IOException {
+    List<StateElement> elements = new ArrayList<>(handle.offsets().length);
+    for (long offset : handle.offsets()) {
+      elements.add(new StateElement.Stored(handle.data(), offset));
+    }
+    return readElements(elements, streams);
   }
 
   private List<byte[]> readElements(

@@ -107,8 +107,7 @@ final class InitialRestore {
   private void checkCompatible(CompletedCheckpoint checkpoint, boolean ignoreUnclaimed) {
     List<String> unclaimed = new ArrayList<>();
     for (OperatorState op : checkpoint.operators()) {
-      boolean hasState =
-          op.subtasks().stream().anyMatch(s -> s.keyed() != null || s.operator() != null);
+      boolean hasState = op.subtasks().stream().anyMatch(s -> !s.hasNoState());
       if (!hasState) {
         continue;
       }

@@ -10,9 +10,11 @@ import io.weir.runtime.checkpoint.BarrierHandler;
 import io.weir.runtime.checkpoint.CheckpointCoordinator;
 import io.weir.runtime.checkpoint.CompletedCheckpoint;
 import io.weir.runtime.checkpoint.CorruptCheckpointException;
+import io.weir.runtime.checkpoint.SerializedSplits;
 import io.weir.runtime.checkpoint.StateAssignment;
 import io.weir.runtime.checkpoint.StateElement;
 import io.weir.runtime.checkpoint.TaskRestore;
+import io.weir.runtime.checkpoint.TaskRestore.AssignedSplits;
 import io.weir.runtime.graph.JobGraph;
 import io.weir.runtime.graph.JobVertex;
 import io.weir.runtime.graph.StreamNode;
@@ -230,9 +232,9 @@ final class Scheduler {
         vertex.isSource()
             && (restoreFrom == null
                 || restoreFrom.checkpoint().operator(vertex.getHead().getOperatorId()) == null);
-    List<List<StateElement>> fresh = new ArrayList<>();
+    List<AssignedSplits> fresh = new ArrayList<>();
     for (int i = 0; i < parallelism; i++) {
-      fresh.add(List.of());
+      fresh.add(AssignedSplits.NONE);
     }
     if (needsSplits) {
       fresh = freshSplits(vertex);
@@ -275,15 +277,12 @@ final class Scheduler {
     try {
       for (int i = 0; i < restores.size(); i++) {
         TaskRestore restore = restores.get(i);
-        List<byte[]> bytes = restore.readSplits();
-        for (byte[] element : bytes) {
-          if (SourceStreamTask.isSplitWatermark(element)) {
-            watermarks.add(new StateElement.Inline(element)); // goes wherever its split goes
-            continue;
-          }
-          Object split =
-              SourceStreamTask.deserializeSplits(List.of(element), source.getSplitSerializer())
-                  .get(0);
+        SerializedSplits read = restore.readSplits();
+        for (byte[] element : read.watermarks()) {
+          watermarks.add(new StateElement.Inline(element)); // goes wherever its split goes
+        }
+        for (byte[] element : read.splits()) {
+          Object split = SourceStreamTask.deserializeSplit(element, source.getSplitSerializer());
           int owner = source.ownerOf(split, parallelism).orElse(i);
           if (owner < 0 || owner >= parallelism) {
             throw new IllegalStateException(
@@ -310,9 +309,7 @@ final class Scheduler {
     List<TaskRestore> result = new ArrayList<>();
     for (int i = 0; i < parallelism; i++) {
       // Every subtask gets every split watermark and keeps those of the splits it reads.
-      List<StateElement> own = new ArrayList<>(dealt.get(i));
-      own.addAll(watermarks);
-      result.add(restores.get(i).withSplits(own));
+      result.add(restores.get(i).withSplits(new AssignedSplits(dealt.get(i), watermarks)));
     }
     return result;
   }
@@ -321,7 +318,7 @@ final class Scheduler {
    * A source's splits for a fresh start, dealt round robin, serialized as a checkpoint has them.
    */
   @SuppressWarnings({"unchecked", "rawtypes"})
-  private List<List<StateElement>> freshSplits(JobVertex vertex) {
+  private List<AssignedSplits> freshSplits(JobVertex vertex) {
     StreamNode head = vertex.getHead();
     Source source = ((SourceTransformation<?>) head.getTransformation()).getSource();
     int parallelism = vertex.getParallelism();
@@ -348,7 +345,11 @@ final class Scheduler {
             "Source '" + head.getName() + "' could not serialize its split " + all.get(i), e);
       }
     }
-    return perSubtask;
+    List<AssignedSplits> result = new ArrayList<>();
+    for (List<StateElement> splits : perSubtask) {
+      result.add(new AssignedSplits(splits, List.of()));
+    }
+    return result;
   }
 
   /** A subtask reached a terminal state. */

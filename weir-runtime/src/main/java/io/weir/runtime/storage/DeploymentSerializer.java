@@ -1,8 +1,12 @@
 package io.weir.runtime.storage;
 
+import io.weir.runtime.checkpoint.ChannelStateHandle;
 import io.weir.runtime.checkpoint.IncrementalKeyedStateHandle;
+import io.weir.runtime.checkpoint.InputChannelStateHandle;
 import io.weir.runtime.checkpoint.KeyGroupsStateHandle;
 import io.weir.runtime.checkpoint.OperatorSubtaskState;
+import io.weir.runtime.checkpoint.ResultSubpartitionInfo;
+import io.weir.runtime.checkpoint.ResultSubpartitionStateHandle;
 import io.weir.runtime.checkpoint.StateElement;
 import io.weir.runtime.checkpoint.TaskRestore;
 import io.weir.runtime.state.DefaultOperatorStateStore;
@@ -61,9 +65,7 @@ public final class DeploymentSerializer {
               new IncrementalKeyedStateHandle.SharedFile(
                   file.localName(), file.handle(), in.readBoolean()));
         }
-        state =
-            new OperatorSubtaskState(
-                inc.withSharedFiles(files), state.operator(), state.finished(), state.schema());
+        state = state.withKeyed(inc.withSharedFiles(files));
       }
       states.put(id, state);
     }
@@ -101,12 +103,19 @@ public final class DeploymentSerializer {
               }
             }
           }
-          out.writeInt(restore.channelState().size());
-          for (Map.Entry<String, List<StateElement>> e : restore.channelState().entrySet()) {
-            MetadataSerializer.writeString(out, e.getKey());
-            writeElements(out, e.getValue());
+          out.writeInt(restore.inputChannelState().size());
+          for (InputChannelStateHandle h : restore.inputChannelState()) {
+            out.writeInt(h.channel());
+            writeEntries(out, h);
           }
-          writeElements(out, restore.splits());
+          out.writeInt(restore.resultSubpartitionState().size());
+          for (ResultSubpartitionStateHandle h : restore.resultSubpartitionState()) {
+            out.writeInt(h.subpartition().edgeId());
+            out.writeInt(h.subpartition().subpartition());
+            writeEntries(out, h);
+          }
+          writeElements(out, restore.splits().splits());
+          writeElements(out, restore.splits().watermarks());
         });
   }
 
@@ -145,13 +154,47 @@ public final class DeploymentSerializer {
       }
       operators.put(id, new TaskRestore.OperatorRestore(keyed, incremental, lists));
     }
-    Map<String, List<StateElement>> channels = new LinkedHashMap<>();
-    int channelCount = MetadataSerializer.readCount(in, "channel states");
-    for (int i = 0; i < channelCount; i++) {
-      channels.put(MetadataSerializer.readString(in), readElements(in));
+    // Channels of one stream share one handle object: the task reads each stream once.
+    Map<StreamStateHandle, StreamStateHandle> streams = new LinkedHashMap<>();
+    int inputCount = MetadataSerializer.readCount(in, "input channel states");
+    List<InputChannelStateHandle> inputs = new ArrayList<>(inputCount);
+    for (int i = 0; i < inputCount; i++) {
+      int channel = in.readInt();
+      StreamStateHandle data = canonical(streams, MetadataSerializer.readHandle(in));
+      inputs.add(new InputChannelStateHandle(channel, data, readOffsets(in)));
     }
-    List<StateElement> splits = readElements(in);
-    return new TaskRestore(checkpointId, storage, claimed, operators, channels, splits);
+    int outputCount = MetadataSerializer.readCount(in, "output channel states");
+    List<ResultSubpartitionStateHandle> outputs = new ArrayList<>(outputCount);
+    for (int i = 0; i < outputCount; i++) {
+      ResultSubpartitionInfo info = new ResultSubpartitionInfo(in.readInt(), in.readInt());
+      StreamStateHandle data = canonical(streams, MetadataSerializer.readHandle(in));
+      outputs.add(new ResultSubpartitionStateHandle(info, data, readOffsets(in)));
+    }
+    TaskRestore.AssignedSplits splits =
+        new TaskRestore.AssignedSplits(readElements(in), readElements(in));
+    return new TaskRestore(checkpointId, storage, claimed, operators, inputs, outputs, splits);
+  }
+
+  private static void writeEntries(DataOutputStream out, ChannelStateHandle handle)
+      throws IOException {
+    MetadataSerializer.writeHandle(out, handle.data());
+    out.writeInt(handle.offsets().length);
+    for (long offset : handle.offsets()) {
+      out.writeLong(offset);
+    }
+  }
+
+  private static long[] readOffsets(DataInputStream in) throws IOException {
+    long[] offsets = new long[MetadataSerializer.readCount(in, "offsets")];
+    for (int i = 0; i < offsets.length; i++) {
+      offsets[i] = in.readLong();
+    }
+    return offsets;
+  }
+
+  private static StreamStateHandle canonical(
+      Map<StreamStateHandle, StreamStateHandle> streams, StreamStateHandle handle) {
+    return streams.computeIfAbsent(handle, h -> h);
   }
 
   private static void writeElements(DataOutputStream out, List<StateElement> elements)

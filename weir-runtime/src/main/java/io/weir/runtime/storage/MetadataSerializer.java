@@ -1,12 +1,17 @@
 package io.weir.runtime.storage;
 
+import io.weir.runtime.checkpoint.ChannelStateHandle;
 import io.weir.runtime.checkpoint.CompletedCheckpoint;
 import io.weir.runtime.checkpoint.IncrementalKeyedStateHandle;
+import io.weir.runtime.checkpoint.InputChannelStateHandle;
 import io.weir.runtime.checkpoint.KeyGroupsStateHandle;
 import io.weir.runtime.checkpoint.KeyedStateHandle;
 import io.weir.runtime.checkpoint.OperatorState;
 import io.weir.runtime.checkpoint.OperatorStateHandle;
 import io.weir.runtime.checkpoint.OperatorSubtaskState;
+import io.weir.runtime.checkpoint.ResultSubpartitionInfo;
+import io.weir.runtime.checkpoint.ResultSubpartitionStateHandle;
+import io.weir.runtime.checkpoint.SourceSplitsHandle;
 import io.weir.runtime.checkpoint.StateSchema;
 import io.weir.runtime.state.DefaultOperatorStateStore;
 import io.weir.runtime.state.KeyGroupRange;
@@ -39,8 +44,9 @@ import java.util.zip.CRC32;
  *              operatorCount:int operator*
  * operator   = id:string name:string parallelism:int maxParallelism:int subtaskCount:int subtask*
  * subtask    = flags:byte (1 finished, 2 keyed present, 4 operator state present,
- *                          8 incremental keyed present; v2, 16 schema present; v3)
- *              [keyed] [incremental] [operatorState] [schema]
+ *                          8 incremental keyed present; v2, 16 schema present; v3,
+ *                          32 channel state present, 64 source splits present; v4)
+ *              [keyed] [incremental] [operatorState] [schema] [channelState] [splits]
  * keyed      = startKeyGroup:int endKeyGroup:int offsets handle
  * incremental = startKeyGroup:int endKeyGroup:int backendId:string checkpointId:long
  *              metaData:handle sharedCount:int (localName:string handle)*
@@ -50,6 +56,12 @@ import java.util.zip.CRC32;
  *              (name:string kind:byte valueSnapshot:bytes [mapKeySnapshot:bytes (map)])*   (v3)
  *              kind: 0 value, 1 list, 2 map, 3 reducing, 4 aggregating,
  *                    5 operator list, 6 operator union list
+ * channelState = streamCount:int handle*
+ *              inputCount:int (channel:int stream:int offsets)*
+ *              outputCount:int (edgeId:int subpartition:int stream:int offsets)*     (v4)
+ *              (stream: index into the handles before; offsets: where each entry of the
+ *              channel's in-flight data starts in that stream, see ChannelStateHandle)
+ * splits     = handle splitOffsets:offsets watermarkOffsets:offsets               (v4)
  * bytes      = length:int byte*  (a versioned serializer snapshot: class name, version, body)
  * offsets    = count:int long*
  * handle     = 1:byte length:int byte* crc:int              (inline)
@@ -59,7 +71,14 @@ import java.util.zip.CRC32;
  *
  * All numbers are big-endian. Reading checks, in order: the magic number, the checksum, the
  * version; so a damaged file is reported as corrupt and only an intact file from a newer Weir as
- * too new. Stateless and thread-safe.
+ * too new.
+ *
+ * <p>Up to format 3 the head operator of a task kept the task's own state among its operator list
+ * states, by name: the in-flight data of gate channel {@code c} as {@code _channel_in_<c>}, that of
+ * channel {@code c} of output edge {@code e} as {@code _channel_out_<e>_<c>}, a source's splits and
+ * split watermarks as {@code _source_splits}. Reading such a file turns those lists into the typed
+ * fields of {@link OperatorSubtaskState}, pointing into the same operator-state stream, so nothing
+ * past this class sees the old layout. Stateless and thread-safe.
  */
 public final class MetadataSerializer {
 
@@ -67,7 +86,10 @@ public final class MetadataSerializer {
   static final int MAGIC = 0x57454952;
 
   /** The format this Weir writes, and the newest it reads. */
-  static final int VERSION = 3;
+  static final int VERSION = 4;
+
+  /** The last format that kept in-flight data and splits as named operator lists. */
+  static final int LAST_NAMED_LISTS_VERSION = 3;
 
   private static final int HEADER_BYTES = 8;
   private static final int TRAILER_BYTES = 4;
@@ -77,6 +99,14 @@ public final class MetadataSerializer {
   private static final byte HAS_OPERATOR = 4;
   private static final byte HAS_INCREMENTAL = 8;
   private static final byte HAS_SCHEMA = 16;
+  private static final byte HAS_CHANNEL_STATE = 32;
+  private static final byte HAS_SPLITS = 64;
+
+  /** Operator-state names of a task's own state in format 3 and older (see the class comment). */
+  private static final String V3_INPUT_CHANNEL = "_channel_in_";
+
+  private static final String V3_OUTPUT_CHANNEL = "_channel_out_";
+  private static final String V3_SPLITS = "_source_splits";
 
   private static final byte INLINE = 1;
   private static final byte FILE = 2;
@@ -144,7 +174,7 @@ public final class MetadataSerializer {
     DataInputStream in =
         new DataInputStream(new ByteArrayInputStream(bytes, HEADER_BYTES, end - HEADER_BYTES));
     try {
-      CompletedCheckpoint checkpoint = readBody(in);
+      CompletedCheckpoint checkpoint = readBody(in, version);
       if (in.available() != 0) {
         throw new IOException(in.available() + " unexpected bytes after the last operator");
       }
@@ -191,7 +221,9 @@ public final class MetadataSerializer {
             | (subtask.keyed() instanceof KeyGroupsStateHandle ? HAS_KEYED : 0)
             | (subtask.keyed() instanceof IncrementalKeyedStateHandle ? HAS_INCREMENTAL : 0)
             | (subtask.operator() != null ? HAS_OPERATOR : 0)
-            | (subtask.schema() != null ? HAS_SCHEMA : 0);
+            | (subtask.schema() != null ? HAS_SCHEMA : 0)
+            | (subtask.hasChannelState() ? HAS_CHANNEL_STATE : 0)
+            | (subtask.splits() != null ? HAS_SPLITS : 0);
     out.writeByte(flags);
     if (subtask.keyed() instanceof KeyGroupsStateHandle keyed) {
       out.writeInt(keyed.range().startKeyGroup());
@@ -233,6 +265,150 @@ public final class MetadataSerializer {
     if (subtask.schema() != null) {
       writeSchema(out, subtask.schema());
     }
+    if (subtask.hasChannelState()) {
+      writeChannelState(out, subtask);
+    }
+    if (subtask.splits() != null) {
+      writeHandle(out, subtask.splits().data());
+      writeOffsets(out, subtask.splits().splits());
+      writeOffsets(out, subtask.splits().watermarks());
+    }
+  }
+
+  /** The subtask's channel handles, with each stream they share written once. */
+  private static void writeChannelState(DataOutputStream out, OperatorSubtaskState subtask)
+      throws IOException {
+    List<StreamStateHandle> streams = new ArrayList<>();
+    for (ChannelStateHandle c : subtask.channelState()) {
+      if (streamIndex(streams, c.data()) < 0) {
+        streams.add(c.data());
+      }
+    }
+    out.writeInt(streams.size());
+    for (StreamStateHandle stream : streams) {
+      writeHandle(out, stream);
+    }
+    out.writeInt(subtask.inputChannelState().size());
+    for (InputChannelStateHandle c : subtask.inputChannelState()) {
+      out.writeInt(c.channel());
+      out.writeInt(streamIndex(streams, c.data()));
+      writeOffsets(out, c.offsets());
+    }
+    out.writeInt(subtask.resultSubpartitionState().size());
+    for (ResultSubpartitionStateHandle c : subtask.resultSubpartitionState()) {
+      out.writeInt(c.subpartition().edgeId());
+      out.writeInt(c.subpartition().subpartition());
+      out.writeInt(streamIndex(streams, c.data()));
+      writeOffsets(out, c.offsets());
+    }
+  }
+
+  private static int streamIndex(List<StreamStateHandle> streams, StreamStateHandle stream) {
+    for (int i = 0; i < streams.size(); i++) {
+      if (streams.get(i) == stream || streams.get(i).equals(stream)) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  private static OperatorSubtaskState readChannelState(
+      DataInputStream in,
+      KeyedStateHandle keyed,
+      OperatorStateHandle operator,
+      boolean finished,
+      StateSchema schema)
+      throws IOException {
+    int streamCount = readCount(in, "channel state streams");
+    List<StreamStateHandle> streams = new ArrayList<>(streamCount);
+    for (int i = 0; i < streamCount; i++) {
+      streams.add(readHandle(in));
+    }
+    int inputCount = readCount(in, "input channel states");
+    List<InputChannelStateHandle> inputs = new ArrayList<>(inputCount);
+    for (int i = 0; i < inputCount; i++) {
+      int channel = in.readInt();
+      inputs.add(new InputChannelStateHandle(channel, stream(in, streams), readOffsets(in)));
+    }
+    int outputCount = readCount(in, "output channel states");
+    List<ResultSubpartitionStateHandle> outputs = new ArrayList<>(outputCount);
+    for (int i = 0; i < outputCount; i++) {
+      ResultSubpartitionInfo info = new ResultSubpartitionInfo(in.readInt(), in.readInt());
+      outputs.add(new ResultSubpartitionStateHandle(info, stream(in, streams), readOffsets(in)));
+    }
+    return new OperatorSubtaskState(keyed, operator, inputs, outputs, null, finished, schema);
+  }
+
+  private static StreamStateHandle stream(DataInputStream in, List<StreamStateHandle> streams)
+      throws IOException {
+    int index = in.readInt();
+    if (index < 0 || index >= streams.size()) {
+      throw new IOException("channel state refers to stream " + index + " of " + streams.size());
+    }
+    return streams.get(index);
+  }
+
+  /**
+   * A subtask read from format 3 or older with its task's own state in the typed fields: the
+   * operator lists named for in-flight data and splits (see the class comment) become handles into
+   * the same stream.
+   */
+  static OperatorSubtaskState fromNamedLists(OperatorSubtaskState subtask) throws IOException {
+    OperatorStateHandle operator = subtask.operator();
+    if (operator == null) {
+      return subtask;
+    }
+    Map<String, OperatorStateHandle.StateMetaInfo> own = new LinkedHashMap<>();
+    List<InputChannelStateHandle> inputs = new ArrayList<>();
+    List<ResultSubpartitionStateHandle> outputs = new ArrayList<>();
+    SourceSplitsHandle splits = null;
+    StreamStateHandle data = operator.data();
+    for (Map.Entry<String, OperatorStateHandle.StateMetaInfo> e : operator.states().entrySet()) {
+      String name = e.getKey();
+      long[] offsets = e.getValue().offsets();
+      if (name.startsWith(V3_INPUT_CHANNEL)) {
+        inputs.add(
+            new InputChannelStateHandle(
+                channelNumber(name, name.substring(V3_INPUT_CHANNEL.length())), data, offsets));
+      } else if (name.startsWith(V3_OUTPUT_CHANNEL)) {
+        String[] parts = name.substring(V3_OUTPUT_CHANNEL.length()).split("_", -1);
+        if (parts.length != 2) {
+          throw new IOException("unknown channel state '" + name + "'");
+        }
+        ResultSubpartitionInfo info =
+            new ResultSubpartitionInfo(
+                channelNumber(name, parts[0]), channelNumber(name, parts[1]));
+        outputs.add(new ResultSubpartitionStateHandle(info, data, offsets));
+      } else if (name.equals(V3_SPLITS)) {
+        // Split watermarks are among the splits, told apart when read (SerializedSplits).
+        splits = new SourceSplitsHandle(data, offsets, new long[0]);
+      } else {
+        own.put(name, e.getValue());
+      }
+    }
+    if (own.size() == operator.states().size()) {
+      return subtask;
+    }
+    return new OperatorSubtaskState(
+        subtask.keyed(),
+        own.isEmpty() ? null : new OperatorStateHandle(Collections.unmodifiableMap(own), data),
+        inputs,
+        outputs,
+        splits,
+        subtask.finished(),
+        subtask.schema());
+  }
+
+  private static int channelNumber(String name, String number) throws IOException {
+    try {
+      int n = Integer.parseInt(number);
+      if (n >= 0) {
+        return n;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new IOException("unknown channel state '" + name + "'");
   }
 
   private static void writeSchema(DataOutputStream out, StateSchema schema) throws IOException {
@@ -313,7 +489,7 @@ public final class MetadataSerializer {
     out.write(utf8);
   }
 
-  private static CompletedCheckpoint readBody(DataInputStream in) throws IOException {
+  private static CompletedCheckpoint readBody(DataInputStream in, int version) throws IOException {
     String jobId = readString(in);
     long checkpointId = in.readLong();
     long timestamp = in.readLong();
@@ -328,16 +504,26 @@ public final class MetadataSerializer {
       int subtaskCount = readCount(in, "subtasks");
       List<OperatorSubtaskState> subtasks = new ArrayList<>();
       for (int s = 0; s < subtaskCount; s++) {
-        subtasks.add(readSubtask(in));
+        subtasks.add(readSubtask(in, version));
       }
       operators.add(new OperatorState(id, name, parallelism, maxParallelism, subtasks));
     }
     return new CompletedCheckpoint(jobId, checkpointId, timestamp, savepoint, operators);
   }
 
+  /** A subtask in this Weir's format. */
   static OperatorSubtaskState readSubtask(DataInputStream in) throws IOException {
+    return readSubtask(in, VERSION);
+  }
+
+  private static OperatorSubtaskState readSubtask(DataInputStream in, int version)
+      throws IOException {
     int flags = in.readUnsignedByte();
-    if ((flags & ~(FINISHED | HAS_KEYED | HAS_OPERATOR | HAS_INCREMENTAL | HAS_SCHEMA)) != 0) {
+    int known = FINISHED | HAS_KEYED | HAS_OPERATOR | HAS_INCREMENTAL | HAS_SCHEMA;
+    if (version > LAST_NAMED_LISTS_VERSION) {
+      known |= HAS_CHANNEL_STATE | HAS_SPLITS;
+    }
+    if ((flags & ~known) != 0) {
       throw new IOException("unknown subtask flags " + flags);
     }
     KeyedStateHandle keyed = null;
@@ -381,7 +567,28 @@ public final class MetadataSerializer {
       operator = new OperatorStateHandle(Collections.unmodifiableMap(states), readHandle(in));
     }
     StateSchema schema = (flags & HAS_SCHEMA) != 0 ? readSchema(in) : null;
-    return new OperatorSubtaskState(keyed, operator, (flags & FINISHED) != 0, schema);
+    boolean finished = (flags & FINISHED) != 0;
+    if (version <= LAST_NAMED_LISTS_VERSION) {
+      return fromNamedLists(new OperatorSubtaskState(keyed, operator, finished, schema));
+    }
+    OperatorSubtaskState subtask =
+        (flags & HAS_CHANNEL_STATE) != 0
+            ? readChannelState(in, keyed, operator, finished, schema)
+            : new OperatorSubtaskState(keyed, operator, finished, schema);
+    if ((flags & HAS_SPLITS) != 0) {
+      SourceSplitsHandle splits =
+          new SourceSplitsHandle(readHandle(in), readOffsets(in), readOffsets(in));
+      subtask =
+          new OperatorSubtaskState(
+              keyed,
+              operator,
+              subtask.inputChannelState(),
+              subtask.resultSubpartitionState(),
+              splits,
+              finished,
+              schema);
+    }
+    return subtask;
   }
 
   static StreamStateHandle readHandle(DataInputStream in) throws IOException {

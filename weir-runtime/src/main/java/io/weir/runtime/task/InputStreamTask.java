@@ -5,6 +5,7 @@ import io.weir.api.source.InputStatus;
 import io.weir.api.typeutils.DataInputDeserializer;
 import io.weir.api.typeutils.TypeSerializer;
 import io.weir.runtime.checkpoint.BarrierHandler;
+import io.weir.runtime.checkpoint.InFlightData;
 import io.weir.runtime.checkpoint.InputChannelStateRecorder;
 import io.weir.runtime.checkpoint.TaskRestore;
 import io.weir.runtime.graph.JobEdge;
@@ -21,10 +22,8 @@ import io.weir.runtime.operators.OneInputOperator;
 import io.weir.runtime.operators.OperatorException;
 import io.weir.runtime.operators.StreamOperator;
 import io.weir.runtime.operators.TwoInputOperator;
-import io.weir.runtime.state.DefaultOperatorStateStore;
 import io.weir.runtime.time.WatermarkValve;
 import java.io.IOException;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ScheduledExecutorService;
@@ -87,10 +86,7 @@ public final class InputStreamTask extends StreamTask {
   @SuppressWarnings("unchecked")
   protected void initializeInput() {
     for (InputChannel channel : gate.getChannels()) {
-      List<byte[]> inFlight =
-          restored()
-              .channelState()
-              .get(TaskCheckpointing.inputChannelState(channel.getChannelIndex()));
+      List<byte[]> inFlight = restored().inFlight().inputs().get(channel.getChannelIndex());
       if (inFlight != null) {
         channel.prependForReplay(inFlight);
       }
@@ -128,16 +124,8 @@ public final class InputStreamTask extends StreamTask {
 
               @Override
               public void channelStateComplete(long checkpointId) {
-                Map<String, DefaultOperatorStateStore.RestoredList> lists = new LinkedHashMap<>();
-                recorder
-                    .take()
-                    .forEach(
-                        (channel, buffers) ->
-                            lists.put(
-                                TaskCheckpointing.inputChannelState(channel),
-                                new DefaultOperatorStateStore.RestoredList(
-                                    DefaultOperatorStateStore.Mode.SPLIT, buffers)));
-                inputChannelStateComplete(checkpointId, lists);
+                inputChannelStateComplete(
+                    checkpointId, new InFlightData(recorder.take(), Map.of()));
               }
 
               @Override

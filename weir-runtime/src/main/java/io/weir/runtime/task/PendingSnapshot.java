@@ -1,10 +1,10 @@
 package io.weir.runtime.task;
 
+import io.weir.runtime.checkpoint.InFlightData;
 import io.weir.runtime.checkpoint.OperatorSnapshot;
-import io.weir.runtime.state.DefaultOperatorStateStore;
+import io.weir.runtime.checkpoint.ResultSubpartitionInfo;
 import java.util.ArrayList;
 import java.util.BitSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ScheduledFuture;
@@ -22,8 +22,7 @@ final class PendingSnapshot {
   private final long checkpointId;
   private final List<OperatorSnapshot> snapshots;
   private final String targetLocation;
-  private final Map<String, DefaultOperatorStateStore.RestoredList> channelState =
-      new LinkedHashMap<>();
+  private InFlightData inFlight = InFlightData.NONE;
   private boolean awaitingInput;
 
   /** Per writer, the channels whose barrier was neither taken by the consumer nor converted. */
@@ -52,8 +51,8 @@ final class PendingSnapshot {
   }
 
   /** The input channels' data is complete. */
-  void inputComplete(Map<String, DefaultOperatorStateStore.RestoredList> recorded) {
-    channelState.putAll(recorded);
+  void inputComplete(InFlightData recorded) {
+    inFlight = inFlight.with(recorded);
     awaitingInput = false;
   }
 
@@ -89,21 +88,19 @@ final class PendingSnapshot {
   }
 
   /** The barrier of that channel was converted; {@code overtaken} is its in-flight data. */
-  void outputConverted(int writer, int channel, String name, List<byte[]> overtaken) {
+  void outputConverted(
+      int writer, int channel, ResultSubpartitionInfo subpartition, List<byte[]> overtaken) {
     if (writer < awaitingOutput.size()) {
       awaitingOutput.get(writer).clear(channel);
     }
     if (!overtaken.isEmpty()) {
-      channelState.put(
-          name,
-          new DefaultOperatorStateStore.RestoredList(
-              DefaultOperatorStateStore.Mode.SPLIT, overtaken));
+      inFlight = inFlight.with(new InFlightData(Map.of(), Map.of(subpartition, overtaken)));
     }
   }
 
   /** Adds in-flight data overtaken by an unaligned barrier at the snapshot itself. */
-  void addChannelState(Map<String, DefaultOperatorStateStore.RestoredList> lists) {
-    channelState.putAll(lists);
+  void addChannelState(InFlightData overtaken) {
+    inFlight = inFlight.with(overtaken);
   }
 
   void setAlignedTimeout(ScheduledFuture<?> timer) {
@@ -117,7 +114,7 @@ final class PendingSnapshot {
   /** The snapshots with the in-flight data added to the head operator's; once complete. */
   List<OperatorSnapshot> snapshotsWithChannelState() {
     cancelTimer();
-    StreamTask.addChannelState(snapshots, channelState);
+    StreamTask.addChannelState(snapshots, inFlight);
     return snapshots;
   }
 

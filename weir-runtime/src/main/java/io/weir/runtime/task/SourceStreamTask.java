@@ -11,6 +11,7 @@ import io.weir.api.source.Source;
 import io.weir.api.source.SourceReader;
 import io.weir.api.source.SourceReaderContext;
 import io.weir.runtime.checkpoint.OperatorSnapshot;
+import io.weir.runtime.checkpoint.SerializedSplits;
 import io.weir.runtime.checkpoint.TaskRestore;
 import io.weir.runtime.graph.JobGraph;
 import io.weir.runtime.graph.JobVertex;
@@ -18,9 +19,7 @@ import io.weir.runtime.graph.UserCode;
 import io.weir.runtime.network.RecordWriter;
 import io.weir.runtime.operators.OperatorException;
 import io.weir.runtime.operators.Output;
-import io.weir.runtime.state.DefaultOperatorStateStore;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -142,22 +141,19 @@ public final class SourceStreamTask<T, SplitT> extends StreamTask {
     }
   }
 
-  /** The operator-state name under which a source keeps its splits. */
-  public static final String SPLITS_STATE = "_source_splits";
-
   @Override
   protected void snapshotTaskState(long checkpointId, List<OperatorSnapshot> into)
       throws Exception {
     SimpleVersionedSerializer<SplitT> serializer = source.getSplitSerializer();
-    List<byte[]> elements = new ArrayList<>();
+    List<byte[]> splitElements = new ArrayList<>();
     for (SplitT split : reader.snapshotState(checkpointId)) {
-      elements.add(serializeSplit(split, serializer));
+      splitElements.add(serializeSplit(split, serializer));
     }
+    List<byte[]> watermarkElements = new ArrayList<>();
     if (watermarks != null) {
       for (SourceWatermarks.Entry entry : watermarks.snapshot()) {
-        byte[] bytes = entry.toBytes();
-        elements.add(
-            ByteBuffer.allocate(4 + bytes.length).putInt(WATERMARK_ENTRY).put(bytes).array());
+        watermarkElements.add(
+            SerializedSplits.element(SerializedSplits.WATERMARK_VERSION, entry.toBytes()));
       }
     }
     into.add(
@@ -165,47 +161,42 @@ public final class SourceStreamTask<T, SplitT> extends StreamTask {
             vertex.getHead().getOperatorId(),
             vertex.getHead().getName(),
             null,
-            Map.of(
-                SPLITS_STATE,
-                new DefaultOperatorStateStore.RestoredList(
-                    DefaultOperatorStateStore.Mode.SPLIT, elements))));
+            Map.of(),
+            null,
+            new SerializedSplits(splitElements, watermarkElements)));
   }
 
   /** A split as a source stores it: its serializer's version, then its bytes. */
   public static <S> byte[] serializeSplit(S split, SimpleVersionedSerializer<S> serializer)
       throws IOException {
-    byte[] bytes = serializer.serialize(split);
-    return ByteBuffer.allocate(4 + bytes.length).putInt(serializer.getVersion()).put(bytes).array();
+    return SerializedSplits.element(serializer.getVersion(), serializer.serialize(split));
+  }
+
+  /** Turns one checkpointed split element back into a split. */
+  public static <S> S deserializeSplit(byte[] element, SimpleVersionedSerializer<S> serializer)
+      throws IOException {
+    return serializer.deserialize(
+        SerializedSplits.version(element), SerializedSplits.body(element));
   }
 
   /**
-   * Marks an element of {@link #SPLITS_STATE} that holds a split's watermark instead of a split
-   * (where a split has its serializer version); a split serializer never has this version.
-   */
-  private static final int WATERMARK_ENTRY = Integer.MIN_VALUE;
-
-  /** True when {@code element} of {@link #SPLITS_STATE} is a split's watermark, not a split. */
-  public static boolean isSplitWatermark(byte[] element) {
-    return element.length >= 4 && ByteBuffer.wrap(element).getInt() == WATERMARK_ENTRY;
-  }
-
-  /**
-   * Turns checkpointed split bytes back into splits; the split watermarks among them travel with
-   * the returned list to the task.
+   * Turns checkpointed splits back into splits; the split watermarks travel with the returned list
+   * to the task.
    */
   public static <S> List<S> deserializeSplits(
-      List<byte[]> elements, SimpleVersionedSerializer<S> serializer) throws IOException {
+      SerializedSplits elements, SimpleVersionedSerializer<S> serializer) throws IOException {
     RestoredSplits<S> splits = new RestoredSplits<>();
-    for (byte[] element : elements) {
-      ByteBuffer buffer = ByteBuffer.wrap(element);
-      int version = buffer.getInt();
-      byte[] bytes = new byte[buffer.remaining()];
-      buffer.get(bytes);
-      if (version == WATERMARK_ENTRY) {
-        splits.watermarks.add(SourceWatermarks.Entry.fromBytes(bytes));
-      } else {
-        splits.add(serializer.deserialize(version, bytes));
+    for (byte[] element : elements.splits()) {
+      splits.add(deserializeSplit(element, serializer));
+    }
+    for (byte[] element : elements.watermarks()) {
+      if (!SerializedSplits.isReadableWatermark(element)) {
+        throw new IOException(
+            "A split watermark has format version "
+                + SerializedSplits.version(element)
+                + ", which this Weir does not read; restore with the Weir that wrote it or newer");
       }
+      splits.watermarks.add(SourceWatermarks.Entry.fromBytes(SerializedSplits.body(element)));
     }
     return splits;
   }

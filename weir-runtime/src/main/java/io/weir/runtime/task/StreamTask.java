@@ -4,7 +4,9 @@ import io.weir.api.config.CoreOptions;
 import io.weir.api.functions.TaskInfo;
 import io.weir.api.source.InputStatus;
 import io.weir.runtime.checkpoint.CheckpointOptions;
+import io.weir.runtime.checkpoint.InFlightData;
 import io.weir.runtime.checkpoint.OperatorSnapshot;
+import io.weir.runtime.checkpoint.ResultSubpartitionInfo;
 import io.weir.runtime.checkpoint.TaskRestore;
 import io.weir.runtime.graph.JobGraph;
 import io.weir.runtime.graph.JobVertex;
@@ -13,7 +15,6 @@ import io.weir.runtime.network.ChannelEvent;
 import io.weir.runtime.network.RecordWriter;
 import io.weir.runtime.operators.OperatorException;
 import io.weir.runtime.operators.StreamOperator;
-import io.weir.runtime.state.DefaultOperatorStateStore;
 import io.weir.runtime.state.KeyedStateBackend;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -330,7 +331,7 @@ public abstract class StreamTask implements Runnable {
       RecordWriter<?> writer = e.getValue();
       for (int c = 0; c < writer.getNumberOfChannels(); c++) {
         List<byte[]> buffers =
-            restored.channelState().get(TaskCheckpointing.outputChannelState(e.getKey().id(), c));
+            restored.inFlight().outputs().get(new ResultSubpartitionInfo(e.getKey().id(), c));
         if (buffers != null) {
           writer.replay(c, buffers);
         }
@@ -475,8 +476,7 @@ public abstract class StreamTask implements Runnable {
    * The input channels' in-flight data of checkpoint {@code id} is complete; ignored when the
    * checkpoint was given up meanwhile.
    */
-  protected void inputChannelStateComplete(
-      long id, Map<String, DefaultOperatorStateStore.RestoredList> recorded) {
+  protected void inputChannelStateComplete(long id, InFlightData recorded) {
     checkpoints.inputChannelStateComplete(id, recorded);
   }
 
@@ -491,20 +491,14 @@ public abstract class StreamTask implements Runnable {
   }
 
   /**
-   * Adds in-flight data to the head operator's snapshot (the first one), where it is persisted with
-   * the operator state.
+   * Adds in-flight data to the head operator's snapshot (the first one), which carries the task's
+   * own state.
    */
-  protected static void addChannelState(
-      List<OperatorSnapshot> snapshots, Map<String, DefaultOperatorStateStore.RestoredList> lists) {
-    if (lists.isEmpty() || snapshots.isEmpty()) {
+  protected static void addChannelState(List<OperatorSnapshot> snapshots, InFlightData data) {
+    if (data.isEmpty() || snapshots.isEmpty()) {
       return;
     }
-    OperatorSnapshot head = snapshots.get(0);
-    Map<String, DefaultOperatorStateStore.RestoredList> merged =
-        new LinkedHashMap<>(head.operatorLists());
-    merged.putAll(lists);
-    snapshots.set(
-        0, new OperatorSnapshot(head.operatorId(), head.description(), head.keyed(), merged));
+    snapshots.set(0, snapshots.get(0).withInFlight(data));
   }
 
   /**

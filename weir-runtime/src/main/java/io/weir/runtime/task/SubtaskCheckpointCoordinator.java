@@ -5,14 +5,15 @@ import io.weir.api.functions.TaskInfo;
 import io.weir.runtime.checkpoint.BarrierHandler;
 import io.weir.runtime.checkpoint.CheckpointMetrics;
 import io.weir.runtime.checkpoint.CheckpointOptions;
+import io.weir.runtime.checkpoint.InFlightData;
 import io.weir.runtime.checkpoint.OperatorSnapshot;
 import io.weir.runtime.checkpoint.OperatorSubtaskState;
+import io.weir.runtime.checkpoint.ResultSubpartitionInfo;
 import io.weir.runtime.checkpoint.SubtaskStateCodec;
 import io.weir.runtime.graph.JobVertex;
 import io.weir.runtime.graph.StreamEdge;
 import io.weir.runtime.network.ChannelEvent;
 import io.weir.runtime.network.RecordWriter;
-import io.weir.runtime.state.DefaultOperatorStateStore;
 import io.weir.runtime.storage.CheckpointStateWriter;
 import java.util.BitSet;
 import java.util.HashMap;
@@ -145,19 +146,16 @@ final class SubtaskCheckpointCoordinator {
     PendingSnapshot pending = new PendingSnapshot(id, snapshots, barrier.targetLocation());
     ChannelEvent.CheckpointBarrier forward = barrierToForward(barrier);
     if (forward.unaligned()) {
-      Map<String, DefaultOperatorStateStore.RestoredList> overtaken = new LinkedHashMap<>();
+      Map<ResultSubpartitionInfo, List<byte[]>> overtaken = new LinkedHashMap<>();
       for (int w = 0; w < writers.length; w++) {
         List<List<byte[]>> perChannel = writers[w].broadcastPriorityEvent(forward);
         for (int c = 0; c < perChannel.size(); c++) {
           if (!perChannel.get(c).isEmpty()) {
-            overtaken.put(
-                TaskCheckpointing.outputChannelState(edges[w].id(), c),
-                new DefaultOperatorStateStore.RestoredList(
-                    DefaultOperatorStateStore.Mode.SPLIT, perChannel.get(c)));
+            overtaken.put(new ResultSubpartitionInfo(edges[w].id(), c), perChannel.get(c));
           }
         }
       }
-      pending.addChannelState(overtaken);
+      pending.addChannelState(new InFlightData(Map.of(), overtaken));
     } else if (mayConvertOnTimeout(forward)) {
       for (int w = 0; w < writers.length; w++) {
         pending.awaitOutput(w, writers[w].getNumberOfChannels());
@@ -233,10 +231,7 @@ final class SubtaskCheckpointCoordinator {
       return;
     }
     pending.outputConverted(
-        writer,
-        channel,
-        TaskCheckpointing.outputChannelState(edges[writer].id(), channel),
-        overtaken);
+        writer, channel, new ResultSubpartitionInfo(edges[writer].id(), channel), overtaken);
     metrics.computeIfPresent(id, (k, m) -> m.asUnaligned());
     uploadIfComplete(pending);
   }
@@ -267,8 +262,7 @@ final class SubtaskCheckpointCoordinator {
    * The input channels' in-flight data of checkpoint {@code id} is complete; ignored when the
    * checkpoint was given up meanwhile.
    */
-  void inputChannelStateComplete(
-      long id, Map<String, DefaultOperatorStateStore.RestoredList> recorded) {
+  void inputChannelStateComplete(long id, InFlightData recorded) {
     PendingSnapshot pending = pendingSnapshots.get(id);
     if (pending != null) {
       pending.inputComplete(recorded);
@@ -343,18 +337,8 @@ final class SubtaskCheckpointCoordinator {
   }
 
   private static long channelStateBytes(List<OperatorSnapshot> snapshots) {
-    long bytes = 0;
-    if (!snapshots.isEmpty()) {
-      for (Map.Entry<String, DefaultOperatorStateStore.RestoredList> e :
-          snapshots.get(0).operatorLists().entrySet()) {
-        if (e.getKey().startsWith(TaskCheckpointing.CHANNEL_STATE_PREFIX)) {
-          for (byte[] b : e.getValue().elements()) {
-            bytes += b.length;
-          }
-        }
-      }
-    }
-    return bytes;
+    InFlightData inFlight = snapshots.isEmpty() ? null : snapshots.get(0).inFlight();
+    return inFlight == null ? 0 : inFlight.bytes();
   }
 
   private void uploadEnded() {

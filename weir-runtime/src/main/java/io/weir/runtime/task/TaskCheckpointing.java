@@ -27,19 +27,6 @@ public record TaskCheckpointing(
     BarrierHandler.Alignment alignment,
     long alignedTimeoutMillis) {
 
-  /** Operator-state names under which in-flight data of unaligned checkpoints is kept. */
-  public static final String CHANNEL_STATE_PREFIX = "_channel_";
-
-  /** The name of the recorded input data of gate channel {@code channel}. */
-  public static String inputChannelState(int channel) {
-    return CHANNEL_STATE_PREFIX + "in_" + channel;
-  }
-
-  /** The name of the overtaken output data of {@code edgeId}'s channel {@code channel}. */
-  public static String outputChannelState(int edgeId, int channel) {
-    return CHANNEL_STATE_PREFIX + "out_" + edgeId + "_" + channel;
-  }
-
   /** Checkpointing off. */
   public static TaskCheckpointing disabled() {
     return new TaskCheckpointing(

@@ -43,8 +43,9 @@ final class CheckpointRoundTrip {
             true,
             Map.of(
                 snapshot.operatorId(), StateAssignment.assignOperator(operatorState, 1, maxP, 0)),
-            Map.of(),
-            List.of());
+            List.of(),
+            List.of(),
+            TaskRestore.AssignedSplits.NONE);
     return restore.read().operators().get(snapshot.operatorId());
   }
 }

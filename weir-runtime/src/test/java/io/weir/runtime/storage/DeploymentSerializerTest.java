@@ -3,9 +3,13 @@ package io.weir.runtime.storage;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.weir.runtime.checkpoint.IncrementalKeyedStateHandle;
+import io.weir.runtime.checkpoint.InputChannelStateHandle;
 import io.weir.runtime.checkpoint.KeyGroupsStateHandle;
 import io.weir.runtime.checkpoint.OperatorStateHandle;
 import io.weir.runtime.checkpoint.OperatorSubtaskState;
+import io.weir.runtime.checkpoint.ResultSubpartitionInfo;
+import io.weir.runtime.checkpoint.ResultSubpartitionStateHandle;
+import io.weir.runtime.checkpoint.SourceSplitsHandle;
 import io.weir.runtime.checkpoint.StateElement;
 import io.weir.runtime.checkpoint.TaskRestore;
 import io.weir.runtime.state.DefaultOperatorStateStore;
@@ -46,7 +50,18 @@ class DeploymentSerializerTest {
                     INLINE),
                 false),
             "rocks",
-            new OperatorSubtaskState(incremental(true), null, true));
+            new OperatorSubtaskState(incremental(true), null, true),
+            "source",
+            new OperatorSubtaskState(
+                null,
+                null,
+                List.of(new InputChannelStateHandle(1, INLINE, new long[] {0, 9})),
+                List.of(
+                    new ResultSubpartitionStateHandle(
+                        new ResultSubpartitionInfo(2, 0), INLINE, new long[] {20})),
+                new SourceSplitsHandle(FILE, new long[] {0, 16}, new long[] {40}),
+                false,
+                null));
     byte[] bytes = DeploymentSerializer.serializeStates(states);
     Map<String, OperatorSubtaskState> back = DeploymentSerializer.deserializeStates(bytes);
     assertThat(DeploymentSerializer.serializeStates(back)).isEqualTo(bytes);
@@ -54,6 +69,18 @@ class DeploymentSerializerTest {
     IncrementalKeyedStateHandle rocks = (IncrementalKeyedStateHandle) back.get("rocks").keyed();
     assertThat(rocks.sharedFiles().get(0).reused()).isTrue();
     assertThat(rocks.sharedFiles().get(0).handle()).isEqualTo(FILE);
+    OperatorSubtaskState source = back.get("source");
+    assertThat(source.inputChannelState())
+        .singleElement()
+        .satisfies(
+            c -> {
+              assertThat(c.channel()).isEqualTo(1);
+              assertThat(c.offsets()).containsExactly(0, 9);
+            });
+    assertThat(source.resultSubpartitionState().get(0).subpartition())
+        .isEqualTo(new ResultSubpartitionInfo(2, 0));
+    assertThat(source.splits().splits()).containsExactly(0, 16);
+    assertThat(source.splits().watermarks()).containsExactly(40);
   }
 
   @Test
@@ -76,8 +103,15 @@ class DeploymentSerializerTest {
                             List.of(
                                 new StateElement.Stored(FILE, 0),
                                 new StateElement.Stored(FILE, 12)))))),
-            Map.of("input-0-1", List.<StateElement>of(new StateElement.Inline(new byte[] {5}))),
-            List.of(new StateElement.Inline(new byte[] {6, 7})));
+            List.of(
+                new InputChannelStateHandle(0, FILE, new long[] {0}),
+                new InputChannelStateHandle(1, FILE, new long[] {7})),
+            List.of(
+                new ResultSubpartitionStateHandle(
+                    new ResultSubpartitionInfo(3, 1), FILE, new long[] {14})),
+            new TaskRestore.AssignedSplits(
+                List.of(new StateElement.Inline(new byte[] {6, 7})),
+                List.of(new StateElement.Stored(FILE, 4))));
     byte[] bytes = DeploymentSerializer.serializeRestore(restore);
     CheckpointStorage storage = new JobManagerCheckpointStorage();
     TaskRestore back = DeploymentSerializer.deserializeRestore(bytes, storage);
@@ -89,6 +123,13 @@ class DeploymentSerializerTest {
     // Elements of one stream share one handle: the task reads the stream once.
     assertThat(((StateElement.Stored) buffer.get(0)).data())
         .isSameAs(((StateElement.Stored) buffer.get(1)).data());
-    assertThat(((StateElement.Inline) back.splits().get(0)).bytes()).containsExactly(6, 7);
+    assertThat(((StateElement.Inline) back.splits().splits().get(0)).bytes()).containsExactly(6, 7);
+    assertThat(back.splits().watermarks()).hasSize(1);
+    assertThat(back.inputChannelState().get(1).data())
+        .as("channels of one stream share one handle")
+        .isSameAs(back.inputChannelState().get(0).data())
+        .isSameAs(back.resultSubpartitionState().get(0).data());
+    assertThat(back.resultSubpartitionState().get(0).subpartition())
+        .isEqualTo(new ResultSubpartitionInfo(3, 1));
   }
 }

@@ -4,10 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.weir.runtime.checkpoint.CompletedCheckpoint;
+import io.weir.runtime.checkpoint.InputChannelStateHandle;
 import io.weir.runtime.checkpoint.KeyGroupsStateHandle;
 import io.weir.runtime.checkpoint.OperatorState;
 import io.weir.runtime.checkpoint.OperatorStateHandle;
 import io.weir.runtime.checkpoint.OperatorSubtaskState;
+import io.weir.runtime.checkpoint.ResultSubpartitionInfo;
+import io.weir.runtime.checkpoint.ResultSubpartitionStateHandle;
+import io.weir.runtime.checkpoint.SourceSplitsHandle;
 import io.weir.runtime.checkpoint.StateSchema;
 import io.weir.runtime.state.DefaultOperatorStateStore.Mode;
 import io.weir.runtime.state.KeyGroupRange;
@@ -93,6 +97,182 @@ class MetadataSerializerTest {
 
     assertThat(read).usingRecursiveComparison().isEqualTo(old);
     assertThat(read.operators().get(0).subtasks()).allMatch(s -> s.schema() == null);
+  }
+
+  @Test
+  void channelsThatShareAStreamAreReadBackSharingIt() throws IOException {
+    StreamStateHandle inFlight = new StreamStateHandle.Inline(new byte[] {0, 0, 0, 1, 7}, 0x1234);
+    OperatorSubtaskState subtask =
+        new OperatorSubtaskState(
+            null,
+            null,
+            List.of(
+                new InputChannelStateHandle(0, inFlight, new long[] {0}),
+                new InputChannelStateHandle(2, inFlight, new long[] {})),
+            List.of(
+                new ResultSubpartitionStateHandle(
+                    new ResultSubpartitionInfo(5, 1), inFlight, new long[] {0})),
+            new SourceSplitsHandle(
+                new StreamStateHandle.File("chk-7/splits", 40, 1), new long[] {0}, new long[] {24}),
+            false,
+            null);
+    CompletedCheckpoint cp = checkpointOf(subtask);
+
+    byte[] bytes = MetadataSerializer.serialize(cp);
+    OperatorSubtaskState read =
+        MetadataSerializer.deserialize(bytes, SOURCE).operators().get(0).subtasks().get(0);
+
+    assertThat(read).usingRecursiveComparison().isEqualTo(subtask);
+    assertThat(read.inputChannelState().get(1).data())
+        .isSameAs(read.inputChannelState().get(0).data())
+        .isSameAs(read.resultSubpartitionState().get(0).data());
+    assertThat(read.handles()).as("each stream once").hasSize(2);
+    int inlineCopies = 0;
+    for (int i = 0; i + 5 <= bytes.length; i++) {
+      if (Arrays.equals(Arrays.copyOfRange(bytes, i, i + 5), new byte[] {0, 0, 0, 1, 7})) {
+        inlineCopies++;
+      }
+    }
+    assertThat(inlineCopies).as("the shared stream is written once").isEqualTo(1);
+  }
+
+  @Test
+  void aCheckpointInFormat3HasItsNamedListsReadAsChannelStateAndSplits() throws IOException {
+    // Format 3 kept a task's own state among the head operator's lists, by name.
+    StreamStateHandle stream = new StreamStateHandle.File("chk-7/op", 100, 0xABCD);
+    Map<String, OperatorStateHandle.StateMetaInfo> lists = new LinkedHashMap<>();
+    lists.put("offsets", new OperatorStateHandle.StateMetaInfo(Mode.SPLIT, new long[] {0}));
+    lists.put(
+        "_channel_in_3", new OperatorStateHandle.StateMetaInfo(Mode.SPLIT, new long[] {8, 20}));
+    lists.put(
+        "_channel_out_12_0", new OperatorStateHandle.StateMetaInfo(Mode.SPLIT, new long[] {40}));
+    lists.put("_source_splits", new OperatorStateHandle.StateMetaInfo(Mode.SPLIT, new long[] {60}));
+    StateSchema schema =
+        new StateSchema(
+            null,
+            List.of(
+                new StateSchema.Entry(
+                    "offsets", StateSchema.Kind.OPERATOR_LIST, new byte[] {4}, null)));
+    byte[] v3 =
+        inFormat3(
+            checkpointOf(
+                new OperatorSubtaskState(
+                    null, new OperatorStateHandle(lists, stream), true, schema)));
+
+    OperatorSubtaskState read =
+        MetadataSerializer.deserialize(v3, SOURCE).operators().get(0).subtasks().get(0);
+
+    assertThat(read.operator().states()).containsOnlyKeys("offsets");
+    assertThat(read.operator().data()).isEqualTo(stream);
+    assertThat(read.inputChannelState())
+        .singleElement()
+        .satisfies(
+            c -> {
+              assertThat(c.channel()).isEqualTo(3);
+              assertThat(c.data()).isSameAs(read.operator().data());
+              assertThat(c.offsets()).containsExactly(8, 20);
+            });
+    assertThat(read.resultSubpartitionState())
+        .singleElement()
+        .satisfies(
+            c -> {
+              assertThat(c.subpartition()).isEqualTo(new ResultSubpartitionInfo(12, 0));
+              assertThat(c.offsets()).containsExactly(40);
+            });
+    assertThat(read.splits().splits()).containsExactly(60);
+    assertThat(read.splits().watermarks()).isEmpty();
+    assertThat(read.finished()).isTrue();
+    assertThat(read.schema()).usingRecursiveComparison().isEqualTo(schema);
+    assertThat(read.handles()).as("the operator-state stream, once").containsExactly(stream);
+
+    // Written again, it is format 4 with the typed fields.
+    CompletedCheckpoint again =
+        MetadataSerializer.deserialize(MetadataSerializer.serialize(checkpointOf(read)), SOURCE);
+    assertThat(again.operators().get(0).subtasks().get(0))
+        .usingRecursiveComparison()
+        .isEqualTo(read);
+  }
+
+  @Test
+  void aSourceOnlyWithSplitsInFormat3KeepsNoOperatorState() throws IOException {
+    StreamStateHandle stream = new StreamStateHandle.Inline(new byte[24], 7);
+    byte[] v3 =
+        inFormat3(
+            checkpointOf(
+                new OperatorSubtaskState(
+                    null,
+                    new OperatorStateHandle(
+                        Map.of(
+                            "_source_splits",
+                            new OperatorStateHandle.StateMetaInfo(Mode.SPLIT, new long[] {0, 12})),
+                        stream),
+                    false)));
+
+    OperatorSubtaskState read =
+        MetadataSerializer.deserialize(v3, SOURCE).operators().get(0).subtasks().get(0);
+
+    assertThat(read.operator()).isNull();
+    assertThat(read.splits().data()).usingRecursiveComparison().isEqualTo(stream);
+    assertThat(read.splits().splits()).containsExactly(0, 12);
+    assertThat(read.hasNoState()).isFalse();
+    assertThat(read.stateSize()).isEqualTo(24);
+  }
+
+  @Test
+  void aChannelStateNameFormat3CannotParseIsCorrupt() {
+    byte[] v3 =
+        inFormat3(
+            checkpointOf(
+                new OperatorSubtaskState(
+                    null,
+                    new OperatorStateHandle(
+                        Map.of(
+                            "_channel_out_7",
+                            new OperatorStateHandle.StateMetaInfo(Mode.SPLIT, new long[] {0})),
+                        new StreamStateHandle.Inline(new byte[4], 7)),
+                    false)));
+
+    assertThatThrownBy(() -> MetadataSerializer.deserialize(v3, SOURCE))
+        .isInstanceOf(IOException.class)
+        .hasMessage(SOURCE + " is corrupt: unknown channel state '_channel_out_7'");
+  }
+
+  @Test
+  void typedChannelStateIsUnknownToFormat3() {
+    OperatorSubtaskState subtask =
+        new OperatorSubtaskState(
+            null,
+            null,
+            List.of(
+                new InputChannelStateHandle(
+                    0, new StreamStateHandle.Inline(new byte[4], 7), new long[] {0})),
+            List.of(),
+            null,
+            false,
+            null);
+    byte[] v3 = inFormat3(checkpointOf(subtask));
+
+    assertThatThrownBy(() -> MetadataSerializer.deserialize(v3, SOURCE))
+        .isInstanceOf(IOException.class)
+        .hasMessageContaining("unknown subtask flags 32");
+  }
+
+  /**
+   * {@code cp} as format 3 wrote it: the bytes of format 4 are format 3's as long as no subtask has
+   * typed channel state or splits.
+   */
+  private static byte[] inFormat3(CompletedCheckpoint cp) {
+    byte[] v4 = MetadataSerializer.serialize(cp);
+    return withChecksum(header(3, Arrays.copyOfRange(v4, 8, v4.length - 4)));
+  }
+
+  private static CompletedCheckpoint checkpointOf(OperatorSubtaskState subtask) {
+    return new CompletedCheckpoint(
+        TestCheckpoints.JOB_ID,
+        7,
+        1_700_000_000_000L,
+        false,
+        List.of(new OperatorState("uid", "op", 1, 128, List.of(subtask))));
   }
 
   private static CompletedCheckpoint withoutSchemas(CompletedCheckpoint cp) {
@@ -239,9 +419,23 @@ class MetadataSerializerTest {
     Arbitrary<OperatorStateHandle> operator =
         Combinators.combine(Arbitraries.maps(names(), metaInfo).ofMaxSize(3), handles())
             .as(OperatorStateHandle::new);
+    Arbitrary<Integer> indexes = Arbitraries.integers().between(0, 1000);
+    Arbitrary<InputChannelStateHandle> inputs =
+        Combinators.combine(indexes, handles(), offsets()).as(InputChannelStateHandle::new);
+    Arbitrary<ResultSubpartitionStateHandle> outputs =
+        Combinators.combine(
+                Combinators.combine(indexes, indexes).as(ResultSubpartitionInfo::new),
+                handles(),
+                offsets())
+            .as(ResultSubpartitionStateHandle::new);
+    Arbitrary<SourceSplitsHandle> splits =
+        Combinators.combine(handles(), offsets(), offsets()).as(SourceSplitsHandle::new);
     return Combinators.combine(
             keyed.injectNull(0.3),
             operator.injectNull(0.3),
+            inputs.list().ofMaxSize(3),
+            outputs.list().ofMaxSize(3),
+            splits.injectNull(0.5),
             Arbitraries.of(true, false),
             schemas().injectNull(0.3))
         .as(OperatorSubtaskState::new);

@@ -233,7 +233,8 @@ class TaskExecutorTest {
     JobVertex sourceVertex = graph.vertices().get(0);
     assertThat(sourceAck.states()).containsOnlyKeys(operatorIds(sourceVertex));
     OperatorSubtaskState splits = sourceAck.states().get(sourceVertex.getHead().getOperatorId());
-    assertThat(splits.operator()).as("the source's split").isNotNull();
+    assertThat(splits.splits()).as("the source's split").isNotNull();
+    assertThat(splits.splits().splits()).hasSize(1);
     assertThat(splits.finished()).isFalse();
     assertThat(sourceAck.statistics().taskName()).isEqualTo(sourceVertex.getName());
     assertThat(sourceAck.statistics().subtaskIndex()).isZero();
@@ -351,7 +352,7 @@ class TaskExecutorTest {
                 new ExecutionAttemptId(jobId, vertex.getIndex(), i, attempt),
                 graph,
                 settings,
-                TaskRestore.fresh(splits.get(i))));
+                TaskRestore.fresh(new TaskRestore.AssignedSplits(splits.get(i), List.of()))));
       }
     }
     return descriptors;
