@@ -14,6 +14,7 @@ import io.weir.runtime.network.RecordWriter;
 import io.weir.runtime.task.InputStreamTask;
 import io.weir.runtime.task.StreamTask;
 import io.weir.runtime.taskexecutor.TaskExecutor;
+import io.weir.runtime.testing.matrix.MatrixCell;
 import io.weir.runtime.testing.matrix.TestMatrix;
 import java.time.Duration;
 import java.util.List;
@@ -24,7 +25,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** A stalled sink stops a fast source with a bounded number of buffers in flight. */
-@TestMatrix
+// Reads the buffers of local execution's one in-process task executor; a mini cluster has several.
+@TestMatrix(skip = {MatrixCell.HEAP_MINI_CLUSTER, MatrixCell.ROCKSDB_INCREMENTAL_MINI_CLUSTER})
 class BackpressureTest {
 
   // Static, as the sink function is shipped by serialization; fresh for each run of the class.

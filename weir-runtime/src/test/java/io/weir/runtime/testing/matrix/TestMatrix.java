@@ -11,12 +11,13 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Runs a test class once per cell of the declared {@link MatrixCell matrix} that the run selects:
- * the property {@code weir.test.matrix} names the backends or cells (default {@code heap}; the
- * RocksDB module runs the runtime's matrix suites with {@code rocksdb}), and {@code
- * -Dweir.test.matrix.full=true} adds the cells that do not run by default (unaligned checkpoints).
- * Each test of the class runs with its cell's settings as system properties, which every {@code
- * StreamEnvironment} and the operator harness read; a test may take the {@link MatrixCell} as a
- * parameter.
+ * the property {@code weir.test.matrix} names the backends, deployments or cells (default {@code
+ * heap}; the RocksDB module runs the runtime's matrix suites with {@code rocksdb}, weir-cluster
+ * with {@code mini-cluster}), and {@code -Dweir.test.matrix.full=true} adds the cells that do not
+ * run by default (unaligned checkpoints; RocksDB on the mini cluster). Each test of the class runs
+ * with its cell's settings as system properties, which every {@code StreamEnvironment}, the
+ * operator harness and the {@link Deployment}'s executor read; a test may take the {@link
+ * MatrixCell} as a parameter.
  *
  * <p>Tagged {@code matrix}, so that another module can run exactly the suites that opted in.
  */
@@ -28,6 +29,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @Tag("matrix")
 public @interface TestMatrix {
 
-  /** Cells this class never runs in (where a cell adds only time, not coverage). */
+  /**
+   * Cells this class never runs in: where a cell adds only time, not coverage, or where its
+   * deployment cannot run the test (say why in a comment).
+   */
   MatrixCell[] skip() default {};
 }

@@ -4,6 +4,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.AfterEachCallback;
@@ -11,6 +12,8 @@ import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ClassTemplateInvocationContext;
 import org.junit.jupiter.api.extension.ClassTemplateInvocationContextProvider;
+import org.junit.jupiter.api.extension.ConditionEvaluationResult;
+import org.junit.jupiter.api.extension.ExecutionCondition;
 import org.junit.jupiter.api.extension.Extension;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ParameterContext;
@@ -30,12 +33,28 @@ final class TestMatrixExtension implements ClassTemplateInvocationContextProvide
   @Override
   public Stream<ClassTemplateInvocationContext> provideClassTemplateInvocationContexts(
       ExtensionContext context) {
-    List<MatrixCell> skip =
-        Arrays.asList(context.getRequiredTestClass().getAnnotation(TestMatrix.class).skip());
-    return MatrixCell.select(System.getProperty(SELECTION, "heap"), Boolean.getBoolean(FULL))
+    return cells(
+            context.getRequiredTestClass(),
+            System.getProperty(SELECTION, "heap"),
+            Boolean.getBoolean(FULL))
         .stream()
-        .filter(cell -> !skip.contains(cell))
         .map(Invocation::new);
+  }
+
+  /** A class may skip every cell a run selects (a local-only test on the mini cluster). */
+  @Override
+  public boolean mayReturnZeroClassTemplateInvocationContexts(ExtensionContext context) {
+    return true;
+  }
+
+  /**
+   * The cells {@code testClass} runs in: those {@code selection} selects, but for those it skips.
+   */
+  static List<MatrixCell> cells(Class<?> testClass, String selection, boolean full) {
+    List<MatrixCell> skip = Arrays.asList(testClass.getAnnotation(TestMatrix.class).skip());
+    return MatrixCell.select(selection, full).stream()
+        .filter(cell -> !skip.contains(cell))
+        .toList();
   }
 
   /** One cell's run of the class. */
@@ -47,7 +66,21 @@ final class TestMatrixExtension implements ClassTemplateInvocationContextProvide
 
     @Override
     public List<Extension> getAdditionalExtensions() {
-      return List.of(new CellSettings(cell));
+      return List.of(new RunsHere(cell, cell.whyNotHere()), new CellSettings(cell));
+    }
+  }
+
+  /**
+   * Skips the cell's run, saying where it runs, where its backend or deployment is not on the class
+   * path: {@code -Dweir.test.matrix=ROCKSDB_INCREMENTAL_MINI_CLUSTER} given to {@code mvn -pl
+   * weir-cluster -am} reaches weir-runtime's suites too.
+   */
+  private record RunsHere(MatrixCell cell, Optional<String> whyNot) implements ExecutionCondition {
+    @Override
+    public ConditionEvaluationResult evaluateExecutionCondition(ExtensionContext context) {
+      return whyNot
+          .map(ConditionEvaluationResult::disabled)
+          .orElseGet(() -> ConditionEvaluationResult.enabled(cell + " runs here"));
     }
   }
 

@@ -25,4 +25,9 @@ class TestMatrixExtensionTest {
         cell.backend().equals("heap") ? CheckpointingOptions.BACKEND_HASHMAP : cell.backend();
     assertThat(env.getConfiguration().get(CheckpointingOptions.STATE_BACKEND)).isEqualTo(expected);
   }
+
+  @Test
+  void aJobsDeploymentIsTheCells(MatrixCell cell) {
+    assertThat(Deployment.current()).isEqualTo(cell.deployment());
+  }
 }
