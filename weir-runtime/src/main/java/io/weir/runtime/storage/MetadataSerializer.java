@@ -77,8 +77,8 @@ import java.util.zip.CRC32;
  * states, by name: the in-flight data of gate channel {@code c} as {@code _channel_in_<c>}, that of
  * channel {@code c} of output edge {@code e} as {@code _channel_out_<e>_<c>}, a source's splits and
  * split watermarks as {@code _source_splits}. Reading such a file turns those lists into the typed
- * fields of {@link OperatorSubtaskState}, pointing into the same operator-state stream, so nothing
- * past this class sees the old layout. Stateless and thread-safe.
+ * fields of {@link OperatorSubtaskState}, pointing into the same operator-state stream ({@link
+ * NamedListsFormat}), so nothing past this class sees the old layout. Stateless and thread-safe.
  */
 public final class MetadataSerializer {
 
@@ -101,12 +101,6 @@ public final class MetadataSerializer {
   private static final byte HAS_SCHEMA = 16;
   private static final byte HAS_CHANNEL_STATE = 32;
   private static final byte HAS_SPLITS = 64;
-
-  /** Operator-state names of a task's own state in format 3 and older (see the class comment). */
-  private static final String V3_INPUT_CHANNEL = "_channel_in_";
-
-  private static final String V3_OUTPUT_CHANNEL = "_channel_out_";
-  private static final String V3_SPLITS = "_source_splits";
 
   private static final byte INLINE = 1;
   private static final byte FILE = 2;
@@ -348,69 +342,6 @@ public final class MetadataSerializer {
     return streams.get(index);
   }
 
-  /**
-   * A subtask read from format 3 or older with its task's own state in the typed fields: the
-   * operator lists named for in-flight data and splits (see the class comment) become handles into
-   * the same stream.
-   */
-  static OperatorSubtaskState fromNamedLists(OperatorSubtaskState subtask) throws IOException {
-    OperatorStateHandle operator = subtask.operator();
-    if (operator == null) {
-      return subtask;
-    }
-    Map<String, OperatorStateHandle.StateMetaInfo> own = new LinkedHashMap<>();
-    List<InputChannelStateHandle> inputs = new ArrayList<>();
-    List<ResultSubpartitionStateHandle> outputs = new ArrayList<>();
-    SourceSplitsHandle splits = null;
-    StreamStateHandle data = operator.data();
-    for (Map.Entry<String, OperatorStateHandle.StateMetaInfo> e : operator.states().entrySet()) {
-      String name = e.getKey();
-      long[] offsets = e.getValue().offsets();
-      if (name.startsWith(V3_INPUT_CHANNEL)) {
-        inputs.add(
-            new InputChannelStateHandle(
-                channelNumber(name, name.substring(V3_INPUT_CHANNEL.length())), data, offsets));
-      } else if (name.startsWith(V3_OUTPUT_CHANNEL)) {
-        String[] parts = name.substring(V3_OUTPUT_CHANNEL.length()).split("_", -1);
-        if (parts.length != 2) {
-          throw new IOException("unknown channel state '" + name + "'");
-        }
-        ResultSubpartitionInfo info =
-            new ResultSubpartitionInfo(
-                channelNumber(name, parts[0]), channelNumber(name, parts[1]));
-        outputs.add(new ResultSubpartitionStateHandle(info, data, offsets));
-      } else if (name.equals(V3_SPLITS)) {
-        // Split watermarks are among the splits, told apart when read (SerializedSplits).
-        splits = new SourceSplitsHandle(data, offsets, new long[0]);
-      } else {
-        own.put(name, e.getValue());
-      }
-    }
-    if (own.size() == operator.states().size()) {
-      return subtask;
-    }
-    return new OperatorSubtaskState(
-        subtask.keyed(),
-        own.isEmpty() ? null : new OperatorStateHandle(Collections.unmodifiableMap(own), data),
-        inputs,
-        outputs,
-        splits,
-        subtask.finished(),
-        subtask.schema());
-  }
-
-  private static int channelNumber(String name, String number) throws IOException {
-    try {
-      int n = Integer.parseInt(number);
-      if (n >= 0) {
-        return n;
-      }
-    } catch (NumberFormatException e) {
-      // reported below
-    }
-    throw new IOException("unknown channel state '" + name + "'");
-  }
-
   private static void writeSchema(DataOutputStream out, StateSchema schema) throws IOException {
     out.writeBoolean(schema.keySerializer() != null);
     if (schema.keySerializer() != null) {
@@ -569,7 +500,8 @@ public final class MetadataSerializer {
     StateSchema schema = (flags & HAS_SCHEMA) != 0 ? readSchema(in) : null;
     boolean finished = (flags & FINISHED) != 0;
     if (version <= LAST_NAMED_LISTS_VERSION) {
-      return fromNamedLists(new OperatorSubtaskState(keyed, operator, finished, schema));
+      return NamedListsFormat.toTypedFields(
+          new OperatorSubtaskState(keyed, operator, finished, schema));
     }
     OperatorSubtaskState subtask =
         (flags & HAS_CHANNEL_STATE) != 0
