@@ -5,6 +5,7 @@ import io.weir.api.config.ConfigOptionProvider;
 import io.weir.api.config.ConfigOptions;
 import io.weir.api.config.Configuration;
 import io.weir.api.config.KnownKeys;
+import io.weir.cluster.ha.HighAvailabilityOptions;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -156,9 +157,10 @@ public final class ClusterOptions {
                   + " once registered), as key=value lines, for scripts that start processes with"
                   + " port 0 (Weir's own).");
 
-  /** Every option of the cluster's processes. */
+  /** Every option of the cluster's processes, the high-availability ones included. */
   public static final List<ConfigOption<?>> OPTIONS =
-      List.copyOf(ConfigOptionProvider.declaredIn(ClusterOptions.class));
+      List.copyOf(
+          ConfigOptionProvider.declaredIn(ClusterOptions.class, HighAvailabilityOptions.class));
 
   /** Every key of {@link #OPTIONS}. */
   public static final Set<String> KEYS =

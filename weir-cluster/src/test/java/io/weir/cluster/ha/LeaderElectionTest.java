@@ -1,0 +1,137 @@
+package io.weir.cluster.ha;
+
+import static io.weir.cluster.ha.HaTesting.closeQuietly;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.weir.cluster.ha.HaTesting.RecordingContender;
+import io.weir.cluster.ha.HaTesting.RecordingListener;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.apache.curator.test.TestingServer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Leader election and retrieval against a real ZooKeeper server. */
+class LeaderElectionTest {
+
+  @TempDir static Path dir;
+  private static TestingServer server;
+  private final List<AutoCloseable> open = new ArrayList<>();
+
+  @BeforeAll
+  static void startZooKeeper() throws Exception {
+    server = HaTesting.server(dir.resolve("zk"));
+  }
+
+  @AfterAll
+  static void stopZooKeeper() throws Exception {
+    server.close();
+  }
+
+  @AfterEach
+  void closeAll() {
+    for (int i = open.size() - 1; i >= 0; i--) {
+      closeQuietly(open.get(i));
+    }
+  }
+
+  private ZooKeeperHaServices services(String quorum, String clusterId) {
+    ZooKeeperHaServices services =
+        ZooKeeperHaServices.start(
+            HaTesting.configuration(quorum, dir.resolve("storage"))
+                .setString("high-availability.cluster-id", clusterId));
+    open.add(services);
+    return services;
+  }
+
+  private LeaderElection elect(ZooKeeperHaServices services, String id, RecordingContender c) {
+    LeaderElection election =
+        services.leaderElection(id, id + ":6123", "http://" + id + ":8081", c);
+    open.add(election);
+    return election;
+  }
+
+  @Test
+  void theStandbyTakesOverWithAHigherEpochAndClientsFollow() throws Exception {
+    String quorum = server.getConnectString();
+    ZooKeeperHaServices a = services(quorum, "failover");
+    ZooKeeperHaServices b = services(quorum, "failover");
+    RecordingListener clients = new RecordingListener();
+    open.add(services(quorum, "failover").leaderRetrieval(clients));
+
+    RecordingContender first = new RecordingContender();
+    LeaderElection electionA = elect(a, "jm-a", first);
+    LeaderEpoch epochA = first.awaitGrant();
+    RecordingContender second = new RecordingContender();
+    LeaderElection electionB = elect(b, "jm-b", second);
+
+    LeaderInfo seen = clients.awaitLeader();
+    assertThat(seen)
+        .isEqualTo(new LeaderInfo(epochA.value(), "jm-a:6123", "http://jm-a:8081", "jm-a"));
+    assertThat(electionA.hasLeadership()).isTrue();
+    assertThat(electionB.hasLeadership()).isFalse();
+
+    electionA.close();
+    first.awaitRevocation();
+    LeaderEpoch epochB = second.awaitGrant();
+    assertThat(epochB.value()).isGreaterThan(epochA.value());
+    LeaderInfo next = clients.awaitLeader();
+    assertThat(next.contenderId()).isEqualTo("jm-b");
+    assertThat(next.epoch()).isEqualTo(epochB.value());
+
+    // and back: the first JobManager, restarted as a standby, leads again after the second
+    RecordingContender third = new RecordingContender();
+    elect(a, "jm-a2", third);
+    electionB.close();
+    second.awaitRevocation();
+    LeaderEpoch epochC = third.awaitGrant();
+    assertThat(epochC.value()).isGreaterThan(epochB.value());
+    assertThat(clients.awaitLeader().epoch()).isEqualTo(epochC.value());
+    assertThat(first.events).isEmpty();
+  }
+
+  @Test
+  void aLostConnectionRevokesAtOnceAndTheNextLeaderWaitsForTheSessionToExpire() throws Exception {
+    ZooKeeperProxy proxy = new ZooKeeperProxy(server.getPort());
+    open.add(proxy); // closed after the services that connect through it
+    ZooKeeperHaServices a = services(proxy.connectString(), "suspend");
+    ZooKeeperHaServices b = services(server.getConnectString(), "suspend");
+    RecordingContender first = new RecordingContender();
+    LeaderElection electionA = elect(a, "jm-a", first);
+    LeaderEpoch epochA = first.awaitGrant();
+    RecordingContender second = new RecordingContender();
+    elect(b, "jm-b", second);
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> b.client().getChildren().forPath(ZNodes.LEADER_LATCH).size() == 2);
+
+    long cut = System.nanoTime();
+    proxy.cut(true);
+    first.awaitRevocation();
+    long revokedAfter = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - cut);
+    // Suspended is not leader: revoked as soon as the connection broke, not once the session
+    // (2 s) expired. The standby leads only once it has expired.
+    assertThat(revokedAfter).isLessThan(2000);
+    assertThat(electionA.hasLeadership()).isFalse();
+    LeaderEpoch epochB = second.awaitGrant();
+    assertThat(epochB.value()).isGreaterThan(epochA.value());
+    assertThat(TimeUnit.NANOSECONDS.toMillis(second.grantedAt.get(0) - cut))
+        .as("ms from the cut to the standby's grant")
+        .isGreaterThan(1000);
+
+    // The first one comes back with a new session, as a standby: no grant while B leads.
+    proxy.heal();
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> b.client().getChildren().forPath(ZNodes.LEADER_LATCH).size() == 2);
+    assertThat(first.events).isEmpty();
+    assertThat(electionA.hasLeadership()).isFalse();
+  }
+}
