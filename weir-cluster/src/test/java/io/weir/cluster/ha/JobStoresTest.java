@@ -17,11 +17,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.jar.JarEntry;
 import java.util.jar.JarOutputStream;
-import org.apache.curator.test.TestingServer;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Submitted jobs and job results on a real ZooKeeper server and a storage directory. */
@@ -30,18 +28,11 @@ class JobStoresTest {
   private static final String JOB = "00112233445566778899aabbccddeeff";
 
   @TempDir static Path dir;
-  private static TestingServer server;
+
+  @RegisterExtension
+  static final ZooKeeperServerExtension ZOOKEEPER = new ZooKeeperServerExtension();
+
   private final List<AutoCloseable> open = new ArrayList<>();
-
-  @BeforeAll
-  static void startZooKeeper() throws Exception {
-    server = HaTesting.server(dir.resolve("zk"));
-  }
-
-  @AfterAll
-  static void stopZooKeeper() throws Exception {
-    server.close();
-  }
 
   @AfterEach
   void closeAll() {
@@ -53,7 +44,7 @@ class JobStoresTest {
   private ZooKeeperHaServices services(String clusterId) {
     ZooKeeperHaServices s =
         ZooKeeperHaServices.start(
-            HaTesting.configuration(server.getConnectString(), dir.resolve("ha"))
+            HaTesting.configuration(ZOOKEEPER.connectString(), dir.resolve("ha"))
                 .setString("high-availability.cluster-id", clusterId));
     open.add(s);
     return s;

@@ -11,29 +11,20 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.apache.curator.test.TestingServer;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Leader election and retrieval against a real ZooKeeper server. */
 class LeaderElectionTest {
 
   @TempDir static Path dir;
-  private static TestingServer server;
+
+  @RegisterExtension
+  static final ZooKeeperServerExtension ZOOKEEPER = new ZooKeeperServerExtension();
+
   private final List<AutoCloseable> open = new ArrayList<>();
-
-  @BeforeAll
-  static void startZooKeeper() throws Exception {
-    server = HaTesting.server(dir.resolve("zk"));
-  }
-
-  @AfterAll
-  static void stopZooKeeper() throws Exception {
-    server.close();
-  }
 
   @AfterEach
   void closeAll() {
@@ -60,7 +51,7 @@ class LeaderElectionTest {
 
   @Test
   void theStandbyTakesOverWithAHigherEpochAndClientsFollow() throws Exception {
-    String quorum = server.getConnectString();
+    String quorum = ZOOKEEPER.connectString();
     ZooKeeperHaServices a = services(quorum, "failover");
     ZooKeeperHaServices b = services(quorum, "failover");
     RecordingListener clients = new RecordingListener();
@@ -99,10 +90,10 @@ class LeaderElectionTest {
 
   @Test
   void aLostConnectionRevokesAtOnceAndTheNextLeaderWaitsForTheSessionToExpire() throws Exception {
-    ZooKeeperProxy proxy = new ZooKeeperProxy(server.getPort());
+    ZooKeeperProxy proxy = new ZooKeeperProxy(ZOOKEEPER.port());
     open.add(proxy); // closed after the services that connect through it
     ZooKeeperHaServices a = services(proxy.connectString(), "suspend");
-    ZooKeeperHaServices b = services(server.getConnectString(), "suspend");
+    ZooKeeperHaServices b = services(ZOOKEEPER.connectString(), "suspend");
     RecordingContender first = new RecordingContender();
     LeaderElection electionA = elect(a, "jm-a", first);
     LeaderEpoch epochA = first.awaitGrant();

@@ -10,10 +10,8 @@ import java.util.TreeSet;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import org.apache.curator.test.TestingServer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Checkpoint ids on a real ZooKeeper server, taken by two "leaders" at once. */
@@ -22,21 +20,13 @@ class ZooKeeperCheckpointIDCounterTest {
   private static final String JOB = "0123456789abcdef0123456789abcdef";
 
   @TempDir static Path dir;
-  private static TestingServer server;
 
-  @BeforeAll
-  static void startZooKeeper() throws Exception {
-    server = HaTesting.server(dir.resolve("zk"));
-  }
-
-  @AfterAll
-  static void stopZooKeeper() throws Exception {
-    server.close();
-  }
+  @RegisterExtension
+  static final ZooKeeperServerExtension ZOOKEEPER = new ZooKeeperServerExtension();
 
   private static ZooKeeperHaServices services() {
     return ZooKeeperHaServices.start(
-        HaTesting.configuration(server.getConnectString(), dir.resolve("storage")));
+        HaTesting.configuration(ZOOKEEPER.connectString(), dir.resolve("storage")));
   }
 
   @Test

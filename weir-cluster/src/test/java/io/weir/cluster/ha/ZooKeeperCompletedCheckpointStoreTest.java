@@ -11,13 +11,11 @@ import io.weir.runtime.storage.FileSystemCheckpointStorage;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.curator.test.TestingServer;
 import org.apache.zookeeper.ZooDefs;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -28,23 +26,16 @@ import org.junit.jupiter.api.io.TempDir;
 class ZooKeeperCompletedCheckpointStoreTest {
 
   @TempDir static Path dir;
-  private static TestingServer server;
+
+  @RegisterExtension
+  static final ZooKeeperServerExtension ZOOKEEPER = new ZooKeeperServerExtension();
+
   private static int clusters;
 
   private final List<AutoCloseable> open = new ArrayList<>();
   private String job;
   private String clusterId;
   private FileSystemCheckpointStorage storage;
-
-  @BeforeAll
-  static void startZooKeeper() throws Exception {
-    server = HaTesting.server(dir.resolve("zk"));
-  }
-
-  @AfterAll
-  static void stopZooKeeper() throws Exception {
-    server.close();
-  }
 
   @BeforeEach
   void newJob() {
@@ -107,7 +98,7 @@ class ZooKeeperCompletedCheckpointStoreTest {
 
   @Test
   void keepsPointersOnlyAndANewLeaderRecoversTheRetainedCheckpoints() throws Exception {
-    JobManager a = new JobManager(server.getConnectString(), "jm-a");
+    JobManager a = new JobManager(ZOOKEEPER.connectString(), "jm-a");
     ZooKeeperCompletedCheckpointStore store = a.recover(a.contender.awaitGrant(), 2);
     assertThat(store.all()).isEmpty();
     assertThat(store.add(committed(1))).isEmpty();
@@ -120,7 +111,7 @@ class ZooKeeperCompletedCheckpointStoreTest {
         .contains(storage.checkpointDirectory(3).toString())
         .hasSizeLessThan(400);
 
-    JobManager b = new JobManager(server.getConnectString(), "jm-b");
+    JobManager b = new JobManager(ZOOKEEPER.connectString(), "jm-b");
     a.election.close();
     ZooKeeperCompletedCheckpointStore recovered = b.recover(b.contender.awaitGrant(), 2);
     assertThat(ids(recovered.all())).containsExactly(3L, 2L);
@@ -132,11 +123,11 @@ class ZooKeeperCompletedCheckpointStoreTest {
 
   @Test
   void aDeposedLeadersWriteIsRefusedAndChangesNothing() throws Exception {
-    JobManager a = new JobManager(server.getConnectString(), "jm-a");
+    JobManager a = new JobManager(ZOOKEEPER.connectString(), "jm-a");
     LeaderEpoch epochA = a.contender.awaitGrant();
     ZooKeeperCompletedCheckpointStore deposed = a.recover(epochA, 1);
     deposed.add(committed(1));
-    JobManager b = new JobManager(server.getConnectString(), "jm-b");
+    JobManager b = new JobManager(ZOOKEEPER.connectString(), "jm-b");
     a.election.close();
     LeaderEpoch epochB = b.contender.awaitGrant();
     ZooKeeperCompletedCheckpointStore current = b.recover(epochB, 1);
@@ -156,7 +147,7 @@ class ZooKeeperCompletedCheckpointStoreTest {
 
   @Test
   void aWriteWhoseReplyIsLostIsReadBackAndItsCheckpointIsKept() throws Exception {
-    ZooKeeperProxy proxy = new ZooKeeperProxy(server.getPort());
+    ZooKeeperProxy proxy = new ZooKeeperProxy(ZOOKEEPER.port());
     open.add(proxy); // closed after the services that connect through it
     JobManager a = new JobManager(proxy.connectString(), "jm-a");
     ZooKeeperCompletedCheckpointStore store = a.recover(a.contender.awaitGrant(), 1);
@@ -174,12 +165,12 @@ class ZooKeeperCompletedCheckpointStoreTest {
 
   @Test
   void aWriteWhoseOutcomeStaysUnknownDeletesNothingAndTheNextLeaderFindsIt() throws Exception {
-    ZooKeeperProxy proxy = new ZooKeeperProxy(server.getPort());
+    ZooKeeperProxy proxy = new ZooKeeperProxy(ZOOKEEPER.port());
     open.add(proxy); // closed after the services that connect through it
     JobManager a = new JobManager(proxy.connectString(), "jm-a");
     ZooKeeperCompletedCheckpointStore store = a.recover(a.contender.awaitGrant(), 1);
     store.add(committed(1));
-    JobManager b = new JobManager(server.getConnectString(), "jm-b");
+    JobManager b = new JobManager(ZOOKEEPER.connectString(), "jm-b");
 
     // Applied by the server, the reply lost, and the connection does not come back.
     proxy.dropNextReplyTo(ZooDefs.OpCode.multi, true);
@@ -200,13 +191,13 @@ class ZooKeeperCompletedCheckpointStoreTest {
 
   @Test
   void aPointerWhoseMetadataCannotBeReadIsReportedAndKept() throws Exception {
-    JobManager a = new JobManager(server.getConnectString(), "jm-a");
+    JobManager a = new JobManager(ZOOKEEPER.connectString(), "jm-a");
     ZooKeeperCompletedCheckpointStore store = a.recover(a.contender.awaitGrant(), 2);
     store.add(committed(1));
     store.add(committed(2));
     java.nio.file.Files.delete(Path.of(storage.checkpointDirectory(2)).resolve("_metadata"));
 
-    JobManager b = new JobManager(server.getConnectString(), "jm-b");
+    JobManager b = new JobManager(ZOOKEEPER.connectString(), "jm-b");
     a.election.close();
     ZooKeeperCompletedCheckpointStore recovered = b.recover(b.contender.awaitGrant(), 2);
     assertThat(ids(recovered.all())).containsExactly(1L);

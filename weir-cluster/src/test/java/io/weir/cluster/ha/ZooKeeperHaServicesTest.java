@@ -11,35 +11,25 @@ import java.time.Duration;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
-import org.apache.curator.test.TestingServer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Connecting to ZooKeeper, and refusing what cannot work, against a real server. */
 class ZooKeeperHaServicesTest {
 
   @TempDir static Path dir;
-  private static TestingServer server;
 
-  @BeforeAll
-  static void startZooKeeper() throws Exception {
-    server = HaTesting.server(dir.resolve("zk"));
-  }
-
-  @AfterAll
-  static void stopZooKeeper() throws Exception {
-    server.close();
-  }
+  @RegisterExtension
+  static final ZooKeeperServerExtension ZOOKEEPER = new ZooKeeperServerExtension();
 
   @Test
   void everythingLivesBelowTheRootPathAndTheClusterId() throws Exception {
     try (ZooKeeperHaServices services =
             ZooKeeperHaServices.start(
-                HaTesting.configuration(server.getConnectString(), dir.resolve("storage")));
+                HaTesting.configuration(ZOOKEEPER.connectString(), dir.resolve("storage")));
         CuratorFramework raw =
-            CuratorFrameworkFactory.newClient(server.getConnectString(), new RetryOneTime(100))) {
+            CuratorFrameworkFactory.newClient(ZOOKEEPER.connectString(), new RetryOneTime(100))) {
       services.client().create().creatingParentsIfNeeded().forPath("/jobs/ab12");
       raw.start();
       assertThat(raw.checkExists().forPath("/weir/test/jobs/ab12")).isNotNull();
@@ -72,7 +62,7 @@ class ZooKeeperHaServicesTest {
     assertThatThrownBy(
             () ->
                 ZooKeeperHaServices.start(
-                    HaTesting.configuration(server.getConnectString(), file.resolve("ha"))))
+                    HaTesting.configuration(ZOOKEEPER.connectString(), file.resolve("ha"))))
         .isInstanceOf(HighAvailabilityException.class)
         .hasMessageContaining("high-availability.storageDir")
         .hasMessageContaining(file.resolve("ha").toString());
