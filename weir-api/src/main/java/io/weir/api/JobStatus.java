@@ -17,7 +17,12 @@ public enum JobStatus {
   /** Every task finished its input. */
   FINISHED,
   /** Waiting to be redeployed after a failure. */
-  RESTARTING;
+  RESTARTING,
+  /**
+   * This JobManager no longer leads (high availability): it stopped acting for the job, which the
+   * new leader recovers. Terminal for this JobManager only.
+   */
+  SUSPENDED;
 
   /** True for the states a job never leaves. */
   public boolean isGloballyTerminalState() {

@@ -118,7 +118,13 @@ public final class CheckpointCoordinator {
     /** A newer checkpoint completed first. */
     SUBSUMED,
     /** The job is failing over or stopping. */
-    JOB_STOPPED
+    JOB_STOPPED,
+    /**
+     * The completed-checkpoint store did not record it (a ZooKeeper write was refused or its
+     * outcome is unknown): its files stay, since the store may hold it, and no task hears it
+     * completed.
+     */
+    NOT_RECORDED
   }
 
   private final String jobId;
@@ -636,7 +642,16 @@ public final class CheckpointCoordinator {
       abort(p, AbortReason.SUBSUMED, "subsumed by checkpoint " + newest.checkpointId());
       return;
     }
-    for (CompletedCheckpoint subsumed : completed.add(checkpoint)) {
+    List<CompletedCheckpoint> subsumedByIt;
+    try {
+      subsumedByIt = completed.add(checkpoint);
+    } catch (RuntimeException e) {
+      LOG.warn("The completed-checkpoint store did not record checkpoint {}", p.id, e);
+      p.setFailureCause(e);
+      abort(p, AbortReason.NOT_RECORDED, "the completed-checkpoint store did not record it: " + e);
+      return;
+    }
+    for (CompletedCheckpoint subsumed : subsumedByIt) {
       cleaner.discardCheckpoint(subsumed.checkpointId());
     }
     if (claimedRestoreDiscard != null && completed.all().size() >= settings.numRetained()) {
@@ -683,7 +698,7 @@ public final class CheckpointCoordinator {
       // Its tasks wrote into its own directory only, nothing into the job's storage.
       abortedSavepoints.put(p.id, savepoint.directory);
       cleaner.discardSavepoint(p.id, savepoint.directory);
-    } else {
+    } else if (reason != AbortReason.NOT_RECORDED) {
       cleaner.discardCheckpoint(p.id);
       p.acknowledgedStates().forEach(sharedState::discardUnregistered);
     }

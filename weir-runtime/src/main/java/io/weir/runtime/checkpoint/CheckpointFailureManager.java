@@ -34,7 +34,9 @@ final class CheckpointFailureManager {
     }
     return switch (reason) {
       case TIMEOUT, DECLINED, STORAGE_FAILURE -> true;
-      case SUBSUMED, JOB_STOPPED -> false;
+      // Not recorded: the checkpoint may well be in the store, and a store that cannot be reached
+      // for a while (ZooKeeper restarting) must not fail a job that processes on.
+      case SUBSUMED, JOB_STOPPED, NOT_RECORDED -> false;
     };
   }
 

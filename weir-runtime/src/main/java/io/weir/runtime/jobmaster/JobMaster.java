@@ -14,6 +14,7 @@ import io.weir.api.config.Configuration;
 import io.weir.api.config.KnownKeys;
 import io.weir.runtime.checkpoint.CheckpointCoordinator;
 import io.weir.runtime.checkpoint.CheckpointOptions;
+import io.weir.runtime.checkpoint.CheckpointRecoveryFactory;
 import io.weir.runtime.checkpoint.OperatorSubtaskState;
 import io.weir.runtime.graph.JobGraph;
 import io.weir.runtime.graph.JobVertex;
@@ -60,7 +61,8 @@ public final class JobMaster implements JobClient, JobMasterGateway {
 
   private static final Logger LOG = LoggerFactory.getLogger(JobMaster.class);
 
-  private final JobID jobId = JobID.generate();
+  private final JobID jobId;
+  private final Setup setup;
   private final JobGraph graph;
   private final long startNanos = System.nanoTime();
   private final CompletableFuture<JobExecutionResult> result = new CompletableFuture<>();
@@ -84,6 +86,12 @@ public final class JobMaster implements JobClient, JobMasterGateway {
   /** Set when the job ended, just before its result completes. */
   private volatile JobStatus terminalStatus;
 
+  /**
+   * Set when this job master stopped acting for the job because it no longer leads: from then on it
+   * triggers, notifies, cancels and deletes nothing.
+   */
+  private volatile boolean suspended;
+
   /** When the scheduler ended the job (epoch milliseconds), or -1 while it has not. */
   private volatile long endTimeMillis = -1;
 
@@ -95,7 +103,35 @@ public final class JobMaster implements JobClient, JobMasterGateway {
    * @throws IllegalArgumentException naming the setting, path or checkpoint at fault
    */
   public JobMaster(JobGraph graph, Function<JobMasterGateway, TaskExecutorGateway> taskExecutors) {
+    this(graph, Setup.newJob(), taskExecutors);
+  }
+
+  /**
+   * What a job master is given beyond its graph (Flink's job master services).
+   *
+   * @param jobId the job's id: a new one, or the one it had under a previous leader
+   * @param checkpointRecovery makes the job's checkpoint id counter and completed-checkpoint store;
+   *     a store that recovers checkpoints makes the first attempt restore the newest of them
+   * @param firstAttempt the number of the first attempt: above every attempt of the job that an
+   *     earlier leader deployed, so that no {@link ExecutionAttemptId} repeats
+   */
+  public record Setup(JobID jobId, CheckpointRecoveryFactory checkpointRecovery, int firstAttempt) {
+
+    /** A new job: a new id, checkpoints kept in memory, attempt 0 first. */
+    public static Setup newJob() {
+      return new Setup(JobID.generate(), CheckpointRecoveryFactory.STANDALONE, 0);
+    }
+  }
+
+  /**
+   * As {@link #JobMaster(JobGraph, Function)}, with the job's id, checkpoint recovery and first
+   * attempt given by {@code setup}.
+   */
+  public JobMaster(
+      JobGraph graph, Setup setup, Function<JobMasterGateway, TaskExecutorGateway> taskExecutors) {
     this.graph = graph;
+    this.setup = setup;
+    this.jobId = setup.jobId();
     Configuration conf = graph.configuration();
     KnownKeys.check(conf);
     for (String warning : KnownKeys.deprecationWarnings(conf)) {
@@ -152,6 +188,7 @@ public final class JobMaster implements JobClient, JobMasterGateway {
             initialRestore,
             taskExecutor,
             timer,
+            setup.firstAttempt(),
             this::finishJob);
   }
 
@@ -193,6 +230,8 @@ public final class JobMaster implements JobClient, JobMasterGateway {
                 graph.maxParallelism()));
       }
     }
+    long lastId = initialRestore == null ? 0 : initialRestore.checkpoint().checkpointId();
+    CheckpointRecoveryFactory recovery = setup.checkpointRecovery();
     CheckpointCoordinator created =
         new CheckpointCoordinator(
             jobId.value(),
@@ -200,8 +239,9 @@ public final class JobMaster implements JobClient, JobMasterGateway {
             operators,
             storage,
             new CoordinatorContext(),
-            initialRestore == null ? 0 : initialRestore.checkpoint().checkpointId(),
-            List.of());
+            recovery.createCheckpointIdCounter(jobId.value(), lastId),
+            recovery.createCompletedCheckpointStore(
+                jobId.value(), settings.numRetained(), storage::externalPointer, conf));
     created.setCheckpointAlignment(Scheduler.checkpointingSettings(graph, true).alignment());
     return created;
   }
@@ -224,6 +264,9 @@ public final class JobMaster implements JobClient, JobMasterGateway {
 
     @Override
     public void triggerSources(long checkpointId, long timestamp, CheckpointOptions options) {
+      if (suspended) {
+        return;
+      }
       for (ExecutionAttemptId task : scheduler.deployed()) {
         if (graph.vertices().get(task.vertex()).isSource()) {
           taskExecutor.triggerCheckpoint(task, checkpointId, timestamp, options);
@@ -233,6 +276,9 @@ public final class JobMaster implements JobClient, JobMasterGateway {
 
     @Override
     public void notifyComplete(long checkpointId) {
+      if (suspended) {
+        return; // a deposed leader makes no sink commit
+      }
       boolean isFinal = coordinator.isFinal(checkpointId);
       for (ExecutionAttemptId task : scheduler.deployed()) {
         taskExecutor.notifyCheckpointComplete(task, checkpointId, isFinal);
@@ -241,6 +287,9 @@ public final class JobMaster implements JobClient, JobMasterGateway {
 
     @Override
     public void notifyAborted(long checkpointId) {
+      if (suspended) {
+        return;
+      }
       for (ExecutionAttemptId task : scheduler.deployed()) {
         taskExecutor.notifyCheckpointAborted(task, checkpointId);
       }
@@ -254,6 +303,9 @@ public final class JobMaster implements JobClient, JobMasterGateway {
     @Override
     public Executor ioExecutor() {
       return command -> {
+        if (suspended) {
+          return; // a deposed leader deletes no file: the next leader owns them
+        }
         try {
           io.execute(command);
         } catch (RejectedExecutionException e) {
@@ -328,6 +380,37 @@ public final class JobMaster implements JobClient, JobMasterGateway {
     }
     terminated.complete(null);
     LOG.info("Job '{}' ({}) {} after {} ms", graph.jobName(), jobId, end, runtime.toMillis());
+  }
+
+  /**
+   * Stops acting for the job because this job master no longer leads (Flink's suspend): no trigger,
+   * notification, cancellation or delete goes out from now on, nothing is retained or discarded,
+   * and the result completes exceptionally with {@link JobStatus#SUSPENDED}. The tasks are left to
+   * the job's next leader. Idempotent.
+   */
+  public void suspend(String why) {
+    if (result.isDone()) {
+      return;
+    }
+    suspended = true;
+    scheduler.suspend();
+    timer.shutdownNow();
+    io.shutdownNow();
+    verifier.close();
+    terminalStatus = JobStatus.SUSPENDED;
+    endTimeMillis = System.currentTimeMillis();
+    result.completeExceptionally(
+        new JobExecutionException(
+            jobId,
+            "Job '"
+                + graph.jobName()
+                + "' ("
+                + jobId
+                + ") was suspended on this JobManager: "
+                + why,
+            null));
+    terminated.complete(null);
+    LOG.info("Job '{}' ({}) suspended: {}", graph.jobName(), jobId, why);
   }
 
   /** Deletes or keeps the retained checkpoints, as the retention policy says. */

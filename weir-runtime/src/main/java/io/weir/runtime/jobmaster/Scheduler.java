@@ -118,8 +118,10 @@ final class Scheduler {
       RetainedCheckpoint initialRestore,
       TaskExecutorGateway taskExecutor,
       ScheduledExecutorService timer,
+      int firstAttempt,
       Host host) {
     this.jobId = jobId;
+    this.attempt = firstAttempt;
     this.graph = graph;
     this.storage = storage;
     this.coordinator = coordinator;
@@ -173,8 +175,20 @@ final class Scheduler {
     return List.copyOf(metrics);
   }
 
-  /** Deploys the first attempt, from the checkpoint given at submission if any. */
+  /**
+   * Deploys the first attempt: from the newest restorable checkpoint the completed-checkpoint store
+   * recovered (a job a new leader took over), else from the checkpoint given at submission if any.
+   */
   synchronized void start() {
+    if (!coordinator.retained().isEmpty()) {
+      RetainedCheckpoint recovered = newestRestorable();
+      LOG.info(
+          "Job '{}' recovers from its checkpoint {}, the newest restorable one of those recorded",
+          graph.jobName(),
+          recovered.checkpoint().checkpointId());
+      deploy(recovered);
+      return;
+    }
     if (initialRestore != null) {
       LOG.info(
           "Job '{}' resumes from checkpoint {} at {}",
@@ -358,8 +372,8 @@ final class Scheduler {
       TaskState state,
       Throwable cause,
       JobMasterGateway.TaskMetrics taskMetrics) {
-    if (task.attempt() != attempt) {
-      return; // a task of an attempt already given up
+    if (task.attempt() != attempt || status == JobStatus.SUSPENDED) {
+      return; // a task of an attempt already given up, or of a job this master no longer leads
     }
     terminatedTasks++;
     metrics.add(taskMetrics);
@@ -499,37 +513,7 @@ final class Scheduler {
     Throwable previousFailure = failure;
     failure = null;
     try {
-      List<RetainedCheckpoint> candidates = new ArrayList<>();
-      for (CompletedCheckpoint c : coordinator.retained()) {
-        candidates.add(new RetainedCheckpoint(c, "chk-" + c.checkpointId(), storage));
-      }
-      if (initialRestore != null) {
-        candidates.add(initialRestore);
-      }
-      RetainedCheckpoint restoreFrom = null;
-      List<String> problems = new ArrayList<>();
-      for (RetainedCheckpoint candidate : candidates) {
-        long id = candidate.checkpoint().checkpointId();
-        String unreadable = unrestorable.get(id);
-        if (unreadable == null) {
-          try {
-            verifier.verify(candidate.checkpoint(), candidate.storage());
-            restoreFrom = candidate;
-            break;
-          } catch (CorruptCheckpointException e) {
-            markUnrestorable(id, e.getMessage());
-            unreadable = e.getMessage();
-          }
-        }
-        problems.add("checkpoint " + id + ": " + unreadable);
-      }
-      if (restoreFrom == null && !candidates.isEmpty()) {
-        throw new IllegalStateException(
-            "None of the retained checkpoints can be restored, and starting from empty state"
-                + " would lose exactly-once: "
-                + String.join("; ", problems)
-                + ". Raise execution.checkpointing.num-retained to keep more fallbacks.");
-      }
+      RetainedCheckpoint restoreFrom = newestRestorable();
       deploy(restoreFrom);
       if (restoreFrom != null && restoreFrom.storage() == storage) {
         // Restored from the job's own storage: what the failed attempts left behind can go.
@@ -542,6 +526,59 @@ final class Scheduler {
       }
       end(Outcome.FAILED, "Job '" + graph.jobName() + "' could not restart: " + e.getMessage(), e);
     }
+  }
+
+  /**
+   * The newest checkpoint that verifies intact: the job's retained checkpoints newest first, then
+   * the one it was started from; null when there is none at all.
+   *
+   * @throws IllegalStateException when checkpoints exist but none can be restored
+   */
+  private RetainedCheckpoint newestRestorable() {
+    List<RetainedCheckpoint> candidates = new ArrayList<>();
+    for (CompletedCheckpoint c : coordinator.retained()) {
+      candidates.add(new RetainedCheckpoint(c, "chk-" + c.checkpointId(), storage));
+    }
+    if (initialRestore != null) {
+      candidates.add(initialRestore);
+    }
+    List<String> problems = new ArrayList<>();
+    for (RetainedCheckpoint candidate : candidates) {
+      long id = candidate.checkpoint().checkpointId();
+      String unreadable = unrestorable.get(id);
+      if (unreadable == null) {
+        try {
+          verifier.verify(candidate.checkpoint(), candidate.storage());
+          return candidate;
+        } catch (CorruptCheckpointException e) {
+          markUnrestorable(id, e.getMessage());
+          unreadable = e.getMessage();
+        }
+      }
+      problems.add("checkpoint " + id + ": " + unreadable);
+    }
+    if (!candidates.isEmpty()) {
+      throw new IllegalStateException(
+          "None of the retained checkpoints can be restored, and starting from empty state"
+              + " would lose exactly-once: "
+              + String.join("; ", problems)
+              + ". Raise execution.checkpointing.num-retained to keep more fallbacks.");
+    }
+    return null;
+  }
+
+  /**
+   * Stops acting for the job without ending it (Flink's suspend): this job master no longer leads.
+   * Nothing is cancelled, retained or deleted; what reports arrive later are dropped. The job's
+   * next leader recovers it.
+   */
+  synchronized void suspend() {
+    if (ended) {
+      return;
+    }
+    ended = true;
+    status = JobStatus.SUSPENDED;
+    coordinator.stop();
   }
 
   /** Cancels the job; its end is reported through the host once every task stopped. */

@@ -15,6 +15,19 @@ public interface CheckpointStorageCoordinatorView {
   /** Writes the metadata of a completed checkpoint atomically; returns its external pointer. */
   String commitCheckpoint(CompletedCheckpoint checkpoint) throws IOException;
 
+  /**
+   * The external pointer checkpoint {@code checkpointId} of this job has once committed (its
+   * directory's URI), which a completed-checkpoint store on ZooKeeper records.
+   *
+   * @throws UnsupportedOperationException where checkpoints have no files (the job manager's
+   *     memory)
+   */
+  default String externalPointer(long checkpointId) {
+    throw new UnsupportedOperationException(
+        "Checkpoints kept in the JobManager's memory have no external pointer: give the job a"
+            + " checkpoint directory (execution.checkpointing.dir)");
+  }
+
   /** Deletes the files of a checkpoint that is no longer retained (or was aborted). */
   void discardCheckpoint(long checkpointId) throws IOException;
 

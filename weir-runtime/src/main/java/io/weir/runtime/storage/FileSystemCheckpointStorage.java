@@ -97,6 +97,11 @@ public final class FileSystemCheckpointStorage implements CheckpointStorage, Fil
     return fs.toUri(checkpointDir(checkpointId));
   }
 
+  @Override
+  public String externalPointer(long checkpointId) {
+    return checkpointDirectory(checkpointId).toString();
+  }
+
   /** State of at most this many bytes is kept inline in the metadata. */
   public int inlineThresholdBytes() {
     return inlineThresholdBytes;

@@ -4,21 +4,33 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.awaitility.Awaitility.await;
 
+import io.weir.api.CheckpointStatistics;
 import io.weir.api.JobExecutionResult;
+import io.weir.api.JobID;
 import io.weir.api.JobStatus;
 import io.weir.api.RestartStrategy;
 import io.weir.api.StreamEnvironment;
 import io.weir.api.SuppressRestartsException;
+import io.weir.api.config.Configuration;
 import io.weir.api.graph.Pipeline;
 import io.weir.api.sink.DiscardingSink;
+import io.weir.runtime.checkpoint.CheckpointIDCounter;
+import io.weir.runtime.checkpoint.CheckpointRecoveryFactory;
+import io.weir.runtime.checkpoint.CompletedCheckpoint;
+import io.weir.runtime.checkpoint.CompletedCheckpointStore;
 import io.weir.runtime.graph.JobGraph;
 import io.weir.runtime.graph.JobGraphBuilder;
 import io.weir.runtime.task.TaskState;
 import io.weir.runtime.taskexecutor.TaskDeploymentDescriptor;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Deque;
 import java.util.List;
+import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import java.util.function.LongFunction;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -36,6 +48,13 @@ class JobMasterTest {
 
   /** A source and a keyed sink at parallelism 2: two vertices, four subtasks. */
   private JobMaster jobMaster(Consumer<StreamEnvironment> settings) {
+    return jobMaster(settings, JobMaster.Setup.newJob(), tasks);
+  }
+
+  private static JobMaster jobMaster(
+      Consumer<StreamEnvironment> settings,
+      JobMaster.Setup setup,
+      TestingTaskExecutorGateway tasks) {
     StreamEnvironment env = StreamEnvironment.create();
     env.setParallelism(2);
     settings.accept(env);
@@ -46,7 +65,7 @@ class JobMasterTest {
     JobGraph graph =
         JobGraphBuilder.build(
             new Pipeline("testing", List.of(sink.getTransformation()), env.getConfiguration()));
-    JobMaster master = new JobMaster(graph, tasks::bind);
+    JobMaster master = new JobMaster(graph, setup, tasks::bind);
     master.start();
     return master;
   }
@@ -128,5 +147,157 @@ class JobMasterTest {
         .allSatisfy(t -> assertThat(t.restore().checkpointId()).isEqualTo(latest));
     master.cancel().get(20, TimeUnit.SECONDS);
     assertThat(master.getJobStatus().get()).isEqualTo(JobStatus.CANCELED);
+  }
+
+  /**
+   * Checkpoint ids and completed checkpoints kept beyond one job master, as ZooKeeper keeps them
+   * for the next leader; its adds fail while {@link #failAdds} is set.
+   */
+  private static final class SharedRecovery implements CheckpointRecoveryFactory {
+    final AtomicLong lastId = new AtomicLong();
+    final Deque<CompletedCheckpoint> completed = new ConcurrentLinkedDeque<>();
+    volatile RuntimeException failAdds;
+
+    @Override
+    public CheckpointIDCounter createCheckpointIdCounter(String jobId, long last) {
+      lastId.accumulateAndGet(last, Math::max);
+      return new CheckpointIDCounter() {
+        @Override
+        public long getAndIncrement() {
+          return lastId.incrementAndGet();
+        }
+
+        @Override
+        public long get() {
+          return lastId.get();
+        }
+      };
+    }
+
+    @Override
+    public CompletedCheckpointStore createCompletedCheckpointStore(
+        String jobId, int numRetained, LongFunction<String> pointerOf, Configuration conf) {
+      return new CompletedCheckpointStore() {
+        @Override
+        public List<CompletedCheckpoint> add(CompletedCheckpoint checkpoint) {
+          RuntimeException failure = failAdds;
+          if (failure != null) {
+            throw failure;
+          }
+          completed.addFirst(checkpoint);
+          List<CompletedCheckpoint> subsumed = new ArrayList<>();
+          while (completed.size() > numRetained) {
+            subsumed.add(completed.removeLast());
+          }
+          return subsumed;
+        }
+
+        @Override
+        public List<CompletedCheckpoint> all() {
+          return List.copyOf(completed);
+        }
+
+        @Override
+        public List<CompletedCheckpoint> removeAll() {
+          List<CompletedCheckpoint> all = new ArrayList<>(completed);
+          completed.clear();
+          return all;
+        }
+      };
+    }
+  }
+
+  private static void checkpointEvery10Ms(StreamEnvironment env) {
+    env.enableCheckpointing(Duration.ofMillis(10));
+    env.setRestartStrategy(RestartStrategy.fixedDelay(1, Duration.ZERO));
+  }
+
+  @Test
+  void aJobMasterOfARecoveredJobRestoresTheNewestRecordedCheckpointAndGoesOnWithItsIds()
+      throws Exception {
+    SharedRecovery recovery = new SharedRecovery();
+    JobID jobId = JobID.generate();
+    tasks.acknowledgeCheckpoints();
+    JobMaster first =
+        jobMaster(
+            JobMasterTest::checkpointEvery10Ms, new JobMaster.Setup(jobId, recovery, 0), tasks);
+    awaitAttempts(1);
+    await().atMost(WAIT).until(() -> recovery.completed.size() >= 2);
+    tasks.stopAcknowledging();
+    first.suspend("testing: another job master leads");
+    long newest = recovery.completed.peekFirst().checkpointId();
+    long lastId = recovery.lastId.get();
+
+    TestingTaskExecutorGateway next = new TestingTaskExecutorGateway();
+    next.acknowledgeCheckpoints();
+    JobMaster second =
+        jobMaster(
+            JobMasterTest::checkpointEvery10Ms, new JobMaster.Setup(jobId, recovery, 1000), next);
+    await().atMost(WAIT).until(() -> next.latest().size() == 4);
+
+    assertThat(second.getJobID()).isEqualTo(jobId);
+    assertThat(next.latest())
+        .allSatisfy(
+            t -> {
+              assertThat(t.id().attempt()).isEqualTo(1000);
+              assertThat(t.restore().checkpointId()).isEqualTo(newest);
+            });
+    await().atMost(WAIT).until(() -> recovery.completed.peekFirst().checkpointId() > lastId);
+    second.cancel().get(20, TimeUnit.SECONDS);
+  }
+
+  @Test
+  void aSuspendedJobMasterCancelsNotifiesAndDeletesNothingAndEndsSuspended() throws Exception {
+    tasks.acknowledgeCheckpoints();
+    JobMaster master = jobMaster(JobMasterTest::checkpointEvery10Ms);
+    awaitAttempts(1);
+    await().atMost(WAIT).until(() -> master.coordinator().latestCompleted() != null);
+
+    master.suspend("testing: leadership revoked");
+    int notifications = tasks.completedNotifications.values().stream().mapToInt(List::size).sum();
+    tasks.end(tasks.latest().get(0).id(), TaskState.FAILED, new IllegalStateException("late"));
+
+    Throwable end = catchThrowable(() -> master.getJobExecutionResult().get(20, TimeUnit.SECONDS));
+    assertThat(end).hasMessageContaining("suspended").hasMessageContaining("leadership revoked");
+    assertThat(master.getJobStatus().get()).isEqualTo(JobStatus.SUSPENDED);
+    assertThat(tasks.live).as("no task was cancelled").hasSize(3);
+    assertThat(tasks.attempts()).as("a late failure restarts nothing").isEqualTo(1);
+    assertThat(tasks.completedNotifications.values().stream().mapToInt(List::size).sum())
+        .isEqualTo(notifications);
+    assertThat(tasks.released).isEmpty();
+  }
+
+  @Test
+  void aCheckpointTheStoreDoesNotRecordIsNotCompletedAndDoesNotFailTheJob() throws Exception {
+    SharedRecovery recovery = new SharedRecovery();
+    recovery.failAdds = new IllegalStateException("testing: the write's outcome is unknown");
+    tasks.acknowledgeCheckpoints();
+    JobMaster master =
+        jobMaster(
+            env -> {
+              checkpointEvery10Ms(env);
+              env.getCheckpointConfig().setTolerableCheckpointFailureNumber(0);
+            },
+            new JobMaster.Setup(JobID.generate(), recovery, 0),
+            tasks);
+    awaitAttempts(1);
+    await()
+        .atMost(WAIT)
+        .until(
+            () ->
+                master.getCheckpointStatistics().stream()
+                        .filter(c -> c.status() == CheckpointStatistics.Status.FAILED)
+                        .count()
+                    >= 3);
+
+    assertThat(master.coordinator().latestCompleted()).isNull();
+    assertThat(tasks.completedNotifications).as("no sink commits what was not recorded").isEmpty();
+    assertThat(master.getJobStatus().get()).isEqualTo(JobStatus.RUNNING);
+    assertThat(tasks.attempts()).isEqualTo(1);
+
+    recovery.failAdds = null;
+    await().atMost(WAIT).until(() -> !recovery.completed.isEmpty());
+    await().atMost(WAIT).until(() -> !tasks.completedNotifications.isEmpty());
+    master.cancel().get(20, TimeUnit.SECONDS);
   }
 }
