@@ -1,5 +1,6 @@
 package io.weir.cluster;
 
+import io.weir.cluster.ha.HighAvailabilityOptions;
 import io.weir.cluster.jobmanager.JobManager;
 import io.weir.cluster.rpc.HostPort;
 import io.weir.cluster.rpc.WeirMessages;
@@ -52,6 +53,9 @@ public final class ClusterMain {
     if (slots != null) {
       options = options.with(ClusterOptions.SLOTS, slots);
     }
+    // Under high availability without --jobmanager: the leader ZooKeeper publishes.
+    boolean followLeader =
+        jobManager == null && HighAvailabilityOptions.isZooKeeper(options.configuration());
     String address =
         jobManager != null
             ? jobManager
@@ -60,7 +64,7 @@ public final class ClusterMain {
     TaskManager tm =
         new TaskManager(
             options,
-            hp.host(),
+            followLeader ? null : hp.host(),
             hp.port(),
             reason -> {
               System.err.println("weir taskmanager: " + reason);

@@ -252,6 +252,11 @@ public final class ClusterOptions {
     return new ClusterOptions(copy);
   }
 
+  /** Every setting as a configuration (a copy). */
+  public Configuration configuration() {
+    return new Configuration(values);
+  }
+
   /**
    * The keys of Weir's namespaces set here that no option knows, each with the nearest known key
    * ({@code 'rest.prot' (did you mean 'rest.port'?)}): a process logs them, and a JobManager leaves

@@ -160,6 +160,21 @@ final class TestCluster implements AutoCloseable {
   }
 
   void startJobManager() throws IOException {
+    JobManagerNode started = startAnotherJobManager();
+    jobManager = started.node();
+    rpcPort = started.rpcPort();
+    restPort = started.restPort();
+    client = started.client();
+  }
+
+  /** A JobManager process, its ports and a REST client of it. */
+  record JobManagerNode(Node node, int rpcPort, int restPort, ClusterClient client) {}
+
+  /**
+   * Starts a JobManager with this cluster's settings on free ports and waits until it serves; it is
+   * not this cluster's {@link #jobManager} (high availability runs several).
+   */
+  JobManagerNode startAnotherJobManager() throws IOException {
     Path status = statusFile("jobmanager");
     List<String> args = new ArrayList<>(List.of("jobmanager"));
     args.addAll(settingArgs());
@@ -169,11 +184,14 @@ final class TestCluster implements AutoCloseable {
             "-D", ClusterOptions.REST_PORT.key() + "=0",
             "-D", ClusterOptions.UPLOAD_DIR.key() + "=" + dir.resolve("jars"),
             "-D", ClusterOptions.STATUS_FILE.key() + "=" + status));
-    jobManager = start("jobmanager", args);
-    Map<String, String> started = jobManager.awaitStatus(status, Duration.ofSeconds(60));
-    rpcPort = Integer.parseInt(started.get("rpc.port"));
-    restPort = Integer.parseInt(started.get("rest.port"));
-    client = new ClusterClient(new HostPort("127.0.0.1", restPort), secret);
+    Node node = start("jobmanager", args);
+    Map<String, String> started = node.awaitStatus(status, Duration.ofSeconds(60));
+    int rest = Integer.parseInt(started.get("rest.port"));
+    return new JobManagerNode(
+        node,
+        Integer.parseInt(started.get("rpc.port")),
+        rest,
+        new ClusterClient(new HostPort("127.0.0.1", rest), secret));
   }
 
   /** A fresh path for a process's status file. */
@@ -196,10 +214,16 @@ final class TestCluster implements AutoCloseable {
     return tm;
   }
 
+  /**
+   * Starts a TaskManager of {@code slots} at {@code jobManager}, or, when null, at whichever
+   * JobManager leads as ZooKeeper publishes it (high availability).
+   */
   Node startTaskManagerAt(String jobManager, int slots, Map<String, String> settings)
       throws IOException {
-    List<String> args =
-        new ArrayList<>(List.of("taskmanager", "--jobmanager", jobManager, "--slots", "" + slots));
+    List<String> args = new ArrayList<>(List.of("taskmanager", "--slots", "" + slots));
+    if (jobManager != null) {
+      args.addAll(List.of("--jobmanager", jobManager));
+    }
     settings.forEach(
         (k, v) -> {
           args.add("-D");

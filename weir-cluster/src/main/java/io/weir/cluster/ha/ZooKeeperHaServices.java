@@ -59,6 +59,60 @@ public final class ZooKeeperHaServices implements AutoCloseable {
   public static ZooKeeperHaServices start(
       ZooKeeperHaSettings settings, Configuration fileSystemConf) {
     checkStorageDirectory(settings, fileSystemConf);
+    return connect(settings, fileSystemConf);
+  }
+
+  /**
+   * Connects to the quorum of {@code conf} without touching the storage directory: for processes
+   * that only follow the leader (TaskManagers, clients).
+   *
+   * @throws IllegalArgumentException naming the keys at fault in {@code conf}
+   * @throws HighAvailabilityException naming the quorum and its key when no server answered within
+   *     the connection timeout
+   */
+  public static ZooKeeperHaServices connect(Configuration conf) {
+    return connect(ZooKeeperHaSettings.from(conf), conf);
+  }
+
+  /**
+   * The leader ZooKeeper publishes for the cluster of {@code conf}, waiting for one up to the
+   * connection timeout (an election may be going on).
+   *
+   * @throws HighAvailabilityException naming the quorum and the cluster id when none leads
+   */
+  public static LeaderInfo findLeader(Configuration conf) {
+    try (ZooKeeperHaServices services = connect(conf)) {
+      java.util.concurrent.CompletableFuture<LeaderInfo> found =
+          new java.util.concurrent.CompletableFuture<>();
+      try (LeaderRetrieval retrieval =
+          services.leaderRetrieval(leader -> leader.ifPresent(found::complete))) {
+        Duration wait = services.settings.connectionTimeout();
+        try {
+          return found.get(wait.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.TimeoutException e) {
+          throw new HighAvailabilityException(
+              "No JobManager leads the cluster '"
+                  + services.settings.clusterId()
+                  + "' ("
+                  + HighAvailabilityOptions.CLUSTER_ID.key()
+                  + ") on ZooKeeper at '"
+                  + services.settings.quorum()
+                  + "' within "
+                  + wait.toMillis()
+                  + " ms: start a JobManager with the same high-availability settings, or check"
+                  + " the cluster id");
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new HighAvailabilityException("Interrupted while looking for the leader", e);
+        } catch (java.util.concurrent.ExecutionException e) {
+          throw new HighAvailabilityException("Looking for the leader failed: " + e.getCause(), e);
+        }
+      }
+    }
+  }
+
+  private static ZooKeeperHaServices connect(
+      ZooKeeperHaSettings settings, Configuration fileSystemConf) {
     CuratorFramework client =
         CuratorFrameworkFactory.builder()
             .connectString(settings.quorum())

@@ -1,6 +1,8 @@
 package io.weir.cluster.jobmanager;
 
+import io.weir.api.CheckpointConfig;
 import io.weir.api.JobClient;
+import io.weir.api.JobID;
 import io.weir.api.JobStatus;
 import io.weir.api.config.CheckpointingOptions;
 import io.weir.api.config.Configuration;
@@ -8,11 +10,14 @@ import io.weir.api.graph.Pipeline;
 import io.weir.cluster.ClusterOptions;
 import io.weir.cluster.client.JobClassLoader;
 import io.weir.cluster.client.JobProgram;
+import io.weir.cluster.ha.JobResult;
+import io.weir.cluster.ha.SubmittedJob;
 import io.weir.cluster.rpc.JarStore;
 import io.weir.runtime.graph.JobGraph;
 import io.weir.runtime.jobmaster.JobMaster;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -59,12 +64,92 @@ public final class Dispatcher {
 
   private final Map<String, Job> jobs = new LinkedHashMap<>();
 
-  Dispatcher(JarStore jars, TaskManagerRegistry registry, ClusterOptions options) {
+  /** Whether this JobManager runs under high availability: it acts only while it leads. */
+  private final boolean highAvailability;
+
+  /**
+   * This JobManager's term as leader under high availability, or null while it does not lead (or
+   * runs without high availability).
+   */
+  private volatile LeaderSession leader;
+
+  Dispatcher(
+      JarStore jars,
+      TaskManagerRegistry registry,
+      ClusterOptions options,
+      boolean highAvailability) {
     this.jars = jars;
     this.registry = registry;
     this.options = options;
+    this.highAvailability = highAvailability;
     this.jobDefaults = new Configuration();
     options.jobDefaults().forEach(jobDefaults::setString);
+  }
+
+  /** Whether this JobManager acts for the cluster: always without high availability. */
+  public boolean isLeading() {
+    return !highAvailability || leader != null;
+  }
+
+  /**
+   * This JobManager leads from now on ({@code session}'s epoch): every job a previous leader was
+   * given and that has no result is run again, from its newest recorded checkpoint.
+   */
+  void grantLeadership(LeaderSession session) {
+    leader = session;
+    List<SubmittedJob> recover;
+    try {
+      recover = session.jobsToRecover(jars);
+    } catch (IOException | RuntimeException e) {
+      LOG.error(
+          "Leading with {}, the submitted jobs cannot be read: none is recovered",
+          session.epoch(),
+          e);
+      return;
+    }
+    for (SubmittedJob job : recover) {
+      if (leader != session) {
+        return; // revoked meanwhile
+      }
+      try {
+        LOG.info(
+            "Recovering job '{}' ({}) as the leader of {}",
+            job.jobName(),
+            job.jobId(),
+            session.epoch());
+        run(job.jarId(), job.entryClass(), job.args(), job.parallelism(), job.settings(), job);
+      } catch (Exception e) {
+        LOG.error(
+            "Job '{}' ({}) cannot be recovered: {}", job.jobName(), job.jobId(), e.getMessage(), e);
+      }
+    }
+    LOG.info("Leading with {}: {} job(s) to recover were found", session.epoch(), recover.size());
+  }
+
+  /**
+   * This JobManager no longer leads: every job is suspended (its tasks left to the next leader,
+   * nothing deleted) and forgotten here, and so is every TaskManager, which registers with the new
+   * leader.
+   */
+  void revokeLeadership() {
+    leader = null;
+    List<Job> suspended;
+    synchronized (this) {
+      suspended = new ArrayList<>(jobs.values());
+      jobs.clear();
+    }
+    for (Job job : suspended) {
+      job.master().suspend("this JobManager no longer leads the cluster");
+    }
+    registry.forgetAll();
+  }
+
+  private LeaderSession checkLeading() {
+    LeaderSession session = leader;
+    if (highAvailability && session == null) {
+      throw new NotLeaderException();
+    }
+    return session;
   }
 
   JarStore jars() {
@@ -88,6 +173,22 @@ public final class Dispatcher {
       List<String> args,
       Integer parallelism,
       Map<String, String> settings)
+      throws Exception {
+    checkLeading();
+    return run(jarId, entryClass, args, parallelism, settings, null);
+  }
+
+  /**
+   * Runs the program of a jar: a new submission when {@code recovered} is null, else the job a
+   * previous leader was given, under its own id.
+   */
+  private String run(
+      String jarId,
+      String entryClass,
+      List<String> args,
+      Integer parallelism,
+      Map<String, String> settings,
+      SubmittedJob recovered)
       throws Exception {
     if (!jars.contains(jarId)) {
       throw new IllegalArgumentException(
@@ -113,7 +214,7 @@ public final class Dispatcher {
       JobClient client =
           program.run(
               loader,
-              pipeline -> submit(program, pipeline, loader, mainEnded),
+              pipeline -> submit(program, parallelism, pipeline, loader, mainEnded, recovered),
               MAIN_TIMEOUT_MILLIS,
               JobClient.class,
               () -> mainEnded.complete(null));
@@ -143,11 +244,42 @@ public final class Dispatcher {
 
   private JobClient submit(
       JobProgram program,
+      Integer parallelism,
       Pipeline pipeline,
       JobClassLoader loader,
-      CompletableFuture<Void> mainEnded) {
+      CompletableFuture<Void> mainEnded,
+      SubmittedJob recovered) {
     JobGraph graph = JobProgram.buildGraph(pipeline, jobDefaults, program.settings());
     warnAboutStorage(graph);
+    LeaderSession session = checkLeading();
+    JobMaster.Setup setup = JobMaster.Setup.newJob();
+    if (session != null) {
+      checkRecoverable(graph);
+      JobID jobId = recovered != null ? new JobID(recovered.jobId()) : JobID.generate();
+      setup = session.setup(jobId);
+      if (recovered == null) {
+        try {
+          session.jobSubmitted(
+              new SubmittedJob(
+                  jobId.value(),
+                  graph.jobName(),
+                  program.jarId(),
+                  program.entryClass(),
+                  program.args(),
+                  parallelism,
+                  program.settings(),
+                  System.currentTimeMillis()),
+              jars.path(program.jarId()));
+        } catch (IOException e) {
+          throw new UncheckedIOException(
+              "Cannot record job '"
+                  + graph.jobName()
+                  + "' for the leaders to come: "
+                  + e.getMessage(),
+              e);
+        }
+      }
+    }
     long slotWait =
         graph.configuration().contains(ClusterOptions.SLOT_REQUEST_TIMEOUT)
             ? graph.configuration().get(ClusterOptions.SLOT_REQUEST_TIMEOUT).toMillis()
@@ -156,6 +288,7 @@ public final class Dispatcher {
     JobMaster master =
         new JobMaster(
             graph,
+            setup,
             jm -> {
               gateway[0] = new ClusterGateway(program, registry, slotWait, jm);
               return gateway[0];
@@ -164,6 +297,13 @@ public final class Dispatcher {
     Job job = new Job(id, graph.jobName(), master, gateway[0], program, System.currentTimeMillis());
     synchronized (this) {
       jobs.put(id, job);
+    }
+    if (session != null) {
+      var recorded =
+          master
+              .getJobExecutionResult()
+              .handle((r, e) -> null)
+              .thenRun(() -> recordResult(session, job));
     }
     var unused =
         master
@@ -181,6 +321,54 @@ public final class Dispatcher {
     LOG.info("Job '{}' ({}) submitted from {}", graph.jobName(), id, program.entryClass());
     master.start();
     return master;
+  }
+
+  /**
+   * Under high availability a job's checkpoints must outlive this process: refuses one whose
+   * checkpoints would stay in the JobManager's memory.
+   */
+  private static void checkRecoverable(JobGraph graph) {
+    Configuration conf = graph.configuration();
+    if (CheckpointConfig.isCheckpointingEnabled(conf)
+        && conf.getOptional(CheckpointingOptions.CHECKPOINTS_DIRECTORY).isEmpty()) {
+      throw new IllegalArgumentException(
+          "Job '"
+              + graph.jobName()
+              + "' takes checkpoints but has no checkpoint directory: with high availability its"
+              + " checkpoints must survive this JobManager. Set "
+              + CheckpointingOptions.CHECKPOINTS_DIRECTORY.key()
+              + " to a directory every JobManager and TaskManager reaches (HDFS, S3 or a shared"
+              + " file system)");
+    }
+  }
+
+  /** The job ended under {@code session}: its result is recorded, unless it was suspended. */
+  private void recordResult(LeaderSession session, Job job) {
+    JobStatus status = job.status();
+    if (!status.isGloballyTerminalState() || leader != session) {
+      return;
+    }
+    String failure = null;
+    try {
+      job.master().getJobExecutionResult().join();
+    } catch (RuntimeException e) {
+      failure = e.getCause() != null ? e.getCause().getMessage() : e.getMessage();
+    }
+    try {
+      session.jobEnded(
+          new JobResult(job.id(), job.name(), status, job.master().endTimeMillis(), failure));
+      LOG.info(
+          "Job '{}' ({}) ended {}: recorded, no later leader runs it",
+          job.name(),
+          job.id(),
+          status);
+    } catch (IOException | RuntimeException e) {
+      LOG.warn(
+          "The result of job '{}' ({}) could not be recorded: {}",
+          job.name(),
+          job.id(),
+          e.toString());
+    }
   }
 
   private static void warnAboutStorage(JobGraph graph) {
@@ -209,6 +397,17 @@ public final class Dispatcher {
 
   public synchronized List<Job> jobs() {
     return new ArrayList<>(jobs.values());
+  }
+
+  /** This JobManager does not lead the cluster (high availability): it acts for no job. */
+  public static final class NotLeaderException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    NotLeaderException() {
+      super(
+          "This JobManager is a standby and does not lead the cluster: ask the leader (weir -m"
+              + " zookeeper finds it, or GET /health/leader answers 200 on it)");
+    }
   }
 
   /** A job id this JobManager does not know. */

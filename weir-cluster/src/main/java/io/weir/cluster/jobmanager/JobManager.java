@@ -4,6 +4,10 @@ import io.grpc.Server;
 import io.grpc.ServerInterceptors;
 import io.weir.cluster.ClusterOptions;
 import io.weir.cluster.StatusFile;
+import io.weir.cluster.ha.HighAvailabilityOptions;
+import io.weir.cluster.ha.LeaderElection;
+import io.weir.cluster.ha.LeaderEpoch;
+import io.weir.cluster.ha.ZooKeeperHaServices;
 import io.weir.cluster.rest.RestServer;
 import io.weir.cluster.rest.handlers.JobManagerEndpoints;
 import io.weir.cluster.rpc.ControlPlane;
@@ -18,6 +22,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,9 +43,22 @@ public final class JobManager implements AutoCloseable {
             return t;
           });
   private final TaskManagerRegistry registry;
+
+  /**
+   * The epoch this JobManager leads with under high availability, sent with every call to a
+   * TaskManager; 0 while it does not lead, or without high availability.
+   */
+  private final AtomicLong leaderEpoch = new AtomicLong();
+
   private final Server rpc;
   private final RestServer rest;
   private final JobManagerEndpoints endpoints;
+
+  /** ZooKeeper's services under high availability, else null. */
+  private final ZooKeeperHaServices haServices;
+
+  /** This JobManager's part in the leader election under high availability, else null. */
+  private final LeaderElection election;
 
   /**
    * Starts a JobManager.
@@ -58,7 +76,8 @@ public final class JobManager implements AutoCloseable {
             options.get(ClusterOptions.HEARTBEAT_INTERVAL),
             options.get(ClusterOptions.HEARTBEAT_TIMEOUT),
             options.get(ClusterOptions.EVENLY_SPREAD_OUT_SLOTS),
-            timer);
+            timer,
+            leaderEpoch::get);
     String uploadDir = options.get(ClusterOptions.UPLOAD_DIR);
     Path jarDir =
         uploadDir != null
@@ -67,7 +86,11 @@ public final class JobManager implements AutoCloseable {
                 System.getProperty("java.io.tmpdir"),
                 "weir-jobmanager-" + ProcessHandle.current().pid(),
                 "jars");
-    Dispatcher dispatcher = new Dispatcher(new JarStore(jarDir), registry, options);
+    boolean ha = HighAvailabilityOptions.isZooKeeper(options.configuration());
+    // Connects and checks the storage directory before any port opens: a wrong quorum or an
+    // unwritable directory is refused at start, naming its key.
+    this.haServices = ha ? ZooKeeperHaServices.start(options.configuration()) : null;
+    Dispatcher dispatcher = new Dispatcher(new JarStore(jarDir), registry, options, ha);
     String rpcHost = options.get(ClusterOptions.JM_BIND_HOST);
     int rpcPort = options.get(ClusterOptions.JM_PORT);
     try {
@@ -82,6 +105,7 @@ public final class JobManager implements AutoCloseable {
               .start();
     } catch (IOException e) {
       timer.shutdownNow();
+      closeHa();
       throw bindFailure("control", rpcHost, rpcPort, ClusterOptions.JM_PORT.key(), e);
     }
     this.endpoints = new JobManagerEndpoints(dispatcher, registry);
@@ -92,6 +116,7 @@ public final class JobManager implements AutoCloseable {
     } catch (Exception e) {
       rpc.shutdownNow();
       timer.shutdownNow();
+      closeHa();
       throw bindFailure("REST", restHost, restPort, ClusterOptions.REST_PORT.key(), e);
     }
     LOG.info(
@@ -102,6 +127,29 @@ public final class JobManager implements AutoCloseable {
         restPort(),
         jarDir,
         secret != null ? ", secret required" : "");
+    if (ha) {
+      String host = options.get(ClusterOptions.JM_ADDRESS);
+      this.election =
+          haServices.leaderElection(
+              "jobmanager-" + host + ":" + rpcPort() + "-" + ProcessHandle.current().pid(),
+              host + ":" + rpcPort(),
+              host + ":" + restPort(),
+              new LeaderElection.Contender() {
+                @Override
+                public void grantLeadership(LeaderEpoch epoch) {
+                  leaderEpoch.set(epoch.value());
+                  dispatcher.grantLeadership(new LeaderSession(haServices, epoch));
+                }
+
+                @Override
+                public void revokeLeadership() {
+                  leaderEpoch.set(0);
+                  dispatcher.revokeLeadership();
+                }
+              });
+    } else {
+      this.election = null;
+    }
     String statusFile = options.get(ClusterOptions.STATUS_FILE);
     if (statusFile != null) {
       StatusFile.write(
@@ -156,10 +204,20 @@ public final class JobManager implements AutoCloseable {
 
   @Override
   public void close() throws InterruptedException {
+    if (election != null) {
+      election.close();
+    }
     rest.close();
     rpc.shutdownNow();
     rpc.awaitTermination(5, TimeUnit.SECONDS);
     registry.close();
     timer.shutdownNow();
+    closeHa();
+  }
+
+  private void closeHa() {
+    if (haServices != null) {
+      haServices.close();
+    }
   }
 }

@@ -46,6 +46,14 @@ final class JobManagerRpc extends JobManagerServiceGrpc.JobManagerServiceImplBas
   @Override
   public void registerTaskManager(
       RegisterTaskManagerRequest request, StreamObserver<RegisterTaskManagerResponse> response) {
+    if (!dispatcher.isLeading()) {
+      // Not a refusal for good: the TaskManager tries again, and follows the leader.
+      response.onError(
+          Status.UNAVAILABLE
+              .withDescription("this JobManager is a standby and does not lead the cluster")
+              .asRuntimeException());
+      return;
+    }
     if (request.getSlots() < 1 || request.getPort() <= 0 || request.getHost().isBlank()) {
       response.onNext(
           RegisterTaskManagerResponse.newBuilder()

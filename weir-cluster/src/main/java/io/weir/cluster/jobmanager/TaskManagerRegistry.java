@@ -6,6 +6,7 @@ import io.grpc.StatusRuntimeException;
 import io.weir.cluster.ClusterOptions;
 import io.weir.cluster.rpc.ControlPlane;
 import io.weir.cluster.rpc.JobManagerHeartbeat;
+import io.weir.cluster.rpc.LeaderEpochFence;
 import io.weir.cluster.rpc.Secrets;
 import io.weir.cluster.rpc.TaskManagerServiceGrpc;
 import io.weir.cluster.rpc.TaskManagerStatus;
@@ -20,6 +21,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
+import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -54,7 +56,14 @@ public final class TaskManagerRegistry implements AutoCloseable {
     volatile TaskManagerStatus status = TaskManagerStatus.getDefaultInstance();
     volatile boolean lost;
 
-    TaskManager(String id, String host, int port, int dataPort, int slots, String secret) {
+    TaskManager(
+        String id,
+        String host,
+        int port,
+        int dataPort,
+        int slots,
+        String secret,
+        LongSupplier epoch) {
       this.id = id;
       this.host = host;
       this.port = port;
@@ -62,7 +71,7 @@ public final class TaskManagerRegistry implements AutoCloseable {
       this.slots = slots;
       this.channel =
           ControlPlane.channel(host, port)
-              .intercept(Secrets.client(secret), Secrets.detached())
+              .intercept(Secrets.client(secret), LeaderEpochFence.client(epoch), Secrets.detached())
               .maxInboundMessageSize(64 << 20)
               .build();
       this.stub = TaskManagerServiceGrpc.newFutureStub(channel);
@@ -107,6 +116,10 @@ public final class TaskManagerRegistry implements AutoCloseable {
       CompletableFuture<SlotPlacement<TaskManager>> future) {}
 
   private final String secret;
+
+  /** The epoch this JobManager leads with, sent with every call (0: none, no high availability). */
+  private final LongSupplier leaderEpoch;
+
   private final Duration timeout;
   private final ScheduledExecutorService timer;
   private final Map<String, TaskManager> taskManagers = new LinkedHashMap<>();
@@ -120,8 +133,10 @@ public final class TaskManagerRegistry implements AutoCloseable {
       Duration interval,
       Duration timeout,
       boolean spreadOut,
-      ScheduledExecutorService timer) {
+      ScheduledExecutorService timer,
+      LongSupplier leaderEpoch) {
     this.secret = secret;
+    this.leaderEpoch = leaderEpoch;
     this.spreadOut = spreadOut;
     this.timeout = timeout;
     this.timer = timer;
@@ -138,7 +153,7 @@ public final class TaskManagerRegistry implements AutoCloseable {
   /** Registers a TaskManager; one that registers again under its id replaces its old self. */
   void register(String id, String host, int port, int dataPort, int slots) {
     TaskManager previous;
-    TaskManager tm = new TaskManager(id, host, port, dataPort, slots, secret);
+    TaskManager tm = new TaskManager(id, host, port, dataPort, slots, secret, leaderEpoch);
     synchronized (this) {
       previous = taskManagers.put(id, tm);
     }
@@ -335,6 +350,23 @@ public final class TaskManagerRegistry implements AutoCloseable {
         LOG.warn("Handling the loss of {} failed", tm, e);
       }
     }
+  }
+
+  /**
+   * Forgets every TaskManager and slot request: this JobManager no longer leads. The TaskManagers
+   * hear that they are unknown at their next heartbeat and register with the new leader.
+   */
+  void forgetAll() {
+    String reason = "this JobManager no longer leads the cluster";
+    for (TaskManager tm : taskManagers()) {
+      lost(tm, reason);
+    }
+    List<Request> dropped;
+    synchronized (this) {
+      dropped = new ArrayList<>(pending);
+      pending.clear();
+    }
+    dropped.forEach(r -> r.future.completeExceptionally(new IllegalStateException(reason)));
   }
 
   /** Whether {@code e} says the peer cannot be reached. */

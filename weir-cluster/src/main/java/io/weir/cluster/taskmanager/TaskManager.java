@@ -8,12 +8,17 @@ import io.weir.cluster.ClusterOptions;
 import io.weir.cluster.StatusFile;
 import io.weir.cluster.data.DataTransport;
 import io.weir.cluster.data.NettyDataPlane;
+import io.weir.cluster.ha.LeaderInfo;
+import io.weir.cluster.ha.LeaderRetrieval;
+import io.weir.cluster.ha.ZooKeeperHaServices;
 import io.weir.cluster.rpc.ControlPlane;
+import io.weir.cluster.rpc.HostPort;
 import io.weir.cluster.rpc.JarChunk;
 import io.weir.cluster.rpc.JarRequest;
 import io.weir.cluster.rpc.JarStore;
 import io.weir.cluster.rpc.JobManagerServiceGrpc;
 import io.weir.cluster.rpc.JobPayload;
+import io.weir.cluster.rpc.LeaderEpochFence;
 import io.weir.cluster.rpc.Messages;
 import io.weir.cluster.rpc.RegisterTaskManagerRequest;
 import io.weir.cluster.rpc.RegisterTaskManagerResponse;
@@ -52,13 +57,32 @@ public final class TaskManager implements AutoCloseable {
   private static final long MAX_BACKOFF_MILLIS = 10_000;
 
   private final String id;
-  private final String jobManagerAddress;
   private final int slots;
   private final Server server;
   private final NettyDataPlane dataPlane;
   private final String advertisedHost;
-  private final ManagedChannel channel;
-  private final JobManagerServiceGrpc.JobManagerServiceBlockingStub jobManager;
+  private final String secret;
+
+  /** The JobManager this TaskManager registers with: its address, channel and stub. */
+  private volatile String jobManagerAddress;
+
+  private volatile ManagedChannel channel;
+  private volatile JobManagerServiceGrpc.JobManagerServiceBlockingStub jobManager;
+
+  /**
+   * Counts the JobManagers this TaskManager was pointed at: a registration loop of an earlier one
+   * stops.
+   */
+  private volatile int connection;
+
+  /** Under high availability: ZooKeeper's services and the leader followed; else null. */
+  private ZooKeeperHaServices haServices;
+
+  private LeaderRetrieval leaderRetrieval;
+
+  /** Refuses calls of a leader older than the newest known (high availability). */
+  private final LeaderEpochFence fence = new LeaderEpochFence();
+
   private final ScheduledExecutorService timer =
       Executors.newSingleThreadScheduledExecutor(daemon("weir-taskmanager-heartbeats"));
   private final ExecutorService outbox = Executors.newSingleThreadExecutor(daemon("weir-outbox"));
@@ -76,7 +100,9 @@ public final class TaskManager implements AutoCloseable {
   private volatile boolean closed;
 
   /**
-   * Starts a TaskManager that registers with the JobManager at {@code jobManagerHost:port}.
+   * Starts a TaskManager that registers with the JobManager at {@code jobManagerHost:port}, or,
+   * when {@code jobManagerHost} is null under high availability, with whichever JobManager leads as
+   * ZooKeeper publishes it, following every change of leader.
    *
    * @param fatal told why, when going on makes no sense (the JobManager refused this TaskManager)
    */
@@ -100,11 +126,10 @@ public final class TaskManager implements AutoCloseable {
     }
     this.heartbeatInterval = options.get(ClusterOptions.HEARTBEAT_INTERVAL).toMillis();
     this.heartbeatTimeout = options.get(ClusterOptions.HEARTBEAT_TIMEOUT).toMillis();
-    this.jobManagerAddress = jobManagerHost + ":" + jobManagerPort;
     String bindHost = options.get(ClusterOptions.TM_BIND_HOST);
     String host = options.get(ClusterOptions.TM_HOST);
     this.advertisedHost = host != null ? host : bindHost;
-    String secret = options.secret();
+    this.secret = options.secret();
     int port = options.get(ClusterOptions.TM_PORT);
     int dataPort = options.get(ClusterOptions.TM_DATA_PORT);
     DataTransport transport =
@@ -117,6 +142,7 @@ public final class TaskManager implements AutoCloseable {
               .addService(
                   ServerInterceptors.intercept(
                       new TaskManagerRpc(this),
+                      fence.interceptor("TaskManager's control port"),
                       Secrets.server(secret, "TaskManager's control port")))
               .maxInboundMessageSize(256 << 20)
               .build()
@@ -153,12 +179,18 @@ public final class TaskManager implements AutoCloseable {
                 System.getProperty("java.io.tmpdir"),
                 "weir-taskmanager-" + ProcessHandle.current().pid(),
                 "jars"));
-    this.channel =
-        ControlPlane.channel(jobManagerHost, jobManagerPort)
-            .intercept(Secrets.client(secret))
-            .maxInboundMessageSize(64 << 20)
-            .build();
-    this.jobManager = JobManagerServiceGrpc.newBlockingStub(channel);
+    if (jobManagerHost == null) {
+      LOG.info(
+          "TaskManager {} started with {} slots, control port {}:{}; following the leader that"
+              + " ZooKeeper publishes",
+          id,
+          slots,
+          bindHost,
+          server.getPort());
+      followLeader(options);
+      return;
+    }
+    connect(jobManagerHost + ":" + jobManagerPort, jobManagerHost, jobManagerPort);
     LOG.info(
         "TaskManager {} started with {} slots, control port {}:{}; registering with the JobManager"
             + " at {}",
@@ -167,7 +199,78 @@ public final class TaskManager implements AutoCloseable {
         bindHost,
         server.getPort(),
         jobManagerAddress);
-    timer.execute(() -> register(1, 500));
+    int current = connection;
+    timer.execute(() -> register(1, 500, current));
+  }
+
+  /** Points this TaskManager at the JobManager at {@code host:port}; the old channel closes. */
+  private synchronized void connect(String address, String host, int port) {
+    ManagedChannel old = channel;
+    channel =
+        ControlPlane.channel(host, port)
+            .intercept(Secrets.client(secret))
+            .maxInboundMessageSize(64 << 20)
+            .build();
+    jobManager = JobManagerServiceGrpc.newBlockingStub(channel);
+    jobManagerAddress = address;
+    connection++;
+    if (old != null) {
+      old.shutdown();
+    }
+  }
+
+  /** Under high availability: registers with each new leader ZooKeeper publishes. */
+  private void followLeader(ClusterOptions options) {
+    try {
+      haServices = ZooKeeperHaServices.connect(options.configuration());
+      leaderRetrieval =
+          haServices.leaderRetrieval(
+              leader ->
+                  leader.ifPresent(
+                      info -> {
+                        fence.learn(info.epoch());
+                        try {
+                          timer.execute(() -> newLeader(info));
+                        } catch (java.util.concurrent.RejectedExecutionException e) {
+                          // closing
+                        }
+                      }));
+    } catch (RuntimeException e) {
+      close(haServices);
+      server.shutdownNow();
+      dataPlane.close();
+      throw e;
+    }
+  }
+
+  /** On the timer: the leader changed; tasks of the old one are cancelled, the new one hears. */
+  private void newLeader(LeaderInfo leader) {
+    if (closed || leader.rpcAddress().equals(jobManagerAddress) && registered) {
+      return;
+    }
+    HostPort hp = HostPort.parse(leader.rpcAddress(), "the leader's address in ZooKeeper");
+    LOG.info(
+        "The JobManager at {} leads ({}): registering with it",
+        leader.rpcAddress(),
+        leader.epoch());
+    boolean first = channel == null;
+    connect(leader.rpcAddress(), hp.host(), hp.port());
+    if (first) {
+      int current = connection;
+      register(1, 500, current);
+    } else {
+      reconnect();
+    }
+  }
+
+  private static void close(AutoCloseable c) {
+    if (c != null) {
+      try {
+        c.close();
+      } catch (Exception e) {
+        LOG.debug("Closing {} failed", c, e);
+      }
+    }
   }
 
   private static java.util.concurrent.ThreadFactory daemon(String name) {
@@ -191,9 +294,9 @@ public final class TaskManager implements AutoCloseable {
     return dataPlane.port();
   }
 
-  private void register(int attempt, long backoff) {
-    if (closed) {
-      return;
+  private void register(int attempt, long backoff, int forConnection) {
+    if (closed || forConnection != connection) {
+      return; // pointed at another JobManager meanwhile: its own loop registers
     }
     try {
       RegisterTaskManagerResponse response =
@@ -256,7 +359,7 @@ public final class TaskManager implements AutoCloseable {
           ClusterOptions.JM_PORT.key());
       var unused =
           timer.schedule(
-              () -> register(attempt + 1, Math.min(MAX_BACKOFF_MILLIS, backoff * 2)),
+              () -> register(attempt + 1, Math.min(MAX_BACKOFF_MILLIS, backoff * 2), forConnection),
               backoff,
               TimeUnit.MILLISECONDS);
     }
@@ -304,7 +407,8 @@ public final class TaskManager implements AutoCloseable {
       job.cancelAll();
       job.release();
     }
-    timer.execute(() -> register(1, 500));
+    int current = connection;
+    timer.execute(() -> register(1, 500, current));
   }
 
   void heardFromJobManager() {
@@ -406,7 +510,11 @@ public final class TaskManager implements AutoCloseable {
     dataPlane.close();
     outbox.shutdown();
     outbox.awaitTermination(5, TimeUnit.SECONDS);
-    channel.shutdownNow();
+    close(leaderRetrieval);
+    close(haServices);
+    if (channel != null) {
+      channel.shutdownNow();
+    }
   }
 
   /**

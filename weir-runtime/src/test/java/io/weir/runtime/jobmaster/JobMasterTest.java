@@ -222,7 +222,12 @@ class JobMasterTest {
         jobMaster(
             JobMasterTest::checkpointEvery10Ms, new JobMaster.Setup(jobId, recovery, 0), tasks);
     awaitAttempts(1);
-    await().atMost(WAIT).until(() -> recovery.completed.size() >= 2);
+    await()
+        .atMost(WAIT)
+        .until(
+            () ->
+                !recovery.completed.isEmpty()
+                    && recovery.completed.peekFirst().checkpointId() >= 2);
     tasks.stopAcknowledging();
     first.suspend("testing: another job master leads");
     long newest = recovery.completed.peekFirst().checkpointId();

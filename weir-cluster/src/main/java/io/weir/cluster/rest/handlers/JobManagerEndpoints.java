@@ -4,6 +4,7 @@ import io.weir.cluster.jobmanager.Dispatcher;
 import io.weir.cluster.jobmanager.TaskManagerRegistry;
 import io.weir.cluster.rest.RestHandler;
 import io.weir.cluster.rest.Router;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
@@ -13,7 +14,9 @@ import java.util.concurrent.CompletableFuture;
  * {@code GET /jobs/:jobid/exceptions}, {@code GET /jobs/:jobid/checkpoints}, {@code PATCH
  * /jobs/:jobid} or {@code POST /jobs/:jobid/cancel}, {@code POST /jobs/:jobid/savepoints}, {@code
  * POST /jobs/:jobid/stop} and {@code GET /jobs/:jobid/savepoints/:triggerid} (asynchronous, as
- * Flink's: the POST answers a {@code request-id} to poll), {@code GET /taskmanagers}.
+ * Flink's: the POST answers a {@code request-id} to poll), {@code GET /taskmanagers}; and the
+ * probes {@code GET /health} and {@code GET /health/leader} (see {@link HealthHandlers}). Under
+ * high availability a standby answers 503 on every path but the probes.
  */
 public final class JobManagerEndpoints {
 
@@ -21,7 +24,7 @@ public final class JobManagerEndpoints {
   private final Router router;
 
   public JobManagerEndpoints(Dispatcher dispatcher, TaskManagerRegistry registry) {
-    List<RestHandler> handlers =
+    List<RestHandler> leaderOnly =
         List.of(
             new JarHandlers.Upload(dispatcher),
             new JarHandlers.Run(dispatcher),
@@ -36,6 +39,10 @@ public final class JobManagerEndpoints {
             new SavepointHandlers.Stop(dispatcher, triggers),
             new SavepointHandlers.Status(dispatcher, triggers),
             new TaskManagersHandler(registry));
+    List<RestHandler> handlers = new ArrayList<>();
+    handlers.add(new HealthHandlers.Alive(dispatcher));
+    handlers.add(new HealthHandlers.Leader(dispatcher));
+    leaderOnly.forEach(h -> handlers.add(HealthHandlers.leaderOnly(h, dispatcher)));
     this.router = new Router(handlers);
   }
 

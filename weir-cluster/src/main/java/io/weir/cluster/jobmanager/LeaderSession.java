@@ -1,0 +1,124 @@
+package io.weir.cluster.jobmanager;
+
+import io.weir.api.JobID;
+import io.weir.api.config.Configuration;
+import io.weir.cluster.ha.JobResult;
+import io.weir.cluster.ha.JobResultStore;
+import io.weir.cluster.ha.LeaderEpoch;
+import io.weir.cluster.ha.SubmittedJob;
+import io.weir.cluster.ha.SubmittedJobStore;
+import io.weir.cluster.ha.ZooKeeperHaServices;
+import io.weir.cluster.rpc.JarStore;
+import io.weir.runtime.checkpoint.CheckpointIDCounter;
+import io.weir.runtime.checkpoint.CheckpointRecoveryFactory;
+import io.weir.runtime.checkpoint.CompletedCheckpointStore;
+import io.weir.runtime.jobmaster.JobMaster;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.LongFunction;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One term of this JobManager as the cluster's leader under ZooKeeper high availability: its epoch
+ * and what it keeps through the {@link ZooKeeperHaServices} for the leaders after it — the
+ * submitted jobs with their jars, the jobs' results, and per job the checkpoint id counter and the
+ * completed-checkpoint store, every write fenced by the epoch.
+ */
+final class LeaderSession {
+
+  private static final Logger LOG = LoggerFactory.getLogger(LeaderSession.class);
+
+  /**
+   * Bits of an attempt number below the epoch: the attempts of a job that the leader of epoch
+   * {@code e} deploys are numbered from {@code e << 16}, above those of every earlier leader.
+   */
+  private static final int ATTEMPT_BITS = 16;
+
+  private final ZooKeeperHaServices services;
+  private final LeaderEpoch epoch;
+  private final SubmittedJobStore submitted;
+  private final JobResultStore results;
+
+  LeaderSession(ZooKeeperHaServices services, LeaderEpoch epoch) {
+    this.services = services;
+    this.epoch = epoch;
+    this.submitted = services.submittedJobStore();
+    this.results = services.jobResultStore();
+  }
+
+  LeaderEpoch epoch() {
+    return epoch;
+  }
+
+  /** How a job master of this term is made for job {@code jobId}. */
+  JobMaster.Setup setup(JobID jobId) {
+    return new JobMaster.Setup(
+        jobId, checkpointRecovery(), Math.toIntExact(epoch.value() << ATTEMPT_BITS));
+  }
+
+  private CheckpointRecoveryFactory checkpointRecovery() {
+    return new CheckpointRecoveryFactory() {
+      @Override
+      public CheckpointIDCounter createCheckpointIdCounter(String jobId, long lastId) {
+        return services.checkpointIdCounter(jobId, lastId);
+      }
+
+      @Override
+      public CompletedCheckpointStore createCompletedCheckpointStore(
+          String jobId,
+          int numRetained,
+          LongFunction<String> pointerOf,
+          Configuration jobConfiguration) {
+        var store =
+            services.completedCheckpointStore(
+                jobId, epoch, numRetained, pointerOf, jobConfiguration);
+        for (String problem : store.recoveryProblems()) {
+          LOG.warn("Recovering the checkpoints of job {}: {}", jobId, problem);
+        }
+        return store;
+      }
+    };
+  }
+
+  /** Records a job before it starts, with its jar, so that a later leader can run it again. */
+  void jobSubmitted(SubmittedJob job, Path jar) throws IOException {
+    submitted.put(epoch, job, jar);
+  }
+
+  /**
+   * Records how a job ended, so that no later leader runs it again, then forgets its submission
+   * (Flink's dirty and clean job results).
+   */
+  void jobEnded(JobResult result) throws IOException {
+    results.createDirty(epoch, result);
+    submitted.remove(epoch, result.jobId());
+    results.markClean(epoch, result.jobId());
+  }
+
+  /**
+   * The submitted jobs without a result, each with its jar copied into {@code jars}: what this
+   * leader runs again. A job whose result is recorded but whose submission was not yet forgotten is
+   * forgotten now.
+   */
+  List<SubmittedJob> jobsToRecover(JarStore jars) throws IOException {
+    List<SubmittedJob> jobs = new ArrayList<>();
+    for (String jobId : submitted.jobIds()) {
+      if (results.hasResult(jobId)) {
+        LOG.info("Job {} ended under an earlier leader: it is not run again", jobId);
+        submitted.remove(epoch, jobId);
+        results.markClean(epoch, jobId);
+        continue;
+      }
+      var job = submitted.get(jobId);
+      if (job.isEmpty()) {
+        continue; // removed meanwhile
+      }
+      submitted.restoreJar(job.get().jarId(), jars);
+      jobs.add(job.get());
+    }
+    return jobs;
+  }
+}

@@ -1,0 +1,225 @@
+package io.weir.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.apache.curator.test.InstanceSpec;
+import org.apache.curator.test.TestingServer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * JobManager high availability on a real ZooKeeper server (Curator's {@link TestingServer}, in this
+ * JVM), with JobManager and TaskManager processes: SIGKILL of the leading JobManager, twice, each
+ * time replaced by a new standby, loses nothing and repeats nothing. The standby takes over, finds
+ * the job in ZooKeeper and the storage directory, restores it from its newest recorded checkpoint
+ * with checkpoint ids that go on rising, and the exactly-once file sink's output is exact.
+ */
+class ClusterHighAvailabilityIT {
+
+  private static TestingServer zooKeeper;
+  private static TestCluster cluster;
+  private static final List<TestCluster.JobManagerNode> jobManagers = new ArrayList<>();
+
+  @BeforeAll
+  static void startCluster() throws Exception {
+    zooKeeper =
+        new TestingServer(
+            new InstanceSpec(
+                Files.createTempDirectory("zookeeper-").toFile(), -1, -1, -1, true, -1, 200, -1),
+            true);
+    Map<String, String> settings = new HashMap<>();
+    settings.put(ClusterOptions.HEARTBEAT_INTERVAL.key(), "250");
+    settings.put(ClusterOptions.HEARTBEAT_TIMEOUT.key(), "3000");
+    settings.put("high-availability.type", "zookeeper");
+    settings.put("high-availability.zookeeper.quorum", zooKeeper.getConnectString());
+    settings.put("high-availability.cluster-id", "ha-it");
+    settings.put("high-availability.zookeeper.client.session-timeout", "2 s");
+    settings.put("high-availability.zookeeper.client.connection-timeout", "5 s");
+    cluster = new TestCluster("ha", settings);
+    settings.put("high-availability.storageDir", cluster.dir.resolve("ha").toUri().toString());
+    jobManagers.add(cluster.startAnotherJobManager());
+    jobManagers.add(cluster.startAnotherJobManager());
+    for (int i = 0; i < 2; i++) {
+      cluster.taskManagers.add(cluster.startTaskManagerAt(null, 2, settings));
+    }
+  }
+
+  @AfterAll
+  static void stopCluster() throws Exception {
+    for (TestCluster.JobManagerNode jm : jobManagers) {
+      jm.node().process.destroyForcibly().waitFor();
+    }
+    if (cluster != null) {
+      cluster.close();
+    }
+    if (zooKeeper != null) {
+      zooKeeper.close();
+    }
+  }
+
+  /** The JobManager whose {@code /health/leader} answers 200, once there is one. */
+  private static TestCluster.JobManagerNode awaitLeader() {
+    TestCluster.JobManagerNode[] leader = new TestCluster.JobManagerNode[1];
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .pollInterval(Duration.ofMillis(100))
+        .until(
+            () -> {
+              for (TestCluster.JobManagerNode jm : jobManagers) {
+                if (jm.node().process.isAlive() && leads(jm)) {
+                  leader[0] = jm;
+                  return true;
+                }
+              }
+              return false;
+            });
+    return leader[0];
+  }
+
+  private static boolean leads(TestCluster.JobManagerNode jm) {
+    try {
+      return jm.client().get("/health").path("leader").asBoolean();
+    } catch (Exception e) {
+      return false;
+    }
+  }
+
+  private static JsonNode job(TestCluster.JobManagerNode jm, String jobId) {
+    try {
+      return jm.client().get("/jobs/" + jobId);
+    } catch (Exception e) {
+      return null; // not (yet) known to this JobManager, or it does not lead
+    }
+  }
+
+  private static long latestCheckpoint(TestCluster.JobManagerNode jm, String jobId) {
+    try {
+      return jm.client()
+          .get("/jobs/" + jobId + "/checkpoints")
+          .path("latest")
+          .path("completed")
+          .path("id")
+          .asLong(0);
+    } catch (Exception e) {
+      return 0;
+    }
+  }
+
+  @Test
+  void killingTheLeaderTwiceLosesAndRepeatsNothing() throws Exception {
+    TestCluster.JobManagerNode leader = awaitLeader();
+    String jarId =
+        leader.client().upload(TestCluster.testJobJar(cluster.dir.resolve("job.jar"), null));
+    Path out = cluster.dir.resolve("out");
+    long n = 90_000;
+    String jobId =
+        leader
+            .client()
+            .run(
+                jarId,
+                "io.weir.testjobs.KeyedCountJob",
+                List.of(
+                    out.toString(),
+                    String.valueOf(n),
+                    "10",
+                    cluster.dir.resolve("checkpoints").toUri().toString(),
+                    "3"),
+                2,
+                Map.of());
+    TestCluster.JobManagerNode standby =
+        jobManagers.stream().filter(jm -> jm != leader).findFirst().orElseThrow();
+    assertThat(standby.client().get("/health").path("leader").asBoolean()).isFalse();
+
+    long lastId = 0;
+    TestCluster.JobManagerNode current = leader;
+    for (int kill = 1; kill <= 2; kill++) {
+      TestCluster.JobManagerNode victim = current;
+      long before = lastId;
+      await()
+          .atMost(Duration.ofSeconds(90))
+          .pollInterval(Duration.ofMillis(100))
+          .until(() -> latestCheckpoint(victim, jobId) > before + 1);
+      lastId = latestCheckpoint(victim, jobId);
+
+      victim.node().process.destroyForcibly().waitFor();
+      jobManagers.remove(victim);
+      jobManagers.add(cluster.startAnotherJobManager());
+
+      current = awaitLeader();
+      TestCluster.JobManagerNode next = current;
+      assertThat(next).isNotSameAs(victim);
+      await()
+          .atMost(Duration.ofSeconds(90))
+          .pollInterval(Duration.ofMillis(100))
+          .until(() -> job(next, jobId) != null);
+      long killedAt = lastId;
+      // Ids go on from the counter in ZooKeeper: the new leader's first is above every old one.
+      await()
+          .atMost(Duration.ofSeconds(90))
+          .pollInterval(Duration.ofMillis(100))
+          .until(() -> latestCheckpoint(next, jobId) > killedAt);
+      JsonNode checkpoints = next.client().get("/jobs/" + jobId + "/checkpoints");
+      for (JsonNode c : checkpoints.path("history")) {
+        assertThat(c.path("id").asLong()).as(checkpoints.toString()).isGreaterThan(killedAt);
+      }
+      lastId = latestCheckpoint(next, jobId);
+    }
+    TestCluster.JobManagerNode last = current;
+    await()
+        .atMost(Duration.ofSeconds(180))
+        .pollInterval(Duration.ofMillis(200))
+        .until(
+            () ->
+                job(last, jobId) != null
+                    && List.of("FINISHED", "FAILED", "CANCELED")
+                        .contains(job(last, jobId).path("state").asText()));
+    assertThat(job(last, jobId).path("state").asText()).isEqualTo("FINISHED");
+
+    // Exactly once: every key's counts 1..n/10, each line once.
+    Map<String, Integer> lines = new HashMap<>();
+    for (String line : committedLines(out)) {
+      lines.merge(line, 1, Integer::sum);
+    }
+    Map<String, Integer> expected = new HashMap<>();
+    for (long key = 0; key < 10; key++) {
+      for (long c = 1; c <= n / 10; c++) {
+        expected.put(key + "," + c, 1);
+      }
+    }
+    assertThat(lines).hasSameSizeAs(expected);
+    assertThat(lines).isEqualTo(expected);
+
+    // A finished job is not run again by the next leader.
+    last.node().process.destroyForcibly().waitFor();
+    jobManagers.remove(last);
+    TestCluster.JobManagerNode after = awaitLeader();
+    after
+        .node()
+        .awaitLog(
+            java.util.regex.Pattern.compile("Leading with .*: 0 job\\(s\\) to recover were found"),
+            Duration.ofSeconds(60));
+    assertThat(after.client().get("/jobs").toString()).doesNotContain(jobId);
+  }
+
+  private static List<String> committedLines(Path dir) throws IOException {
+    try (Stream<Path> files = Files.list(dir)) {
+      List<String> lines = new ArrayList<>();
+      for (Path p : files.filter(p -> p.getFileName().toString().startsWith("part-")).toList()) {
+        lines.addAll(Files.readAllLines(p));
+      }
+      return lines;
+    }
+  }
+}
