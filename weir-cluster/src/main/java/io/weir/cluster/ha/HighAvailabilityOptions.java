@@ -92,6 +92,17 @@ public final class HighAvailabilityOptions {
           .defaultValue(3)
           .withDescription("How often an operation that failed on a lost connection is retried.");
 
+  public static final ConfigOption<Boolean> ZOOKEEPER_TOLERATE_SUSPENDED_CONNECTIONS =
+      ConfigOptions.key("high-availability.zookeeper.client.tolerate-suspended-connections")
+          .booleanType()
+          .defaultValue(true)
+          .withDescription(
+              "Whether a leader whose connection to ZooKeeper is suspended keeps leading until its"
+                  + " session is lost (true), or stops at once (false, Flink's default). Weir"
+                  + " fences every write and every call to a TaskManager with the leader's epoch,"
+                  + " so a leader that kept leading too long can do no harm; true lets jobs run on"
+                  + " through a short ZooKeeper outage.");
+
   public static final ConfigOption<Duration> JOBMANAGER_LOSS_GRACE =
       ConfigOptions.key("high-availability.jobmanager-loss-grace")
           .durationType()

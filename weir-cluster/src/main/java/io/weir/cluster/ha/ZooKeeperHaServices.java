@@ -12,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.LongFunction;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.framework.state.SessionConnectionStateErrorPolicy;
 import org.apache.curator.framework.state.StandardConnectionStateErrorPolicy;
 import org.apache.curator.retry.ExponentialBackoffRetry;
 import org.slf4j.Logger;
@@ -122,9 +123,14 @@ public final class ZooKeeperHaServices implements AutoCloseable {
             .retryPolicy(
                 new ExponentialBackoffRetry(
                     millis(settings.retryWait()), settings.maxRetryAttempts()))
-            // A suspended connection counts as lost leadership at once, as in Flink since 1.14:
-            // another JobManager may lead before this one hears that its session expired.
-            .connectionStateErrorPolicy(new StandardConnectionStateErrorPolicy())
+            // Flink's choice since 1.14 (tolerate-suspended-connections false): a suspended
+            // connection counts as lost leadership at once, since another JobManager may lead
+            // before this one hears that its session expired. Weir fences every write and every
+            // call with the epoch, so by default only a lost session ends a leadership.
+            .connectionStateErrorPolicy(
+                settings.tolerateSuspendedConnections()
+                    ? new SessionConnectionStateErrorPolicy()
+                    : new StandardConnectionStateErrorPolicy())
             .build();
     client.start();
     boolean connected;

@@ -31,6 +31,8 @@ import java.util.regex.Pattern;
  * @param retryWait see {@link HighAvailabilityOptions#ZOOKEEPER_RETRY_WAIT}
  * @param maxRetryAttempts see {@link HighAvailabilityOptions#ZOOKEEPER_MAX_RETRY_ATTEMPTS}
  * @param jobManagerLossGrace see {@link HighAvailabilityOptions#JOBMANAGER_LOSS_GRACE}
+ * @param tolerateSuspendedConnections see {@link
+ *     HighAvailabilityOptions#ZOOKEEPER_TOLERATE_SUSPENDED_CONNECTIONS}
  */
 public record ZooKeeperHaSettings(
     String quorum,
@@ -41,7 +43,8 @@ public record ZooKeeperHaSettings(
     Duration connectionTimeout,
     Duration retryWait,
     int maxRetryAttempts,
-    Duration jobManagerLossGrace) {
+    Duration jobManagerLossGrace,
+    boolean tolerateSuspendedConnections) {
 
   private static final Pattern HOST_PORT = Pattern.compile("[^\\s,:/]+(:\\d{1,5})?");
   private static final Pattern PATH_SEGMENTS =
@@ -99,7 +102,16 @@ public record ZooKeeperHaSettings(
               + String.join("; ", problems));
     }
     return new ZooKeeperHaSettings(
-        quorum, storageDir, clusterId, root, session, connection, retryWait, retries, grace);
+        quorum,
+        storageDir,
+        clusterId,
+        root,
+        session,
+        connection,
+        retryWait,
+        retries,
+        grace,
+        conf.get(HighAvailabilityOptions.ZOOKEEPER_TOLERATE_SUSPENDED_CONNECTIONS));
   }
 
   /** The znode every path of this cluster is below: {@code root/cluster-id}, no leading slash. */
@@ -119,7 +131,8 @@ public record ZooKeeperHaSettings(
         connectionTimeout,
         retryWait,
         retries,
-        jobManagerLossGrace);
+        jobManagerLossGrace,
+        tolerateSuspendedConnections);
   }
 
   private static String segments(
