@@ -12,6 +12,10 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingServer;
@@ -31,6 +35,9 @@ class ClusterHighAvailabilityIT {
   private static TestingServer zooKeeper;
   private static TestCluster cluster;
   private static final List<TestCluster.JobManagerNode> jobManagers = new ArrayList<>();
+
+  /** JobManagers stopped with SIGSTOP: asked nothing while they sleep. */
+  private static final Set<TestCluster.JobManagerNode> paused = ConcurrentHashMap.newKeySet();
 
   @BeforeAll
   static void startCluster() throws Exception {
@@ -78,7 +85,7 @@ class ClusterHighAvailabilityIT {
         .until(
             () -> {
               for (TestCluster.JobManagerNode jm : jobManagers) {
-                if (jm.node().process.isAlive() && leads(jm)) {
+                if (jm.node().process.isAlive() && !paused.contains(jm) && leads(jm)) {
                   leader[0] = jm;
                   return true;
                 }
@@ -117,27 +124,70 @@ class ClusterHighAvailabilityIT {
     }
   }
 
-  @Test
-  void killingTheLeaderTwiceLosesAndRepeatsNothing() throws Exception {
-    TestCluster.JobManagerNode leader = awaitLeader();
+  /** Starts JobManagers until {@code count} run (a test may have killed some). */
+  private static void ensureJobManagers(int count) throws IOException {
+    jobManagers.removeIf(jm -> !jm.node().process.isAlive());
+    while (jobManagers.size() < count) {
+      jobManagers.add(cluster.startAnotherJobManager());
+    }
+  }
+
+  /** Submits the keyed count of {@code n} numbers over 10 keys to {@code leader}. */
+  private static String runKeyedCount(TestCluster.JobManagerNode leader, Path out, long n)
+      throws Exception {
     String jarId =
         leader.client().upload(TestCluster.testJobJar(cluster.dir.resolve("job.jar"), null));
-    Path out = cluster.dir.resolve("out");
+    return leader
+        .client()
+        .run(
+            jarId,
+            "io.weir.testjobs.KeyedCountJob",
+            List.of(
+                out.toString(),
+                String.valueOf(n),
+                "10",
+                cluster.dir.resolve("checkpoints").toUri().toString(),
+                "3"),
+            2,
+            Map.of());
+  }
+
+  /** Waits until {@code jm} reports job {@code jobId} ended, and returns its final state. */
+  private static String awaitEnd(TestCluster.JobManagerNode jm, String jobId) {
+    await()
+        .atMost(Duration.ofSeconds(180))
+        .pollInterval(Duration.ofMillis(200))
+        .until(
+            () ->
+                job(jm, jobId) != null
+                    && List.of("FINISHED", "FAILED", "CANCELED")
+                        .contains(job(jm, jobId).path("state").asText()));
+    return job(jm, jobId).path("state").asText();
+  }
+
+  /** Every key's counts 1..n/10 in the committed output, each line once. */
+  private static void assertExactlyOnce(Path out, long n) throws IOException {
+    Map<String, Integer> lines = new HashMap<>();
+    for (String line : committedLines(out)) {
+      lines.merge(line, 1, Integer::sum);
+    }
+    Map<String, Integer> expected = new HashMap<>();
+    for (long key = 0; key < 10; key++) {
+      for (long c = 1; c <= n / 10; c++) {
+        expected.put(key + "," + c, 1);
+      }
+    }
+    assertThat(lines).hasSameSizeAs(expected);
+    assertThat(lines).isEqualTo(expected);
+  }
+
+  @Test
+  void killingTheLeaderTwiceLosesAndRepeatsNothing() throws Exception {
+    ensureJobManagers(2);
+    TestCluster.JobManagerNode leader = awaitLeader();
+    Path out = cluster.dir.resolve("out-kills");
     long n = 90_000;
-    String jobId =
-        leader
-            .client()
-            .run(
-                jarId,
-                "io.weir.testjobs.KeyedCountJob",
-                List.of(
-                    out.toString(),
-                    String.valueOf(n),
-                    "10",
-                    cluster.dir.resolve("checkpoints").toUri().toString(),
-                    "3"),
-                2,
-                Map.of());
+    String jobId = runKeyedCount(leader, out, n);
     TestCluster.JobManagerNode standby =
         jobManagers.stream().filter(jm -> jm != leader).findFirst().orElseThrow();
     assertThat(standby.client().get("/health").path("leader").asBoolean()).isFalse();
@@ -177,29 +227,8 @@ class ClusterHighAvailabilityIT {
       lastId = latestCheckpoint(next, jobId);
     }
     TestCluster.JobManagerNode last = current;
-    await()
-        .atMost(Duration.ofSeconds(180))
-        .pollInterval(Duration.ofMillis(200))
-        .until(
-            () ->
-                job(last, jobId) != null
-                    && List.of("FINISHED", "FAILED", "CANCELED")
-                        .contains(job(last, jobId).path("state").asText()));
-    assertThat(job(last, jobId).path("state").asText()).isEqualTo("FINISHED");
-
-    // Exactly once: every key's counts 1..n/10, each line once.
-    Map<String, Integer> lines = new HashMap<>();
-    for (String line : committedLines(out)) {
-      lines.merge(line, 1, Integer::sum);
-    }
-    Map<String, Integer> expected = new HashMap<>();
-    for (long key = 0; key < 10; key++) {
-      for (long c = 1; c <= n / 10; c++) {
-        expected.put(key + "," + c, 1);
-      }
-    }
-    assertThat(lines).hasSameSizeAs(expected);
-    assertThat(lines).isEqualTo(expected);
+    assertThat(awaitEnd(last, jobId)).isEqualTo("FINISHED");
+    assertExactlyOnce(out, n);
 
     // A finished job is not run again by the next leader.
     last.node().process.destroyForcibly().waitFor();
@@ -208,9 +237,82 @@ class ClusterHighAvailabilityIT {
     after
         .node()
         .awaitLog(
-            java.util.regex.Pattern.compile("Leading with .*: 0 job\\(s\\) to recover were found"),
+            Pattern.compile("Leading with .*: 0 job\\(s\\) to recover were found"),
             Duration.ofSeconds(60));
     assertThat(after.client().get("/jobs").toString()).doesNotContain(jobId);
+  }
+
+  @Test
+  void aPausedLeaderIsDeposedAndDoesNothingWhenItWakes() throws Exception {
+    ensureJobManagers(2);
+    TestCluster.JobManagerNode leader = awaitLeader();
+    Path out = cluster.dir.resolve("out-pause");
+    long n = 60_000;
+    String jobId = runKeyedCount(leader, out, n);
+    await()
+        .atMost(Duration.ofSeconds(90))
+        .pollInterval(Duration.ofMillis(100))
+        .until(() -> latestCheckpoint(leader, jobId) > 1);
+
+    // SIGSTOP past the session timeout (2 s): a standby takes over while the leader sleeps.
+    signal("STOP", leader.node());
+    paused.add(leader);
+    TestCluster.JobManagerNode next;
+    try {
+      next = awaitLeader();
+      TestCluster.JobManagerNode taking = next;
+      await()
+          .atMost(Duration.ofSeconds(90))
+          .pollInterval(Duration.ofMillis(100))
+          .until(() -> job(taking, jobId) != null && latestCheckpoint(taking, jobId) > 0);
+    } finally {
+      signal("CONT", leader.node());
+      paused.remove(leader);
+    }
+    long firstOfNext = firstCompletedCheckpoint(next.node().log(), jobId);
+
+    // Awake, it learns that its session is gone: it suspends the job and becomes a standby.
+    leader.node().awaitLog(Pattern.compile("no longer leads"), Duration.ofSeconds(60));
+    leader
+        .node()
+        .awaitLog(
+            Pattern.compile("Job 'keyed-count' \\(" + jobId + "\\) suspended"),
+            Duration.ofSeconds(60));
+    assertThat(awaitEnd(next, jobId)).isEqualTo("FINISHED");
+    assertExactlyOnce(out, n);
+    assertThat(leads(leader)).isFalse();
+
+    // Nothing it did after the takeover counted: every checkpoint it completed is older than the
+    // new leader's first, and whatever it sent the TaskManagers after waking was refused.
+    Matcher completed =
+        Pattern.compile("Completed checkpoint (\\d+) of job " + jobId).matcher(leader.node().log());
+    while (completed.find()) {
+      assertThat(Long.parseLong(completed.group(1))).isLessThan(firstOfNext);
+    }
+    long refused =
+        cluster.taskManagers.stream()
+            .mapToLong(
+                tm ->
+                    Pattern.compile("Refused \\w+ of the leader of epoch")
+                        .matcher(tm.log())
+                        .results()
+                        .count())
+            .sum();
+    System.out.println("Calls of a deposed leader that the TaskManagers refused: " + refused);
+  }
+
+  private static long firstCompletedCheckpoint(String log, String jobId) {
+    Matcher m = Pattern.compile("Completed checkpoint (\\d+) of job " + jobId).matcher(log);
+    assertThat(m.find()).as("the new leader completed a checkpoint").isTrue();
+    return Long.parseLong(m.group(1));
+  }
+
+  private static void signal(String signal, TestCluster.Node node) throws Exception {
+    Process kill =
+        new ProcessBuilder("kill", "-" + signal, String.valueOf(node.process.pid()))
+            .inheritIO()
+            .start();
+    assertThat(kill.waitFor()).isZero();
   }
 
   private static List<String> committedLines(Path dir) throws IOException {
