@@ -22,6 +22,10 @@ final class ZNodes {
   static final String LEADER_EPOCH = "/leader/epoch";
   static final String LEADER_INFO = "/leader/info";
   static final String JOBS = "/jobs";
+
+  /** Which storage directory the cluster of this id keeps its bytes in (JSON). */
+  static final String CLUSTER = "/cluster";
+
   static final String JOB_RESULTS = "/job-results";
 
   private static final Pattern JOB_ID = Pattern.compile("[0-9a-fA-F]{1,64}");

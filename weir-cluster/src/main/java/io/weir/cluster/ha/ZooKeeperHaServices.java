@@ -60,7 +60,62 @@ public final class ZooKeeperHaServices implements AutoCloseable {
   public static ZooKeeperHaServices start(
       ZooKeeperHaSettings settings, Configuration fileSystemConf) {
     checkStorageDirectory(settings, fileSystemConf);
-    return connect(settings, fileSystemConf);
+    ZooKeeperHaServices services = connect(settings, fileSystemConf);
+    try {
+      services.claimClusterId();
+    } catch (RuntimeException e) {
+      services.close();
+      throw e;
+    }
+    return services;
+  }
+
+  /** What {@code /cluster} holds: the storage directory of the cluster that uses this id. */
+  record ClusterRecord(String storageDir) {}
+
+  /**
+   * Records this cluster's storage directory under its id, or refuses to start when another
+   * cluster, with another storage directory, uses the id: two clusters under one id would run and
+   * fence each other's jobs. Processes with the same id and storage directory are one cluster.
+   */
+  private void claimClusterId() {
+    String ours = clusterStorageDirectory();
+    try {
+      try {
+        client
+            .create()
+            .creatingParentsIfNeeded()
+            .forPath(ZNodes.CLUSTER, ZNodeJson.write(new ClusterRecord(ours)));
+        return;
+      } catch (org.apache.zookeeper.KeeperException.NodeExistsException e) {
+        // another JobManager of this cluster made it, or another cluster did
+      }
+      ClusterRecord theirs =
+          ZNodeJson.read(
+              client.getData().forPath(ZNodes.CLUSTER), ClusterRecord.class, ZNodes.CLUSTER);
+      if (!theirs.storageDir().equals(ours)) {
+        throw new HighAvailabilityException(
+            "The cluster id '"
+                + settings.clusterId()
+                + "' ("
+                + HighAvailabilityOptions.CLUSTER_ID.key()
+                + ") is used on ZooKeeper at '"
+                + settings.quorum()
+                + "' by a cluster that keeps its data in "
+                + theirs.storageDir()
+                + ", not in "
+                + ours
+                + " ("
+                + HighAvailabilityOptions.STORAGE_DIR.key()
+                + "): give each cluster its own cluster id, or this JobManager the other's"
+                + " storage directory if it belongs to that cluster");
+      }
+    } catch (HighAvailabilityException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new HighAvailabilityException(
+          "Cannot record the cluster id '" + settings.clusterId() + "' in ZooKeeper: " + e, e);
+    }
   }
 
   /**

@@ -10,7 +10,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import org.apache.curator.framework.state.ConnectionState;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -34,10 +37,17 @@ class LeaderElectionTest {
   }
 
   private ZooKeeperHaServices services(String quorum, String clusterId) {
+    return services(quorum, clusterId, true);
+  }
+
+  private ZooKeeperHaServices services(String quorum, String clusterId, boolean tolerateSuspended) {
     ZooKeeperHaServices services =
         ZooKeeperHaServices.start(
             HaTesting.configuration(quorum, dir.resolve("storage"))
-                .setString("high-availability.cluster-id", clusterId));
+                .setString("high-availability.cluster-id", clusterId)
+                .setString(
+                    "high-availability.zookeeper.client.tolerate-suspended-connections",
+                    String.valueOf(tolerateSuspended)));
     open.add(services);
     return services;
   }
@@ -89,11 +99,12 @@ class LeaderElectionTest {
   }
 
   @Test
-  void aLostConnectionRevokesAtOnceAndTheNextLeaderWaitsForTheSessionToExpire() throws Exception {
+  void withFlinksPolicyALostConnectionRevokesAtOnceAndTheNextLeaderWaitsForTheSessionToExpire()
+      throws Exception {
     ZooKeeperProxy proxy = new ZooKeeperProxy(ZOOKEEPER.port());
     open.add(proxy); // closed after the services that connect through it
-    ZooKeeperHaServices a = services(proxy.connectString(), "suspend");
-    ZooKeeperHaServices b = services(ZOOKEEPER.connectString(), "suspend");
+    ZooKeeperHaServices a = services(proxy.connectString(), "suspend", false);
+    ZooKeeperHaServices b = services(ZOOKEEPER.connectString(), "suspend", false);
     RecordingContender first = new RecordingContender();
     LeaderElection electionA = elect(a, "jm-a", first);
     LeaderEpoch epochA = first.awaitGrant();
@@ -124,5 +135,33 @@ class LeaderElectionTest {
         .until(() -> b.client().getChildren().forPath(ZNodes.LEADER_LATCH).size() == 2);
     assertThat(first.events).isEmpty();
     assertThat(electionA.hasLeadership()).isFalse();
+  }
+
+  @Test
+  void byDefaultAConnectionCutShorterThanTheSessionCostsTheLeaderNothing() throws Exception {
+    ZooKeeperProxy proxy = new ZooKeeperProxy(ZOOKEEPER.port());
+    open.add(proxy); // closed after the services that connect through it
+    ZooKeeperHaServices a = services(proxy.connectString(), "tolerate");
+    ZooKeeperHaServices b = services(ZOOKEEPER.connectString(), "tolerate");
+    RecordingContender first = new RecordingContender();
+    LeaderElection electionA = elect(a, "jm-a", first);
+    first.awaitGrant();
+    RecordingContender second = new RecordingContender();
+    elect(b, "jm-b", second);
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> b.client().getChildren().forPath(ZNodes.LEADER_LATCH).size() == 2);
+    BlockingQueue<ConnectionState> states = new LinkedBlockingQueue<>();
+    a.client().getConnectionStateListenable().addListener((client, state) -> states.add(state));
+
+    proxy.cut(true);
+    assertThat(states.poll(10, TimeUnit.SECONDS)).isEqualTo(ConnectionState.SUSPENDED);
+    proxy.heal();
+    assertThat(states.poll(10, TimeUnit.SECONDS)).isEqualTo(ConnectionState.RECONNECTED);
+
+    // The session (2 s) outlived the cut: the leader never stopped, nobody else was elected.
+    assertThat(first.events).isEmpty();
+    assertThat(second.events).isEmpty();
+    assertThat(electionA.hasLeadership()).isTrue();
   }
 }

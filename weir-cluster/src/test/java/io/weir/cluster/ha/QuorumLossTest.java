@@ -39,13 +39,17 @@ class QuorumLossTest {
     List<AutoCloseable> open = new ArrayList<>();
     try (TestingCluster zk = new TestingCluster(specs)) {
       zk.start();
+      // A new ensemble answers once it has elected its own leader: the first connection may
+      // take longer than the 1 s the other tests allow.
       ZooKeeperHaServices a =
           ZooKeeperHaServices.start(
-              HaTesting.configuration(zk.getConnectString(), dir.resolve("ha")));
+              HaTesting.configuration(zk.getConnectString(), dir.resolve("ha"))
+                  .setString("high-availability.zookeeper.client.connection-timeout", "30 s"));
       open.add(a);
       ZooKeeperHaServices b =
           ZooKeeperHaServices.start(
-              HaTesting.configuration(zk.getConnectString(), dir.resolve("ha")));
+              HaTesting.configuration(zk.getConnectString(), dir.resolve("ha"))
+                  .setString("high-availability.zookeeper.client.connection-timeout", "30 s"));
       open.add(b);
       RecordingContender first = new RecordingContender();
       open.add(a.leaderElection("jm-a", "jm-a:6123", "http://jm-a:8081", first));

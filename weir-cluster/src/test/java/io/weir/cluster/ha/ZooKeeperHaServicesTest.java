@@ -67,4 +67,24 @@ class ZooKeeperHaServicesTest {
         .hasMessageContaining("high-availability.storageDir")
         .hasMessageContaining(file.resolve("ha").toString());
   }
+
+  @Test
+  void twoClustersWithOneClusterIdAreRefusedAndOneClusterMayStartManyJobManagers() {
+    var first = HaTesting.configuration(ZOOKEEPER.connectString(), dir.resolve("one"));
+    first.setString("high-availability.cluster-id", "shared-id");
+    var sameCluster = HaTesting.configuration(ZOOKEEPER.connectString(), dir.resolve("one"));
+    sameCluster.setString("high-availability.cluster-id", "shared-id");
+    var otherCluster = HaTesting.configuration(ZOOKEEPER.connectString(), dir.resolve("two"));
+    otherCluster.setString("high-availability.cluster-id", "shared-id");
+    try (ZooKeeperHaServices a = ZooKeeperHaServices.start(first);
+        ZooKeeperHaServices b = ZooKeeperHaServices.start(sameCluster)) {
+      assertThat(b.clusterStorageDirectory()).isEqualTo(a.clusterStorageDirectory());
+
+      assertThatThrownBy(() -> ZooKeeperHaServices.start(otherCluster))
+          .isInstanceOf(HighAvailabilityException.class)
+          .hasMessageContaining("The cluster id 'shared-id' (high-availability.cluster-id)")
+          .hasMessageContaining(a.clusterStorageDirectory())
+          .hasMessageContaining("give each cluster its own cluster id");
+    }
+  }
 }
