@@ -52,7 +52,7 @@ class ClusterHighAvailabilityIT {
     settings.put("high-availability.type", "zookeeper");
     settings.put("high-availability.zookeeper.quorum", zooKeeper.getConnectString());
     settings.put("high-availability.cluster-id", "ha-it");
-    settings.put("high-availability.zookeeper.client.session-timeout", "2 s");
+    settings.put("high-availability.zookeeper.client.session-timeout", "4 s");
     settings.put("high-availability.zookeeper.client.connection-timeout", "5 s");
     cluster = new TestCluster("ha", settings);
     settings.put("high-availability.storageDir", cluster.dir.resolve("ha").toUri().toString());
@@ -186,7 +186,7 @@ class ClusterHighAvailabilityIT {
     ensureJobManagers(2);
     TestCluster.JobManagerNode leader = awaitLeader();
     Path out = cluster.dir.resolve("out-kills");
-    long n = 90_000;
+    long n = 45_000;
     String jobId = runKeyedCount(leader, out, n);
     TestCluster.JobManagerNode standby =
         jobManagers.stream().filter(jm -> jm != leader).findFirst().orElseThrow();
@@ -247,14 +247,14 @@ class ClusterHighAvailabilityIT {
     ensureJobManagers(2);
     TestCluster.JobManagerNode leader = awaitLeader();
     Path out = cluster.dir.resolve("out-pause");
-    long n = 60_000;
+    long n = 30_000;
     String jobId = runKeyedCount(leader, out, n);
     await()
         .atMost(Duration.ofSeconds(90))
         .pollInterval(Duration.ofMillis(100))
         .until(() -> latestCheckpoint(leader, jobId) > 1);
 
-    // SIGSTOP past the session timeout (2 s): a standby takes over while the leader sleeps.
+    // SIGSTOP past the session timeout (4 s): a standby takes over while the leader sleeps.
     signal("STOP", leader.node());
     paused.add(leader);
     TestCluster.JobManagerNode next;
@@ -299,6 +299,50 @@ class ClusterHighAvailabilityIT {
                         .count())
             .sum();
     System.out.println("Calls of a deposed leader that the TaskManagers refused: " + refused);
+  }
+
+  @Test
+  void zooKeeperAwayForLessThanTheSessionTimeoutCostsTheRunningJobNothing() throws Exception {
+    ensureJobManagers(2);
+    TestCluster.JobManagerNode leader = awaitLeader();
+    Path out = cluster.dir.resolve("out-zookeeper");
+    long n = 30_000;
+    String jobId = runKeyedCount(leader, out, n);
+    await()
+        .atMost(Duration.ofSeconds(90))
+        .pollInterval(Duration.ofMillis(100))
+        .until(() -> latestCheckpoint(leader, jobId) > 1);
+    Pattern suspended = Pattern.compile("The connection to ZooKeeper at \\S+ is suspended");
+    Pattern back = Pattern.compile("The connection to ZooKeeper at \\S+ is back");
+    long suspendedBefore = count(suspended, leader.node().log());
+    long backBefore = count(back, leader.node().log());
+
+    zooKeeper.stop();
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .pollInterval(Duration.ofMillis(50))
+        .until(() -> count(suspended, leader.node().log()) > suspendedBefore);
+    zooKeeper.restart();
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .pollInterval(Duration.ofMillis(50))
+        .until(() -> count(back, leader.node().log()) > backBefore);
+
+    // The same leader runs the job on: no new election, no restart, exact output.
+    long after = latestCheckpoint(leader, jobId);
+    await()
+        .atMost(Duration.ofSeconds(90))
+        .pollInterval(Duration.ofMillis(100))
+        .until(() -> latestCheckpoint(leader, jobId) > after);
+    assertThat(awaitEnd(leader, jobId)).isEqualTo("FINISHED");
+    assertExactlyOnce(out, n);
+    assertThat(leads(leader)).isTrue();
+    assertThat(leader.node().log()).doesNotContain("no longer leads");
+    assertThat(job(leader, jobId).path("metrics").path("job.restarts").asLong()).isZero();
+  }
+
+  private static long count(Pattern pattern, String log) {
+    return pattern.matcher(log).results().count();
   }
 
   private static long firstCompletedCheckpoint(String log, String jobId) {

@@ -12,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.LongFunction;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.framework.state.SessionConnectionStateErrorPolicy;
 import org.apache.curator.framework.state.StandardConnectionStateErrorPolicy;
 import org.apache.curator.retry.ExponentialBackoffRetry;
@@ -212,7 +213,31 @@ public final class ZooKeeperHaServices implements AutoCloseable {
     }
     LOG.info(
         "Connected to ZooKeeper at {} in namespace /{}", settings.quorum(), settings.namespace());
+    client
+        .getConnectionStateListenable()
+        .addListener((c, state) -> logConnectionState(settings, state));
     return new ZooKeeperHaServices(settings, client, fileSystemConf);
+  }
+
+  /** Says in the log what happens to the connection: operators alert on the warnings. */
+  private static void logConnectionState(ZooKeeperHaSettings settings, ConnectionState state) {
+    switch (state) {
+      case SUSPENDED ->
+          LOG.warn(
+              "The connection to ZooKeeper at {} is suspended: retrying; the session ends if it"
+                  + " is not back within {} ms ({}){}",
+              settings.quorum(),
+              settings.sessionTimeout().toMillis(),
+              HighAvailabilityOptions.ZOOKEEPER_SESSION_TIMEOUT.key(),
+              settings.tolerateSuspendedConnections() ? "" : "; a leader stops leading now");
+      case LOST ->
+          LOG.warn(
+              "The ZooKeeper session at {} is lost: a leader stops leading, and the process"
+                  + " competes again with a new session once ZooKeeper answers",
+              settings.quorum());
+      case RECONNECTED -> LOG.info("The connection to ZooKeeper at {} is back", settings.quorum());
+      default -> {}
+    }
   }
 
   /** The settings these services were made with. */
