@@ -10,6 +10,7 @@ import io.weir.api.graph.Pipeline;
 import io.weir.cluster.ClusterOptions;
 import io.weir.cluster.client.JobClassLoader;
 import io.weir.cluster.client.JobProgram;
+import io.weir.cluster.ha.FencedException;
 import io.weir.cluster.ha.JobResult;
 import io.weir.cluster.ha.SubmittedJob;
 import io.weir.cluster.rpc.JarStore;
@@ -270,6 +271,8 @@ public final class Dispatcher {
                   program.settings(),
                   System.currentTimeMillis()),
               jars.path(program.jarId()));
+        } catch (FencedException e) {
+          throw new NotLeaderException(); // a newer leader took over meanwhile
         } catch (IOException e) {
           throw new UncheckedIOException(
               "Cannot record job '"
@@ -403,7 +406,7 @@ public final class Dispatcher {
   public static final class NotLeaderException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
-    NotLeaderException() {
+    public NotLeaderException() {
       super(
           "This JobManager is a standby and does not lead the cluster: ask the leader (weir -m"
               + " zookeeper finds it, or GET /health/leader answers 200 on it)");

@@ -215,7 +215,7 @@ public final class TaskManager implements AutoCloseable {
     jobManagerAddress = address;
     connection++;
     if (old != null) {
-      old.shutdown();
+      old.shutdownNow(); // nothing more goes to the JobManager this one was pointed at
     }
   }
 
@@ -229,6 +229,15 @@ public final class TaskManager implements AutoCloseable {
                   leader.ifPresent(
                       info -> {
                         fence.learn(info.epoch());
+                        if (!info.rpcAddress().equals(jobManagerAddress)) {
+                          // The old leader is deposed: calls still waiting on it (a paused
+                          // process answers nothing) fail now instead of holding up the timer
+                          // and the reports of the tasks the new leader deploys.
+                          ManagedChannel old = channel;
+                          if (old != null) {
+                            old.shutdownNow();
+                          }
+                        }
                         try {
                           timer.execute(() -> newLeader(info));
                         } catch (java.util.concurrent.RejectedExecutionException e) {

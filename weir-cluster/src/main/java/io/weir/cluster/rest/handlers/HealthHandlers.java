@@ -72,13 +72,15 @@ final class HealthHandlers {
 
       @Override
       public Object handle(RestRequest request) throws Exception {
-        if (!dispatcher.isLeading()) {
-          throw new RestException(
-              HttpResponseStatus.SERVICE_UNAVAILABLE,
-              "This JobManager is a standby and does not lead the cluster: ask the leader ("
-                  + "'weir -m zookeeper' finds it; GET /health/leader answers 200 on it)");
+        try {
+          if (!dispatcher.isLeading()) {
+            throw new Dispatcher.NotLeaderException();
+          }
+          return handler.handle(request);
+        } catch (Dispatcher.NotLeaderException e) {
+          // Also when the leadership ended while the request was served.
+          throw new RestException(HttpResponseStatus.SERVICE_UNAVAILABLE, e.getMessage());
         }
-        return handler.handle(request);
       }
     };
   }
