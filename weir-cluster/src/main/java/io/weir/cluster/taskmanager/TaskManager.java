@@ -413,6 +413,11 @@ public final class TaskManager implements AutoCloseable {
   private void reconnect() {
     registered = false;
     for (JobOnTaskManager job : jobsSnapshot()) {
+      synchronized (this) {
+        // A deployment of the next leader, for the same job, gets a new one with the new
+        // leader's stub, even while this one's cancelled tasks are still ending.
+        jobs.remove(job.jobId(), job);
+      }
       job.cancelAll();
       job.release();
     }
