@@ -16,7 +16,6 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.AfterAll;
@@ -165,22 +164,6 @@ class ClusterHighAvailabilityIT {
     return job(jm, jobId).path("state").asText();
   }
 
-  /** Every key's counts 1..n/10 in the committed output, each line once. */
-  private static void assertExactlyOnce(Path out, long n) throws IOException {
-    Map<String, Integer> lines = new HashMap<>();
-    for (String line : committedLines(out)) {
-      lines.merge(line, 1, Integer::sum);
-    }
-    Map<String, Integer> expected = new HashMap<>();
-    for (long key = 0; key < 10; key++) {
-      for (long c = 1; c <= n / 10; c++) {
-        expected.put(key + "," + c, 1);
-      }
-    }
-    assertThat(lines).hasSameSizeAs(expected);
-    assertThat(lines).isEqualTo(expected);
-  }
-
   @Test
   void killingTheLeaderTwiceLosesAndRepeatsNothing() throws Exception {
     ensureJobManagers(2);
@@ -228,7 +211,7 @@ class ClusterHighAvailabilityIT {
     }
     TestCluster.JobManagerNode last = current;
     assertThat(awaitEnd(last, jobId)).isEqualTo("FINISHED");
-    assertExactlyOnce(out, n);
+    TestCluster.assertKeyedCountExactlyOnce(out, n);
 
     // A finished job is not run again by the next leader.
     last.node().process.destroyForcibly().waitFor();
@@ -255,7 +238,7 @@ class ClusterHighAvailabilityIT {
         .until(() -> latestCheckpoint(leader, jobId) > 1);
 
     // SIGSTOP past the session timeout (4 s): a standby takes over while the leader sleeps.
-    signal("STOP", leader.node());
+    TestCluster.signal("STOP", leader.node());
     paused.add(leader);
     TestCluster.JobManagerNode next;
     try {
@@ -266,7 +249,7 @@ class ClusterHighAvailabilityIT {
           .pollInterval(Duration.ofMillis(100))
           .until(() -> job(taking, jobId) != null && latestCheckpoint(taking, jobId) > 0);
     } finally {
-      signal("CONT", leader.node());
+      TestCluster.signal("CONT", leader.node());
       paused.remove(leader);
     }
     long firstOfNext = firstCompletedCheckpoint(next.node().log(), jobId);
@@ -279,7 +262,7 @@ class ClusterHighAvailabilityIT {
             Pattern.compile("Job 'keyed-count' \\(" + jobId + "\\) suspended"),
             Duration.ofSeconds(60));
     assertThat(awaitEnd(next, jobId)).isEqualTo("FINISHED");
-    assertExactlyOnce(out, n);
+    TestCluster.assertKeyedCountExactlyOnce(out, n);
     assertThat(leads(leader)).isFalse();
 
     // Nothing it did after the takeover counted: every checkpoint it completed is older than the
@@ -335,7 +318,7 @@ class ClusterHighAvailabilityIT {
         .pollInterval(Duration.ofMillis(100))
         .until(() -> latestCheckpoint(leader, jobId) > after);
     assertThat(awaitEnd(leader, jobId)).isEqualTo("FINISHED");
-    assertExactlyOnce(out, n);
+    TestCluster.assertKeyedCountExactlyOnce(out, n);
     assertThat(leads(leader)).isTrue();
     assertThat(leader.node().log()).doesNotContain("no longer leads");
     assertThat(job(leader, jobId).path("metrics").path("job.restarts").asLong()).isZero();
@@ -349,23 +332,5 @@ class ClusterHighAvailabilityIT {
     Matcher m = Pattern.compile("Completed checkpoint (\\d+) of job " + jobId).matcher(log);
     assertThat(m.find()).as("the new leader completed a checkpoint").isTrue();
     return Long.parseLong(m.group(1));
-  }
-
-  private static void signal(String signal, TestCluster.Node node) throws Exception {
-    Process kill =
-        new ProcessBuilder("kill", "-" + signal, String.valueOf(node.process.pid()))
-            .inheritIO()
-            .start();
-    assertThat(kill.waitFor()).isZero();
-  }
-
-  private static List<String> committedLines(Path dir) throws IOException {
-    try (Stream<Path> files = Files.list(dir)) {
-      List<String> lines = new ArrayList<>();
-      for (Path p : files.filter(p -> p.getFileName().toString().startsWith("part-")).toList()) {
-        lines.addAll(Files.readAllLines(p));
-      }
-      return lines;
-    }
   }
 }

@@ -4,16 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -125,18 +121,7 @@ class ClusterRecoveryIT {
         .contains("a local file system: every TaskManager must see the same directory");
 
     // Exactly once: every key's counts 1..total, each line once.
-    Map<String, Integer> lines = new HashMap<>();
-    for (String line : committedLines(out)) {
-      lines.merge(line, 1, Integer::sum);
-    }
-    Map<String, Integer> expected = new HashMap<>();
-    for (long key = 0; key < 10; key++) {
-      for (long c = 1; c <= n / 10; c++) {
-        expected.put(key + "," + c, 1);
-      }
-    }
-    assertThat(lines).hasSameSizeAs(expected);
-    assertThat(lines).isEqualTo(expected);
+    TestCluster.assertKeyedCountExactlyOnce(out, n);
     if (alignment.equals("unaligned")) {
       JsonNode history = cluster.client.get("/jobs/" + jobId + "/checkpoints").path("history");
       assertThat(history.toString()).contains("\"is_unaligned\":true");
@@ -170,7 +155,7 @@ class ClusterRecoveryIT {
       throws Exception {
     String jobId = runKeyedCount(cluster.dir.resolve("out-silent"), 10_000_000, 1);
     TestCluster.Node silent = cluster.hostOf(jobId);
-    signal("STOP", silent);
+    TestCluster.signal("STOP", silent);
     try {
       // Its connection stays open: only the heartbeat timeout can tell it is gone.
       await()
@@ -193,7 +178,7 @@ class ClusterRecoveryIT {
                   cluster.jobState(jobId).equals("RUNNING")
                       && cluster.completedCheckpoints(jobId) > 0);
     } finally {
-      signal("CONT", silent);
+      TestCluster.signal("CONT", silent);
     }
     // Awake again, it learns the JobManager no longer knows it, cancels the old tasks, registers.
     silent.awaitLog(
@@ -214,23 +199,5 @@ class ClusterRecoveryIT {
         .atMost(Duration.ofSeconds(60))
         .pollInterval(Duration.ofMillis(100))
         .until(() -> cluster.jobState(jobId).equals("CANCELED"));
-  }
-
-  private static void signal(String signal, TestCluster.Node node) throws Exception {
-    Process kill =
-        new ProcessBuilder("kill", "-" + signal, String.valueOf(node.process.pid()))
-            .inheritIO()
-            .start();
-    assertThat(kill.waitFor()).isZero();
-  }
-
-  private static List<String> committedLines(Path dir) throws IOException {
-    try (Stream<Path> files = Files.list(dir)) {
-      List<String> lines = new ArrayList<>();
-      for (Path p : files.filter(p -> p.getFileName().toString().startsWith("part-")).toList()) {
-        lines.addAll(Files.readAllLines(p));
-      }
-      return lines;
-    }
   }
 }

@@ -5,16 +5,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -62,16 +58,6 @@ class ClusterSavepointIT {
         settings);
   }
 
-  private static List<String> committedLines(Path dir) throws IOException {
-    try (Stream<Path> files = Files.list(dir)) {
-      List<String> lines = new ArrayList<>();
-      for (Path p : files.filter(p -> p.getFileName().toString().startsWith("part-")).toList()) {
-        lines.addAll(Files.readAllLines(p));
-      }
-      return lines;
-    }
-  }
-
   @Test
   void stopWithSavepointCommitsTheSinkAndTheResumedJobEndsExactlyOnce() throws Exception {
     long n = 100_000;
@@ -80,7 +66,7 @@ class ClusterSavepointIT {
     String jobId = runKeyedCount(out, n, Map.of());
     await()
         .atMost(Duration.ofSeconds(60))
-        .until(() -> Files.isDirectory(out) && !committedLines(out).isEmpty());
+        .until(() -> Files.isDirectory(out) && !TestCluster.committedLines(out).isEmpty());
 
     String trigger = cluster.client.triggerSavepoint(jobId, savepoints);
     JsonNode status = cluster.client.get("/jobs/" + jobId + "/savepoints/" + trigger);
@@ -93,7 +79,7 @@ class ClusterSavepointIT {
         cluster.client.awaitSavepoint(
             jobId, cluster.client.stopWithSavepoint(jobId, savepoints, false), () -> {});
     assertThat(cluster.jobState(jobId)).isEqualTo("FINISHED");
-    List<String> before = committedLines(out);
+    List<String> before = TestCluster.committedLines(out);
     assertThat(before.size()).as("stopped before the end").isLessThan((int) n);
 
     String resumed = runKeyedCount(out, n, Map.of("execution.state-recovery.path", stopped));
@@ -101,18 +87,7 @@ class ClusterSavepointIT {
         .atMost(Duration.ofSeconds(120))
         .until(() -> cluster.jobState(resumed).equals("FINISHED"));
 
-    Map<String, Integer> lines = new HashMap<>();
-    for (String line : committedLines(out)) {
-      lines.merge(line, 1, Integer::sum);
-    }
-    Map<String, Integer> expected = new HashMap<>();
-    for (long key = 0; key < 10; key++) {
-      for (long c = 1; c <= n / 10; c++) {
-        expected.put(key + "," + c, 1);
-      }
-    }
-    assertThat(lines).hasSameSizeAs(expected);
-    assertThat(lines).isEqualTo(expected);
+    TestCluster.assertKeyedCountExactlyOnce(out, n);
   }
 
   @Test

@@ -296,6 +296,45 @@ final class TestCluster implements AutoCloseable {
     return target;
   }
 
+  /** The lines the exactly-once file sink committed in {@code dir}: its {@code part-} files. */
+  static List<String> committedLines(Path dir) throws IOException {
+    try (Stream<Path> files = Files.list(dir)) {
+      List<String> lines = new ArrayList<>();
+      for (Path p : files.filter(p -> p.getFileName().toString().startsWith("part-")).toList()) {
+        lines.addAll(Files.readAllLines(p));
+      }
+      return lines;
+    }
+  }
+
+  /**
+   * The output of {@code io.weir.testjobs.KeyedCountJob} over {@code n} numbers and 10 keys is
+   * exact: every key's counts 1..n/10, each line once.
+   */
+  static void assertKeyedCountExactlyOnce(Path out, long n) throws IOException {
+    Map<String, Integer> lines = new java.util.HashMap<>();
+    for (String line : committedLines(out)) {
+      lines.merge(line, 1, Integer::sum);
+    }
+    Map<String, Integer> expected = new java.util.HashMap<>();
+    for (long key = 0; key < 10; key++) {
+      for (long c = 1; c <= n / 10; c++) {
+        expected.put(key + "," + c, 1);
+      }
+    }
+    org.assertj.core.api.Assertions.assertThat(lines).hasSameSizeAs(expected);
+    org.assertj.core.api.Assertions.assertThat(lines).isEqualTo(expected);
+  }
+
+  /** Sends {@code signal} ({@code KILL}, {@code STOP}, {@code CONT}) to {@code node}'s process. */
+  static void signal(String signal, Node node) throws Exception {
+    Process kill =
+        new ProcessBuilder("kill", "-" + signal, String.valueOf(node.process.pid()))
+            .inheritIO()
+            .start();
+    org.assertj.core.api.Assertions.assertThat(kill.waitFor()).isZero();
+  }
+
   @Override
   public void close() {
     for (Node tm : taskManagers) {

@@ -1,12 +1,7 @@
 package io.weir.cluster.rpc;
 
-import io.grpc.CallOptions;
-import io.grpc.Channel;
-import io.grpc.ClientCall;
 import io.grpc.ClientInterceptor;
-import io.grpc.ForwardingClientCall;
 import io.grpc.Metadata;
-import io.grpc.MethodDescriptor;
 import io.grpc.ServerCall;
 import io.grpc.ServerCallHandler;
 import io.grpc.ServerInterceptor;
@@ -41,23 +36,12 @@ public final class LeaderEpochFence {
    * leading, or no high availability).
    */
   public static ClientInterceptor client(LongSupplier epoch) {
-    return new ClientInterceptor() {
-      @Override
-      public <Q, R> ClientCall<Q, R> interceptCall(
-          MethodDescriptor<Q, R> method, CallOptions options, Channel next) {
-        return new ForwardingClientCall.SimpleForwardingClientCall<>(
-            next.newCall(method, options)) {
-          @Override
-          public void start(Listener<R> listener, Metadata headers) {
-            long value = epoch.getAsLong();
-            if (value > 0) {
-              headers.put(KEY, Long.toString(value));
-            }
-            super.start(listener, headers);
-          }
-        };
-      }
-    };
+    return new HeaderInterceptor(
+        KEY,
+        () -> {
+          long value = epoch.getAsLong();
+          return value > 0 ? Long.toString(value) : null;
+        });
   }
 
   /** A leader of {@code epoch} is known to exist (ZooKeeper published it). */

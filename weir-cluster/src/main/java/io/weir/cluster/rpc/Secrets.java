@@ -5,7 +5,6 @@ import io.grpc.Channel;
 import io.grpc.ClientCall;
 import io.grpc.ClientInterceptor;
 import io.grpc.Context;
-import io.grpc.ForwardingClientCall;
 import io.grpc.Grpc;
 import io.grpc.Metadata;
 import io.grpc.MethodDescriptor;
@@ -48,22 +47,7 @@ public final class Secrets {
 
   /** Adds the secret to every call. */
   public static ClientInterceptor client(String secret) {
-    return new ClientInterceptor() {
-      @Override
-      public <Q, R> ClientCall<Q, R> interceptCall(
-          MethodDescriptor<Q, R> method, CallOptions options, Channel next) {
-        return new ForwardingClientCall.SimpleForwardingClientCall<>(
-            next.newCall(method, options)) {
-          @Override
-          public void start(Listener<R> listener, Metadata headers) {
-            if (secret != null) {
-              headers.put(KEY, secret);
-            }
-            super.start(listener, headers);
-          }
-        };
-      }
-    };
+    return new HeaderInterceptor(KEY, () -> secret);
   }
 
   /**

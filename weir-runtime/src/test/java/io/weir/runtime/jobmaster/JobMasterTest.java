@@ -23,10 +23,7 @@ import io.weir.runtime.graph.JobGraphBuilder;
 import io.weir.runtime.task.TaskState;
 import io.weir.runtime.taskexecutor.TaskDeploymentDescriptor;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Deque;
 import java.util.List;
-import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
@@ -155,8 +152,14 @@ class JobMasterTest {
    */
   private static final class SharedRecovery implements CheckpointRecoveryFactory {
     final AtomicLong lastId = new AtomicLong();
-    final Deque<CompletedCheckpoint> completed = new ConcurrentLinkedDeque<>();
+    final CompletedCheckpointStore completed = CompletedCheckpointStore.inMemory(1, List.of());
     volatile RuntimeException failAdds;
+
+    /** The newest checkpoint recorded, or null. */
+    synchronized CompletedCheckpoint newest() {
+      List<CompletedCheckpoint> all = completed.all();
+      return all.isEmpty() ? null : all.get(0);
+    }
 
     @Override
     public CheckpointIDCounter createCheckpointIdCounter(String jobId, long last) {
@@ -177,6 +180,7 @@ class JobMasterTest {
     @Override
     public CompletedCheckpointStore createCompletedCheckpointStore(
         String jobId, int numRetained, LongFunction<String> pointerOf, Configuration conf) {
+      SharedRecovery shared = this;
       return new CompletedCheckpointStore() {
         @Override
         public List<CompletedCheckpoint> add(CompletedCheckpoint checkpoint) {
@@ -184,24 +188,23 @@ class JobMasterTest {
           if (failure != null) {
             throw failure;
           }
-          completed.addFirst(checkpoint);
-          List<CompletedCheckpoint> subsumed = new ArrayList<>();
-          while (completed.size() > numRetained) {
-            subsumed.add(completed.removeLast());
+          synchronized (shared) {
+            return completed.add(checkpoint);
           }
-          return subsumed;
         }
 
         @Override
         public List<CompletedCheckpoint> all() {
-          return List.copyOf(completed);
+          synchronized (shared) {
+            return completed.all();
+          }
         }
 
         @Override
         public List<CompletedCheckpoint> removeAll() {
-          List<CompletedCheckpoint> all = new ArrayList<>(completed);
-          completed.clear();
-          return all;
+          synchronized (shared) {
+            return completed.removeAll();
+          }
         }
       };
     }
@@ -224,13 +227,10 @@ class JobMasterTest {
     awaitAttempts(1);
     await()
         .atMost(WAIT)
-        .until(
-            () ->
-                !recovery.completed.isEmpty()
-                    && recovery.completed.peekFirst().checkpointId() >= 2);
+        .until(() -> recovery.newest() != null && recovery.newest().checkpointId() >= 2);
     tasks.stopAcknowledging();
     first.suspend("testing: another job master leads");
-    long newest = recovery.completed.peekFirst().checkpointId();
+    long newest = recovery.newest().checkpointId();
     long lastId = recovery.lastId.get();
 
     TestingTaskExecutorGateway next = new TestingTaskExecutorGateway();
@@ -247,7 +247,7 @@ class JobMasterTest {
               assertThat(t.id().attempt()).isEqualTo(1000);
               assertThat(t.restore().checkpointId()).isEqualTo(newest);
             });
-    await().atMost(WAIT).until(() -> recovery.completed.peekFirst().checkpointId() > lastId);
+    await().atMost(WAIT).until(() -> recovery.newest().checkpointId() > lastId);
     second.cancel().get(20, TimeUnit.SECONDS);
   }
 
@@ -301,7 +301,7 @@ class JobMasterTest {
     assertThat(tasks.attempts()).isEqualTo(1);
 
     recovery.failAdds = null;
-    await().atMost(WAIT).until(() -> !recovery.completed.isEmpty());
+    await().atMost(WAIT).until(() -> recovery.newest() != null);
     await().atMost(WAIT).until(() -> !tasks.completedNotifications.isEmpty());
     master.cancel().get(20, TimeUnit.SECONDS);
   }
