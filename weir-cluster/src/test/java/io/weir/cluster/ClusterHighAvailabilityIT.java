@@ -151,6 +151,17 @@ class ClusterHighAvailabilityIT {
             Map.of());
   }
 
+  /** As {@link #runKeyedCount}, returning once the leader completed two checkpoints of it. */
+  private static String runKeyedCountPastItsFirstCheckpoints(
+      TestCluster.JobManagerNode leader, Path out, long n) throws Exception {
+    String jobId = runKeyedCount(leader, out, n);
+    await()
+        .atMost(Duration.ofSeconds(90))
+        .pollInterval(Duration.ofMillis(100))
+        .until(() -> latestCheckpoint(leader, jobId) > 1);
+    return jobId;
+  }
+
   /** Waits until {@code jm} reports job {@code jobId} ended, and returns its final state. */
   private static String awaitEnd(TestCluster.JobManagerNode jm, String jobId) {
     await()
@@ -231,11 +242,7 @@ class ClusterHighAvailabilityIT {
     TestCluster.JobManagerNode leader = awaitLeader();
     Path out = cluster.dir.resolve("out-pause");
     long n = 30_000;
-    String jobId = runKeyedCount(leader, out, n);
-    await()
-        .atMost(Duration.ofSeconds(90))
-        .pollInterval(Duration.ofMillis(100))
-        .until(() -> latestCheckpoint(leader, jobId) > 1);
+    String jobId = runKeyedCountPastItsFirstCheckpoints(leader, out, n);
 
     // SIGSTOP past the session timeout (4 s): a standby takes over while the leader sleeps.
     TestCluster.signal("STOP", leader.node());
@@ -290,11 +297,7 @@ class ClusterHighAvailabilityIT {
     TestCluster.JobManagerNode leader = awaitLeader();
     Path out = cluster.dir.resolve("out-zookeeper");
     long n = 30_000;
-    String jobId = runKeyedCount(leader, out, n);
-    await()
-        .atMost(Duration.ofSeconds(90))
-        .pollInterval(Duration.ofMillis(100))
-        .until(() -> latestCheckpoint(leader, jobId) > 1);
+    String jobId = runKeyedCountPastItsFirstCheckpoints(leader, out, n);
     Pattern suspended = Pattern.compile("The connection to ZooKeeper at \\S+ is suspended");
     Pattern back = Pattern.compile("The connection to ZooKeeper at \\S+ is back");
     long suspendedBefore = count(suspended, leader.node().log());
