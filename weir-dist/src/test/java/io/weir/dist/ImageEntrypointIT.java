@@ -57,8 +57,8 @@ class ImageEntrypointIT {
   static void unpack() throws IOException {
     assumeTrue(
         ImageProcess.available(),
-        "These tests run the image in its own root with unshare (util-linux), which needs root or"
-            + " user namespaces; this machine gives neither");
+        "These tests run the image in its own root with unshare (util-linux), making mount and"
+            + " PID namespaces and mounts, which needs root; this process is not allowed to");
     image = ImageTar.get();
     manifests = Manifests.load();
     logs = Files.createDirectories(Path.of(System.getProperty("java.io.tmpdir"), "image-logs"));
@@ -136,7 +136,10 @@ class ImageEntrypointIT {
     }
   }
 
-  /** RocksDB's JNI library needs glibc and libstdc++: the image's layer carries them. */
+  /**
+   * RocksDB's JNI library needs glibc and libstdc++, which the image's own layer carries: the demo
+   * job keeps its sums in RocksDB, fails once and restores them from a checkpoint.
+   */
   @Test
   void aJobOnRocksDbRunsInTheImage() throws Exception {
     ImageProcess demo =
@@ -157,8 +160,9 @@ class ImageEntrypointIT {
             log("demo-rocksdb"));
     assertThat(demo.await(Duration.ofMinutes(2))).as(demo.output()).isZero();
     assertThat(demo.output())
-        .contains("every final sum is exact")
-        .contains("Dynamic-linking native method org.rocksdb.RocksDB.open");
+        .contains("Dynamic-linking native method org.rocksdb.RocksDB.open")
+        .contains("restored    from checkpoint") // after the injected failure, from RocksDB's files
+        .contains("every final sum is exact");
   }
 
   @Test

@@ -24,8 +24,8 @@ import org.awaitility.Awaitility;
  * build machine's: what fails here for a missing library fails in a pod. The network is the host's,
  * so ports on 127.0.0.1 are reachable from the test.
  *
- * <p>Needs util-linux's {@code unshare} and the right to make namespaces and mounts (root, as the
- * build and CI run here); {@link #available} says whether it can.
+ * <p>Needs util-linux's {@code unshare} and the right to make namespaces and mounts: root, as the
+ * build and CI run here. {@link #available} says whether this process has it.
  */
 final class ImageProcess implements AutoCloseable {
 
