@@ -55,7 +55,7 @@ final class ImageProcess implements AutoCloseable {
       echo "$volumes" | while read -r host path; do
         if [ -n "$path" ]; then /bin/mount --bind "$host" "$root$path"; fi
       done
-      exec /usr/bin/unshare --fork --pid --kill-child --mount-proc=/proc --root="$root" \
+      exec /usr/bin/unshare --fork --pid --mount-proc=/proc --root="$root" \
         --wd="$wd" --setuid="$uid" --setgid="$gid" -- "$@"
       """;
 
@@ -126,7 +126,9 @@ final class ImageProcess implements AutoCloseable {
     all.putAll(env);
     environment.putAll(all);
     try {
-      return new ImageProcess(pb.start(), volumes, output);
+      ImageProcess started = new ImageProcess(pb.start(), volumes, output);
+      RUNNING.add(started);
+      return started;
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot start " + command, e);
     }
@@ -135,9 +137,10 @@ final class ImageProcess implements AutoCloseable {
   /** Runs to its end and returns its exit code; fails if it runs longer than {@code timeout}. */
   int await(Duration timeout) throws InterruptedException {
     if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-      process.destroyForcibly();
+      close();
       throw new AssertionError("Still running after " + timeout + ":\n" + output());
     }
+    RUNNING.remove(this);
     return process.exitValue();
   }
 
@@ -174,10 +177,44 @@ final class ImageProcess implements AutoCloseable {
     return found.get();
   }
 
-  /** SIGKILL, as a pod killed by the kubelet or a node that dies; waits for the end. */
+  /**
+   * SIGKILL, as a pod killed by the kubelet or a node that dies; waits for the end. The process in
+   * the image is the child of unshare, the first of its PID namespace: killing it ends everything
+   * in the namespace. (unshare's --kill-child cannot do it: the parent-death signal it sets is
+   * cleared when the child changes to the image's user.)
+   */
   @Override
   public void close() throws InterruptedException {
+    List<ProcessHandle> inImage = process.descendants().toList();
+    inImage.forEach(ProcessHandle::destroyForcibly);
     process.destroyForcibly();
     process.waitFor(30, TimeUnit.SECONDS);
+    for (ProcessHandle p : inImage) {
+      try {
+        p.onExit().get(30, TimeUnit.SECONDS);
+      } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+        throw new IllegalStateException("Process " + p.pid() + " in the image did not end", e);
+      }
+    }
+    RUNNING.remove(this);
+  }
+
+  /** What the tests started and have not closed: killed when the test JVM exits. */
+  private static final java.util.Set<ImageProcess> RUNNING =
+      java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+  static {
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  for (ImageProcess p : List.copyOf(RUNNING)) {
+                    try {
+                      p.close();
+                    } catch (InterruptedException | RuntimeException e) {
+                      // the JVM is going away
+                    }
+                  }
+                }));
   }
 }
