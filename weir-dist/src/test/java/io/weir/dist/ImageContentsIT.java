@@ -103,32 +103,6 @@ class ImageContentsIT {
     assertThat(jre).doesNotContainAnyElementsOf(LEFT_OUT.keySet());
   }
 
-  /**
-   * The image runs what weir-cli runs where it is built and tested: every jar of weir-cli's runtime
-   * class path at the same version. A dependency of this module (weir-fs-s3's, a test's) that
-   * changed the version Maven picks for one of them would otherwise ship a combination no test of
-   * weir-cli ran.
-   */
-  @Test
-  void classPathHoldsWeirCliAsItIsTested() throws IOException {
-    ImageTar.Image image = ImageTar.get();
-    Path cliClasspath = Path.of(System.getProperty("weir.cli.classpath"));
-    assertThat(cliClasspath)
-        .as("weir-cli's class path file, written by its build (build with -am)")
-        .exists();
-    Set<String> cli = new TreeSet<>();
-    for (String entry : Files.readString(cliClasspath).strip().split(":")) {
-      cli.add(Path.of(entry).getFileName().toString());
-    }
-    Set<String> inImage = new TreeSet<>();
-    imageJars(image).forEach(j -> inImage.add(j.getFileName().toString()));
-    Set<String> missing = new TreeSet<>(cli);
-    missing.removeAll(inImage);
-    assertThat(missing)
-        .as("jars of weir-cli's runtime class path that the image lacks or has at another version")
-        .isEmpty();
-  }
-
   /** The jars of the image's class path, in its order. */
   private static List<Path> imageJars(ImageTar.Image image) throws IOException {
     List<Path> jars = new ArrayList<>();
