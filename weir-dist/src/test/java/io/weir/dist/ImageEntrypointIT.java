@@ -30,7 +30,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -109,14 +108,20 @@ class ImageEntrypointIT {
   /**
    * A JobManager and a TaskManager as their Deployments start them, with the ConfigMap's settings
    * in the file the pods read; only what needs another machine is changed: the pod's address
-   * becomes 127.0.0.1, ports are free ones, ZooKeeper is one in this JVM, S3 a directory.
+   * becomes 127.0.0.1, ports are free ones, ZooKeeper is one in this JVM (sessions of 4 s), S3 a
+   * directory. The TaskManager finds the JobManager as in a pod, as the leader ZooKeeper publishes.
    */
   @Test
   void jobManagerAndTaskManagerStartAsTheirDeploymentsStartThem() throws Exception {
+    Path ha = emptyDir("ha");
     try (EmbeddedZooKeeper zk = new EmbeddedZooKeeper();
-        ImageProcess jm = startJobManager("jobmanager", zk);
-        ImageProcess tm = startTaskManager(awaitStatus(jm, "rest.port").get("rpc.port"))) {
+        ImageProcess jm = startJobManager("jobmanager", zk, ha);
+        ImageProcess tm = startTaskManager(zk)) {
       String restPort = awaitStatus(jm, "rest.port").get("rest.port");
+      // The probes of jobmanager.yaml: alive, and leading (the only JobManager of the cluster).
+      jm.awaitWhileAlive(
+          () -> get(restPort, "/health/leader").statusCode() == 200 ? true : null, START);
+      assertThat(get(restPort, "/health").statusCode()).isEqualTo(200);
 
       HttpResponse<String> overview = get(restPort, "/jobs/overview");
       assertThat(overview.statusCode()).as(overview.body()).isEqualTo(200);
@@ -165,14 +170,17 @@ class ImageEntrypointIT {
         .contains("every final sum is exact");
   }
 
+  /**
+   * The readiness probe of jobmanager.yaml: of two JobManagers, only the leader answers 200 on
+   * /health/leader, so only it is behind the Service; when it is killed, the standby takes over and
+   * answers 200.
+   */
   @Test
-  @Disabled(
-      "GET /health and /health/leader, which the probes of jobmanager.yaml call, come with the"
-          + " JobManager's high-availability work (issue 42): enable this test with it")
-  void onlyTheLeadingJobManagerIsReady() throws Exception {
+  void onlyTheLeadingJobManagerIsReadyAndTheStandbyTakesOver() throws Exception {
+    Path ha = emptyDir("ha-two");
     try (EmbeddedZooKeeper zk = new EmbeddedZooKeeper();
-        ImageProcess first = startJobManager("jobmanager-1", zk);
-        ImageProcess second = startJobManager("jobmanager-2", zk)) {
+        ImageProcess first = startJobManager("jobmanager-1", zk, ha);
+        ImageProcess second = startJobManager("jobmanager-2", zk, ha)) {
       String firstRest = awaitStatus(first, "rest.port").get("rest.port");
       String secondRest = awaitStatus(second, "rest.port").get("rest.port");
       assertThat(get(firstRest, "/health").statusCode()).isEqualTo(200);
@@ -196,50 +204,48 @@ class ImageEntrypointIT {
     }
   }
 
+  /**
+   * A killed leader's ZooKeeper session ends after this, and a standby takes over: 60 s in the
+   * ConfigMap (the default), 4 s in the tests.
+   */
+  static final String SESSION_TIMEOUT = "4 s";
+
   /** Where the JobManagers' high-availability storage directory is, shared by them all. */
   static final String HA_DIR = "/var/weir/ha";
 
-  private static ImageProcess startJobManager(String name, EmbeddedZooKeeper zk)
+  /**
+   * A JobManager as its Deployment starts it, with {@code ha} as its high-availability storage
+   * directory (S3 in the ConfigMap; a volume shared by the JobManagers of one test here).
+   */
+  private static ImageProcess startJobManager(String name, EmbeddedZooKeeper zk, Path ha)
       throws IOException {
     Container c = container(KubernetesManifestsTest.JOBMANAGER);
     Map<String, Path> volumes = podVolumes(name, KubernetesManifestsTest.JOBMANAGER);
-    volumes.put(HA_DIR, emptyDir("ha"));
+    volumes.put(HA_DIR, ha);
     List<String> args = new ArrayList<>(podArgs(c));
-    addSettings(
-        args,
-        Map.of(
-            ClusterOptions.REST_PORT.key(),
-            "0",
-            ClusterOptions.JM_PORT.key(),
-            "0",
-            ClusterOptions.JM_BIND_HOST.key(),
-            "127.0.0.1",
-            ClusterOptions.REST_BIND_ADDRESS.key(),
-            "127.0.0.1",
-            ClusterOptions.STATUS_FILE.key(),
-            "/tmp/status",
-            HighAvailabilityOptions.ZOOKEEPER_QUORUM.key(),
-            zk.connectString(),
-            HighAvailabilityOptions.STORAGE_DIR.key(),
-            "file://" + HA_DIR,
-            "execution.checkpointing.dir",
-            "file:///tmp/checkpoints",
-            "execution.checkpointing.savepoint-dir",
-            "file:///tmp/savepoints"));
+    addSettings(args, ClusterOptions.REST_PORT.key(), "0");
+    addSettings(args, ClusterOptions.JM_PORT.key(), "0");
+    addSettings(args, ClusterOptions.JM_BIND_HOST.key(), "127.0.0.1");
+    addSettings(args, ClusterOptions.REST_BIND_ADDRESS.key(), "127.0.0.1");
+    addSettings(args, ClusterOptions.STATUS_FILE.key(), "/tmp/status");
+    addSettings(args, HighAvailabilityOptions.ZOOKEEPER_QUORUM.key(), zk.connectString());
+    addSettings(args, HighAvailabilityOptions.ZOOKEEPER_SESSION_TIMEOUT.key(), SESSION_TIMEOUT);
+    addSettings(args, HighAvailabilityOptions.STORAGE_DIR.key(), "file://" + HA_DIR);
+    addSettings(args, "execution.checkpointing.dir", "file:///tmp/checkpoints");
+    addSettings(args, "execution.checkpointing.savepoint-dir", "file:///tmp/savepoints");
     return ImageProcess.start(image, args, podEnv(c), volumes, log(name));
   }
 
-  private static ImageProcess startTaskManager(String jobManagerRpcPort) throws IOException {
+  /** A TaskManager as its Deployment starts it: it finds the leader in ZooKeeper. */
+  private static ImageProcess startTaskManager(EmbeddedZooKeeper zk) throws IOException {
     Container c = container(KubernetesManifestsTest.TASKMANAGER);
     List<String> args = new ArrayList<>(podArgs(c));
-    args.set(args.indexOf("--jobmanager") + 1, "127.0.0.1:" + jobManagerRpcPort);
-    addSettings(
-        args,
-        Map.of(
-            ClusterOptions.TM_PORT.key(), "0",
-            ClusterOptions.TM_DATA_PORT.key(), "0",
-            ClusterOptions.TM_BIND_HOST.key(), "127.0.0.1",
-            ClusterOptions.STATUS_FILE.key(), "/tmp/status"));
+    addSettings(args, ClusterOptions.TM_PORT.key(), "0");
+    addSettings(args, ClusterOptions.TM_DATA_PORT.key(), "0");
+    addSettings(args, ClusterOptions.TM_BIND_HOST.key(), "127.0.0.1");
+    addSettings(args, ClusterOptions.STATUS_FILE.key(), "/tmp/status");
+    addSettings(args, HighAvailabilityOptions.ZOOKEEPER_QUORUM.key(), zk.connectString());
+    addSettings(args, HighAvailabilityOptions.ZOOKEEPER_SESSION_TIMEOUT.key(), SESSION_TIMEOUT);
     return ImageProcess.start(
         image,
         args,
@@ -314,12 +320,10 @@ class ImageEntrypointIT {
     return Map.of("JDK_JAVA_OPTIONS", (jvm + " " + TEST_JVM).strip());
   }
 
-  private static void addSettings(List<String> args, Map<String, String> settings) {
-    settings.forEach(
-        (k, v) -> {
-          args.add("-D");
-          args.add(k + "=" + v);
-        });
+  /** {@code -D key=value} after the pod's arguments: it wins over the same key before it. */
+  private static void addSettings(List<String> args, String key, String value) {
+    args.add("-D");
+    args.add(key + "=" + value);
   }
 
   /** What the process wrote to its status file, in its /tmp, once it holds {@code key}. */

@@ -139,7 +139,7 @@ class KubernetesManifestsTest {
   }
 
   @Test
-  void serviceRoutesToTheJobManagersOnTheirPorts() {
+  void serviceRoutesClientsToTheJobManagersRestPort() {
     Deployment jm = manifests.get(Deployment.class, JOBMANAGER);
     Container c = onlyContainer(jm.getSpec().getTemplate());
     Service service = manifests.get(Service.class, JOBMANAGER);
@@ -162,14 +162,6 @@ class KubernetesManifestsTest {
     assertThat(rest.getPort()).isEqualTo(config.get(ClusterOptions.REST_PORT));
     assertThat(resolvePort(c, rest.getTargetPort()))
         .isEqualTo(config.get(ClusterOptions.REST_PORT));
-    ServicePort rpc = servicePort(service, "rpc");
-    assertThat(resolvePort(c, rpc.getTargetPort())).isEqualTo(config.get(ClusterOptions.JM_PORT));
-
-    // TaskManagers reach the leader through the Service.
-    Container tm =
-        onlyContainer(manifests.get(Deployment.class, TASKMANAGER).getSpec().getTemplate());
-    assertThat(Manifests.option(tm, "--jobmanager"))
-        .isEqualTo(service.getMetadata().getName() + ":" + rpc.getPort());
   }
 
   @Test
@@ -178,6 +170,10 @@ class KubernetesManifestsTest {
     PodTemplateSpec template = tm.getSpec().getTemplate();
     Container c = onlyContainer(template);
     assertThat(c.getArgs().get(0)).isEqualTo("taskmanager");
+    // Without --jobmanager, a TaskManager under high availability follows the leader ZooKeeper
+    // publishes.
+    assertThat(c.getArgs()).doesNotContain("--jobmanager");
+    assertThat(HighAvailabilityOptions.isZooKeeper(config)).isTrue();
     assertConfigMounted(template, c);
     Probe liveness = c.getLivenessProbe();
     assertThat(liveness.getTcpSocket()).as("liveness of %s", TASKMANAGER).isNotNull();
