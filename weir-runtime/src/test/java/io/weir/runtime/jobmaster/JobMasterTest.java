@@ -261,6 +261,7 @@ class JobMasterTest {
     master.suspend("testing: leadership revoked");
     int notifications = tasks.completedNotifications.values().stream().mapToInt(List::size).sum();
     tasks.end(tasks.latest().get(0).id(), TaskState.FAILED, new IllegalStateException("late"));
+    tasks.awaitAnswers();
 
     Throwable end = catchThrowable(() -> master.getJobExecutionResult().get(20, TimeUnit.SECONDS));
     assertThat(end).hasMessageContaining("suspended").hasMessageContaining("leadership revoked");

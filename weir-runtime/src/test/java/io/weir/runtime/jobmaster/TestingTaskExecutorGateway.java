@@ -64,6 +64,11 @@ final class TestingTaskExecutorGateway implements TaskExecutorGateway {
    */
   void stopAcknowledging() throws Exception {
     acknowledgeCheckpoints = false;
+    awaitAnswers();
+  }
+
+  /** Returns once every answer already under way (acknowledgement, end report) has been given. */
+  void awaitAnswers() throws Exception {
     answers.submit(() -> {}).get();
   }
 
