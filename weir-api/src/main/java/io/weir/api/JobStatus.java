@@ -19,6 +19,11 @@ public enum JobStatus {
   /** Waiting to be redeployed after a failure. */
   RESTARTING,
   /**
+   * Taken over by a new leader (high availability), which waits for the TaskManagers to report the
+   * job's running subtasks before adopting them or restarting the job.
+   */
+  RECONCILING,
+  /**
    * This JobManager no longer leads (high availability): it stopped acting for the job, which the
    * new leader recovers. Terminal for this JobManager only.
    */

@@ -265,6 +265,33 @@ public final class CheckpointCoordinator {
     serveTriggerSoon();
   }
 
+  /**
+   * Starts as the coordinator of an attempt adopted from a lost job master (high availability).
+   * First the tasks hear that the checkpoints that job master triggered and did not record are
+   * aborted (one may be in flight), and that the newest recorded checkpoint completed, since its
+   * notifications may not all have gone out before that job master was lost (a task ignores a
+   * second notification of one checkpoint); then periodic triggering resumes with the next id.
+   */
+  public void takeOver() {
+    long newestRecorded;
+    long lastIssued;
+    synchronized (this) {
+      CompletedCheckpoint latest = latestCompleted();
+      newestRecorded = latest == null ? 0 : latest.checkpointId();
+      lastIssued = ids.get();
+    }
+    // Only the newest can still be in flight on the tasks, as many as may run at once (and a
+    // savepoint besides); the earlier ones were aborted or subsumed then.
+    long oldest = lastIssued - Math.max(1, settings.maxConcurrent());
+    for (long id = Math.max(newestRecorded + 1, oldest); id <= lastIssued; id++) {
+      context.notifyAborted(id);
+    }
+    if (newestRecorded > 0) {
+      context.notifyComplete(newestRecorded);
+    }
+    start();
+  }
+
   /** Stops triggering and aborts every pending checkpoint (failover, cancel, end of job). */
   public synchronized void stop() {
     running = false;

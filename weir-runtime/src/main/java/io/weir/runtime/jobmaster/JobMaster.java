@@ -114,8 +114,20 @@ public final class JobMaster implements JobClient, JobMasterGateway {
    *     a store that recovers checkpoints makes the first attempt restore the newest of them
    * @param firstAttempt the number of the first attempt: above every attempt of the job that an
    *     earlier leader deployed, so that no {@link ExecutionAttemptId} repeats
+   * @param adoptRunningTasks whether the job was taken over from a lost leader whose tasks may
+   *     still run: the job master asks the task executors for them and adopts them instead of
+   *     deploying an attempt (see {@link TaskExecutorGateway#runningAttempt})
    */
-  public record Setup(JobID jobId, CheckpointRecoveryFactory checkpointRecovery, int firstAttempt) {
+  public record Setup(
+      JobID jobId,
+      CheckpointRecoveryFactory checkpointRecovery,
+      int firstAttempt,
+      boolean adoptRunningTasks) {
+
+    /** A job that adopts no running tasks. */
+    public Setup(JobID jobId, CheckpointRecoveryFactory checkpointRecovery, int firstAttempt) {
+      this(jobId, checkpointRecovery, firstAttempt, false);
+    }
 
     /** A new job: a new id, checkpoints kept in memory, attempt 0 first. */
     public static Setup newJob() {
@@ -189,6 +201,7 @@ public final class JobMaster implements JobClient, JobMasterGateway {
             taskExecutor,
             timer,
             setup.firstAttempt(),
+            setup.adoptRunningTasks(),
             this::finishJob);
   }
 

@@ -26,6 +26,7 @@ import io.weir.runtime.storage.RetainedCheckpoint;
 import io.weir.runtime.task.SourceStreamTask;
 import io.weir.runtime.task.TaskState;
 import io.weir.runtime.taskexecutor.ExecutionAttemptId;
+import io.weir.runtime.taskexecutor.RunningAttempt;
 import io.weir.runtime.taskexecutor.TaskDeploymentDescriptor;
 import io.weir.runtime.taskexecutor.TaskExecutorGateway;
 import java.io.IOException;
@@ -100,6 +101,13 @@ final class Scheduler {
   private final List<JobMasterGateway.TaskMetrics> metrics = new ArrayList<>();
 
   private int attempt;
+
+  /** The number of the first attempt this scheduler deploys; restarts never go below it. */
+  private final int firstAttempt;
+
+  /** Whether the first attempt adopts the subtasks a lost leader left running. */
+  private final boolean adoptRunning;
+
   private Throwable failure;
   private boolean cancelRequested;
   private int terminatedTasks;
@@ -119,9 +127,12 @@ final class Scheduler {
       TaskExecutorGateway taskExecutor,
       ScheduledExecutorService timer,
       int firstAttempt,
+      boolean adoptRunning,
       Host host) {
     this.jobId = jobId;
     this.attempt = firstAttempt;
+    this.firstAttempt = firstAttempt;
+    this.adoptRunning = adoptRunning;
     this.graph = graph;
     this.storage = storage;
     this.coordinator = coordinator;
@@ -176,10 +187,147 @@ final class Scheduler {
   }
 
   /**
+   * Starts the job. One taken over from a lost leader that may have left its subtasks running first
+   * asks the task executors for them and adopts them (see {@link #onOffer}); otherwise, or when
+   * none runs, the first attempt is deployed from the checkpoints (see {@link
+   * #deployFromCheckpoints}).
+   */
+  synchronized void start() {
+    if (!adoptRunning) {
+      deployFromCheckpoints();
+      return;
+    }
+    status = JobStatus.RECONCILING;
+    LOG.info(
+        "Job '{}' ({}) waits for the subtasks its previous leader left running",
+        graph.jobName(),
+        jobId);
+    var unused =
+        taskExecutor
+            .runningAttempt(graph, jobId)
+            .whenCompleteAsync(this::onOffer, timer)
+            .exceptionally(
+                e -> {
+                  LOG.error("Job '{}' could not be taken over", graph.jobName(), e);
+                  return null;
+                });
+  }
+
+  /**
+   * The subtasks a lost leader left running are known: they are adopted as the current attempt,
+   * nothing restarts, and the coordinator takes over once every task executor confirmed (see {@link
+   * #adopted}). With none running, the first attempt is deployed from the checkpoints.
+   */
+  private synchronized void onOffer(RunningAttempt offer, Throwable error) {
+    if (ended) {
+      return; // suspended meanwhile: the tasks are left to the next leader
+    }
+    if (error != null) {
+      LOG.warn(
+          "Job '{}': the subtasks left running cannot be found ({}); it recovers from its"
+              + " checkpoints",
+          graph.jobName(),
+          error.toString());
+    }
+    if (error != null || offer.isEmpty()) {
+      if (cancelRequested) {
+        end(Outcome.CANCELED, null, null);
+        return;
+      }
+      try {
+        deployFromCheckpoints();
+      } catch (RuntimeException e) {
+        failure = e;
+        end(Outcome.FAILED, "Job '" + graph.jobName() + "' could not start: " + e.getMessage(), e);
+      }
+      return;
+    }
+    attempt = offer.attempt();
+    List<ExecutionAttemptId> all = new ArrayList<>();
+    Set<CheckpointCoordinator.TaskKey> keys = new HashSet<>();
+    for (JobVertex vertex : graph.vertices()) {
+      for (int i = 0; i < vertex.getParallelism(); i++) {
+        all.add(new ExecutionAttemptId(jobId, vertex.getIndex(), i, attempt));
+        keys.add(new CheckpointCoordinator.TaskKey(vertex.getIndex(), i));
+      }
+    }
+    List<ExecutionAttemptId> missing =
+        all.stream().filter(t -> !offer.running().contains(t)).toList();
+    terminatedTasks = 0;
+    metrics.clear();
+    deployed = List.copyOf(all);
+    coordinator.setTasks(keys);
+    status = JobStatus.RUNNING;
+    LOG.info(
+        "Job '{}' ({}) adopts attempt {}: {} of its {} subtasks run",
+        graph.jobName(),
+        jobId,
+        attempt,
+        all.size() - missing.size(),
+        all.size());
+    int adopting = attempt;
+    var unused =
+        taskExecutor
+            .adopt(offer, all)
+            .whenCompleteAsync((v, e) -> adopted(adopting, missing, e), timer);
+  }
+
+  /**
+   * The task executors answered the adoption of attempt {@code adopting}: with every subtask there
+   * and confirmed, the coordinator takes over and the job goes on without a restart; otherwise the
+   * attempt is cancelled and the job recovers from its newest checkpoint, which costs no restart of
+   * the restart strategy.
+   */
+  private synchronized void adopted(
+      int adopting, List<ExecutionAttemptId> missing, Throwable error) {
+    if (ended || adopting != attempt || failure != null) {
+      return;
+    }
+    if (cancelRequested) {
+      deployed.forEach(taskExecutor::cancelTask); // cancel() came while the adoption was under way
+      return;
+    }
+    if (error != null || !missing.isEmpty()) {
+      String why =
+          error != null
+              ? String.valueOf(error.getMessage())
+              : "subtasks " + missing + " no longer run";
+      failAttempt(attempt, new AdoptionFailedException(graph.jobName(), attempt, why));
+      return;
+    }
+    LOG.info(
+        "Job '{}' ({}) adopted the {} running subtasks of attempt {}: nothing restarted",
+        graph.jobName(),
+        jobId,
+        deployed.size(),
+        attempt);
+    coordinator.takeOver();
+  }
+
+  /**
+   * The subtasks a lost leader left running cannot all be adopted: the job recovers from its newest
+   * checkpoint instead, as without adoption.
+   */
+  static final class AdoptionFailedException extends IllegalStateException {
+    private static final long serialVersionUID = 1L;
+
+    AdoptionFailedException(String jobName, int attempt, String why) {
+      super(
+          "Job '"
+              + jobName
+              + "' cannot adopt the running subtasks of attempt "
+              + attempt
+              + " ("
+              + why
+              + "): it recovers from its newest checkpoint");
+    }
+  }
+
+  /**
    * Deploys the first attempt: from the newest restorable checkpoint the completed-checkpoint store
    * recovered (a job a new leader took over), else from the checkpoint given at submission if any.
    */
-  synchronized void start() {
+  private void deployFromCheckpoints() {
     if (!coordinator.retained().isEmpty()) {
       RetainedCheckpoint recovered = newestRestorable();
       LOG.info(
@@ -438,6 +586,12 @@ final class Scheduler {
             failure);
         return;
       }
+      if (failure instanceof AdoptionFailedException) {
+        // Not a failure of the job: the running subtasks could not be kept, so it restores.
+        status = JobStatus.RESTARTING;
+        timer.execute(this::restart);
+        return;
+      }
       if (lastRestoredCheckpoint >= 0
           && CorruptCheckpointException.findIn(failure) == lastRestoredCheckpoint) {
         // The attempt failed restoring its checkpoint: falling back to an older one is not a
@@ -508,7 +662,8 @@ final class Scheduler {
       end(Outcome.CANCELED, null, null);
       return;
     }
-    attempt++;
+    // Above the adopted attempt, and in this leader's range of attempt numbers.
+    attempt = Math.max(attempt + 1, firstAttempt);
     restarts++;
     Throwable previousFailure = failure;
     failure = null;
@@ -596,6 +751,7 @@ final class Scheduler {
       // Waiting for a restart: nothing runs, end now.
       onAttemptEnded();
     }
+    // While reconciling, the offer decides: what was offered is adopted and then cancelled.
   }
 
   private void end(Outcome outcome, String message, Throwable cause) {

@@ -82,6 +82,9 @@ public abstract class StreamTask implements Runnable {
    */
   private final TaskLifecycle lifecycle = new TaskLifecycle();
 
+  /** The newest checkpoint the operators were told completed; mailbox thread only. */
+  private long lastNotifiedComplete = -1;
+
   protected StreamTask(
       JobGraph graph,
       JobVertex vertex,
@@ -422,6 +425,12 @@ public abstract class StreamTask implements Runnable {
   public void notifyCheckpointCompleteAsync(long checkpointId, boolean isFinal) {
     mailbox.put(
         () -> {
+          if (checkpointId <= lastNotifiedComplete) {
+            // A new leader that adopted this task notifies the newest checkpoint again, in case
+            // the lost leader's notification never came: once is what operators see.
+            return;
+          }
+          lastNotifiedComplete = checkpointId;
           notifyCheckpointComplete(checkpointId);
           lifecycle.on(new TaskLifecycle.CheckpointCompleted(isFinal));
         });

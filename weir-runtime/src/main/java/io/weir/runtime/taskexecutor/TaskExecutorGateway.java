@@ -1,7 +1,9 @@
 package io.weir.runtime.taskexecutor;
 
 import io.weir.runtime.checkpoint.CheckpointOptions;
+import io.weir.runtime.graph.JobGraph;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * What the job master asks of a task executor. In one process these are method calls on {@link
@@ -40,4 +42,25 @@ public interface TaskExecutorGateway {
    * released.
    */
   void releaseJob(String jobId);
+
+  /**
+   * The subtasks of job {@code jobId} that a lost job master left running and that task executors
+   * offer to this one (high availability): known once every subtask of {@code graph} is accounted
+   * for, one of them has ended, or the wait for offers is over. In one process nothing outlives a
+   * job master, so the default is {@link RunningAttempt#NONE}.
+   */
+  default CompletableFuture<RunningAttempt> runningAttempt(JobGraph graph, String jobId) {
+    return CompletableFuture.completedFuture(RunningAttempt.NONE);
+  }
+
+  /**
+   * Takes over {@code tasks}, every subtask of the attempt {@code offered} names: their calls and
+   * reports go to this job master from now on, and those not in {@code offered.running()} count as
+   * not deployed. Completes once every task executor that runs some confirmed that it still holds
+   * them for adoption; fails, naming the task executor, when one no longer does.
+   */
+  default CompletableFuture<Void> adopt(RunningAttempt offered, List<ExecutionAttemptId> tasks) {
+    return CompletableFuture.failedFuture(
+        new UnsupportedOperationException("this task executor offers no running subtasks"));
+  }
 }

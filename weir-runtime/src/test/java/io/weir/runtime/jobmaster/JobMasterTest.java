@@ -21,9 +21,12 @@ import io.weir.runtime.checkpoint.CompletedCheckpointStore;
 import io.weir.runtime.graph.JobGraph;
 import io.weir.runtime.graph.JobGraphBuilder;
 import io.weir.runtime.task.TaskState;
+import io.weir.runtime.taskexecutor.ExecutionAttemptId;
+import io.weir.runtime.taskexecutor.RunningAttempt;
 import io.weir.runtime.taskexecutor.TaskDeploymentDescriptor;
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
@@ -248,6 +251,156 @@ class JobMasterTest {
               assertThat(t.restore().checkpointId()).isEqualTo(newest);
             });
     await().atMost(WAIT).until(() -> recovery.newest().checkpointId() > lastId);
+    second.cancel().get(20, TimeUnit.SECONDS);
+  }
+
+  /** What a job master left when it was suspended with checkpoints completed and one pending. */
+  private record Suspended(
+      JobID jobId,
+      SharedRecovery recovery,
+      long newest,
+      long lastId,
+      List<ExecutionAttemptId> running) {}
+
+  /**
+   * Runs a job with checkpoints until two completed, lets one more be triggered that never
+   * completes, and suspends its job master as a deposed leader's is.
+   */
+  private Suspended runUntilSuspendedWithACheckpointInFlight() throws Exception {
+    SharedRecovery recovery = new SharedRecovery();
+    JobID jobId = JobID.generate();
+    tasks.acknowledgeCheckpoints();
+    JobMaster first =
+        jobMaster(
+            JobMasterTest::checkpointEvery10Ms, new JobMaster.Setup(jobId, recovery, 0), tasks);
+    awaitAttempts(1);
+    await()
+        .atMost(WAIT)
+        .until(() -> recovery.newest() != null && recovery.newest().checkpointId() >= 2);
+    tasks.stopAcknowledging();
+    long newest = recovery.newest().checkpointId();
+    await().atMost(WAIT).until(() -> recovery.lastId.get() > newest);
+    first.suspend("testing: another job master leads");
+    return new Suspended(
+        jobId,
+        recovery,
+        recovery.newest().checkpointId(),
+        recovery.lastId.get(),
+        tasks.latest().stream().map(TaskDeploymentDescriptor::id).toList());
+  }
+
+  @Test
+  void aJobMasterTakingOverAJobAdoptsItsRunningSubtasksAndNotifiesTheNewestCheckpointAgain()
+      throws Exception {
+    Suspended before = runUntilSuspendedWithACheckpointInFlight();
+    TestingTaskExecutorGateway next = new TestingTaskExecutorGateway();
+    next.offer(new RunningAttempt(0, Set.copyOf(before.running()), Set.of()));
+    next.acknowledgeCheckpoints();
+
+    JobMaster second =
+        jobMaster(
+            JobMasterTest::checkpointEvery10Ms,
+            new JobMaster.Setup(before.jobId(), before.recovery(), 1000, true),
+            next);
+    await()
+        .atMost(WAIT)
+        .until(
+            () ->
+                next.completedNotifications.size() == 4
+                    && next.completedNotifications.values().stream()
+                        .allMatch(ids -> ids.get(ids.size() - 1) > before.lastId()));
+
+    assertThat(next.deployments)
+        .as("nothing deployed: the running subtasks were adopted")
+        .isEmpty();
+    assertThat(next.adoptions).hasSize(1);
+    assertThat(next.adoptions.get(0)).containsExactlyInAnyOrderElementsOf(before.running());
+    for (ExecutionAttemptId task : before.running()) {
+      assertThat(next.completedNotifications.get(task))
+          .as("the newest recorded checkpoint is notified again first, then only newer ones")
+          .startsWith(before.newest())
+          .doesNotHaveDuplicates();
+      assertThat(next.abortedNotifications.get(task))
+          .as("the checkpoint in flight when the leader was lost is aborted")
+          .contains(before.lastId());
+    }
+    assertThat(second.getJobStatus().get()).isEqualTo(JobStatus.RUNNING);
+    second.cancel().get(20, TimeUnit.SECONDS);
+    assertThat(next.cancelled).containsExactlyInAnyOrderElementsOf(before.running());
+    assertThat(second.getJobStatus().get()).isEqualTo(JobStatus.CANCELED);
+  }
+
+  @Test
+  void aJobMasterThatCannotAdoptEverySubtaskCancelsThemAndRestoresWithoutSpendingARestart()
+      throws Exception {
+    Suspended before = runUntilSuspendedWithACheckpointInFlight();
+    ExecutionAttemptId lost = before.running().get(0);
+    Set<ExecutionAttemptId> offered = new java.util.HashSet<>(before.running());
+    offered.remove(lost);
+    TestingTaskExecutorGateway next = new TestingTaskExecutorGateway();
+    next.offer(new RunningAttempt(0, offered, Set.of(lost)));
+
+    JobMaster second =
+        jobMaster(
+            JobMasterTest::checkpointEvery10Ms,
+            new JobMaster.Setup(before.jobId(), before.recovery(), 1000, true),
+            next);
+    await().atMost(WAIT).until(() -> next.latest().size() == 4);
+
+    assertThat(next.cancelled).containsExactlyInAnyOrderElementsOf(before.running());
+    assertThat(next.latest())
+        .allSatisfy(
+            t -> {
+              assertThat(t.id().attempt()).isEqualTo(1000);
+              assertThat(t.restore().checkpointId()).isEqualTo(before.newest());
+            });
+    // The restart strategy allows one restart: the failed adoption did not spend it.
+    next.end(next.latest().get(0).id(), TaskState.FAILED, new IllegalStateException("boom"));
+    await().atMost(WAIT).until(() -> next.latest().get(0).id().attempt() == 1001);
+    assertThat(second.getJobStatus().get()).isNotEqualTo(JobStatus.FAILED);
+    second.cancel().get(20, TimeUnit.SECONDS);
+  }
+
+  @Test
+  void anAdoptionATaskExecutorRefusesFallsBackToTheNewestCheckpoint() throws Exception {
+    Suspended before = runUntilSuspendedWithACheckpointInFlight();
+    TestingTaskExecutorGateway next = new TestingTaskExecutorGateway();
+    next.offer(new RunningAttempt(0, Set.copyOf(before.running()), Set.of()));
+    next.refuseAdoption(new IllegalStateException("testing: the grace period expired"));
+
+    JobMaster second =
+        jobMaster(
+            JobMasterTest::checkpointEvery10Ms,
+            new JobMaster.Setup(before.jobId(), before.recovery(), 1000, true),
+            next);
+    await().atMost(WAIT).until(() -> next.latest().size() == 4);
+
+    assertThat(next.cancelled).containsExactlyInAnyOrderElementsOf(before.running());
+    assertThat(next.latest())
+        .allSatisfy(t -> assertThat(t.restore().checkpointId()).isEqualTo(before.newest()));
+    second.cancel().get(20, TimeUnit.SECONDS);
+  }
+
+  @Test
+  void aJobMasterTakingOverAJobOfWhichNothingRunsDeploysItFromItsNewestCheckpoint()
+      throws Exception {
+    Suspended before = runUntilSuspendedWithACheckpointInFlight();
+    TestingTaskExecutorGateway next = new TestingTaskExecutorGateway();
+
+    JobMaster second =
+        jobMaster(
+            JobMasterTest::checkpointEvery10Ms,
+            new JobMaster.Setup(before.jobId(), before.recovery(), 1000, true),
+            next);
+    await().atMost(WAIT).until(() -> next.latest().size() == 4);
+
+    assertThat(next.adoptions).isEmpty();
+    assertThat(next.latest())
+        .allSatisfy(
+            t -> {
+              assertThat(t.id().attempt()).isEqualTo(1000);
+              assertThat(t.restore().checkpointId()).isEqualTo(before.newest());
+            });
     second.cancel().get(20, TimeUnit.SECONDS);
   }
 

@@ -1,14 +1,17 @@
 package io.weir.runtime.jobmaster;
 
 import io.weir.runtime.checkpoint.CheckpointOptions;
+import io.weir.runtime.graph.JobGraph;
 import io.weir.runtime.task.TaskState;
 import io.weir.runtime.taskexecutor.ExecutionAttemptId;
+import io.weir.runtime.taskexecutor.RunningAttempt;
 import io.weir.runtime.taskexecutor.TaskDeploymentDescriptor;
 import io.weir.runtime.taskexecutor.TaskExecutorGateway;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
@@ -40,10 +43,28 @@ final class TestingTaskExecutorGateway implements TaskExecutorGateway {
   /** Subtasks deployed and not yet reported ended. */
   final Set<ExecutionAttemptId> live = ConcurrentHashMap.newKeySet();
 
+  /** Subtasks ever deployed or adopted here. */
+  private final Set<ExecutionAttemptId> known = ConcurrentHashMap.newKeySet();
+
   /** Checkpoint ids notified complete, per subtask. */
   final Map<ExecutionAttemptId, List<Long>> completedNotifications = new ConcurrentHashMap<>();
 
   final List<String> released = new CopyOnWriteArrayList<>();
+
+  /** Checkpoint ids notified aborted, per subtask. */
+  final Map<ExecutionAttemptId, List<Long>> abortedNotifications = new ConcurrentHashMap<>();
+
+  /** Every subtask asked to cancel, in order. */
+  final List<ExecutionAttemptId> cancelled = new CopyOnWriteArrayList<>();
+
+  /** Every adoption: the subtasks of the attempt a job master took over. */
+  final List<List<ExecutionAttemptId>> adoptions = new CopyOnWriteArrayList<>();
+
+  /** What {@link #runningAttempt} answers: nothing runs, unless a test offers an attempt. */
+  private volatile RunningAttempt offer = RunningAttempt.NONE;
+
+  /** What {@link #adopt} answers: confirmed, unless a test says otherwise. */
+  private volatile Throwable refuseAdoption;
 
   private final Set<Long> acknowledged = ConcurrentHashMap.newKeySet();
 
@@ -70,6 +91,36 @@ final class TestingTaskExecutorGateway implements TaskExecutorGateway {
   /** Returns once every answer already under way (acknowledgement, end report) has been given. */
   void awaitAnswers() throws Exception {
     answers.submit(() -> {}).get();
+  }
+
+  /** Offers {@code running} to the next job master that asks for the running subtasks. */
+  void offer(RunningAttempt running) {
+    offer = running;
+  }
+
+  /** The next adoption is refused with {@code why}. */
+  void refuseAdoption(Throwable why) {
+    refuseAdoption = why;
+  }
+
+  /** The subtasks of the newest attempt, deployed or adopted. */
+  List<ExecutionAttemptId> current() {
+    List<ExecutionAttemptId> newest = new ArrayList<>();
+    List<List<ExecutionAttemptId>> all = new ArrayList<>(adoptions);
+    deployments.forEach(d -> all.add(d.stream().map(TaskDeploymentDescriptor::id).toList()));
+    int attempt = -1;
+    for (List<ExecutionAttemptId> ids : all) {
+      for (ExecutionAttemptId id : ids) {
+        if (id.attempt() > attempt) {
+          attempt = id.attempt();
+          newest.clear();
+        }
+        if (id.attempt() == attempt) {
+          newest.add(id);
+        }
+      }
+    }
+    return newest;
   }
 
   /** The subtasks of the newest deployment. */
@@ -118,6 +169,7 @@ final class TestingTaskExecutorGateway implements TaskExecutorGateway {
   public void submitTasks(List<TaskDeploymentDescriptor> tasks) {
     deployments.add(List.copyOf(tasks));
     tasks.forEach(t -> live.add(t.id()));
+    tasks.forEach(t -> known.add(t.id()));
   }
 
   @Override
@@ -128,9 +180,9 @@ final class TestingTaskExecutorGateway implements TaskExecutorGateway {
     }
     answers.execute(
         () -> {
-          for (TaskDeploymentDescriptor tdd : latest()) {
-            if (tdd.id().attempt() == task.attempt() && live.contains(tdd.id())) {
-              jobMaster.acknowledgeCheckpoint(tdd.id(), checkpointId, Map.of(), null);
+          for (ExecutionAttemptId id : current()) {
+            if (id.attempt() == task.attempt() && live.contains(id)) {
+              jobMaster.acknowledgeCheckpoint(id, checkpointId, Map.of(), null);
             }
           }
         });
@@ -145,11 +197,41 @@ final class TestingTaskExecutorGateway implements TaskExecutorGateway {
   }
 
   @Override
-  public void notifyCheckpointAborted(ExecutionAttemptId task, long checkpointId) {}
+  public void notifyCheckpointAborted(ExecutionAttemptId task, long checkpointId) {
+    abortedNotifications.computeIfAbsent(task, t -> new CopyOnWriteArrayList<>()).add(checkpointId);
+  }
 
   @Override
   public void cancelTask(ExecutionAttemptId task) {
-    end(task, TaskState.CANCELED, null);
+    cancelled.add(task);
+    if (!known.add(task)) {
+      end(task, TaskState.CANCELED, null);
+    } else {
+      // Never deployed here (a subtask of an adopted attempt that was not offered).
+      answers.execute(
+          () ->
+              jobMaster.taskTerminated(
+                  task,
+                  TaskState.CANCELED,
+                  null,
+                  new JobMasterGateway.TaskMetrics("vertex", 0, 0)));
+    }
+  }
+
+  @Override
+  public CompletableFuture<RunningAttempt> runningAttempt(JobGraph graph, String jobId) {
+    return CompletableFuture.supplyAsync(() -> offer, answers);
+  }
+
+  @Override
+  public CompletableFuture<Void> adopt(RunningAttempt offered, List<ExecutionAttemptId> tasks) {
+    adoptions.add(List.copyOf(tasks));
+    live.addAll(offered.running());
+    known.addAll(offered.running());
+    Throwable refused = refuseAdoption;
+    return refused == null
+        ? CompletableFuture.runAsync(() -> {}, answers)
+        : CompletableFuture.failedFuture(refused);
   }
 
   @Override
