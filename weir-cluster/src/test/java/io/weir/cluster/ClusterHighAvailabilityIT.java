@@ -26,14 +26,19 @@ import org.junit.jupiter.api.Test;
  * JobManager high availability on a real ZooKeeper server (Curator's {@link TestingServer}, in this
  * JVM), with JobManager and TaskManager processes: SIGKILL of the leading JobManager, twice, each
  * time replaced by a new standby, loses nothing and repeats nothing. The standby takes over, finds
- * the job in ZooKeeper and the storage directory, restores it from its newest recorded checkpoint
- * with checkpoint ids that go on rising, and the exactly-once file sink's output is exact.
+ * the job in ZooKeeper and the storage directory and adopts its running tasks, which never restart,
+ * with checkpoint ids that go on rising; when a TaskManager of the job died with the leader, it
+ * restores the job from its newest recorded checkpoint instead. The exactly-once file sink's output
+ * is exact either way.
  */
 class ClusterHighAvailabilityIT {
 
   private static TestingServer zooKeeper;
   private static TestCluster cluster;
   private static final List<TestCluster.JobManagerNode> jobManagers = new ArrayList<>();
+
+  /** The settings of every process. */
+  private static final Map<String, String> settings = new HashMap<>();
 
   /** JobManagers stopped with SIGSTOP: asked nothing while they sleep. */
   private static final Set<TestCluster.JobManagerNode> paused = ConcurrentHashMap.newKeySet();
@@ -45,14 +50,17 @@ class ClusterHighAvailabilityIT {
             new InstanceSpec(
                 Files.createTempDirectory("zookeeper-").toFile(), -1, -1, -1, true, -1, 200, -1),
             true);
-    Map<String, String> settings = new HashMap<>();
     settings.put(ClusterOptions.HEARTBEAT_INTERVAL.key(), "250");
-    settings.put(ClusterOptions.HEARTBEAT_TIMEOUT.key(), "3000");
+    // Longer than a leader stays paused in these tests: woken, it still counts its TaskManagers
+    // alive and calls them (which refuse it), rather than dropping them unasked.
+    settings.put(ClusterOptions.HEARTBEAT_TIMEOUT.key(), "20000");
     settings.put("high-availability.type", "zookeeper");
     settings.put("high-availability.zookeeper.quorum", zooKeeper.getConnectString());
     settings.put("high-availability.cluster-id", "ha-it");
     settings.put("high-availability.zookeeper.client.session-timeout", "4 s");
     settings.put("high-availability.zookeeper.client.connection-timeout", "5 s");
+    // Long enough for a new leader to be elected (the session timeout) and adopt the tasks.
+    settings.put("high-availability.jobmanager-loss-grace", "10 s");
     cluster = new TestCluster("ha", settings);
     settings.put("high-availability.storageDir", cluster.dir.resolve("ha").toUri().toString());
     jobManagers.add(cluster.startAnotherJobManager());
@@ -175,13 +183,21 @@ class ClusterHighAvailabilityIT {
     return job(jm, jobId).path("state").asText();
   }
 
+  /** How many deployments of job {@code jobId} the TaskManagers started. */
+  private static long deployments(String jobId) {
+    Pattern started = Pattern.compile("Starting \\d+ tasks of job '[^']*' \\(" + jobId + "\\)");
+    return cluster.taskManagers.stream().mapToLong(tm -> count(started, tm.log())).sum();
+  }
+
   @Test
-  void killingTheLeaderTwiceLosesAndRepeatsNothing() throws Exception {
+  void killingTheLeaderTwiceLosesAndRepeatsNothingAndRestartsNoTask() throws Exception {
     ensureJobManagers(2);
     TestCluster.JobManagerNode leader = awaitLeader();
     Path out = cluster.dir.resolve("out-kills");
     long n = 45_000;
     String jobId = runKeyedCount(leader, out, n);
+    await().atMost(Duration.ofSeconds(60)).until(() -> deployments(jobId) > 0);
+    long deployed = deployments(jobId);
     TestCluster.JobManagerNode standby =
         jobManagers.stream().filter(jm -> jm != leader).findFirst().orElseThrow();
     assertThat(standby.client().get("/health").path("leader").asBoolean()).isFalse();
@@ -219,6 +235,11 @@ class ClusterHighAvailabilityIT {
         assertThat(c.path("id").asLong()).as(checkpoints.toString()).isGreaterThan(killedAt);
       }
       lastId = latestCheckpoint(next, jobId);
+      // Step 2: the new leader adopted the tasks of the first attempt; none was redeployed.
+      assertThat(next.node().log())
+          .containsPattern(
+              "Job 'keyed-count' \\(" + jobId + "\\) adopted the \\d+ running subtasks");
+      assertThat(deployments(jobId)).as("no task restarted").isEqualTo(deployed);
     }
     TestCluster.JobManagerNode last = current;
     assertThat(awaitEnd(last, jobId)).isEqualTo("FINISHED");
@@ -234,6 +255,41 @@ class ClusterHighAvailabilityIT {
             Pattern.compile("Leading with .*: 0 job\\(s\\) to recover were found"),
             Duration.ofSeconds(60));
     assertThat(after.client().get("/jobs").toString()).doesNotContain(jobId);
+  }
+
+  @Test
+  void killingTheLeaderWithATaskManagerOfTheJobRestoresItFromItsNewestCheckpoint()
+      throws Exception {
+    ensureJobManagers(2);
+    TestCluster.JobManagerNode leader = awaitLeader();
+    Path out = cluster.dir.resolve("out-leader-and-taskmanager");
+    long n = 30_000;
+    String jobId = runKeyedCountPastItsFirstCheckpoints(leader, out, n);
+    Pattern started = Pattern.compile("Starting \\d+ tasks of job '[^']*' \\(" + jobId + "\\)");
+    TestCluster.Node host =
+        cluster.taskManagers.stream()
+            .filter(tm -> count(started, tm.log()) > 0)
+            .findFirst()
+            .orElseThrow();
+
+    leader.node().process.destroyForcibly().waitFor();
+    host.process.destroyForcibly().waitFor();
+    jobManagers.remove(leader);
+    cluster.taskManagers.remove(host);
+    jobManagers.add(cluster.startAnotherJobManager());
+    cluster.taskManagers.add(cluster.startTaskManagerAt(null, 2, settings));
+
+    // Whatever the surviving TaskManager offers cannot make the whole job: once its offer is in,
+    // or the grace period is over, the new leader restores the job (step 1).
+    TestCluster.JobManagerNode next = awaitLeader();
+    next.node()
+        .awaitLog(
+            Pattern.compile(
+                "Job 'keyed-count' recovers from its checkpoint \\d+"
+                    + "|Job 'keyed-count' cannot adopt the running subtasks"),
+            Duration.ofSeconds(60));
+    assertThat(awaitEnd(next, jobId)).isEqualTo("FINISHED");
+    TestCluster.assertKeyedCountExactlyOnce(out, n);
   }
 
   @Test
@@ -255,9 +311,22 @@ class ClusterHighAvailabilityIT {
           .atMost(Duration.ofSeconds(90))
           .pollInterval(Duration.ofMillis(100))
           .until(() -> job(taking, jobId) != null && latestCheckpoint(taking, jobId) > 0);
+      // With ZooKeeper away, the woken leader cannot learn that it was deposed (its connection
+      // is only suspended, which it tolerates): it goes on calling the TaskManagers.
+      zooKeeper.stop();
     } finally {
+      refusedBefore = refusedCalls();
       TestCluster.signal("CONT", leader.node());
       paused.remove(leader);
+    }
+    try {
+      // Back within the session timeout (4 s), so the new leader keeps its session.
+      await()
+          .atMost(Duration.ofSeconds(3))
+          .pollInterval(Duration.ofMillis(20))
+          .until(() -> refusedCalls() > refusedBefore);
+    } finally {
+      zooKeeper.restart();
     }
     long firstOfNext = firstCompletedCheckpoint(next.node().log(), jobId);
 
@@ -273,22 +342,24 @@ class ClusterHighAvailabilityIT {
     assertThat(leads(leader)).isFalse();
 
     // Nothing it did after the takeover counted: every checkpoint it completed is older than the
-    // new leader's first, and whatever it sent the TaskManagers after waking was refused.
+    // new leader's first, and what it sent the TaskManagers after waking was refused.
     Matcher completed =
         Pattern.compile("Completed checkpoint (\\d+) of job " + jobId).matcher(leader.node().log());
     while (completed.find()) {
       assertThat(Long.parseLong(completed.group(1))).isLessThan(firstOfNext);
     }
-    long refused =
-        cluster.taskManagers.stream()
-            .mapToLong(
-                tm ->
-                    Pattern.compile("Refused \\w+ of the leader of epoch")
-                        .matcher(tm.log())
-                        .results()
-                        .count())
-            .sum();
-    System.out.println("Calls of a deposed leader that the TaskManagers refused: " + refused);
+    System.out.println(
+        "Calls of the deposed leader that the TaskManagers refused: "
+            + (refusedCalls() - refusedBefore));
+  }
+
+  /** {@link #refusedCalls} when the paused leader was woken. */
+  private static volatile long refusedBefore;
+
+  /** Calls of a deposed leader the TaskManagers refused. */
+  private static long refusedCalls() {
+    Pattern refused = Pattern.compile("Refused \\w+ of the leader of epoch");
+    return cluster.taskManagers.stream().mapToLong(tm -> count(refused, tm.log())).sum();
   }
 
   @Test

@@ -109,7 +109,9 @@ public final class HighAvailabilityOptions {
           .defaultValue(Duration.ofSeconds(30))
           .withDescription(
               "How long a TaskManager that lost its leader keeps the tasks running for a new"
-                  + " leader to adopt them (Weir's; not used yet; bare numbers are ms).");
+                  + " leader to adopt them, and how long a new leader waits for the TaskManagers to"
+                  + " offer a job's tasks before it restores the job from its checkpoint instead"
+                  + " (Weir's; 0 s turns adoption off; bare numbers are ms).");
 
   private HighAvailabilityOptions() {}
 

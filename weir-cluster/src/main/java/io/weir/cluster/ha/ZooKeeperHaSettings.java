@@ -91,7 +91,15 @@ public record ZooKeeperHaSettings(
     Duration session = positive(conf, ZOOKEEPER_SESSION_TIMEOUT, problems);
     Duration connection = positive(conf, ZOOKEEPER_CONNECTION_TIMEOUT, problems);
     Duration retryWait = positive(conf, ZOOKEEPER_RETRY_WAIT, problems);
-    Duration grace = positive(conf, JOBMANAGER_LOSS_GRACE, problems);
+    Duration grace = conf.get(JOBMANAGER_LOSS_GRACE);
+    if (grace.isNegative()) {
+      problems.add(
+          JOBMANAGER_LOSS_GRACE.key()
+              + " is "
+              + grace
+              + ": give a duration such as 30 s, or 0 s to restore jobs instead of adopting their"
+              + " tasks");
+    }
     int retries = conf.get(ZOOKEEPER_MAX_RETRY_ATTEMPTS);
     if (retries < 0) {
       problems.add(ZOOKEEPER_MAX_RETRY_ATTEMPTS.key() + " is " + retries + ": give 0 or more");

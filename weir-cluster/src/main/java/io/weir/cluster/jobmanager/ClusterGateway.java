@@ -3,6 +3,7 @@ package io.weir.cluster.jobmanager;
 import com.google.common.util.concurrent.ListenableFuture;
 import io.grpc.Status;
 import io.weir.cluster.client.JobProgram;
+import io.weir.cluster.rpc.AdoptTasksRequest;
 import io.weir.cluster.rpc.CancelTaskRequest;
 import io.weir.cluster.rpc.JobPayload;
 import io.weir.cluster.rpc.Messages;
@@ -15,6 +16,7 @@ import io.weir.cluster.rpc.TriggerCheckpointRequest;
 import io.weir.cluster.rpc.VertexLocations;
 import io.weir.runtime.checkpoint.CheckpointOptions;
 import io.weir.runtime.checkpoint.TaskRestore;
+import io.weir.runtime.graph.JobGraph;
 import io.weir.runtime.graph.JobVertex;
 import io.weir.runtime.graph.PlanDescription;
 import io.weir.runtime.jobmaster.JobMasterGateway;
@@ -23,17 +25,21 @@ import io.weir.runtime.storage.DeploymentSerializer;
 import io.weir.runtime.storage.StorageReference;
 import io.weir.runtime.task.TaskState;
 import io.weir.runtime.taskexecutor.ExecutionAttemptId;
+import io.weir.runtime.taskexecutor.RunningAttempt;
 import io.weir.runtime.taskexecutor.TaskDeploymentDescriptor;
 import io.weir.runtime.taskexecutor.TaskExecutorGateway;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -57,6 +63,13 @@ public final class ClusterGateway implements TaskExecutorGateway {
   private final JobProgram program;
   private final TaskManagerRegistry registry;
   private final long slotWaitMillis;
+
+  /**
+   * High availability: how long to wait for the TaskManagers to offer the running tasks of a job
+   * taken over from a lost leader (the grace period they keep them for).
+   */
+  private final Duration adoptionWait;
+
   private final JobMasterGateway jobMaster;
   private final ExecutorService reporter;
 
@@ -88,10 +101,12 @@ public final class ClusterGateway implements TaskExecutorGateway {
       JobProgram program,
       TaskManagerRegistry registry,
       long slotWaitMillis,
+      Duration adoptionWait,
       JobMasterGateway jobMaster) {
     this.program = program;
     this.registry = registry;
     this.slotWaitMillis = slotWaitMillis;
+    this.adoptionWait = adoptionWait;
     this.jobMaster = jobMaster;
     this.reporter =
         Executors.newSingleThreadExecutor(
@@ -528,6 +543,129 @@ public final class ClusterGateway implements TaskExecutorGateway {
           }
         },
         Runnable::run);
+  }
+
+  /**
+   * The job's subtasks that the registered TaskManagers offer (see {@link #offered}): as soon as
+   * every subtask is accounted for or one has ended, else once {@link #adoptionWait} is over.
+   */
+  @Override
+  public CompletableFuture<RunningAttempt> runningAttempt(JobGraph graph, String jobId) {
+    jobName = graph.jobName();
+    vertexNames = graph.vertices().stream().map(JobVertex::getName).toList();
+    int subtasks = graph.vertices().stream().mapToInt(JobVertex::getParallelism).sum();
+    CompletableFuture<RunningAttempt> result = new CompletableFuture<>();
+    Runnable check =
+        () -> {
+          RunningAttempt offered = offered(jobId);
+          if (offered.running().size() + offered.ended().size() >= subtasks
+              || !offered.ended().isEmpty()) {
+            result.complete(offered);
+          }
+        };
+    Runnable stopListening = registry.onRegistered(check);
+    check.run();
+    var unused =
+        CompletableFuture.runAsync(
+            () -> result.complete(offered(jobId)),
+            CompletableFuture.delayedExecutor(adoptionWait.toMillis(), TimeUnit.MILLISECONDS));
+    return result.whenComplete((r, e) -> stopListening.run());
+  }
+
+  /**
+   * The newest attempt of job {@code jobId} that the registered TaskManagers offer: its subtasks
+   * they run and those that ended; {@link RunningAttempt#NONE} when none runs.
+   */
+  private RunningAttempt offered(String jobId) {
+    Set<ExecutionAttemptId> running = new HashSet<>();
+    Set<ExecutionAttemptId> ended = new HashSet<>();
+    for (TaskManagerRegistry.TaskManager tm : registry.taskManagers()) {
+      tm.offered.stream().filter(t -> t.jobId().equals(jobId)).forEach(running::add);
+      tm.offeredEnded.stream().filter(t -> t.jobId().equals(jobId)).forEach(ended::add);
+    }
+    int attempt = running.stream().mapToInt(ExecutionAttemptId::attempt).max().orElse(-1);
+    if (attempt < 0) {
+      return RunningAttempt.NONE;
+    }
+    running.removeIf(t -> t.attempt() != attempt);
+    ended.removeIf(t -> t.attempt() != attempt);
+    return new RunningAttempt(attempt, running, ended);
+  }
+
+  /**
+   * Takes over the offered subtasks as this job master's current attempt: they are placed where
+   * they run, hold their slots, and each TaskManager is asked to hand them over. Subtasks not
+   * offered count as waiting for slots, so cancelling them ends them at once.
+   */
+  @Override
+  public CompletableFuture<Void> adopt(RunningAttempt offered, List<ExecutionAttemptId> tasks) {
+    Map<TaskManagerRegistry.TaskManager, List<ExecutionAttemptId>> byTaskManager = new HashMap<>();
+    Set<ExecutionAttemptId> located = new HashSet<>();
+    for (TaskManagerRegistry.TaskManager tm : registry.taskManagers()) {
+      for (ExecutionAttemptId id : tm.offered) {
+        if (offered.running().contains(id) && located.add(id)) {
+          byTaskManager.computeIfAbsent(tm, k -> new ArrayList<>()).add(id);
+        }
+      }
+    }
+    String allocation = allocationId(tasks.get(0));
+    synchronized (this) {
+      open.addAll(tasks);
+      allocations.put(allocation, ConcurrentHashMap.newKeySet());
+      allocations.get(allocation).addAll(tasks);
+      byTaskManager.forEach((tm, ids) -> ids.forEach(id -> placed.put(id, tm)));
+    }
+    List<CompletableFuture<Void>> confirmations = new ArrayList<>();
+    byTaskManager.forEach(
+        (tm, ids) -> {
+          hosts.add(tm.id);
+          registry.adoptSlots(
+              allocation,
+              tm,
+              (int) ids.stream().mapToInt(ExecutionAttemptId::subtask).distinct().count());
+          confirmations.add(confirmAdoption(tm, offered));
+        });
+    if (located.size() < offered.running().size()) {
+      Set<ExecutionAttemptId> gone = new HashSet<>(offered.running());
+      gone.removeAll(located);
+      confirmations.add(
+          CompletableFuture.failedFuture(
+              new IllegalStateException("the TaskManagers running " + gone + " were lost")));
+    }
+    LOG.info(
+        "Job '{}' adopts attempt {}: {} running tasks on {}",
+        jobName,
+        offered.attempt(),
+        located.size(),
+        byTaskManager.keySet());
+    return CompletableFuture.allOf(confirmations.toArray(CompletableFuture[]::new));
+  }
+
+  private CompletableFuture<Void> confirmAdoption(
+      TaskManagerRegistry.TaskManager tm, RunningAttempt offered) {
+    CompletableFuture<Void> confirmed = new CompletableFuture<>();
+    String jobId = offered.running().iterator().next().jobId();
+    ListenableFuture<?> call =
+        tm.stub.adoptTasks(
+            AdoptTasksRequest.newBuilder().setJobId(jobId).setAttempt(offered.attempt()).build());
+    call.addListener(
+        () -> {
+          try {
+            call.get();
+            confirmed.complete(null);
+          } catch (Exception e) {
+            Status status = Status.fromThrowable(e.getCause() != null ? e.getCause() : e);
+            confirmed.completeExceptionally(
+                new IllegalStateException(
+                    tm
+                        + " did not hand over its tasks: "
+                        + (status.getDescription() != null
+                            ? status.getDescription()
+                            : status.getCode().toString())));
+          }
+        },
+        Runnable::run);
+    return confirmed;
   }
 
   @Override

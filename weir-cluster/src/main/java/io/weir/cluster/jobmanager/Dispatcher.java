@@ -20,6 +20,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -257,7 +258,7 @@ public final class Dispatcher {
     if (session != null) {
       checkRecoverable(graph);
       JobID jobId = recovered != null ? new JobID(recovered.jobId()) : JobID.generate();
-      setup = session.setup(jobId);
+      setup = session.setup(jobId, recovered != null);
       if (recovered == null) {
         try {
           session.jobSubmitted(
@@ -287,13 +288,14 @@ public final class Dispatcher {
         graph.configuration().contains(ClusterOptions.SLOT_REQUEST_TIMEOUT)
             ? graph.configuration().get(ClusterOptions.SLOT_REQUEST_TIMEOUT).toMillis()
             : options.get(ClusterOptions.SLOT_REQUEST_TIMEOUT).toMillis();
+    Duration adoptionWait = session != null ? session.adoptionWait() : Duration.ZERO;
     ClusterGateway[] gateway = new ClusterGateway[1];
     JobMaster master =
         new JobMaster(
             graph,
             setup,
             jm -> {
-              gateway[0] = new ClusterGateway(program, registry, slotWait, jm);
+              gateway[0] = new ClusterGateway(program, registry, slotWait, adoptionWait, jm);
               return gateway[0];
             });
     String id = master.getJobID().toString();

@@ -24,6 +24,7 @@ import io.weir.runtime.taskexecutor.ExecutionAttemptId;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -66,7 +67,9 @@ final class JobManagerRpc extends JobManagerServiceGrpc.JobManagerServiceImplBas
           request.getHost(),
           request.getPort(),
           request.getDataPort(),
-          request.getSlots());
+          request.getSlots(),
+          request.getRunningList().stream().map(Messages::fromProto).collect(Collectors.toSet()),
+          request.getEndedList().stream().map(Messages::fromProto).collect(Collectors.toSet()));
       response.onNext(
           RegisterTaskManagerResponse.newBuilder()
               .setAccepted(true)

@@ -15,6 +15,7 @@ import io.weir.runtime.checkpoint.CompletedCheckpointStore;
 import io.weir.runtime.jobmaster.JobMaster;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.LongFunction;
@@ -53,10 +54,24 @@ final class LeaderSession {
     return epoch;
   }
 
-  /** How a job master of this term is made for job {@code jobId}. */
-  JobMaster.Setup setup(JobID jobId) {
+  /**
+   * How a job master of this term is made for job {@code jobId}; one that {@code recovered} from an
+   * earlier leader adopts the tasks that leader left running, unless adoption is turned off.
+   */
+  JobMaster.Setup setup(JobID jobId, boolean recovered) {
     return new JobMaster.Setup(
-        jobId, checkpointRecovery(), Math.toIntExact(epoch.value() << ATTEMPT_BITS));
+        jobId,
+        checkpointRecovery(),
+        Math.toIntExact(epoch.value() << ATTEMPT_BITS),
+        recovered && !adoptionWait().isZero());
+  }
+
+  /**
+   * How long a job master of this term waits for the TaskManagers to offer the tasks of a job it
+   * took over: as long as they keep them ({@code high-availability.jobmanager-loss-grace}).
+   */
+  Duration adoptionWait() {
+    return services.settings().jobManagerLossGrace();
   }
 
   private CheckpointRecoveryFactory checkpointRecovery() {

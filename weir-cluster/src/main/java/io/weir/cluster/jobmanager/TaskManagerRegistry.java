@@ -10,12 +10,14 @@ import io.weir.cluster.rpc.LeaderEpochFence;
 import io.weir.cluster.rpc.Secrets;
 import io.weir.cluster.rpc.TaskManagerServiceGrpc;
 import io.weir.cluster.rpc.TaskManagerStatus;
+import io.weir.runtime.taskexecutor.ExecutionAttemptId;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ScheduledExecutorService;
@@ -52,6 +54,15 @@ public final class TaskManagerRegistry implements AutoCloseable {
     final ManagedChannel channel;
     final TaskManagerServiceGrpc.TaskManagerServiceFutureStub stub;
     final Map<String, Integer> slotsByAllocation = new LinkedHashMap<>();
+
+    /**
+     * High availability: the subtasks it kept running for this leader to adopt when it registered,
+     * and those of the same jobs that had ended.
+     */
+    final Set<ExecutionAttemptId> offered;
+
+    final Set<ExecutionAttemptId> offeredEnded;
+
     volatile long lastHeard = System.nanoTime();
     volatile TaskManagerStatus status = TaskManagerStatus.getDefaultInstance();
     volatile boolean lost;
@@ -62,9 +73,13 @@ public final class TaskManagerRegistry implements AutoCloseable {
         int port,
         int dataPort,
         int slots,
+        Set<ExecutionAttemptId> offered,
+        Set<ExecutionAttemptId> offeredEnded,
         String secret,
         LongSupplier epoch) {
       this.id = id;
+      this.offered = Set.copyOf(offered);
+      this.offeredEnded = Set.copyOf(offeredEnded);
       this.host = host;
       this.port = port;
       this.dataPort = dataPort;
@@ -125,6 +140,7 @@ public final class TaskManagerRegistry implements AutoCloseable {
   private final Map<String, TaskManager> taskManagers = new LinkedHashMap<>();
   private final List<Request> pending = new ArrayList<>();
   private final List<BiConsumer<TaskManager, String>> lostListeners = new CopyOnWriteArrayList<>();
+  private final List<Runnable> registrationListeners = new CopyOnWriteArrayList<>();
 
   private final boolean spreadOut;
 
@@ -150,18 +166,55 @@ public final class TaskManagerRegistry implements AutoCloseable {
     lostListeners.add(listener);
   }
 
-  /** Registers a TaskManager; one that registers again under its id replaces its old self. */
-  void register(String id, String host, int port, int dataPort, int slots) {
+  /**
+   * {@code listener} runs after every registration, until it is removed with the returned action.
+   */
+  Runnable onRegistered(Runnable listener) {
+    registrationListeners.add(listener);
+    return () -> registrationListeners.remove(listener);
+  }
+
+  /**
+   * Registers a TaskManager; one that registers again under its id replaces its old self. Under
+   * high availability it offers {@code offered}, subtasks it kept running after it lost the
+   * previous leader ({@code offeredEnded}: those of the same jobs that ended meanwhile).
+   */
+  void register(
+      String id,
+      String host,
+      int port,
+      int dataPort,
+      int slots,
+      Set<ExecutionAttemptId> offered,
+      Set<ExecutionAttemptId> offeredEnded) {
     TaskManager previous;
-    TaskManager tm = new TaskManager(id, host, port, dataPort, slots, secret, leaderEpoch);
+    TaskManager tm =
+        new TaskManager(
+            id, host, port, dataPort, slots, offered, offeredEnded, secret, leaderEpoch);
     synchronized (this) {
       previous = taskManagers.put(id, tm);
     }
     if (previous != null) {
       lost(previous, "it registered again (it restarted or lost the JobManager)");
     }
-    LOG.info("TaskManager {} registered at {} with {} slots", id, tm.address(), slots);
+    LOG.info(
+        "TaskManager {} registered at {} with {} slots{}",
+        id,
+        tm.address(),
+        slots,
+        offered.isEmpty() ? "" : ", offering " + offered.size() + " running tasks");
     fulfil();
+    registrationListeners.forEach(Runnable::run);
+  }
+
+  /**
+   * Records that {@code allocationId} holds {@code slots} slots of {@code tm}: those of running
+   * tasks this leader adopted.
+   */
+  void adoptSlots(String allocationId, TaskManager tm, int slots) {
+    synchronized (tm) {
+      tm.slotsByAllocation.merge(allocationId, slots, Integer::sum);
+    }
   }
 
   /** A heartbeat from a TaskManager; false if it is not registered. */

@@ -41,6 +41,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -58,10 +59,26 @@ final class JobOnTaskManager implements JobMasterGateway {
   private final JobClassLoader loader;
   private final JobGraph graph;
   private final TaskExecutor executor;
-  private final JobManagerServiceGrpc.JobManagerServiceBlockingStub jobManager;
+
+  /** The leader's stub: whichever JobManager leads when a report goes out. */
+  private final Supplier<JobManagerServiceGrpc.JobManagerServiceBlockingStub> jobManager;
+
   private final ExecutorService outbox;
   private final Consumer<JobOnTaskManager> onClosed;
   private final Set<ExecutionAttemptId> running = ConcurrentHashMap.newKeySet();
+
+  /** Subtasks of the newest attempt here that ended. */
+  private final Set<ExecutionAttemptId> ended = ConcurrentHashMap.newKeySet();
+
+  /**
+   * Reports held back while the job waits for a new leader to adopt it (high availability), in
+   * order; null while a leader has the job.
+   */
+  private List<Runnable> held;
+
+  /** The epoch of the leader lost when the job was held. */
+  private long heldSince;
+
   private final Map<StorageReference, CheckpointStateReader> storages = new HashMap<>();
   private boolean released;
   private boolean closed;
@@ -74,7 +91,7 @@ final class JobOnTaskManager implements JobMasterGateway {
   JobOnTaskManager(
       JobPayload payload,
       Path jar,
-      JobManagerServiceGrpc.JobManagerServiceBlockingStub jobManager,
+      Supplier<JobManagerServiceGrpc.JobManagerServiceBlockingStub> jobManager,
       ExecutorService outbox,
       DataPlane dataPlane,
       Consumer<JobOnTaskManager> onClosed)
@@ -198,6 +215,8 @@ final class JobOnTaskManager implements JobMasterGateway {
     }
     synchronized (this) {
       released = false;
+      int attempt = descriptors.get(0).id().attempt();
+      ended.removeIf(t -> t.attempt() < attempt);
       descriptors.forEach(tdd -> running.add(tdd.id()));
     }
     LOG.info("Starting {} tasks of job '{}' ({})", descriptors.size(), graph.jobName(), jobId);
@@ -248,6 +267,60 @@ final class JobOnTaskManager implements JobMasterGateway {
     }
   }
 
+  /**
+   * The leader is lost (high availability): the tasks keep running and their reports are held back
+   * until a new leader adopts the job ({@link #adopt}) or the grace period ends ({@link
+   * #stopHolding}). False when the job is held already.
+   *
+   * @param lostEpoch the epoch of the leader that was lost
+   */
+  synchronized boolean hold(long lostEpoch) {
+    if (held != null) {
+      return false;
+    }
+    held = new ArrayList<>();
+    heldSince = lostEpoch;
+    return true;
+  }
+
+  /** Whether the job waits for a new leader to adopt it. */
+  synchronized boolean isHeld() {
+    return held != null;
+  }
+
+  /** The epoch of the leader lost when the job was held. */
+  synchronized long heldSince() {
+    return heldSince;
+  }
+
+  /** Subtasks of the newest attempt here that ended. */
+  Set<ExecutionAttemptId> ended() {
+    return Set.copyOf(ended);
+  }
+
+  /**
+   * A new leader takes over the held job's attempt {@code attempt}: the held reports go out to it,
+   * in order, and so does every report from now on. False when the job is not held (the grace
+   * period ended, or it was never held) or runs another attempt here.
+   */
+  synchronized boolean adopt(int attempt) {
+    if (held == null || running.stream().anyMatch(t -> t.attempt() != attempt)) {
+      return false;
+    }
+    held.forEach(outbox::execute);
+    held = null;
+    return true;
+  }
+
+  /** No new leader adopts the job: true if it was held, and its held reports are dropped. */
+  synchronized boolean stopHolding() {
+    if (held == null) {
+      return false;
+    }
+    held = null;
+    return true;
+  }
+
   void release() {
     LOG.info("Releasing job '{}' ({}); {} tasks still run", graph.jobName(), jobId, running.size());
     executor.releaseJob(jobId);
@@ -278,14 +351,21 @@ final class JobOnTaskManager implements JobMasterGateway {
   // JobManager
 
   private void send(String what, Runnable call) {
-    outbox.execute(
+    Runnable report =
         () -> {
           try {
             call.run();
           } catch (RuntimeException e) {
             LOG.warn("Could not tell the JobManager {}: {}", what, e.getMessage());
           }
-        });
+        };
+    synchronized (this) {
+      if (held != null) {
+        held.add(report); // for the leader that adopts the job
+        return;
+      }
+    }
+    outbox.execute(report);
   }
 
   @Override
@@ -303,7 +383,7 @@ final class JobOnTaskManager implements JobMasterGateway {
                     DeploymentSerializer.serializeStates(states)))
             .setStatistics(Messages.toProto(statistics))
             .build();
-    send("of checkpoint " + checkpointId + " by " + task, () -> jobManager.acknowledge(ack));
+    send("of checkpoint " + checkpointId + " by " + task, () -> jobManager.get().acknowledge(ack));
   }
 
   @Override
@@ -315,13 +395,16 @@ final class JobOnTaskManager implements JobMasterGateway {
             .setCause(Messages.toProto(cause))
             .build();
     send(
-        "that " + task + " declined checkpoint " + checkpointId, () -> jobManager.decline(decline));
+        "that " + task + " declined checkpoint " + checkpointId,
+        () -> jobManager.get().decline(decline));
   }
 
   @Override
   public void reachedEndOfInput(ExecutionAttemptId task) {
     EndOfInput end = EndOfInput.newBuilder().setTask(Messages.toProto(task)).build();
-    send("that " + task + " reached the end of its input", () -> jobManager.reachedEndOfInput(end));
+    send(
+        "that " + task + " reached the end of its input",
+        () -> jobManager.get().reachedEndOfInput(end));
   }
 
   @Override
@@ -339,8 +422,9 @@ final class JobOnTaskManager implements JobMasterGateway {
     }
     LOG.info("Task {} of job '{}' is {}", task, graph.jobName(), state);
     TaskStateUpdate message = update.build();
-    send("that " + task + " is " + state, () -> jobManager.updateTaskState(message));
+    send("that " + task + " is " + state, () -> jobManager.get().updateTaskState(message));
     running.remove(task);
+    ended.add(task);
     closeIfDone();
   }
 }

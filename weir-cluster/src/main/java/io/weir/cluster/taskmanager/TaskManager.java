@@ -8,6 +8,7 @@ import io.weir.cluster.ClusterOptions;
 import io.weir.cluster.StatusFile;
 import io.weir.cluster.data.DataTransport;
 import io.weir.cluster.data.NettyDataPlane;
+import io.weir.cluster.ha.HighAvailabilityOptions;
 import io.weir.cluster.ha.LeaderInfo;
 import io.weir.cluster.ha.LeaderRetrieval;
 import io.weir.cluster.ha.ZooKeeperHaServices;
@@ -32,6 +33,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.security.MessageDigest;
+import java.time.Duration;
 import java.util.HexFormat;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -49,7 +51,9 @@ import org.slf4j.LoggerFactory;
  * A TaskManager process: registers its slots with the JobManager (retrying with backoff while the
  * JobManager cannot be reached), heartbeats it, and runs the tasks it is sent, one {@link
  * JobOnTaskManager} per job. When the JobManager is lost or no longer knows it, it cancels its
- * tasks and registers again.
+ * tasks and registers again — except under high availability, where it keeps them running for
+ * {@code high-availability.jobmanager-loss-grace}, offers them to the next leader when it registers
+ * and hands them over when that leader adopts them ({@link #adopt}).
  */
 public final class TaskManager implements AutoCloseable {
 
@@ -82,6 +86,15 @@ public final class TaskManager implements AutoCloseable {
 
   /** Refuses calls of a leader older than the newest known (high availability). */
   private final LeaderEpochFence fence = new LeaderEpochFence();
+
+  /**
+   * How long tasks keep running for a new leader to adopt them once the leader is lost; zero
+   * without high availability, where no other JobManager could adopt them.
+   */
+  private Duration lossGrace = Duration.ZERO;
+
+  /** The epoch of the leader this TaskManager was pointed at last (high availability). */
+  private volatile long leaderEpoch;
 
   private final ScheduledExecutorService timer =
       Executors.newSingleThreadScheduledExecutor(daemon("weir-taskmanager-heartbeats"));
@@ -223,6 +236,7 @@ public final class TaskManager implements AutoCloseable {
   private void followLeader(ClusterOptions options) {
     try {
       haServices = ZooKeeperHaServices.connect(options.configuration());
+      lossGrace = haServices.settings().jobManagerLossGrace();
       leaderRetrieval =
           haServices.leaderRetrieval(
               leader ->
@@ -263,12 +277,14 @@ public final class TaskManager implements AutoCloseable {
         leader.rpcAddress(),
         leader.epoch());
     boolean first = channel == null;
+    long lost = leaderEpoch;
     connect(leader.rpcAddress(), hp.host(), hp.port());
+    leaderEpoch = leader.epoch();
     if (first) {
       int current = connection;
       register(1, 500, current);
     } else {
-      reconnect();
+      reconnect(lost);
     }
   }
 
@@ -308,17 +324,21 @@ public final class TaskManager implements AutoCloseable {
       return; // pointed at another JobManager meanwhile: its own loop registers
     }
     try {
+      RegisterTaskManagerRequest.Builder request =
+          RegisterTaskManagerRequest.newBuilder()
+              .setTaskManagerId(id)
+              .setHost(advertisedHost)
+              .setPort(server.getPort())
+              .setDataPort(dataPlane.port())
+              .setSlots(slots);
+      for (JobOnTaskManager job : jobsSnapshot()) {
+        if (job.isHeld()) {
+          job.running().forEach(t -> request.addRunning(Messages.toProto(t)));
+          job.ended().forEach(t -> request.addEnded(Messages.toProto(t)));
+        }
+      }
       RegisterTaskManagerResponse response =
-          jobManager
-              .withDeadlineAfter(10, TimeUnit.SECONDS)
-              .registerTaskManager(
-                  RegisterTaskManagerRequest.newBuilder()
-                      .setTaskManagerId(id)
-                      .setHost(advertisedHost)
-                      .setPort(server.getPort())
-                      .setDataPort(dataPlane.port())
-                      .setSlots(slots)
-                      .build());
+          jobManager.withDeadlineAfter(10, TimeUnit.SECONDS).registerTaskManager(request.build());
       if (!response.getAccepted()) {
         fatal.accept(
             "The JobManager at "
@@ -345,6 +365,12 @@ public final class TaskManager implements AutoCloseable {
                 "rpc.port", String.valueOf(server.getPort()),
                 "data.port", String.valueOf(dataPlane.port()),
                 "jobmanager", jobManagerAddress));
+      }
+      for (JobOnTaskManager job : jobsSnapshot()) {
+        if (job.isHeld() && job.heldSince() >= leaderEpoch) {
+          // Registered again with the leader it was lost from: that one restarts the job.
+          stopHolding(job, "the JobManager at " + jobManagerAddress + " leads as before");
+        }
       }
       var unused = timer.schedule(this::heartbeat, heartbeatInterval, TimeUnit.MILLISECONDS);
     } catch (RuntimeException e) {
@@ -387,42 +413,112 @@ public final class TaskManager implements AutoCloseable {
       lastHeardFromJobManager = System.nanoTime();
       if (!known) {
         LOG.warn(
-            "The JobManager at {} does not know this TaskManager (any more): cancelling its tasks"
-                + " and registering again",
+            "The JobManager at {} does not know this TaskManager (any more): registering again",
             jobManagerAddress);
-        reconnect();
+        reconnect(leaderEpoch);
         return;
       }
     } catch (RuntimeException e) {
       long silent = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - lastHeardFromJobManager);
       if (silent > heartbeatTimeout) {
         LOG.warn(
-            "The JobManager at {} is lost: nothing heard for {} ms ({} = {}); cancelling this"
-                + " TaskManager's tasks and registering again",
+            "The JobManager at {} is lost: nothing heard for {} ms ({} = {}); registering again",
             jobManagerAddress,
             silent,
             ClusterOptions.HEARTBEAT_TIMEOUT.key(),
             heartbeatTimeout);
-        reconnect();
+        reconnect(leaderEpoch);
         return;
       }
     }
     var unused = timer.schedule(this::heartbeat, heartbeatInterval, TimeUnit.MILLISECONDS);
   }
 
-  private void reconnect() {
+  /**
+   * The leader is lost, or no longer knows this TaskManager: registers again. Without high
+   * availability (or with a grace of zero) the tasks are cancelled; with it they keep running for a
+   * new leader to adopt, until the grace period ends.
+   */
+  private void reconnect(long lostEpoch) {
     registered = false;
+    boolean keep = haServices != null && !lossGrace.isZero();
     for (JobOnTaskManager job : jobsSnapshot()) {
-      synchronized (this) {
-        // A deployment of the next leader, for the same job, gets a new one with the new
-        // leader's stub, even while this one's cancelled tasks are still ending.
-        jobs.remove(job.jobId(), job);
+      if (keep && !job.running().isEmpty()) {
+        if (job.hold(lostEpoch)) {
+          LOG.info(
+              "Keeping the {} running tasks of job {} for the next leader to adopt, for up to {}"
+                  + " ({})",
+              job.running().size(),
+              job.jobId(),
+              lossGrace,
+              HighAvailabilityOptions.JOBMANAGER_LOSS_GRACE.key());
+          var unused =
+              timer.schedule(
+                  () ->
+                      stopHolding(
+                          job,
+                          "no leader adopted them within "
+                              + lossGrace
+                              + " ("
+                              + HighAvailabilityOptions.JOBMANAGER_LOSS_GRACE.key()
+                              + ")"),
+                  lossGrace.toMillis(),
+                  TimeUnit.MILLISECONDS);
+        }
+        continue;
       }
-      job.cancelAll();
-      job.release();
+      forget(job);
     }
     int current = connection;
     timer.execute(() -> register(1, 500, current));
+  }
+
+  /** Cancels the tasks of a held job that no leader adopts. */
+  private void stopHolding(JobOnTaskManager job, String why) {
+    if (job.stopHolding()) {
+      LOG.warn("Cancelling the tasks of job {}: {}", job.jobId(), why);
+      forget(job);
+    }
+  }
+
+  /** Cancels the job's tasks here and forgets it. */
+  private void forget(JobOnTaskManager job) {
+    synchronized (this) {
+      // A deployment of the next leader, for the same job, gets a new one, even while this one's
+      // cancelled tasks are still ending.
+      jobs.remove(job.jobId(), job);
+    }
+    job.cancelAll();
+    job.release();
+  }
+
+  /**
+   * A new leader takes over the tasks of attempt {@code attempt} of job {@code jobId} that this
+   * TaskManager kept for it.
+   *
+   * @throws IllegalStateException saying why it cannot: the job's tasks are no longer kept here
+   */
+  void adopt(String jobId, int attempt) {
+    JobOnTaskManager job = job(jobId);
+    if (job == null || !job.adopt(attempt)) {
+      throw new IllegalStateException(
+          "TaskManager "
+              + id
+              + " no longer keeps the tasks of attempt "
+              + attempt
+              + " of job "
+              + jobId
+              + " for adoption (they ended, or "
+              + HighAvailabilityOptions.JOBMANAGER_LOSS_GRACE.key()
+              + " = "
+              + lossGrace
+              + " ran out)");
+    }
+    LOG.info(
+        "The leader at {} adopted the {} running tasks of job {}",
+        jobManagerAddress,
+        job.running().size(),
+        jobId);
   }
 
   void heardFromJobManager() {
@@ -447,7 +543,7 @@ public final class TaskManager implements AutoCloseable {
     }
     Path jar = fetchJar(payload.getJarId());
     JobOnTaskManager job =
-        new JobOnTaskManager(payload, jar, jobManager, outbox, dataPlane, this::jobClosed);
+        new JobOnTaskManager(payload, jar, () -> jobManager, outbox, dataPlane, this::jobClosed);
     synchronized (this) {
       JobOnTaskManager raced = jobs.putIfAbsent(payload.getJobId(), job);
       return raced != null ? raced : job;

@@ -2,6 +2,7 @@ package io.weir.cluster.taskmanager;
 
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
+import io.weir.cluster.rpc.AdoptTasksRequest;
 import io.weir.cluster.rpc.CancelTaskRequest;
 import io.weir.cluster.rpc.Empty;
 import io.weir.cluster.rpc.JobManagerHeartbeat;
@@ -104,6 +105,17 @@ final class TaskManagerRpc extends TaskManagerServiceGrpc.TaskManagerServiceImpl
       job.release();
     }
     ok(response);
+  }
+
+  @Override
+  public void adoptTasks(AdoptTasksRequest request, StreamObserver<Empty> response) {
+    try {
+      taskManager.adopt(request.getJobId(), request.getAttempt());
+      ok(response);
+    } catch (IllegalStateException e) {
+      response.onError(
+          Status.FAILED_PRECONDITION.withDescription(e.getMessage()).asRuntimeException());
+    }
   }
 
   @Override
