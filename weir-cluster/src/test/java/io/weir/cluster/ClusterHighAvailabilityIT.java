@@ -183,6 +183,12 @@ class ClusterHighAvailabilityIT {
     return job(jm, jobId).path("state").asText();
   }
 
+  /** What a leader logs when it adopted the running tasks of job {@code jobId} (step 2). */
+  private static Pattern adopted(String jobId) {
+    return Pattern.compile(
+        "Job 'keyed-count' \\(" + jobId + "\\) adopted the \\d+ running subtasks");
+  }
+
   /** How many deployments of job {@code jobId} the TaskManagers started. */
   private static long deployments(String jobId) {
     Pattern started = Pattern.compile("Starting \\d+ tasks of job '[^']*' \\(" + jobId + "\\)");
@@ -236,9 +242,7 @@ class ClusterHighAvailabilityIT {
       }
       lastId = latestCheckpoint(next, jobId);
       // Step 2: the new leader adopted the tasks of the first attempt; none was redeployed.
-      assertThat(next.node().log())
-          .containsPattern(
-              "Job 'keyed-count' \\(" + jobId + "\\) adopted the \\d+ running subtasks");
+      assertThat(next.node().log()).containsPattern(adopted(jobId));
       assertThat(deployments(jobId)).as("no task restarted").isEqualTo(deployed);
     }
     TestCluster.JobManagerNode last = current;
@@ -396,6 +400,50 @@ class ClusterHighAvailabilityIT {
     assertThat(leads(leader)).isTrue();
     assertThat(leader.node().log()).doesNotContain("no longer leads");
     assertThat(job(leader, jobId).path("metrics").path("job.restarts").asLong()).isZero();
+  }
+
+  @Test
+  void zooKeeperAwayPastTheSessionTimeoutRestartsNoTask() throws Exception {
+    ensureJobManagers(2);
+    TestCluster.JobManagerNode leader = awaitLeader();
+    Path out = cluster.dir.resolve("out-zookeeper-long");
+    long n = 30_000;
+    String jobId = runKeyedCountPastItsFirstCheckpoints(leader, out, n);
+    long deployed = deployments(jobId);
+    Pattern suspended = Pattern.compile("The connection to ZooKeeper at \\S+ is suspended");
+    Pattern deposed = Pattern.compile("no longer leads");
+    Pattern completed = Pattern.compile("Completed checkpoint \\d+ of job " + jobId);
+    long suspendedBefore = count(suspended, leader.node().log());
+    long deposedBefore = count(deposed, leader.node().log());
+
+    zooKeeper.stop();
+    try {
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .pollInterval(Duration.ofMillis(50))
+          .until(() -> count(suspended, leader.node().log()) > suspendedBefore);
+      long completedWhileAway = count(completed, leader.node().log());
+      // Past the session timeout (4 s) the leader must assume its session is gone: it stops
+      // leading, and without a quorum no JobManager takes over.
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .pollInterval(Duration.ofMillis(50))
+          .until(() -> count(deposed, leader.node().log()) > deposedBefore);
+      assertThat(jobManagers.stream().filter(ClusterHighAvailabilityIT::leads)).isEmpty();
+      assertThat(count(completed, leader.node().log()))
+          .as("no checkpoint completes while its pointer cannot be recorded")
+          .isEqualTo(completedWhileAway);
+    } finally {
+      zooKeeper.restart();
+    }
+
+    // A leader is elected once ZooKeeper is back, within the TaskManagers' grace period: it adopts
+    // the tasks, which ran on all along.
+    TestCluster.JobManagerNode next = awaitLeader();
+    next.node().awaitLog(adopted(jobId), Duration.ofSeconds(60));
+    assertThat(awaitEnd(next, jobId)).isEqualTo("FINISHED");
+    TestCluster.assertKeyedCountExactlyOnce(out, n);
+    assertThat(deployments(jobId)).as("no task restarted").isEqualTo(deployed);
   }
 
   private static long count(Pattern pattern, String log) {

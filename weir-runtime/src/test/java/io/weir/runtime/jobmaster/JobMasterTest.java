@@ -221,20 +221,11 @@ class JobMasterTest {
   @Test
   void aJobMasterOfARecoveredJobRestoresTheNewestRecordedCheckpointAndGoesOnWithItsIds()
       throws Exception {
-    SharedRecovery recovery = new SharedRecovery();
-    JobID jobId = JobID.generate();
-    tasks.acknowledgeCheckpoints();
-    JobMaster first =
-        jobMaster(
-            JobMasterTest::checkpointEvery10Ms, new JobMaster.Setup(jobId, recovery, 0), tasks);
-    awaitAttempts(1);
-    await()
-        .atMost(WAIT)
-        .until(() -> recovery.newest() != null && recovery.newest().checkpointId() >= 2);
-    tasks.stopAcknowledging();
-    first.suspend("testing: another job master leads");
-    long newest = recovery.newest().checkpointId();
-    long lastId = recovery.lastId.get();
+    Suspended before = runUntilSuspendedWithACheckpointInFlight();
+    JobID jobId = before.jobId();
+    SharedRecovery recovery = before.recovery();
+    long newest = before.newest();
+    long lastId = before.lastId();
 
     TestingTaskExecutorGateway next = new TestingTaskExecutorGateway();
     next.acknowledgeCheckpoints();
