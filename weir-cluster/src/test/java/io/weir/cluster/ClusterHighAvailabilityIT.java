@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.weir.cluster.ha.ZooKeeperProxy;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,6 +19,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingServer;
+import org.apache.zookeeper.ZooDefs;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -59,6 +61,8 @@ class ClusterHighAvailabilityIT {
     settings.put("high-availability.cluster-id", "ha-it");
     settings.put("high-availability.zookeeper.client.session-timeout", "4 s");
     settings.put("high-availability.zookeeper.client.connection-timeout", "5 s");
+    // An operation on a lost connection gives up after about 3.5 s, not Flink's 35 s.
+    settings.put("high-availability.zookeeper.client.retry-wait", "500 ms");
     // Long enough for a new leader to be elected (the session timeout) and adopt the tasks.
     settings.put("high-availability.jobmanager-loss-grace", "10 s");
     cluster = new TestCluster("ha", settings);
@@ -186,7 +190,10 @@ class ClusterHighAvailabilityIT {
   /** What a leader logs when it adopted the running tasks of job {@code jobId} (step 2). */
   private static Pattern adopted(String jobId) {
     return Pattern.compile(
-        "Job 'keyed-count' \\(" + jobId + "\\) adopted the \\d+ running subtasks");
+        "Job 'keyed-count' \\("
+            + jobId
+            + "\\) adopted the \\d+ running subtasks .* the newest recorded checkpoint is"
+            + " (\\w+)");
   }
 
   /** How many deployments of job {@code jobId} the TaskManagers started. */
@@ -444,6 +451,50 @@ class ClusterHighAvailabilityIT {
     assertThat(awaitEnd(next, jobId)).isEqualTo("FINISHED");
     TestCluster.assertKeyedCountExactlyOnce(out, n);
     assertThat(deployments(jobId)).as("no task restarted").isEqualTo(deployed);
+  }
+
+  @Test
+  void aCheckpointWhoseRecordingWasLostOnTheWireIsCommittedByTheNextLeader() throws Exception {
+    // The leader reaches ZooKeeper through a proxy that drops the reply to its next transaction
+    // (a checkpoint's pointer: ZooKeeper applies it, the leader never hears) and then lets it
+    // reconnect no more. The standby and the TaskManagers reach ZooKeeper directly.
+    jobManagers.forEach(jm -> jm.node().process.destroyForcibly());
+    jobManagers.clear();
+    ZooKeeperProxy proxy = new ZooKeeperProxy(zooKeeper.getPort());
+    TestCluster.JobManagerNode leader =
+        cluster.startAnotherJobManager(
+            Map.of("high-availability.zookeeper.quorum", proxy.connectString()));
+    jobManagers.add(leader);
+    try {
+      assertThat(awaitLeader()).isSameAs(leader);
+      jobManagers.add(cluster.startAnotherJobManager());
+      Path out = cluster.dir.resolve("out-lost-reply");
+      long n = 30_000;
+      String jobId = runKeyedCountPastItsFirstCheckpoints(leader, out, n);
+
+      proxy.dropNextReplyTo(ZooDefs.OpCode.multi, true);
+      await().atMost(Duration.ofSeconds(60)).until(() -> proxy.droppedReplies() == 1);
+      Matcher unrecorded =
+          leader
+              .node()
+              .awaitLog(
+                  Pattern.compile("did not record checkpoint (\\d+)"), Duration.ofSeconds(60));
+      long lost = Long.parseLong(unrecorded.group(1));
+
+      // Its session expires; the standby leads, finds the pointer the server applied, adopts the
+      // tasks and notifies that checkpoint, whose transactions the sink commits now.
+      TestCluster.JobManagerNode next = awaitLeader();
+      assertThat(next).isNotSameAs(leader);
+      Matcher adoption = next.node().awaitLog(adopted(jobId), Duration.ofSeconds(60));
+      assertThat(adoption.group(1)).isEqualTo(String.valueOf(lost));
+      assertThat(awaitEnd(next, jobId)).isEqualTo("FINISHED");
+      TestCluster.assertKeyedCountExactlyOnce(out, n);
+    } finally {
+      // Cut off from ZooKeeper for good, it could never lead again: the next test starts another.
+      leader.node().process.destroyForcibly().waitFor();
+      jobManagers.remove(leader);
+      proxy.close();
+    }
   }
 
   private static long count(Pattern pattern, String log) {

@@ -175,9 +175,15 @@ final class TestCluster implements AutoCloseable {
    * not this cluster's {@link #jobManager} (high availability runs several).
    */
   JobManagerNode startAnotherJobManager() throws IOException {
+    return startAnotherJobManager(Map.of());
+  }
+
+  /** As {@link #startAnotherJobManager()}, with {@code overrides} over this cluster's settings. */
+  JobManagerNode startAnotherJobManager(Map<String, String> overrides) throws IOException {
     Path status = statusFile("jobmanager");
     List<String> args = new ArrayList<>(List.of("jobmanager"));
     args.addAll(settingArgs());
+    overrides.forEach((k, v) -> args.addAll(List.of("-D", k + "=" + v)));
     args.addAll(
         List.of(
             "-D", ClusterOptions.JM_PORT.key() + "=0",

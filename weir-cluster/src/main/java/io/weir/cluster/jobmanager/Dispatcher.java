@@ -146,6 +146,14 @@ public final class Dispatcher {
     registry.forgetAll();
   }
 
+  /**
+   * The epoch this JobManager leads with; 0 while it does not lead or without high availability.
+   */
+  public long leaderEpoch() {
+    LeaderSession session = leader;
+    return session == null ? 0 : session.epoch().value();
+  }
+
   private LeaderSession checkLeading() {
     LeaderSession session = leader;
     if (highAvailability && session == null) {

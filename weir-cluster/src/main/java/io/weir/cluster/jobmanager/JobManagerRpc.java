@@ -75,6 +75,7 @@ final class JobManagerRpc extends JobManagerServiceGrpc.JobManagerServiceImplBas
               .setAccepted(true)
               .setHeartbeatIntervalMillis(options.get(ClusterOptions.HEARTBEAT_INTERVAL).toMillis())
               .setHeartbeatTimeoutMillis(options.get(ClusterOptions.HEARTBEAT_TIMEOUT).toMillis())
+              .setLeaderEpoch(dispatcher.leaderEpoch())
               .build());
     }
     response.onCompleted();

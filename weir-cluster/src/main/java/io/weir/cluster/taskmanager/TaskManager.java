@@ -366,8 +366,12 @@ public final class TaskManager implements AutoCloseable {
                 "data.port", String.valueOf(dataPlane.port()),
                 "jobmanager", jobManagerAddress));
       }
+      if (response.getLeaderEpoch() > 0) {
+        fence.learn(response.getLeaderEpoch());
+        leaderEpoch = response.getLeaderEpoch();
+      }
       for (JobOnTaskManager job : jobsSnapshot()) {
-        if (job.isHeld() && job.heldSince() >= leaderEpoch) {
+        if (job.isHeld() && job.heldSince() >= response.getLeaderEpoch()) {
           // Registered again with the leader it was lost from: that one restarts the job.
           stopHolding(job, "the JobManager at " + jobManagerAddress + " leads as before");
         }

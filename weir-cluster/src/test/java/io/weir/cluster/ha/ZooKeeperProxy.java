@@ -18,7 +18,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * or drop the reply to the next request of one kind and close the connection (the request reached
  * the server and was applied; the client never hears so). No ZooKeeper code is replaced.
  */
-final class ZooKeeperProxy implements AutoCloseable {
+public final class ZooKeeperProxy implements AutoCloseable {
 
   private final ServerSocket listener;
   private final int serverPort;
@@ -29,7 +29,7 @@ final class ZooKeeperProxy implements AutoCloseable {
   private final AtomicBoolean refuseAfterDrop = new AtomicBoolean();
   private final Thread acceptor;
 
-  ZooKeeperProxy(int serverPort) throws IOException {
+  public ZooKeeperProxy(int serverPort) throws IOException {
     this.serverPort = serverPort;
     this.listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
     this.acceptor = new Thread(this::accept, "zookeeper-proxy");
@@ -38,7 +38,7 @@ final class ZooKeeperProxy implements AutoCloseable {
   }
 
   /** Where clients connect: {@code 127.0.0.1:port}. */
-  String connectString() {
+  public String connectString() {
     return "127.0.0.1:" + listener.getLocalPort();
   }
 
@@ -64,13 +64,13 @@ final class ZooKeeperProxy implements AutoCloseable {
   /**
    * As {@link #dropNextReplyTo(int)}; with {@code thenRefuse}, no connection gets through after.
    */
-  void dropNextReplyTo(int opCode, boolean thenRefuse) {
+  public void dropNextReplyTo(int opCode, boolean thenRefuse) {
     refuseAfterDrop.set(thenRefuse);
     dropReplyToOpCode.set(opCode);
   }
 
   /** How many replies were dropped. */
-  int droppedReplies() {
+  public int droppedReplies() {
     return droppedReplies.get();
   }
 

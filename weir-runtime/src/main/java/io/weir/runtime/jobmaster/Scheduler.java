@@ -295,12 +295,15 @@ final class Scheduler {
       failAttempt(attempt, new AdoptionFailedException(graph.jobName(), attempt, why));
       return;
     }
+    CompletedCheckpoint newest = coordinator.latestCompleted();
     LOG.info(
-        "Job '{}' ({}) adopted the {} running subtasks of attempt {}: nothing restarted",
+        "Job '{}' ({}) adopted the {} running subtasks of attempt {}: nothing restarted; the"
+            + " newest recorded checkpoint is {}",
         graph.jobName(),
         jobId,
         deployed.size(),
-        attempt);
+        attempt,
+        newest == null ? "none" : newest.checkpointId());
     coordinator.takeOver();
   }
 
