@@ -1,6 +1,7 @@
 package io.weir.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -42,6 +43,24 @@ class LocalSessionClusterTest {
       String savepoint = client.awaitSavepoint(jobId, trigger, () -> {});
       assertThat(Files.exists(Path.of(URI.create(savepoint)).resolve("_metadata"))).isTrue();
       assertThat(cluster.awaitSavepointOutcomesSent(jobId, Duration.ofSeconds(30))).isTrue();
+    }
+  }
+
+  @Test
+  void aRelativeSavepointDirectoryIsRefusedNamingTheField() throws Exception {
+    try (LocalSessionCluster cluster = new LocalSessionCluster(Map.of())) {
+      ClusterClient client =
+          new ClusterClient(HostPort.parse("127.0.0.1:" + cluster.restPort(), "address"), null);
+      String jobId = runUntilACheckpoint(client, 1_000_000);
+
+      assertThatThrownBy(() -> client.triggerSavepoint(jobId, "42"))
+          .hasMessageContaining("target-directory '42' is a relative path")
+          .hasMessageContaining("execution.checkpointing.savepoint-dir");
+      assertThatThrownBy(() -> client.stopWithSavepoint(jobId, "savepoints/here", false))
+          .hasMessageContaining("target-directory 'savepoints/here' is a relative path");
+      assertThat(Path.of("42")).doesNotExist();
+      assertThat(client.get("/jobs/" + jobId).path("state").asText()).isEqualTo("RUNNING");
+      client.cancel(jobId);
     }
   }
 

@@ -16,6 +16,9 @@ import java.util.stream.Collectors;
  */
 public final class RestRequest {
 
+  /** The largest JSON body a call may send (jar uploads are not JSON and have their own). */
+  static final int MAX_JSON_BYTES = 1 << 20;
+
   private final FullHttpRequest http;
   private final String path;
   private final Map<String, String> pathParameters;
@@ -44,9 +47,23 @@ public final class RestRequest {
   /**
    * The JSON body as {@code type}; an empty body is {@code {}}.
    *
-   * @throws RestException 400, naming the problem, when the body is not JSON of that shape
+   * @throws RestException 400, naming the problem, when the body is not JSON of that shape (a field
+   *     of another JSON type included); 413 when it is larger than {@link #MAX_JSON_BYTES}
    */
   public <T> T body(Class<T> type) {
+    int size = http.content().readableBytes();
+    if (size > MAX_JSON_BYTES) {
+      throw new RestException(
+          HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE,
+          "The body of "
+              + http.method()
+              + " "
+              + path
+              + " has "
+              + size
+              + " bytes; a JSON body may have at most "
+              + MAX_JSON_BYTES);
+    }
     String body = http.content().toString(StandardCharsets.UTF_8);
     try {
       return RestJson.MAPPER.readValue(body.isBlank() ? "{}" : body, type);

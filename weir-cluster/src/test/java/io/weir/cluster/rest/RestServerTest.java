@@ -125,6 +125,30 @@ class RestServerTest {
   }
 
   @Test
+  void aFieldOfAnotherJsonTypeIs400NotConverted() throws Exception {
+    // {"target-directory": 42} once wrote a savepoint into a directory "42".
+    HttpResponse<String> number = post("/jobs/abc/stop", "{\"targetDirectory\": 42}", SECRET);
+    assertThat(number.statusCode()).isEqualTo(400);
+    assertThat(number.body())
+        .startsWith(
+            "{\"errors\":[\"The body of POST /jobs/abc/stop is not the JSON expected at"
+                + " 'targetDirectory': ");
+    HttpResponse<String> flag = post("/jobs/abc/stop", "{\"targetDirectory\": true}", SECRET);
+    assertThat(flag.statusCode()).isEqualTo(400);
+    HttpResponse<String> text = post("/jobs/abc/stop", "{\"drain\": \"yes\"}", SECRET);
+    assertThat(text.statusCode()).isEqualTo(400);
+    assertThat(text.body()).contains("at 'drain'");
+  }
+
+  @Test
+  void aJsonBodyOverTheLimitIs413() throws Exception {
+    String big = "{\"targetDirectory\": \"/" + "x".repeat(RestRequest.MAX_JSON_BYTES) + "\"}";
+    HttpResponse<String> response = post("/jobs/abc/stop", big, SECRET);
+    assertThat(response.statusCode()).isEqualTo(413);
+    assertThat(response.body()).contains("a JSON body may have at most 1048576");
+  }
+
+  @Test
   void aChangeWithoutTheSecretIs401BeforeRouting() throws Exception {
     HttpResponse<String> response = post("/nowhere", "{}", "wrong");
     assertThat(response.statusCode()).isEqualTo(401);

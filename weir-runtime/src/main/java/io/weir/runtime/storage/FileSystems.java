@@ -240,6 +240,16 @@ public final class FileSystems {
   }
 
   /**
+   * Whether {@code pathOrUri} names one place wherever it is read: a URI with a scheme ({@code
+   * hdfs://}, {@code s3://}, {@code file:/}) or an absolute path, not a path relative to some
+   * process's working directory.
+   */
+  public static boolean isAbsolute(String pathOrUri) {
+    String text = pathOrUri.trim();
+    return SCHEME.matcher(text).matches() || (!text.isEmpty() && Path.of(text).isAbsolute());
+  }
+
+  /**
    * What a user gave as a location, {@code file:///var/weir}, {@code hdfs://nn/weir} or {@code
    * /var/weir} or {@code relative/dir}, as a URI.
    */

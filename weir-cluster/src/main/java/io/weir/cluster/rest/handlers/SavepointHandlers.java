@@ -2,6 +2,7 @@ package io.weir.cluster.rest.handlers;
 
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
+import io.weir.api.config.CheckpointingOptions;
 import io.weir.cluster.jobmanager.Dispatcher;
 import io.weir.cluster.rest.AbstractRestHandler;
 import io.weir.cluster.rest.RestException;
@@ -11,6 +12,7 @@ import io.weir.cluster.rest.messages.SavepointTriggerRequest;
 import io.weir.cluster.rest.messages.StopWithSavepointRequest;
 import io.weir.cluster.rest.messages.TriggerResponse;
 import io.weir.cluster.rpc.WeirMessages;
+import io.weir.runtime.storage.FileSystems;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CancellationException;
@@ -68,6 +70,26 @@ final class SavepointHandlers {
       this.dispatcher = dispatcher;
       this.triggers = triggers;
     }
+
+    /**
+     * The {@code target-directory} a call names: null (the job's own savepoint directory) or a
+     * place every process reads alike.
+     *
+     * @throws RestException 400 for a relative path, which would land wherever the JobManager and
+     *     each TaskManager happen to run
+     */
+    static String targetDirectory(String dir) {
+      if (dir != null && !FileSystems.isAbsolute(dir)) {
+        throw new RestException(
+            HttpResponseStatus.BAD_REQUEST,
+            "target-directory '"
+                + dir
+                + "' is a relative path: give an absolute path or a URI every TaskManager"
+                + " reaches (hdfs://..., s3://..., file:///...), or leave it out for the job's "
+                + CheckpointingOptions.SAVEPOINT_DIRECTORY.key());
+      }
+      return dir;
+    }
   }
 
   /** {@code POST /jobs/:jobid/savepoints}: a savepoint, and with {@code cancel-job} a cancel. */
@@ -80,7 +102,7 @@ final class SavepointHandlers {
     public TriggerResponse handle(RestRequest request) {
       Dispatcher.Job job = JobLookup.find(dispatcher, request.pathParameter("jobid"));
       SavepointTriggerRequest body = request.body(SavepointTriggerRequest.class);
-      String dir = body.targetDirectory();
+      String dir = targetDirectory(body.targetDirectory());
       LOG.info(
           "Savepoint of job '{}' ({}) into {} on request of {}",
           job.name(),
@@ -114,7 +136,9 @@ final class SavepointHandlers {
           request.remoteAddress());
       return new TriggerResponse(
           triggers.register(
-              job.id(), job.master().stopWithSavepoint(body.targetDirectory(), body.drain())));
+              job.id(),
+              job.master()
+                  .stopWithSavepoint(targetDirectory(body.targetDirectory()), body.drain())));
     }
   }
 

@@ -1,6 +1,7 @@
 package io.weir.cluster.rest.messages;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 
 /**
  * {@code POST /jobs/:jobid/stop}, Flink's fields.
@@ -10,4 +11,6 @@ import com.fasterxml.jackson.annotation.JsonInclude;
  * @param drain whether to end the job's input (event time to its end) before the savepoint
  */
 public record StopWithSavepointRequest(
-    @JsonInclude(JsonInclude.Include.NON_NULL) String targetDirectory, boolean drain) {}
+    @JsonInclude(JsonInclude.Include.NON_NULL) @JsonDeserialize(using = JsonStringOnly.class)
+        String targetDirectory,
+    boolean drain) {}
