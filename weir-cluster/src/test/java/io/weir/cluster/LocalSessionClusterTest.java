@@ -65,6 +65,61 @@ class LocalSessionClusterTest {
   }
 
   @Test
+  void theRestApiServesFlinksPathsForTheClusterAJobItsPlanAndItsCheckpoints() throws Exception {
+    try (LocalSessionCluster cluster = new LocalSessionCluster(Map.of())) {
+      ClusterClient client =
+          new ClusterClient(HostPort.parse("127.0.0.1:" + cluster.restPort(), "address"), null);
+      String jobId = runUntilACheckpoint(client, 1_000_000);
+
+      JsonNode overview = client.get("/overview");
+      assertThat(overview.path("jobs-running").asInt()).as(overview.toString()).isEqualTo(1);
+      assertThat(overview.path("slots-total").asInt()).isPositive();
+      assertThat(overview.has("flink-version")).isTrue();
+      assertThat(client.get("/config").path("refresh-interval").asLong()).isPositive();
+      JsonNode settings = client.get("/jobmanager/config");
+      assertThat(settings.isArray()).isTrue();
+      settings.forEach(e -> assertThat(e.has("key") && e.has("value")).isTrue());
+
+      JsonNode jars = client.get("/jars");
+      // The newest first: the jar this test uploaded (the upload directory may hold older ones).
+      assertThat(jars.path("files").get(0).path("name").asText()).isEqualTo("job.jar");
+      assertThat(jars.path("files").get(0).path("id").asText()).hasSize(64);
+
+      JsonNode plan = client.get("/jobs/" + jobId + "/plan").path("plan");
+      assertThat(plan.path("jid").asText()).isEqualTo(jobId);
+      JsonNode nodes = plan.path("nodes");
+      assertThat(nodes.size()).isGreaterThan(1);
+      JsonNode last = nodes.get(nodes.size() - 1);
+      assertThat(last.path("inputs").get(0).path("ship_strategy").asText()).isEqualTo("HASH");
+
+      JsonNode config = client.get("/jobs/" + jobId + "/config");
+      assertThat(config.path("execution-config").path("job-parallelism").asInt()).isEqualTo(1);
+      JsonNode checkpointing = client.get("/jobs/" + jobId + "/checkpoints/config");
+      assertThat(checkpointing.path("mode").asText()).isEqualTo("exactly_once");
+      assertThat(checkpointing.path("interval").asLong()).isEqualTo(300);
+      assertThat(checkpointing.path("checkpoint_storage").asText()).contains("checkpoints");
+
+      long id =
+          client
+              .get("/jobs/" + jobId + "/checkpoints")
+              .path("latest")
+              .path("completed")
+              .path("id")
+              .asLong();
+      JsonNode details = client.get("/jobs/" + jobId + "/checkpoints/details/" + id);
+      assertThat(details.path("id").asLong()).isEqualTo(id);
+      assertThat(details.path("status").asText()).isEqualTo("COMPLETED");
+      assertThatThrownBy(() -> client.get("/jobs/" + jobId + "/checkpoints/details/999999"))
+          .hasMessageContaining("has no statistics of checkpoint 999999");
+      assertThatThrownBy(() -> client.get("/jobs/" + jobId + "/checkpoints/details/latest"))
+          .hasMessageContaining("'latest' is no checkpoint id");
+      assertThatThrownBy(() -> client.get("/taskmanagers/nobody"))
+          .hasMessageContaining("No TaskManager nobody is registered");
+      client.cancel(jobId);
+    }
+  }
+
+  @Test
   void aJobsEndTimeAndDurationAreServedAsFlinksAre() throws Exception {
     try (LocalSessionCluster cluster = new LocalSessionCluster(Map.of())) {
       ClusterClient client =

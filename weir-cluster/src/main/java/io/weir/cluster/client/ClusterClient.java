@@ -147,6 +147,11 @@ public final class ClusterClient {
     return send(
             request("/jars/upload")
                 .header("Content-Type", "application/x-java-archive")
+                .header(
+                    "Content-Disposition",
+                    "attachment; filename=\""
+                        + jar.getFileName().toString().replace("\"", "")
+                        + "\"")
                 .POST(HttpRequest.BodyPublishers.ofFile(jar))
                 .build(),
             JarUploadResponse.class)

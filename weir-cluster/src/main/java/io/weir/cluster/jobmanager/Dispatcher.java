@@ -162,8 +162,13 @@ public final class Dispatcher {
     return session;
   }
 
-  JarStore jars() {
+  public JarStore jars() {
     return jars;
+  }
+
+  /** This JobManager's settings. */
+  public ClusterOptions options() {
+    return options;
   }
 
   public String upload(InputStream in, String name) throws IOException {

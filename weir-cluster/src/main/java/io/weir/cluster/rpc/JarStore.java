@@ -2,13 +2,17 @@ package io.weir.cluster.rpc;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.security.DigestInputStream;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.UUID;
 import java.util.jar.JarInputStream;
 import java.util.regex.Pattern;
@@ -57,7 +61,31 @@ public final class JarStore {
     }
     String id = HexFormat.of().formatHex(sha.digest());
     Files.move(tmp, path(id), StandardCopyOption.REPLACE_EXISTING);
+    if (name != null && !name.isBlank()) {
+      Files.writeString(dir.resolve(id + ".name"), name);
+    }
     return id;
+  }
+
+  /** A stored jar: its id, the name it was uploaded with, and when. */
+  public record StoredJar(String id, String name, long uploadedMillis) {}
+
+  /** Every jar stored here, the newest first. */
+  public List<StoredJar> list() throws IOException {
+    List<StoredJar> jars = new ArrayList<>();
+    try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, "*.jar")) {
+      for (Path file : files) {
+        String id = file.getFileName().toString().replaceFirst("\\.jar$", "");
+        if (!valid(id)) {
+          continue;
+        }
+        Path nameFile = dir.resolve(id + ".name");
+        String name = Files.exists(nameFile) ? Files.readString(nameFile) : id + ".jar";
+        jars.add(new StoredJar(id, name, Files.getLastModifiedTime(file).toMillis()));
+      }
+    }
+    jars.sort(Comparator.comparingLong(StoredJar::uploadedMillis).reversed());
+    return jars;
   }
 
   public boolean contains(String id) {

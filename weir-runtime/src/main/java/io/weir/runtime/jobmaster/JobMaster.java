@@ -491,6 +491,11 @@ public final class JobMaster implements JobClient, JobMasterGateway {
   }
 
   /** The coordinator (with checkpointing off it only takes savepoints); for tests and the demo. */
+  /** The job's plan as it runs. */
+  public JobGraph graph() {
+    return graph;
+  }
+
   public CheckpointCoordinator coordinator() {
     return coordinator;
   }

@@ -61,11 +61,26 @@ final class JarHandlers {
         }
       } else {
         try (InputStream in = new ByteBufInputStream(http.content().retainedDuplicate(), true)) {
-          id = dispatcher.upload(in, "request body");
+          id = dispatcher.upload(in, fileName(http.headers().get("Content-Disposition")));
         }
       }
       return new JarUploadResponse(id + ".jar", id, "success");
     }
+  }
+
+  /**
+   * The file name a raw upload gives in its {@code Content-Disposition} header ({@code attachment;
+   * filename="job.jar"}), else "request body".
+   */
+  static String fileName(String disposition) {
+    if (disposition != null) {
+      java.util.regex.Matcher m =
+          java.util.regex.Pattern.compile("filename=\"?([^\";]+)\"?").matcher(disposition);
+      if (m.find()) {
+        return java.nio.file.Path.of(m.group(1).strip()).getFileName().toString();
+      }
+    }
+    return "request body";
   }
 
   /** {@code POST /jars/:jarid/run}: runs the jar's program, which submits its job. */

@@ -9,14 +9,15 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * The JobManager's REST API with Flink's paths: {@code POST /jars/upload}, {@code POST
- * /jars/:jarid/run}, {@code GET /jobs}, {@code GET /jobs/overview}, {@code GET /jobs/:jobid},
- * {@code GET /jobs/:jobid/exceptions}, {@code GET /jobs/:jobid/checkpoints}, {@code PATCH
- * /jobs/:jobid} or {@code POST /jobs/:jobid/cancel}, {@code POST /jobs/:jobid/savepoints}, {@code
- * POST /jobs/:jobid/stop} and {@code GET /jobs/:jobid/savepoints/:triggerid} (asynchronous, as
- * Flink's: the POST answers a {@code request-id} to poll), {@code GET /taskmanagers}; and the
- * probes {@code GET /health} and {@code GET /health/leader} (see {@link HealthHandlers}). Under
- * high availability a standby answers 503 on every path but the probes.
+ * The JobManager's REST API with Flink's paths (the list is in docs/rest-api.md): {@code POST
+ * /jars/upload}, {@code GET /jars}, {@code POST /jars/:jarid/run}, {@code GET /jobs}, {@code GET
+ * /jobs/overview}, {@code GET /jobs/:jobid}, {@code GET /jobs/:jobid/exceptions}, {@code GET
+ * /jobs/:jobid/checkpoints}, {@code PATCH /jobs/:jobid} or {@code POST /jobs/:jobid/cancel}, {@code
+ * POST /jobs/:jobid/savepoints}, {@code POST /jobs/:jobid/stop} and {@code GET
+ * /jobs/:jobid/savepoints/:triggerid} (asynchronous, as Flink's: the POST answers a {@code
+ * request-id} to poll), {@code GET /taskmanagers}; and the probes {@code GET /health} and {@code
+ * GET /health/leader} (see {@link HealthHandlers}). Under high availability a standby answers 503
+ * on every path but the probes.
  */
 public final class JobManagerEndpoints {
 
@@ -38,7 +39,16 @@ public final class JobManagerEndpoints {
             new SavepointHandlers.Trigger(dispatcher, triggers),
             new SavepointHandlers.Stop(dispatcher, triggers),
             new SavepointHandlers.Status(dispatcher, triggers),
-            new TaskManagersHandler(registry));
+            new TaskManagersHandler(registry),
+            new InfoHandlers.Overview(dispatcher, registry),
+            new InfoHandlers.Config(dispatcher),
+            new InfoHandlers.JobManagerConfig(dispatcher),
+            new InfoHandlers.Jars(dispatcher),
+            new InfoHandlers.TaskManagerDetails(dispatcher, registry),
+            new InfoHandlers.JobConfig(dispatcher),
+            new InfoHandlers.Plan(dispatcher),
+            new InfoHandlers.CheckpointSettings(dispatcher),
+            new InfoHandlers.CheckpointDetails(dispatcher));
     List<RestHandler> handlers = new ArrayList<>();
     handlers.add(new HealthHandlers.Alive(dispatcher));
     handlers.add(new HealthHandlers.Leader(dispatcher));

@@ -23,18 +23,22 @@ final class TaskManagersHandler extends AbstractRestHandler {
   public TaskManagersResponse handle(RestRequest request) {
     List<TaskManagersResponse.TaskManagerInfo> infos = new ArrayList<>();
     for (TaskManagerRegistry.TaskManager tm : registry.taskManagers()) {
-      TaskManagerStatus status = tm.status();
-      infos.add(
-          new TaskManagersResponse.TaskManagerInfo(
-              tm.id(),
-              tm.address(),
-              tm.slots(),
-              tm.freeSlots(),
-              status.getRunningList().stream().map(t -> Messages.fromProto(t).toString()).toList(),
-              List.copyOf(status.getLoadedJobsList()),
-              status.getOutputBuffers(),
-              status.getOutputBuffers() * status.getBufferSize()));
+      infos.add(info(tm));
     }
     return new TaskManagersResponse(infos);
+  }
+
+  /** {@code tm} as of its last heartbeat. */
+  static TaskManagersResponse.TaskManagerInfo info(TaskManagerRegistry.TaskManager tm) {
+    TaskManagerStatus status = tm.status();
+    return new TaskManagersResponse.TaskManagerInfo(
+        tm.id(),
+        tm.address(),
+        tm.slots(),
+        tm.freeSlots(),
+        status.getRunningList().stream().map(t -> Messages.fromProto(t).toString()).toList(),
+        List.copyOf(status.getLoadedJobsList()),
+        status.getOutputBuffers(),
+        status.getOutputBuffers() * status.getBufferSize());
   }
 }

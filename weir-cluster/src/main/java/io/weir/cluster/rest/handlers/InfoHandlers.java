@@ -1,0 +1,316 @@
+package io.weir.cluster.rest.handlers;
+
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.weir.api.CheckpointConfig;
+import io.weir.api.CheckpointingMode;
+import io.weir.api.ExternalizedCheckpointRetention;
+import io.weir.api.JobStatus;
+import io.weir.api.config.CheckpointingOptions;
+import io.weir.api.config.Configuration;
+import io.weir.api.config.CoreOptions;
+import io.weir.cluster.ClusterOptions;
+import io.weir.cluster.jobmanager.Dispatcher;
+import io.weir.cluster.jobmanager.TaskManagerRegistry;
+import io.weir.cluster.rest.AbstractRestHandler;
+import io.weir.cluster.rest.RestException;
+import io.weir.cluster.rest.RestRequest;
+import io.weir.cluster.rest.messages.CheckpointConfigInfo;
+import io.weir.cluster.rest.messages.CheckpointingStatistics;
+import io.weir.cluster.rest.messages.ClusterOverview;
+import io.weir.cluster.rest.messages.ConfigEntry;
+import io.weir.cluster.rest.messages.DashboardConfig;
+import io.weir.cluster.rest.messages.JarList;
+import io.weir.cluster.rest.messages.JobConfigInfo;
+import io.weir.cluster.rest.messages.JobPlan;
+import io.weir.cluster.rest.messages.TaskManagersResponse;
+import io.weir.runtime.graph.JobEdge;
+import io.weir.runtime.graph.JobGraph;
+import io.weir.runtime.graph.JobVertex;
+import io.weir.runtime.graph.StreamNode;
+import io.weir.runtime.recovery.RestartStrategies;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Random;
+import java.util.TimeZone;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+
+/**
+ * What an operator (or a dashboard) reads of the cluster and of a job beyond its status, with
+ * Flink's paths and fields: {@code /overview}, {@code /config}, {@code /jobmanager/config}, {@code
+ * GET /jars}, {@code /taskmanagers/:taskmanagerid}, and per job {@code /config}, {@code /plan},
+ * {@code /checkpoints/config} and {@code /checkpoints/details/:checkpointid}. The cluster secret is
+ * never shown.
+ */
+final class InfoHandlers {
+
+  /** How often a dashboard polls, in milliseconds (Flink's {@code web.refresh-interval}). */
+  private static final long REFRESH_MILLIS = 3000;
+
+  private static final String HIDDEN = "******";
+
+  private InfoHandlers() {}
+
+  /** Weir's version, as the jar's manifest has it. */
+  static String version() {
+    String version = Dispatcher.class.getPackage().getImplementationVersion();
+    return version != null ? version : "dev";
+  }
+
+  /** A GET handler of {@code path} over the dispatcher's jobs. */
+  private abstract static class Get extends AbstractRestHandler {
+    final Dispatcher dispatcher;
+
+    Get(Dispatcher dispatcher, String path) {
+      super(HttpMethod.GET, path);
+      this.dispatcher = dispatcher;
+    }
+  }
+
+  /** {@code GET /overview}: TaskManagers, slots, and jobs by state. */
+  static final class Overview extends Get {
+    private final TaskManagerRegistry registry;
+
+    Overview(Dispatcher dispatcher, TaskManagerRegistry registry) {
+      super(dispatcher, "/overview");
+      this.registry = registry;
+    }
+
+    @Override
+    public ClusterOverview handle(RestRequest request) {
+      List<TaskManagerRegistry.TaskManager> tms = registry.taskManagers();
+      Map<JobStatus, Long> byStatus =
+          dispatcher.jobs().stream()
+              .collect(Collectors.groupingBy(Dispatcher.Job::status, Collectors.counting()));
+      int running = 0;
+      for (Map.Entry<JobStatus, Long> e : byStatus.entrySet()) {
+        if (!e.getKey().isGloballyTerminalState() && e.getKey() != JobStatus.SUSPENDED) {
+          running += e.getValue().intValue();
+        }
+      }
+      return new ClusterOverview(
+          tms.size(),
+          tms.stream().mapToInt(TaskManagerRegistry.TaskManager::slots).sum(),
+          tms.stream().mapToInt(TaskManagerRegistry.TaskManager::freeSlots).sum(),
+          running,
+          byStatus.getOrDefault(JobStatus.FINISHED, 0L).intValue(),
+          byStatus.getOrDefault(JobStatus.CANCELED, 0L).intValue(),
+          byStatus.getOrDefault(JobStatus.FAILED, 0L).intValue(),
+          version());
+    }
+  }
+
+  /** {@code GET /config}: what a dashboard needs to know of this server. */
+  static final class Config extends Get {
+    Config(Dispatcher dispatcher) {
+      super(dispatcher, "/config");
+    }
+
+    @Override
+    public DashboardConfig handle(RestRequest request) {
+      TimeZone zone = TimeZone.getDefault();
+      return new DashboardConfig(
+          REFRESH_MILLIS,
+          ZoneId.systemDefault().getId(),
+          zone.getOffset(System.currentTimeMillis()),
+          version(),
+          new DashboardConfig.Features(true, true));
+    }
+  }
+
+  /** {@code GET /jobmanager/config}: this JobManager's settings, the secret hidden. */
+  static final class JobManagerConfig extends Get {
+    JobManagerConfig(Dispatcher dispatcher) {
+      super(dispatcher, "/jobmanager/config");
+    }
+
+    @Override
+    public List<ConfigEntry> handle(RestRequest request) {
+      return entries(dispatcher.options().configuration().toMap());
+    }
+  }
+
+  /** The settings as Flink lists them, sorted by key, the secret hidden. */
+  static List<ConfigEntry> entries(Map<String, String> settings) {
+    List<ConfigEntry> entries = new ArrayList<>();
+    new TreeMap<>(hideSecret(settings)).forEach((k, v) -> entries.add(new ConfigEntry(k, v)));
+    return entries;
+  }
+
+  private static Map<String, String> hideSecret(Map<String, String> settings) {
+    Map<String, String> shown = new TreeMap<>(settings);
+    shown.computeIfPresent(ClusterOptions.SECRET.key(), (k, v) -> HIDDEN);
+    return shown;
+  }
+
+  /** {@code GET /jars}: the jars uploaded here, newest first. */
+  static final class Jars extends Get {
+    Jars(Dispatcher dispatcher) {
+      super(dispatcher, "/jars");
+    }
+
+    @Override
+    public JarList handle(RestRequest request) {
+      try {
+        return new JarList(
+            "http://" + request.http().headers().get("Host", "127.0.0.1"),
+            dispatcher.jars().list().stream()
+                .map(j -> new JarList.JarFile(j.id(), j.name(), j.uploadedMillis()))
+                .toList());
+      } catch (IOException e) {
+        throw new UncheckedIOException("Cannot list the uploaded jars: " + e.getMessage(), e);
+      }
+    }
+  }
+
+  /** {@code GET /taskmanagers/:taskmanagerid}: one TaskManager as of its last heartbeat. */
+  static final class TaskManagerDetails extends Get {
+    private final TaskManagerRegistry registry;
+
+    TaskManagerDetails(Dispatcher dispatcher, TaskManagerRegistry registry) {
+      super(dispatcher, "/taskmanagers/:taskmanagerid");
+      this.registry = registry;
+    }
+
+    @Override
+    public TaskManagersResponse.TaskManagerInfo handle(RestRequest request) {
+      String id = request.pathParameter("taskmanagerid");
+      for (TaskManagerRegistry.TaskManager tm : registry.taskManagers()) {
+        if (tm.id().equals(id)) {
+          return TaskManagersHandler.info(tm);
+        }
+      }
+      throw new RestException(
+          HttpResponseStatus.NOT_FOUND,
+          "No TaskManager " + id + " is registered: list them with GET /taskmanagers");
+    }
+  }
+
+  /** {@code GET /jobs/:jobid/config}: how the job runs. */
+  static final class JobConfig extends Get {
+    JobConfig(Dispatcher dispatcher) {
+      super(dispatcher, "/jobs/:jobid/config");
+    }
+
+    @Override
+    public JobConfigInfo handle(RestRequest request) {
+      Dispatcher.Job job = JobLookup.find(dispatcher, request.pathParameter("jobid"));
+      Configuration conf = job.master().graph().configuration();
+      return new JobConfigInfo(
+          job.id(),
+          job.name(),
+          new JobConfigInfo.ExecutionConfig(
+              RestartStrategies.fromConfiguration(conf, new Random()).describe(),
+              conf.get(CoreOptions.DEFAULT_PARALLELISM),
+              conf.get(CoreOptions.OBJECT_REUSE),
+              hideSecret(conf.toMap())));
+    }
+  }
+
+  /** {@code GET /jobs/:jobid/plan}: the job's vertices and edges. */
+  static final class Plan extends Get {
+    Plan(Dispatcher dispatcher) {
+      super(dispatcher, "/jobs/:jobid/plan");
+    }
+
+    @Override
+    public JobPlan handle(RestRequest request) {
+      Dispatcher.Job job = JobLookup.find(dispatcher, request.pathParameter("jobid"));
+      JobGraph graph = job.master().graph();
+      List<JobPlan.Node> nodes = new ArrayList<>();
+      for (JobVertex vertex : graph.vertices()) {
+        List<JobPlan.Input> inputs = new ArrayList<>();
+        for (JobEdge edge : vertex.getInputs()) {
+          inputs.add(
+              new JobPlan.Input(
+                  inputs.size(),
+                  String.valueOf(edge.producer().getIndex()),
+                  edge.streamEdge()
+                      .partitioning()
+                      .getClass()
+                      .getSimpleName()
+                      .toUpperCase(Locale.ROOT)));
+        }
+        String chain =
+            vertex.getChain().stream().map(StreamNode::getName).collect(Collectors.joining(" -> "));
+        nodes.add(
+            new JobPlan.Node(
+                String.valueOf(vertex.getIndex()), vertex.getParallelism(), chain, chain, inputs));
+      }
+      return new JobPlan(new JobPlan.Plan(job.id(), job.name(), nodes));
+    }
+  }
+
+  /** {@code GET /jobs/:jobid/checkpoints/config}: how the job takes checkpoints. */
+  static final class CheckpointSettings extends Get {
+    CheckpointSettings(Dispatcher dispatcher) {
+      super(dispatcher, "/jobs/:jobid/checkpoints/config");
+    }
+
+    @Override
+    public CheckpointConfigInfo handle(RestRequest request) {
+      Dispatcher.Job job = JobLookup.find(dispatcher, request.pathParameter("jobid"));
+      Configuration conf = job.master().graph().configuration();
+      CheckpointConfig cc = new CheckpointConfig(conf);
+      return new CheckpointConfigInfo(
+          cc.getCheckpointingMode() == CheckpointingMode.EXACTLY_ONCE
+              ? "exactly_once"
+              : "at_least_once",
+          cc.isCheckpointingEnabled() ? cc.getCheckpointInterval().toMillis() : 0,
+          cc.getCheckpointTimeout().toMillis(),
+          cc.getMinPauseBetweenCheckpoints().toMillis(),
+          cc.getMaxConcurrentCheckpoints(),
+          new CheckpointConfigInfo.Externalization(
+              cc.isExternalizedCheckpointsEnabled(),
+              cc.getExternalizedCheckpointRetention()
+                  == ExternalizedCheckpointRetention.DELETE_ON_CANCELLATION),
+          conf.get(CheckpointingOptions.STATE_BACKEND),
+          cc.getCheckpointDirectory().orElse(cc.getCheckpointStorage()),
+          cc.isUnalignedCheckpointsEnabled(),
+          cc.getTolerableCheckpointFailureNumber(),
+          cc.getAlignedCheckpointTimeout().toMillis(),
+          cc.getNumRetainedCheckpoints());
+    }
+  }
+
+  /** {@code GET /jobs/:jobid/checkpoints/details/:checkpointid}: one checkpoint, per subtask. */
+  static final class CheckpointDetails extends Get {
+    CheckpointDetails(Dispatcher dispatcher) {
+      super(dispatcher, "/jobs/:jobid/checkpoints/details/:checkpointid");
+    }
+
+    @Override
+    public CheckpointingStatistics.Checkpoint handle(RestRequest request) {
+      Dispatcher.Job job = JobLookup.find(dispatcher, request.pathParameter("jobid"));
+      String raw = request.pathParameter("checkpointid");
+      long id;
+      try {
+        id = Long.parseLong(raw);
+      } catch (NumberFormatException e) {
+        throw new RestException(
+            HttpResponseStatus.BAD_REQUEST, "'" + raw + "' is no checkpoint id (a number)");
+      }
+      for (CheckpointingStatistics.Checkpoint c :
+          JobHandlers.checkpoints(job.master().getCheckpointStatistics()).history()) {
+        if (c.id() == id) {
+          return c;
+        }
+      }
+      throw new RestException(
+          HttpResponseStatus.NOT_FOUND,
+          "Job "
+              + job.id()
+              + " has no statistics of checkpoint "
+              + id
+              + " (it never ran, or is older than the history kept): list them with GET /jobs/"
+              + job.id()
+              + "/checkpoints");
+    }
+  }
+}
