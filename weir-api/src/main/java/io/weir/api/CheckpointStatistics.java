@@ -14,6 +14,8 @@ import java.util.List;
  * @param externalPath for a completed checkpoint, where it lives: the URI of its {@code chk-<n>}
  *     directory, which {@code execution.state-recovery.path} accepts to resume from it (with
  *     JobManager storage a name that only the running job knows); null otherwise
+ * @param savepoint true for a savepoint (triggered by a user, or a stop's)
+ * @param failureMessage for a failed one, why it was aborted; null otherwise
  */
 public record CheckpointStatistics(
     long checkpointId,
@@ -22,10 +24,33 @@ public record CheckpointStatistics(
     long endToEndDurationMillis,
     boolean unaligned,
     List<SubtaskCheckpointStatistics> subtasks,
-    String externalPath) {
+    String externalPath,
+    boolean savepoint,
+    String failureMessage) {
 
   public CheckpointStatistics {
     subtasks = List.copyOf(subtasks);
+  }
+
+  /** Statistics of a checkpoint (not a savepoint) that did not fail. */
+  public CheckpointStatistics(
+      long checkpointId,
+      Status status,
+      long triggerTimestamp,
+      long endToEndDurationMillis,
+      boolean unaligned,
+      List<SubtaskCheckpointStatistics> subtasks,
+      String externalPath) {
+    this(
+        checkpointId,
+        status,
+        triggerTimestamp,
+        endToEndDurationMillis,
+        unaligned,
+        subtasks,
+        externalPath,
+        false,
+        null);
   }
 
   /** Statistics of a checkpoint that has no external path (yet). */

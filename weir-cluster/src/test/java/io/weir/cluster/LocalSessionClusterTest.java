@@ -115,6 +115,18 @@ class LocalSessionClusterTest {
           .hasMessageContaining("'latest' is no checkpoint id");
       assertThatThrownBy(() -> client.get("/taskmanagers/nobody"))
           .hasMessageContaining("No TaskManager nobody is registered");
+
+      String trigger = client.triggerSavepoint(jobId, dir.resolve("sp").toString());
+      client.awaitSavepoint(jobId, trigger, () -> {});
+      JsonNode checkpoints = client.get("/jobs/" + jobId + "/checkpoints");
+      JsonNode savepoint = checkpoints.path("latest").path("savepoint");
+      assertThat(savepoint.path("is_savepoint").asBoolean()).as(checkpoints.toString()).isTrue();
+      assertThat(savepoint.path("external_path").asText()).contains("sp");
+      assertThat(checkpoints.path("latest").path("completed").path("is_savepoint").asBoolean())
+          .isFalse();
+      assertThat(checkpoints.path("summary").path("end_to_end_duration").path("max").asLong())
+          .isGreaterThanOrEqualTo(
+              checkpoints.path("summary").path("end_to_end_duration").path("min").asLong());
       client.cancel(jobId);
     }
   }

@@ -720,7 +720,7 @@ public final class CheckpointCoordinator {
     pending.remove(p.id);
     p.cancelTimeout();
     LOG.warn("Checkpoint {} of job {} aborted: {}", p.id, jobId, why);
-    record(p, CheckpointStatistics.Status.FAILED);
+    record(p, CheckpointStatistics.Status.FAILED, reason + ": " + why);
     if (p instanceof PendingSavepoint savepoint) {
       // Its tasks wrote into its own directory only, nothing into the job's storage.
       abortedSavepoints.put(p.id, savepoint.directory);
@@ -753,18 +753,29 @@ public final class CheckpointCoordinator {
   }
 
   private void record(PendingCheckpoint p, CheckpointStatistics.Status status) {
+    record(p, status, null);
+  }
+
+  private void record(PendingCheckpoint p, CheckpointStatistics.Status status, String why) {
     switch (status) {
-      case IN_PROGRESS -> statistics.recordInProgress(p.id, p.timestamp, p.subtaskStatistics());
+      case IN_PROGRESS ->
+          statistics.recordInProgress(p.id, p.isSavepoint(), p.timestamp, p.subtaskStatistics());
       case COMPLETED ->
           statistics.recordCompleted(
               p.id,
+              p.isSavepoint(),
               p.timestamp,
               context.currentTimeMillis(),
               p.subtaskStatistics(),
               p.externalPath());
       case FAILED ->
           statistics.recordFailed(
-              p.id, p.timestamp, context.currentTimeMillis(), p.subtaskStatistics());
+              p.id,
+              p.isSavepoint(),
+              p.timestamp,
+              context.currentTimeMillis(),
+              p.subtaskStatistics(),
+              why);
     }
   }
 

@@ -26,8 +26,11 @@ final class CheckpointStatsTracker {
    * progress with what its subtasks acknowledged so far.
    */
   void recordInProgress(
-      long checkpointId, long triggerTimestamp, List<SubtaskCheckpointStatistics> subtasks) {
-    record(checkpointId, Status.IN_PROGRESS, triggerTimestamp, -1, subtasks, null);
+      long checkpointId,
+      boolean savepoint,
+      long triggerTimestamp,
+      List<SubtaskCheckpointStatistics> subtasks) {
+    record(checkpointId, savepoint, Status.IN_PROGRESS, triggerTimestamp, -1, subtasks, null, null);
   }
 
   /**
@@ -36,36 +39,50 @@ final class CheckpointStatsTracker {
    */
   void recordCompleted(
       long checkpointId,
+      boolean savepoint,
       long triggerTimestamp,
       long endTime,
       List<SubtaskCheckpointStatistics> subtasks,
       String externalPath) {
     record(
         checkpointId,
+        savepoint,
         Status.COMPLETED,
         triggerTimestamp,
         endTime - triggerTimestamp,
         subtasks,
-        externalPath);
+        externalPath,
+        null);
   }
 
-  /** Records checkpoint {@code checkpointId} as aborted at {@code endTime}. */
+  /** Records checkpoint {@code checkpointId} as aborted at {@code endTime}, and why. */
   void recordFailed(
       long checkpointId,
+      boolean savepoint,
       long triggerTimestamp,
       long endTime,
-      List<SubtaskCheckpointStatistics> subtasks) {
+      List<SubtaskCheckpointStatistics> subtasks,
+      String why) {
     record(
-        checkpointId, Status.FAILED, triggerTimestamp, endTime - triggerTimestamp, subtasks, null);
+        checkpointId,
+        savepoint,
+        Status.FAILED,
+        triggerTimestamp,
+        endTime - triggerTimestamp,
+        subtasks,
+        null,
+        why);
   }
 
   private void record(
       long checkpointId,
+      boolean savepoint,
       Status status,
       long triggerTimestamp,
       long durationMillis,
       List<SubtaskCheckpointStatistics> subtasks,
-      String externalPath) {
+      String externalPath,
+      String failureMessage) {
     // One subtask that took it unaligned makes the checkpoint unaligned: it holds channel state.
     boolean unaligned = subtasks.stream().anyMatch(SubtaskCheckpointStatistics::unaligned);
     history.put(
@@ -77,7 +94,9 @@ final class CheckpointStatsTracker {
             durationMillis,
             unaligned,
             subtasks,
-            externalPath));
+            externalPath,
+            savepoint,
+            failureMessage));
     while (history.size() > STATISTICS_KEPT) {
       history.remove(history.keySet().iterator().next());
     }

@@ -491,6 +491,22 @@ public final class JobMaster implements JobClient, JobMasterGateway {
   }
 
   /** The coordinator (with checkpointing off it only takes savepoints); for tests and the demo. */
+  /**
+   * A checkpoint or savepoint an attempt of the job restored.
+   *
+   * @param checkpointId its id
+   * @param timestampMillis when the attempt that restored it was deployed
+   * @param externalPath where it lives, or null
+   * @param savepoint whether it is a savepoint
+   */
+  public record Restore(
+      long checkpointId, long timestampMillis, String externalPath, boolean savepoint) {}
+
+  /** The newest restore of the job (Flink's latest restored checkpoint), if it restored one. */
+  public java.util.Optional<Restore> lastRestore() {
+    return java.util.Optional.ofNullable(scheduler.lastRestore());
+  }
+
   /** The job's plan as it runs. */
   public JobGraph graph() {
     return graph;

@@ -114,6 +114,10 @@ final class Scheduler {
   private int restarts;
   private int endedAttempt = -1;
   private long lastRestoredCheckpoint = -1;
+
+  /** The restore of the newest attempt that restored one, or null. */
+  private volatile JobMaster.Restore lastRestore;
+
   private boolean ended;
 
   Scheduler(
@@ -179,6 +183,11 @@ final class Scheduler {
 
   synchronized long lastRestoredCheckpoint() {
     return lastRestoredCheckpoint;
+  }
+
+  /** The restore of the newest attempt that restored a checkpoint, or null. */
+  JobMaster.Restore lastRestore() {
+    return lastRestore;
   }
 
   /** Counters of the last attempt's subtasks that ended. */
@@ -354,6 +363,14 @@ final class Scheduler {
   private void deploy(RetainedCheckpoint restoreFrom) {
     long restoredId = restoreFrom == null ? -1 : restoreFrom.checkpoint().checkpointId();
     lastRestoredCheckpoint = restoredId;
+    if (restoreFrom != null) {
+      lastRestore =
+          new JobMaster.Restore(
+              restoredId,
+              System.currentTimeMillis(),
+              restoreFrom.externalPointer(),
+              restoreFrom.checkpoint().savepoint());
+    }
     terminatedTasks = 0;
     metrics.clear();
     List<TaskDeploymentDescriptor> descriptors = new ArrayList<>();

@@ -16,7 +16,7 @@ class CheckpointStatsTrackerTest {
   @Test
   void aCheckpointIsOneRecordThatMovesFromInProgressToCompleted() {
     List<SubtaskCheckpointStatistics> acks = new ArrayList<>();
-    tracker.recordInProgress(7, 1_000, acks);
+    tracker.recordInProgress(7, false, 1_000, acks);
 
     CheckpointStatistics inProgress = tracker.statistics().get(0);
     assertThat(inProgress.status()).isEqualTo(Status.IN_PROGRESS);
@@ -24,7 +24,7 @@ class CheckpointStatsTrackerTest {
     assertThat(inProgress.externalPath()).isNull();
 
     acks.add(subtask(false));
-    tracker.recordCompleted(7, 1_000, 1_250, acks, "file:///chk-7");
+    tracker.recordCompleted(7, false, 1_000, 1_250, acks, "file:///chk-7");
 
     assertThat(tracker.statistics())
         .containsExactly(
@@ -34,18 +34,20 @@ class CheckpointStatsTrackerTest {
 
   @Test
   void aFailedCheckpointHasItsDurationAndNoPath() {
-    tracker.recordInProgress(3, 500, List.of());
-    tracker.recordFailed(3, 500, 900, List.of());
+    tracker.recordInProgress(3, true, 500, List.of());
+    tracker.recordFailed(3, true, 500, 900, List.of(), "TIMEOUT: expired after 400 ms");
 
     CheckpointStatistics failed = tracker.statistics().get(0);
     assertThat(failed.status()).isEqualTo(Status.FAILED);
     assertThat(failed.endToEndDurationMillis()).isEqualTo(400);
     assertThat(failed.externalPath()).isNull();
+    assertThat(failed.savepoint()).isTrue();
+    assertThat(failed.failureMessage()).isEqualTo("TIMEOUT: expired after 400 ms");
   }
 
   @Test
   void oneUnalignedSubtaskMakesTheCheckpointUnaligned() {
-    tracker.recordInProgress(1, 0, List.of(subtask(false), subtask(true)));
+    tracker.recordInProgress(1, false, 0, List.of(subtask(false), subtask(true)));
 
     assertThat(tracker.statistics().get(0).unaligned()).isTrue();
   }
@@ -54,8 +56,8 @@ class CheckpointStatsTrackerTest {
   void keepsTheNewestCheckpointsOldestFirst() {
     int recorded = CheckpointStatsTracker.STATISTICS_KEPT + 3;
     for (long id = 1; id <= recorded; id++) {
-      tracker.recordInProgress(id, id, List.of());
-      tracker.recordCompleted(id, id, id + 1, List.of(), null);
+      tracker.recordInProgress(id, false, id, List.of());
+      tracker.recordCompleted(id, false, id, id + 1, List.of(), null);
     }
 
     List<CheckpointStatistics> kept = tracker.statistics();

@@ -297,7 +297,7 @@ final class InfoHandlers {
             HttpResponseStatus.BAD_REQUEST, "'" + raw + "' is no checkpoint id (a number)");
       }
       for (CheckpointingStatistics.Checkpoint c :
-          JobHandlers.checkpoints(job.master().getCheckpointStatistics()).history()) {
+          JobHandlers.checkpoints(job.master().getCheckpointStatistics(), null).history()) {
         if (c.id() == id) {
           return c;
         }

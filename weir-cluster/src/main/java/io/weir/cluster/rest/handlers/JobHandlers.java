@@ -15,6 +15,7 @@ import io.weir.cluster.rest.messages.JobSummary;
 import io.weir.cluster.rest.messages.JobsOverview;
 import io.weir.cluster.rest.messages.JobsResponse;
 import io.weir.cluster.rpc.WeirMessages;
+import io.weir.runtime.jobmaster.JobMaster;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -101,7 +102,8 @@ final class JobHandlers {
     @Override
     public CheckpointingStatistics handle(RestRequest request) {
       Dispatcher.Job job = JobLookup.find(dispatcher, jobId(request));
-      return checkpoints(job.master().getCheckpointStatistics());
+      return checkpoints(
+          job.master().getCheckpointStatistics(), job.master().lastRestore().orElse(null));
     }
   }
 
@@ -183,12 +185,18 @@ final class JobHandlers {
     return new JobExceptions(new JobExceptions.ExceptionHistory(entries, false));
   }
 
-  static CheckpointingStatistics checkpoints(List<CheckpointStatistics> stats) {
+  static CheckpointingStatistics checkpoints(
+      List<CheckpointStatistics> stats, JobMaster.Restore restore) {
     long completed = 0;
     long failed = 0;
     long inProgress = 0;
     List<CheckpointingStatistics.Checkpoint> history = new ArrayList<>();
     CheckpointingStatistics.Checkpoint latest = null;
+    CheckpointingStatistics.Checkpoint latestSavepoint = null;
+    CheckpointingStatistics.Checkpoint latestFailed = null;
+    List<Long> sizes = new ArrayList<>();
+    List<Long> stateSizes = new ArrayList<>();
+    List<Long> durations = new ArrayList<>();
     for (CheckpointStatistics s : stats) {
       switch (s.status()) {
         case COMPLETED -> completed++;
@@ -220,15 +228,38 @@ final class JobHandlers {
               s.stateSizeBytes(),
               s.checkpointedSizeBytes(),
               s.externalPath(),
+              s.savepoint(),
+              s.failureMessage(),
               subtasks);
       history.add(checkpoint);
-      if (s.status() == CheckpointStatistics.Status.COMPLETED) {
+      if (s.status() == CheckpointStatistics.Status.COMPLETED && s.savepoint()) {
+        latestSavepoint = checkpoint;
+      } else if (s.status() == CheckpointStatistics.Status.COMPLETED) {
         latest = checkpoint;
+        sizes.add(s.checkpointedSizeBytes());
+        stateSizes.add(s.stateSizeBytes());
+        durations.add(s.endToEndDurationMillis());
+      } else if (s.status() == CheckpointStatistics.Status.FAILED) {
+        latestFailed = checkpoint;
       }
     }
     return new CheckpointingStatistics(
         new CheckpointingStatistics.Counts(completed, failed, inProgress, stats.size()),
-        new CheckpointingStatistics.Latest(latest),
+        new CheckpointingStatistics.Summary(
+            CheckpointingStatistics.Figures.of(sizes),
+            CheckpointingStatistics.Figures.of(stateSizes),
+            CheckpointingStatistics.Figures.of(durations)),
+        new CheckpointingStatistics.Latest(
+            latest,
+            latestSavepoint,
+            latestFailed,
+            restore == null
+                ? null
+                : new CheckpointingStatistics.Restored(
+                    restore.checkpointId(),
+                    restore.timestampMillis(),
+                    restore.savepoint(),
+                    restore.externalPath())),
         history);
   }
 }

@@ -5,14 +5,16 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.List;
 
 /**
- * {@code GET /jobs/:jobid/checkpoints}: counts, the latest completed checkpoint and the history,
+ * {@code GET /jobs/:jobid/checkpoints}: counts, the latest of each kind, a summary and the history,
  * with Flink's field names.
  *
  * @param counts how many checkpoints ended how
- * @param latest the latest completed one, if any
+ * @param summary figures over the completed checkpoints of the history
+ * @param latest the latest completed checkpoint, savepoint, failure and restore
  * @param history every checkpoint the job master remembers, oldest first
  */
-public record CheckpointingStatistics(Counts counts, Latest latest, List<Checkpoint> history) {
+public record CheckpointingStatistics(
+    Counts counts, Summary summary, Latest latest, List<Checkpoint> history) {
 
   /**
    * Checkpoints by outcome.
@@ -26,11 +28,67 @@ public record CheckpointingStatistics(Counts counts, Latest latest, List<Checkpo
       long completed, long failed, @JsonProperty("in_progress") long inProgress, long total) {}
 
   /**
-   * The latest completed checkpoint: {@code {}} while there is none.
+   * The latest of each kind; a field is left out while there is none.
    *
-   * @param completed the checkpoint, or null
+   * @param completed the latest completed checkpoint
+   * @param savepoint the latest completed savepoint
+   * @param failed the latest failed checkpoint or savepoint, with why
+   * @param restored what the job's newest attempt that restored one restored
    */
-  public record Latest(@JsonInclude(JsonInclude.Include.NON_NULL) Checkpoint completed) {}
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  public record Latest(
+      Checkpoint completed, Checkpoint savepoint, Checkpoint failed, Restored restored) {}
+
+  /**
+   * A restore, Flink's fields.
+   *
+   * @param id the checkpoint or savepoint restored
+   * @param restoreTimestamp when the attempt that restored it was deployed, epoch millis
+   * @param isSavepoint whether it was a savepoint
+   * @param externalPath where it lives
+   */
+  public record Restored(
+      long id,
+      @JsonProperty("restore_timestamp") long restoreTimestamp,
+      @JsonProperty("is_savepoint") boolean isSavepoint,
+      @JsonProperty("external_path") String externalPath) {}
+
+  /**
+   * Minimum, maximum, average and percentiles of one figure over the completed checkpoints; all 0
+   * while there is none.
+   */
+  public record Figures(long min, long max, long avg, long p50, long p90, long p99) {
+
+    /** The figures of {@code values}. */
+    public static Figures of(List<Long> values) {
+      if (values.isEmpty()) {
+        return new Figures(0, 0, 0, 0, 0, 0);
+      }
+      List<Long> sorted = values.stream().sorted().toList();
+      long sum = 0;
+      for (long v : sorted) {
+        sum += v;
+      }
+      return new Figures(
+          sorted.get(0),
+          sorted.get(sorted.size() - 1),
+          sum / sorted.size(),
+          percentile(sorted, 0.50),
+          percentile(sorted, 0.90),
+          percentile(sorted, 0.99));
+    }
+
+    private static long percentile(List<Long> sorted, double q) {
+      int index = (int) Math.ceil(q * sorted.size()) - 1;
+      return sorted.get(Math.max(0, Math.min(sorted.size() - 1, index)));
+    }
+  }
+
+  /** Flink's summary: figures over the completed checkpoints of the history (not savepoints). */
+  public record Summary(
+      @JsonProperty("checkpointed_size") Figures checkpointedSize,
+      @JsonProperty("state_size") Figures stateSize,
+      @JsonProperty("end_to_end_duration") Figures endToEndDuration) {}
 
   /**
    * One checkpoint.
@@ -54,6 +112,9 @@ public record CheckpointingStatistics(Counts counts, Latest latest, List<Checkpo
       @JsonProperty("state_size") long stateSize,
       @JsonProperty("checkpointed_size") long checkpointedSize,
       @JsonProperty("external_path") String externalPath,
+      @JsonProperty("is_savepoint") boolean isSavepoint,
+      @JsonInclude(JsonInclude.Include.NON_NULL) @JsonProperty("failure_message")
+          String failureMessage,
       List<Subtask> subtasks) {}
 
   /**

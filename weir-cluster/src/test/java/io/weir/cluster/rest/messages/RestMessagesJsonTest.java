@@ -111,38 +111,70 @@ class RestMessagesJsonTest {
             4096,
             1024,
             "file:/cp/chk-3",
+            false,
+            null,
             List.of(new CheckpointingStatistics.Subtask("Map", 1, 2, 3, true, 4, 5, 6, 7, 8)));
-    CheckpointingStatistics.Checkpoint inProgress =
+    CheckpointingStatistics.Checkpoint failed =
         new CheckpointingStatistics.Checkpoint(
-            4, "IN_PROGRESS", false, 200, 0, 0, 0, null, List.of());
+            4, "FAILED", false, 200, 30, 0, 0, null, true, "TIMEOUT: expired", List.of());
     pin(
         new CheckpointingStatistics(
-            new CheckpointingStatistics.Counts(1, 0, 1, 2),
-            new CheckpointingStatistics.Latest(completed),
-            List.of(completed, inProgress)),
-        "{\"counts\":{\"completed\":1,\"failed\":0,\"in_progress\":1,\"total\":2},"
+            new CheckpointingStatistics.Counts(1, 1, 0, 2),
+            new CheckpointingStatistics.Summary(
+                CheckpointingStatistics.Figures.of(List.of(1024L)),
+                CheckpointingStatistics.Figures.of(List.of(4096L)),
+                CheckpointingStatistics.Figures.of(List.of(20L))),
+            new CheckpointingStatistics.Latest(
+                completed,
+                null,
+                failed,
+                new CheckpointingStatistics.Restored(2, 50, false, "file:/cp/chk-2")),
+            List.of(completed, failed)),
+        "{\"counts\":{\"completed\":1,\"failed\":1,\"in_progress\":0,\"total\":2},"
+            + "\"summary\":{\"checkpointed_size\":{\"min\":1024,\"max\":1024,\"avg\":1024,"
+            + "\"p50\":1024,\"p90\":1024,\"p99\":1024},\"state_size\":{\"min\":4096,"
+            + "\"max\":4096,\"avg\":4096,\"p50\":4096,\"p90\":4096,\"p99\":4096},"
+            + "\"end_to_end_duration\":{\"min\":20,\"max\":20,\"avg\":20,\"p50\":20,"
+            + "\"p90\":20,\"p99\":20}},"
             + "\"latest\":{\"completed\":"
             + "{\"id\":3,\"status\":\"COMPLETED\",\"is_unaligned\":true,\"trigger_timestamp\":100,"
             + "\"end_to_end_duration\":20,\"state_size\":4096,\"checkpointed_size\":1024,"
-            + "\"external_path\":\"file:/cp/chk-3\",\"subtasks\":[{\"task\":\"Map\",\"index\":1,"
+            + "\"external_path\":\"file:/cp/chk-3\",\"is_savepoint\":false,\"subtasks\":"
+            + "[{\"task\":\"Map\",\"index\":1,"
             + "\"start_delay\":2,\"alignment_duration\":3,\"unaligned\":true,"
             + "\"channel_state_size\":4,\"sync_duration\":5,\"async_duration\":6,"
-            + "\"state_size\":7,\"checkpointed_size\":8}]}},"
+            + "\"state_size\":7,\"checkpointed_size\":8}]},"
+            + "\"failed\":{\"id\":4,\"status\":\"FAILED\",\"is_unaligned\":false,"
+            + "\"trigger_timestamp\":200,\"end_to_end_duration\":30,\"state_size\":0,"
+            + "\"checkpointed_size\":0,\"external_path\":null,\"is_savepoint\":true,"
+            + "\"failure_message\":\"TIMEOUT: expired\",\"subtasks\":[]},"
+            + "\"restored\":{\"id\":2,\"restore_timestamp\":50,\"is_savepoint\":false,"
+            + "\"external_path\":\"file:/cp/chk-2\"}},"
             + "\"history\":[{\"id\":3,\"status\":\"COMPLETED\",\"is_unaligned\":true,"
             + "\"trigger_timestamp\":100,\"end_to_end_duration\":20,\"state_size\":4096,"
-            + "\"checkpointed_size\":1024,\"external_path\":\"file:/cp/chk-3\",\"subtasks\":"
+            + "\"checkpointed_size\":1024,\"external_path\":\"file:/cp/chk-3\","
+            + "\"is_savepoint\":false,\"subtasks\":"
             + "[{\"task\":\"Map\",\"index\":1,\"start_delay\":2,\"alignment_duration\":3,"
             + "\"unaligned\":true,\"channel_state_size\":4,\"sync_duration\":5,"
             + "\"async_duration\":6,\"state_size\":7,\"checkpointed_size\":8}]},"
-            + "{\"id\":4,\"status\":\"IN_PROGRESS\",\"is_unaligned\":false,"
-            + "\"trigger_timestamp\":200,\"end_to_end_duration\":0,\"state_size\":0,"
-            + "\"checkpointed_size\":0,\"external_path\":null,\"subtasks\":[]}]}");
+            + "{\"id\":4,\"status\":\"FAILED\",\"is_unaligned\":false,"
+            + "\"trigger_timestamp\":200,\"end_to_end_duration\":30,\"state_size\":0,"
+            + "\"checkpointed_size\":0,\"external_path\":null,\"is_savepoint\":true,"
+            + "\"failure_message\":\"TIMEOUT: expired\",\"subtasks\":[]}]}");
     pin(
         new CheckpointingStatistics(
             new CheckpointingStatistics.Counts(0, 0, 0, 0),
-            new CheckpointingStatistics.Latest(null),
+            new CheckpointingStatistics.Summary(
+                CheckpointingStatistics.Figures.of(List.of()),
+                CheckpointingStatistics.Figures.of(List.of()),
+                CheckpointingStatistics.Figures.of(List.of())),
+            new CheckpointingStatistics.Latest(null, null, null, null),
             List.of()),
         "{\"counts\":{\"completed\":0,\"failed\":0,\"in_progress\":0,\"total\":0},"
+            + "\"summary\":{\"checkpointed_size\":{\"min\":0,\"max\":0,\"avg\":0,\"p50\":0,"
+            + "\"p90\":0,\"p99\":0},\"state_size\":{\"min\":0,\"max\":0,\"avg\":0,\"p50\":0,"
+            + "\"p90\":0,\"p99\":0},\"end_to_end_duration\":{\"min\":0,\"max\":0,\"avg\":0,"
+            + "\"p50\":0,\"p90\":0,\"p99\":0}},"
             + "\"latest\":{},\"history\":[]}");
   }
 
