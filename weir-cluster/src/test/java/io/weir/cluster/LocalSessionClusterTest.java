@@ -76,6 +76,7 @@ class LocalSessionClusterTest {
       assertThat(overview.path("slots-total").asInt()).isPositive();
       assertThat(overview.has("flink-version")).isTrue();
       assertThat(client.get("/config").path("refresh-interval").asLong()).isPositive();
+      assertThat(client.get("/openapi.json").path("paths").has("/jobs/{jobid}/plan")).isTrue();
       JsonNode settings = client.get("/jobmanager/config");
       assertThat(settings.isArray()).isTrue();
       settings.forEach(e -> assertThat(e.has("key") && e.has("value")).isTrue());

@@ -54,6 +54,11 @@ public final class Router {
     return segments.stream().map(s -> s.startsWith(":") ? ":" : s).toList();
   }
 
+  /** Every handler, in the order given. */
+  public List<RestHandler> handlers() {
+    return routes.stream().map(Route::handler).toList();
+  }
+
   /** The handler of {@code method} and {@code path}, or null when there is none. */
   public Match route(HttpMethod method, String path) {
     List<String> segments = segments(path);

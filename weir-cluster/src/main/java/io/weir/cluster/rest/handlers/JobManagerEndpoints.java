@@ -52,6 +52,7 @@ public final class JobManagerEndpoints {
     List<RestHandler> handlers = new ArrayList<>();
     handlers.add(new HealthHandlers.Alive(dispatcher));
     handlers.add(new HealthHandlers.Leader(dispatcher));
+    handlers.add(new OpenApiHandler());
     leaderOnly.forEach(h -> handlers.add(HealthHandlers.leaderOnly(h, dispatcher)));
     this.router = new Router(handlers);
   }
