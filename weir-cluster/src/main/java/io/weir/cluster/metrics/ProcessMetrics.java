@@ -51,6 +51,28 @@ public final class ProcessMetrics implements AutoCloseable {
   /** The window of the record rates: Flink's meters average over 60 s. */
   private static final int RECORD_RATE_INTERVALS = 12;
 
+  /** What each job metric is, for the scrape's HELP lines. */
+  private static final Map<String, String> JOB_METRICS =
+      Map.of(
+          "lastCheckpointDuration",
+          "End to end duration of the newest completed checkpoint or savepoint, ms; -1 before one",
+          "lastCheckpointSize",
+          "Bytes the newest completed checkpoint wrote (incremental: its new files); -1 before one",
+          "lastCheckpointFullSize",
+          "Bytes of state the newest completed checkpoint refers to; -1 before one",
+          "numberOfCompletedCheckpoints",
+          "Checkpoints and savepoints completed since the job master started",
+          "numberOfFailedCheckpoints",
+          "Checkpoints and savepoints aborted since the job master started",
+          "numberOfInProgressCheckpoints",
+          "Checkpoints and savepoints triggered and not yet ended",
+          "lastCheckpointRestoreTimestamp",
+          "When the job last restored a checkpoint or savepoint, epoch ms; -1 before any",
+          "numRestarts",
+          "Restarts of the job since the job master started",
+          "uptime",
+          "Time the job has been running since it last started to, ms; 0 when not running");
+
   /** Reports nothing and serves nothing. */
   public static final ProcessMetrics DISABLED = new ProcessMetrics();
 
@@ -147,14 +169,14 @@ public final class ProcessMetrics implements AutoCloseable {
       this.taskRates = taskRates;
     }
 
-    void gauge(String name, Tags tags, Supplier<Number> value) {
+    void gauge(String name, String description, Tags tags, Supplier<Number> value) {
       // A meter left by an earlier registration of the same subtask or job gives way: the
       // registry would hand it back instead of reading the new one.
       Meter stale = registry.find(name).tags(tags).meter();
       if (stale != null) {
         registry.remove(stale);
       }
-      meters.add(Gauge.builder(name, value).tags(tags).register(registry));
+      meters.add(Gauge.builder(name, value).description(description).tags(tags).register(registry));
     }
 
     @Override
@@ -179,7 +201,11 @@ public final class ProcessMetrics implements AutoCloseable {
     Tags tags = Tags.of("job_id", jobId, "job_name", jobName);
     Registered job = new Registered(null);
     for (String name : JobMetrics.NAMES) {
-      job.gauge("weir.jobmanager.job." + name, tags, () -> metrics.get().asMap().get(name));
+      job.gauge(
+          "weir.jobmanager.job." + name,
+          JOB_METRICS.get(name),
+          tags,
+          () -> metrics.get().asMap().get(name));
     }
     return job;
   }
@@ -204,16 +230,47 @@ public final class ProcessMetrics implements AutoCloseable {
     TaskRates taskRates = new TaskRates(task);
     Registered registered = new Registered(taskRates);
     String prefix = "weir.taskmanager.job.task.";
-    registered.gauge(prefix + "numRecordsIn", tags, task::numRecordsIn);
-    registered.gauge(prefix + "numRecordsOut", tags, task::numRecordsOut);
-    registered.gauge(prefix + "numRecordsInPerSecond", tags, taskRates.recordsIn::rate);
-    registered.gauge(prefix + "numRecordsOutPerSecond", tags, taskRates.recordsOut::rate);
-    registered.gauge(prefix + "idleTimeMsPerSecond", tags, taskRates::idleMsPerSecond);
+    registered.gauge(prefix + "numRecordsIn", "Records the subtask read", tags, task::numRecordsIn);
     registered.gauge(
-        prefix + "backPressuredTimeMsPerSecond", tags, taskRates::backPressuredMsPerSecond);
-    registered.gauge(prefix + "busyTimeMsPerSecond", tags, taskRates::busyMsPerSecond);
-    registered.gauge(prefix + "checkpointStartDelayNanos", tags, task::checkpointStartDelayNanos);
-    registered.gauge(prefix + "checkpointAlignmentTime", tags, task::checkpointAlignmentNanos);
+        prefix + "numRecordsOut",
+        "Records the subtask sent to other subtasks",
+        tags,
+        task::numRecordsOut);
+    registered.gauge(
+        prefix + "numRecordsInPerSecond",
+        "Records read per second, over the last minute",
+        tags,
+        taskRates.recordsIn::rate);
+    registered.gauge(
+        prefix + "numRecordsOutPerSecond",
+        "Records sent per second, over the last minute",
+        tags,
+        taskRates.recordsOut::rate);
+    registered.gauge(
+        prefix + "idleTimeMsPerSecond",
+        "Milliseconds per second spent waiting for input, over the last 5 s",
+        tags,
+        taskRates::idleMsPerSecond);
+    registered.gauge(
+        prefix + "backPressuredTimeMsPerSecond",
+        "Milliseconds per second spent waiting for an output to take more, over the last 5 s",
+        tags,
+        taskRates::backPressuredMsPerSecond);
+    registered.gauge(
+        prefix + "busyTimeMsPerSecond",
+        "Milliseconds per second neither idle nor back-pressured, over the last 5 s",
+        tags,
+        taskRates::busyMsPerSecond);
+    registered.gauge(
+        prefix + "checkpointStartDelayNanos",
+        "From the latest checkpoint's trigger to its first barrier here, ns (ms precision)",
+        tags,
+        task::checkpointStartDelayNanos);
+    registered.gauge(
+        prefix + "checkpointAlignmentTime",
+        "The latest checkpoint's alignment here, first to last barrier, ns (ms precision)",
+        tags,
+        task::checkpointAlignmentNanos);
     rates.add(taskRates);
     return registered;
   }
@@ -231,7 +288,9 @@ public final class ProcessMetrics implements AutoCloseable {
     for (KeyedStateBackendFactory factory : ServiceLoader.load(KeyedStateBackendFactory.class)) {
       for (Map.Entry<String, LongSupplier> gauge : factory.nativeMemoryGauges().entrySet()) {
         LongSupplier value = gauge.getValue();
-        Gauge.builder("weir.taskmanager." + gauge.getKey(), value::getAsLong).register(registry);
+        Gauge.builder("weir.taskmanager." + gauge.getKey(), value::getAsLong)
+            .description("Native memory of the state backends in this process, bytes")
+            .register(registry);
       }
     }
   }
@@ -267,8 +326,14 @@ public final class ProcessMetrics implements AutoCloseable {
       return msPerSecond(backPressured);
     }
 
-    /** The rest of each second: neither idle nor back-pressured (Flink's busy time). */
+    /**
+     * The rest of each second: neither idle nor back-pressured (Flink's busy time); NaN until the
+     * first interval was sampled.
+     */
     double busyMsPerSecond() {
+      if (!idle.measured()) {
+        return Double.NaN;
+      }
       return Math.max(0, 1000 - idleMsPerSecond() - backPressuredMsPerSecond());
     }
 

@@ -12,6 +12,7 @@ final class RateView {
   private int newest = -1;
   private int samples;
   private volatile double rate;
+  private volatile boolean measured;
 
   /** A window of {@code intervals} sampling intervals. */
   RateView(int intervals) {
@@ -34,6 +35,12 @@ final class RateView {
     int oldest = samples < counts.length ? 0 : (newest + 1) % counts.length;
     long elapsed = times[newest] - times[oldest];
     rate = elapsed <= 0 ? 0 : (counts[newest] - counts[oldest]) * 1e9 / elapsed;
+    measured = true;
+  }
+
+  /** Whether a rate was measured: two samples were taken. */
+  boolean measured() {
+    return measured;
   }
 
   /** The count's growth per second over the window. */

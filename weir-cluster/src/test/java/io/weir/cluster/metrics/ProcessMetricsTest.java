@@ -153,6 +153,12 @@ class ProcessMetricsTest {
         "{job_id=\"0123abcd\",job_name=\"keyed count\",subtask_index=\"1\",task_attempt_num=\"3\","
             + "task_name=\"Map -> Sink\"}";
 
+    assertThat(gauge(scrape(metrics), "busyTimeMsPerSecond", tags))
+        .as("not measured before the first interval")
+        .isNaN();
+    assertThat(scrape(metrics))
+        .contains("# HELP weir_taskmanager_job_task_idleTimeMsPerSecond Milliseconds per second");
+
     in.set(5_000);
     out.set(2_500);
     task.checkpointTaken(12, 3);

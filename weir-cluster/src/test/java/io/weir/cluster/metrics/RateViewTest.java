@@ -15,6 +15,9 @@ class RateViewTest {
     view.update(100, 0);
 
     assertThat(view.rate()).isZero();
+    assertThat(view.measured()).isFalse();
+    view.update(100, SECOND);
+    assertThat(view.measured()).isTrue();
   }
 
   @Test
