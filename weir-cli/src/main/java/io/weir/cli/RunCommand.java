@@ -111,6 +111,16 @@ final class RunCommand implements Callable<Integer> {
     if (restPort != null) {
       clusterSettings.put(io.weir.cluster.ClusterOptions.REST_PORT.key(), String.valueOf(restPort));
     }
+    // The metrics settings (-D metrics.reporter.prom.port=9250) are the local session cluster's:
+    // it serves the job's metrics as a JobManager and a TaskManager would.
+    Map<String, String> given = new LinkedHashMap<>(Settings.fromFile(config));
+    given.putAll(Settings.parse(settings));
+    given.forEach(
+        (key, value) -> {
+          if (key.startsWith("metrics.")) {
+            clusterSettings.put(key, value);
+          }
+        });
     try (LocalSessionCluster cluster = new LocalSessionCluster(clusterSettings)) {
       String address = "127.0.0.1:" + cluster.restPort();
       ClusterClient c = client.client(address);
@@ -120,7 +130,10 @@ final class RunCommand implements Callable<Integer> {
               + address
               + " (weir list|cancel|savepoint|stop -m "
               + address
-              + ")");
+              + ")"
+              + (cluster.metricsPort() > 0
+                  ? ", Prometheus metrics at http://127.0.0.1:" + cluster.metricsPort() + "/metrics"
+                  : ""));
       int exitCode = awaitEnd(c, jobId);
       // A stop ends the job before its client has asked where the savepoint went: serve until
       // every savepoint's outcome has been sent, as a JobManager that outlives the job would.

@@ -6,6 +6,7 @@ import io.weir.api.config.ConfigOptions;
 import io.weir.api.config.Configuration;
 import io.weir.api.config.KnownKeys;
 import io.weir.cluster.ha.HighAvailabilityOptions;
+import io.weir.cluster.metrics.MetricOptions;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -157,10 +158,11 @@ public final class ClusterOptions {
                   + " once registered), as key=value lines, for scripts that start processes with"
                   + " port 0 (Weir's own).");
 
-  /** Every option of the cluster's processes, the high-availability ones included. */
+  /** Every option of the cluster's processes, the high-availability and metrics ones included. */
   public static final List<ConfigOption<?>> OPTIONS =
       List.copyOf(
-          ConfigOptionProvider.declaredIn(ClusterOptions.class, HighAvailabilityOptions.class));
+          ConfigOptionProvider.declaredIn(
+              ClusterOptions.class, HighAvailabilityOptions.class, MetricOptions.class));
 
   /** Every key of {@link #OPTIONS}. */
   public static final Set<String> KEYS =

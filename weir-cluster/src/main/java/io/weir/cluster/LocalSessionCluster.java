@@ -1,6 +1,7 @@
 package io.weir.cluster;
 
 import io.weir.cluster.jobmanager.JobManager;
+import io.weir.cluster.metrics.ProcessMetrics;
 import io.weir.cluster.taskmanager.TaskManager;
 import java.io.IOException;
 import java.time.Duration;
@@ -24,9 +25,12 @@ public final class LocalSessionCluster implements AutoCloseable {
   private final JobManager jobManager;
   private final TaskManager taskManager;
 
+  /** One registry and endpoint for both roles: the process's metrics. */
+  private final ProcessMetrics metrics;
+
   /**
-   * Starts both; {@code settings} may set {@code rest.port} (default: any free port) and any other
-   * cluster setting.
+   * Starts both; {@code settings} may set {@code rest.port} (default: any free port), {@code
+   * metrics.reporter.prom.port} (one Prometheus endpoint for both) and any other cluster setting.
    */
   public LocalSessionCluster(Map<String, String> settings)
       throws IOException, InterruptedException {
@@ -36,7 +40,13 @@ public final class LocalSessionCluster implements AutoCloseable {
     values.put(ClusterOptions.SLOTS.key(), String.valueOf(SLOTS));
     values.putAll(settings);
     ClusterOptions options = ClusterOptions.of(values);
-    this.jobManager = new JobManager(options);
+    this.metrics = ProcessMetrics.start(options, options.get(ClusterOptions.JM_BIND_HOST));
+    try {
+      this.jobManager = new JobManager(options, metrics);
+    } catch (IOException | InterruptedException | RuntimeException e) {
+      metrics.close();
+      throw e;
+    }
     try {
       this.taskManager =
           new TaskManager(
@@ -45,11 +55,18 @@ public final class LocalSessionCluster implements AutoCloseable {
               jobManager.rpcPort(),
               reason -> {
                 throw new IllegalStateException(reason);
-              });
+              },
+              metrics);
     } catch (IOException | RuntimeException e) {
       jobManager.close();
+      metrics.close();
       throw e;
     }
+  }
+
+  /** The Prometheus endpoint's port, or -1 without {@code metrics.reporter.prom.port}. */
+  public int metricsPort() {
+    return metrics.port();
   }
 
   /** The REST port the commands reach its JobManager at. */
@@ -80,7 +97,11 @@ public final class LocalSessionCluster implements AutoCloseable {
     try {
       taskManager.close();
     } finally {
-      jobManager.close();
+      try {
+        jobManager.close();
+      } finally {
+        metrics.close();
+      }
     }
   }
 }

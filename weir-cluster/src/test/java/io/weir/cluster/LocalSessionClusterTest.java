@@ -8,6 +8,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.weir.cluster.client.ClusterClient;
 import io.weir.cluster.rpc.HostPort;
 import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -156,6 +159,32 @@ class LocalSessionClusterTest {
       assertThat(ended.path("duration").asLong()).isEqualTo(end - start);
       // It stays put once the job has ended.
       assertThat(client.get("/jobs/" + jobId).path("end-time").asLong()).isEqualTo(end);
+    }
+  }
+
+  @Test
+  void oneEndpointServesTheMetricsOfBothRolesWhenAPortIsSet() throws Exception {
+    try (LocalSessionCluster cluster = new LocalSessionCluster(Map.of())) {
+      assertThat(cluster.metricsPort()).as("no port set: no endpoint").isEqualTo(-1);
+    }
+    try (LocalSessionCluster cluster =
+        new LocalSessionCluster(Map.of("metrics.reporter.prom.port", "0"))) {
+      ClusterClient client =
+          new ClusterClient(HostPort.parse("127.0.0.1:" + cluster.restPort(), "address"), null);
+      String jobId = runUntilACheckpoint(client, 1_000_000);
+      HttpClient http = HttpClient.newHttpClient();
+      URI metrics = URI.create("http://127.0.0.1:" + cluster.metricsPort() + "/metrics");
+
+      String scraped =
+          http.send(HttpRequest.newBuilder(metrics).build(), HttpResponse.BodyHandlers.ofString())
+              .body();
+
+      assertThat(scraped)
+          .contains("weir_jobmanager_job_numberOfCompletedCheckpoints{job_id=\"" + jobId + "\"")
+          .contains("weir_taskmanager_job_task_numRecordsIn{job_id=\"" + jobId + "\"")
+          .contains("weir_taskmanager_rocksdb_block_cache_usage")
+          .contains("jvm_memory_used_bytes{");
+      client.cancel(jobId);
     }
   }
 

@@ -38,6 +38,9 @@ final class TestCluster implements AutoCloseable {
     final Path log;
     String id;
 
+    /** What its status file said once it served (a TaskManager: once registered). */
+    Map<String, String> status = Map.of();
+
     Node(Process process, Path log) {
       this.process = process;
       this.log = log;
@@ -192,6 +195,7 @@ final class TestCluster implements AutoCloseable {
             "-D", ClusterOptions.STATUS_FILE.key() + "=" + status));
     Node node = start("jobmanager", args);
     Map<String, String> started = node.awaitStatus(status, Duration.ofSeconds(60));
+    node.status = started;
     int rest = Integer.parseInt(started.get("rest.port"));
     return new JobManagerNode(
         node,
@@ -211,7 +215,8 @@ final class TestCluster implements AutoCloseable {
     Map<String, String> withStatus = new java.util.LinkedHashMap<>(settings);
     withStatus.put(ClusterOptions.STATUS_FILE.key(), status.toString());
     Node tm = startTaskManagerAt("127.0.0.1:" + rpcPort, slots, withStatus);
-    tm.id = tm.awaitStatus(status, Duration.ofSeconds(60)).get("id");
+    tm.status = tm.awaitStatus(status, Duration.ofSeconds(60));
+    tm.id = tm.status.get("id");
     await()
         .atMost(Duration.ofSeconds(60))
         .pollInterval(Duration.ofMillis(100))

@@ -13,6 +13,7 @@ import io.weir.cluster.client.JobProgram;
 import io.weir.cluster.ha.FencedException;
 import io.weir.cluster.ha.JobResult;
 import io.weir.cluster.ha.SubmittedJob;
+import io.weir.cluster.metrics.ProcessMetrics;
 import io.weir.cluster.rpc.JarStore;
 import io.weir.runtime.graph.JobGraph;
 import io.weir.runtime.jobmaster.JobMaster;
@@ -61,6 +62,9 @@ public final class Dispatcher {
   private final TaskManagerRegistry registry;
   private final ClusterOptions options;
 
+  /** Where every job's metrics are reported while it runs. */
+  private final ProcessMetrics metrics;
+
   /** The job settings of this JobManager's configuration, beneath every job's own. */
   private final Configuration jobDefaults;
 
@@ -79,10 +83,12 @@ public final class Dispatcher {
       JarStore jars,
       TaskManagerRegistry registry,
       ClusterOptions options,
-      boolean highAvailability) {
+      boolean highAvailability,
+      ProcessMetrics metrics) {
     this.jars = jars;
     this.registry = registry;
     this.options = options;
+    this.metrics = metrics;
     this.highAvailability = highAvailability;
     this.jobDefaults = new Configuration();
     options.jobDefaults().forEach(jobDefaults::setString);
@@ -323,6 +329,9 @@ public final class Dispatcher {
               .handle((r, e) -> null)
               .thenRun(() -> recordResult(session, job));
     }
+    // Reported until the job ends here (finished, failed, cancelled or suspended).
+    var reported = metrics.registerJob(id, graph.jobName(), master::currentMetrics);
+    var unreported = master.getJobExecutionResult().handle((r, e) -> null).thenRun(reported::close);
     var unused =
         master
             .getJobExecutionResult()

@@ -8,6 +8,7 @@ import io.weir.cluster.ha.HighAvailabilityOptions;
 import io.weir.cluster.ha.LeaderElection;
 import io.weir.cluster.ha.LeaderEpoch;
 import io.weir.cluster.ha.ZooKeeperHaServices;
+import io.weir.cluster.metrics.ProcessMetrics;
 import io.weir.cluster.rest.RestServer;
 import io.weir.cluster.rest.handlers.JobManagerEndpoints;
 import io.weir.cluster.rpc.ControlPlane;
@@ -17,6 +18,7 @@ import java.io.IOException;
 import java.net.BindException;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
@@ -60,12 +62,31 @@ public final class JobManager implements AutoCloseable {
   /** This JobManager's part in the leader election under high availability, else null. */
   private final LeaderElection election;
 
+  /** The process's metrics: this JobManager's own, or those it shares with a TaskManager. */
+  private final ProcessMetrics metrics;
+
+  /** Whether {@link #metrics} are this JobManager's own, closed with it. */
+  private final boolean ownsMetrics;
+
   /**
-   * Starts a JobManager.
+   * Starts a JobManager, with a Prometheus endpoint of its own when {@code
+   * metrics.reporter.prom.port} is set.
    *
    * @throws IllegalArgumentException naming the setting at fault, or the address already in use
    */
   public JobManager(ClusterOptions options) throws IOException, InterruptedException {
+    this(options, null);
+  }
+
+  /**
+   * Starts a JobManager that reports its jobs' metrics to {@code metrics}, the process's, which the
+   * caller closes (the local session cluster shares them with its TaskManager); null: its own, as
+   * {@link #JobManager(ClusterOptions)}.
+   *
+   * @throws IllegalArgumentException naming the setting at fault, or the address already in use
+   */
+  public JobManager(ClusterOptions options, ProcessMetrics metrics)
+      throws IOException, InterruptedException {
     for (String key : options.unknownKeys()) {
       LOG.warn("Ignoring the setting {}: neither this process nor a job reads it", key);
     }
@@ -90,7 +111,19 @@ public final class JobManager implements AutoCloseable {
     // Connects and checks the storage directory before any port opens: a wrong quorum or an
     // unwritable directory is refused at start, naming its key.
     this.haServices = ha ? ZooKeeperHaServices.start(options.configuration()) : null;
-    Dispatcher dispatcher = new Dispatcher(new JarStore(jarDir), registry, options, ha);
+    this.ownsMetrics = metrics == null;
+    try {
+      this.metrics =
+          metrics != null
+              ? metrics
+              : ProcessMetrics.start(options, options.get(ClusterOptions.JM_BIND_HOST));
+    } catch (RuntimeException e) {
+      timer.shutdownNow();
+      closeHa();
+      throw e;
+    }
+    Dispatcher dispatcher =
+        new Dispatcher(new JarStore(jarDir), registry, options, ha, this.metrics);
     String rpcHost = options.get(ClusterOptions.JM_BIND_HOST);
     int rpcPort = options.get(ClusterOptions.JM_PORT);
     try {
@@ -106,6 +139,7 @@ public final class JobManager implements AutoCloseable {
     } catch (IOException e) {
       timer.shutdownNow();
       closeHa();
+      closeMetrics();
       throw bindFailure("control", rpcHost, rpcPort, ClusterOptions.JM_PORT.key(), e);
     }
     this.endpoints = new JobManagerEndpoints(dispatcher, registry);
@@ -117,15 +151,17 @@ public final class JobManager implements AutoCloseable {
       rpc.shutdownNow();
       timer.shutdownNow();
       closeHa();
+      closeMetrics();
       throw bindFailure("REST", restHost, restPort, ClusterOptions.REST_PORT.key(), e);
     }
     LOG.info(
-        "JobManager started: control port {}:{}, REST port {}:{}, jars in {}{}",
+        "JobManager started: control port {}:{}, REST port {}:{}, jars in {}{}{}",
         rpcHost,
         rpcPort(),
         restHost,
         restPort(),
         jarDir,
+        this.metrics.enabled() ? ", metrics on port " + this.metrics.port() : "",
         secret != null ? ", secret required" : "");
     if (ha) {
       String host = options.get(ClusterOptions.JM_ADDRESS);
@@ -152,14 +188,16 @@ public final class JobManager implements AutoCloseable {
     }
     String statusFile = options.get(ClusterOptions.STATUS_FILE);
     if (statusFile != null) {
-      StatusFile.write(
-          Path.of(statusFile),
-          Map.of(
-              "pid", String.valueOf(ProcessHandle.current().pid()),
-              "rpc.address", rpcHost + ":" + rpcPort(),
-              "rpc.port", String.valueOf(rpcPort()),
-              "rest.address", restHost + ":" + restPort(),
-              "rest.port", String.valueOf(restPort())));
+      Map<String, String> status = new LinkedHashMap<>();
+      status.put("pid", String.valueOf(ProcessHandle.current().pid()));
+      status.put("rpc.address", rpcHost + ":" + rpcPort());
+      status.put("rpc.port", String.valueOf(rpcPort()));
+      status.put("rest.address", restHost + ":" + restPort());
+      status.put("rest.port", String.valueOf(restPort()));
+      if (this.metrics.enabled()) {
+        status.put("metrics.port", String.valueOf(this.metrics.port()));
+      }
+      StatusFile.write(Path.of(statusFile), status);
     }
   }
 
@@ -213,6 +251,13 @@ public final class JobManager implements AutoCloseable {
     registry.close();
     timer.shutdownNow();
     closeHa();
+    closeMetrics();
+  }
+
+  private void closeMetrics() {
+    if (ownsMetrics) {
+      metrics.close();
+    }
   }
 
   private void closeHa() {

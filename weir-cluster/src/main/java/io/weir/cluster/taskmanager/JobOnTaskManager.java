@@ -19,6 +19,7 @@ import io.weir.runtime.checkpoint.TaskRestore;
 import io.weir.runtime.graph.JobGraph;
 import io.weir.runtime.graph.PlanDescription;
 import io.weir.runtime.jobmaster.JobMasterGateway;
+import io.weir.runtime.metrics.TaskMetricsReporter;
 import io.weir.runtime.recovery.NonRecoverable;
 import io.weir.runtime.storage.CheckpointStateReader;
 import io.weir.runtime.storage.CheckpointStorages;
@@ -94,6 +95,7 @@ final class JobOnTaskManager implements JobMasterGateway {
       Supplier<JobManagerServiceGrpc.JobManagerServiceBlockingStub> jobManager,
       ExecutorService outbox,
       DataPlane dataPlane,
+      TaskMetricsReporter metrics,
       Consumer<JobOnTaskManager> onClosed)
       throws Exception {
     this.jobId = payload.getJobId();
@@ -152,7 +154,7 @@ final class JobOnTaskManager implements JobMasterGateway {
       }
     }
     this.graph = captured[0];
-    this.executor = new TaskExecutor(this, dataPlane);
+    this.executor = new TaskExecutor(this, dataPlane, metrics);
     LOG.info("Job '{}' ({}) loaded from jar {}", graph.jobName(), jobId, payload.getJarId());
   }
 

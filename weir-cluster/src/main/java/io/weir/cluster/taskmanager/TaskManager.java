@@ -12,6 +12,7 @@ import io.weir.cluster.ha.HighAvailabilityOptions;
 import io.weir.cluster.ha.LeaderInfo;
 import io.weir.cluster.ha.LeaderRetrieval;
 import io.weir.cluster.ha.ZooKeeperHaServices;
+import io.weir.cluster.metrics.ProcessMetrics;
 import io.weir.cluster.rpc.ControlPlane;
 import io.weir.cluster.rpc.HostPort;
 import io.weir.cluster.rpc.JarChunk;
@@ -106,6 +107,12 @@ public final class TaskManager implements AutoCloseable {
   /** Where to say that this TaskManager registered, or null ({@code cluster.status-file}). */
   private final Path statusFile;
 
+  /** The process's metrics: this TaskManager's own, or those it shares with a JobManager. */
+  private final ProcessMetrics metrics;
+
+  /** Whether {@link #metrics} are this TaskManager's own, closed with it. */
+  private final boolean ownsMetrics;
+
   private volatile long heartbeatInterval;
   private volatile long heartbeatTimeout;
   private volatile long lastHeardFromJobManager = System.nanoTime();
@@ -121,6 +128,22 @@ public final class TaskManager implements AutoCloseable {
    */
   public TaskManager(
       ClusterOptions options, String jobManagerHost, int jobManagerPort, Consumer<String> fatal)
+      throws IOException {
+    this(options, jobManagerHost, jobManagerPort, fatal, null);
+  }
+
+  /**
+   * As {@link #TaskManager(ClusterOptions, String, int, Consumer)}, reporting its subtasks' metrics
+   * to {@code metrics}, the process's, which the caller closes (the local session cluster shares
+   * them with its JobManager); null: its own, with a Prometheus endpoint when {@code
+   * metrics.reporter.prom.port} is set.
+   */
+  public TaskManager(
+      ClusterOptions options,
+      String jobManagerHost,
+      int jobManagerPort,
+      Consumer<String> fatal,
+      ProcessMetrics metrics)
       throws IOException {
     this.fatal = fatal;
     for (String key : options.unknownKeys()) {
@@ -149,6 +172,9 @@ public final class TaskManager implements AutoCloseable {
         DataTransport.of(
             ClusterOptions.NETTY_TRANSPORT.key(), options.get(ClusterOptions.NETTY_TRANSPORT));
     int dataThreads = dataPlaneThreads(options.get(ClusterOptions.NETTY_THREADS), slots);
+    this.ownsMetrics = metrics == null;
+    this.metrics = metrics != null ? metrics : ProcessMetrics.start(options, bindHost);
+    this.metrics.registerNativeMemory();
     try {
       this.server =
           ControlPlane.server(new InetSocketAddress(bindHost, port))
@@ -161,6 +187,7 @@ public final class TaskManager implements AutoCloseable {
               .build()
               .start();
     } catch (IOException e) {
+      closeMetrics();
       throw new IllegalArgumentException(
           "Cannot open the TaskManager's control port on "
               + bindHost
@@ -178,6 +205,7 @@ public final class TaskManager implements AutoCloseable {
           new NettyDataPlane(bindHost, dataPort, advertisedHost, secret, transport, dataThreads);
     } catch (IOException e) {
       server.shutdownNow();
+      closeMetrics();
       throw new IllegalArgumentException(
           e.getMessage()
               + ": choose another with -D "
@@ -262,6 +290,7 @@ public final class TaskManager implements AutoCloseable {
       close(haServices);
       server.shutdownNow();
       dataPlane.close();
+      closeMetrics();
       throw e;
     }
   }
@@ -357,14 +386,16 @@ public final class TaskManager implements AutoCloseable {
           heartbeatInterval,
           heartbeatTimeout);
       if (statusFile != null) {
-        StatusFile.write(
-            statusFile,
-            Map.of(
-                "pid", String.valueOf(ProcessHandle.current().pid()),
-                "id", id,
-                "rpc.port", String.valueOf(server.getPort()),
-                "data.port", String.valueOf(dataPlane.port()),
-                "jobmanager", jobManagerAddress));
+        Map<String, String> values = new LinkedHashMap<>();
+        values.put("pid", String.valueOf(ProcessHandle.current().pid()));
+        values.put("id", id);
+        values.put("rpc.port", String.valueOf(server.getPort()));
+        values.put("data.port", String.valueOf(dataPlane.port()));
+        values.put("jobmanager", jobManagerAddress);
+        if (metrics.enabled()) {
+          values.put("metrics.port", String.valueOf(metrics.port()));
+        }
+        StatusFile.write(statusFile, values);
       }
       if (response.getLeaderEpoch() > 0) {
         fence.learn(response.getLeaderEpoch());
@@ -547,7 +578,14 @@ public final class TaskManager implements AutoCloseable {
     }
     Path jar = fetchJar(payload.getJarId());
     JobOnTaskManager job =
-        new JobOnTaskManager(payload, jar, () -> jobManager, outbox, dataPlane, this::jobClosed);
+        new JobOnTaskManager(
+            payload,
+            jar,
+            () -> jobManager,
+            outbox,
+            dataPlane,
+            metrics.taskReporter(),
+            this::jobClosed);
     synchronized (this) {
       JobOnTaskManager raced = jobs.putIfAbsent(payload.getJobId(), job);
       return raced != null ? raced : job;
@@ -628,6 +666,13 @@ public final class TaskManager implements AutoCloseable {
     close(haServices);
     if (channel != null) {
       channel.shutdownNow();
+    }
+    closeMetrics();
+  }
+
+  private void closeMetrics() {
+    if (ownsMetrics) {
+      metrics.close();
     }
   }
 

@@ -784,6 +784,16 @@ public final class CheckpointCoordinator {
     return statistics.statistics();
   }
 
+  /** How many checkpoints and savepoints are in progress, completed and failed. */
+  public synchronized CheckpointStatsCounts statisticsCounts() {
+    return statistics.counts();
+  }
+
+  /** The statistics of the newest completed checkpoint or savepoint, or null before one. */
+  public synchronized CheckpointStatistics latestCompletedStatistics() {
+    return statistics.latestCompleted();
+  }
+
   public synchronized int failuresTotal() {
     return failures.failuresTotal();
   }

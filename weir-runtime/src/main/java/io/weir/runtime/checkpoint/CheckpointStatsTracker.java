@@ -3,8 +3,10 @@ package io.weir.runtime.checkpoint;
 import io.weir.api.CheckpointStatistics;
 import io.weir.api.CheckpointStatistics.Status;
 import io.weir.api.CheckpointStatistics.SubtaskCheckpointStatistics;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Set;
 
 /**
  * The statistics of the job's recent checkpoints and savepoints, one record each, replaced as it
@@ -20,6 +22,15 @@ final class CheckpointStatsTracker {
 
   /** By checkpoint id, in the order first recorded, which is the order of ids. */
   private final LinkedHashMap<Long, CheckpointStatistics> history = new LinkedHashMap<>();
+
+  /** The checkpoints in progress, also those the history forgot. */
+  private final Set<Long> inProgress = new HashSet<>();
+
+  private long completed;
+  private long failed;
+
+  /** The newest checkpoint completed, or null. */
+  private CheckpointStatistics latestCompleted;
 
   /**
    * Records checkpoint {@code checkpointId}, triggered at {@code triggerTimestamp}, as still in
@@ -85,8 +96,7 @@ final class CheckpointStatsTracker {
       String failureMessage) {
     // One subtask that took it unaligned makes the checkpoint unaligned: it holds channel state.
     boolean unaligned = subtasks.stream().anyMatch(SubtaskCheckpointStatistics::unaligned);
-    history.put(
-        checkpointId,
+    CheckpointStatistics recorded =
         new CheckpointStatistics(
             checkpointId,
             status,
@@ -96,10 +106,48 @@ final class CheckpointStatsTracker {
             subtasks,
             externalPath,
             savepoint,
-            failureMessage));
+            failureMessage);
+    count(recorded);
+    history.put(checkpointId, recorded);
     while (history.size() > STATISTICS_KEPT) {
       history.remove(history.keySet().iterator().next());
     }
+  }
+
+  /** Counts a checkpoint that starts or ends; one recorded again in the same status is not. */
+  private void count(CheckpointStatistics recorded) {
+    CheckpointStatistics before = history.get(recorded.checkpointId());
+    boolean ended = before != null && before.status() != Status.IN_PROGRESS;
+    switch (recorded.status()) {
+      case IN_PROGRESS -> {
+        if (!ended) {
+          inProgress.add(recorded.checkpointId());
+        }
+      }
+      case COMPLETED -> {
+        if (inProgress.remove(recorded.checkpointId()) || !ended) {
+          completed++;
+        }
+        if (latestCompleted == null || recorded.checkpointId() >= latestCompleted.checkpointId()) {
+          latestCompleted = recorded;
+        }
+      }
+      case FAILED -> {
+        if (inProgress.remove(recorded.checkpointId()) || !ended) {
+          failed++;
+        }
+      }
+    }
+  }
+
+  /** How many checkpoints are in progress, completed and failed. */
+  CheckpointStatsCounts counts() {
+    return new CheckpointStatsCounts(inProgress.size(), completed, failed);
+  }
+
+  /** The newest completed checkpoint's statistics, or null before one completed. */
+  CheckpointStatistics latestCompleted() {
+    return latestCompleted;
   }
 
   /** The recent checkpoints, oldest first. */

@@ -15,10 +15,12 @@ import io.weir.api.config.KnownKeys;
 import io.weir.runtime.checkpoint.CheckpointCoordinator;
 import io.weir.runtime.checkpoint.CheckpointOptions;
 import io.weir.runtime.checkpoint.CheckpointRecoveryFactory;
+import io.weir.runtime.checkpoint.CheckpointStatsCounts;
 import io.weir.runtime.checkpoint.OperatorSubtaskState;
 import io.weir.runtime.graph.JobGraph;
 import io.weir.runtime.graph.JobVertex;
 import io.weir.runtime.graph.StreamNode;
+import io.weir.runtime.metrics.JobMetrics;
 import io.weir.runtime.recovery.RestartStrategies;
 import io.weir.runtime.recovery.RestoreVerifier;
 import io.weir.runtime.state.KeyedStateBackendFactory;
@@ -483,6 +485,26 @@ public final class JobMaster implements JobClient, JobMasterGateway {
       metrics.put("job.checkpoints.failed", (long) coordinator.failuresTotal());
     }
     return metrics;
+  }
+
+  /**
+   * The job's metrics now (Flink's job metrics: the last checkpoint's duration and sizes, the
+   * checkpoint counts, the last restore, restarts, uptime); {@link JobMetrics#asMap()} gives them
+   * by name. Any thread; cheap enough for every scrape.
+   */
+  public JobMetrics currentMetrics() {
+    CheckpointStatsCounts counts = coordinator.statisticsCounts();
+    CheckpointStatistics last = coordinator.latestCompletedStatistics();
+    return new JobMetrics(
+        last == null ? -1 : last.endToEndDurationMillis(),
+        last == null ? -1 : last.checkpointedSizeBytes(),
+        last == null ? -1 : last.stateSizeBytes(),
+        counts.completed(),
+        counts.failed(),
+        counts.inProgress(),
+        scheduler.lastRestoreTimestamp(),
+        scheduler.restarts(),
+        terminalStatus != null ? -1 : scheduler.uptimeMillis(System.nanoTime()));
   }
 
   /** The gateway of the task executor that runs the job's subtasks; for tests. */

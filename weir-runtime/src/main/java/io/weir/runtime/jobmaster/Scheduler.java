@@ -111,7 +111,10 @@ final class Scheduler {
   private Throwable failure;
   private boolean cancelRequested;
   private int terminatedTasks;
-  private int restarts;
+
+  /** Volatile, so that metrics read it without waiting for a deployment under the lock. */
+  private volatile int restarts;
+
   private int endedAttempt = -1;
   private long lastRestoredCheckpoint = -1;
 
@@ -119,6 +122,9 @@ final class Scheduler {
   private volatile JobMaster.Restore lastRestore;
 
   private boolean ended;
+
+  /** When the job last began running ({@link System#nanoTime()}). */
+  private volatile long runningSinceNanos;
 
   Scheduler(
       String jobId,
@@ -177,7 +183,7 @@ final class Scheduler {
     return deployed;
   }
 
-  synchronized int restarts() {
+  int restarts() {
     return restarts;
   }
 
@@ -188,6 +194,33 @@ final class Scheduler {
   /** The restore of the newest attempt that restored a checkpoint, or null. */
   JobMaster.Restore lastRestore() {
     return lastRestore;
+  }
+
+  /**
+   * When an attempt was last deployed from a checkpoint or savepoint, in epoch milliseconds
+   * (Flink's {@code lastCheckpointRestoreTimestamp}); -1 before any was.
+   */
+  long lastRestoreTimestamp() {
+    JobMaster.Restore restore = lastRestore;
+    return restore == null ? -1 : restore.timestampMillis();
+  }
+
+  /**
+   * How long the job has been running since it last began to (Flink's {@code uptime}), in
+   * milliseconds: 0 while it is not running, -1 once it ended.
+   */
+  long uptimeMillis(long nowNanos) {
+    JobStatus now = status;
+    if (now.isGloballyTerminalState() || now == JobStatus.SUSPENDED) {
+      return -1;
+    }
+    return now == JobStatus.RUNNING ? (nowNanos - runningSinceNanos) / 1_000_000 : 0;
+  }
+
+  /** The job runs (again) from now on. */
+  private void running() {
+    runningSinceNanos = System.nanoTime();
+    status = JobStatus.RUNNING;
   }
 
   /** Counters of the last attempt's subtasks that ended. */
@@ -266,7 +299,7 @@ final class Scheduler {
     metrics.clear();
     deployed = List.copyOf(all);
     coordinator.setTasks(keys);
-    status = JobStatus.RUNNING;
+    running();
     LOG.info(
         "Job '{}' ({}) adopts attempt {}: {} of its {} subtasks run",
         graph.jobName(),
@@ -391,7 +424,7 @@ final class Scheduler {
     // Before any task runs: a task may finish, or a fast bounded source ask for its final
     // checkpoint (remembered until the coordinator starts), at once.
     coordinator.setTasks(keys);
-    status = JobStatus.RUNNING;
+    running();
     LOG.info(
         "Job '{}' ({}) attempt {} starts {} tasks{}",
         graph.jobName(),

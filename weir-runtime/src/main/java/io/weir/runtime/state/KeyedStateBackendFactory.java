@@ -5,6 +5,8 @@ import io.weir.api.functions.TaskInfo;
 import io.weir.api.typeutils.TypeSerializer;
 import io.weir.runtime.checkpoint.KeyedStateHandle;
 import io.weir.runtime.checkpoint.RestoredOperatorState;
+import java.util.Map;
+import java.util.function.LongSupplier;
 
 /**
  * Builds the keyed state backend of one operator subtask for a {@code state.backend.type}. The heap
@@ -33,6 +35,16 @@ public interface KeyedStateBackendFactory {
    */
   default String restoreProblem(KeyedStateHandle handle, String operatorName, long checkpointId) {
     return null;
+  }
+
+  /**
+   * Gauges of the native memory the backends of this factory hold in this process now, across every
+   * job and slot, by metric name (RocksDB: its block caches, which its memtables and index and
+   * filter blocks are charged to); the process's metrics report them. Read from any thread; the
+   * default has none.
+   */
+  default Map<String, LongSupplier> nativeMemoryGauges() {
+    return Map.of();
   }
 
   /**

@@ -11,6 +11,8 @@ import io.weir.runtime.checkpoint.TaskRestore;
 import io.weir.runtime.graph.JobGraph;
 import io.weir.runtime.graph.JobVertex;
 import io.weir.runtime.graph.StreamEdge;
+import io.weir.runtime.metrics.TaskIOMetrics;
+import io.weir.runtime.metrics.TimerGauge;
 import io.weir.runtime.network.ChannelEvent;
 import io.weir.runtime.network.RecordWriter;
 import io.weir.runtime.operators.OperatorException;
@@ -65,6 +67,10 @@ public abstract class StreamTask implements Runnable {
 
   protected long numRecordsIn;
 
+  /** What the metrics read: counters the task keeps anyway, and its waits. */
+  private final TaskIOMetrics ioMetrics =
+      new TaskIOMetrics(this::getNumRecordsIn, this::getNumRecordsOut);
+
   protected final TaskCheckpointing checkpointing;
 
   /** What this subtask restores, as handles; read by the task itself when it starts. */
@@ -108,6 +114,7 @@ public abstract class StreamTask implements Runnable {
             mailbox,
             waker,
             timer,
+            ioMetrics,
             new SubtaskCheckpointCoordinator.Task() {
               @Override
               public List<OperatorSnapshot> snapshotState(
@@ -167,6 +174,11 @@ public abstract class StreamTask implements Runnable {
 
   public long getNumRecordsIn() {
     return numRecordsIn;
+  }
+
+  /** What this subtask measures for its metrics; any thread reads it. */
+  public TaskIOMetrics ioMetrics() {
+    return ioMetrics;
   }
 
   /** Records this task sent to other tasks (see {@link OperatorChain#recordsOut()}). */
@@ -584,7 +596,12 @@ public abstract class StreamTask implements Runnable {
         return;
       }
       if (lifecycle.suspended() || !outputsAvailable()) {
+        // Time counted once per wait, never per record; suspended for a savepoint is idle.
+        TimerGauge waiting =
+            lifecycle.suspended() ? ioMetrics.idleTime() : ioMetrics.backPressuredTime();
+        waiting.markStart(System.nanoTime());
         waker.await(Long.MAX_VALUE);
+        waiting.markEnd(System.nanoTime());
         continue;
       }
       InputStatus status = processInput();
@@ -593,7 +610,12 @@ public abstract class StreamTask implements Runnable {
       }
       if (status == InputStatus.NOTHING_AVAILABLE) {
         flusher.inputIdle();
-        waitForInput();
+        ioMetrics.idleTime().markStart(System.nanoTime());
+        try {
+          waitForInput();
+        } finally {
+          ioMetrics.idleTime().markEnd(System.nanoTime());
+        }
       }
     }
   }

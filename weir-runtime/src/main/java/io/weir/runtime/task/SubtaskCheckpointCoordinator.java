@@ -12,6 +12,7 @@ import io.weir.runtime.checkpoint.ResultSubpartitionInfo;
 import io.weir.runtime.checkpoint.SubtaskStateCodec;
 import io.weir.runtime.graph.JobVertex;
 import io.weir.runtime.graph.StreamEdge;
+import io.weir.runtime.metrics.TaskIOMetrics;
 import io.weir.runtime.network.ChannelEvent;
 import io.weir.runtime.network.RecordWriter;
 import io.weir.runtime.storage.CheckpointStateWriter;
@@ -69,6 +70,7 @@ final class SubtaskCheckpointCoordinator {
   private final Mailbox mailbox;
   private final Waker waker;
   private final ScheduledExecutorService timer;
+  private final TaskIOMetrics ioMetrics;
   private final Task task;
 
   private RecordWriter<?>[] writers = new RecordWriter<?>[0];
@@ -90,6 +92,7 @@ final class SubtaskCheckpointCoordinator {
       Mailbox mailbox,
       Waker waker,
       ScheduledExecutorService timer,
+      TaskIOMetrics ioMetrics,
       Task task) {
     this.taskInfo = taskInfo;
     this.vertex = vertex;
@@ -97,6 +100,7 @@ final class SubtaskCheckpointCoordinator {
     this.mailbox = mailbox;
     this.waker = waker;
     this.timer = timer;
+    this.ioMetrics = ioMetrics;
     this.task = task;
   }
 
@@ -170,8 +174,7 @@ final class SubtaskCheckpointCoordinator {
         writer.broadcastEvent(forward);
       }
     }
-    metrics.put(
-        id,
+    CheckpointMetrics measured =
         new CheckpointMetrics(
             Math.max(0, firstBarrier - barrier.timestamp()),
             barrier.unaligned() ? 0 : now - firstBarrier,
@@ -179,7 +182,9 @@ final class SubtaskCheckpointCoordinator {
             barrier.unaligned(),
             // A savepoint's state is never recorded as finished: a job resumed from it restores
             // every operator, also after a stop with drain.
-            task.endOfInput() && !barrier.savepoint()));
+            task.endOfInput() && !barrier.savepoint());
+    metrics.put(id, measured);
+    ioMetrics.checkpointTaken(measured.startDelayMillis(), measured.alignmentMillis());
     if (task.holdForChannelState(barrier)) {
       pending.awaitInput();
     }

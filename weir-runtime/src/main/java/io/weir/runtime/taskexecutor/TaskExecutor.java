@@ -13,6 +13,8 @@ import io.weir.runtime.graph.JobVertex;
 import io.weir.runtime.graph.StreamEdge;
 import io.weir.runtime.graph.UserCode;
 import io.weir.runtime.jobmaster.JobMasterGateway;
+import io.weir.runtime.metrics.TaskMetricsReporter;
+import io.weir.runtime.metrics.TaskScope;
 import io.weir.runtime.network.ChannelId;
 import io.weir.runtime.network.ChannelSelector;
 import io.weir.runtime.network.ChannelSelectors;
@@ -55,6 +57,7 @@ public final class TaskExecutor implements TaskExecutorGateway, AutoCloseable {
 
   private final JobMasterGateway jobMaster;
   private final DataPlane dataPlane;
+  private final TaskMetricsReporter metrics;
   private final Map<ExecutionAttemptId, StreamTask> tasks = new ConcurrentHashMap<>();
   private final Map<String, JobResources> jobs = new HashMap<>();
 
@@ -108,8 +111,18 @@ public final class TaskExecutor implements TaskExecutorGateway, AutoCloseable {
    * through {@code dataPlane} (null: every subtask of an attempt runs here).
    */
   public TaskExecutor(JobMasterGateway jobMaster, DataPlane dataPlane) {
+    this(jobMaster, dataPlane, TaskMetricsReporter.NONE);
+  }
+
+  /**
+   * As {@link #TaskExecutor(JobMasterGateway, DataPlane)}, reporting each subtask's metrics to
+   * {@code metrics} while it runs.
+   */
+  public TaskExecutor(
+      JobMasterGateway jobMaster, DataPlane dataPlane, TaskMetricsReporter metrics) {
     this.jobMaster = jobMaster;
     this.dataPlane = dataPlane;
+    this.metrics = metrics;
   }
 
   @Override
@@ -173,8 +186,11 @@ public final class TaskExecutor implements TaskExecutorGateway, AutoCloseable {
             new Responder(id), // savepoints are acknowledged with checkpointing off too
             settings.alignment(),
             settings.alignedTimeoutMillis());
+    // Set before the task starts, closed first when it ends.
+    TaskMetricsReporter.Registration[] reported = new TaskMetricsReporter.Registration[1];
     TaskListener listener =
         (task, state, cause) -> {
+          reported[0].close();
           tasks.remove(id, task);
           if (dataPlane != null) {
             dataPlane.subtaskEnded(id.jobId(), id.attempt(), id.vertex(), id.subtask());
@@ -191,11 +207,18 @@ public final class TaskExecutor implements TaskExecutorGateway, AutoCloseable {
       job.running++;
     }
     CreditDepth depth = CreditDepth.of(graph.configuration());
-    return vertex.isSource()
-        ? new SourceStreamTask<>(
-            graph, vertex, info, job.timer, listener, checkpointing, tdd.restore())
-        : new InputStreamTask(
-            graph, vertex, info, job.timer, listener, checkpointing, tdd.restore(), depth);
+    StreamTask task =
+        vertex.isSource()
+            ? new SourceStreamTask<>(
+                graph, vertex, info, job.timer, listener, checkpointing, tdd.restore())
+            : new InputStreamTask(
+                graph, vertex, info, job.timer, listener, checkpointing, tdd.restore(), depth);
+    reported[0] =
+        metrics.register(
+            new TaskScope(
+                id.jobId(), graph.jobName(), vertex.getName(), id.subtask(), id.attempt()),
+            task.ioMetrics());
+    return task;
   }
 
   private synchronized void taskEnded(String jobId) {

@@ -66,6 +66,47 @@ class CheckpointStatsTrackerTest {
     assertThat(kept.get(kept.size() - 1).checkpointId()).isEqualTo(recorded);
   }
 
+  @Test
+  void countsCheckpointsInProgressCompletedAndFailedOnceEach() {
+    tracker.recordInProgress(1, false, 0, List.of());
+    tracker.recordInProgress(2, false, 0, List.of());
+    tracker.recordInProgress(2, false, 0, List.of(subtask(false)));
+    tracker.recordInProgress(3, false, 0, List.of());
+    assertThat(tracker.counts()).isEqualTo(new CheckpointStatsCounts(3, 0, 0));
+
+    tracker.recordCompleted(1, false, 0, 10, List.of(), null);
+    tracker.recordFailed(2, false, 0, 20, List.of(), null);
+    tracker.recordCompleted(1, false, 0, 10, List.of(), null);
+
+    assertThat(tracker.counts()).isEqualTo(new CheckpointStatsCounts(1, 1, 1));
+  }
+
+  @Test
+  void theLatestCompletedIsTheNewestIdWhateverTheOrderTheyEnd() {
+    assertThat(tracker.latestCompleted()).isNull();
+    tracker.recordInProgress(4, false, 0, List.of());
+    tracker.recordInProgress(5, false, 100, List.of());
+    tracker.recordCompleted(5, false, 100, 150, List.of(subtask(false)), "file:///chk-5");
+    tracker.recordCompleted(4, false, 0, 200, List.of(), "file:///chk-4");
+
+    assertThat(tracker.latestCompleted().checkpointId()).isEqualTo(5);
+    assertThat(tracker.latestCompleted().endToEndDurationMillis()).isEqualTo(50);
+    assertThat(tracker.latestCompleted().stateSizeBytes()).isEqualTo(10);
+  }
+
+  @Test
+  void theCountsOutliveTheHistory() {
+    int recorded = CheckpointStatsTracker.STATISTICS_KEPT + 3;
+    tracker.recordInProgress(0, false, 0, List.of());
+    for (long id = 1; id <= recorded; id++) {
+      tracker.recordInProgress(id, false, id, List.of());
+      tracker.recordCompleted(id, false, id, id + 1, List.of(), null);
+    }
+    tracker.recordFailed(0, false, 0, 1, List.of(), null);
+
+    assertThat(tracker.counts()).isEqualTo(new CheckpointStatsCounts(0, recorded, 1));
+  }
+
   private static SubtaskCheckpointStatistics subtask(boolean unaligned) {
     return new SubtaskCheckpointStatistics("Map", 0, 1, 2, unaligned, 0, 3, 4, 10, 10);
   }

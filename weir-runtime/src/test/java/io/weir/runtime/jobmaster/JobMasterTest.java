@@ -20,6 +20,7 @@ import io.weir.runtime.checkpoint.CompletedCheckpoint;
 import io.weir.runtime.checkpoint.CompletedCheckpointStore;
 import io.weir.runtime.graph.JobGraph;
 import io.weir.runtime.graph.JobGraphBuilder;
+import io.weir.runtime.metrics.JobMetrics;
 import io.weir.runtime.task.TaskState;
 import io.weir.runtime.taskexecutor.ExecutionAttemptId;
 import io.weir.runtime.taskexecutor.RunningAttempt;
@@ -147,6 +148,46 @@ class JobMasterTest {
         .allSatisfy(t -> assertThat(t.restore().checkpointId()).isEqualTo(latest));
     master.cancel().get(20, TimeUnit.SECONDS);
     assertThat(master.getJobStatus().get()).isEqualTo(JobStatus.CANCELED);
+  }
+
+  @Test
+  void theJobsMetricsCountCheckpointsAndRestartsAndTellTheLastRestore() throws Exception {
+    tasks.acknowledgeCheckpoints();
+    JobMaster master =
+        jobMaster(
+            env -> {
+              env.enableCheckpointing(Duration.ofMillis(10));
+              env.setRestartStrategy(RestartStrategy.fixedDelay(1, Duration.ZERO));
+            });
+    awaitAttempts(1);
+    JobMetrics fresh = master.currentMetrics();
+    assertThat(fresh.numRestarts()).isZero();
+    assertThat(fresh.lastCheckpointRestoreTimestamp()).as("never restored").isEqualTo(-1);
+    assertThat(fresh.uptime()).isNotNegative();
+
+    await().atMost(WAIT).until(() -> master.currentMetrics().numberOfCompletedCheckpoints() >= 2);
+    JobMetrics running = master.currentMetrics();
+    assertThat(running.lastCheckpointDuration()).isNotNegative();
+    assertThat(running.lastCheckpointSize()).as("no state: nothing written").isZero();
+    assertThat(running.lastCheckpointFullSize()).isZero();
+    assertThat(running.asMap()).containsEntry("numRestarts", 0L);
+
+    tasks.stopAcknowledging();
+    long failedAt = System.currentTimeMillis();
+    tasks.end(tasks.latest().get(0).id(), TaskState.FAILED, new IllegalStateException("boom"));
+    awaitAttempts(2);
+
+    JobMetrics restarted = master.currentMetrics();
+    assertThat(restarted.numRestarts()).isEqualTo(1);
+    assertThat(restarted.lastCheckpointRestoreTimestamp())
+        .as("the second attempt restored the latest checkpoint")
+        .isBetween(failedAt, System.currentTimeMillis());
+    assertThat(restarted.numberOfCompletedCheckpoints())
+        .isGreaterThanOrEqualTo(running.numberOfCompletedCheckpoints());
+
+    master.cancel().get(20, TimeUnit.SECONDS);
+    assertThat(master.currentMetrics().uptime()).as("ended").isEqualTo(-1);
+    assertThat(master.currentMetrics().numberOfInProgressCheckpoints()).isZero();
   }
 
   /**

@@ -7,6 +7,7 @@ import io.weir.api.DataStreamSink;
 import io.weir.api.JobID;
 import io.weir.api.StreamEnvironment;
 import io.weir.api.config.CheckpointingOptions;
+import io.weir.api.config.CoreOptions;
 import io.weir.api.config.MemorySize;
 import io.weir.api.functions.CheckpointListener;
 import io.weir.api.functions.MapFunction;
@@ -28,6 +29,8 @@ import io.weir.runtime.graph.JobGraphBuilder;
 import io.weir.runtime.graph.JobVertex;
 import io.weir.runtime.graph.StreamNode;
 import io.weir.runtime.jobmaster.JobMasterGateway;
+import io.weir.runtime.metrics.TaskIOMetrics;
+import io.weir.runtime.metrics.TaskScope;
 import io.weir.runtime.storage.StateSizeLimitException;
 import io.weir.runtime.task.SourceStreamTask;
 import io.weir.runtime.task.StreamTask;
@@ -63,7 +66,18 @@ class TaskExecutorTest {
 
   private final String jobId = JobID.generate().value();
   private final TestingJobMasterGateway jobMaster = new TestingJobMasterGateway();
-  private final TaskExecutor taskExecutor = new TaskExecutor(jobMaster);
+
+  /** The subtasks reported to the metrics and not yet unregistered. */
+  private final Map<TaskScope, TaskIOMetrics> reported = new ConcurrentHashMap<>();
+
+  private final TaskExecutor taskExecutor =
+      new TaskExecutor(
+          jobMaster,
+          null,
+          (scope, metrics) -> {
+            reported.put(scope, metrics);
+            return () -> reported.remove(scope);
+          });
 
   @AfterEach
   void stopEverySubtask() throws Exception {
@@ -316,6 +330,93 @@ class TaskExecutorTest {
         .singleElement()
         .extracting(StreamTask::getState)
         .isEqualTo(TaskState.RUNNING);
+  }
+
+  @Test
+  void eachSubtaskIsReportedToTheMetricsWhileItRunsWithItsCountsWaitsAndLatestCheckpoint()
+      throws Exception {
+    StreamEnvironment env = StreamEnvironment.create();
+    env.setParallelism(1);
+    // Small buffers: the barrier waits behind a few hundred slow records, not thousands.
+    env.getConfiguration().set(CoreOptions.NETWORK_BUFFER_SIZE, new MemorySize(1024));
+    JobGraph graph =
+        graph(
+            env,
+            env.fromSource(UnboundedSource.endless(0), "Endless")
+                .keyBy(n -> n % 7, Types.LONG)
+                .map(new SlowMap())
+                .sinkTo(new DiscardingSink<>()));
+    List<TaskDeploymentDescriptor> tasks = deploy(graph, true);
+    ExecutionAttemptId sourceId = tasks.get(0).id();
+    ExecutionAttemptId mapId = tasks.get(1).id();
+
+    await().atMost(WAIT).until(() -> reported.size() == 2);
+    TaskIOMetrics source = metricsOf(graph, sourceId);
+    TaskIOMetrics map = metricsOf(graph, mapId);
+    assertThat(source).isNotNull();
+    assertThat(map).isNotNull();
+    // The source outruns the slow map: it waits for credit, the map never for input.
+    await().atMost(WAIT).until(() -> source.backPressuredTime().totalNanos(System.nanoTime()) > 0);
+    await().atMost(WAIT).until(() -> map.numRecordsIn() > 0 && source.numRecordsOut() > 0);
+    assertThat(source.numRecordsIn()).as("a source reads no records of other tasks").isZero();
+
+    trigger(sourceId, 1);
+    Acknowledged fromMap = jobMaster.awaitAcknowledgement(mapId, 1);
+
+    assertThat(map.checkpointStartDelayNanos())
+        .isEqualTo(fromMap.statistics().startDelayMillis() * 1_000_000);
+    assertThat(map.checkpointAlignmentNanos())
+        .isEqualTo(fromMap.statistics().alignmentDurationMillis() * 1_000_000);
+
+    taskExecutor.cancelTask(sourceId);
+    taskExecutor.cancelTask(mapId);
+    jobMaster.awaitTermination(sourceId);
+    jobMaster.awaitTermination(mapId);
+    assertThat(reported).as("unregistered when they ended").isEmpty();
+  }
+
+  @Test
+  void aSubtaskWithoutInputCountsItsWaitAsIdleWhileItWaits() throws Exception {
+    StreamEnvironment env = StreamEnvironment.create();
+    env.setParallelism(1);
+    JobGraph graph =
+        graph(
+            env,
+            env.fromSource(UnboundedSource.emitting(1, 1), "One")
+                .keyBy(n -> n % 7, Types.LONG)
+                .sinkTo(new DiscardingSink<>()));
+    List<TaskDeploymentDescriptor> tasks = deploy(graph, false);
+
+    await().atMost(WAIT).until(() -> reported.size() == 2);
+    TaskIOMetrics sink = metricsOf(graph, tasks.get(1).id());
+    await().atMost(WAIT).until(() -> sink.numRecordsIn() == 1);
+    long idle = sink.idleTime().totalNanos(System.nanoTime());
+    await()
+        .atMost(WAIT)
+        .alias("the wait under way counts before it ends")
+        .until(() -> sink.idleTime().totalNanos(System.nanoTime()) > idle);
+    assertThat(sink.backPressuredTime().totalNanos(System.nanoTime())).isZero();
+  }
+
+  private TaskIOMetrics metricsOf(JobGraph graph, ExecutionAttemptId id) {
+    return reported.get(
+        new TaskScope(
+            jobId,
+            graph.jobName(),
+            graph.vertices().get(id.vertex()).getName(),
+            id.subtask(),
+            id.attempt()));
+  }
+
+  /** Takes a millisecond per record. */
+  static final class SlowMap implements MapFunction<Long, Long> {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public Long map(Long value) throws Exception {
+      Thread.sleep(1);
+      return value;
+    }
   }
 
   // ------------------------------------------------------------------ helpers

@@ -31,12 +31,17 @@ final class RocksDBResources {
     private final SlotKey key;
     final Cache cache;
     final WriteBufferManager writeBufferManager;
+
+    /** The cache's capacity: {@code state.backend.rocksdb.memory.fixed-per-slot}. */
+    final long capacity;
+
     private int users;
 
-    private Slot(SlotKey key, Cache cache, WriteBufferManager writeBufferManager) {
+    private Slot(SlotKey key, Cache cache, WriteBufferManager writeBufferManager, long capacity) {
       this.key = key;
       this.cache = cache;
       this.writeBufferManager = writeBufferManager;
+      this.capacity = capacity;
     }
   }
 
@@ -62,7 +67,8 @@ final class RocksDBResources {
                 RocksDBOptions.HIGH_PRIO_POOL_RATIO.key(),
                 conf.get(RocksDBOptions.HIGH_PRIO_POOL_RATIO));
         Cache cache = new LRUCache(total, -1, false, highPrio);
-        slot = new Slot(key, cache, new WriteBufferManager((long) (total * writeRatio), cache));
+        slot =
+            new Slot(key, cache, new WriteBufferManager((long) (total * writeRatio), cache), total);
         SLOTS.put(key, slot);
       }
       slot.users++;
@@ -77,6 +83,25 @@ final class RocksDBResources {
         slot.writeBufferManager.close();
         slot.cache.close();
       }
+    }
+  }
+
+  /** What a slot's cache tells: its usage, pinned usage or capacity. */
+  interface CacheFigure {
+    long of(Slot slot);
+  }
+
+  /**
+   * The sum of {@code figure} over every slot of the process now, 0 when none is open; under the
+   * lock that closes a slot, so that no cache is read after it was freed.
+   */
+  static long sum(CacheFigure figure) {
+    synchronized (SLOTS) {
+      long total = 0;
+      for (Slot slot : SLOTS.values()) {
+        total += figure.of(slot);
+      }
+      return total;
     }
   }
 

@@ -11,8 +11,11 @@ import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
+import java.util.function.LongSupplier;
 
 /** Builds {@link RocksDBKeyedStateBackend}s for {@code state.backend.type: rocksdb}. */
 public final class RocksDBStateBackendFactory implements KeyedStateBackendFactory {
@@ -55,6 +58,22 @@ public final class RocksDBStateBackendFactory implements KeyedStateBackendFactor
       backend.close();
       throw e;
     }
+  }
+
+  /**
+   * The block caches of every slot of the process, summed (Flink's {@code
+   * state.backend.rocksdb.metrics.block-cache-*}): with the memtables and the index and filter
+   * blocks charged to them, what RocksDB holds natively, bounded by the capacity.
+   */
+  @Override
+  public Map<String, LongSupplier> nativeMemoryGauges() {
+    Map<String, LongSupplier> gauges = new LinkedHashMap<>();
+    gauges.put("rocksdb.block-cache-usage", () -> RocksDBResources.sum(s -> s.cache.getUsage()));
+    gauges.put(
+        "rocksdb.block-cache-pinned-usage",
+        () -> RocksDBResources.sum(s -> s.cache.getPinnedUsage()));
+    gauges.put("rocksdb.block-cache-capacity", () -> RocksDBResources.sum(s -> s.capacity));
+    return gauges;
   }
 
   /**

@@ -1,0 +1,74 @@
+package io.weir.runtime.metrics;
+
+import java.util.function.LongSupplier;
+
+/**
+ * What one subtask measures about itself for its metrics (Flink's {@code TaskIOMetricGroup}): the
+ * records it read and sent, the time it waited for input (idle) and for its outputs to take more
+ * (back-pressured), and the start delay and alignment of its latest checkpoint. A reporter turns
+ * these counters into rates and gauges; nothing here is called per record.
+ *
+ * <p>The task thread writes; any thread reads. The record counts are the task's own counters, read
+ * without a lock (a recent value, as Flink's reporters read its counters).
+ */
+public final class TaskIOMetrics {
+
+  private final LongSupplier recordsIn;
+  private final LongSupplier recordsOut;
+  private final TimerGauge idle = new TimerGauge();
+  private final TimerGauge backPressured = new TimerGauge();
+  private volatile long checkpointStartDelayNanos;
+  private volatile long checkpointAlignmentNanos;
+
+  /**
+   * @param recordsIn the records the subtask read so far
+   * @param recordsOut the records the subtask sent to other subtasks so far
+   */
+  public TaskIOMetrics(LongSupplier recordsIn, LongSupplier recordsOut) {
+    this.recordsIn = recordsIn;
+    this.recordsOut = recordsOut;
+  }
+
+  /** Flink's {@code numRecordsIn}. */
+  public long numRecordsIn() {
+    return recordsIn.getAsLong();
+  }
+
+  /** Flink's {@code numRecordsOut}: records sent over the network, once per output edge. */
+  public long numRecordsOut() {
+    return recordsOut.getAsLong();
+  }
+
+  /** Time spent waiting for input (or suspended for a savepoint): Flink's idle time. */
+  public TimerGauge idleTime() {
+    return idle;
+  }
+
+  /** Time spent waiting for an output to take more: Flink's back-pressured time. */
+  public TimerGauge backPressuredTime() {
+    return backPressured;
+  }
+
+  /**
+   * From the trigger of the latest checkpoint to its first barrier reaching this subtask (sources:
+   * to the trigger running), in nanoseconds; measured in milliseconds, as the trigger's timestamp
+   * is. 0 before the first checkpoint.
+   */
+  public long checkpointStartDelayNanos() {
+    return checkpointStartDelayNanos;
+  }
+
+  /**
+   * From the first to the last barrier of the latest checkpoint at this subtask (0 when it was
+   * taken unaligned), in nanoseconds; measured in milliseconds. 0 before the first checkpoint.
+   */
+  public long checkpointAlignmentNanos() {
+    return checkpointAlignmentNanos;
+  }
+
+  /** The subtask took its snapshot of a checkpoint; task thread. */
+  public void checkpointTaken(long startDelayMillis, long alignmentMillis) {
+    checkpointStartDelayNanos = startDelayMillis * 1_000_000;
+    checkpointAlignmentNanos = alignmentMillis * 1_000_000;
+  }
+}
