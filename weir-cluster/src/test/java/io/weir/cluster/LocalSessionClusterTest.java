@@ -96,6 +96,16 @@ class LocalSessionClusterTest {
       JsonNode last = nodes.get(nodes.size() - 1);
       assertThat(last.path("inputs").get(0).path("ship_strategy").asText()).isEqualTo("HASH");
 
+      JsonNode names = client.get("/jobs/" + jobId + "/metrics");
+      assertThat(names.toString()).contains("{\"id\":\"numberOfCompletedCheckpoints\"}");
+      JsonNode values =
+          client.get("/jobs/" + jobId + "/metrics?get=numberOfCompletedCheckpoints,numRestarts");
+      assertThat(values.get(0).path("id").asText()).isEqualTo("numberOfCompletedCheckpoints");
+      assertThat(Long.parseLong(values.get(0).path("value").asText())).isPositive();
+      assertThat(values.get(1).path("value").asText()).isEqualTo("0");
+      assertThatThrownBy(() -> client.get("/jobs/" + jobId + "/metrics?get=nope"))
+          .hasMessageContaining("has no metric 'nope'");
+
       JsonNode config = client.get("/jobs/" + jobId + "/config");
       assertThat(config.path("execution-config").path("job-parallelism").asInt()).isEqualTo(1);
       JsonNode checkpointing = client.get("/jobs/" + jobId + "/checkpoints/config");

@@ -91,6 +91,22 @@ public final class RestRequest {
         .collect(Collectors.joining(".", " at '", "'"));
   }
 
+  /**
+   * The values of query parameter {@code name}, comma-separated ones split ({@code ?get=a,b} and
+   * {@code ?get=a&get=b} alike); empty when absent.
+   */
+  public java.util.List<String> queryParameter(String name) {
+    java.util.List<String> values =
+        new io.netty.handler.codec.http.QueryStringDecoder(http.uri())
+            .parameters()
+            .getOrDefault(name, java.util.List.of());
+    return values.stream()
+        .flatMap(v -> java.util.Arrays.stream(v.split(",")))
+        .map(String::strip)
+        .filter(v -> !v.isEmpty())
+        .toList();
+  }
+
   /** The HTTP request itself (for a multipart upload). */
   public FullHttpRequest http() {
     return http;

@@ -279,6 +279,44 @@ final class InfoHandlers {
     }
   }
 
+  /**
+   * {@code GET /jobs/:jobid/metrics}: as Flink's, the job's metric names ({@code [{"id"}]}), or
+   * with {@code ?get=a,b} their values now ({@code [{"id", "value"}]}, values as text); a name the
+   * job has not is 400 naming it.
+   */
+  static final class Metrics extends Get {
+    Metrics(Dispatcher dispatcher) {
+      super(dispatcher, "/jobs/:jobid/metrics");
+    }
+
+    @Override
+    public List<Map<String, String>> handle(RestRequest request) {
+      Dispatcher.Job job = JobLookup.find(dispatcher, request.pathParameter("jobid"));
+      Map<String, Long> metrics = job.master().currentMetrics().asMap();
+      List<String> asked = request.queryParameter("get");
+      List<Map<String, String>> answer = new ArrayList<>();
+      if (asked.isEmpty()) {
+        metrics.keySet().forEach(name -> answer.add(Map.of("id", name)));
+        return answer;
+      }
+      for (String name : asked) {
+        Long value = metrics.get(name);
+        if (value == null) {
+          throw new RestException(
+              HttpResponseStatus.BAD_REQUEST,
+              "Job "
+                  + job.id()
+                  + " has no metric '"
+                  + name
+                  + "': it has "
+                  + String.join(", ", metrics.keySet()));
+        }
+        answer.add(Map.of("id", name, "value", String.valueOf(value)));
+      }
+      return answer;
+    }
+  }
+
   /** {@code GET /jobs/:jobid/checkpoints/details/:checkpointid}: one checkpoint, per subtask. */
   static final class CheckpointDetails extends Get {
     CheckpointDetails(Dispatcher dispatcher) {

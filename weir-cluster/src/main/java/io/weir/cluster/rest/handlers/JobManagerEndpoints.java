@@ -48,7 +48,8 @@ public final class JobManagerEndpoints {
             new InfoHandlers.JobConfig(dispatcher),
             new InfoHandlers.Plan(dispatcher),
             new InfoHandlers.CheckpointSettings(dispatcher),
-            new InfoHandlers.CheckpointDetails(dispatcher));
+            new InfoHandlers.CheckpointDetails(dispatcher),
+            new InfoHandlers.Metrics(dispatcher));
     List<RestHandler> handlers = new ArrayList<>();
     handlers.add(new HealthHandlers.Alive(dispatcher));
     handlers.add(new HealthHandlers.Leader(dispatcher));

@@ -47,7 +47,13 @@ class OpenApiDescriptionTest {
                     .forEach(
                         op -> {
                           Set<String> declared = new TreeSet<>();
-                          op.path("parameters").forEach(p -> declared.add(p.path("name").asText()));
+                          op.path("parameters")
+                              .forEach(
+                                  p -> {
+                                    if (p.path("in").asText().equals("path")) {
+                                      declared.add(p.path("name").asText());
+                                    }
+                                  });
                           Set<String> inPath = new TreeSet<>();
                           java.util.regex.Matcher m =
                               java.util.regex.Pattern.compile("\\{(\\w+)}").matcher(path.getKey());
