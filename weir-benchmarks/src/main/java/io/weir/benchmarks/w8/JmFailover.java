@@ -220,7 +220,9 @@ public final class JmFailover {
             traced,
             completions);
     List<BenchCluster.Failure> failures = cluster.failures(job);
-    report(engine, args.config(), killedAt, failover, timeline, failures, traced);
+    Files.writeString(
+        dir.resolve("timeline.log"),
+        report(engine, args.config(), killedAt, failover, timeline, failures, traced));
     return Result.of(
             engine,
             WORKLOAD.id(),
@@ -371,8 +373,12 @@ public final class JmFailover {
     return completed;
   }
 
-  /** Where the failover's time went, on standard error for the runner's log. */
-  private static void report(
+  /**
+   * Where the failover's time went, and the records processed per second from the first record to
+   * the end: printed on standard error and returned (the runner keeps no child's standard error, so
+   * the run also writes it to a log of its own).
+   */
+  private static String report(
       Engine engine,
       String config,
       Instant killedAt,
@@ -381,33 +387,43 @@ public final class JmFailover {
       List<BenchCluster.Failure> failures,
       List<List<ProcessingTrace.Stamp>> traces) {
     long killMillis = killedAt.toEpochMilli();
+    long killMicros = FirstRecordMarker.epochMicros(killedAt);
     String who = "JM-FAILOVER " + engine.id() + " " + config;
-    System.err.printf(
-        Locale.ROOT,
-        "%s: SIGKILL of the leader at %s; last checkpoint before %+d ms; processing stopped %+.1f"
-            + " ms; old leader's znode gone %+d ms; new leader published %+d ms; job RUNNING on"
-            + " it %+.1f ms; first record %+.1f ms (%d restored, %d adopted task instances);"
-            + " processing again %+.1f ms; first checkpoint after %+d ms%n",
-        who,
-        killedAt,
-        timeline.lastCheckpointBeforeMillis(),
-        timeline.gapStartMicros() / 1e3,
-        failover.goneMillis() - killMillis,
-        failover.elected().sinceMillis() - killMillis,
-        (failover.takeoverMicros() - FirstRecordMarker.epochMicros(killedAt)) / 1e3,
-        timeline.resumeMicros() / 1e3,
-        timeline.restored(),
-        timeline.adopted(),
-        timeline.gapEndMicros() / 1e3,
-        timeline.firstCheckpointAfterMillis());
-    failures.forEach(
-        f ->
-            System.err.printf(
-                Locale.ROOT,
-                "%s: failure %+d ms %s%n",
-                who,
-                f.epochMillis() - killMillis,
-                f.what()));
+    StringBuilder text = new StringBuilder();
+    text.append(
+        String.format(
+            Locale.ROOT,
+            "%s: SIGKILL of the leader at %s; last checkpoint before %+d ms; processing stopped"
+                + " %+.1f ms; old leader's znode gone %+d ms; new leader published %+d ms; job"
+                + " RUNNING on it %+.1f ms; first record %+.1f ms (%d restored, %d adopted task"
+                + " instances); processing again %+.1f ms; first checkpoint after %+d ms%n",
+            who,
+            killedAt,
+            timeline.lastCheckpointBeforeMillis(),
+            timeline.gapStartMicros() / 1e3,
+            failover.goneMillis() - killMillis,
+            failover.elected().sinceMillis() - killMillis,
+            (failover.takeoverMicros() - killMicros) / 1e3,
+            timeline.resumeMicros() / 1e3,
+            timeline.restored(),
+            timeline.adopted(),
+            timeline.gapEndMicros() / 1e3,
+            timeline.firstCheckpointAfterMillis()));
+    for (BenchCluster.Failure f : failures) {
+      text.append(
+          String.format(
+              Locale.ROOT, "%s: failure %+d ms %s%n", who, f.epochMillis() - killMillis, f.what()));
+    }
+    long first = traces.stream().mapToLong(t -> t.get(0).micros()).min().orElseThrow();
+    text.append(
+        String.format(
+            Locale.ROOT,
+            "%s: records processed per second from the first record, the kill in second %d: %s%n",
+            who,
+            (killMicros - first) / 1_000_000,
+            FailoverTimeline.recordsPerSecond(traces, first)));
+    System.err.print(text);
+    return text.toString();
   }
 
   private static String millis(long micros) {
