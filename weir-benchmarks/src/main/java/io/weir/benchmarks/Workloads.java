@@ -166,6 +166,12 @@ public final class Workloads {
   /** W1 on TaskManager processes, and recovery from a SIGKILL (io.weir.benchmarks.w8). */
   public static final Workload W8 = register(io.weir.benchmarks.w8.W8.WORKLOAD);
 
+  /**
+   * W8's job under ZooKeeper high availability with the leading JobManager SIGKILLed
+   * (io.weir.benchmarks.w8.JmFailover).
+   */
+  public static final Workload JM_FAILOVER = register(io.weir.benchmarks.w8.JmFailover.WORKLOAD);
+
   /** W3 with checkpoints on local disk, HDFS and S3 (io.weir.benchmarks.w3s). */
   public static final Workload W3S = register(io.weir.benchmarks.w3s.W3sJob.WORKLOAD);
 

@@ -18,8 +18,10 @@ interface BenchCluster extends AutoCloseable {
    *
    * @param markerDir where the keyed function stamps its first records ({@link FirstRecordMarker});
    *     empty for none
+   * @param traceDir where the keyed function traces when it processed ({@link ProcessingTrace});
+   *     empty for none
    */
-  String submit(long records, String markerDir) throws Exception;
+  String submit(long records, String markerDir, String traceDir) throws Exception;
 
   /** The job's state as the REST API names it: RUNNING, FINISHED, FAILED, ... */
   String state(String jobId) throws IOException, InterruptedException;

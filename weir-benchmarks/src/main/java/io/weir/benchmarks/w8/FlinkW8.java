@@ -62,7 +62,7 @@ public final class FlinkW8 {
       throws Exception {
     StreamExecutionEnvironment env =
         StreamExecutionEnvironment.getExecutionEnvironment(Configuration.fromMap(settings));
-    FlinkW8Job.build(env, job.records(), Files.createDirectories(markers).toString());
+    FlinkW8Job.build(env, job.records(), Files.createDirectories(markers).toString(), "");
     long start = System.nanoTime();
     env.execute("W8");
     return System.nanoTime() - start;

@@ -21,13 +21,18 @@ import org.apache.flink.util.Collector;
 public final class FlinkW8Job {
   private FlinkW8Job() {}
 
-  /** Adds the job to {@code env}. */
-  static void build(StreamExecutionEnvironment env, long records, String markerDir) {
+  /**
+   * Adds the job to {@code env}: the keyed function stamps its first records into {@code markerDir}
+   * ({@link FirstRecordMarker}) and traces when it processed into {@code traceDir} ({@link
+   * ProcessingTrace}), either empty for none.
+   */
+  static void build(
+      StreamExecutionEnvironment env, long records, String markerDir, String traceDir) {
     env.setParallelism(2);
     env.fromSequence(1, records)
         .map(new ToKey())
         .keyBy(new Identity())
-        .process(new CountPerKey(markerDir))
+        .process(new CountPerKey(markerDir, traceDir))
         .sinkTo(new DiscardingSink<>());
   }
 
@@ -51,17 +56,20 @@ public final class FlinkW8Job {
     }
   }
 
-  /** W1's count per key, stamping its first record into the marker directory. */
+  /** W1's count per key, stamping its first record and tracing its processing. */
   public static final class CountPerKey
       extends KeyedProcessFunction<Long, Long, Tuple2<Long, Long>> {
     private static final long serialVersionUID = 1L;
 
     private final String markerDir;
+    private final String traceDir;
     private transient ValueState<Long> count;
     private transient boolean stamped;
+    private transient ProcessingTrace trace;
 
-    CountPerKey(String markerDir) {
+    CountPerKey(String markerDir, String traceDir) {
       this.markerDir = markerDir;
+      this.traceDir = traceDir;
     }
 
     @Override
@@ -75,11 +83,22 @@ public final class FlinkW8Job {
       if (!stamped) {
         stamped = true;
         FirstRecordMarker.stamp(markerDir);
+        trace = ProcessingTrace.open(traceDir);
+      }
+      if (trace != null) {
+        trace.record();
       }
       Long current = count.value();
       long next = current == null ? 1L : current + 1L;
       count.update(next);
       out.collect(Tuple2.of(key, next));
+    }
+
+    @Override
+    public void close() throws Exception {
+      if (trace != null) {
+        trace.close();
+      }
     }
   }
 }

@@ -3,6 +3,7 @@ package io.weir.benchmarks.w8;
 import io.weir.benchmarks.PeakRss;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -86,6 +87,13 @@ final class JvmProcess implements AutoCloseable {
     return classes;
   }
 
+  /** A port free on this machine now (another process may take it before it is used). */
+  static int freePort() throws IOException {
+    try (ServerSocket socket = new ServerSocket(0)) {
+      return socket.getLocalPort();
+    }
+  }
+
   String name() {
     return name;
   }
@@ -112,6 +120,11 @@ final class JvmProcess implements AutoCloseable {
       }
       Thread.sleep(50);
     }
+  }
+
+  /** Whether the process still runs. */
+  boolean alive() {
+    return process.isAlive();
   }
 
   /** Throws with the log's tail if the process has ended. */

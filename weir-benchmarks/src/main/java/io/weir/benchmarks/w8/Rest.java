@@ -50,6 +50,11 @@ final class Rest {
     }
   }
 
+  /** {@code bytes} read as JSON. */
+  static JsonNode json(byte[] bytes) throws IOException {
+    return JSON.readTree(bytes);
+  }
+
   private JsonNode send(HttpRequest.Builder request) throws IOException, InterruptedException {
     HttpRequest built = request.timeout(Duration.ofSeconds(60)).build();
     HttpResponse<String> response = http.send(built, HttpResponse.BodyHandlers.ofString());

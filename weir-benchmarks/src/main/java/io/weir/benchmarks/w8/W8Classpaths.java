@@ -18,19 +18,34 @@ final class W8Classpaths {
     return read("classpath-weir-cluster.txt");
   }
 
+  /**
+   * JM-FAILOVER's ZooKeeper server ({@link ZooKeeperHost}): this module's classes, Weir's cluster
+   * class path (ZooKeeper, the Netty its client needs, logback) and {@code classpath-zookeeper.txt}
+   * (the metrics library ZooKeeper's server needs).
+   */
+  static String zooKeeper() throws IOException {
+    return String.join(
+        java.io.File.pathSeparator,
+        classes().toString(),
+        weirCluster(),
+        read("classpath-zookeeper.txt"));
+  }
+
   static String flink() throws IOException {
     return read("classpath-flink.txt");
   }
 
-  private static String read(String name) throws IOException {
-    Path classes;
+  private static Path classes() throws IOException {
     try {
-      classes =
-          Path.of(W8Classpaths.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+      return Path.of(
+          W8Classpaths.class.getProtectionDomain().getCodeSource().getLocation().toURI());
     } catch (URISyntaxException e) {
       throw new IOException("W8: cannot locate target/classes", e);
     }
-    Path file = classes.resolveSibling(name);
+  }
+
+  private static String read(String name) throws IOException {
+    Path file = classes().resolveSibling(name);
     if (!Files.isRegularFile(file)) {
       throw new IOException(
           "W8: missing " + file + ": build with 'mvn -pl weir-benchmarks -am package' first.");

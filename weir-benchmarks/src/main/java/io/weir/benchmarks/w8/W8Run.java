@@ -99,14 +99,22 @@ public final class W8Run {
 
   /**
    * The job's settings, the same keys on both engines: a checkpoint every second into {@code
-   * checkpoints}; no restart, except for {@code recovery}: fixed delay of 0 ms, up to 10 attempts
+   * checkpoints}; no restart, except for {@code recovery}: fixed delay of 0 ms, up to 100 attempts
    * (a restart that lands on the killed TaskManager before it is declared lost counts as one more).
    */
   public static Map<String, String> jobSettings(String config, Path checkpoints) {
+    return jobSettings(config.equals("recovery"), checkpoints);
+  }
+
+  /**
+   * The job's settings: a checkpoint every second into {@code checkpoints}; with {@code restarts} a
+   * fixed delay of 0 ms, up to 100 attempts, else no restart.
+   */
+  static Map<String, String> jobSettings(boolean restarts, Path checkpoints) {
     Map<String, String> settings = new LinkedHashMap<>();
     settings.put("execution.checkpointing.interval", "1s");
     settings.put("execution.checkpointing.dir", checkpoints.toUri().toString());
-    if (config.equals("recovery")) {
+    if (restarts) {
       settings.put("restart-strategy.type", "fixed-delay");
       settings.put("restart-strategy.fixed-delay.attempts", "100");
       settings.put("restart-strategy.fixed-delay.delay", "0 ms");
@@ -130,13 +138,13 @@ public final class W8Run {
     }
     if (warm(config)) {
       Path warmUp = Files.createDirectories(scratch.resolve("warm-up-first-records"));
-      String first = cluster.submit(records, warmUp.toString());
+      String first = cluster.submit(records, warmUp.toString(), "");
       requireFinished(engine, "warm-up job", first, awaitEnd(cluster, first));
     }
     Path markers = Files.createDirectories(scratch.resolve("first-records"));
 
     Instant submitted = Instant.now();
-    String job = cluster.submit(records, markers.toString());
+    String job = cluster.submit(records, markers.toString(), "");
     Instant killedAt = null;
     long checkpointsBeforeKill = 0;
     if (recovery) {
@@ -216,7 +224,7 @@ public final class W8Run {
    * be read): what the cluster's processes held besides the benchmark JVM, whose own figure the
    * runner takes. A killed TaskManager counts with its peak just before the SIGKILL.
    */
-  private static String clusterPeakRssKb(BenchCluster cluster) {
+  static String clusterPeakRssKb(BenchCluster cluster) {
     long sum = 0;
     for (JvmProcess process : cluster.processes()) {
       OptionalLong kb = process.peakRssKb();
@@ -251,7 +259,14 @@ public final class W8Run {
     boolean holds() throws Exception;
   }
 
-  private static void await(BenchCluster cluster, String job, String what, Condition condition)
+  static void await(BenchCluster cluster, String job, String what, Condition condition)
+      throws Exception {
+    await(cluster, job, what, POLL, condition);
+  }
+
+  /** Polls {@code condition} every {@code poll} until it holds; fails if the job ends first. */
+  static void await(
+      BenchCluster cluster, String job, String what, Duration poll, Condition condition)
       throws Exception {
     long deadline = System.nanoTime() + STEP_TIMEOUT.toNanos();
     while (!condition.holds()) {
@@ -269,7 +284,7 @@ public final class W8Run {
       if (System.nanoTime() > deadline) {
         throw new IllegalStateException("W8: no " + what + " of job " + job + " within 3 min");
       }
-      Thread.sleep(POLL.toMillis());
+      Thread.sleep(poll.toMillis());
     }
   }
 

@@ -59,7 +59,8 @@ public final class WeirW8 {
   private static long runEmbedded(JobArgs job, Map<String, String> settings, Path markers)
       throws Exception {
     Files.createDirectories(markers);
-    List<String> args = new ArrayList<>(List.of(Long.toString(job.records()), markers.toString()));
+    List<String> args =
+        new ArrayList<>(List.of(Long.toString(job.records()), markers.toString(), "-"));
     settings.forEach((k, v) -> args.add(k + "=" + v));
     long start = System.nanoTime();
     WeirW8Job.main(args.toArray(String[]::new));

@@ -18,7 +18,9 @@ import io.weir.api.typeutils.Types;
  * cluster (the JobManager and TaskManagers run this {@code main}). It uses nothing of the benchmark
  * module but this package's {@link FirstRecordMarker}, which the jar carries too.
  *
- * <p>Arguments: {@code <records> <marker-dir or -> [key=value]...}, the settings being the job's.
+ * <p>Arguments: {@code <records> <marker-dir or -> <trace-dir or -> [key=value]...}, the settings
+ * being the job's; a marker directory gets {@link FirstRecordMarker}'s stamps, a trace directory
+ * {@link ProcessingTrace}'s.
  */
 public final class WeirW8Job {
   private WeirW8Job() {}
@@ -26,8 +28,9 @@ public final class WeirW8Job {
   public static void main(String[] args) throws Exception {
     long records = Long.parseLong(args[0]);
     String markerDir = args[1].equals("-") ? "" : args[1];
+    String traceDir = args[2].equals("-") ? "" : args[2];
     Configuration conf = new Configuration();
-    for (int i = 2; i < args.length; i++) {
+    for (int i = 3; i < args.length; i++) {
       int eq = args[i].indexOf('=');
       conf.setString(args[i].substring(0, eq), args[i].substring(eq + 1));
     }
@@ -36,7 +39,7 @@ public final class WeirW8Job {
     env.fromSequence(1, records)
         .map(new ToKey())
         .keyBy(k -> k)
-        .process(new CountPerKey(markerDir))
+        .process(new CountPerKey(markerDir, traceDir))
         .returns(Types.TUPLE(Types.LONG, Types.LONG))
         .sinkTo(new DiscardingSink<>());
     env.execute("W8");
@@ -52,17 +55,20 @@ public final class WeirW8Job {
     }
   }
 
-  /** W1's count per key, stamping its first record into the marker directory. */
+  /** W1's count per key, stamping its first record and tracing its processing. */
   public static final class CountPerKey
       extends KeyedProcessFunction<Long, Long, Tuple2<Long, Long>> {
     private static final long serialVersionUID = 1L;
 
     private final String markerDir;
+    private final String traceDir;
     private transient ValueState<Long> count;
     private transient boolean stamped;
+    private transient ProcessingTrace trace;
 
-    CountPerKey(String markerDir) {
+    CountPerKey(String markerDir, String traceDir) {
       this.markerDir = markerDir;
+      this.traceDir = traceDir;
     }
 
     @Override
@@ -76,11 +82,22 @@ public final class WeirW8Job {
       if (!stamped) {
         stamped = true;
         FirstRecordMarker.stamp(markerDir);
+        trace = ProcessingTrace.open(traceDir);
+      }
+      if (trace != null) {
+        trace.record();
       }
       Long current = count.value();
       long next = current == null ? 1L : current + 1L;
       count.update(next);
       out.collect(Tuple2.of(key, next));
+    }
+
+    @Override
+    public void close() throws Exception {
+      if (trace != null) {
+        trace.close();
+      }
     }
   }
 }
