@@ -108,6 +108,7 @@ public final class JobManager implements AutoCloseable {
                 "weir-jobmanager-" + ProcessHandle.current().pid(),
                 "jars");
     boolean ha = HighAvailabilityOptions.isZooKeeper(options.configuration());
+    timer.execute(TaskManagerRegistry::warmUpClients);
     // Connects and checks the storage directory before any port opens: a wrong quorum or an
     // unwritable directory is refused at start, naming its key.
     this.haServices = ha ? ZooKeeperHaServices.start(options.configuration()) : null;

@@ -270,7 +270,9 @@ public final class CheckpointCoordinator {
    * First the tasks hear that the checkpoints that job master triggered and did not record are
    * aborted (one may be in flight), and that the newest recorded checkpoint completed, since its
    * notifications may not all have gone out before that job master was lost (a task ignores a
-   * second notification of one checkpoint); then periodic triggering resumes with the next id.
+   * second notification of one checkpoint); then the next checkpoint is triggered as soon as the
+   * minimum pause allows, rather than an interval later, since the sinks hold everything since the
+   * newest recorded one uncommitted, and periodic triggering goes on from there.
    */
   public void takeOver() {
     long newestRecorded;
@@ -290,6 +292,7 @@ public final class CheckpointCoordinator {
       context.notifyComplete(newestRecorded);
     }
     start();
+    triggerSoon();
   }
 
   /** Stops triggering and aborts every pending checkpoint (failover, cancel, end of job). */
