@@ -159,6 +159,9 @@ class ClusterMetricsIT {
         .until(
             () -> jobMetric("numberOfCompletedCheckpoints", jobId).orElse(0) > completedAtRestart);
     String secondAttempt = scrape(taskManager);
+    // Kept beside the processes' logs, for a reader of what a scrape holds.
+    Files.writeString(cluster.dir.resolve("taskmanager.prom"), secondAttempt);
+    Files.writeString(cluster.dir.resolve("jobmanager.prom"), scrape(cluster.jobManager));
     assertThat(
             value(
                 secondAttempt,
