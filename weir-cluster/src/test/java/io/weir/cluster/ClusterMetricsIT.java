@@ -141,7 +141,6 @@ class ClusterMetricsIT {
         .contains("jvm_threads_live_threads")
         .contains("weir_taskmanager_rocksdb_block_cache_usage");
 
-    double completedBefore = jobMetric("numberOfCompletedCheckpoints", jobId).orElseThrow();
     long failedAt = System.currentTimeMillis();
     Files.createFile(signal);
 
@@ -152,12 +151,17 @@ class ClusterMetricsIT {
     assertThat(jobMetric("lastCheckpointRestoreTimestamp", jobId).orElseThrow())
         .as("the restart restored a checkpoint")
         .isGreaterThanOrEqualTo(failedAt);
+    // Counted from here on, a completed checkpoint is the new attempt's.
+    double completedAtRestart = jobMetric("numberOfCompletedCheckpoints", jobId).orElseThrow();
     await()
         .atMost(WAIT)
         .pollInterval(POLL)
         .until(
-            () -> jobMetric("numberOfCompletedCheckpoints", jobId).orElse(0) > completedBefore + 1);
+            () -> jobMetric("numberOfCompletedCheckpoints", jobId).orElse(0) > completedAtRestart);
     String secondAttempt = scrape(taskManager);
+    // Kept beside the processes' logs, for a reader of what a scrape holds.
+    Files.writeString(cluster.dir.resolve("taskmanager.prom"), secondAttempt);
+    Files.writeString(cluster.dir.resolve("jobmanager.prom"), scrape(cluster.jobManager));
     assertThat(
             value(
                 secondAttempt,

@@ -2,6 +2,7 @@ package io.weir.runtime.network;
 
 import io.weir.api.typeutils.DataOutputSerializer;
 import io.weir.api.typeutils.TypeSerializer;
+import io.weir.runtime.metrics.TimerGauge;
 import io.weir.runtime.task.CancelTaskException;
 import io.weir.runtime.task.Waker;
 import java.io.IOException;
@@ -59,6 +60,12 @@ public final class RecordWriter<T> {
   private final Waker ownWaker;
   private final BooleanSupplier cancelled;
 
+  /**
+   * Counts the time an emit waits for a channel's credit (the task's back-pressured time); null for
+   * none. Set during wiring, before the producer runs.
+   */
+  private TimerGauge backPressure;
+
   public RecordWriter(
       ResultSubpartition[] channels,
       ChannelSelector<T> selector,
@@ -81,6 +88,14 @@ public final class RecordWriter<T> {
 
   public int getNumberOfChannels() {
     return channels.length;
+  }
+
+  /**
+   * Counts the time an emit waits for credit into {@code timer}: once per wait, never per record.
+   * Set during wiring, before the producer runs.
+   */
+  public void setBackPressureTimer(TimerGauge timer) {
+    this.backPressure = timer;
   }
 
   public ResultSubpartition getSubpartition(int index) {
@@ -231,11 +246,24 @@ public final class RecordWriter<T> {
   }
 
   private void awaitCredit(int c) {
-    while (!channels[c].hasCredit()) {
-      if (cancelled.getAsBoolean()) {
-        throw new CancelTaskException();
+    if (channels[c].hasCredit()) {
+      return;
+    }
+    TimerGauge timer = backPressure;
+    if (timer != null) {
+      timer.markStart(System.nanoTime());
+    }
+    try {
+      while (!channels[c].hasCredit()) {
+        if (cancelled.getAsBoolean()) {
+          throw new CancelTaskException();
+        }
+        ownWaker.await(Long.MAX_VALUE);
       }
-      ownWaker.await(Long.MAX_VALUE);
+    } finally {
+      if (timer != null) {
+        timer.markEnd(System.nanoTime());
+      }
     }
   }
 

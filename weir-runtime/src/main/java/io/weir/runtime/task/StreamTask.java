@@ -189,6 +189,7 @@ public abstract class StreamTask implements Runnable {
 
   /** Wires a network output; before the thread starts. */
   public void addWriter(StreamEdge edge, RecordWriter<?> writer) {
+    writer.setBackPressureTimer(ioMetrics.backPressuredTime());
     writers.put(edge, writer);
     writerArray = writers.values().toArray(new RecordWriter<?>[0]);
     checkpoints.setOutputs(writerArray, writers.keySet().toArray(new StreamEdge[0]));

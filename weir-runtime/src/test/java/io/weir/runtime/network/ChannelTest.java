@@ -10,6 +10,7 @@ import io.weir.api.typeutils.TypeInformation;
 import io.weir.api.typeutils.TypeSerializer;
 import io.weir.api.typeutils.TypeSerializerSnapshot;
 import io.weir.api.typeutils.Types;
+import io.weir.runtime.metrics.TimerGauge;
 import io.weir.runtime.task.Waker;
 import java.io.IOException;
 import java.time.Duration;
@@ -314,6 +315,38 @@ class ChannelTest {
     assertThat(polled.element()).isInstanceOf(Buffer.class);
     assertThat(writer.isAvailable()).isTrue();
     ((Buffer) polled.element()).recycle();
+  }
+
+  @Test
+  void anEmitThatWaitsForCreditCountsItsWaitAsBackPressure() throws Exception {
+    InputGate gate = gate(1, 1);
+    RecordWriter<String> writer = writer(gate, 64);
+    TimerGauge backPressure = new TimerGauge();
+    writer.setBackPressureTimer(backPressure);
+    String big = "x".repeat(50);
+    while (writer.isAvailable()) {
+      writer.emit(big, RecordWriter.NO_TIMESTAMP);
+    }
+    assertThat(backPressure.totalNanos(System.nanoTime())).as("no wait yet").isZero();
+
+    Thread emitter =
+        new Thread(
+            // Fills the partly filled buffer and waits for the credit the queued one holds.
+            () -> writer.emit(big, RecordWriter.NO_TIMESTAMP));
+    producer.bindTo(emitter);
+    emitter.start();
+    org.awaitility.Awaitility.await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> backPressure.totalNanos(System.nanoTime()) > 0);
+
+    ((Buffer) gate.pollNext().element()).recycle();
+    emitter.join(10_000);
+    assertThat(emitter.isAlive()).isFalse();
+    long waited = backPressure.totalNanos(System.nanoTime());
+    assertThat(waited).isPositive();
+    assertThat(backPressure.totalNanos(System.nanoTime() + 1_000_000_000L))
+        .as("the wait ended with the credit")
+        .isEqualTo(waited);
   }
 
   @Test
