@@ -180,9 +180,10 @@ class ClusterRecoveryIT {
     } finally {
       TestCluster.signal("CONT", silent);
     }
-    // Awake again, it learns the JobManager no longer knows it, cancels the old tasks, registers.
+    // Awake again, it learns the JobManager no longer knows it, cancels the old tasks (no other
+    // JobManager could adopt them without high availability) and registers again.
     silent.awaitLog(
-        Pattern.compile("does not know this TaskManager \\(any more\\): cancelling its tasks"),
+        Pattern.compile("does not know this TaskManager \\(any more\\): registering again"),
         Duration.ofSeconds(60));
     await()
         .atMost(Duration.ofSeconds(60))
