@@ -68,6 +68,14 @@ public final class CheckpointConfig {
     checkMaxConcurrent(c.getMaxConcurrentCheckpoints());
     checkMinPauseConflict(c.getMinPauseBetweenCheckpoints(), c.getMaxConcurrentCheckpoints());
     checkTolerable(c.getTolerableCheckpointFailureNumber());
+    int history = configuration.get(CheckpointingOptions.CHECKPOINTS_HISTORY_SIZE);
+    if (history < 1) {
+      throw invalid(
+          "The checkpoint history size",
+          CheckpointingOptions.CHECKPOINTS_HISTORY_SIZE,
+          String.valueOf(history),
+          "must be at least 1");
+    }
     configuration.get(ENABLE_UNALIGNED);
     checkAlignedTimeout(c.getAlignedCheckpointTimeout());
     configuration.get(EXTERNALIZED_CHECKPOINT_RETENTION);

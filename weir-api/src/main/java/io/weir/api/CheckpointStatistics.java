@@ -117,10 +117,161 @@ public record CheckpointStatistics(
   }
 
   /**
+   * The subtask and phase that set this checkpoint's end-to-end duration: the subtask whose
+   * acknowledgement arrived last, and the longest of its phases — or, when writing the checkpoint's
+   * metadata took longer than every subtask, {@link Phase#FINALIZE}. Null while no subtask
+   * acknowledged with its measurements.
+   */
+  public CriticalPath criticalPath() {
+    SubtaskCheckpointStatistics last = null;
+    for (SubtaskCheckpointStatistics s : subtasks) {
+      if (s.ackTimestamp() >= 0 && (last == null || s.ackTimestamp() > last.ackTimestamp())) {
+        last = s;
+      }
+    }
+    if (last == null) {
+      return null;
+    }
+    long untilAck = Math.max(0, last.ackTimestamp() - triggerTimestamp);
+    long acknowledgement =
+        Math.max(
+            0,
+            untilAck
+                - last.startDelayMillis()
+                - last.alignmentDurationMillis()
+                - last.syncDurationMillis()
+                - last.asyncDurationMillis());
+    Phase phase = Phase.START_DELAY;
+    long longest = last.startDelayMillis();
+    long[] durations = {
+      last.alignmentDurationMillis(),
+      last.syncDurationMillis(),
+      last.asyncDurationMillis(),
+      acknowledgement,
+      status == Status.COMPLETED ? Math.max(0, endToEndDurationMillis - untilAck) : -1
+    };
+    Phase[] phases = {
+      Phase.ALIGNMENT, Phase.SYNC, Phase.ASYNC, Phase.ACKNOWLEDGEMENT, Phase.FINALIZE
+    };
+    for (int i = 0; i < durations.length; i++) {
+      if (durations[i] > longest) {
+        longest = durations[i];
+        phase = phases[i];
+      }
+    }
+    int parallelism = 0;
+    for (SubtaskCheckpointStatistics s : subtasks) {
+      if (s.taskName().equals(last.taskName())) {
+        parallelism = Math.max(parallelism, s.subtaskIndex() + 1);
+      }
+    }
+    String subtask =
+        last.subtaskIndex() < 0
+            ? last.taskName() + " (all subtasks)"
+            : last.taskName() + " (" + (last.subtaskIndex() + 1) + "/" + parallelism + ")";
+    String description =
+        phase == Phase.FINALIZE
+            ? "the coordinator writing the metadata took "
+                + seconds(longest)
+                + " after the last acknowledgement, from "
+                + subtask
+            : subtask + ": " + phase.label + " " + seconds(longest);
+    return new CriticalPath(
+        last.vertexIndex(), last.taskName(), last.subtaskIndex(), phase, longest, description);
+  }
+
+  private static String seconds(long millis) {
+    return millis < 1000
+        ? millis + " ms"
+        : String.format(java.util.Locale.ROOT, "%.1f s", millis / 1000.0);
+  }
+
+  /** A phase of one subtask's part of a checkpoint, as the flight recorder lays them out. */
+  public enum Phase {
+    /** From the trigger to the first barrier reaching the subtask (sources: the trigger run). */
+    START_DELAY(
+        "start delay",
+        "barriers queue behind records in back-pressured channels: unaligned checkpoints"
+            + " (execution.checkpointing.unaligned.enabled) let them overtake, and less buffered"
+            + " data (taskmanager.network.memory.buffers-per-channel) shortens the queue"),
+    /** From the first barrier to the last, inputs blocked meanwhile. */
+    ALIGNMENT(
+        "alignment",
+        "the subtask waited for the barrier of its slowest input: unaligned checkpoints"
+            + " (execution.checkpointing.unaligned.enabled), or"
+            + " execution.checkpointing.aligned-checkpoint-timeout, skip the wait; a skewed or"
+            + " back-pressured upstream subtask is the cause to look at"),
+    /** The synchronous snapshot, on the task thread. */
+    SYNC(
+        "sync",
+        "the synchronous snapshot held the task thread: an operator's snapshotState does"
+            + " too much work, or heap state is large (RocksDB state snapshots in constant time)"),
+    /** Writing the snapshot to checkpoint storage, off the task thread. */
+    ASYNC(
+        "async",
+        "uploading state took longest: incremental checkpoints"
+            + " (execution.checkpointing.incremental) upload only new files; check the checkpoint"
+            + " storage's throughput, or give checkpoints a longer interval"),
+    /** From the end of the upload until the coordinator received the acknowledgement. */
+    ACKNOWLEDGEMENT(
+        "acknowledgement",
+        "the acknowledgement reached the JobManager late: the JobManager or the network"
+            + " between it and the TaskManager is overloaded"),
+    /** After the last acknowledgement: the coordinator writing the checkpoint's metadata. */
+    FINALIZE(
+        "finalize",
+        "writing the checkpoint's metadata was slow: check the checkpoint storage"
+            + " (execution.checkpointing.dir) and, with high availability, ZooKeeper");
+
+    private final String label;
+    private final String advice;
+
+    Phase(String label, String advice) {
+      this.label = label;
+      this.advice = advice;
+    }
+
+    /** The phase's name in words, e.g. {@code "start delay"}. */
+    public String label() {
+      return label;
+    }
+
+    /** What shortens the phase, naming the configuration keys that do. */
+    public String advice() {
+      return advice;
+    }
+  }
+
+  /**
+   * What set a checkpoint's end-to-end duration.
+   *
+   * @param vertexIndex the job vertex of the subtask that acknowledged last
+   * @param taskName its task's name
+   * @param subtaskIndex its 0-based index, or -1 for a vertex's aggregate (history kept in storage)
+   * @param phase its longest phase
+   * @param durationMillis how long that phase took
+   * @param description for example {@code "Count (3/4): alignment 1.8 s"}
+   */
+  public record CriticalPath(
+      int vertexIndex,
+      String taskName,
+      int subtaskIndex,
+      Phase phase,
+      long durationMillis,
+      String description) {
+
+    /** What would shorten it. */
+    public String advice() {
+      return phase.advice();
+    }
+  }
+
+  /**
    * One subtask's part of a checkpoint.
    *
    * @param taskName the task, e.g. {@code "Keyed Process -> Sink"}
-   * @param subtaskIndex 0-based subtask index
+   * @param subtaskIndex 0-based subtask index; -1 for the aggregate of all a vertex's subtasks,
+   *     which the history kept in storage holds for older checkpoints
    * @param startDelayMillis from trigger to the first barrier reaching this subtask (sources: to
    *     the trigger being run)
    * @param alignmentDurationMillis from the first to the last barrier at this subtask
@@ -130,6 +281,9 @@ public record CheckpointStatistics(
    * @param asyncDurationMillis the asynchronous part (upload)
    * @param stateSizeBytes bytes of state the subtask's snapshot refers to, shared files included
    * @param checkpointedSizeBytes bytes the subtask wrote for this checkpoint
+   * @param vertexIndex the subtask's job vertex, -1 while the coordinator has not received it
+   * @param ackTimestamp when the coordinator received the acknowledgement (its clock, epoch
+   *     millis), -1 while it has not
    */
   public record SubtaskCheckpointStatistics(
       String taskName,
@@ -141,5 +295,57 @@ public record CheckpointStatistics(
       long syncDurationMillis,
       long asyncDurationMillis,
       long stateSizeBytes,
-      long checkpointedSizeBytes) {}
+      long checkpointedSizeBytes,
+      int vertexIndex,
+      long ackTimestamp) {
+
+    /** What a subtask measured, before the coordinator received it. */
+    public SubtaskCheckpointStatistics(
+        String taskName,
+        int subtaskIndex,
+        long startDelayMillis,
+        long alignmentDurationMillis,
+        boolean unaligned,
+        long channelStateBytes,
+        long syncDurationMillis,
+        long asyncDurationMillis,
+        long stateSizeBytes,
+        long checkpointedSizeBytes) {
+      this(
+          taskName,
+          subtaskIndex,
+          startDelayMillis,
+          alignmentDurationMillis,
+          unaligned,
+          channelStateBytes,
+          syncDurationMillis,
+          asyncDurationMillis,
+          stateSizeBytes,
+          checkpointedSizeBytes,
+          -1,
+          -1);
+    }
+
+    /** The same, as the coordinator received it from vertex {@code vertex} at {@code at}. */
+    public SubtaskCheckpointStatistics received(int vertex, long at) {
+      return new SubtaskCheckpointStatistics(
+          taskName,
+          subtaskIndex,
+          startDelayMillis,
+          alignmentDurationMillis,
+          unaligned,
+          channelStateBytes,
+          syncDurationMillis,
+          asyncDurationMillis,
+          stateSizeBytes,
+          checkpointedSizeBytes,
+          vertex,
+          at);
+    }
+
+    /** From the checkpoint's trigger to the acknowledgement's arrival; -1 before it arrived. */
+    public long endToEndDurationMillis(long triggerTimestamp) {
+      return ackTimestamp < 0 ? -1 : Math.max(0, ackTimestamp - triggerTimestamp);
+    }
+  }
 }

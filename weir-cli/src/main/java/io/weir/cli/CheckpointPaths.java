@@ -2,6 +2,7 @@ package io.weir.cli;
 
 import io.weir.runtime.checkpoint.OperatorState;
 import io.weir.runtime.checkpoint.OperatorSubtaskState;
+import io.weir.runtime.storage.CheckpointHistoryFormat;
 import io.weir.runtime.storage.CompletedCheckpointLocation;
 import io.weir.runtime.storage.FileSystem;
 import io.weir.runtime.storage.FileSystemCheckpointStorage;
@@ -145,6 +146,7 @@ final class CheckpointPaths {
       for (String name : names) {
         String relative = dir + "/" + name;
         if (!name.startsWith(FileSystemCheckpointStorage.METADATA_FILE)
+            && !name.equals(CheckpointHistoryFormat.FILE)
             && !referenced.contains(relative)) {
           unreferenced.add(relative);
         }

@@ -1,11 +1,15 @@
 package io.weir.cli;
 
+import io.weir.runtime.checkpoint.CheckpointHistory;
 import io.weir.runtime.checkpoint.CompletedCheckpoint;
 import io.weir.runtime.checkpoint.OperatorState;
 import io.weir.runtime.checkpoint.OperatorSubtaskState;
+import io.weir.runtime.storage.CheckpointHistoryFormat;
+import io.weir.runtime.storage.FileSystems;
 import io.weir.runtime.storage.StreamStateHandle;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.net.URI;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -56,6 +60,18 @@ final class CheckpointsCommand implements Callable<Integer> {
   @Option(names = "--no-verify", description = "Do not read the state files (VERIFIES shows '-').")
   boolean noVerify;
 
+  @Option(
+      names = "--timeline",
+      arity = "0..1",
+      fallbackValue = "-1",
+      paramLabel = "ID",
+      description =
+          "Instead of the table: the checkpoint history kept beside the newest completed"
+              + " checkpoint (or the chk-<n> given), and the timeline of checkpoint ID in it (the"
+              + " newest without ID): each subtask's start delay, alignment, sync and async parts,"
+              + " when its acknowledgement arrived, and the critical path.")
+  Long timeline;
+
   /** One row of the table. */
   record Row(
       String id,
@@ -78,6 +94,10 @@ final class CheckpointsCommand implements Callable<Integer> {
                   : " (" + String.join(", ", target.incomplete()) + " never completed)"));
     }
     PrintWriter out = spec.commandLine().getOut();
+    if (timeline != null) {
+      printTimeline(target, out);
+      return 0;
+    }
     List<Row> rows = new ArrayList<>();
     List<String> notes = new ArrayList<>();
     try (StateFileVerifier verifier = new StateFileVerifier()) {
@@ -109,6 +129,30 @@ final class CheckpointsCommand implements Callable<Integer> {
     notes.forEach(out::println);
     out.flush();
     return 0;
+  }
+
+  private void printTimeline(CheckpointPaths.Target target, PrintWriter out) throws IOException {
+    CheckpointPaths.Found newest = null;
+    for (CheckpointPaths.Found found : target.checkpoints()) {
+      if (found.checkpoint() != null) {
+        newest = found;
+      }
+    }
+    if (newest == null) {
+      throw new IOException(dir + " holds no readable completed checkpoint");
+    }
+    URI uri = FileSystems.toUri(newest.checkpoint().externalPointer());
+    CheckpointHistory history = CheckpointHistoryFormat.read(FileSystems.get(uri), uri);
+    if (history.checkpoints().isEmpty()) {
+      throw new IOException(
+          newest.name()
+              + " keeps no checkpoint history ("
+              + CheckpointHistoryFormat.FILE
+              + "): it was written by a Weir that kept none, or its JobManager died before"
+              + " writing it");
+    }
+    CheckpointTimeline.print(history, newest.name(), timeline, out);
+    out.flush();
   }
 
   private static Row row(CompletedCheckpoint cp, String verifies) {
@@ -157,21 +201,6 @@ final class CheckpointsCommand implements Callable<Integer> {
             r.id(), r.time(), r.stateSize(), r.uploaded(), r.files(), r.unaligned(), r.verifies()
           });
     }
-    int[] widths = new int[7];
-    for (String[] line : cells) {
-      for (int i = 0; i < line.length; i++) {
-        widths[i] = Math.max(widths[i], line[i].length());
-      }
-    }
-    for (String[] line : cells) {
-      StringBuilder b = new StringBuilder();
-      for (int i = 0; i < line.length; i++) {
-        b.append(String.format(Locale.ROOT, "%-" + widths[i] + "s", line[i]));
-        if (i < line.length - 1) {
-          b.append("  ");
-        }
-      }
-      out.println(b.toString().stripTrailing());
-    }
+    TextTable.print(cells, out);
   }
 }

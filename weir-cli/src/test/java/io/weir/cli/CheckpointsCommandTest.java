@@ -3,10 +3,13 @@ package io.weir.cli;
 import static io.weir.cli.CheckpointFixture.Backend.HEAP;
 import static io.weir.cli.CheckpointFixture.Backend.ROCKSDB_INCREMENTAL;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.weir.cli.CheckpointFixture.Retained;
+import io.weir.runtime.storage.CheckpointHistoryFormat;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -63,6 +66,50 @@ class CheckpointsCommandTest {
     assertThat(damaged.exitCode()).as(damaged.toString()).isZero();
     assertThat(damaged.out().lines().toList().get(1)).endsWith("no");
     assertThat(damaged.out()).contains("shared/" + oldShared.getFileName()).contains("is missing");
+  }
+
+  @Test
+  void theTimelineShowsTheHistoryKeptBesideTheNewestCheckpoint() throws Exception {
+    Retained heap = CheckpointFixture.shared(HEAP);
+    Path history = heap.checkpointDir().resolve(CheckpointHistoryFormat.FILE);
+    await().atMost(Duration.ofSeconds(30)).until(() -> Files.exists(history));
+
+    Cli.Result result = Cli.run("checkpoints", heap.jobDir().toString(), "--timeline");
+    Cli.Result unknown = Cli.run("checkpoints", heap.jobDir().toString(), "--timeline=999999");
+
+    assertThat(result.exitCode()).as(result.toString()).isZero();
+    List<String> lines = result.out().lines().toList();
+    String name = heap.checkpointDir().getFileName().toString();
+    assertThat(lines.get(0)).startsWith("History kept beside " + name + ": ");
+    assertThat(lines.get(1))
+        .matches(
+            "ID +KIND +STATUS +TRIGGERED \\(UTC\\) +DURATION +STATE SIZE +UPLOADED +CRITICAL"
+                + " PATH");
+    assertThat(lines)
+        .anyMatch(l -> l.matches(heap.checkpointId() + " +checkpoint +COMPLETED .*"))
+        .contains(
+            "Checkpoint "
+                + heap.checkpointId()
+                + ", completed in "
+                + lines.stream()
+                    .filter(l -> l.startsWith(heap.checkpointId() + " "))
+                    .findFirst()
+                    .map(l -> COLUMNS.split(l)[4].replace(" ms", ""))
+                    .orElseThrow()
+                + " ms. Times in ms; each phase starts where the one before it ended, from the"
+                + " trigger.");
+    int header = lines.indexOf(lines.stream().filter(l -> l.startsWith("TASK ")).findFirst().get());
+    List<String> lanes = lines.subList(header + 1, lines.size());
+    // Every subtask of both vertices has its lane, acknowledged some time after the trigger.
+    long laneCount =
+        lanes.stream().filter(l -> l.matches(".+ +[01] +\\d+ +\\d+ +\\d+ +\\d+ +\\d+ .*")).count();
+    assertThat(laneCount)
+        .isBetween((long) CheckpointFixture.PARALLELISM, 2L * CheckpointFixture.PARALLELISM);
+    assertThat(lines).anyMatch(l -> l.startsWith("Critical path: "));
+    assertThat(lines).anyMatch(l -> l.startsWith("What would help: "));
+    assertThat(unknown.exitCode()).isNotZero();
+    assertThat(unknown.err())
+        .contains("Checkpoint 999999 is not in the history kept beside " + name);
   }
 
   @Test

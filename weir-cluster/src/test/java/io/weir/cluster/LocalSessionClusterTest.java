@@ -123,6 +123,35 @@ class LocalSessionClusterTest {
       JsonNode details = client.get("/jobs/" + jobId + "/checkpoints/details/" + id);
       assertThat(details.path("id").asLong()).isEqualTo(id);
       assertThat(details.path("status").asText()).isEqualTo("COMPLETED");
+      // The flight recorder: each subtask's acknowledgement, and what set the duration.
+      long triggered = details.path("trigger_timestamp").asLong();
+      JsonNode lanes = details.path("subtasks");
+      assertThat(lanes.size()).as(details.toString()).isEqualTo(nodes.size());
+      long lastAck = 0;
+      for (JsonNode lane : lanes) {
+        long ack = lane.path("ack_timestamp").asLong();
+        assertThat(ack).as(lane.toString()).isGreaterThanOrEqualTo(triggered);
+        assertThat(lane.path("end_to_end_duration").asLong()).isEqualTo(ack - triggered);
+        lastAck = Math.max(lastAck, ack);
+      }
+      JsonNode critical = details.path("critical_path");
+      assertThat(critical.path("phase").asText())
+          .as(details.toString())
+          .isIn("start_delay", "alignment", "sync", "async", "acknowledgement", "finalize");
+      assertThat(critical.path("description").asText()).isNotEmpty();
+      assertThat(critical.path("advice").asText()).isNotEmpty();
+      String criticalVertex = critical.path("vertex_id").asText();
+      JsonNode ofVertex =
+          client.get(
+              "/jobs/" + jobId + "/checkpoints/details/" + id + "/subtasks/" + criticalVertex);
+      assertThat(ofVertex.path("vertex_id").asText()).isEqualTo(criticalVertex);
+      assertThat(ofVertex.path("subtasks").size()).isEqualTo(1);
+      JsonNode criticalLane = ofVertex.path("subtasks").get(0);
+      assertThat(criticalLane.path("ack_timestamp").asLong()).isEqualTo(lastAck);
+      assertThat(criticalLane.path("task").asText()).isEqualTo(critical.path("task").asText());
+      assertThatThrownBy(
+              () -> client.get("/jobs/" + jobId + "/checkpoints/details/" + id + "/subtasks/99"))
+          .hasMessageContaining("has no vertex '99'");
       assertThatThrownBy(() -> client.get("/jobs/" + jobId + "/checkpoints/details/999999"))
           .hasMessageContaining("has no statistics of checkpoint 999999");
       assertThatThrownBy(() -> client.get("/jobs/" + jobId + "/checkpoints/details/latest"))

@@ -78,6 +78,17 @@ public final class CheckpointingOptions {
           .withDescription(
               "Consecutive checkpoint failures tolerated before the job fails; 0 tolerates none.");
 
+  /** How many recent checkpoints the coordinator keeps statistics of (Flink's key). */
+  public static final ConfigOption<Integer> CHECKPOINTS_HISTORY_SIZE =
+      ConfigOptions.key("web.checkpoints.history")
+          .intType()
+          .defaultValue(100)
+          .withDescription(
+              "How many recent checkpoints and savepoints the JobManager keeps statistics of, for"
+                  + " REST, the dashboard and the checkpoint history file written beside each"
+                  + " checkpoint's metadata (the newest 10 with every subtask, older ones per"
+                  + " vertex). At least 1.");
+
   public static final ConfigOption<Boolean> ENABLE_UNALIGNED =
       ConfigOptions.key("execution.checkpointing.unaligned.enabled")
           .booleanType()

@@ -1,6 +1,7 @@
 package io.weir.runtime.checkpoint;
 
 import io.weir.api.CheckpointStatistics;
+import io.weir.api.config.CheckpointingOptions;
 import io.weir.runtime.storage.CheckpointStorageCoordinatorView;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -28,7 +29,7 @@ import org.slf4j.LoggerFactory;
  * CheckpointTriggerDecider} says when the next checkpoint may start, a {@link PendingCheckpoint}
  * (or {@link PendingSavepoint}) collects one checkpoint's acknowledgements, {@link CheckpointPlan}
  * says which subtasks a checkpoint waits for, {@link CheckpointFailureManager} counts failures and
- * says when the job must fail, and {@link CheckpointStatsTracker} keeps the statistics. The
+ * says when the job must fail, and {@link CheckpointFlightRecorder} keeps the statistics. The
  * coordinator ties them to the timers, the tasks and the storage.
  */
 public final class CheckpointCoordinator {
@@ -75,6 +76,7 @@ public final class CheckpointCoordinator {
    * @param maxConcurrent most checkpoints pending at once
    * @param tolerableFailures consecutive failures tolerated; one more fails the job
    * @param numRetained completed checkpoints kept
+   * @param historySize checkpoints whose statistics are kept ({@code web.checkpoints.history})
    */
   public record Settings(
       long intervalMillis,
@@ -82,7 +84,27 @@ public final class CheckpointCoordinator {
       long minPauseMillis,
       int maxConcurrent,
       int tolerableFailures,
-      int numRetained) {}
+      int numRetained,
+      int historySize) {
+
+    /** The settings with the default history size. */
+    public Settings(
+        long intervalMillis,
+        long timeoutMillis,
+        long minPauseMillis,
+        int maxConcurrent,
+        int tolerableFailures,
+        int numRetained) {
+      this(
+          intervalMillis,
+          timeoutMillis,
+          minPauseMillis,
+          maxConcurrent,
+          tolerableFailures,
+          numRetained,
+          CheckpointingOptions.CHECKPOINTS_HISTORY_SIZE.defaultValue());
+    }
+  }
 
   /**
    * One subtask that must acknowledge.
@@ -139,7 +161,7 @@ public final class CheckpointCoordinator {
   private final CheckpointIDCounter ids;
   private final CheckpointPlan plan;
   private final CheckpointFailureManager failures;
-  private final CheckpointStatsTracker statistics = new CheckpointStatsTracker();
+  private final CheckpointFlightRecorder recorder;
   private final CheckpointTriggerDecider triggers;
   private boolean running;
 
@@ -220,6 +242,13 @@ public final class CheckpointCoordinator {
     this.ids = ids;
     this.completed = completed;
     this.failures = new CheckpointFailureManager(settings.tolerableFailures());
+    this.recorder =
+        new CheckpointFlightRecorder(
+            jobId,
+            settings.historySize(),
+            storage,
+            command -> context.ioExecutor().execute(command),
+            context::currentTimeMillis);
     this.triggers =
         new CheckpointTriggerDecider(
             settings.intervalMillis(), settings.minPauseMillis(), settings.maxConcurrent());
@@ -431,7 +460,7 @@ public final class CheckpointCoordinator {
   private void trigger(PendingCheckpoint p) {
     long id = p.id;
     pending.put(id, p);
-    record(p, CheckpointStatistics.Status.IN_PROGRESS);
+    recorder.inProgress(p);
     p.setTimeout(context.schedule(() -> onTimeout(id), settings.timeoutMillis()));
     LOG.debug("Triggering {} {} of job {}", p.options.type(), id, jobId);
     context.triggerSources(id, p.timestamp, p.options);
@@ -547,6 +576,9 @@ public final class CheckpointCoordinator {
       }
       return null;
     }
+    if (statistics != null) {
+      statistics = statistics.received(task.vertex(), context.currentTimeMillis());
+    }
     if (!p.acknowledge(task, states, statistics)) {
       return null; // a duplicate, or from an earlier attempt
     }
@@ -554,7 +586,7 @@ public final class CheckpointCoordinator {
       return p;
     }
     if (statistics != null) {
-      record(p, CheckpointStatistics.Status.IN_PROGRESS); // in-progress checkpoints show acks too
+      recorder.inProgress(p); // in-progress checkpoints show acks too
     }
     return null;
   }
@@ -649,7 +681,7 @@ public final class CheckpointCoordinator {
         cancelNextTrigger = null;
       }
     }
-    record(p, CheckpointStatistics.Status.COMPLETED);
+    recorder.completed(p);
     LOG.info(
         "Completed savepoint {} of job {} in {} ms: {}",
         p.id,
@@ -702,7 +734,7 @@ public final class CheckpointCoordinator {
     failures.checkpointCompleted();
     long now = context.currentTimeMillis();
     triggers.checkpointEnded(now);
-    record(p, CheckpointStatistics.Status.COMPLETED);
+    recorder.completed(p);
     LOG.info("Completed checkpoint {} of job {} in {} ms", p.id, jobId, now - p.timestamp);
     for (PendingCheckpoint older : new ArrayList<>(pending.headMap(p.id).values())) {
       if (!older.isSavepoint()) { // a savepoint is never subsumed
@@ -723,7 +755,7 @@ public final class CheckpointCoordinator {
     pending.remove(p.id);
     p.cancelTimeout();
     LOG.warn("Checkpoint {} of job {} aborted: {}", p.id, jobId, why);
-    record(p, CheckpointStatistics.Status.FAILED, reason + ": " + why);
+    recorder.failed(p, reason + ": " + why);
     if (p instanceof PendingSavepoint savepoint) {
       // Its tasks wrote into its own directory only, nothing into the job's storage.
       abortedSavepoints.put(p.id, savepoint.directory);
@@ -755,46 +787,27 @@ public final class CheckpointCoordinator {
     serveTriggerSoon();
   }
 
-  private void record(PendingCheckpoint p, CheckpointStatistics.Status status) {
-    record(p, status, null);
-  }
-
-  private void record(PendingCheckpoint p, CheckpointStatistics.Status status, String why) {
-    switch (status) {
-      case IN_PROGRESS ->
-          statistics.recordInProgress(p.id, p.isSavepoint(), p.timestamp, p.subtaskStatistics());
-      case COMPLETED ->
-          statistics.recordCompleted(
-              p.id,
-              p.isSavepoint(),
-              p.timestamp,
-              context.currentTimeMillis(),
-              p.subtaskStatistics(),
-              p.externalPath());
-      case FAILED ->
-          statistics.recordFailed(
-              p.id,
-              p.isSavepoint(),
-              p.timestamp,
-              context.currentTimeMillis(),
-              p.subtaskStatistics(),
-              why);
-    }
+  /**
+   * Takes up the checkpoint history kept beside the checkpoint or savepoint at {@code pointer},
+   * which the job resumes from (see {@link CheckpointFlightRecorder#restore}); before start.
+   */
+  public synchronized void restoreHistory(String pointer) {
+    recorder.restore(pointer);
   }
 
   /** The recent checkpoints, oldest first. */
   public synchronized List<CheckpointStatistics> statistics() {
-    return statistics.statistics();
+    return recorder.statistics();
   }
 
   /** How many checkpoints and savepoints are in progress, completed and failed. */
   public synchronized CheckpointStatsCounts statisticsCounts() {
-    return statistics.counts();
+    return recorder.counts();
   }
 
   /** The statistics of the newest completed checkpoint or savepoint, or null before one. */
   public synchronized CheckpointStatistics latestCompletedStatistics() {
-    return statistics.latestCompleted();
+    return recorder.latestCompleted();
   }
 
   public synchronized int failuresTotal() {

@@ -11,14 +11,14 @@ import java.util.Set;
 /**
  * The statistics of the job's recent checkpoints and savepoints, one record each, replaced as it
  * moves from in progress to completed or failed (Flink's {@code CheckpointStatsTracker}). Keeps the
- * newest {@value #STATISTICS_KEPT}, so a long-running job's history stays bounded. Reads no clock:
- * the caller says when a checkpoint ended. Not thread-safe: the {@link CheckpointCoordinator} calls
- * it under its lock.
+ * newest {@code web.checkpoints.history}, so a long-running job's history stays bounded. Reads no
+ * clock: the caller says when a checkpoint ended. Not thread-safe: the {@link
+ * CheckpointCoordinator} calls it under its lock.
  */
 final class CheckpointStatsTracker {
 
   /** How many checkpoints' statistics are kept; older ones are forgotten. */
-  static final int STATISTICS_KEPT = 500;
+  private final int kept;
 
   /** By checkpoint id, in the order first recorded, which is the order of ids. */
   private final LinkedHashMap<Long, CheckpointStatistics> history = new LinkedHashMap<>();
@@ -31,6 +31,51 @@ final class CheckpointStatsTracker {
 
   /** The newest checkpoint completed, or null. */
   private CheckpointStatistics latestCompleted;
+
+  /**
+   * Keeps the statistics of the newest {@code kept} checkpoints ({@code web.checkpoints.history}).
+   */
+  CheckpointStatsTracker(int kept) {
+    if (kept < 1) {
+      throw new IllegalArgumentException("web.checkpoints.history must be at least 1: " + kept);
+    }
+    this.kept = kept;
+  }
+
+  /**
+   * Takes up the history an earlier JobManager or attempt of the job left beside a checkpoint's
+   * metadata: its records become the oldest ones, its counts continue. Records of checkpoints
+   * already known are not replaced.
+   */
+  void restore(CheckpointHistory earlier) {
+    LinkedHashMap<Long, CheckpointStatistics> merged = new LinkedHashMap<>();
+    for (CheckpointStatistics s : earlier.checkpoints()) {
+      if (!history.containsKey(s.checkpointId()) && s.status() != Status.IN_PROGRESS) {
+        merged.put(s.checkpointId(), s);
+        if (s.status() == Status.COMPLETED
+            && (latestCompleted == null || s.checkpointId() > latestCompleted.checkpointId())) {
+          latestCompleted = s;
+        }
+      }
+    }
+    merged.putAll(history);
+    history.clear();
+    history.putAll(merged);
+    trim();
+    completed += earlier.completed();
+    failed += earlier.failed();
+  }
+
+  /** What {@link #restore} takes up again: the ended checkpoints kept, and the counts. */
+  CheckpointHistory snapshot() {
+    List<CheckpointStatistics> ended = new java.util.ArrayList<>();
+    for (CheckpointStatistics s : history.values()) {
+      if (s.status() != Status.IN_PROGRESS) {
+        ended.add(s);
+      }
+    }
+    return new CheckpointHistory(completed, failed, ended);
+  }
 
   /**
    * Records checkpoint {@code checkpointId}, triggered at {@code triggerTimestamp}, as still in
@@ -109,7 +154,11 @@ final class CheckpointStatsTracker {
             failureMessage);
     count(recorded);
     history.put(checkpointId, recorded);
-    while (history.size() > STATISTICS_KEPT) {
+    trim();
+  }
+
+  private void trim() {
+    while (history.size() > kept) {
       history.remove(history.keySet().iterator().next());
     }
   }

@@ -16,6 +16,7 @@ import io.weir.runtime.checkpoint.CheckpointCoordinator;
 import io.weir.runtime.checkpoint.CheckpointOptions;
 import io.weir.runtime.checkpoint.CheckpointRecoveryFactory;
 import io.weir.runtime.checkpoint.CheckpointStatsCounts;
+import io.weir.runtime.checkpoint.CompletedCheckpoint;
 import io.weir.runtime.checkpoint.OperatorSubtaskState;
 import io.weir.runtime.graph.JobGraph;
 import io.weir.runtime.graph.JobVertex;
@@ -232,7 +233,8 @@ public final class JobMaster implements JobClient, JobMasterGateway {
             cc.getMinPauseBetweenCheckpoints().toMillis(),
             cc.getMaxConcurrentCheckpoints(),
             cc.getTolerableCheckpointFailureNumber(),
-            cc.getNumRetainedCheckpoints());
+            cc.getNumRetainedCheckpoints(),
+            conf.get(CheckpointingOptions.CHECKPOINTS_HISTORY_SIZE));
     List<CheckpointCoordinator.OperatorInfo> operators = new ArrayList<>();
     for (JobVertex vertex : graph.vertices()) {
       for (StreamNode node : vertex.getChain()) {
@@ -258,7 +260,28 @@ public final class JobMaster implements JobClient, JobMasterGateway {
             recovery.createCompletedCheckpointStore(
                 jobId.value(), settings.numRetained(), storage::externalPointer, conf));
     created.setCheckpointAlignment(Scheduler.checkpointingSettings(graph, true).alignment());
+    String historyPointer = historyPointer(created);
+    if (historyPointer != null) {
+      created.restoreHistory(historyPointer);
+    }
     return created;
+  }
+
+  /**
+   * Where the history of the job's earlier checkpoints lies: beside the newest checkpoint the
+   * completed-checkpoint store recovered (a failover of the JobManager), else beside the checkpoint
+   * or savepoint the job resumes from; null for a new job.
+   */
+  private String historyPointer(CheckpointCoordinator coordinator) {
+    CompletedCheckpoint recovered = coordinator.latestCompleted();
+    if (recovered != null) {
+      try {
+        return storage.externalPointer(recovered.checkpointId());
+      } catch (UnsupportedOperationException e) {
+        return null; // kept in the JobManager's memory: no file beside it
+      }
+    }
+    return initialRestore == null ? null : initialRestore.externalPointer();
   }
 
   /** The coordinator's view of the world: the timer thread and this attempt's subtasks. */

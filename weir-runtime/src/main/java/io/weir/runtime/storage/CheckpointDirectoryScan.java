@@ -223,6 +223,8 @@ public final class CheckpointDirectoryScan {
       }
       completed.add(dir.getKey());
       referenced.add(metadata);
+      // The flight recorder's history belongs to the completed checkpoint it lies beside.
+      referenced.add(name + "/" + CheckpointHistoryFormat.FILE);
       try {
         CompletedCheckpoint checkpoint =
             CheckpointLayout.readMetadata(fs, FileSystems.child(jobDir, metadata));

@@ -1,5 +1,6 @@
 package io.weir.runtime.storage;
 
+import io.weir.runtime.checkpoint.CheckpointHistory;
 import io.weir.runtime.checkpoint.CompletedCheckpoint;
 import java.io.IOException;
 import java.util.List;
@@ -26,6 +27,21 @@ public interface CheckpointStorageCoordinatorView {
     throw new UnsupportedOperationException(
         "Checkpoints kept in the JobManager's memory have no external pointer: give the job a"
             + " checkpoint directory (execution.checkpointing.dir)");
+  }
+
+  /**
+   * Writes the flight recorder's history beside the metadata of the completed checkpoint or
+   * savepoint at {@code pointer} (see {@link CheckpointHistoryFormat}); does nothing where it has
+   * no directory (the job manager's memory).
+   */
+  default void writeHistory(String pointer, CheckpointHistory history) throws IOException {}
+
+  /**
+   * The history beside the checkpoint or savepoint at {@code pointer}, or {@link
+   * CheckpointHistory#EMPTY} where there is none.
+   */
+  default CheckpointHistory readHistory(String pointer) throws IOException {
+    return CheckpointHistory.EMPTY;
   }
 
   /** Deletes the files of a checkpoint that is no longer retained (or was aborted). */

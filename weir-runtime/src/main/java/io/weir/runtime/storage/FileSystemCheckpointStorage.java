@@ -5,6 +5,7 @@ import static io.weir.runtime.storage.CheckpointLayout.SHARED_FILE;
 import static io.weir.runtime.storage.CheckpointLayout.checkpointDirName;
 
 import io.weir.api.config.Configuration;
+import io.weir.runtime.checkpoint.CheckpointHistory;
 import io.weir.runtime.checkpoint.CompletedCheckpoint;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -224,6 +225,16 @@ public final class FileSystemCheckpointStorage implements CheckpointStorage, Fil
    * leaves a directory without metadata, which is ignored like an incomplete checkpoint, never a
    * checkpoint whose metadata promises files that are gone.
    */
+  @Override
+  public void writeHistory(String pointer, CheckpointHistory history) throws IOException {
+    CheckpointHistoryFormat.write(pointer, history, conf);
+  }
+
+  @Override
+  public CheckpointHistory readHistory(String pointer) throws IOException {
+    return CheckpointHistoryFormat.read(pointer, conf);
+  }
+
   @Override
   public void discardCheckpoint(long checkpointId) throws IOException {
     String dir = checkpointDir(checkpointId);

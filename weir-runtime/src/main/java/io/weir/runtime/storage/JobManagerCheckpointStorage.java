@@ -2,6 +2,7 @@ package io.weir.runtime.storage;
 
 import io.weir.api.config.Configuration;
 import io.weir.api.config.MemorySize;
+import io.weir.runtime.checkpoint.CheckpointHistory;
 import io.weir.runtime.checkpoint.CompletedCheckpoint;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -24,6 +25,10 @@ public final class JobManagerCheckpointStorage implements CheckpointStorage {
   public static final int DEFAULT_MAX_STATE_SIZE = 5 << 20;
 
   private final int maxStateSizeBytes;
+
+  /** Begins the pointer of a checkpoint kept in memory. */
+  private static final String POINTER_PREFIX = "jobmanager:";
+
   private final Configuration conf;
   private final ConcurrentSkipListMap<Long, CompletedCheckpoint> completed =
       new ConcurrentSkipListMap<>(Comparator.reverseOrder());
@@ -119,7 +124,23 @@ public final class JobManagerCheckpointStorage implements CheckpointStorage {
               + checkpoint.checkpointId()
               + " is already committed; ids are never reused");
     }
-    return "jobmanager:chk-" + checkpoint.checkpointId();
+    return POINTER_PREFIX + "chk-" + checkpoint.checkpointId();
+  }
+
+  @Override
+  public void writeHistory(String pointer, CheckpointHistory history) throws IOException {
+    if (pointer.startsWith(POINTER_PREFIX)) {
+      return; // a checkpoint in memory: no directory to write it beside
+    }
+    CheckpointHistoryFormat.write(pointer, history, conf);
+  }
+
+  @Override
+  public CheckpointHistory readHistory(String pointer) throws IOException {
+    if (pointer.startsWith(POINTER_PREFIX)) {
+      return CheckpointHistory.EMPTY;
+    }
+    return CheckpointHistoryFormat.read(pointer, conf);
   }
 
   @Override

@@ -2,9 +2,11 @@ package io.weir.runtime.checkpoint;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.weir.api.CheckpointStatistics;
 import io.weir.runtime.checkpoint.CheckpointCoordinator.OperatorInfo;
 import io.weir.runtime.checkpoint.CheckpointCoordinator.Settings;
 import io.weir.runtime.checkpoint.CheckpointCoordinator.TaskKey;
+import io.weir.runtime.storage.CheckpointHistoryFormat;
 import io.weir.runtime.storage.CheckpointStorage;
 import io.weir.runtime.storage.CompletedCheckpointLocation;
 import io.weir.runtime.storage.FileSystemCheckpointStorage;
@@ -255,7 +257,9 @@ class CheckpointCoordinatorTest {
 
     java.nio.file.Path written = pathOf(savepoint.get());
     assertThat(written).isEqualTo(target);
-    assertThat(filesBelow(written)).hasSize(4).contains(written.resolve("_metadata"));
+    assertThat(filesBelow(written))
+        .hasSize(5) // three tasks' state, the metadata, the flight recorder's history
+        .contains(written.resolve("_metadata"), written.resolve(CheckpointHistoryFormat.FILE));
     assertThat(filesBelow(checkpointDir))
         .as("nothing of the savepoint in the job's checkpoint directory (chk-%d, shared/)", id)
         .isEmpty();
@@ -323,6 +327,80 @@ class CheckpointCoordinatorTest {
   }
 
   @Test
+  void theFlightRecorderWritesTheHistoryBesideTheMetadataAndANewCoordinatorTakesItUp()
+      throws Exception {
+    FileSystemCheckpointStorage jobStorage = fileStorage();
+    CheckpointCoordinator coordinator = started(settings(0, 1, 5, 1), jobStorage);
+    long first = nextTrigger();
+    CheckpointOptions options = context.triggerOptions.get(context.triggerOptions.size() - 1);
+    for (TaskKey task : List.of(SOURCE_0, SOURCE_1, SINK_0)) {
+      context.now += 7;
+      coordinator.acknowledge(
+          task,
+          first,
+          Map.of(
+              task.vertex() == 0 ? "source-uid" : "sink-uid",
+              new OperatorSubtaskState(
+                  null,
+                  new OperatorStateHandle(Map.of(), upload(jobStorage, first, options, task)),
+                  false)),
+          new CheckpointStatistics.SubtaskCheckpointStatistics(
+              task.vertex() == 0 ? "Source" : "Sink", task.subtask(), 1, 2, false, 0, 3, 1, 9, 9));
+    }
+    long failed = nextTrigger();
+    coordinator.decline(SINK_0, failed, new IOException("disk full"));
+    long second = nextTrigger();
+    options = context.triggerOptions.get(context.triggerOptions.size() - 1);
+    for (TaskKey task : List.of(SOURCE_0, SOURCE_1, SINK_0)) {
+      ack(coordinator, second, task, upload(jobStorage, second, options, task));
+    }
+    List<CheckpointStatistics> before = coordinator.statistics();
+    CheckpointStatistics firstStats = before.get(0);
+    assertThat(firstStats.subtasks())
+        .extracting(CheckpointStatistics.SubtaskCheckpointStatistics::ackTimestamp)
+        .containsExactly(
+            firstStats.triggerTimestamp() + 7,
+            firstStats.triggerTimestamp() + 14,
+            firstStats.triggerTimestamp() + 21);
+    assertThat(firstStats.subtasks())
+        .extracting(CheckpointStatistics.SubtaskCheckpointStatistics::vertexIndex)
+        .containsExactly(0, 0, 1);
+    assertThat(firstStats.criticalPath().description()).startsWith("Sink (1/1)");
+    String pointer = jobStorage.externalPointer(second);
+    assertThat(pathOf(pointer).resolve(CheckpointHistoryFormat.FILE)).exists();
+    // The first checkpoint was subsumed: its directory, history and all, is gone.
+    assertThat(pathOf(jobStorage.externalPointer(first))).doesNotExist();
+    coordinator.stop();
+
+    CheckpointCoordinator next =
+        new CheckpointCoordinator(
+            JOB, settings(0, 1, 5, 1), OPERATORS, jobStorage, context, second, List.of());
+    next.restoreHistory(pointer);
+
+    assertThat(next.statistics()).isEqualTo(before);
+    assertThat(next.statistics())
+        .extracting(CheckpointStatistics::checkpointId)
+        .containsExactly(first, failed, second);
+    assertThat(next.statisticsCounts()).isEqualTo(new CheckpointStatsCounts(0, 2, 1));
+    assertThat(next.latestCompletedStatistics().checkpointId()).isEqualTo(second);
+  }
+
+  @Test
+  void aDamagedHistoryCostsOnlyTheHistory() throws Exception {
+    FileSystemCheckpointStorage jobStorage = fileStorage();
+    java.nio.file.Path chk = java.nio.file.Files.createDirectories(checkpointDir.resolve("chk-3"));
+    java.nio.file.Files.write(chk.resolve(CheckpointHistoryFormat.FILE), new byte[] {9, 9});
+    CheckpointCoordinator coordinator =
+        new CheckpointCoordinator(
+            JOB, settings(0, 1, 0, 1), OPERATORS, jobStorage, context, 3, List.of());
+
+    coordinator.restoreHistory(chk.toUri().toString());
+
+    assertThat(coordinator.statistics()).isEmpty();
+    assertThat(coordinator.statisticsCounts()).isEqualTo(new CheckpointStatsCounts(0, 0, 0));
+  }
+
+  @Test
   void aCheckpointsCleanupNeverDeletesASavepointFile() throws Exception {
     FileSystemCheckpointStorage jobStorage = fileStorage();
     CheckpointCoordinator coordinator = started(settings(0, 2, 0, 1), jobStorage);
@@ -346,7 +424,7 @@ class CheckpointCoordinatorTest {
     coordinator.stop();
     coordinator.discardRetained();
 
-    assertThat(filesBelow(pathOf(savepoint.get()))).isEqualTo(savepointFiles).hasSize(4);
+    assertThat(filesBelow(pathOf(savepoint.get()))).isEqualTo(savepointFiles).hasSize(5);
   }
 
   @Test

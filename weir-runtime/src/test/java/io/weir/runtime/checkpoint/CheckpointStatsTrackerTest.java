@@ -11,7 +11,9 @@ import org.junit.jupiter.api.Test;
 
 class CheckpointStatsTrackerTest {
 
-  private final CheckpointStatsTracker tracker = new CheckpointStatsTracker();
+  private final CheckpointStatsTracker tracker = new CheckpointStatsTracker(KEPT);
+
+  private static final int KEPT = 20;
 
   @Test
   void aCheckpointIsOneRecordThatMovesFromInProgressToCompleted() {
@@ -54,14 +56,14 @@ class CheckpointStatsTrackerTest {
 
   @Test
   void keepsTheNewestCheckpointsOldestFirst() {
-    int recorded = CheckpointStatsTracker.STATISTICS_KEPT + 3;
+    int recorded = KEPT + 3;
     for (long id = 1; id <= recorded; id++) {
       tracker.recordInProgress(id, false, id, List.of());
       tracker.recordCompleted(id, false, id, id + 1, List.of(), null);
     }
 
     List<CheckpointStatistics> kept = tracker.statistics();
-    assertThat(kept).hasSize(CheckpointStatsTracker.STATISTICS_KEPT);
+    assertThat(kept).hasSize(KEPT);
     assertThat(kept.get(0).checkpointId()).isEqualTo(4);
     assertThat(kept.get(kept.size() - 1).checkpointId()).isEqualTo(recorded);
   }
@@ -96,7 +98,7 @@ class CheckpointStatsTrackerTest {
 
   @Test
   void theCountsOutliveTheHistory() {
-    int recorded = CheckpointStatsTracker.STATISTICS_KEPT + 3;
+    int recorded = KEPT + 3;
     tracker.recordInProgress(0, false, 0, List.of());
     for (long id = 1; id <= recorded; id++) {
       tracker.recordInProgress(id, false, id, List.of());
@@ -105,6 +107,51 @@ class CheckpointStatsTrackerTest {
     tracker.recordFailed(0, false, 0, 1, List.of(), null);
 
     assertThat(tracker.counts()).isEqualTo(new CheckpointStatsCounts(0, recorded, 1));
+  }
+
+  @Test
+  void aRestoredHistoryComesFirstAndItsCountsContinue() {
+    tracker.recordInProgress(11, false, 1_100, List.of());
+    tracker.recordCompleted(11, false, 1_100, 1_150, List.of(subtask(false)), "file:///chk-11");
+    List<CheckpointStatistics> earlier = new ArrayList<>();
+    for (long id = 1; id <= 10; id++) {
+      earlier.add(
+          new CheckpointStatistics(
+              id, Status.COMPLETED, id * 100, 20, false, List.of(), "file:///chk-" + id));
+    }
+    earlier.add(
+        new CheckpointStatistics(11, Status.FAILED, 1_100, 5, false, List.of(), null, false, "x"));
+
+    tracker.restore(new CheckpointHistory(9, 1, earlier));
+
+    List<CheckpointStatistics> kept = tracker.statistics();
+    assertThat(kept).hasSize(11);
+    assertThat(kept.get(0).checkpointId()).isEqualTo(1);
+    // A checkpoint this coordinator knows keeps its own record.
+    assertThat(kept.get(10).status()).isEqualTo(Status.COMPLETED);
+    assertThat(tracker.counts()).isEqualTo(new CheckpointStatsCounts(0, 10, 1));
+    assertThat(tracker.latestCompleted().checkpointId()).isEqualTo(11);
+    assertThat(tracker.snapshot().checkpoints()).hasSize(11);
+  }
+
+  @Test
+  void aRestoredHistoryLongerThanTheLimitKeepsTheNewest() {
+    List<CheckpointStatistics> earlier = new ArrayList<>();
+    for (long id = 1; id <= KEPT + 5; id++) {
+      earlier.add(new CheckpointStatistics(id, Status.COMPLETED, id, 1, false, List.of()));
+    }
+
+    tracker.restore(new CheckpointHistory(KEPT + 5, 0, earlier));
+
+    assertThat(tracker.statistics()).hasSize(KEPT);
+    assertThat(tracker.statistics().get(0).checkpointId()).isEqualTo(6);
+    assertThat(tracker.latestCompleted().checkpointId()).isEqualTo(KEPT + 5);
+  }
+
+  @Test
+  void aHistoryOfNoneIsRefused() {
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> new CheckpointStatsTracker(0))
+        .hasMessageContaining("web.checkpoints.history");
   }
 
   private static SubtaskCheckpointStatistics subtask(boolean unaligned) {

@@ -3,6 +3,7 @@ package io.weir.cluster.rest.handlers;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.weir.api.CheckpointConfig;
+import io.weir.api.CheckpointStatistics;
 import io.weir.api.CheckpointingMode;
 import io.weir.api.ExternalizedCheckpointRetention;
 import io.weir.api.JobStatus;
@@ -325,30 +326,72 @@ final class InfoHandlers {
 
     @Override
     public CheckpointingStatistics.Checkpoint handle(RestRequest request) {
-      Dispatcher.Job job = JobLookup.find(dispatcher, request.pathParameter("jobid"));
-      String raw = request.pathParameter("checkpointid");
-      long id;
-      try {
-        id = Long.parseLong(raw);
-      } catch (NumberFormatException e) {
-        throw new RestException(
-            HttpResponseStatus.BAD_REQUEST, "'" + raw + "' is no checkpoint id (a number)");
-      }
-      for (CheckpointingStatistics.Checkpoint c :
-          JobHandlers.checkpoints(job.master().getCheckpointStatistics(), null).history()) {
-        if (c.id() == id) {
-          return c;
-        }
-      }
-      throw new RestException(
-          HttpResponseStatus.NOT_FOUND,
-          "Job "
-              + job.id()
-              + " has no statistics of checkpoint "
-              + id
-              + " (it never ran, or is older than the history kept): list them with GET /jobs/"
-              + job.id()
-              + "/checkpoints");
+      return JobHandlers.checkpoint(findCheckpoint(dispatcher, request));
     }
+  }
+
+  /**
+   * {@code GET /jobs/:jobid/checkpoints/details/:checkpointid/subtasks/:vertexid}: one vertex's
+   * subtasks in one checkpoint.
+   */
+  static final class VertexCheckpointDetails extends Get {
+    VertexCheckpointDetails(Dispatcher dispatcher) {
+      super(dispatcher, "/jobs/:jobid/checkpoints/details/:checkpointid/subtasks/:vertexid");
+    }
+
+    @Override
+    public CheckpointingStatistics.VertexCheckpoint handle(RestRequest request) {
+      CheckpointStatistics found = findCheckpoint(dispatcher, request);
+      String vertex = request.pathParameter("vertexid");
+      Dispatcher.Job job = JobLookup.find(dispatcher, request.pathParameter("jobid"));
+      int vertices = job.master().graph().vertices().size();
+      if (!vertex.matches("\\d{1,9}") || Integer.parseInt(vertex) >= vertices) {
+        throw new RestException(
+            HttpResponseStatus.NOT_FOUND,
+            "Job "
+                + job.id()
+                + " has no vertex '"
+                + vertex
+                + "': its vertices are 0 to "
+                + (vertices - 1)
+                + " (GET /jobs/"
+                + job.id()
+                + "/plan lists them)");
+      }
+      CheckpointingStatistics.Checkpoint checkpoint = JobHandlers.checkpoint(found);
+      return new CheckpointingStatistics.VertexCheckpoint(
+          checkpoint.id(),
+          checkpoint.status(),
+          vertex,
+          checkpoint.subtasks().stream().filter(t -> t.vertexId().equals(vertex)).toList());
+    }
+  }
+
+  /** The statistics of the checkpoint the request names, or 400/404 naming what is wrong. */
+  private static CheckpointStatistics findCheckpoint(Dispatcher dispatcher, RestRequest request) {
+    Dispatcher.Job job = JobLookup.find(dispatcher, request.pathParameter("jobid"));
+    String raw = request.pathParameter("checkpointid");
+    long id;
+    try {
+      id = Long.parseLong(raw);
+    } catch (NumberFormatException e) {
+      throw new RestException(
+          HttpResponseStatus.BAD_REQUEST, "'" + raw + "' is no checkpoint id (a number)");
+    }
+    for (CheckpointStatistics c : job.master().getCheckpointStatistics()) {
+      if (c.checkpointId() == id) {
+        return c;
+      }
+    }
+    throw new RestException(
+        HttpResponseStatus.NOT_FOUND,
+        "Job "
+            + job.id()
+            + " has no statistics of checkpoint "
+            + id
+            + " (it never ran, or is older than the history kept, web.checkpoints.history): list"
+            + " them with GET /jobs/"
+            + job.id()
+            + "/checkpoints");
   }
 }

@@ -185,6 +185,51 @@ final class JobHandlers {
     return new JobExceptions(new JobExceptions.ExceptionHistory(entries, false));
   }
 
+  /** One checkpoint's statistics as REST shows them, its critical path included. */
+  static CheckpointingStatistics.Checkpoint checkpoint(CheckpointStatistics s) {
+    CheckpointStatistics.CriticalPath path = s.criticalPath();
+    return new CheckpointingStatistics.Checkpoint(
+        s.checkpointId(),
+        s.status().name(),
+        s.unaligned(),
+        s.triggerTimestamp(),
+        s.endToEndDurationMillis(),
+        s.stateSizeBytes(),
+        s.checkpointedSizeBytes(),
+        s.externalPath(),
+        s.savepoint(),
+        s.failureMessage(),
+        s.subtasks().stream().map(t -> subtask(t, s.triggerTimestamp())).toList(),
+        path == null
+            ? null
+            : new CheckpointingStatistics.CriticalPath(
+                Integer.toString(path.vertexIndex()),
+                path.taskName(),
+                path.subtaskIndex(),
+                path.phase().name().toLowerCase(java.util.Locale.ROOT),
+                path.durationMillis(),
+                path.description(),
+                path.advice()));
+  }
+
+  private static CheckpointingStatistics.Subtask subtask(
+      CheckpointStatistics.SubtaskCheckpointStatistics t, long triggerTimestamp) {
+    return new CheckpointingStatistics.Subtask(
+        t.taskName(),
+        t.subtaskIndex(),
+        t.startDelayMillis(),
+        t.alignmentDurationMillis(),
+        t.unaligned(),
+        t.channelStateBytes(),
+        t.syncDurationMillis(),
+        t.asyncDurationMillis(),
+        t.stateSizeBytes(),
+        t.checkpointedSizeBytes(),
+        Integer.toString(t.vertexIndex()),
+        t.ackTimestamp(),
+        t.endToEndDurationMillis(triggerTimestamp));
+  }
+
   static CheckpointingStatistics checkpoints(
       List<CheckpointStatistics> stats, JobMaster.Restore restore) {
     long completed = 0;
@@ -203,34 +248,7 @@ final class JobHandlers {
         case FAILED -> failed++;
         case IN_PROGRESS -> inProgress++;
       }
-      List<CheckpointingStatistics.Subtask> subtasks = new ArrayList<>();
-      for (CheckpointStatistics.SubtaskCheckpointStatistics t : s.subtasks()) {
-        subtasks.add(
-            new CheckpointingStatistics.Subtask(
-                t.taskName(),
-                t.subtaskIndex(),
-                t.startDelayMillis(),
-                t.alignmentDurationMillis(),
-                t.unaligned(),
-                t.channelStateBytes(),
-                t.syncDurationMillis(),
-                t.asyncDurationMillis(),
-                t.stateSizeBytes(),
-                t.checkpointedSizeBytes()));
-      }
-      CheckpointingStatistics.Checkpoint checkpoint =
-          new CheckpointingStatistics.Checkpoint(
-              s.checkpointId(),
-              s.status().name(),
-              s.unaligned(),
-              s.triggerTimestamp(),
-              s.endToEndDurationMillis(),
-              s.stateSizeBytes(),
-              s.checkpointedSizeBytes(),
-              s.externalPath(),
-              s.savepoint(),
-              s.failureMessage(),
-              subtasks);
+      CheckpointingStatistics.Checkpoint checkpoint = checkpoint(s);
       history.add(checkpoint);
       if (s.status() == CheckpointStatistics.Status.COMPLETED && s.savepoint()) {
         latestSavepoint = checkpoint;

@@ -49,6 +49,7 @@ public final class JobManagerEndpoints {
             new InfoHandlers.Plan(dispatcher),
             new InfoHandlers.CheckpointSettings(dispatcher),
             new InfoHandlers.CheckpointDetails(dispatcher),
+            new InfoHandlers.VertexCheckpointDetails(dispatcher),
             new InfoHandlers.Metrics(dispatcher));
     List<RestHandler> handlers = new ArrayList<>();
     handlers.add(new HealthHandlers.Alive(dispatcher));

@@ -115,7 +115,44 @@ public record CheckpointingStatistics(
       @JsonProperty("is_savepoint") boolean isSavepoint,
       @JsonInclude(JsonInclude.Include.NON_NULL) @JsonProperty("failure_message")
           String failureMessage,
-      List<Subtask> subtasks) {}
+      List<Subtask> subtasks,
+      @JsonInclude(JsonInclude.Include.NON_NULL) @JsonProperty("critical_path")
+          CriticalPath criticalPath) {}
+
+  /**
+   * What set a checkpoint's duration: the subtask whose acknowledgement arrived last and its
+   * longest phase (see {@link io.weir.api.CheckpointStatistics#criticalPath()}).
+   *
+   * @param vertexId the subtask's vertex, as the plan names it
+   * @param task its task's name
+   * @param index its index (-1: the vertex's aggregate, for older checkpoints taken up from
+   *     storage)
+   * @param phase {@code start_delay}, {@code alignment}, {@code sync}, {@code async}, {@code
+   *     acknowledgement} or {@code finalize} (the coordinator writing the metadata)
+   * @param duration how long that phase took, millis
+   * @param description in words, e.g. {@code "Count (3/4): alignment 1.8 s"}
+   * @param advice what would shorten it, naming configuration keys
+   */
+  public record CriticalPath(
+      @JsonProperty("vertex_id") String vertexId,
+      String task,
+      int index,
+      String phase,
+      long duration,
+      String description,
+      String advice) {}
+
+  /**
+   * {@code GET /jobs/:jobid/checkpoints/details/:checkpointid/subtasks/:vertexid}: one vertex's
+   * subtasks in one checkpoint.
+   *
+   * @param id the checkpoint
+   * @param status its status
+   * @param vertexId the vertex
+   * @param subtasks each of its subtasks that acknowledged
+   */
+  public record VertexCheckpoint(
+      long id, String status, @JsonProperty("vertex_id") String vertexId, List<Subtask> subtasks) {}
 
   /**
    * One subtask's part of a checkpoint.
@@ -130,6 +167,9 @@ public record CheckpointingStatistics(
    * @param asyncDuration its asynchronous part, millis
    * @param stateSize bytes of state it refers to
    * @param checkpointedSize bytes it wrote
+   * @param vertexId its vertex, as the plan names it
+   * @param ackTimestamp when the coordinator received its acknowledgement, epoch millis; -1 not yet
+   * @param endToEndDuration from the trigger to that acknowledgement, millis; -1 not yet
    */
   public record Subtask(
       String task,
@@ -141,5 +181,8 @@ public record CheckpointingStatistics(
       @JsonProperty("sync_duration") long syncDuration,
       @JsonProperty("async_duration") long asyncDuration,
       @JsonProperty("state_size") long stateSize,
-      @JsonProperty("checkpointed_size") long checkpointedSize) {}
+      @JsonProperty("checkpointed_size") long checkpointedSize,
+      @JsonProperty("vertex_id") String vertexId,
+      @JsonProperty("ack_timestamp") long ackTimestamp,
+      @JsonProperty("end_to_end_duration") long endToEndDuration) {}
 }

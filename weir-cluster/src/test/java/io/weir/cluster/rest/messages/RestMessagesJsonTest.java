@@ -113,10 +113,14 @@ class RestMessagesJsonTest {
             "file:/cp/chk-3",
             false,
             null,
-            List.of(new CheckpointingStatistics.Subtask("Map", 1, 2, 3, true, 4, 5, 6, 7, 8)));
+            List.of(
+                new CheckpointingStatistics.Subtask(
+                    "Map", 1, 2, 3, true, 4, 5, 6, 7, 8, "1", 118, 18)),
+            new CheckpointingStatistics.CriticalPath(
+                "1", "Map", 1, "async", 6, "Map (2/2): async 6 ms", "incremental"));
     CheckpointingStatistics.Checkpoint failed =
         new CheckpointingStatistics.Checkpoint(
-            4, "FAILED", false, 200, 30, 0, 0, null, true, "TIMEOUT: expired", List.of());
+            4, "FAILED", false, 200, 30, 0, 0, null, true, "TIMEOUT: expired", List.of(), null);
     pin(
         new CheckpointingStatistics(
             new CheckpointingStatistics.Counts(1, 1, 0, 2),
@@ -143,7 +147,11 @@ class RestMessagesJsonTest {
             + "[{\"task\":\"Map\",\"index\":1,"
             + "\"start_delay\":2,\"alignment_duration\":3,\"unaligned\":true,"
             + "\"channel_state_size\":4,\"sync_duration\":5,\"async_duration\":6,"
-            + "\"state_size\":7,\"checkpointed_size\":8}]},"
+            + "\"state_size\":7,\"checkpointed_size\":8,\"vertex_id\":\"1\","
+            + "\"ack_timestamp\":118,\"end_to_end_duration\":18}],"
+            + "\"critical_path\":{\"vertex_id\":\"1\",\"task\":\"Map\",\"index\":1,"
+            + "\"phase\":\"async\",\"duration\":6,\"description\":\"Map (2/2): async 6 ms\","
+            + "\"advice\":\"incremental\"}},"
             + "\"failed\":{\"id\":4,\"status\":\"FAILED\",\"is_unaligned\":false,"
             + "\"trigger_timestamp\":200,\"end_to_end_duration\":30,\"state_size\":0,"
             + "\"checkpointed_size\":0,\"external_path\":null,\"is_savepoint\":true,"
@@ -156,7 +164,11 @@ class RestMessagesJsonTest {
             + "\"is_savepoint\":false,\"subtasks\":"
             + "[{\"task\":\"Map\",\"index\":1,\"start_delay\":2,\"alignment_duration\":3,"
             + "\"unaligned\":true,\"channel_state_size\":4,\"sync_duration\":5,"
-            + "\"async_duration\":6,\"state_size\":7,\"checkpointed_size\":8}]},"
+            + "\"async_duration\":6,\"state_size\":7,\"checkpointed_size\":8,"
+            + "\"vertex_id\":\"1\",\"ack_timestamp\":118,\"end_to_end_duration\":18}],"
+            + "\"critical_path\":{\"vertex_id\":\"1\",\"task\":\"Map\",\"index\":1,"
+            + "\"phase\":\"async\",\"duration\":6,\"description\":\"Map (2/2): async 6 ms\","
+            + "\"advice\":\"incremental\"}},"
             + "{\"id\":4,\"status\":\"FAILED\",\"is_unaligned\":false,"
             + "\"trigger_timestamp\":200,\"end_to_end_duration\":30,\"state_size\":0,"
             + "\"checkpointed_size\":0,\"external_path\":null,\"is_savepoint\":true,"
