@@ -243,10 +243,14 @@ class ClusterHighAvailabilityIT {
           .atMost(Duration.ofSeconds(90))
           .pollInterval(Duration.ofMillis(100))
           .until(() -> latestCheckpoint(next, jobId) > killedAt);
+      // The new leader took up the flight recorder's history kept beside the newest recorded
+      // checkpoint: the checkpoints before the failover are there, then its own, ids rising.
       JsonNode checkpoints = next.client().get("/jobs/" + jobId + "/checkpoints");
-      for (JsonNode c : checkpoints.path("history")) {
-        assertThat(c.path("id").asLong()).as(checkpoints.toString()).isGreaterThan(killedAt);
-      }
+      List<Long> ids = new ArrayList<>();
+      checkpoints.path("history").forEach(c -> ids.add(c.path("id").asLong()));
+      assertThat(ids).as(checkpoints.toString()).isSorted().doesNotHaveDuplicates();
+      assertThat(ids).as("taken up from before the failover").contains(killedAt);
+      assertThat(ids.get(ids.size() - 1)).isGreaterThan(killedAt);
       lastId = latestCheckpoint(next, jobId);
       // Step 2: the new leader adopted the tasks of the first attempt; none was redeployed.
       assertThat(next.node().log()).containsPattern(adopted(jobId));
@@ -321,7 +325,13 @@ class ClusterHighAvailabilityIT {
       await()
           .atMost(Duration.ofSeconds(90))
           .pollInterval(Duration.ofMillis(100))
-          .until(() -> job(taking, jobId) != null && latestCheckpoint(taking, jobId) > 0);
+          .until(
+              () ->
+                  job(taking, jobId) != null
+                      // Its own, not one of the history it took up from its predecessor.
+                      && Pattern.compile("Completed checkpoint \\d+ of job " + jobId)
+                          .matcher(taking.node().log())
+                          .find());
       // With ZooKeeper away, the woken leader cannot learn that it was deposed (its connection
       // is only suspended, which it tolerates): it goes on calling the TaskManagers.
       zooKeeper.stop();

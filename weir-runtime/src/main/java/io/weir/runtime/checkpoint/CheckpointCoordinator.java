@@ -244,11 +244,7 @@ public final class CheckpointCoordinator {
     this.failures = new CheckpointFailureManager(settings.tolerableFailures());
     this.recorder =
         new CheckpointFlightRecorder(
-            jobId,
-            settings.historySize(),
-            storage,
-            command -> context.ioExecutor().execute(command),
-            context::currentTimeMillis);
+            jobId, settings.historySize(), storage, context::currentTimeMillis);
     this.triggers =
         new CheckpointTriggerDecider(
             settings.intervalMillis(), settings.minPauseMillis(), settings.maxConcurrent());
@@ -646,6 +642,14 @@ public final class CheckpointCoordinator {
     } catch (Exception e) {
       failure = e;
     }
+    if (failure == null) {
+      CheckpointHistory history;
+      synchronized (this) {
+        p.committed(externalPath, context.currentTimeMillis());
+        history = recorder.historyOnCompletion(p);
+      }
+      recorder.write(externalPath, history);
+    }
     synchronized (this) {
       committing--;
       if (p.epoch != epoch) {
@@ -658,7 +662,6 @@ public final class CheckpointCoordinator {
         abort(p, AbortReason.STORAGE_FAILURE, "writing the metadata failed: " + failure);
         return;
       }
-      p.setExternalPath(externalPath);
       if (p instanceof PendingSavepoint savepoint) {
         completeSavepoint(savepoint);
       } else {

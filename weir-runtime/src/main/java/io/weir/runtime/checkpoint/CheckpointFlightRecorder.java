@@ -4,7 +4,6 @@ import io.weir.api.CheckpointStatistics;
 import io.weir.runtime.storage.CheckpointStorageCoordinatorView;
 import java.io.IOException;
 import java.util.List;
-import java.util.concurrent.Executor;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -14,9 +13,9 @@ import org.slf4j.LoggerFactory;
  * completes or fails — each subtask's start delay, alignment, synchronous and asynchronous parts,
  * sizes and the time its acknowledgement arrived — in a bounded history ({@code
  * web.checkpoints.history}). When a checkpoint completes, the history is written beside its
- * metadata (off the coordinator's lock, on the I/O executor, after the metadata), so whoever takes
+ * metadata (after the metadata, before the checkpoint is recorded as completed), so whoever takes
  * the job up from that checkpoint shows what came before. Not thread-safe: the {@link
- * CheckpointCoordinator} calls it under its lock.
+ * CheckpointCoordinator} calls it under its lock, except {@link #write}.
  */
 final class CheckpointFlightRecorder {
 
@@ -25,19 +24,13 @@ final class CheckpointFlightRecorder {
   private final String jobId;
   private final CheckpointStatsTracker tracker;
   private final CheckpointStorageCoordinatorView storage;
-  private final Executor io;
   private final LongSupplier clock;
 
   CheckpointFlightRecorder(
-      String jobId,
-      int historySize,
-      CheckpointStorageCoordinatorView storage,
-      Executor io,
-      LongSupplier clock) {
+      String jobId, int historySize, CheckpointStorageCoordinatorView storage, LongSupplier clock) {
     this.jobId = jobId;
     this.tracker = new CheckpointStatsTracker(historySize);
     this.storage = storage;
-    this.io = io;
     this.clock = clock;
   }
 
@@ -46,27 +39,42 @@ final class CheckpointFlightRecorder {
     tracker.recordInProgress(p.id, p.isSavepoint(), p.timestamp, p.subtaskStatistics());
   }
 
-  /** {@code p}'s metadata is written: recorded, and the history written beside it. */
+  /**
+   * The history to write beside {@code p}'s metadata, which was just written: this recorder's, with
+   * {@code p} completed.
+   */
+  CheckpointHistory historyOnCompletion(PendingCheckpoint p) {
+    return tracker.snapshotIfCompleted(
+        p.id,
+        p.isSavepoint(),
+        p.timestamp,
+        p.committedAt(),
+        p.subtaskStatistics(),
+        p.externalPath());
+  }
+
+  /**
+   * Writes {@code history} beside the metadata at {@code pointer}; off the coordinator's lock,
+   * before the checkpoint is recorded and announced, so whoever takes the job up from it finds it.
+   * A failure costs only the history (a restore never reads it) and is logged.
+   */
+  void write(String pointer, CheckpointHistory history) {
+    try {
+      storage.writeHistory(pointer, history);
+    } catch (IOException | RuntimeException e) {
+      LOG.warn("Could not write the checkpoint history of job {} beside {}", jobId, pointer, e);
+    }
+  }
+
+  /** {@code p} is recorded and retained (or, a savepoint, handed to whoever asked for it). */
   void completed(PendingCheckpoint p) {
     tracker.recordCompleted(
         p.id,
         p.isSavepoint(),
         p.timestamp,
-        clock.getAsLong(),
+        p.committedAt(),
         p.subtaskStatistics(),
         p.externalPath());
-    CheckpointHistory history = tracker.snapshot();
-    String pointer = p.externalPath();
-    io.execute(
-        () -> {
-          try {
-            storage.writeHistory(pointer, history);
-          } catch (IOException | RuntimeException e) {
-            // Only the history is lost: a restore never reads it.
-            LOG.warn(
-                "Could not write the checkpoint history of job {} beside {}", jobId, pointer, e);
-          }
-        });
   }
 
   /** {@code p} was aborted, and why. */

@@ -139,22 +139,76 @@ final class CheckpointStatsTracker {
       List<SubtaskCheckpointStatistics> subtasks,
       String externalPath,
       String failureMessage) {
-    // One subtask that took it unaligned makes the checkpoint unaligned: it holds channel state.
-    boolean unaligned = subtasks.stream().anyMatch(SubtaskCheckpointStatistics::unaligned);
     CheckpointStatistics recorded =
-        new CheckpointStatistics(
+        build(
             checkpointId,
+            savepoint,
             status,
             triggerTimestamp,
             durationMillis,
-            unaligned,
             subtasks,
             externalPath,
-            savepoint,
             failureMessage);
     count(recorded);
     history.put(checkpointId, recorded);
     trim();
+  }
+
+  private static CheckpointStatistics build(
+      long checkpointId,
+      boolean savepoint,
+      Status status,
+      long triggerTimestamp,
+      long durationMillis,
+      List<SubtaskCheckpointStatistics> subtasks,
+      String externalPath,
+      String failureMessage) {
+    // One subtask that took it unaligned makes the checkpoint unaligned: it holds channel state.
+    boolean unaligned = subtasks.stream().anyMatch(SubtaskCheckpointStatistics::unaligned);
+    return new CheckpointStatistics(
+        checkpointId,
+        status,
+        triggerTimestamp,
+        durationMillis,
+        unaligned,
+        subtasks,
+        externalPath,
+        savepoint,
+        failureMessage);
+  }
+
+  /**
+   * What {@link #snapshot} will be once checkpoint {@code checkpointId} is recorded as completed
+   * (see {@link #recordCompleted}), without recording it: the history written beside its metadata
+   * before it is announced.
+   */
+  CheckpointHistory snapshotIfCompleted(
+      long checkpointId,
+      boolean savepoint,
+      long triggerTimestamp,
+      long endTime,
+      List<SubtaskCheckpointStatistics> subtasks,
+      String externalPath) {
+    List<CheckpointStatistics> ended = new java.util.ArrayList<>();
+    for (CheckpointStatistics s : history.values()) {
+      if (s.status() != Status.IN_PROGRESS && s.checkpointId() != checkpointId) {
+        ended.add(s);
+      }
+    }
+    ended.add(
+        build(
+            checkpointId,
+            savepoint,
+            Status.COMPLETED,
+            triggerTimestamp,
+            endTime - triggerTimestamp,
+            subtasks,
+            externalPath,
+            null));
+    ended.sort(java.util.Comparator.comparingLong(CheckpointStatistics::checkpointId));
+    List<CheckpointStatistics> kept =
+        ended.subList(Math.max(0, ended.size() - this.kept), ended.size());
+    return new CheckpointHistory(completed + 1, failed, kept);
   }
 
   private void trim() {

@@ -40,6 +40,7 @@ sealed class PendingCheckpoint permits PendingSavepoint {
   private Runnable cancelTimeout;
   private Throwable failureCause;
   private String externalPath;
+  private long committedAt;
 
   /**
    * @param tasks the subtasks that must acknowledge
@@ -125,8 +126,15 @@ sealed class PendingCheckpoint permits PendingSavepoint {
     return externalPath;
   }
 
-  void setExternalPath(String externalPath) {
+  /** When its metadata was written, epoch millis; 0 before. */
+  long committedAt() {
+    return committedAt;
+  }
+
+  /** Its metadata was written at {@code externalPath}, at {@code at}. */
+  void committed(String externalPath, long at) {
     this.externalPath = externalPath;
+    this.committedAt = at;
   }
 
   /**

@@ -96,7 +96,7 @@ class PendingCheckpointTest {
     assertThat(savepoint.acknowledge(SINK_0, Map.of(), null)).isTrue();
     assertThat(savepoint.toCompleted("job", OPERATORS, Set.of()).savepoint()).isTrue();
 
-    savepoint.setExternalPath("/sp/savepoint-8");
+    savepoint.committed("/sp/savepoint-8", 0);
     savepoint.completed();
 
     assertThat(result.get()).isEqualTo("/sp/savepoint-8");

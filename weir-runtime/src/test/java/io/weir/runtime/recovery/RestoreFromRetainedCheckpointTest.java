@@ -123,6 +123,11 @@ class RestoreFromRetainedCheckpointTest {
   /** Resumes the count from {@code path} over a bounded source that ends at LIMIT per split. */
   JobExecutionResult resume(String path, int parallelism, CollectSink<Count> sink)
       throws Exception {
+    return resumed(path, parallelism, sink).execute("resumed-count");
+  }
+
+  /** The job {@link #resume} runs. */
+  StreamEnvironment resumed(String path, int parallelism, CollectSink<Count> sink) {
     StreamEnvironment env = StreamEnvironment.create();
     env.setParallelism(parallelism);
     env.setBufferTimeout(Duration.ZERO);
@@ -130,7 +135,7 @@ class RestoreFromRetainedCheckpointTest {
     env.getCheckpointConfig().setCheckpointStorage(resumedCheckpoints.toUri().toString());
     env.getConfiguration().set(CheckpointingOptions.SAVEPOINT_PATH, path);
     countPipeline(env, CountingSource.bounded(LIMIT)).sinkTo(sink);
-    return env.execute("resumed-count");
+    return env;
   }
 
   /** The resumed job starts every key from its checkpointed count and ends at the full count. */
@@ -275,6 +280,30 @@ class RestoreFromRetainedCheckpointTest {
     JobExecutionResult result = resume(first.externalPath(), 2, sink);
 
     assertContinued(first, result, sink);
+  }
+
+  @Test
+  void aResumedJobTakesUpTheCheckpointHistoryKeptBesideTheCheckpoint() throws Exception {
+    Retained first = runAndCancel(checkpoints);
+
+    CollectSink<Count> sink = new CollectSink<>();
+    JobClient client = resumed(first.externalPath(), 2, sink).executeAsync("resumed-history");
+    JobExecutionResult result = client.getJobExecutionResult().get(60, TimeUnit.SECONDS);
+
+    assertContinued(first, result, sink);
+    List<io.weir.api.CheckpointStatistics> history = client.getCheckpointStatistics();
+    List<Long> ids = history.stream().map(io.weir.api.CheckpointStatistics::checkpointId).toList();
+    assertThat(ids).as("the first job's checkpoints, then the resumed job's").isSorted();
+    io.weir.api.CheckpointStatistics restored =
+        history.stream()
+            .filter(c -> c.checkpointId() == first.checkpointId())
+            .findFirst()
+            .orElseThrow(
+                () -> new AssertionError("checkpoint " + first.checkpointId() + " not in " + ids));
+    assertThat(restored.status()).isEqualTo(io.weir.api.CheckpointStatistics.Status.COMPLETED);
+    assertThat(restored.externalPath()).isEqualTo(first.externalPath());
+    assertThat(restored.subtasks()).as("kept with every subtask's figures").isNotEmpty();
+    assertThat(restored.criticalPath()).isNotNull();
   }
 
   @Test
