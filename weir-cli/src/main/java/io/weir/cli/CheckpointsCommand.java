@@ -42,7 +42,8 @@ import picocli.CommandLine.Spec;
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
       "0:the table was printed (whether or not every checkpoint verifies)",
-      "1:DIR does not exist or holds no checkpoint",
+      "1:DIR does not exist or holds no checkpoint; with --timeline, the newest keeps no history or"
+          + " ID is not in it",
       "2:invalid arguments"
     })
 final class CheckpointsCommand implements Callable<Integer> {
