@@ -13,6 +13,7 @@ import io.weir.cluster.client.JobProgram;
 import io.weir.cluster.ha.FencedException;
 import io.weir.cluster.ha.JobResult;
 import io.weir.cluster.ha.SubmittedJob;
+import io.weir.cluster.metrics.CheckpointSpans;
 import io.weir.cluster.metrics.ProcessMetrics;
 import io.weir.cluster.rpc.JarStore;
 import io.weir.runtime.graph.JobGraph;
@@ -65,6 +66,9 @@ public final class Dispatcher {
   /** Where every job's metrics are reported while it runs. */
   private final ProcessMetrics metrics;
 
+  /** Where the spans of every job's checkpoints are sent. */
+  private final CheckpointSpans spans;
+
   /** The job settings of this JobManager's configuration, beneath every job's own. */
   private final Configuration jobDefaults;
 
@@ -84,8 +88,10 @@ public final class Dispatcher {
       TaskManagerRegistry registry,
       ClusterOptions options,
       boolean highAvailability,
-      ProcessMetrics metrics) {
+      ProcessMetrics metrics,
+      CheckpointSpans spans) {
     this.jars = jars;
+    this.spans = spans;
     this.registry = registry;
     this.options = options;
     this.metrics = metrics;
@@ -331,7 +337,16 @@ public final class Dispatcher {
     }
     // Reported until the job ends here (finished, failed, cancelled or suspended).
     var reported = metrics.registerJob(id, graph.jobName(), master::currentMetrics);
-    var unreported = master.getJobExecutionResult().handle((r, e) -> null).thenRun(reported::close);
+    var traced = spans.registerJob(id, graph.jobName(), master::getCheckpointStatistics);
+    var unreported =
+        master
+            .getJobExecutionResult()
+            .handle((r, e) -> null)
+            .thenRun(
+                () -> {
+                  reported.close();
+                  traced.close();
+                });
     var unused =
         master
             .getJobExecutionResult()

@@ -8,6 +8,7 @@ import io.weir.cluster.ha.HighAvailabilityOptions;
 import io.weir.cluster.ha.LeaderElection;
 import io.weir.cluster.ha.LeaderEpoch;
 import io.weir.cluster.ha.ZooKeeperHaServices;
+import io.weir.cluster.metrics.CheckpointSpans;
 import io.weir.cluster.metrics.ProcessMetrics;
 import io.weir.cluster.rest.RestServer;
 import io.weir.cluster.rest.handlers.JobManagerEndpoints;
@@ -64,6 +65,9 @@ public final class JobManager implements AutoCloseable {
 
   /** The process's metrics: this JobManager's own, or those it shares with a TaskManager. */
   private final ProcessMetrics metrics;
+
+  /** Where the spans of its jobs' checkpoints go. */
+  private CheckpointSpans spans;
 
   /** Whether {@link #metrics} are this JobManager's own, closed with it. */
   private final boolean ownsMetrics;
@@ -123,8 +127,16 @@ public final class JobManager implements AutoCloseable {
       closeHa();
       throw e;
     }
+    try {
+      this.spans = CheckpointSpans.start(options);
+    } catch (RuntimeException e) {
+      timer.shutdownNow();
+      closeHa();
+      closeMetrics();
+      throw e;
+    }
     Dispatcher dispatcher =
-        new Dispatcher(new JarStore(jarDir), registry, options, ha, this.metrics);
+        new Dispatcher(new JarStore(jarDir), registry, options, ha, this.metrics, spans);
     String rpcHost = options.get(ClusterOptions.JM_BIND_HOST);
     int rpcPort = options.get(ClusterOptions.JM_PORT);
     try {
@@ -258,6 +270,9 @@ public final class JobManager implements AutoCloseable {
   private void closeMetrics() {
     if (ownsMetrics) {
       metrics.close();
+    }
+    if (spans != null) {
+      spans.close();
     }
   }
 
