@@ -149,6 +149,18 @@ public final class ClusterOptions {
               "A shared secret: when set, registration, submission, changing REST calls, control"
                   + " messages and data connections must present it.");
 
+  public static final ConfigOption<String> REST_SAVEPOINT_ROOT =
+      ConfigOptions.key("security.rest.savepoint-root")
+          .stringType()
+          .noDefaultValue()
+          .withDescription(
+              "A directory (absolute path or URI) under which every path a REST client names must"
+                  + " lie: the target-directory of a savepoint or stop, the savepoint a jar run"
+                  + " restores from (savepointPath, execution.state-recovery.path), and the"
+                  + " checkpoint and savepoint directories among a jar run's settings. A path"
+                  + " outside it is refused with 403 naming it. Unset: any absolute path, as in"
+                  + " Flink.");
+
   public static final ConfigOption<String> STATUS_FILE =
       ConfigOptions.key("cluster.status-file")
           .stringType()

@@ -68,6 +68,96 @@ class LocalSessionClusterTest {
   }
 
   @Test
+  void pathsAClientNamesMustLieUnderTheConfiguredRootAndFlinksSavepointPathIsHonoured()
+      throws Exception {
+    Path root = Files.createDirectories(dir.resolve("allowed"));
+    try (LocalSessionCluster cluster =
+        new LocalSessionCluster(Map.of("security.rest.savepoint-root", root.toString()))) {
+      ClusterClient client =
+          new ClusterClient(HostPort.parse("127.0.0.1:" + cluster.restPort(), "address"), null);
+      String jobId = runUntilACheckpoint(client, 1_000_000);
+
+      assertThatThrownBy(() -> client.triggerSavepoint(jobId, dir.resolve("elsewhere").toString()))
+          .hasMessageContaining("(403)")
+          .hasMessageContaining("target-directory '" + dir.resolve("elsewhere") + "' is outside")
+          .hasMessageContaining("security.rest.savepoint-root");
+      assertThatThrownBy(() -> client.triggerSavepoint(jobId, root.resolve("../escape").toString()))
+          .hasMessageContaining("(403)");
+      String trigger = client.triggerSavepoint(jobId, root.resolve("sp").toString());
+      String savepoint = client.awaitSavepoint(jobId, trigger, () -> {});
+      client.cancel(jobId);
+      String jarId = client.upload(TestCluster.testJobJar(dir.resolve("job2.jar"), null));
+      List<String> args =
+          List.of(
+              dir.resolve("out2").toString(),
+              "1000000",
+              "10",
+              dir.resolve("checkpoints2").toUri().toString(),
+              "20");
+      assertThatThrownBy(
+              () ->
+                  client.run(
+                      jarId,
+                      "io.weir.testjobs.KeyedCountJob",
+                      args,
+                      1,
+                      Map.of("execution.state-recovery.path", dir.resolve("x").toString())))
+          .hasMessageContaining("(403)")
+          .hasMessageContaining("execution.state-recovery.path '" + dir.resolve("x") + "'");
+      assertThatThrownBy(
+              () ->
+                  client.run(
+                      jarId,
+                      "io.weir.testjobs.KeyedCountJob",
+                      args,
+                      1,
+                      Map.of("state.checkpoints.dir", "file:///tmp/weir-elsewhere")))
+          .as("a deprecated name is held to the root as well")
+          .hasMessageContaining("execution.checkpointing.dir 'file:///tmp/weir-elsewhere'");
+
+      // Flink's run request names the savepoint to start from in savepointPath.
+      String body =
+          "{\"entryClass\": \"io.weir.testjobs.KeyedCountJob\", \"programArgsList\": [\""
+              + String.join("\", \"", args)
+              + "\"], \"savepointPath\": \""
+              + savepoint
+              + "\"}";
+      HttpResponse<String> run =
+          HttpClient.newHttpClient()
+              .send(
+                  HttpRequest.newBuilder(
+                          URI.create(
+                              "http://127.0.0.1:" + cluster.restPort() + "/jars/" + jarId + "/run"))
+                      .POST(HttpRequest.BodyPublishers.ofString(body))
+                      .header("Content-Type", "application/json")
+                      .build(),
+                  HttpResponse.BodyHandlers.ofString());
+      assertThat(run.statusCode()).as(run.body()).isEqualTo(200);
+      String resumed = RestJsonField.jobId(run.body());
+      await()
+          .atMost(Duration.ofSeconds(60))
+          .until(
+              () ->
+                  client
+                      .get("/jobs/" + resumed + "/checkpoints")
+                      .path("latest")
+                      .path("restored")
+                      .path("is_savepoint")
+                      .asBoolean());
+      assertThat(
+              client
+                  .get("/jobs/" + resumed + "/checkpoints")
+                  .path("latest")
+                  .path("restored")
+                  .path("external_path")
+                  .asText()
+                  .replaceAll("/$", ""))
+          .isEqualTo(savepoint.replaceAll("/$", ""));
+      client.cancel(resumed);
+    }
+  }
+
+  @Test
   void theRestApiServesFlinksPathsForTheClusterAJobItsPlanAndItsCheckpoints() throws Exception {
     try (LocalSessionCluster cluster = new LocalSessionCluster(Map.of())) {
       ClusterClient client =
@@ -256,6 +346,16 @@ class LocalSessionClusterTest {
                         .asLong()
                     > 0);
     return jobId;
+  }
+
+  /** Reads the job id out of a run's answer. */
+  private static final class RestJsonField {
+    static String jobId(String json) throws Exception {
+      return new com.fasterxml.jackson.databind.ObjectMapper()
+          .readTree(json)
+          .path("jobid")
+          .asText();
+    }
   }
 
   private static void awaitFinished(ClusterClient client, String jobId) {

@@ -7,6 +7,9 @@ import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.multipart.FileUpload;
 import io.netty.handler.codec.http.multipart.HttpPostRequestDecoder;
 import io.netty.handler.codec.http.multipart.InterfaceHttpData;
+import io.weir.api.config.CheckpointingOptions;
+import io.weir.api.config.ConfigOption;
+import io.weir.api.config.Configuration;
 import io.weir.cluster.jobmanager.Dispatcher;
 import io.weir.cluster.rest.AbstractRestHandler;
 import io.weir.cluster.rest.RestRequest;
@@ -15,6 +18,8 @@ import io.weir.cluster.rest.messages.JarRunResponse;
 import io.weir.cluster.rest.messages.JarUploadResponse;
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.List;
+import java.util.Map;
 
 /** The jars resource: uploading one, running its program. */
 final class JarHandlers {
@@ -86,22 +91,34 @@ final class JarHandlers {
   /** {@code POST /jars/:jarid/run}: runs the jar's program, which submits its job. */
   static final class Run extends AbstractRestHandler {
     private final Dispatcher dispatcher;
+    private final ClientPaths paths;
 
     Run(Dispatcher dispatcher) {
       super(HttpMethod.POST, "/jars/:jarid/run");
       this.dispatcher = dispatcher;
+      this.paths = new ClientPaths(dispatcher.options());
     }
 
     @Override
     public JarRunResponse handle(RestRequest request) throws Exception {
       JarRunRequest run = request.body(JarRunRequest.class);
+      Map<String, String> settings = run.settings();
+      Configuration named = new Configuration();
+      settings.forEach(named::setString);
+      for (ConfigOption<String> path :
+          List.of(
+              CheckpointingOptions.SAVEPOINT_PATH,
+              CheckpointingOptions.CHECKPOINTS_DIRECTORY,
+              CheckpointingOptions.SAVEPOINT_DIRECTORY)) {
+        named.getOptional(path).ifPresent(p -> paths.check(p, path.key()));
+      }
       String jobId =
           dispatcher.run(
               request.pathParameter("jarid"),
               run.entryClass(),
               run.args(),
               run.parallelism(),
-              run.settings());
+              settings);
       return new JarRunResponse(jobId);
     }
   }

@@ -64,11 +64,13 @@ final class SavepointHandlers {
   private abstract static class SavepointHandler extends AbstractRestHandler {
     final Dispatcher dispatcher;
     final Triggers triggers;
+    private final ClientPaths paths;
 
     SavepointHandler(Dispatcher dispatcher, Triggers triggers, HttpMethod method, String path) {
       super(method, path);
       this.dispatcher = dispatcher;
       this.triggers = triggers;
+      this.paths = new ClientPaths(dispatcher.options());
     }
 
     /**
@@ -76,9 +78,9 @@ final class SavepointHandlers {
      * place every process reads alike.
      *
      * @throws RestException 400 for a relative path, which would land wherever the JobManager and
-     *     each TaskManager happen to run
+     *     each TaskManager happen to run; 403 for one outside {@code security.rest.savepoint-root}
      */
-    static String targetDirectory(String dir) {
+    String targetDirectory(String dir) {
       if (dir != null && !FileSystems.isAbsolute(dir)) {
         throw new RestException(
             HttpResponseStatus.BAD_REQUEST,
@@ -88,6 +90,7 @@ final class SavepointHandlers {
                 + " reaches (hdfs://..., s3://..., file:///...), or leave it out for the job's "
                 + CheckpointingOptions.SAVEPOINT_DIRECTORY.key());
       }
+      paths.check(dir, "target-directory");
       return dir;
     }
   }
