@@ -91,18 +91,17 @@ final class JarHandlers {
   /** {@code POST /jars/:jarid/run}: runs the jar's program, which submits its job. */
   static final class Run extends AbstractRestHandler {
     private final Dispatcher dispatcher;
-    private final ClientPaths paths;
 
     Run(Dispatcher dispatcher) {
       super(HttpMethod.POST, "/jars/:jarid/run");
       this.dispatcher = dispatcher;
-      this.paths = new ClientPaths(dispatcher.options());
     }
 
     @Override
     public JarRunResponse handle(RestRequest request) throws Exception {
       JarRunRequest run = request.body(JarRunRequest.class);
       Map<String, String> settings = run.settings();
+      ClientPaths paths = new ClientPaths(dispatcher.options());
       Configuration named = new Configuration();
       settings.forEach(named::setString);
       for (ConfigOption<String> path :

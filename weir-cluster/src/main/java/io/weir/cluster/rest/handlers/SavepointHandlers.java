@@ -64,13 +64,11 @@ final class SavepointHandlers {
   private abstract static class SavepointHandler extends AbstractRestHandler {
     final Dispatcher dispatcher;
     final Triggers triggers;
-    private final ClientPaths paths;
 
     SavepointHandler(Dispatcher dispatcher, Triggers triggers, HttpMethod method, String path) {
       super(method, path);
       this.dispatcher = dispatcher;
       this.triggers = triggers;
-      this.paths = new ClientPaths(dispatcher.options());
     }
 
     /**
@@ -90,7 +88,7 @@ final class SavepointHandlers {
                 + " reaches (hdfs://..., s3://..., file:///...), or leave it out for the job's "
                 + CheckpointingOptions.SAVEPOINT_DIRECTORY.key());
       }
-      paths.check(dir, "target-directory");
+      new ClientPaths(dispatcher.options()).check(dir, "target-directory");
       return dir;
     }
   }

@@ -249,11 +249,18 @@ class RestMessagesJsonTest {
         JSON.readValue(
             "{\"entryClass\":\"M\",\"parallelism\":\"3\",\"programArgsList\":[\"a\",1],"
                 + "\"flinkConfiguration\":{\"k\":\"v\",\"n\":5},\"configuration\":{\"k\":\"x\"},"
-                + "\"allowNonRestoredState\":false,\"jobId\":null}",
+                + "\"allowNonRestoredState\":false,\"jobId\":null,"
+                + "\"savepointPath\":\"file:///sp/savepoint-1\",\"restoreMode\":\"CLAIM\"}",
             JarRunRequest.class);
     assertThat(flink.parallelism()).isEqualTo(3);
     assertThat(flink.args()).containsExactly("a", "1");
-    assertThat(flink.settings()).containsExactly(Map.entry("k", "v"), Map.entry("n", "5"));
+    assertThat(flink.settings())
+        .containsExactly(
+            Map.entry("k", "v"),
+            Map.entry("n", "5"),
+            Map.entry("execution.state-recovery.path", "file:///sp/savepoint-1"),
+            Map.entry("execution.state-recovery.ignore-unclaimed-state", "false"),
+            Map.entry("execution.state-recovery.claim-mode", "CLAIM"));
 
     JarRunRequest empty = JSON.readValue("{}", JarRunRequest.class);
     assertThat(empty.entryClass()).isNull();
