@@ -257,7 +257,8 @@ public final class JobMaster implements JobClient, JobMasterGateway {
             recovery.createCheckpointIdCounter(jobId.value(), lastId),
             recovery.createCompletedCheckpointStore(
                 jobId.value(), settings.numRetained(), storage::externalPointer, conf));
-    created.setCheckpointAlignment(Scheduler.checkpointingSettings(graph, true).alignment());
+    created.setCheckpointAlignment(
+        TaskDeploymentDescriptorFactory.checkpointingSettings(graph, true).alignment());
     return created;
   }
 
