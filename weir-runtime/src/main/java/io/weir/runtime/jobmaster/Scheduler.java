@@ -5,7 +5,6 @@ import io.weir.runtime.checkpoint.CheckpointCoordinator;
 import io.weir.runtime.checkpoint.CompletedCheckpoint;
 import io.weir.runtime.checkpoint.CorruptCheckpointException;
 import io.weir.runtime.graph.JobGraph;
-import io.weir.runtime.graph.JobVertex;
 import io.weir.runtime.recovery.Failures;
 import io.weir.runtime.recovery.RestartBackoffStrategy;
 import io.weir.runtime.recovery.RestoreVerifier;
@@ -32,7 +31,9 @@ import org.slf4j.LoggerFactory;
  * checkpoint it restores (as handles, see {@link TaskDeploymentDescriptorFactory}; each task reads
  * its own state), and after a failure decides whether the job restarts (the failure's
  * classification, then the restart strategy) and from which checkpoint: the newest that verifies. A
- * checkpoint that cannot be restored is marked so and skipped without spending a restart attempt.
+ * checkpoint that cannot be restored is marked so and skipped without spending a restart attempt. A
+ * job taken over from a lost leader first adopts the subtasks that leader left running ({@link
+ * TaskAdoption}).
  *
  * <p>Guarded by its own lock; tasks report from their threads, restarts run on the job master's
  * timer thread.
@@ -73,6 +74,7 @@ final class Scheduler {
   private final ScheduledExecutorService timer;
   private final Host host;
   private final TaskDeploymentDescriptorFactory deployments;
+  private final TaskAdoption adoption;
 
   /** Checkpoints that cannot be restored; never tried again. */
   private final Map<Long, String> unrestorable = new HashMap<>();
@@ -138,6 +140,7 @@ final class Scheduler {
     this.timer = timer;
     this.host = host;
     this.deployments = new TaskDeploymentDescriptorFactory(jobId, graph, storage);
+    this.adoption = new TaskAdoption(jobId, graph, coordinator, taskExecutor, timer);
   }
 
   JobStatus status() {
@@ -196,7 +199,7 @@ final class Scheduler {
 
   /**
    * Starts the job. One taken over from a lost leader that may have left its subtasks running first
-   * asks the task executors for them and adopts them (see {@link #onOffer}); otherwise, or when
+   * asks the task executors for them and adopts them (see {@link TaskAdoption}); otherwise, or when
    * none runs, the first attempt is deployed from the checkpoints (see {@link
    * #deployFromCheckpoints}).
    */
@@ -206,38 +209,20 @@ final class Scheduler {
       return;
     }
     status = JobStatus.RECONCILING;
-    LOG.info(
-        "Job '{}' ({}) waits for the subtasks its previous leader left running",
-        graph.jobName(),
-        jobId);
-    var unused =
-        taskExecutor
-            .runningAttempt(graph, jobId)
-            .whenCompleteAsync(this::onOffer, timer)
-            .exceptionally(
-                e -> {
-                  LOG.error("Job '{}' could not be taken over", graph.jobName(), e);
-                  return null;
-                });
+    adoption.askForRunning(this::offered);
   }
 
   /**
    * The subtasks a lost leader left running are known: they are adopted as the current attempt,
    * nothing restarts, and the coordinator takes over once every task executor confirmed (see {@link
-   * #adopted}). With none running, the first attempt is deployed from the checkpoints.
+   * #adoptionAnswered}). With none running, the first attempt is deployed from the checkpoints.
    */
-  private synchronized void onOffer(RunningAttempt offer, Throwable error) {
+  private synchronized void offered(RunningAttempt offer, Throwable error) {
     if (ended) {
       return; // suspended meanwhile: the tasks are left to the next leader
     }
-    if (error != null) {
-      LOG.warn(
-          "Job '{}': the subtasks left running cannot be found ({}); it recovers from its"
-              + " checkpoints",
-          graph.jobName(),
-          error.toString());
-    }
-    if (error != null || offer.isEmpty()) {
+    List<ExecutionAttemptId> subtasks = adoption.subtasksToAdopt(offer, error);
+    if (subtasks.isEmpty()) {
       if (cancelRequested) {
         end(Outcome.CANCELED, null, null);
         return;
@@ -251,43 +236,18 @@ final class Scheduler {
       return;
     }
     attempt = offer.attempt();
-    List<ExecutionAttemptId> all = new ArrayList<>();
-    Set<CheckpointCoordinator.TaskKey> keys = new HashSet<>();
-    for (JobVertex vertex : graph.vertices()) {
-      for (int i = 0; i < vertex.getParallelism(); i++) {
-        all.add(new ExecutionAttemptId(jobId, vertex.getIndex(), i, attempt));
-        keys.add(new CheckpointCoordinator.TaskKey(vertex.getIndex(), i));
-      }
-    }
-    List<ExecutionAttemptId> missing =
-        all.stream().filter(t -> !offer.running().contains(t)).toList();
-    terminatedTasks = 0;
-    metrics.clear();
-    deployed = List.copyOf(all);
-    coordinator.setTasks(keys);
-    running();
-    LOG.info(
-        "Job '{}' ({}) adopts attempt {}: {} of its {} subtasks run",
-        graph.jobName(),
-        jobId,
-        attempt,
-        all.size() - missing.size(),
-        all.size());
-    int adopting = attempt;
-    var unused =
-        taskExecutor
-            .adopt(offer, all)
-            .whenCompleteAsync((v, e) -> adopted(adopting, missing, e), timer);
+    begin(subtasks);
+    adoption.adopt(offer, subtasks, this::adoptionAnswered);
   }
 
   /**
    * The task executors answered the adoption of attempt {@code adopting}: with every subtask there
    * and confirmed, the coordinator takes over and the job goes on without a restart; otherwise the
-   * attempt is cancelled and the job recovers from its newest checkpoint, which costs no restart of
-   * the restart strategy.
+   * attempt fails and the job recovers from its newest checkpoint, which costs no restart of the
+   * restart strategy (see {@link #onAttemptEnded}).
    */
-  private synchronized void adopted(
-      int adopting, List<ExecutionAttemptId> missing, Throwable error) {
+  private synchronized void adoptionAnswered(
+      int adopting, TaskAdoption.AdoptionFailedException refused) {
     if (ended || adopting != attempt || failure != null) {
       return;
     }
@@ -295,43 +255,11 @@ final class Scheduler {
       deployed.forEach(taskExecutor::cancelTask); // cancel() came while the adoption was under way
       return;
     }
-    if (error != null || !missing.isEmpty()) {
-      String why =
-          error != null
-              ? String.valueOf(error.getMessage())
-              : "subtasks " + missing + " no longer run";
-      failAttempt(attempt, new AdoptionFailedException(graph.jobName(), attempt, why));
+    if (refused != null) {
+      failAttempt(attempt, refused);
       return;
     }
-    CompletedCheckpoint newest = coordinator.latestCompleted();
-    LOG.info(
-        "Job '{}' ({}) adopted the {} running subtasks of attempt {}: nothing restarted; the"
-            + " newest recorded checkpoint is {}",
-        graph.jobName(),
-        jobId,
-        deployed.size(),
-        attempt,
-        newest == null ? "none" : newest.checkpointId());
-    coordinator.takeOver();
-  }
-
-  /**
-   * The subtasks a lost leader left running cannot all be adopted: the job recovers from its newest
-   * checkpoint instead, as without adoption.
-   */
-  static final class AdoptionFailedException extends IllegalStateException {
-    private static final long serialVersionUID = 1L;
-
-    AdoptionFailedException(String jobName, int attempt, String why) {
-      super(
-          "Job '"
-              + jobName
-              + "' cannot adopt the running subtasks of attempt "
-              + attempt
-              + " ("
-              + why
-              + "): it recovers from its newest checkpoint");
-    }
+    adoption.adopted(attempt, deployed.size());
   }
 
   /**
@@ -370,18 +298,10 @@ final class Scheduler {
               restoreFrom.externalPointer(),
               restoreFrom.checkpoint().savepoint());
     }
-    terminatedTasks = 0;
-    metrics.clear();
     List<TaskDeploymentDescriptor> descriptors = deployments.create(attempt, restoreFrom);
-    Set<CheckpointCoordinator.TaskKey> keys = new HashSet<>();
-    for (TaskDeploymentDescriptor tdd : descriptors) {
-      keys.add(new CheckpointCoordinator.TaskKey(tdd.id().vertex(), tdd.id().subtask()));
-    }
-    deployed = descriptors.stream().map(TaskDeploymentDescriptor::id).toList();
     // Before any task runs: a task may finish, or a fast bounded source ask for its final
     // checkpoint (remembered until the coordinator starts), at once.
-    coordinator.setTasks(keys);
-    running();
+    begin(descriptors.stream().map(TaskDeploymentDescriptor::id).toList());
     LOG.info(
         "Job '{}' ({}) attempt {} starts {} tasks{}",
         graph.jobName(),
@@ -392,6 +312,22 @@ final class Scheduler {
     taskExecutor.submitTasks(descriptors);
     // Only once the task executor knows the subtasks: a trigger before would find no task.
     coordinator.start();
+  }
+
+  /**
+   * {@code subtasks}, every subtask of the attempt {@link #attempt}, are the current attempt, and
+   * the job runs: the coordinator waits for them from now on.
+   */
+  private void begin(List<ExecutionAttemptId> subtasks) {
+    terminatedTasks = 0;
+    metrics.clear();
+    deployed = List.copyOf(subtasks);
+    Set<CheckpointCoordinator.TaskKey> keys = new HashSet<>();
+    for (ExecutionAttemptId task : subtasks) {
+      keys.add(new CheckpointCoordinator.TaskKey(task.vertex(), task.subtask()));
+    }
+    coordinator.setTasks(keys);
+    running();
   }
 
   /** A subtask reached a terminal state. */
@@ -466,7 +402,7 @@ final class Scheduler {
             failure);
         return;
       }
-      if (failure instanceof AdoptionFailedException) {
+      if (failure instanceof TaskAdoption.AdoptionFailedException) {
         // Not a failure of the job: the running subtasks could not be kept, so it restores.
         status = JobStatus.RESTARTING;
         timer.execute(this::restart);
