@@ -2,7 +2,6 @@ package io.weir.runtime.jobmaster;
 
 import io.weir.api.JobStatus;
 import io.weir.runtime.checkpoint.CheckpointCoordinator;
-import io.weir.runtime.checkpoint.CompletedCheckpoint;
 import io.weir.runtime.checkpoint.CorruptCheckpointException;
 import io.weir.runtime.graph.JobGraph;
 import io.weir.runtime.recovery.Failures;
@@ -16,10 +15,8 @@ import io.weir.runtime.taskexecutor.RunningAttempt;
 import io.weir.runtime.taskexecutor.TaskDeploymentDescriptor;
 import io.weir.runtime.taskexecutor.TaskExecutorGateway;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -30,10 +27,10 @@ import org.slf4j.LoggerFactory;
  * Runs the attempts of one job: deploys every subtask on the task executor with its share of the
  * checkpoint it restores (as handles, see {@link TaskDeploymentDescriptorFactory}; each task reads
  * its own state), and after a failure decides whether the job restarts (the failure's
- * classification, then the restart strategy) and from which checkpoint: the newest that verifies. A
- * checkpoint that cannot be restored is marked so and skipped without spending a restart attempt. A
- * job taken over from a lost leader first adopts the subtasks that leader left running ({@link
- * TaskAdoption}).
+ * classification, then the restart strategy) and from which checkpoint: the newest that verifies
+ * ({@link RestorableCheckpoints}). A checkpoint that cannot be restored is marked so and skipped
+ * without spending a restart attempt. A job taken over from a lost leader first adopts the subtasks
+ * that leader left running ({@link TaskAdoption}).
  *
  * <p>Guarded by its own lock; tasks report from their threads, restarts run on the job master's
  * timer thread.
@@ -68,16 +65,12 @@ final class Scheduler {
   private final CheckpointStorage storage;
   private final CheckpointCoordinator coordinator;
   private final RestartBackoffStrategy restartStrategy;
-  private final RestoreVerifier verifier;
-  private final RetainedCheckpoint initialRestore;
+  private final RestorableCheckpoints restorable;
   private final TaskExecutorGateway taskExecutor;
   private final ScheduledExecutorService timer;
   private final Host host;
   private final TaskDeploymentDescriptorFactory deployments;
   private final TaskAdoption adoption;
-
-  /** Checkpoints that cannot be restored; never tried again. */
-  private final Map<Long, String> unrestorable = new HashMap<>();
 
   private volatile JobStatus status = JobStatus.CREATED;
 
@@ -134,8 +127,8 @@ final class Scheduler {
     this.storage = storage;
     this.coordinator = coordinator;
     this.restartStrategy = restartStrategy;
-    this.verifier = verifier;
-    this.initialRestore = initialRestore;
+    this.restorable =
+        new RestorableCheckpoints(graph.jobName(), coordinator, storage, verifier, initialRestore);
     this.taskExecutor = taskExecutor;
     this.timer = timer;
     this.host = host;
@@ -201,11 +194,11 @@ final class Scheduler {
    * Starts the job. One taken over from a lost leader that may have left its subtasks running first
    * asks the task executors for them and adopts them (see {@link TaskAdoption}); otherwise, or when
    * none runs, the first attempt is deployed from the checkpoints (see {@link
-   * #deployFromCheckpoints}).
+   * RestorableCheckpoints#forFirstAttempt}).
    */
   synchronized void start() {
     if (!adoptRunning) {
-      deployFromCheckpoints();
+      deploy(restorable.forFirstAttempt());
       return;
     }
     status = JobStatus.RECONCILING;
@@ -228,7 +221,7 @@ final class Scheduler {
         return;
       }
       try {
-        deployFromCheckpoints();
+        deploy(restorable.forFirstAttempt());
       } catch (RuntimeException e) {
         failure = e;
         end(Outcome.FAILED, "Job '" + graph.jobName() + "' could not start: " + e.getMessage(), e);
@@ -260,30 +253,6 @@ final class Scheduler {
       return;
     }
     adoption.adopted(attempt, deployed.size());
-  }
-
-  /**
-   * Deploys the first attempt: from the newest restorable checkpoint the completed-checkpoint store
-   * recovered (a job a new leader took over), else from the checkpoint given at submission if any.
-   */
-  private void deployFromCheckpoints() {
-    if (!coordinator.retained().isEmpty()) {
-      RetainedCheckpoint recovered = newestRestorable();
-      LOG.info(
-          "Job '{}' recovers from its checkpoint {}, the newest restorable one of those recorded",
-          graph.jobName(),
-          recovered.checkpoint().checkpointId());
-      deploy(recovered);
-      return;
-    }
-    if (initialRestore != null) {
-      LOG.info(
-          "Job '{}' resumes from checkpoint {} at {}",
-          graph.jobName(),
-          initialRestore.checkpoint().checkpointId(),
-          initialRestore.externalPointer());
-    }
-    deploy(initialRestore);
   }
 
   /** Deploys every subtask, restoring {@code restoreFrom} (verified), or fresh when null. */
@@ -366,7 +335,7 @@ final class Scheduler {
     status = JobStatus.FAILING;
     long corrupt = CorruptCheckpointException.findIn(cause);
     if (corrupt >= 0) {
-      markUnrestorable(corrupt, cause.getMessage());
+      restorable.markUnrestorable(corrupt, cause.getMessage());
     }
     LOG.warn("Job '{}' attempt {} fails: {}", graph.jobName(), attempt, cause.getMessage());
     coordinator.stop();
@@ -451,18 +420,6 @@ final class Scheduler {
     end(Outcome.FINISHED, null, null);
   }
 
-  /** Checkpoint {@code id} cannot be restored: no attempt tries it again. */
-  private void markUnrestorable(long id, String why) {
-    if (unrestorable.putIfAbsent(id, why) == null) {
-      LOG.warn(
-          "Checkpoint {} of job '{}' cannot be restored ({}); falling back to the previous"
-              + " retained checkpoint",
-          id,
-          graph.jobName(),
-          why);
-    }
-  }
-
   /**
    * Redeploys every task from the newest checkpoint that verifies intact (see {@link
    * RestoreVerifier}): the job's retained checkpoints newest first, then the one it was started
@@ -484,7 +441,7 @@ final class Scheduler {
     Throwable previousFailure = failure;
     failure = null;
     try {
-      RetainedCheckpoint restoreFrom = newestRestorable();
+      RetainedCheckpoint restoreFrom = restorable.newest();
       deploy(restoreFrom);
       if (restoreFrom != null && restoreFrom.storage() == storage) {
         // Restored from the job's own storage: what the failed attempts left behind can go.
@@ -497,45 +454,6 @@ final class Scheduler {
       }
       end(Outcome.FAILED, "Job '" + graph.jobName() + "' could not restart: " + e.getMessage(), e);
     }
-  }
-
-  /**
-   * The newest checkpoint that verifies intact: the job's retained checkpoints newest first, then
-   * the one it was started from; null when there is none at all.
-   *
-   * @throws IllegalStateException when checkpoints exist but none can be restored
-   */
-  private RetainedCheckpoint newestRestorable() {
-    List<RetainedCheckpoint> candidates = new ArrayList<>();
-    for (CompletedCheckpoint c : coordinator.retained()) {
-      candidates.add(new RetainedCheckpoint(c, "chk-" + c.checkpointId(), storage));
-    }
-    if (initialRestore != null) {
-      candidates.add(initialRestore);
-    }
-    List<String> problems = new ArrayList<>();
-    for (RetainedCheckpoint candidate : candidates) {
-      long id = candidate.checkpoint().checkpointId();
-      String unreadable = unrestorable.get(id);
-      if (unreadable == null) {
-        try {
-          verifier.verify(candidate.checkpoint(), candidate.storage());
-          return candidate;
-        } catch (CorruptCheckpointException e) {
-          markUnrestorable(id, e.getMessage());
-          unreadable = e.getMessage();
-        }
-      }
-      problems.add("checkpoint " + id + ": " + unreadable);
-    }
-    if (!candidates.isEmpty()) {
-      throw new IllegalStateException(
-          "None of the retained checkpoints can be restored, and starting from empty state"
-              + " would lose exactly-once: "
-              + String.join("; ", problems)
-              + ". Raise execution.checkpointing.num-retained to keep more fallbacks.");
-    }
-    return null;
   }
 
   /**
