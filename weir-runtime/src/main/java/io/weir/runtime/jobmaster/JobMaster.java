@@ -40,12 +40,6 @@ import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -76,11 +70,8 @@ public final class JobMaster implements JobClient, JobMasterGateway {
   private final RestoreVerifier verifier;
   private final RetainedCheckpoint initialRestore;
 
-  /** Coordinator timers and restarts. */
-  private final ScheduledExecutorService timer;
-
-  /** Deletes of checkpoint files, in order, off the coordinator's lock. */
-  private final ExecutorService io;
+  /** Coordinator timers and restarts; deletes of checkpoint files. */
+  private final JobMasterThreads threads;
 
   private final Scheduler scheduler;
   private final TaskExecutorGateway taskExecutor;
@@ -174,10 +165,7 @@ public final class JobMaster implements JobClient, JobMasterGateway {
         checkpointingEnabled
             ? CheckpointStorages.create(conf, jobId.value())
             : CheckpointStorages.forSavepointsOnly(conf);
-    this.timer =
-        Executors.newSingleThreadScheduledExecutor(
-            r -> daemon(r, "weir-jobmaster-" + graph.jobName()));
-    this.io = Executors.newSingleThreadExecutor(r -> daemon(r, "weir-io-" + graph.jobName()));
+    this.threads = new JobMasterThreads(graph.jobName());
     this.checkpointingEnabled = checkpointingEnabled;
     // Always there, as Flink's: with checkpointing off it triggers nothing by itself and takes
     // the savepoints asked for.
@@ -201,16 +189,10 @@ public final class JobMaster implements JobClient, JobMasterGateway {
             verifier,
             initialRestore,
             taskExecutor,
-            timer,
+            threads.timer(),
             setup.firstAttempt(),
             setup.adoptRunningTasks(),
             this::finishJob);
-  }
-
-  private static Thread daemon(Runnable r, String name) {
-    Thread t = new Thread(r, name);
-    t.setDaemon(true);
-    return t;
   }
 
   /** Deploys the first attempt. */
@@ -271,11 +253,7 @@ public final class JobMaster implements JobClient, JobMasterGateway {
 
     @Override
     public Runnable schedule(Runnable action, long delayMillis) {
-      if (timer.isShutdown()) {
-        return () -> {};
-      }
-      ScheduledFuture<?> f = timer.schedule(action, delayMillis, TimeUnit.MILLISECONDS);
-      return () -> f.cancel(false);
+      return threads.schedule(action, delayMillis);
     }
 
     @Override
@@ -313,19 +291,14 @@ public final class JobMaster implements JobClient, JobMasterGateway {
 
     @Override
     public void failJob(Throwable cause) {
-      timer.execute(() -> scheduler.failCurrentAttempt(cause));
+      threads.timer().execute(() -> scheduler.failCurrentAttempt(cause));
     }
 
     @Override
     public Executor ioExecutor() {
       return command -> {
-        if (suspended) {
-          return; // a deposed leader deletes no file: the next leader owns them
-        }
-        try {
-          io.execute(command);
-        } catch (RejectedExecutionException e) {
-          command.run(); // the job has ended: the last deletes run on the caller
+        if (!suspended) { // a deposed leader deletes no file: the next leader owns them
+          threads.io(command);
         }
       };
     }
@@ -382,7 +355,7 @@ public final class JobMaster implements JobClient, JobMasterGateway {
     // Every task has ended and waited for its uploads: files of checkpoints that were aborted
     // as the job ended (uploads no acknowledgement named) are orphans now.
     coordinator.discardOrphanedState(true);
-    drainIo();
+    threads.drainIo();
     shutdownThreads();
     taskExecutor.releaseJob(jobId.value());
     terminalStatus = end;
@@ -410,8 +383,7 @@ public final class JobMaster implements JobClient, JobMasterGateway {
     }
     suspended = true;
     scheduler.suspend();
-    timer.shutdownNow();
-    io.shutdownNow();
+    threads.shutdownNow();
     verifier.close();
     terminalStatus = JobStatus.SUSPENDED;
     endTimeMillis = System.currentTimeMillis();
@@ -444,33 +416,8 @@ public final class JobMaster implements JobClient, JobMasterGateway {
   }
 
   private void shutdownThreads() {
-    timer.shutdownNow();
-    io.shutdown();
+    threads.shutdown();
     verifier.close();
-  }
-
-  /**
-   * Lets the deletes of checkpoint files end before the job reports its end. The job often ends on
-   * the thread of its last task, which a cancellation may have interrupted: an interrupt must not
-   * cut the wait short (the deletes would land after the result), so it is kept for later.
-   */
-  private void drainIo() {
-    io.shutdown();
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-    boolean interrupted = false;
-    while (true) {
-      try {
-        if (!io.awaitTermination(deadline - System.nanoTime(), TimeUnit.NANOSECONDS)) {
-          LOG.warn("Deleting checkpoint files of job '{}' still runs after 30 s", graph.jobName());
-        }
-        break;
-      } catch (InterruptedException e) {
-        interrupted = true;
-      }
-    }
-    if (interrupted) {
-      Thread.currentThread().interrupt();
-    }
   }
 
   private Map<String, Long> metrics() {
@@ -587,15 +534,17 @@ public final class JobMaster implements JobClient, JobMasterGateway {
             if (drain && terminalStatus == null) {
               // The sources ended their input for the savepoint: the job cannot read on where it
               // was, so it fails over and resumes from its latest checkpoint.
-              timer.execute(
-                  () ->
-                      scheduler.failCurrentAttempt(
-                          new IllegalStateException(
-                              "Stop-with-savepoint with drain of job '"
-                                  + graph.jobName()
-                                  + "' failed after the sources ended their input: "
-                                  + failure.getMessage(),
-                              failure)));
+              threads
+                  .timer()
+                  .execute(
+                      () ->
+                          scheduler.failCurrentAttempt(
+                              new IllegalStateException(
+                                  "Stop-with-savepoint with drain of job '"
+                                      + graph.jobName()
+                                      + "' failed after the sources ended their input: "
+                                      + failure.getMessage(),
+                                  failure)));
             }
             stopped.completeExceptionally(failure);
             return;
