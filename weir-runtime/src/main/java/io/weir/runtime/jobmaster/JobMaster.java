@@ -48,7 +48,8 @@ import org.slf4j.LoggerFactory;
  * One job, from submission to its end: checks the job before anything runs (settings, the
  * checkpoint to resume from), owns the checkpoint coordinator, hands the attempts to its {@link
  * Scheduler}, receives what task executors report ({@link JobMasterGateway}), and decides the job's
- * result and what happens to its checkpoints when it ends. The user's {@link JobClient}.
+ * result and what happens to its checkpoints when it ends. The user's {@link JobClient}; its
+ * savepoints go through a {@link SavepointTrigger}.
  *
  * <p>Talks to task executors only through {@link TaskExecutorGateway}, so local execution and a
  * cluster of processes run the same job master.
@@ -74,6 +75,7 @@ public final class JobMaster implements JobClient, JobMasterGateway {
   private final JobMasterThreads threads;
 
   private final Scheduler scheduler;
+  private final SavepointTrigger savepoints;
   private final TaskExecutorGateway taskExecutor;
 
   /** Set when the job ended, just before its result completes. */
@@ -178,6 +180,9 @@ public final class JobMaster implements JobClient, JobMasterGateway {
         && conf.get(CheckpointingOptions.RECOVERY_CLAIM_MODE) == RecoveryClaimMode.CLAIM) {
       InitialRestore.claim(initialRestore, coordinator);
     }
+    this.savepoints =
+        new SavepointTrigger(
+            jobId, graph, coordinator, () -> terminalStatus, result, this::failCurrentAttemptLater);
     this.taskExecutor = taskExecutors.apply(this);
     this.scheduler =
         new Scheduler(
@@ -291,7 +296,7 @@ public final class JobMaster implements JobClient, JobMasterGateway {
 
     @Override
     public void failJob(Throwable cause) {
-      threads.timer().execute(() -> scheduler.failCurrentAttempt(cause));
+      failCurrentAttemptLater(cause);
     }
 
     @Override
@@ -302,6 +307,11 @@ public final class JobMaster implements JobClient, JobMasterGateway {
         }
       };
     }
+  }
+
+  /** Fails the current attempt, on the timer thread: never inside a call of the coordinator. */
+  private void failCurrentAttemptLater(Throwable cause) {
+    threads.timer().execute(() -> scheduler.failCurrentAttempt(cause));
   }
 
   // ------------------------------------------------------------------ what task executors report
@@ -460,7 +470,6 @@ public final class JobMaster implements JobClient, JobMasterGateway {
     return taskExecutor;
   }
 
-  /** The coordinator (with checkpointing off it only takes savepoints); for tests and the demo. */
   /**
    * A checkpoint or savepoint an attempt of the job restored.
    *
@@ -482,6 +491,7 @@ public final class JobMaster implements JobClient, JobMasterGateway {
     return graph;
   }
 
+  /** The coordinator (with checkpointing off it only takes savepoints); for tests and the demo. */
   public CheckpointCoordinator coordinator() {
     return coordinator;
   }
@@ -517,82 +527,12 @@ public final class JobMaster implements JobClient, JobMasterGateway {
 
   @Override
   public CompletableFuture<String> triggerSavepoint(String directory) {
-    return savepoint(directory, CheckpointOptions.Type.SAVEPOINT);
+    return savepoints.trigger(directory);
   }
 
   @Override
   public CompletableFuture<String> stopWithSavepoint(String directory, boolean drain) {
-    CheckpointOptions.Type type =
-        drain
-            ? CheckpointOptions.Type.SAVEPOINT_TERMINATE
-            : CheckpointOptions.Type.SAVEPOINT_SUSPEND;
-    CompletableFuture<String> savepoint = savepoint(directory, type);
-    CompletableFuture<String> stopped = new CompletableFuture<>();
-    savepoint.whenComplete(
-        (path, failure) -> {
-          if (failure != null) {
-            if (drain && terminalStatus == null) {
-              // The sources ended their input for the savepoint: the job cannot read on where it
-              // was, so it fails over and resumes from its latest checkpoint.
-              threads
-                  .timer()
-                  .execute(
-                      () ->
-                          scheduler.failCurrentAttempt(
-                              new IllegalStateException(
-                                  "Stop-with-savepoint with drain of job '"
-                                      + graph.jobName()
-                                      + "' failed after the sources ended their input: "
-                                      + failure.getMessage(),
-                                  failure)));
-            }
-            stopped.completeExceptionally(failure);
-            return;
-          }
-          result.whenComplete(
-              (r, jobFailure) -> {
-                if (jobFailure != null) {
-                  stopped.completeExceptionally(
-                      new IllegalStateException(
-                          "Savepoint " + path + " completed, but then the job failed", jobFailure));
-                } else {
-                  stopped.complete(path);
-                }
-              });
-        });
-    return stopped;
-  }
-
-  private CompletableFuture<String> savepoint(String directory, CheckpointOptions.Type type) {
-    Configuration conf = graph.configuration();
-    String target =
-        directory != null && !directory.isBlank()
-            ? directory
-            : conf.getOptional(CheckpointingOptions.SAVEPOINT_DIRECTORY).orElse(null);
-    String what = "Cannot take a savepoint of job '" + graph.jobName() + "' (" + jobId + "): ";
-    if (target == null) {
-      return CompletableFuture.failedFuture(
-          new IllegalArgumentException(
-              what
-                  + "no savepoint directory was given and "
-                  + CheckpointingOptions.SAVEPOINT_DIRECTORY.key()
-                  + " is not set. Give a directory, or set "
-                  + CheckpointingOptions.SAVEPOINT_DIRECTORY.key()
-                  + "."));
-    }
-    if (terminalStatus != null) {
-      return CompletableFuture.failedFuture(
-          new IllegalStateException(what + "the job has ended (" + terminalStatus + ")"));
-    }
-    try {
-      FileSystems.checkAccess(FileSystems.toUri(target), conf);
-    } catch (RuntimeException e) {
-      return CompletableFuture.failedFuture(
-          new IllegalArgumentException(
-              what + "the savepoint directory " + target + " cannot be used: " + e.getMessage(),
-              e));
-    }
-    return coordinator.triggerSavepoint(target, type);
+    return savepoints.stop(directory, drain);
   }
 
   @Override
