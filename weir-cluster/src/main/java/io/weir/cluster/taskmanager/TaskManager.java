@@ -8,7 +8,6 @@ import io.weir.cluster.ClusterOptions;
 import io.weir.cluster.StatusFile;
 import io.weir.cluster.data.DataTransport;
 import io.weir.cluster.data.NettyDataPlane;
-import io.weir.cluster.ha.HighAvailabilityOptions;
 import io.weir.cluster.ha.LeaderInfo;
 import io.weir.cluster.ha.LeaderRetrieval;
 import io.weir.cluster.ha.ZooKeeperHaServices;
@@ -54,7 +53,7 @@ import org.slf4j.LoggerFactory;
  * JobOnTaskManager} per job. When the JobManager is lost or no longer knows it, it cancels its
  * tasks and registers again — except under high availability, where it keeps them running for
  * {@code high-availability.jobmanager-loss-grace}, offers them to the next leader when it registers
- * and hands them over when that leader adopts them ({@link #adopt}).
+ * and hands them over when that leader adopts them ({@link TaskHandover}).
  */
 public final class TaskManager implements AutoCloseable {
 
@@ -88,11 +87,8 @@ public final class TaskManager implements AutoCloseable {
   /** Refuses calls of a leader older than the newest known (high availability). */
   private final LeaderEpochFence fence = new LeaderEpochFence();
 
-  /**
-   * How long tasks keep running for a new leader to adopt them once the leader is lost; zero
-   * without high availability, where no other JobManager could adopt them.
-   */
-  private Duration lossGrace = Duration.ZERO;
+  /** What becomes of the tasks while this TaskManager has no leader. */
+  private final TaskHandover handover;
 
   /** The epoch of the leader this TaskManager was pointed at last (high availability). */
   private volatile long leaderEpoch;
@@ -228,9 +224,22 @@ public final class TaskManager implements AutoCloseable {
           slots,
           bindHost,
           server.getPort());
-      followLeader(options);
+      try {
+        haServices = ZooKeeperHaServices.connect(options.configuration());
+        this.handover =
+            new TaskHandover(
+                id, haServices.settings().jobManagerLossGrace(), timer, new HandoverJobs());
+        followLeader();
+      } catch (RuntimeException e) {
+        close(haServices);
+        server.shutdownNow();
+        dataPlane.close();
+        closeMetrics();
+        throw e;
+      }
       return;
     }
+    this.handover = new TaskHandover(id, Duration.ZERO, timer, new HandoverJobs());
     connect(jobManagerHost + ":" + jobManagerPort, jobManagerHost, jobManagerPort);
     LOG.info(
         "TaskManager {} started with {} slots, control port {}:{}; registering with the JobManager"
@@ -261,38 +270,28 @@ public final class TaskManager implements AutoCloseable {
   }
 
   /** Under high availability: registers with each new leader ZooKeeper publishes. */
-  private void followLeader(ClusterOptions options) {
-    try {
-      haServices = ZooKeeperHaServices.connect(options.configuration());
-      lossGrace = haServices.settings().jobManagerLossGrace();
-      leaderRetrieval =
-          haServices.leaderRetrieval(
-              leader ->
-                  leader.ifPresent(
-                      info -> {
-                        fence.learn(info.epoch());
-                        if (!info.rpcAddress().equals(jobManagerAddress)) {
-                          // The old leader is deposed: calls still waiting on it (a paused
-                          // process answers nothing) fail now instead of holding up the timer
-                          // and the reports of the tasks the new leader deploys.
-                          ManagedChannel old = channel;
-                          if (old != null) {
-                            old.shutdownNow();
-                          }
+  private void followLeader() {
+    leaderRetrieval =
+        haServices.leaderRetrieval(
+            leader ->
+                leader.ifPresent(
+                    info -> {
+                      fence.learn(info.epoch());
+                      if (!info.rpcAddress().equals(jobManagerAddress)) {
+                        // The old leader is deposed: calls still waiting on it (a paused
+                        // process answers nothing) fail now instead of holding up the timer
+                        // and the reports of the tasks the new leader deploys.
+                        ManagedChannel old = channel;
+                        if (old != null) {
+                          old.shutdownNow();
                         }
-                        try {
-                          timer.execute(() -> newLeader(info));
-                        } catch (java.util.concurrent.RejectedExecutionException e) {
-                          // closing
-                        }
-                      }));
-    } catch (RuntimeException e) {
-      close(haServices);
-      server.shutdownNow();
-      dataPlane.close();
-      closeMetrics();
-      throw e;
-    }
+                      }
+                      try {
+                        timer.execute(() -> newLeader(info));
+                      } catch (java.util.concurrent.RejectedExecutionException e) {
+                        // closing
+                      }
+                    }));
   }
 
   /** On the timer: the leader changed; tasks of the old one are cancelled, the new one hears. */
@@ -360,12 +359,7 @@ public final class TaskManager implements AutoCloseable {
               .setPort(server.getPort())
               .setDataPort(dataPlane.port())
               .setSlots(slots);
-      for (JobOnTaskManager job : jobsSnapshot()) {
-        if (job.isHeld()) {
-          job.running().forEach(t -> request.addRunning(Messages.toProto(t)));
-          job.ended().forEach(t -> request.addEnded(Messages.toProto(t)));
-        }
-      }
+      handover.offer(request);
       RegisterTaskManagerResponse response =
           jobManager.withDeadlineAfter(10, TimeUnit.SECONDS).registerTaskManager(request.build());
       if (!response.getAccepted()) {
@@ -401,12 +395,7 @@ public final class TaskManager implements AutoCloseable {
         fence.learn(response.getLeaderEpoch());
         leaderEpoch = response.getLeaderEpoch();
       }
-      for (JobOnTaskManager job : jobsSnapshot()) {
-        if (job.isHeld() && job.heldSince() >= response.getLeaderEpoch()) {
-          // Registered again with the leader it was lost from: that one restarts the job.
-          stopHolding(job, "the JobManager at " + jobManagerAddress + " leads as before");
-        }
-      }
+      handover.registered(response.getLeaderEpoch(), jobManagerAddress);
       var unused = timer.schedule(this::heartbeat, heartbeatInterval, TimeUnit.MILLISECONDS);
     } catch (RuntimeException e) {
       Status status = Status.fromThrowable(e);
@@ -476,44 +465,9 @@ public final class TaskManager implements AutoCloseable {
    */
   private void reconnect(long lostEpoch) {
     registered = false;
-    boolean keep = haServices != null && !lossGrace.isZero();
-    for (JobOnTaskManager job : jobsSnapshot()) {
-      if (keep && !job.running().isEmpty()) {
-        if (job.hold(lostEpoch)) {
-          LOG.info(
-              "Keeping the {} running tasks of job {} for the next leader to adopt, for up to {}"
-                  + " ({})",
-              job.running().size(),
-              job.jobId(),
-              lossGrace,
-              HighAvailabilityOptions.JOBMANAGER_LOSS_GRACE.key());
-          var unused =
-              timer.schedule(
-                  () ->
-                      stopHolding(
-                          job,
-                          "no leader adopted them within "
-                              + lossGrace
-                              + " ("
-                              + HighAvailabilityOptions.JOBMANAGER_LOSS_GRACE.key()
-                              + ")"),
-                  lossGrace.toMillis(),
-                  TimeUnit.MILLISECONDS);
-        }
-        continue;
-      }
-      forget(job);
-    }
+    handover.leaderLost(lostEpoch);
     int current = connection;
     timer.execute(() -> register(1, 500, current));
-  }
-
-  /** Cancels the tasks of a held job that no leader adopts. */
-  private void stopHolding(JobOnTaskManager job, String why) {
-    if (job.stopHolding()) {
-      LOG.warn("Cancelling the tasks of job {}: {}", job.jobId(), why);
-      forget(job);
-    }
   }
 
   /** Cancels the job's tasks here and forgets it. */
@@ -527,33 +481,27 @@ public final class TaskManager implements AutoCloseable {
     job.release();
   }
 
-  /**
-   * A new leader takes over the tasks of attempt {@code attempt} of job {@code jobId} that this
-   * TaskManager kept for it.
-   *
-   * @throws IllegalStateException saying why it cannot: the job's tasks are no longer kept here
-   */
+  /** See {@link TaskHandover#adopt}. */
   void adopt(String jobId, int attempt) {
-    JobOnTaskManager job = job(jobId);
-    if (job == null || !job.adopt(attempt)) {
-      throw new IllegalStateException(
-          "TaskManager "
-              + id
-              + " no longer keeps the tasks of attempt "
-              + attempt
-              + " of job "
-              + jobId
-              + " for adoption (they ended, or "
-              + HighAvailabilityOptions.JOBMANAGER_LOSS_GRACE.key()
-              + " = "
-              + lossGrace
-              + " ran out)");
+    handover.adopt(jobId, attempt, jobManagerAddress);
+  }
+
+  /** The jobs of this TaskManager, as its hand-over sees them. */
+  private final class HandoverJobs implements TaskHandover.Jobs {
+    @Override
+    public java.util.List<JobOnTaskManager> all() {
+      return jobsSnapshot();
     }
-    LOG.info(
-        "The leader at {} adopted the {} running tasks of job {}",
-        jobManagerAddress,
-        job.running().size(),
-        jobId);
+
+    @Override
+    public JobOnTaskManager get(String jobId) {
+      return job(jobId);
+    }
+
+    @Override
+    public void forget(JobOnTaskManager job) {
+      TaskManager.this.forget(job);
+    }
   }
 
   void heardFromJobManager() {
