@@ -4,24 +4,17 @@ import com.google.common.util.concurrent.ListenableFuture;
 import io.grpc.Status;
 import io.weir.cluster.client.JobProgram;
 import io.weir.cluster.rpc.CancelTaskRequest;
-import io.weir.cluster.rpc.JobPayload;
 import io.weir.cluster.rpc.Messages;
 import io.weir.cluster.rpc.NotifyCheckpointRequest;
 import io.weir.cluster.rpc.ReleaseJobRequest;
-import io.weir.cluster.rpc.RestoreStorage;
 import io.weir.cluster.rpc.SubmitTasksRequest;
-import io.weir.cluster.rpc.TaskDeployment;
 import io.weir.cluster.rpc.TriggerCheckpointRequest;
 import io.weir.cluster.rpc.VertexLocations;
 import io.weir.runtime.checkpoint.CheckpointOptions;
-import io.weir.runtime.checkpoint.TaskRestore;
 import io.weir.runtime.graph.JobGraph;
 import io.weir.runtime.graph.JobVertex;
-import io.weir.runtime.graph.PlanDescription;
 import io.weir.runtime.jobmaster.JobMasterGateway;
 import io.weir.runtime.recovery.NonRecoverable;
-import io.weir.runtime.storage.DeploymentSerializer;
-import io.weir.runtime.storage.StorageReference;
 import io.weir.runtime.task.TaskState;
 import io.weir.runtime.taskexecutor.ExecutionAttemptId;
 import io.weir.runtime.taskexecutor.RunningAttempt;
@@ -156,26 +149,18 @@ public final class ClusterGateway implements TaskExecutorGateway {
 
   /**
    * Deploys the attempt onto its slots (see {@link SlotPlacement}): each TaskManager receives its
-   * share and, when the attempt spans several, where all the other subtasks run.
+   * share and, when the attempt spans several, where all the other subtasks run (see {@link
+   * SubmitTasksRequests}).
    */
   private void deploy(
       SlotPlacement<TaskManagerRegistry.TaskManager> placement,
       List<TaskDeploymentDescriptor> descriptors) {
-    List<VertexLocations> locations = new ArrayList<>();
-    if (placement.spansSeveralTaskManagers()) {
-      for (JobVertex vertex : descriptors.get(0).graph().vertices()) {
-        locations.add(
-            VertexLocations.newBuilder()
-                .setVertex(vertex.getIndex())
-                .addAllAddresses(
-                    placement.addresses(
-                        vertex.getParallelism(), TaskManagerRegistry.TaskManager::dataAddress))
-                .build());
-      }
-    }
+    List<VertexLocations> locations =
+        SubmitTasksRequests.locations(placement, descriptors.get(0).graph());
     placement
         .byTaskManager(descriptors)
-        .forEach((tm, share) -> deploy(tm, share, request(share, locations)));
+        .forEach(
+            (tm, share) -> deploy(tm, share, SubmitTasksRequests.of(program, share, locations)));
   }
 
   private void deploy(
@@ -241,50 +226,6 @@ public final class ClusterGateway implements TaskExecutorGateway {
                   : new IllegalStateException(message, cause),
               tm.id);
         });
-  }
-
-  private SubmitTasksRequest request(
-      List<TaskDeploymentDescriptor> descriptors, List<VertexLocations> locations) {
-    TaskDeploymentDescriptor first = descriptors.get(0);
-    JobPayload payload =
-        JobPayload.newBuilder()
-            .setJobId(first.id().jobId())
-            .setJobName(first.graph().jobName())
-            .setJarId(program.jarId())
-            .setEntryClass(program.entryClass())
-            .addAllArgs(program.args())
-            .putAllConfiguration(first.graph().configuration().toMap())
-            .addAllPlan(PlanDescription.of(first.graph()))
-            .build();
-    SubmitTasksRequest.Builder request =
-        SubmitTasksRequest.newBuilder().setJob(payload).addAllLocations(locations);
-    for (TaskDeploymentDescriptor tdd : descriptors) {
-      TaskRestore restore = tdd.restore();
-      TaskDeployment.Builder task =
-          TaskDeployment.newBuilder()
-              .setId(Messages.toProto(tdd.id()))
-              .setCheckpointingEnabled(tdd.checkpointing().enabled())
-              .setExactlyOnce(tdd.checkpointing().exactlyOnce())
-              .setAlignment(tdd.checkpointing().alignment().name())
-              .setAlignedTimeoutMillis(tdd.checkpointing().alignedTimeoutMillis())
-              .setRestore(
-                  com.google.protobuf.ByteString.copyFrom(
-                      DeploymentSerializer.serializeRestore(restore)));
-      if (restore.storage() == null) {
-        task.setRestoreStorage(RestoreStorage.NONE);
-      } else {
-        // A reference the TaskManager resolves with the job's configuration, never the object.
-        StorageReference reference = restore.storage().reference();
-        switch (reference.kind()) {
-          case JOB -> task.setRestoreStorage(RestoreStorage.JOB);
-          case CHECKPOINT ->
-              task.setRestoreStorage(RestoreStorage.EXTERNAL)
-                  .setRestorePointer(reference.pointer());
-        }
-      }
-      request.addTasks(task);
-    }
-    return request.build();
   }
 
   /**
