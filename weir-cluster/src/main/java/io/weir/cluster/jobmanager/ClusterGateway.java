@@ -3,26 +3,18 @@ package io.weir.cluster.jobmanager;
 import com.google.common.util.concurrent.ListenableFuture;
 import io.grpc.Status;
 import io.weir.cluster.client.JobProgram;
-import io.weir.cluster.rpc.AdoptTasksRequest;
 import io.weir.cluster.rpc.CancelTaskRequest;
-import io.weir.cluster.rpc.JobPayload;
 import io.weir.cluster.rpc.Messages;
 import io.weir.cluster.rpc.NotifyCheckpointRequest;
 import io.weir.cluster.rpc.ReleaseJobRequest;
-import io.weir.cluster.rpc.RestoreStorage;
 import io.weir.cluster.rpc.SubmitTasksRequest;
-import io.weir.cluster.rpc.TaskDeployment;
 import io.weir.cluster.rpc.TriggerCheckpointRequest;
 import io.weir.cluster.rpc.VertexLocations;
 import io.weir.runtime.checkpoint.CheckpointOptions;
-import io.weir.runtime.checkpoint.TaskRestore;
 import io.weir.runtime.graph.JobGraph;
 import io.weir.runtime.graph.JobVertex;
-import io.weir.runtime.graph.PlanDescription;
 import io.weir.runtime.jobmaster.JobMasterGateway;
 import io.weir.runtime.recovery.NonRecoverable;
-import io.weir.runtime.storage.DeploymentSerializer;
-import io.weir.runtime.storage.StorageReference;
 import io.weir.runtime.task.TaskState;
 import io.weir.runtime.taskexecutor.ExecutionAttemptId;
 import io.weir.runtime.taskexecutor.RunningAttempt;
@@ -39,7 +31,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -64,11 +55,8 @@ public final class ClusterGateway implements TaskExecutorGateway {
   private final TaskManagerRegistry registry;
   private final long slotWaitMillis;
 
-  /**
-   * High availability: how long to wait for the TaskManagers to offer the running tasks of a job
-   * taken over from a lost leader (the grace period they keep them for).
-   */
-  private final Duration adoptionWait;
+  /** High availability: what the TaskManagers offer of a job taken over from a lost leader. */
+  private final TaskOffers offers;
 
   private final JobMasterGateway jobMaster;
   private final ExecutorService reporter;
@@ -106,7 +94,7 @@ public final class ClusterGateway implements TaskExecutorGateway {
     this.program = program;
     this.registry = registry;
     this.slotWaitMillis = slotWaitMillis;
-    this.adoptionWait = adoptionWait;
+    this.offers = new TaskOffers(registry, adoptionWait);
     this.jobMaster = jobMaster;
     this.reporter =
         Executors.newSingleThreadExecutor(
@@ -161,26 +149,18 @@ public final class ClusterGateway implements TaskExecutorGateway {
 
   /**
    * Deploys the attempt onto its slots (see {@link SlotPlacement}): each TaskManager receives its
-   * share and, when the attempt spans several, where all the other subtasks run.
+   * share and, when the attempt spans several, where all the other subtasks run (see {@link
+   * SubmitTasksRequests}).
    */
   private void deploy(
       SlotPlacement<TaskManagerRegistry.TaskManager> placement,
       List<TaskDeploymentDescriptor> descriptors) {
-    List<VertexLocations> locations = new ArrayList<>();
-    if (placement.spansSeveralTaskManagers()) {
-      for (JobVertex vertex : descriptors.get(0).graph().vertices()) {
-        locations.add(
-            VertexLocations.newBuilder()
-                .setVertex(vertex.getIndex())
-                .addAllAddresses(
-                    placement.addresses(
-                        vertex.getParallelism(), TaskManagerRegistry.TaskManager::dataAddress))
-                .build());
-      }
-    }
+    List<VertexLocations> locations =
+        SubmitTasksRequests.locations(placement, descriptors.get(0).graph());
     placement
         .byTaskManager(descriptors)
-        .forEach((tm, share) -> deploy(tm, share, request(share, locations)));
+        .forEach(
+            (tm, share) -> deploy(tm, share, SubmitTasksRequests.of(program, share, locations)));
   }
 
   private void deploy(
@@ -213,87 +193,39 @@ public final class ClusterGateway implements TaskExecutorGateway {
         jobName,
         descriptors.get(0).id().attempt(),
         tm);
-    ListenableFuture<?> call = tm.stub.submitTasks(request);
-    call.addListener(
+    TaskManagerRegistry.whenDone(
+        tm.stub.submitTasks(request),
         () -> {
-          try {
-            call.get();
-            List<Runnable> late = new ArrayList<>();
-            synchronized (this) {
-              for (TaskDeploymentDescriptor tdd : live) {
-                List<Runnable> calls = waiting.remove(tdd.id());
-                if (calls != null) {
-                  late.addAll(calls);
-                }
+          List<Runnable> late = new ArrayList<>();
+          synchronized (this) {
+            for (TaskDeploymentDescriptor tdd : live) {
+              List<Runnable> calls = waiting.remove(tdd.id());
+              if (calls != null) {
+                late.addAll(calls);
               }
             }
-            late.forEach(Runnable::run);
-          } catch (Exception e) {
-            synchronized (this) {
-              live.forEach(tdd -> waiting.remove(tdd.id()));
-            }
-            Throwable cause = e.getCause() != null ? e.getCause() : e;
-            Status status = Status.fromThrowable(cause);
-            String message =
-                "Deploying to "
-                    + tm
-                    + " failed: "
-                    + (status.getDescription() != null
-                        ? status.getDescription()
-                        : cause.getMessage());
-            failTasks(
-                live,
-                status.getCode() == Status.Code.INVALID_ARGUMENT
-                    ? new DeploymentRefusedException(message, cause)
-                    : new IllegalStateException(message, cause),
-                tm.id);
           }
+          late.forEach(Runnable::run);
         },
-        Runnable::run);
-  }
-
-  private SubmitTasksRequest request(
-      List<TaskDeploymentDescriptor> descriptors, List<VertexLocations> locations) {
-    TaskDeploymentDescriptor first = descriptors.get(0);
-    JobPayload payload =
-        JobPayload.newBuilder()
-            .setJobId(first.id().jobId())
-            .setJobName(first.graph().jobName())
-            .setJarId(program.jarId())
-            .setEntryClass(program.entryClass())
-            .addAllArgs(program.args())
-            .putAllConfiguration(first.graph().configuration().toMap())
-            .addAllPlan(PlanDescription.of(first.graph()))
-            .build();
-    SubmitTasksRequest.Builder request =
-        SubmitTasksRequest.newBuilder().setJob(payload).addAllLocations(locations);
-    for (TaskDeploymentDescriptor tdd : descriptors) {
-      TaskRestore restore = tdd.restore();
-      TaskDeployment.Builder task =
-          TaskDeployment.newBuilder()
-              .setId(Messages.toProto(tdd.id()))
-              .setCheckpointingEnabled(tdd.checkpointing().enabled())
-              .setExactlyOnce(tdd.checkpointing().exactlyOnce())
-              .setAlignment(tdd.checkpointing().alignment().name())
-              .setAlignedTimeoutMillis(tdd.checkpointing().alignedTimeoutMillis())
-              .setRestore(
-                  com.google.protobuf.ByteString.copyFrom(
-                      DeploymentSerializer.serializeRestore(restore)));
-      if (restore.storage() == null) {
-        task.setRestoreStorage(RestoreStorage.NONE);
-      } else {
-        // A reference the TaskManager resolves with the job's configuration, never the object.
-        StorageReference reference = restore.storage().reference();
-        switch (reference.kind()) {
-          case JOB -> task.setRestoreStorage(RestoreStorage.JOB);
-          case CHECKPOINT ->
-              task.setRestoreStorage(RestoreStorage.EXTERNAL)
-                  .setRestorePointer(reference.pointer());
-        }
-      }
-      request.addTasks(task);
-    }
-    return request.build();
+        cause -> {
+          synchronized (this) {
+            live.forEach(tdd -> waiting.remove(tdd.id()));
+          }
+          Status status = Status.fromThrowable(cause);
+          String message =
+              "Deploying to "
+                  + tm
+                  + " failed: "
+                  + (status.getDescription() != null
+                      ? status.getDescription()
+                      : cause.getMessage());
+          failTasks(
+              live,
+              status.getCode() == Status.Code.INVALID_ARGUMENT
+                  ? new DeploymentRefusedException(message, cause)
+                  : new IllegalStateException(message, cause),
+              tm.id);
+        });
   }
 
   /**
@@ -530,66 +462,22 @@ public final class ClusterGateway implements TaskExecutorGateway {
   }
 
   private void sendCancel(ExecutionAttemptId task, TaskManagerRegistry.TaskManager tm) {
-    ListenableFuture<?> call =
-        tm.stub.cancelTask(CancelTaskRequest.newBuilder().setTask(Messages.toProto(task)).build());
-    call.addListener(
-        () -> {
-          try {
-            call.get();
-          } catch (Exception e) {
-            if (TaskManagerRegistry.unreachable(e.getCause() != null ? e.getCause() : e)) {
-              registry.lost(tm, "its connection failed while cancelling " + task);
-            }
+    TaskManagerRegistry.whenDone(
+        tm.stub.cancelTask(CancelTaskRequest.newBuilder().setTask(Messages.toProto(task)).build()),
+        () -> {},
+        cause -> {
+          if (TaskManagerRegistry.unreachable(cause)) {
+            registry.lost(tm, "its connection failed while cancelling " + task);
           }
-        },
-        Runnable::run);
+        });
   }
 
-  /**
-   * The job's subtasks that the registered TaskManagers offer (see {@link #offered}): as soon as
-   * every subtask is accounted for or one has ended, else once {@link #adoptionWait} is over.
-   */
+  /** The job's subtasks that the registered TaskManagers offer (see {@link TaskOffers}). */
   @Override
   public CompletableFuture<RunningAttempt> runningAttempt(JobGraph graph, String jobId) {
     jobName = graph.jobName();
     vertexNames = graph.vertices().stream().map(JobVertex::getName).toList();
-    int subtasks = graph.vertices().stream().mapToInt(JobVertex::getParallelism).sum();
-    CompletableFuture<RunningAttempt> result = new CompletableFuture<>();
-    Runnable check =
-        () -> {
-          RunningAttempt offered = offered(jobId);
-          if (offered.running().size() + offered.ended().size() >= subtasks
-              || !offered.ended().isEmpty()) {
-            result.complete(offered);
-          }
-        };
-    Runnable stopListening = registry.onRegistered(check);
-    check.run();
-    var unused =
-        CompletableFuture.runAsync(
-            () -> result.complete(offered(jobId)),
-            CompletableFuture.delayedExecutor(adoptionWait.toMillis(), TimeUnit.MILLISECONDS));
-    return result.whenComplete((r, e) -> stopListening.run());
-  }
-
-  /**
-   * The newest attempt of job {@code jobId} that the registered TaskManagers offer: its subtasks
-   * they run and those that ended; {@link RunningAttempt#NONE} when none runs.
-   */
-  private RunningAttempt offered(String jobId) {
-    Set<ExecutionAttemptId> running = new HashSet<>();
-    Set<ExecutionAttemptId> ended = new HashSet<>();
-    for (TaskManagerRegistry.TaskManager tm : registry.taskManagers()) {
-      tm.offered.stream().filter(t -> t.jobId().equals(jobId)).forEach(running::add);
-      tm.offeredEnded.stream().filter(t -> t.jobId().equals(jobId)).forEach(ended::add);
-    }
-    int attempt = running.stream().mapToInt(ExecutionAttemptId::attempt).max().orElse(-1);
-    if (attempt < 0) {
-      return RunningAttempt.NONE;
-    }
-    running.removeIf(t -> t.attempt() != attempt);
-    ended.removeIf(t -> t.attempt() != attempt);
-    return new RunningAttempt(attempt, running, ended);
+    return offers.runningAttempt(graph, jobId);
   }
 
   /**
@@ -599,15 +487,10 @@ public final class ClusterGateway implements TaskExecutorGateway {
    */
   @Override
   public CompletableFuture<Void> adopt(RunningAttempt offered, List<ExecutionAttemptId> tasks) {
-    Map<TaskManagerRegistry.TaskManager, List<ExecutionAttemptId>> byTaskManager = new HashMap<>();
+    Map<TaskManagerRegistry.TaskManager, List<ExecutionAttemptId>> byTaskManager =
+        offers.locate(offered);
     Set<ExecutionAttemptId> located = new HashSet<>();
-    for (TaskManagerRegistry.TaskManager tm : registry.taskManagers()) {
-      for (ExecutionAttemptId id : tm.offered) {
-        if (offered.running().contains(id) && located.add(id)) {
-          byTaskManager.computeIfAbsent(tm, k -> new ArrayList<>()).add(id);
-        }
-      }
-    }
+    byTaskManager.values().forEach(located::addAll);
     String allocation = allocationId(tasks.get(0));
     synchronized (this) {
       open.addAll(tasks);
@@ -623,7 +506,7 @@ public final class ClusterGateway implements TaskExecutorGateway {
               allocation,
               tm,
               (int) ids.stream().mapToInt(ExecutionAttemptId::subtask).distinct().count());
-          confirmations.add(confirmAdoption(tm, offered));
+          confirmations.add(offers.handOver(tm, offered));
         });
     if (located.size() < offered.running().size()) {
       Set<ExecutionAttemptId> gone = new HashSet<>(offered.running());
@@ -641,33 +524,6 @@ public final class ClusterGateway implements TaskExecutorGateway {
     return CompletableFuture.allOf(confirmations.toArray(CompletableFuture[]::new));
   }
 
-  private CompletableFuture<Void> confirmAdoption(
-      TaskManagerRegistry.TaskManager tm, RunningAttempt offered) {
-    CompletableFuture<Void> confirmed = new CompletableFuture<>();
-    String jobId = offered.running().iterator().next().jobId();
-    ListenableFuture<?> call =
-        tm.stub.adoptTasks(
-            AdoptTasksRequest.newBuilder().setJobId(jobId).setAttempt(offered.attempt()).build());
-    call.addListener(
-        () -> {
-          try {
-            call.get();
-            confirmed.complete(null);
-          } catch (Exception e) {
-            Status status = Status.fromThrowable(e.getCause() != null ? e.getCause() : e);
-            confirmed.completeExceptionally(
-                new IllegalStateException(
-                    tm
-                        + " did not hand over its tasks: "
-                        + (status.getDescription() != null
-                            ? status.getDescription()
-                            : status.getCode().toString())));
-          }
-        },
-        Runnable::run);
-    return confirmed;
-  }
-
   @Override
   public void releaseJob(String jobId) {
     LOG.info("Releasing job '{}' ({}) on {}", jobName, jobId, hosts);
@@ -682,20 +538,16 @@ public final class ClusterGateway implements TaskExecutorGateway {
   }
 
   private void fireAndForget(TaskManagerRegistry.TaskManager tm, ListenableFuture<?> call) {
-    call.addListener(
-        () -> {
-          try {
-            call.get();
-          } catch (Exception e) {
-            Throwable cause = e.getCause() != null ? e.getCause() : e;
-            if (TaskManagerRegistry.unreachable(cause)) {
-              registry.lost(tm, "its connection failed (" + cause.getMessage() + ")");
-            } else {
-              LOG.warn("A call to {} failed: {}", tm, cause.toString());
-            }
+    TaskManagerRegistry.whenDone(
+        call,
+        () -> {},
+        cause -> {
+          if (TaskManagerRegistry.unreachable(cause)) {
+            registry.lost(tm, "its connection failed (" + cause.getMessage() + ")");
+          } else {
+            LOG.warn("A call to {} failed: {}", tm, cause.toString());
           }
-        },
-        Runnable::run);
+        });
   }
 
   /** A task's TaskManager was lost. */

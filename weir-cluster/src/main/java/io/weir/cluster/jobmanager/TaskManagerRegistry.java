@@ -1,5 +1,6 @@
 package io.weir.cluster.jobmanager;
 
+import com.google.common.util.concurrent.ListenableFuture;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
@@ -23,6 +24,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
+import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -430,6 +432,23 @@ public final class TaskManagerRegistry implements AutoCloseable {
       pending.clear();
     }
     dropped.forEach(r -> r.future.completeExceptionally(new IllegalStateException(reason)));
+  }
+
+  /**
+   * Runs {@code done} once {@code call} succeeded, else {@code failed} with the cause (also when
+   * {@code done} throws), on the thread that completes the call.
+   */
+  static void whenDone(ListenableFuture<?> call, Runnable done, Consumer<Throwable> failed) {
+    call.addListener(
+        () -> {
+          try {
+            call.get();
+            done.run();
+          } catch (Exception e) {
+            failed.accept(e.getCause() != null ? e.getCause() : e);
+          }
+        },
+        Runnable::run);
   }
 
   /** Whether {@code e} says the peer cannot be reached. */

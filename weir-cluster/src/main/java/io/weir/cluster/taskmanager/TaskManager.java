@@ -1,31 +1,22 @@
 package io.weir.cluster.taskmanager;
 
-import io.grpc.ManagedChannel;
 import io.grpc.Server;
 import io.grpc.ServerInterceptors;
-import io.grpc.Status;
 import io.weir.cluster.ClusterOptions;
 import io.weir.cluster.StatusFile;
 import io.weir.cluster.data.DataTransport;
 import io.weir.cluster.data.NettyDataPlane;
-import io.weir.cluster.ha.HighAvailabilityOptions;
-import io.weir.cluster.ha.LeaderInfo;
-import io.weir.cluster.ha.LeaderRetrieval;
 import io.weir.cluster.ha.ZooKeeperHaServices;
 import io.weir.cluster.metrics.ProcessMetrics;
 import io.weir.cluster.rpc.ControlPlane;
-import io.weir.cluster.rpc.HostPort;
 import io.weir.cluster.rpc.JarChunk;
 import io.weir.cluster.rpc.JarRequest;
 import io.weir.cluster.rpc.JarStore;
-import io.weir.cluster.rpc.JobManagerServiceGrpc;
 import io.weir.cluster.rpc.JobPayload;
 import io.weir.cluster.rpc.LeaderEpochFence;
 import io.weir.cluster.rpc.Messages;
 import io.weir.cluster.rpc.RegisterTaskManagerRequest;
-import io.weir.cluster.rpc.RegisterTaskManagerResponse;
 import io.weir.cluster.rpc.Secrets;
-import io.weir.cluster.rpc.TaskManagerHeartbeat;
 import io.weir.cluster.rpc.TaskManagerStatus;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -50,16 +41,15 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A TaskManager process: registers its slots with the JobManager (retrying with backoff while the
- * JobManager cannot be reached), heartbeats it, and runs the tasks it is sent, one {@link
- * JobOnTaskManager} per job. When the JobManager is lost or no longer knows it, it cancels its
- * tasks and registers again — except under high availability, where it keeps them running for
- * {@code high-availability.jobmanager-loss-grace}, offers them to the next leader when it registers
- * and hands them over when that leader adopts them ({@link #adopt}).
+ * JobManager cannot be reached), heartbeats it ({@link JobManagerConnection}), and runs the tasks
+ * it is sent, one {@link JobOnTaskManager} per job. When the JobManager is lost or no longer knows
+ * it, it cancels its tasks and registers again — except under high availability, where it keeps
+ * them running for {@code high-availability.jobmanager-loss-grace}, offers them to the next leader
+ * when it registers and hands them over when that leader adopts them ({@link TaskHandover}).
  */
 public final class TaskManager implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(TaskManager.class);
-  private static final long MAX_BACKOFF_MILLIS = 10_000;
 
   private final String id;
   private final int slots;
@@ -68,41 +58,20 @@ public final class TaskManager implements AutoCloseable {
   private final String advertisedHost;
   private final String secret;
 
-  /** The JobManager this TaskManager registers with: its address, channel and stub. */
-  private volatile String jobManagerAddress;
-
-  private volatile ManagedChannel channel;
-  private volatile JobManagerServiceGrpc.JobManagerServiceBlockingStub jobManager;
-
-  /**
-   * Counts the JobManagers this TaskManager was pointed at: a registration loop of an earlier one
-   * stops.
-   */
-  private volatile int connection;
-
-  /** Under high availability: ZooKeeper's services and the leader followed; else null. */
-  private ZooKeeperHaServices haServices;
-
-  private LeaderRetrieval leaderRetrieval;
-
   /** Refuses calls of a leader older than the newest known (high availability). */
   private final LeaderEpochFence fence = new LeaderEpochFence();
 
-  /**
-   * How long tasks keep running for a new leader to adopt them once the leader is lost; zero
-   * without high availability, where no other JobManager could adopt them.
-   */
-  private Duration lossGrace = Duration.ZERO;
+  /** Registration with, and heartbeats to, the JobManager that leads. */
+  private final JobManagerConnection connection;
 
-  /** The epoch of the leader this TaskManager was pointed at last (high availability). */
-  private volatile long leaderEpoch;
+  /** What becomes of the tasks while this TaskManager has no leader. */
+  private final TaskHandover handover;
 
   private final ScheduledExecutorService timer =
       Executors.newSingleThreadScheduledExecutor(daemon("weir-taskmanager-heartbeats"));
   private final ExecutorService outbox = Executors.newSingleThreadExecutor(daemon("weir-outbox"));
   private final Map<String, JobOnTaskManager> jobs = new LinkedHashMap<>();
   private final JarStore jars;
-  private final Consumer<String> fatal;
 
   /** Where to say that this TaskManager registered, or null ({@code cluster.status-file}). */
   private final Path statusFile;
@@ -112,12 +81,6 @@ public final class TaskManager implements AutoCloseable {
 
   /** Whether {@link #metrics} are this TaskManager's own, closed with it. */
   private final boolean ownsMetrics;
-
-  private volatile long heartbeatInterval;
-  private volatile long heartbeatTimeout;
-  private volatile long lastHeardFromJobManager = System.nanoTime();
-  private volatile boolean registered;
-  private volatile boolean closed;
 
   /**
    * Starts a TaskManager that registers with the JobManager at {@code jobManagerHost:port}, or,
@@ -145,7 +108,6 @@ public final class TaskManager implements AutoCloseable {
       Consumer<String> fatal,
       ProcessMetrics metrics)
       throws IOException {
-    this.fatal = fatal;
     for (String key : options.unknownKeys()) {
       LOG.warn("Ignoring the setting {}: neither this process nor a job reads it", key);
     }
@@ -160,8 +122,8 @@ public final class TaskManager implements AutoCloseable {
               + ClusterOptions.SLOTS.key()
               + ")");
     }
-    this.heartbeatInterval = options.get(ClusterOptions.HEARTBEAT_INTERVAL).toMillis();
-    this.heartbeatTimeout = options.get(ClusterOptions.HEARTBEAT_TIMEOUT).toMillis();
+    long heartbeatInterval = options.get(ClusterOptions.HEARTBEAT_INTERVAL).toMillis();
+    long heartbeatTimeout = options.get(ClusterOptions.HEARTBEAT_TIMEOUT).toMillis();
     String bindHost = options.get(ClusterOptions.TM_BIND_HOST);
     String host = options.get(ClusterOptions.TM_HOST);
     this.advertisedHost = host != null ? host : bindHost;
@@ -220,6 +182,16 @@ public final class TaskManager implements AutoCloseable {
                 System.getProperty("java.io.tmpdir"),
                 "weir-taskmanager-" + ProcessHandle.current().pid(),
                 "jars"));
+    this.connection =
+        new JobManagerConnection(
+            id,
+            secret,
+            fence,
+            timer,
+            heartbeatInterval,
+            heartbeatTimeout,
+            new Registration(),
+            fatal);
     if (jobManagerHost == null) {
       LOG.info(
           "TaskManager {} started with {} slots, control port {}:{}; following the leader that"
@@ -228,10 +200,24 @@ public final class TaskManager implements AutoCloseable {
           slots,
           bindHost,
           server.getPort());
-      followLeader(options);
+      ZooKeeperHaServices haServices = null;
+      try {
+        haServices = ZooKeeperHaServices.connect(options.configuration());
+        this.handover =
+            new TaskHandover(
+                id, haServices.settings().jobManagerLossGrace(), timer, new HandoverJobs());
+        connection.followLeader(haServices);
+      } catch (RuntimeException e) {
+        JobManagerConnection.closeQuietly(haServices);
+        server.shutdownNow();
+        dataPlane.close();
+        closeMetrics();
+        throw e;
+      }
       return;
     }
-    connect(jobManagerHost + ":" + jobManagerPort, jobManagerHost, jobManagerPort);
+    this.handover = new TaskHandover(id, Duration.ZERO, timer, new HandoverJobs());
+    connection.connect(jobManagerHost, jobManagerPort);
     LOG.info(
         "TaskManager {} started with {} slots, control port {}:{}; registering with the JobManager"
             + " at {}",
@@ -239,92 +225,8 @@ public final class TaskManager implements AutoCloseable {
         slots,
         bindHost,
         server.getPort(),
-        jobManagerAddress);
-    int current = connection;
-    timer.execute(() -> register(1, 500, current));
-  }
-
-  /** Points this TaskManager at the JobManager at {@code host:port}; the old channel closes. */
-  private synchronized void connect(String address, String host, int port) {
-    ManagedChannel old = channel;
-    channel =
-        ControlPlane.channel(host, port)
-            .intercept(Secrets.client(secret))
-            .maxInboundMessageSize(64 << 20)
-            .build();
-    jobManager = JobManagerServiceGrpc.newBlockingStub(channel);
-    jobManagerAddress = address;
-    connection++;
-    if (old != null) {
-      old.shutdownNow(); // nothing more goes to the JobManager this one was pointed at
-    }
-  }
-
-  /** Under high availability: registers with each new leader ZooKeeper publishes. */
-  private void followLeader(ClusterOptions options) {
-    try {
-      haServices = ZooKeeperHaServices.connect(options.configuration());
-      lossGrace = haServices.settings().jobManagerLossGrace();
-      leaderRetrieval =
-          haServices.leaderRetrieval(
-              leader ->
-                  leader.ifPresent(
-                      info -> {
-                        fence.learn(info.epoch());
-                        if (!info.rpcAddress().equals(jobManagerAddress)) {
-                          // The old leader is deposed: calls still waiting on it (a paused
-                          // process answers nothing) fail now instead of holding up the timer
-                          // and the reports of the tasks the new leader deploys.
-                          ManagedChannel old = channel;
-                          if (old != null) {
-                            old.shutdownNow();
-                          }
-                        }
-                        try {
-                          timer.execute(() -> newLeader(info));
-                        } catch (java.util.concurrent.RejectedExecutionException e) {
-                          // closing
-                        }
-                      }));
-    } catch (RuntimeException e) {
-      close(haServices);
-      server.shutdownNow();
-      dataPlane.close();
-      closeMetrics();
-      throw e;
-    }
-  }
-
-  /** On the timer: the leader changed; tasks of the old one are cancelled, the new one hears. */
-  private void newLeader(LeaderInfo leader) {
-    if (closed || leader.rpcAddress().equals(jobManagerAddress) && registered) {
-      return;
-    }
-    HostPort hp = HostPort.parse(leader.rpcAddress(), "the leader's address in ZooKeeper");
-    LOG.info(
-        "The JobManager at {} leads ({}): registering with it",
-        leader.rpcAddress(),
-        leader.epoch());
-    boolean first = channel == null;
-    long lost = leaderEpoch;
-    connect(leader.rpcAddress(), hp.host(), hp.port());
-    leaderEpoch = leader.epoch();
-    if (first) {
-      int current = connection;
-      register(1, 500, current);
-    } else {
-      reconnect(lost);
-    }
-  }
-
-  private static void close(AutoCloseable c) {
-    if (c != null) {
-      try {
-        c.close();
-      } catch (Exception e) {
-        LOG.debug("Closing {} failed", c, e);
-      }
-    }
+        connection.address());
+    connection.register();
   }
 
   private static java.util.concurrent.ThreadFactory daemon(String name) {
@@ -348,11 +250,10 @@ public final class TaskManager implements AutoCloseable {
     return dataPlane.port();
   }
 
-  private void register(int attempt, long backoff, int forConnection) {
-    if (closed || forConnection != connection) {
-      return; // pointed at another JobManager meanwhile: its own loop registers
-    }
-    try {
+  /** This TaskManager as its connection to the JobManager sees it. */
+  private final class Registration implements JobManagerConnection.Registrant {
+    @Override
+    public RegisterTaskManagerRequest registration() {
       RegisterTaskManagerRequest.Builder request =
           RegisterTaskManagerRequest.newBuilder()
               .setTaskManagerId(id)
@@ -360,159 +261,30 @@ public final class TaskManager implements AutoCloseable {
               .setPort(server.getPort())
               .setDataPort(dataPlane.port())
               .setSlots(slots);
-      for (JobOnTaskManager job : jobsSnapshot()) {
-        if (job.isHeld()) {
-          job.running().forEach(t -> request.addRunning(Messages.toProto(t)));
-          job.ended().forEach(t -> request.addEnded(Messages.toProto(t)));
-        }
-      }
-      RegisterTaskManagerResponse response =
-          jobManager.withDeadlineAfter(10, TimeUnit.SECONDS).registerTaskManager(request.build());
-      if (!response.getAccepted()) {
-        fatal.accept(
-            "The JobManager at "
-                + jobManagerAddress
-                + " refused this TaskManager: "
-                + response.getReason());
-        return;
-      }
-      heartbeatInterval = response.getHeartbeatIntervalMillis();
-      heartbeatTimeout = response.getHeartbeatTimeoutMillis();
-      lastHeardFromJobManager = System.nanoTime();
-      registered = true;
-      LOG.info(
-          "Registered with the JobManager at {} (heartbeat every {} ms, timeout {} ms)",
-          jobManagerAddress,
-          heartbeatInterval,
-          heartbeatTimeout);
+      handover.offer(request);
+      return request.build();
+    }
+
+    @Override
+    public void registered(String address, long leaderEpoch) {
       if (statusFile != null) {
         Map<String, String> values = new LinkedHashMap<>();
         values.put("pid", String.valueOf(ProcessHandle.current().pid()));
         values.put("id", id);
         values.put("rpc.port", String.valueOf(server.getPort()));
         values.put("data.port", String.valueOf(dataPlane.port()));
-        values.put("jobmanager", jobManagerAddress);
+        values.put("jobmanager", address);
         if (metrics.enabled()) {
           values.put("metrics.port", String.valueOf(metrics.port()));
         }
         StatusFile.write(statusFile, values);
       }
-      if (response.getLeaderEpoch() > 0) {
-        fence.learn(response.getLeaderEpoch());
-        leaderEpoch = response.getLeaderEpoch();
-      }
-      for (JobOnTaskManager job : jobsSnapshot()) {
-        if (job.isHeld() && job.heldSince() >= response.getLeaderEpoch()) {
-          // Registered again with the leader it was lost from: that one restarts the job.
-          stopHolding(job, "the JobManager at " + jobManagerAddress + " leads as before");
-        }
-      }
-      var unused = timer.schedule(this::heartbeat, heartbeatInterval, TimeUnit.MILLISECONDS);
-    } catch (RuntimeException e) {
-      Status status = Status.fromThrowable(e);
-      if (status.getCode() == Status.Code.UNAUTHENTICATED) {
-        fatal.accept(
-            "The JobManager at "
-                + jobManagerAddress
-                + " refused this TaskManager: "
-                + status.getDescription());
-        return;
-      }
-      LOG.warn(
-          "Cannot register with the JobManager at {} (attempt {}: {}); retrying in {} ms. Check"
-              + " --jobmanager HOST:PORT (the JobManager's {}) and that the JobManager runs",
-          jobManagerAddress,
-          attempt,
-          status.getCode()
-              + (status.getDescription() != null ? ", " + status.getDescription() : ""),
-          backoff,
-          ClusterOptions.JM_PORT.key());
-      var unused =
-          timer.schedule(
-              () -> register(attempt + 1, Math.min(MAX_BACKOFF_MILLIS, backoff * 2), forConnection),
-              backoff,
-              TimeUnit.MILLISECONDS);
+      handover.registered(leaderEpoch, address);
     }
-  }
 
-  private void heartbeat() {
-    if (closed || !registered) {
-      return;
-    }
-    try {
-      boolean known =
-          jobManager
-              .withDeadlineAfter(Math.max(1000, heartbeatTimeout), TimeUnit.MILLISECONDS)
-              .heartbeat(TaskManagerHeartbeat.newBuilder().setTaskManagerId(id).build())
-              .getKnown();
-      lastHeardFromJobManager = System.nanoTime();
-      if (!known) {
-        LOG.warn(
-            "The JobManager at {} does not know this TaskManager (any more): registering again",
-            jobManagerAddress);
-        reconnect(leaderEpoch);
-        return;
-      }
-    } catch (RuntimeException e) {
-      long silent = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - lastHeardFromJobManager);
-      if (silent > heartbeatTimeout) {
-        LOG.warn(
-            "The JobManager at {} is lost: nothing heard for {} ms ({} = {}); registering again",
-            jobManagerAddress,
-            silent,
-            ClusterOptions.HEARTBEAT_TIMEOUT.key(),
-            heartbeatTimeout);
-        reconnect(leaderEpoch);
-        return;
-      }
-    }
-    var unused = timer.schedule(this::heartbeat, heartbeatInterval, TimeUnit.MILLISECONDS);
-  }
-
-  /**
-   * The leader is lost, or no longer knows this TaskManager: registers again. Without high
-   * availability (or with a grace of zero) the tasks are cancelled; with it they keep running for a
-   * new leader to adopt, until the grace period ends.
-   */
-  private void reconnect(long lostEpoch) {
-    registered = false;
-    boolean keep = haServices != null && !lossGrace.isZero();
-    for (JobOnTaskManager job : jobsSnapshot()) {
-      if (keep && !job.running().isEmpty()) {
-        if (job.hold(lostEpoch)) {
-          LOG.info(
-              "Keeping the {} running tasks of job {} for the next leader to adopt, for up to {}"
-                  + " ({})",
-              job.running().size(),
-              job.jobId(),
-              lossGrace,
-              HighAvailabilityOptions.JOBMANAGER_LOSS_GRACE.key());
-          var unused =
-              timer.schedule(
-                  () ->
-                      stopHolding(
-                          job,
-                          "no leader adopted them within "
-                              + lossGrace
-                              + " ("
-                              + HighAvailabilityOptions.JOBMANAGER_LOSS_GRACE.key()
-                              + ")"),
-                  lossGrace.toMillis(),
-                  TimeUnit.MILLISECONDS);
-        }
-        continue;
-      }
-      forget(job);
-    }
-    int current = connection;
-    timer.execute(() -> register(1, 500, current));
-  }
-
-  /** Cancels the tasks of a held job that no leader adopts. */
-  private void stopHolding(JobOnTaskManager job, String why) {
-    if (job.stopHolding()) {
-      LOG.warn("Cancelling the tasks of job {}: {}", job.jobId(), why);
-      forget(job);
+    @Override
+    public void lost(long lostEpoch) {
+      handover.leaderLost(lostEpoch);
     }
   }
 
@@ -527,37 +299,34 @@ public final class TaskManager implements AutoCloseable {
     job.release();
   }
 
-  /**
-   * A new leader takes over the tasks of attempt {@code attempt} of job {@code jobId} that this
-   * TaskManager kept for it.
-   *
-   * @throws IllegalStateException saying why it cannot: the job's tasks are no longer kept here
-   */
+  /** See {@link TaskHandover#adopt}. */
   void adopt(String jobId, int attempt) {
-    JobOnTaskManager job = job(jobId);
-    if (job == null || !job.adopt(attempt)) {
-      throw new IllegalStateException(
-          "TaskManager "
-              + id
-              + " no longer keeps the tasks of attempt "
-              + attempt
-              + " of job "
-              + jobId
-              + " for adoption (they ended, or "
-              + HighAvailabilityOptions.JOBMANAGER_LOSS_GRACE.key()
-              + " = "
-              + lossGrace
-              + " ran out)");
+    handover.adopt(jobId, attempt, connection.address());
+  }
+
+  /** The jobs of this TaskManager, as its hand-over sees them. */
+  private final class HandoverJobs implements TaskHandover.Jobs {
+    @Override
+    public java.util.List<JobOnTaskManager> all() {
+      return jobsSnapshot();
     }
-    LOG.info(
-        "The leader at {} adopted the {} running tasks of job {}",
-        jobManagerAddress,
-        job.running().size(),
-        jobId);
+
+    @Override
+    public JobOnTaskManager get(String jobId) {
+      return job(jobId);
+    }
+
+    @Override
+    public void forget(JobOnTaskManager job) {
+      TaskManager.this.forget(job);
+    }
   }
 
   void heardFromJobManager() {
-    lastHeardFromJobManager = System.nanoTime();
+    JobManagerConnection current = connection;
+    if (current != null) { // null only while the constructor runs, its control port already open
+      current.heardFromJobManager();
+    }
   }
 
   private synchronized java.util.List<JobOnTaskManager> jobsSnapshot() {
@@ -581,7 +350,7 @@ public final class TaskManager implements AutoCloseable {
         new JobOnTaskManager(
             payload,
             jar,
-            () -> jobManager,
+            connection::stub,
             outbox,
             dataPlane,
             metrics.taskReporter(),
@@ -605,7 +374,8 @@ public final class TaskManager implements AutoCloseable {
     MessageDigest sha = JarStore.sha256();
     try (OutputStream out = Files.newOutputStream(tmp)) {
       Iterator<JarChunk> chunks =
-          jobManager
+          connection
+              .stub()
               .withDeadlineAfter(120, TimeUnit.SECONDS)
               .downloadJar(JarRequest.newBuilder().setJarId(jarId).build());
       while (chunks.hasNext()) {
@@ -619,7 +389,7 @@ public final class TaskManager implements AutoCloseable {
           "Cannot fetch jar "
               + jarId
               + " from the JobManager at "
-              + jobManagerAddress
+              + connection.address()
               + ": "
               + e.getMessage(),
           e);
@@ -652,7 +422,7 @@ public final class TaskManager implements AutoCloseable {
 
   @Override
   public void close() throws InterruptedException {
-    closed = true;
+    connection.stop();
     for (JobOnTaskManager job : jobsSnapshot()) {
       job.cancelAll();
     }
@@ -662,11 +432,7 @@ public final class TaskManager implements AutoCloseable {
     dataPlane.close();
     outbox.shutdown();
     outbox.awaitTermination(5, TimeUnit.SECONDS);
-    close(leaderRetrieval);
-    close(haServices);
-    if (channel != null) {
-      channel.shutdownNow();
-    }
+    connection.close();
     closeMetrics();
   }
 

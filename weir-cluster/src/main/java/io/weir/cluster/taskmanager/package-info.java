@@ -1,6 +1,8 @@
 /**
- * The TaskManager process: registration with backoff, heartbeats, the control port the JobManager
- * calls ({@link io.weir.cluster.taskmanager.TaskManagerRpc}) and one {@link
+ * The TaskManager process: registration with backoff and heartbeats ({@link
+ * io.weir.cluster.taskmanager.JobManagerConnection}), its tasks while the leader is lost ({@link
+ * io.weir.cluster.taskmanager.TaskHandover}), the control port the JobManager calls ({@link
+ * io.weir.cluster.taskmanager.TaskManagerRpc}) and one {@link
  * io.weir.cluster.taskmanager.JobOnTaskManager} per job (its class loader, its plan rebuilt from
  * the job's program, an in-process {@code TaskExecutor} that reports back in order).
  *

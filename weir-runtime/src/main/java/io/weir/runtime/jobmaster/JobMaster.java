@@ -41,12 +41,6 @@ import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -55,7 +49,8 @@ import org.slf4j.LoggerFactory;
  * One job, from submission to its end: checks the job before anything runs (settings, the
  * checkpoint to resume from), owns the checkpoint coordinator, hands the attempts to its {@link
  * Scheduler}, receives what task executors report ({@link JobMasterGateway}), and decides the job's
- * result and what happens to its checkpoints when it ends. The user's {@link JobClient}.
+ * result and what happens to its checkpoints when it ends. The user's {@link JobClient}; its
+ * savepoints go through a {@link SavepointTrigger}.
  *
  * <p>Talks to task executors only through {@link TaskExecutorGateway}, so local execution and a
  * cluster of processes run the same job master.
@@ -77,13 +72,11 @@ public final class JobMaster implements JobClient, JobMasterGateway {
   private final RestoreVerifier verifier;
   private final RetainedCheckpoint initialRestore;
 
-  /** Coordinator timers and restarts. */
-  private final ScheduledExecutorService timer;
-
-  /** Deletes of checkpoint files, in order, off the coordinator's lock. */
-  private final ExecutorService io;
+  /** Coordinator timers and restarts; deletes of checkpoint files. */
+  private final JobMasterThreads threads;
 
   private final Scheduler scheduler;
+  private final SavepointTrigger savepoints;
   private final TaskExecutorGateway taskExecutor;
 
   /** Set when the job ended, just before its result completes. */
@@ -175,10 +168,7 @@ public final class JobMaster implements JobClient, JobMasterGateway {
         checkpointingEnabled
             ? CheckpointStorages.create(conf, jobId.value())
             : CheckpointStorages.forSavepointsOnly(conf);
-    this.timer =
-        Executors.newSingleThreadScheduledExecutor(
-            r -> daemon(r, "weir-jobmaster-" + graph.jobName()));
-    this.io = Executors.newSingleThreadExecutor(r -> daemon(r, "weir-io-" + graph.jobName()));
+    this.threads = new JobMasterThreads(graph.jobName());
     this.checkpointingEnabled = checkpointingEnabled;
     // Always there, as Flink's: with checkpointing off it triggers nothing by itself and takes
     // the savepoints asked for.
@@ -191,6 +181,9 @@ public final class JobMaster implements JobClient, JobMasterGateway {
         && conf.get(CheckpointingOptions.RECOVERY_CLAIM_MODE) == RecoveryClaimMode.CLAIM) {
       InitialRestore.claim(initialRestore, coordinator);
     }
+    this.savepoints =
+        new SavepointTrigger(
+            jobId, graph, coordinator, () -> terminalStatus, result, this::failCurrentAttemptLater);
     this.taskExecutor = taskExecutors.apply(this);
     this.scheduler =
         new Scheduler(
@@ -202,16 +195,10 @@ public final class JobMaster implements JobClient, JobMasterGateway {
             verifier,
             initialRestore,
             taskExecutor,
-            timer,
+            threads.timer(),
             setup.firstAttempt(),
             setup.adoptRunningTasks(),
             this::finishJob);
-  }
-
-  private static Thread daemon(Runnable r, String name) {
-    Thread t = new Thread(r, name);
-    t.setDaemon(true);
-    return t;
   }
 
   /** Deploys the first attempt. */
@@ -259,7 +246,8 @@ public final class JobMaster implements JobClient, JobMasterGateway {
             recovery.createCheckpointIdCounter(jobId.value(), lastId),
             recovery.createCompletedCheckpointStore(
                 jobId.value(), settings.numRetained(), storage::externalPointer, conf));
-    created.setCheckpointAlignment(Scheduler.checkpointingSettings(graph, true).alignment());
+    created.setCheckpointAlignment(
+        TaskDeploymentDescriptorFactory.checkpointingSettings(graph, true).alignment());
     String historyPointer = historyPointer(created);
     if (historyPointer != null) {
       created.restoreHistory(historyPointer);
@@ -293,11 +281,7 @@ public final class JobMaster implements JobClient, JobMasterGateway {
 
     @Override
     public Runnable schedule(Runnable action, long delayMillis) {
-      if (timer.isShutdown()) {
-        return () -> {};
-      }
-      ScheduledFuture<?> f = timer.schedule(action, delayMillis, TimeUnit.MILLISECONDS);
-      return () -> f.cancel(false);
+      return threads.schedule(action, delayMillis);
     }
 
     @Override
@@ -335,22 +319,22 @@ public final class JobMaster implements JobClient, JobMasterGateway {
 
     @Override
     public void failJob(Throwable cause) {
-      timer.execute(() -> scheduler.failCurrentAttempt(cause));
+      failCurrentAttemptLater(cause);
     }
 
     @Override
     public Executor ioExecutor() {
       return command -> {
-        if (suspended) {
-          return; // a deposed leader deletes no file: the next leader owns them
-        }
-        try {
-          io.execute(command);
-        } catch (RejectedExecutionException e) {
-          command.run(); // the job has ended: the last deletes run on the caller
+        if (!suspended) { // a deposed leader deletes no file: the next leader owns them
+          threads.io(command);
         }
       };
     }
+  }
+
+  /** Fails the current attempt, on the timer thread: never inside a call of the coordinator. */
+  private void failCurrentAttemptLater(Throwable cause) {
+    threads.timer().execute(() -> scheduler.failCurrentAttempt(cause));
   }
 
   // ------------------------------------------------------------------ what task executors report
@@ -404,7 +388,7 @@ public final class JobMaster implements JobClient, JobMasterGateway {
     // Every task has ended and waited for its uploads: files of checkpoints that were aborted
     // as the job ended (uploads no acknowledgement named) are orphans now.
     coordinator.discardOrphanedState(true);
-    drainIo();
+    threads.drainIo();
     shutdownThreads();
     taskExecutor.releaseJob(jobId.value());
     terminalStatus = end;
@@ -432,8 +416,7 @@ public final class JobMaster implements JobClient, JobMasterGateway {
     }
     suspended = true;
     scheduler.suspend();
-    timer.shutdownNow();
-    io.shutdownNow();
+    threads.shutdownNow();
     verifier.close();
     terminalStatus = JobStatus.SUSPENDED;
     endTimeMillis = System.currentTimeMillis();
@@ -466,33 +449,8 @@ public final class JobMaster implements JobClient, JobMasterGateway {
   }
 
   private void shutdownThreads() {
-    timer.shutdownNow();
-    io.shutdown();
+    threads.shutdown();
     verifier.close();
-  }
-
-  /**
-   * Lets the deletes of checkpoint files end before the job reports its end. The job often ends on
-   * the thread of its last task, which a cancellation may have interrupted: an interrupt must not
-   * cut the wait short (the deletes would land after the result), so it is kept for later.
-   */
-  private void drainIo() {
-    io.shutdown();
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-    boolean interrupted = false;
-    while (true) {
-      try {
-        if (!io.awaitTermination(deadline - System.nanoTime(), TimeUnit.NANOSECONDS)) {
-          LOG.warn("Deleting checkpoint files of job '{}' still runs after 30 s", graph.jobName());
-        }
-        break;
-      } catch (InterruptedException e) {
-        interrupted = true;
-      }
-    }
-    if (interrupted) {
-      Thread.currentThread().interrupt();
-    }
   }
 
   private Map<String, Long> metrics() {
@@ -535,7 +493,6 @@ public final class JobMaster implements JobClient, JobMasterGateway {
     return taskExecutor;
   }
 
-  /** The coordinator (with checkpointing off it only takes savepoints); for tests and the demo. */
   /**
    * A checkpoint or savepoint an attempt of the job restored.
    *
@@ -557,6 +514,7 @@ public final class JobMaster implements JobClient, JobMasterGateway {
     return graph;
   }
 
+  /** The coordinator (with checkpointing off it only takes savepoints); for tests and the demo. */
   public CheckpointCoordinator coordinator() {
     return coordinator;
   }
@@ -592,80 +550,12 @@ public final class JobMaster implements JobClient, JobMasterGateway {
 
   @Override
   public CompletableFuture<String> triggerSavepoint(String directory) {
-    return savepoint(directory, CheckpointOptions.Type.SAVEPOINT);
+    return savepoints.trigger(directory);
   }
 
   @Override
   public CompletableFuture<String> stopWithSavepoint(String directory, boolean drain) {
-    CheckpointOptions.Type type =
-        drain
-            ? CheckpointOptions.Type.SAVEPOINT_TERMINATE
-            : CheckpointOptions.Type.SAVEPOINT_SUSPEND;
-    CompletableFuture<String> savepoint = savepoint(directory, type);
-    CompletableFuture<String> stopped = new CompletableFuture<>();
-    savepoint.whenComplete(
-        (path, failure) -> {
-          if (failure != null) {
-            if (drain && terminalStatus == null) {
-              // The sources ended their input for the savepoint: the job cannot read on where it
-              // was, so it fails over and resumes from its latest checkpoint.
-              timer.execute(
-                  () ->
-                      scheduler.failCurrentAttempt(
-                          new IllegalStateException(
-                              "Stop-with-savepoint with drain of job '"
-                                  + graph.jobName()
-                                  + "' failed after the sources ended their input: "
-                                  + failure.getMessage(),
-                              failure)));
-            }
-            stopped.completeExceptionally(failure);
-            return;
-          }
-          result.whenComplete(
-              (r, jobFailure) -> {
-                if (jobFailure != null) {
-                  stopped.completeExceptionally(
-                      new IllegalStateException(
-                          "Savepoint " + path + " completed, but then the job failed", jobFailure));
-                } else {
-                  stopped.complete(path);
-                }
-              });
-        });
-    return stopped;
-  }
-
-  private CompletableFuture<String> savepoint(String directory, CheckpointOptions.Type type) {
-    Configuration conf = graph.configuration();
-    String target =
-        directory != null && !directory.isBlank()
-            ? directory
-            : conf.getOptional(CheckpointingOptions.SAVEPOINT_DIRECTORY).orElse(null);
-    String what = "Cannot take a savepoint of job '" + graph.jobName() + "' (" + jobId + "): ";
-    if (target == null) {
-      return CompletableFuture.failedFuture(
-          new IllegalArgumentException(
-              what
-                  + "no savepoint directory was given and "
-                  + CheckpointingOptions.SAVEPOINT_DIRECTORY.key()
-                  + " is not set. Give a directory, or set "
-                  + CheckpointingOptions.SAVEPOINT_DIRECTORY.key()
-                  + "."));
-    }
-    if (terminalStatus != null) {
-      return CompletableFuture.failedFuture(
-          new IllegalStateException(what + "the job has ended (" + terminalStatus + ")"));
-    }
-    try {
-      FileSystems.checkAccess(FileSystems.toUri(target), conf);
-    } catch (RuntimeException e) {
-      return CompletableFuture.failedFuture(
-          new IllegalArgumentException(
-              what + "the savepoint directory " + target + " cannot be used: " + e.getMessage(),
-              e));
-    }
-    return coordinator.triggerSavepoint(target, type);
+    return savepoints.stop(directory, drain);
   }
 
   @Override

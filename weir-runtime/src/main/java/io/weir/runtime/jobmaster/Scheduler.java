@@ -1,41 +1,22 @@
 package io.weir.runtime.jobmaster;
 
-import io.weir.api.CheckpointConfig;
-import io.weir.api.CheckpointingMode;
 import io.weir.api.JobStatus;
-import io.weir.api.config.CheckpointingOptions;
-import io.weir.api.graph.SourceTransformation;
-import io.weir.api.source.Source;
-import io.weir.runtime.checkpoint.BarrierHandler;
 import io.weir.runtime.checkpoint.CheckpointCoordinator;
-import io.weir.runtime.checkpoint.CompletedCheckpoint;
 import io.weir.runtime.checkpoint.CorruptCheckpointException;
-import io.weir.runtime.checkpoint.SerializedSplits;
-import io.weir.runtime.checkpoint.StateAssignment;
-import io.weir.runtime.checkpoint.StateElement;
-import io.weir.runtime.checkpoint.TaskRestore;
-import io.weir.runtime.checkpoint.TaskRestore.AssignedSplits;
 import io.weir.runtime.graph.JobGraph;
-import io.weir.runtime.graph.JobVertex;
-import io.weir.runtime.graph.StreamNode;
 import io.weir.runtime.recovery.Failures;
 import io.weir.runtime.recovery.RestartBackoffStrategy;
 import io.weir.runtime.recovery.RestoreVerifier;
 import io.weir.runtime.storage.CheckpointStorage;
 import io.weir.runtime.storage.RetainedCheckpoint;
-import io.weir.runtime.task.SourceStreamTask;
 import io.weir.runtime.task.TaskState;
 import io.weir.runtime.taskexecutor.ExecutionAttemptId;
 import io.weir.runtime.taskexecutor.RunningAttempt;
 import io.weir.runtime.taskexecutor.TaskDeploymentDescriptor;
 import io.weir.runtime.taskexecutor.TaskExecutorGateway;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -44,10 +25,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Runs the attempts of one job: deploys every subtask on the task executor with its share of the
- * checkpoint it restores (as handles; each task reads its own state), and after a failure decides
- * whether the job restarts (the failure's classification, then the restart strategy) and from which
- * checkpoint: the newest that verifies. A checkpoint that cannot be restored is marked so and
- * skipped without spending a restart attempt.
+ * checkpoint it restores (as handles, see {@link TaskDeploymentDescriptorFactory}; each task reads
+ * its own state), and after a failure decides whether the job restarts (the failure's
+ * classification, then the restart strategy) and from which checkpoint: the newest that verifies
+ * ({@link RestorableCheckpoints}). A checkpoint that cannot be restored is marked so and skipped
+ * without spending a restart attempt. A job taken over from a lost leader first adopts the subtasks
+ * that leader left running ({@link TaskAdoption}).
  *
  * <p>Guarded by its own lock; tasks report from their threads, restarts run on the job master's
  * timer thread.
@@ -82,15 +65,12 @@ final class Scheduler {
   private final CheckpointStorage storage;
   private final CheckpointCoordinator coordinator;
   private final RestartBackoffStrategy restartStrategy;
-  private final RestoreVerifier verifier;
-  private final RetainedCheckpoint initialRestore;
+  private final RestorableCheckpoints restorable;
   private final TaskExecutorGateway taskExecutor;
   private final ScheduledExecutorService timer;
   private final Host host;
-  private final TaskDeploymentDescriptor.Checkpointing checkpointing;
-
-  /** Checkpoints that cannot be restored; never tried again. */
-  private final Map<Long, String> unrestorable = new HashMap<>();
+  private final TaskDeploymentDescriptorFactory deployments;
+  private final TaskAdoption adoption;
 
   private volatile JobStatus status = JobStatus.CREATED;
 
@@ -147,31 +127,13 @@ final class Scheduler {
     this.storage = storage;
     this.coordinator = coordinator;
     this.restartStrategy = restartStrategy;
-    this.verifier = verifier;
-    this.initialRestore = initialRestore;
+    this.restorable =
+        new RestorableCheckpoints(graph.jobName(), coordinator, storage, verifier, initialRestore);
     this.taskExecutor = taskExecutor;
     this.timer = timer;
     this.host = host;
-    this.checkpointing =
-        checkpointingSettings(
-            graph, CheckpointConfig.isCheckpointingEnabled(graph.configuration()));
-  }
-
-  static TaskDeploymentDescriptor.Checkpointing checkpointingSettings(
-      JobGraph graph, boolean enabled) {
-    CheckpointConfig cc = new CheckpointConfig(graph.configuration());
-    long alignedTimeout = cc.getAlignedCheckpointTimeout().toMillis();
-    BarrierHandler.Alignment alignment =
-        !cc.isUnalignedCheckpointsEnabled()
-            ? BarrierHandler.Alignment.ALIGNED
-            : alignedTimeout > 0
-                ? BarrierHandler.Alignment.ALIGNED_THEN_UNALIGNED
-                : BarrierHandler.Alignment.UNALIGNED;
-    boolean exactlyOnce =
-        graph.configuration().get(CheckpointingOptions.CHECKPOINTING_CONSISTENCY_MODE)
-            == CheckpointingMode.EXACTLY_ONCE;
-    return new TaskDeploymentDescriptor.Checkpointing(
-        enabled, exactlyOnce, alignment, alignedTimeout);
+    this.deployments = new TaskDeploymentDescriptorFactory(jobId, graph, storage);
+    this.adoption = new TaskAdoption(jobId, graph, coordinator, taskExecutor, timer);
   }
 
   JobStatus status() {
@@ -230,54 +192,36 @@ final class Scheduler {
 
   /**
    * Starts the job. One taken over from a lost leader that may have left its subtasks running first
-   * asks the task executors for them and adopts them (see {@link #onOffer}); otherwise, or when
+   * asks the task executors for them and adopts them (see {@link TaskAdoption}); otherwise, or when
    * none runs, the first attempt is deployed from the checkpoints (see {@link
-   * #deployFromCheckpoints}).
+   * RestorableCheckpoints#forFirstAttempt}).
    */
   synchronized void start() {
     if (!adoptRunning) {
-      deployFromCheckpoints();
+      deploy(restorable.forFirstAttempt());
       return;
     }
     status = JobStatus.RECONCILING;
-    LOG.info(
-        "Job '{}' ({}) waits for the subtasks its previous leader left running",
-        graph.jobName(),
-        jobId);
-    var unused =
-        taskExecutor
-            .runningAttempt(graph, jobId)
-            .whenCompleteAsync(this::onOffer, timer)
-            .exceptionally(
-                e -> {
-                  LOG.error("Job '{}' could not be taken over", graph.jobName(), e);
-                  return null;
-                });
+    adoption.askForRunning(this::offered);
   }
 
   /**
    * The subtasks a lost leader left running are known: they are adopted as the current attempt,
    * nothing restarts, and the coordinator takes over once every task executor confirmed (see {@link
-   * #adopted}). With none running, the first attempt is deployed from the checkpoints.
+   * #adoptionAnswered}). With none running, the first attempt is deployed from the checkpoints.
    */
-  private synchronized void onOffer(RunningAttempt offer, Throwable error) {
+  private synchronized void offered(RunningAttempt offer, Throwable error) {
     if (ended) {
       return; // suspended meanwhile: the tasks are left to the next leader
     }
-    if (error != null) {
-      LOG.warn(
-          "Job '{}': the subtasks left running cannot be found ({}); it recovers from its"
-              + " checkpoints",
-          graph.jobName(),
-          error.toString());
-    }
-    if (error != null || offer.isEmpty()) {
+    List<ExecutionAttemptId> subtasks = adoption.subtasksToAdopt(offer, error);
+    if (subtasks.isEmpty()) {
       if (cancelRequested) {
         end(Outcome.CANCELED, null, null);
         return;
       }
       try {
-        deployFromCheckpoints();
+        deploy(restorable.forFirstAttempt());
       } catch (RuntimeException e) {
         failure = e;
         end(Outcome.FAILED, "Job '" + graph.jobName() + "' could not start: " + e.getMessage(), e);
@@ -285,43 +229,18 @@ final class Scheduler {
       return;
     }
     attempt = offer.attempt();
-    List<ExecutionAttemptId> all = new ArrayList<>();
-    Set<CheckpointCoordinator.TaskKey> keys = new HashSet<>();
-    for (JobVertex vertex : graph.vertices()) {
-      for (int i = 0; i < vertex.getParallelism(); i++) {
-        all.add(new ExecutionAttemptId(jobId, vertex.getIndex(), i, attempt));
-        keys.add(new CheckpointCoordinator.TaskKey(vertex.getIndex(), i));
-      }
-    }
-    List<ExecutionAttemptId> missing =
-        all.stream().filter(t -> !offer.running().contains(t)).toList();
-    terminatedTasks = 0;
-    metrics.clear();
-    deployed = List.copyOf(all);
-    coordinator.setTasks(keys);
-    running();
-    LOG.info(
-        "Job '{}' ({}) adopts attempt {}: {} of its {} subtasks run",
-        graph.jobName(),
-        jobId,
-        attempt,
-        all.size() - missing.size(),
-        all.size());
-    int adopting = attempt;
-    var unused =
-        taskExecutor
-            .adopt(offer, all)
-            .whenCompleteAsync((v, e) -> adopted(adopting, missing, e), timer);
+    begin(subtasks);
+    adoption.adopt(offer, subtasks, this::adoptionAnswered);
   }
 
   /**
    * The task executors answered the adoption of attempt {@code adopting}: with every subtask there
    * and confirmed, the coordinator takes over and the job goes on without a restart; otherwise the
-   * attempt is cancelled and the job recovers from its newest checkpoint, which costs no restart of
-   * the restart strategy.
+   * attempt fails and the job recovers from its newest checkpoint, which costs no restart of the
+   * restart strategy (see {@link #onAttemptEnded}).
    */
-  private synchronized void adopted(
-      int adopting, List<ExecutionAttemptId> missing, Throwable error) {
+  private synchronized void adoptionAnswered(
+      int adopting, TaskAdoption.AdoptionFailedException refused) {
     if (ended || adopting != attempt || failure != null) {
       return;
     }
@@ -329,67 +248,11 @@ final class Scheduler {
       deployed.forEach(taskExecutor::cancelTask); // cancel() came while the adoption was under way
       return;
     }
-    if (error != null || !missing.isEmpty()) {
-      String why =
-          error != null
-              ? String.valueOf(error.getMessage())
-              : "subtasks " + missing + " no longer run";
-      failAttempt(attempt, new AdoptionFailedException(graph.jobName(), attempt, why));
+    if (refused != null) {
+      failAttempt(attempt, refused);
       return;
     }
-    CompletedCheckpoint newest = coordinator.latestCompleted();
-    LOG.info(
-        "Job '{}' ({}) adopted the {} running subtasks of attempt {}: nothing restarted; the"
-            + " newest recorded checkpoint is {}",
-        graph.jobName(),
-        jobId,
-        deployed.size(),
-        attempt,
-        newest == null ? "none" : newest.checkpointId());
-    coordinator.takeOver();
-  }
-
-  /**
-   * The subtasks a lost leader left running cannot all be adopted: the job recovers from its newest
-   * checkpoint instead, as without adoption.
-   */
-  static final class AdoptionFailedException extends IllegalStateException {
-    private static final long serialVersionUID = 1L;
-
-    AdoptionFailedException(String jobName, int attempt, String why) {
-      super(
-          "Job '"
-              + jobName
-              + "' cannot adopt the running subtasks of attempt "
-              + attempt
-              + " ("
-              + why
-              + "): it recovers from its newest checkpoint");
-    }
-  }
-
-  /**
-   * Deploys the first attempt: from the newest restorable checkpoint the completed-checkpoint store
-   * recovered (a job a new leader took over), else from the checkpoint given at submission if any.
-   */
-  private void deployFromCheckpoints() {
-    if (!coordinator.retained().isEmpty()) {
-      RetainedCheckpoint recovered = newestRestorable();
-      LOG.info(
-          "Job '{}' recovers from its checkpoint {}, the newest restorable one of those recorded",
-          graph.jobName(),
-          recovered.checkpoint().checkpointId());
-      deploy(recovered);
-      return;
-    }
-    if (initialRestore != null) {
-      LOG.info(
-          "Job '{}' resumes from checkpoint {} at {}",
-          graph.jobName(),
-          initialRestore.checkpoint().checkpointId(),
-          initialRestore.externalPointer());
-    }
-    deploy(initialRestore);
+    adoption.adopted(attempt, deployed.size());
   }
 
   /** Deploys every subtask, restoring {@code restoreFrom} (verified), or fresh when null. */
@@ -404,27 +267,10 @@ final class Scheduler {
               restoreFrom.externalPointer(),
               restoreFrom.checkpoint().savepoint());
     }
-    terminatedTasks = 0;
-    metrics.clear();
-    List<TaskDeploymentDescriptor> descriptors = new ArrayList<>();
-    Set<CheckpointCoordinator.TaskKey> keys = new HashSet<>();
-    for (JobVertex vertex : graph.vertices()) {
-      List<TaskRestore> restores = assignState(vertex, restoreFrom);
-      for (int i = 0; i < vertex.getParallelism(); i++) {
-        descriptors.add(
-            new TaskDeploymentDescriptor(
-                new ExecutionAttemptId(jobId, vertex.getIndex(), i, attempt),
-                graph,
-                checkpointing,
-                restores.get(i)));
-        keys.add(new CheckpointCoordinator.TaskKey(vertex.getIndex(), i));
-      }
-    }
-    deployed = descriptors.stream().map(TaskDeploymentDescriptor::id).toList();
+    List<TaskDeploymentDescriptor> descriptors = deployments.create(attempt, restoreFrom);
     // Before any task runs: a task may finish, or a fast bounded source ask for its final
     // checkpoint (remembered until the coordinator starts), at once.
-    coordinator.setTasks(keys);
-    running();
+    begin(descriptors.stream().map(TaskDeploymentDescriptor::id).toList());
     LOG.info(
         "Job '{}' ({}) attempt {} starts {} tasks{}",
         graph.jobName(),
@@ -438,133 +284,19 @@ final class Scheduler {
   }
 
   /**
-   * Every subtask's share of {@code restoreFrom} for {@code vertex}, or a fresh start; a source
-   * without state of its own in the checkpoint creates its splits.
+   * {@code subtasks}, every subtask of the attempt {@link #attempt}, are the current attempt, and
+   * the job runs: the coordinator waits for them from now on.
    */
-  private List<TaskRestore> assignState(JobVertex vertex, RetainedCheckpoint restoreFrom) {
-    int parallelism = vertex.getParallelism();
-    boolean needsSplits =
-        vertex.isSource()
-            && (restoreFrom == null
-                || restoreFrom.checkpoint().operator(vertex.getHead().getOperatorId()) == null);
-    List<AssignedSplits> fresh = new ArrayList<>();
-    for (int i = 0; i < parallelism; i++) {
-      fresh.add(AssignedSplits.NONE);
+  private void begin(List<ExecutionAttemptId> subtasks) {
+    terminatedTasks = 0;
+    metrics.clear();
+    deployed = List.copyOf(subtasks);
+    Set<CheckpointCoordinator.TaskKey> keys = new HashSet<>();
+    for (ExecutionAttemptId task : subtasks) {
+      keys.add(new CheckpointCoordinator.TaskKey(task.vertex(), task.subtask()));
     }
-    if (needsSplits) {
-      fresh = freshSplits(vertex);
-    }
-    List<TaskRestore> restores;
-    if (restoreFrom == null) {
-      restores = new ArrayList<>();
-      for (int i = 0; i < parallelism; i++) {
-        restores.add(TaskRestore.fresh(fresh.get(i)));
-      }
-    } else {
-      restores =
-          StateAssignment.assign(
-              vertex,
-              graph.maxParallelism(),
-              restoreFrom.checkpoint(),
-              restoreFrom.storage(),
-              restoreFrom.storage() == storage,
-              fresh);
-    }
-    return vertex.isSource() ? dealToOwners(vertex, restores) : restores;
-  }
-
-  /**
-   * Moves every split whose source names an owner ({@link Source#ownerOf}) to that subtask, fresh
-   * and restored splits alike. Sources without owners keep the round-robin assignment; only split
-   * metadata is read for this, never keyed or operator state.
-   */
-  @SuppressWarnings({"unchecked", "rawtypes"})
-  private List<TaskRestore> dealToOwners(JobVertex vertex, List<TaskRestore> restores) {
-    StreamNode head = vertex.getHead();
-    Source source = ((SourceTransformation<?>) head.getTransformation()).getSource();
-    int parallelism = vertex.getParallelism();
-    List<List<StateElement>> dealt = new ArrayList<>();
-    for (int i = 0; i < parallelism; i++) {
-      dealt.add(new ArrayList<>());
-    }
-    List<StateElement> watermarks = new ArrayList<>();
-    boolean moved = false;
-    try {
-      for (int i = 0; i < restores.size(); i++) {
-        TaskRestore restore = restores.get(i);
-        SerializedSplits read = restore.readSplits();
-        for (byte[] element : read.watermarks()) {
-          watermarks.add(new StateElement.Inline(element)); // goes wherever its split goes
-        }
-        for (byte[] element : read.splits()) {
-          Object split = SourceStreamTask.deserializeSplit(element, source.getSplitSerializer());
-          int owner = source.ownerOf(split, parallelism).orElse(i);
-          if (owner < 0 || owner >= parallelism) {
-            throw new IllegalStateException(
-                "Source '"
-                    + head.getName()
-                    + "' names subtask "
-                    + owner
-                    + " as the owner of split "
-                    + split
-                    + ", but it runs with parallelism "
-                    + parallelism);
-          }
-          moved |= owner != i;
-          dealt.get(owner).add(new StateElement.Inline(element));
-        }
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException(
-          "Cannot read the splits of source '" + head.getName() + "': " + e.getMessage(), e);
-    }
-    if (!moved) {
-      return restores;
-    }
-    List<TaskRestore> result = new ArrayList<>();
-    for (int i = 0; i < parallelism; i++) {
-      // Every subtask gets every split watermark and keeps those of the splits it reads.
-      result.add(restores.get(i).withSplits(new AssignedSplits(dealt.get(i), watermarks)));
-    }
-    return result;
-  }
-
-  /**
-   * A source's splits for a fresh start, dealt round robin, serialized as a checkpoint has them.
-   */
-  @SuppressWarnings({"unchecked", "rawtypes"})
-  private List<AssignedSplits> freshSplits(JobVertex vertex) {
-    StreamNode head = vertex.getHead();
-    Source source = ((SourceTransformation<?>) head.getTransformation()).getSource();
-    int parallelism = vertex.getParallelism();
-    List<Object> all;
-    try {
-      all = (List<Object>) source.createSplits(parallelism);
-    } catch (Exception e) {
-      throw new IllegalStateException(
-          "Source '" + head.getName() + "' could not create its splits: " + e, e);
-    }
-    List<List<StateElement>> perSubtask = new ArrayList<>();
-    for (int i = 0; i < parallelism; i++) {
-      perSubtask.add(new ArrayList<>());
-    }
-    for (int i = 0; i < all.size(); i++) {
-      try {
-        perSubtask
-            .get(i % parallelism)
-            .add(
-                new StateElement.Inline(
-                    SourceStreamTask.serializeSplit(all.get(i), source.getSplitSerializer())));
-      } catch (IOException e) {
-        throw new UncheckedIOException(
-            "Source '" + head.getName() + "' could not serialize its split " + all.get(i), e);
-      }
-    }
-    List<AssignedSplits> result = new ArrayList<>();
-    for (List<StateElement> splits : perSubtask) {
-      result.add(new AssignedSplits(splits, List.of()));
-    }
-    return result;
+    coordinator.setTasks(keys);
+    running();
   }
 
   /** A subtask reached a terminal state. */
@@ -603,7 +335,7 @@ final class Scheduler {
     status = JobStatus.FAILING;
     long corrupt = CorruptCheckpointException.findIn(cause);
     if (corrupt >= 0) {
-      markUnrestorable(corrupt, cause.getMessage());
+      restorable.markUnrestorable(corrupt, cause.getMessage());
     }
     LOG.warn("Job '{}' attempt {} fails: {}", graph.jobName(), attempt, cause.getMessage());
     coordinator.stop();
@@ -639,7 +371,7 @@ final class Scheduler {
             failure);
         return;
       }
-      if (failure instanceof AdoptionFailedException) {
+      if (failure instanceof TaskAdoption.AdoptionFailedException) {
         // Not a failure of the job: the running subtasks could not be kept, so it restores.
         status = JobStatus.RESTARTING;
         timer.execute(this::restart);
@@ -673,7 +405,7 @@ final class Scheduler {
               + "' ("
               + jobId
               + ") failed"
-              + (restarts > 0 || checkpointing.enabled()
+              + (restarts > 0 || deployments.checkpointingEnabled()
                   ? " and will not restart (" + restartStrategy.describe() + ")"
                   : "")
               + ": "
@@ -686,18 +418,6 @@ final class Scheduler {
       return;
     }
     end(Outcome.FINISHED, null, null);
-  }
-
-  /** Checkpoint {@code id} cannot be restored: no attempt tries it again. */
-  private void markUnrestorable(long id, String why) {
-    if (unrestorable.putIfAbsent(id, why) == null) {
-      LOG.warn(
-          "Checkpoint {} of job '{}' cannot be restored ({}); falling back to the previous"
-              + " retained checkpoint",
-          id,
-          graph.jobName(),
-          why);
-    }
   }
 
   /**
@@ -721,7 +441,7 @@ final class Scheduler {
     Throwable previousFailure = failure;
     failure = null;
     try {
-      RetainedCheckpoint restoreFrom = newestRestorable();
+      RetainedCheckpoint restoreFrom = restorable.newest();
       deploy(restoreFrom);
       if (restoreFrom != null && restoreFrom.storage() == storage) {
         // Restored from the job's own storage: what the failed attempts left behind can go.
@@ -734,45 +454,6 @@ final class Scheduler {
       }
       end(Outcome.FAILED, "Job '" + graph.jobName() + "' could not restart: " + e.getMessage(), e);
     }
-  }
-
-  /**
-   * The newest checkpoint that verifies intact: the job's retained checkpoints newest first, then
-   * the one it was started from; null when there is none at all.
-   *
-   * @throws IllegalStateException when checkpoints exist but none can be restored
-   */
-  private RetainedCheckpoint newestRestorable() {
-    List<RetainedCheckpoint> candidates = new ArrayList<>();
-    for (CompletedCheckpoint c : coordinator.retained()) {
-      candidates.add(new RetainedCheckpoint(c, "chk-" + c.checkpointId(), storage));
-    }
-    if (initialRestore != null) {
-      candidates.add(initialRestore);
-    }
-    List<String> problems = new ArrayList<>();
-    for (RetainedCheckpoint candidate : candidates) {
-      long id = candidate.checkpoint().checkpointId();
-      String unreadable = unrestorable.get(id);
-      if (unreadable == null) {
-        try {
-          verifier.verify(candidate.checkpoint(), candidate.storage());
-          return candidate;
-        } catch (CorruptCheckpointException e) {
-          markUnrestorable(id, e.getMessage());
-          unreadable = e.getMessage();
-        }
-      }
-      problems.add("checkpoint " + id + ": " + unreadable);
-    }
-    if (!candidates.isEmpty()) {
-      throw new IllegalStateException(
-          "None of the retained checkpoints can be restored, and starting from empty state"
-              + " would lose exactly-once: "
-              + String.join("; ", problems)
-              + ". Raise execution.checkpointing.num-retained to keep more fallbacks.");
-    }
-    return null;
   }
 
   /**

@@ -1,0 +1,132 @@
+package io.weir.runtime.jobmaster;
+
+import io.weir.runtime.checkpoint.CheckpointCoordinator;
+import io.weir.runtime.checkpoint.CompletedCheckpoint;
+import io.weir.runtime.checkpoint.CorruptCheckpointException;
+import io.weir.runtime.recovery.RestoreVerifier;
+import io.weir.runtime.storage.CheckpointStorage;
+import io.weir.runtime.storage.RetainedCheckpoint;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Which checkpoint an attempt of a job restores: the newest that verifies intact (see {@link
+ * RestoreVerifier}) of the job's retained checkpoints, newest first, then the one it was started
+ * from. A checkpoint that cannot be restored is remembered and never tried again.
+ *
+ * <p>Not thread-safe: its {@link Scheduler} calls it under the scheduler's lock.
+ */
+final class RestorableCheckpoints {
+
+  private static final Logger LOG = LoggerFactory.getLogger(RestorableCheckpoints.class);
+
+  private final String jobName;
+  private final CheckpointCoordinator coordinator;
+  private final CheckpointStorage storage;
+  private final RestoreVerifier verifier;
+  private final RetainedCheckpoint initialRestore;
+
+  /** Checkpoints that cannot be restored, with why; never tried again. */
+  private final Map<Long, String> unrestorable = new HashMap<>();
+
+  /**
+   * @param coordinator whose retained checkpoints are the candidates
+   * @param storage the job's own checkpoint storage, where those are
+   * @param initialRestore the checkpoint the job was started from, or null
+   */
+  RestorableCheckpoints(
+      String jobName,
+      CheckpointCoordinator coordinator,
+      CheckpointStorage storage,
+      RestoreVerifier verifier,
+      RetainedCheckpoint initialRestore) {
+    this.jobName = jobName;
+    this.coordinator = coordinator;
+    this.storage = storage;
+    this.verifier = verifier;
+    this.initialRestore = initialRestore;
+  }
+
+  /**
+   * What the first attempt restores: the newest restorable checkpoint the completed-checkpoint
+   * store recovered (a job a new leader took over), else the checkpoint given at submission, which
+   * was verified then; null for a fresh start.
+   *
+   * @throws IllegalStateException when checkpoints were recovered but none can be restored
+   */
+  RetainedCheckpoint forFirstAttempt() {
+    if (!coordinator.retained().isEmpty()) {
+      RetainedCheckpoint recovered = newest();
+      LOG.info(
+          "Job '{}' recovers from its checkpoint {}, the newest restorable one of those recorded",
+          jobName,
+          recovered.checkpoint().checkpointId());
+      return recovered;
+    }
+    if (initialRestore != null) {
+      LOG.info(
+          "Job '{}' resumes from checkpoint {} at {}",
+          jobName,
+          initialRestore.checkpoint().checkpointId(),
+          initialRestore.externalPointer());
+    }
+    return initialRestore;
+  }
+
+  /**
+   * The newest checkpoint that verifies intact: the job's retained checkpoints newest first, then
+   * the one it was started from; null when there is none at all. One that does not verify is marked
+   * unrestorable.
+   *
+   * @throws IllegalStateException when checkpoints exist but none can be restored: starting from
+   *     empty state would break exactly-once silently
+   */
+  RetainedCheckpoint newest() {
+    List<RetainedCheckpoint> candidates = new ArrayList<>();
+    for (CompletedCheckpoint c : coordinator.retained()) {
+      candidates.add(new RetainedCheckpoint(c, "chk-" + c.checkpointId(), storage));
+    }
+    if (initialRestore != null) {
+      candidates.add(initialRestore);
+    }
+    List<String> problems = new ArrayList<>();
+    for (RetainedCheckpoint candidate : candidates) {
+      long id = candidate.checkpoint().checkpointId();
+      String unreadable = unrestorable.get(id);
+      if (unreadable == null) {
+        try {
+          verifier.verify(candidate.checkpoint(), candidate.storage());
+          return candidate;
+        } catch (CorruptCheckpointException e) {
+          markUnrestorable(id, e.getMessage());
+          unreadable = e.getMessage();
+        }
+      }
+      problems.add("checkpoint " + id + ": " + unreadable);
+    }
+    if (!candidates.isEmpty()) {
+      throw new IllegalStateException(
+          "None of the retained checkpoints can be restored, and starting from empty state"
+              + " would lose exactly-once: "
+              + String.join("; ", problems)
+              + ". Raise execution.checkpointing.num-retained to keep more fallbacks.");
+    }
+    return null;
+  }
+
+  /** Checkpoint {@code id} cannot be restored: no attempt tries it again. */
+  void markUnrestorable(long id, String why) {
+    if (unrestorable.putIfAbsent(id, why) == null) {
+      LOG.warn(
+          "Checkpoint {} of job '{}' cannot be restored ({}); falling back to the previous"
+              + " retained checkpoint",
+          id,
+          jobName,
+          why);
+    }
+  }
+}
