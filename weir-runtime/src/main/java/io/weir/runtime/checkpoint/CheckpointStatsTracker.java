@@ -86,7 +86,16 @@ final class CheckpointStatsTracker {
       boolean savepoint,
       long triggerTimestamp,
       List<SubtaskCheckpointStatistics> subtasks) {
-    record(checkpointId, savepoint, Status.IN_PROGRESS, triggerTimestamp, -1, subtasks, null, null);
+    record(
+        build(
+            checkpointId,
+            savepoint,
+            Status.IN_PROGRESS,
+            triggerTimestamp,
+            -1,
+            subtasks,
+            null,
+            null));
   }
 
   /**
@@ -101,14 +110,15 @@ final class CheckpointStatsTracker {
       List<SubtaskCheckpointStatistics> subtasks,
       String externalPath) {
     record(
-        checkpointId,
-        savepoint,
-        Status.COMPLETED,
-        triggerTimestamp,
-        endTime - triggerTimestamp,
-        subtasks,
-        externalPath,
-        null);
+        build(
+            checkpointId,
+            savepoint,
+            Status.COMPLETED,
+            triggerTimestamp,
+            endTime - triggerTimestamp,
+            subtasks,
+            externalPath,
+            null));
   }
 
   /** Records checkpoint {@code checkpointId} as aborted at {@code endTime}, and why. */
@@ -120,37 +130,20 @@ final class CheckpointStatsTracker {
       List<SubtaskCheckpointStatistics> subtasks,
       String why) {
     record(
-        checkpointId,
-        savepoint,
-        Status.FAILED,
-        triggerTimestamp,
-        endTime - triggerTimestamp,
-        subtasks,
-        null,
-        why);
-  }
-
-  private void record(
-      long checkpointId,
-      boolean savepoint,
-      Status status,
-      long triggerTimestamp,
-      long durationMillis,
-      List<SubtaskCheckpointStatistics> subtasks,
-      String externalPath,
-      String failureMessage) {
-    CheckpointStatistics recorded =
         build(
             checkpointId,
             savepoint,
-            status,
+            Status.FAILED,
             triggerTimestamp,
-            durationMillis,
+            endTime - triggerTimestamp,
             subtasks,
-            externalPath,
-            failureMessage);
+            null,
+            why));
+  }
+
+  private void record(CheckpointStatistics recorded) {
     count(recorded);
-    history.put(checkpointId, recorded);
+    history.put(recorded.checkpointId(), recorded);
     trim();
   }
 
