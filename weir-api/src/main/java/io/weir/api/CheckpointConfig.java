@@ -133,6 +133,11 @@ public final class CheckpointConfig {
     return this;
   }
 
+  /** As {@link #setCheckpointInterval(Duration)}, in milliseconds (Flink's setter). */
+  public CheckpointConfig setCheckpointInterval(long intervalMillis) {
+    return setCheckpointInterval(Duration.ofMillis(intervalMillis));
+  }
+
   /** Whether checkpoints are taken: the interval is set and positive. */
   public boolean isCheckpointingEnabled() {
     return isCheckpointingEnabled(configuration);
@@ -181,6 +186,11 @@ public final class CheckpointConfig {
     return this;
   }
 
+  /** As {@link #setCheckpointTimeout(Duration)}, in milliseconds (Flink's setter). */
+  public CheckpointConfig setCheckpointTimeout(long timeoutMillis) {
+    return setCheckpointTimeout(Duration.ofMillis(timeoutMillis));
+  }
+
   public Duration getCheckpointTimeout() {
     return configuration.get(CHECKPOINTING_TIMEOUT);
   }
@@ -194,6 +204,11 @@ public final class CheckpointConfig {
     checkMinPauseConflict(minPause, getMaxConcurrentCheckpoints());
     configuration.set(MIN_PAUSE_BETWEEN_CHECKPOINTS, minPause);
     return this;
+  }
+
+  /** As {@link #setMinPauseBetweenCheckpoints(Duration)}, in milliseconds (Flink's setter). */
+  public CheckpointConfig setMinPauseBetweenCheckpoints(long minPauseMillis) {
+    return setMinPauseBetweenCheckpoints(Duration.ofMillis(minPauseMillis));
   }
 
   public Duration getMinPauseBetweenCheckpoints() {

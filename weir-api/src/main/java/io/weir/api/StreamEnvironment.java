@@ -144,6 +144,25 @@ public class StreamEnvironment {
     return fromCollection(List.of(elements));
   }
 
+  /** The given elements, in order, from one subtask (Flink's name since 1.19). */
+  @SafeVarargs
+  public final <T> DataStreamSource<T> fromData(T... data) {
+    if (data.length == 0) {
+      throw new IllegalArgumentException("fromData needs at least one element");
+    }
+    return fromCollection(List.of(data));
+  }
+
+  /** The elements of a collection, in its iteration order, from one subtask (Flink's name). */
+  public <T> DataStreamSource<T> fromData(Collection<T> data) {
+    return fromCollection(data);
+  }
+
+  /** As {@link #fromData(Collection)}, of the type given: also for an empty collection. */
+  public <T> DataStreamSource<T> fromData(Collection<T> data, TypeInformation<T> typeInfo) {
+    return fromCollection(data, typeInfo);
+  }
+
   /** The elements of a collection, in its iteration order, from one subtask. */
   public <T> DataStreamSource<T> fromCollection(Collection<T> elements) {
     if (elements.isEmpty()) {
@@ -235,6 +254,26 @@ public class StreamEnvironment {
 
   void addSink(Transformation<?> sink) {
     sinks.add(sink);
+  }
+
+  /** The name of a job executed without one and without {@code pipeline.name}, as Flink's. */
+  public static final String DEFAULT_JOB_NAME = "Weir Streaming Job";
+
+  /**
+   * Runs the job, named by {@code pipeline.name} or {@value #DEFAULT_JOB_NAME}, and waits until it
+   * ends.
+   */
+  public JobExecutionResult execute() throws Exception {
+    return execute(defaultJobName());
+  }
+
+  /** Starts the job, named as {@link #execute()} names it, and returns at once. */
+  public JobClient executeAsync() throws Exception {
+    return executeAsync(defaultJobName());
+  }
+
+  private String defaultJobName() {
+    return configuration.getOptional(CoreOptions.PIPELINE_NAME).orElse(DEFAULT_JOB_NAME);
   }
 
   /** Runs the job and waits until it ends. The plan is cleared, as in Flink. */

@@ -7,6 +7,15 @@ public final class CoreOptions {
 
   private CoreOptions() {}
 
+  /** The job's name when {@code execute()} is given none (Flink's key). */
+  public static final ConfigOption<String> PIPELINE_NAME =
+      ConfigOptions.key("pipeline.name")
+          .stringType()
+          .noDefaultValue()
+          .withDescription(
+              "The job's name when execute() or executeAsync() is called without one; unset:"
+                  + " 'Weir Streaming Job'.");
+
   public static final ConfigOption<Integer> DEFAULT_PARALLELISM =
       ConfigOptions.key("parallelism.default")
           .intType()
