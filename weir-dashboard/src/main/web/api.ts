@@ -66,7 +66,8 @@ export interface JobExceptions {
   exceptionHistory: { entries: ExceptionEntry[]; truncated: boolean };
 }
 
-export type Phase = "start_delay" | "alignment" | "sync" | "async" | "acknowledgement";
+/** A subtask's phases in a checkpoint, and "finalize": the coordinator writing the metadata. */
+export type Phase = "start_delay" | "alignment" | "sync" | "async" | "acknowledgement" | "finalize";
 
 export interface SubtaskCheckpoint {
   task: string;
@@ -84,6 +85,7 @@ export interface SubtaskCheckpoint {
   end_to_end_duration?: number;
 }
 
+/** The subtask acknowledged last and its longest phase; index -1: a vertex's aggregate. */
 export interface CriticalPath {
   vertex_id: string;
   task: string;

@@ -4,7 +4,7 @@
 import type { JobVertex, PlanNode } from "./api";
 import { h, s } from "./dom";
 
-const BOX_W = 220;
+const MAX_NAME_CHARS = 44;
 const BOX_H = 64;
 const GAP_X = 90;
 const GAP_Y = 28;
@@ -35,6 +35,9 @@ function colour(busy?: number, backPressured?: number): string | undefined {
 }
 
 export function jobGraph(nodes: PlanNode[], vertices?: JobVertex[]): HTMLElement {
+  // Room for the longest name (bold 13px text is about 7.6px a character), cut beyond that.
+  const longest = Math.max(16, ...nodes.map((n) => Math.min(n.operator.length, MAX_NAME_CHARS)));
+  const boxWidth = Math.round(longest * 7.6 + 24);
   const depth = new Map<string, number>();
   const byId = new Map(nodes.map((n) => [n.id, n]));
   const depthOf = (n: PlanNode, seen: Set<string> = new Set()): number => {
@@ -52,9 +55,9 @@ export function jobGraph(nodes: PlanNode[], vertices?: JobVertex[]): HTMLElement
   for (const n of nodes) (columns[depth.get(n.id)!] ??= []).push(n);
   const position = new Map<string, { x: number; y: number }>();
   columns.forEach((column, c) =>
-    column.forEach((n, r) => position.set(n.id, { x: 10 + c * (BOX_W + GAP_X), y: 10 + r * (BOX_H + GAP_Y) })),
+    column.forEach((n, r) => position.set(n.id, { x: 10 + c * (boxWidth + GAP_X), y: 10 + r * (BOX_H + GAP_Y) })),
   );
-  const width = 20 + columns.length * BOX_W + Math.max(0, columns.length - 1) * GAP_X;
+  const width = 20 + columns.length * boxWidth + Math.max(0, columns.length - 1) * GAP_X;
   const height = 20 + Math.max(1, ...columns.map((c) => c.length)) * (BOX_H + GAP_Y) - GAP_Y;
   const vertexById = new Map((vertices ?? []).map((v) => [v.id, v]));
 
@@ -63,7 +66,7 @@ export function jobGraph(nodes: PlanNode[], vertices?: JobVertex[]): HTMLElement
       const from = position.get(input.id);
       const to = position.get(n.id)!;
       if (!from) return null;
-      const x1 = from.x + BOX_W;
+      const x1 = from.x + boxWidth;
       const y1 = from.y + BOX_H / 2;
       const x2 = to.x;
       const y2 = to.y + BOX_H / 2;
@@ -81,11 +84,12 @@ export function jobGraph(nodes: PlanNode[], vertices?: JobVertex[]): HTMLElement
     const p = position.get(n.id)!;
     const { busy, backPressured } = load(vertexById.get(n.id));
     const fill = colour(busy, backPressured);
-    const name = n.operator.length > 34 ? n.operator.slice(0, 33) + "…" : n.operator;
+    const name =
+      n.operator.length > MAX_NAME_CHARS ? n.operator.slice(0, MAX_NAME_CHARS - 1) + "…" : n.operator;
     return s(
       "g",
       { class: "vertex", "data-vertex-id": n.id, "data-parallelism": n.parallelism, transform: `translate(${p.x},${p.y})` },
-      s("rect", { width: BOX_W, height: BOX_H, rx: 6, style: fill ? `fill:${fill}` : undefined }),
+      s("rect", { width: boxWidth, height: BOX_H, rx: 6, style: fill ? `fill:${fill}` : undefined }),
       s("text", { x: 10, y: 22, class: "vertex-name" }, name),
       s("text", { x: 10, y: 42, class: "vertex-detail" }, `parallelism ${n.parallelism}`),
       busy !== undefined || backPressured !== undefined

@@ -1,7 +1,8 @@
 // A checkpoint's timeline: one lane per subtask from the trigger (time 0) to the coordinator's
 // receipt of its acknowledgement, in phases start delay -> alignment -> sync -> async ->
-// acknowledgement. The checkpoint's critical path (the subtask acknowledged last, and its
-// longest phase) is highlighted and explained.
+// acknowledgement, and a lane for the coordinator's finalize (writing the metadata after the last
+// acknowledgement). The checkpoint's critical path (the subtask acknowledged last, and its longest
+// phase) is highlighted and explained.
 import type { Checkpoint, CriticalPath, Phase, PlanNode, SubtaskCheckpoint } from "./api";
 import { badge, bytes, duration, h, s, table, time } from "./dom";
 
@@ -11,9 +12,10 @@ export const PHASES: { phase: Phase; label: string }[] = [
   { phase: "sync", label: "sync" },
   { phase: "async", label: "async" },
   { phase: "acknowledgement", label: "acknowledgement" },
+  { phase: "finalize", label: "finalize" },
 ];
 
-const LABEL_W = 190;
+const MAX_LABEL_CHARS = 48;
 const PLOT_W = 700;
 const LANE_H = 18;
 const LANE_GAP = 5;
@@ -82,23 +84,41 @@ function niceStep(max: number): number {
 export function checkpointTimeline(checkpoint: Checkpoint, nodes: PlanNode[]): HTMLElement {
   const subtasks = ordered(checkpoint.subtasks, nodes);
   const critical = checkpoint.critical_path;
-  const parallelism = new Map<string, number>();
+  const parallelismOf = new Map<string, number>();
+  for (const n of nodes) parallelismOf.set(n.id, n.parallelism);
   for (const t of subtasks) {
     const key = t.vertex_id ?? t.task;
-    parallelism.set(key, (parallelism.get(key) ?? 0) + 1);
+    if (!parallelismOf.has(key) || t.vertex_id === undefined) {
+      parallelismOf.set(key, Math.max(parallelismOf.get(key) ?? 0, t.index + 1));
+    }
   }
+  const name = (t: SubtaskCheckpoint) =>
+    t.index < 0
+      ? `${t.task} (all subtasks)`
+      : `${t.task} (${t.index + 1}/${parallelismOf.get(t.vertex_id ?? t.task)})`;
   const ends = subtasks.map((t) => {
     const seg = segments(t);
     const last = seg[seg.length - 1];
     return last ? last.start + last.length : 0;
   });
+  const lastAck = Math.max(0, ...ends);
+  const finalize =
+    checkpoint.status === "COMPLETED" && subtasks.some((t) => (t.end_to_end_duration ?? -1) >= 0)
+      ? Math.max(0, checkpoint.end_to_end_duration - lastAck)
+      : -1;
+  // Room for the longest lane label (bold 12px text is about 7.2px a character), cut beyond that.
+  const longest = Math.max(11, ...subtasks.map((t) => name(t).length));
+  const labelWidth = Math.round(Math.min(longest, MAX_LABEL_CHARS) * 7.2 + 18);
+  const short = (label: string) =>
+    label.length <= MAX_LABEL_CHARS ? label : "…" + label.slice(label.length - MAX_LABEL_CHARS + 1);
   const span = Math.max(1, checkpoint.end_to_end_duration, ...ends);
   const scale = PLOT_W / span;
-  const height = TOP + subtasks.length * (LANE_H + LANE_GAP) + 8;
+  const laneCount = subtasks.length + (finalize >= 0 ? 1 : 0);
+  const height = TOP + laneCount * (LANE_H + LANE_GAP) + 8;
   const step = niceStep(span);
   const ticks: SVGElement[] = [];
   for (let at = 0; at <= span + 0.001; at += step) {
-    const x = LABEL_W + at * scale;
+    const x = labelWidth + at * scale;
     ticks.push(
       s("line", { x1: x, y1: TOP - 6, x2: x, y2: height - 4, class: "grid" }),
       s("text", { x, y: TOP - 10, class: "tick", "text-anchor": "middle" }, duration(at)),
@@ -107,7 +127,7 @@ export function checkpointTimeline(checkpoint: Checkpoint, nodes: PlanNode[]): H
   const lanes = subtasks.map((t, i) => {
     const y = TOP + i * (LANE_H + LANE_GAP);
     const laneCritical = isCritical(t, critical);
-    const label = `${t.task} (${t.index + 1}/${parallelism.get(t.vertex_id ?? t.task)})`;
+    const label = name(t);
     return s(
       "g",
       {
@@ -118,8 +138,8 @@ export function checkpointTimeline(checkpoint: Checkpoint, nodes: PlanNode[]): H
         "data-end-to-end": t.end_to_end_duration,
         "data-critical": laneCritical ? "true" : undefined,
       },
-      s("rect", { class: "lane-bg", x: 0, y: y - 2, width: LABEL_W + PLOT_W + 10, height: LANE_H + 4 }),
-      s("text", { class: "lane-label", x: LABEL_W - 8, y: y + LANE_H - 5, "text-anchor": "end" }, label),
+      s("rect", { class: "lane-bg", x: 0, y: y - 2, width: labelWidth + PLOT_W + 10, height: LANE_H + 4 }),
+      s("text", { class: "lane-label", x: labelWidth - 8, y: y + LANE_H - 5, "text-anchor": "end" }, short(label)),
       ...segments(t).map(({ phase, start, length }) => {
         const segmentCritical = laneCritical && critical!.phase === phase;
         const width = length * scale;
@@ -131,7 +151,7 @@ export function checkpointTimeline(checkpoint: Checkpoint, nodes: PlanNode[]): H
             "data-start": start,
             "data-duration": durationOf(t, phase, start, length),
             "data-critical": segmentCritical ? "true" : undefined,
-            x: LABEL_W + start * scale,
+            x: labelWidth + start * scale,
             y,
             width: segmentCritical ? Math.max(width, 3) : width,
             height: LANE_H,
@@ -142,15 +162,42 @@ export function checkpointTimeline(checkpoint: Checkpoint, nodes: PlanNode[]): H
     );
   });
 
+  if (finalize >= 0) {
+    const y = TOP + subtasks.length * (LANE_H + LANE_GAP);
+    const finalizeCritical = critical?.phase === "finalize";
+    lanes.push(
+      s(
+        "g",
+        { class: finalizeCritical ? "coordinator-lane critical" : "coordinator-lane" },
+        s("text", { class: "lane-label", x: labelWidth - 8, y: y + LANE_H - 5, "text-anchor": "end" }, "Coordinator"),
+        s(
+          "rect",
+          {
+            class: `segment phase-finalize${finalizeCritical ? " critical" : ""}`,
+            "data-phase": "finalize",
+            "data-start": lastAck,
+            "data-duration": finalize,
+            "data-critical": finalizeCritical ? "true" : undefined,
+            x: labelWidth + lastAck * scale,
+            y,
+            width: finalizeCritical ? Math.max(finalize * scale, 3) : finalize * scale,
+            height: LANE_H,
+          },
+          s("title", {}, `writing the metadata after the last acknowledgement: ${duration(finalize)}`),
+        ),
+      ),
+    );
+  }
+
   const svg = s(
     "svg",
     {
       id: "checkpoint-timeline",
       class: "timeline",
       "data-checkpoint-id": checkpoint.id,
-      width: LABEL_W + PLOT_W + 10,
+      width: labelWidth + PLOT_W + 10,
       height,
-      viewBox: `0 0 ${LABEL_W + PLOT_W + 10} ${height}`,
+      viewBox: `0 0 ${labelWidth + PLOT_W + 10} ${height}`,
     },
     ...ticks,
     ...lanes,
@@ -204,7 +251,7 @@ export function checkpointTimeline(checkpoint: Checkpoint, nodes: PlanNode[]): H
       "checkpoint-subtasks",
       ["Subtask", "Start delay", "Alignment", "Sync", "Async", "Acknowledged after", "Written", "In flight", "State"],
       subtasks.map((t) => [
-        `${t.task} (${t.index + 1}/${parallelism.get(t.vertex_id ?? t.task)})`,
+        name(t),
         duration(t.start_delay),
         duration(t.alignment_duration) + (t.unaligned ? " (unaligned)" : ""),
         duration(t.sync_duration),
