@@ -6,9 +6,15 @@ import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, statSync, writeFileSync, mkdirSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 
+const [major, minor] = process.versions.node.split(".").map(Number);
+if (major < 20 || (major === 20 && minor < 19)) {
+  console.error(`[weir-dashboard] Vite needs Node 20.19 or newer; this is ${process.version}: install a newer Node`);
+  process.exit(1);
+}
+
 const out = resolve(process.argv[2] ?? "target/web/io/weir/dashboard/web");
 const stamp = resolve(process.argv[3] ?? "target/dashboard-build-stamp");
-const sources = ["src", "package.json", "package-lock.json", "tsconfig.json", "vite.config.ts"];
+const sources = ["src", "package.json", "package-lock.json", "tsconfig.json", "vite.config.ts", "build.mjs"];
 const npm = process.platform === "win32" ? "npm.cmd" : "npm";
 
 function newest(path) {
