@@ -1,10 +1,17 @@
 package io.weir.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
@@ -24,6 +31,18 @@ class DemoCommandTest {
     String out = captured.toString(StandardCharsets.UTF_8);
     assertThat(exit).as(out).isZero();
     assertThat(out).contains("records     200,000").contains("every final sum is exact");
+    // On the local session cluster, whose REST port serves the dashboard; without a terminal the
+    // demo returned (this test would not end otherwise) and the port is closed.
+    Matcher dashboard = Pattern.compile("dashboard   (http://127\\.0\\.0\\.1:\\d+/)").matcher(out);
+    assertThat(dashboard.find()).as(out).isTrue();
+    assertThat(out).doesNotContain("press Ctrl+C");
+    assertThatThrownBy(
+            () ->
+                HttpClient.newHttpClient()
+                    .send(
+                        HttpRequest.newBuilder(URI.create(dashboard.group(1))).build(),
+                        HttpResponse.BodyHandlers.discarding()))
+        .isInstanceOf(java.net.ConnectException.class);
   }
 
   @Test

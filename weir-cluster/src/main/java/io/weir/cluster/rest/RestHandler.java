@@ -17,7 +17,7 @@ public interface RestHandler {
 
   /**
    * Answers {@code request}: a record of {@code rest.messages}, serialized as JSON with status 200,
-   * or an {@link AnswerThen}.
+   * an {@link AnswerThen}, or a {@link Content} (a file of the dashboard).
    *
    * @throws RestException to answer with its status and message
    * @throws IllegalArgumentException naming the input at fault: 400
@@ -31,4 +31,13 @@ public interface RestHandler {
    * @param written run once the reply is written
    */
   record AnswerThen(Object body, Runnable written) {}
+
+  /**
+   * A reply that is not JSON, sent as it is with status 200.
+   *
+   * @param bytes the body
+   * @param contentType its {@code Content-Type}
+   * @param cacheControl its {@code Cache-Control}
+   */
+  record Content(byte[] bytes, String contentType, String cacheControl) {}
 }

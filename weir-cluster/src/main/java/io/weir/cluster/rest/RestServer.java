@@ -46,7 +46,8 @@ import org.slf4j.LoggerFactory;
  * it in the {@code weir-secret} header; then the {@link Router} picks the {@link RestHandler} of
  * its method and path. Errors answer {@code {"errors": [message]}}: a {@link RestException} with
  * its status, an {@link IllegalArgumentException} with 400, anything else with 500 (and a log
- * line); a call no handler serves with 404.
+ * line); a call no handler serves with 404. A handler may answer a {@link RestHandler.Content}
+ * instead of JSON: the dashboard's files.
  */
 public final class RestServer implements AutoCloseable {
 
@@ -129,7 +130,9 @@ public final class RestServer implements AutoCloseable {
           () -> {
             try {
               Object answer = route(ctx, request);
-              if (answer instanceof RestHandler.AnswerThen then) {
+              if (answer instanceof RestHandler.Content content) {
+                respond(ctx, request, content);
+              } else if (answer instanceof RestHandler.AnswerThen then) {
                 respond(ctx, request, HttpResponseStatus.OK, then.body())
                     .addListener(written -> then.written().run());
               } else {
@@ -178,7 +181,23 @@ public final class RestServer implements AutoCloseable {
     FullHttpResponse response =
         new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, Unpooled.wrappedBuffer(bytes));
     response.headers().set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_JSON);
-    response.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, bytes.length);
+    return send(ctx, request, response, bytes.length);
+  }
+
+  private ChannelFuture respond(
+      ChannelHandlerContext ctx, FullHttpRequest request, RestHandler.Content content) {
+    FullHttpResponse response =
+        new DefaultFullHttpResponse(
+            HttpVersion.HTTP_1_1, HttpResponseStatus.OK, Unpooled.wrappedBuffer(content.bytes()));
+    response.headers().set(HttpHeaderNames.CONTENT_TYPE, content.contentType());
+    response.headers().set(HttpHeaderNames.CACHE_CONTROL, content.cacheControl());
+    response.headers().set("X-Content-Type-Options", "nosniff");
+    return send(ctx, request, response, content.bytes().length);
+  }
+
+  private static ChannelFuture send(
+      ChannelHandlerContext ctx, FullHttpRequest request, FullHttpResponse response, int length) {
+    response.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, length);
     boolean keepAlive = HttpUtil.isKeepAlive(request);
     if (keepAlive) {
       response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);

@@ -16,8 +16,9 @@ import java.util.concurrent.CompletableFuture;
  * POST /jobs/:jobid/savepoints}, {@code POST /jobs/:jobid/stop} and {@code GET
  * /jobs/:jobid/savepoints/:triggerid} (asynchronous, as Flink's: the POST answers a {@code
  * request-id} to poll), {@code GET /taskmanagers}; and the probes {@code GET /health} and {@code
- * GET /health/leader} (see {@link HealthHandlers}). Under high availability a standby answers 503
- * on every path but the probes.
+ * GET /health/leader} (see {@link HealthHandlers}); the web dashboard at {@code GET /} (see {@link
+ * DashboardHandlers}). Under high availability a standby answers 503 on every path but the probes,
+ * the dashboard's files and the OpenAPI description.
  */
 public final class JobManagerEndpoints {
 
@@ -55,6 +56,9 @@ public final class JobManagerEndpoints {
     handlers.add(new HealthHandlers.Alive(dispatcher));
     handlers.add(new HealthHandlers.Leader(dispatcher));
     handlers.add(new OpenApiHandler());
+    // Static files: a standby serves them too (the page then shows the API's 503s).
+    handlers.add(new DashboardHandlers.Index());
+    handlers.add(new DashboardHandlers.Asset());
     leaderOnly.forEach(h -> handlers.add(HealthHandlers.leaderOnly(h, dispatcher)));
     this.router = new Router(handlers);
   }
