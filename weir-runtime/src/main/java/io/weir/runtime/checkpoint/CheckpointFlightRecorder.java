@@ -90,6 +90,10 @@ final class CheckpointFlightRecorder {
   void restore(String pointer) {
     try {
       CheckpointHistory earlier = storage.readHistory(pointer);
+      if (earlier.checkpoints().isEmpty()) {
+        LOG.info("Job {} finds no checkpoint history beside {}", jobId, pointer);
+        return;
+      }
       tracker.restore(earlier);
       LOG.info(
           "Job {} takes up the history of {} checkpoints kept beside {}",
