@@ -50,7 +50,9 @@ public final class JobManagerEndpoints {
             new InfoHandlers.CheckpointSettings(dispatcher),
             new InfoHandlers.CheckpointDetails(dispatcher),
             new InfoHandlers.VertexCheckpointDetails(dispatcher),
-            new InfoHandlers.Metrics(dispatcher));
+            new InfoHandlers.Metrics(dispatcher),
+            new VertexHandlers.Details(dispatcher),
+            new VertexHandlers.BackPressure(dispatcher));
     List<RestHandler> handlers = new ArrayList<>();
     handlers.add(new HealthHandlers.Alive(dispatcher));
     handlers.add(new HealthHandlers.Leader(dispatcher));
