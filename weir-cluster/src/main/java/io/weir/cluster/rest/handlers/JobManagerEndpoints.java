@@ -15,9 +15,10 @@ import java.util.concurrent.CompletableFuture;
  * /jobs/:jobid/checkpoints}, {@code PATCH /jobs/:jobid} or {@code POST /jobs/:jobid/cancel}, {@code
  * POST /jobs/:jobid/savepoints}, {@code POST /jobs/:jobid/stop} and {@code GET
  * /jobs/:jobid/savepoints/:triggerid} (asynchronous, as Flink's: the POST answers a {@code
- * request-id} to poll), {@code GET /taskmanagers}; and the probes {@code GET /health} and {@code
- * GET /health/leader} (see {@link HealthHandlers}). Under high availability a standby answers 503
- * on every path but the probes.
+ * request-id} to poll), {@code GET /taskmanagers}, {@code GET /jobs/:jobid/vertices/:vertexid} and
+ * {@code .../backpressure} (see {@link VertexHandlers}); and the probes {@code GET /health} and
+ * {@code GET /health/leader} (see {@link HealthHandlers}). Under high availability a standby
+ * answers 503 on every path but the probes.
  */
 public final class JobManagerEndpoints {
 
