@@ -13,6 +13,7 @@ import io.weir.runtime.jobmaster.JobMaster;
 import io.weir.runtime.jobmaster.JobMasterGateway;
 import io.weir.runtime.taskexecutor.ExecutionAttemptId;
 import io.weir.runtime.taskexecutor.SubtaskLocations;
+import io.weir.runtime.taskexecutor.SubtaskSample;
 import io.weir.runtime.taskexecutor.TaskDeploymentDescriptor;
 import io.weir.runtime.taskexecutor.TaskExecutor;
 import io.weir.runtime.taskexecutor.TaskExecutorGateway;
@@ -21,6 +22,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -103,6 +105,16 @@ public final class MiniCluster implements AutoCloseable {
       for (NettyDataPlane plane : planes) {
         executors.add(new TaskExecutor(jobMaster, plane));
       }
+    }
+
+    @Override
+    public CompletableFuture<List<SubtaskSample>> sampleSubtasks(String jobId) {
+      List<SubtaskSample> samples = new ArrayList<>();
+      for (int i = 0; i < executors.size(); i++) {
+        String name = "minicluster-" + i;
+        executors.get(i).sampleSubtasks(jobId).join().forEach(s -> samples.add(s.at(name, name)));
+      }
+      return CompletableFuture.completedFuture(samples);
     }
 
     @Override

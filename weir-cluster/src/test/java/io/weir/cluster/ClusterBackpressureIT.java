@@ -81,6 +81,31 @@ class ClusterBackpressureIT {
     JsonNode job = cluster.client.get("/jobs/" + jobId);
     assertThat(job.path("state").asText()).isEqualTo("RUNNING");
     assertThat(job.path("metrics").path("job.restarts").asLong()).isZero();
+    // The TaskManagers report their subtasks' counters to the JobManager's REST API.
+    assertThat(job.path("vertices").size()).as(job.toString()).isEqualTo(2);
+    JsonNode map = cluster.client.get("/jobs/" + jobId + "/vertices/1");
+    assertThat(map.path("subtasks").size()).isEqualTo(2);
+    java.util.Set<String> endpoints = new java.util.HashSet<>();
+    for (JsonNode subtask : map.path("subtasks")) {
+      assertThat(subtask.path("metrics").path("read-records").asLong())
+          .as(subtask.toString())
+          .isPositive();
+      endpoints.add(subtask.path("endpoint").asText());
+    }
+    assertThat(endpoints).as("one subtask on each TaskManager").hasSize(2);
+    // The source waits for the slow map's credits nearly all the time.
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .pollInterval(Duration.ofMillis(500))
+        .untilAsserted(
+            () -> {
+              JsonNode source = cluster.client.get("/jobs/" + jobId + "/vertices/0/backpressure");
+              assertThat(source.path("backpressure-level").asText())
+                  .as(source.toString())
+                  .isEqualTo("high");
+              assertThat(source.path("subtasks").get(0).path("ratio").asDouble())
+                  .isGreaterThan(0.5);
+            });
     cluster.client.cancel(jobId);
     await()
         .atMost(Duration.ofSeconds(60))

@@ -265,6 +265,81 @@ class LocalSessionClusterTest {
   }
 
   @Test
+  void aRunningJobsVerticesServeTheirSubtasksCountersAndBackPressure() throws Exception {
+    try (LocalSessionCluster cluster = new LocalSessionCluster(Map.of())) {
+      ClusterClient client =
+          new ClusterClient(HostPort.parse("127.0.0.1:" + cluster.restPort(), "address"), null);
+      String jobId = runUntilACheckpoint(client, 1_000_000);
+
+      JsonNode job = client.get("/jobs/" + jobId);
+      assertThat(job.path("state").asText()).isEqualTo("RUNNING");
+      JsonNode vertices = job.path("vertices");
+      JsonNode plan = client.get("/jobs/" + jobId + "/plan").path("plan").path("nodes");
+      assertThat(vertices.size()).as(job.toString()).isEqualTo(plan.size());
+      JsonNode last = vertices.get(vertices.size() - 1);
+      assertThat(last.path("id").asText()).isEqualTo(plan.get(plan.size() - 1).path("id").asText());
+      assertThat(last.path("status").asText()).isEqualTo("RUNNING");
+      assertThat(last.path("parallelism").asInt()).isEqualTo(1);
+      assertThat(last.path("start-time").asLong()).isPositive();
+      assertThat(last.path("end-time").asLong()).isEqualTo(-1);
+      assertThat(last.path("tasks").path("RUNNING").asInt()).isEqualTo(1);
+      assertThat(last.path("tasks").has("CANCELING")).isTrue();
+      assertThat(last.path("metrics").path("read-records-complete").asBoolean()).isTrue();
+      assertThat(last.path("metrics").has("accumulated-busy-time")).isTrue();
+      assertThat(job.path("status-counts").path("RUNNING").asInt()).isEqualTo(vertices.size());
+      assertThat(job.path("timestamps").path("RUNNING").asLong()).isPositive();
+      assertThat(job.path("timestamps").path("FINISHED").asLong()).isZero();
+      assertThat(job.has("exceptions")).as("the existing fields stay").isTrue();
+
+      String vertex = "/jobs/" + jobId + "/vertices/" + last.path("id").asText();
+      long before =
+          client.get(vertex).path("subtasks").get(0).path("metrics").path("read-records").asLong();
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .untilAsserted(
+              () -> {
+                JsonNode details = client.get(vertex);
+                assertThat(details.path("name").asText()).isEqualTo(last.path("name").asText());
+                assertThat(details.path("now").asLong()).isPositive();
+                JsonNode subtask = details.path("subtasks").get(0);
+                assertThat(subtask.path("subtask").asInt()).isZero();
+                assertThat(subtask.path("status").asText()).isEqualTo("RUNNING");
+                assertThat(subtask.path("endpoint").asText()).startsWith("127.0.0.1:");
+                assertThat(subtask.path("host").asText())
+                    .isEqualTo(subtask.path("endpoint").asText());
+                assertThat(subtask.path("start-time").asLong()).isPositive();
+                assertThat(subtask.path("duration").asLong()).isNotNegative();
+                assertThat(subtask.path("metrics").path("read-records").asLong())
+                    .as("records keep coming in")
+                    .isGreaterThan(before);
+              });
+
+      JsonNode pressure = client.get(vertex + "/backpressure");
+      assertThat(pressure.path("status").asText()).isEqualTo("ok");
+      assertThat(pressure.path("backpressure-level").asText()).isIn("ok", "low", "high");
+      assertThat(pressure.path("end-timestamp").asLong()).isPositive();
+      JsonNode share = pressure.path("subtasks").get(0);
+      assertThat(share.path("subtask").asInt()).isZero();
+      assertThat(share.path("backpressure-level").asText()).isIn("ok", "low", "high");
+      double sum =
+          share.path("ratio").asDouble()
+              + share.path("idleRatio").asDouble()
+              + share.path("busyRatio").asDouble();
+      assertThat(sum)
+          .as(share.toString())
+          .isCloseTo(1.0, org.assertj.core.data.Offset.offset(0.01));
+
+      assertThatThrownBy(() -> client.get("/jobs/" + jobId + "/vertices/99"))
+          .hasMessageContaining("has no vertex '99'")
+          .hasMessageContaining("0 to " + (vertices.size() - 1));
+      assertThatThrownBy(() -> client.get("/jobs/" + jobId + "/vertices/x/backpressure"))
+          .hasMessageContaining("has no vertex 'x'");
+      assertThatThrownBy(() -> client.get("/jobs/nojob/vertices/0")).hasMessageContaining("nojob");
+      client.cancel(jobId);
+    }
+  }
+
+  @Test
   void aJobsEndTimeAndDurationAreServedAsFlinksAre() throws Exception {
     try (LocalSessionCluster cluster = new LocalSessionCluster(Map.of())) {
       ClusterClient client =

@@ -1,5 +1,6 @@
 package io.weir.cluster.jobmanager;
 
+import com.google.common.util.concurrent.Futures;
 import com.google.common.util.concurrent.ListenableFuture;
 import io.grpc.Status;
 import io.weir.cluster.client.JobProgram;
@@ -7,6 +8,7 @@ import io.weir.cluster.rpc.CancelTaskRequest;
 import io.weir.cluster.rpc.Messages;
 import io.weir.cluster.rpc.NotifyCheckpointRequest;
 import io.weir.cluster.rpc.ReleaseJobRequest;
+import io.weir.cluster.rpc.SampleSubtasksRequest;
 import io.weir.cluster.rpc.SubmitTasksRequest;
 import io.weir.cluster.rpc.TriggerCheckpointRequest;
 import io.weir.cluster.rpc.VertexLocations;
@@ -18,6 +20,7 @@ import io.weir.runtime.recovery.NonRecoverable;
 import io.weir.runtime.task.TaskState;
 import io.weir.runtime.taskexecutor.ExecutionAttemptId;
 import io.weir.runtime.taskexecutor.RunningAttempt;
+import io.weir.runtime.taskexecutor.SubtaskSample;
 import io.weir.runtime.taskexecutor.TaskDeploymentDescriptor;
 import io.weir.runtime.taskexecutor.TaskExecutorGateway;
 import java.time.Duration;
@@ -31,6 +34,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -46,6 +50,9 @@ import org.slf4j.LoggerFactory;
 public final class ClusterGateway implements TaskExecutorGateway {
 
   private static final Logger LOG = LoggerFactory.getLogger(ClusterGateway.class);
+
+  /** How long a TaskManager may take to report its subtasks' counters for the REST API. */
+  static final Duration SAMPLE_TIMEOUT = Duration.ofSeconds(2);
 
   /** One entry of a job's exception history. */
   public record ExceptionEntry(
@@ -470,6 +477,52 @@ public final class ClusterGateway implements TaskExecutorGateway {
             registry.lost(tm, "its connection failed while cancelling " + task);
           }
         });
+  }
+
+  /**
+   * Asks every TaskManager that runs subtasks of {@code jobId} for their counters, all at once,
+   * each with a deadline of {@link #SAMPLE_TIMEOUT}: a TaskManager that does not answer in time is
+   * left out (its subtasks' counters show as unknown), so a REST call never hangs on one. Fenced as
+   * every call of the stub is (the leader's epoch goes with it).
+   */
+  @Override
+  public CompletableFuture<List<SubtaskSample>> sampleSubtasks(String jobId) {
+    Set<TaskManagerRegistry.TaskManager> running = new HashSet<>();
+    placed.forEach(
+        (id, tm) -> {
+          if (id.jobId().equals(jobId) && open.contains(id) && !tm.lost) {
+            running.add(tm);
+          }
+        });
+    List<CompletableFuture<List<SubtaskSample>>> answers = new ArrayList<>();
+    for (TaskManagerRegistry.TaskManager tm : running) {
+      CompletableFuture<List<SubtaskSample>> answer = new CompletableFuture<>();
+      var call =
+          tm.stub
+              .withDeadlineAfter(SAMPLE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
+              .sampleSubtasks(SampleSubtasksRequest.newBuilder().setJobId(jobId).build());
+      TaskManagerRegistry.whenDone(
+          call,
+          () -> {
+            List<SubtaskSample> samples = new ArrayList<>();
+            Futures.getUnchecked(call)
+                .getSubtasksList()
+                .forEach(c -> samples.add(Messages.fromProto(c, tm.id, tm.address())));
+            answer.complete(samples);
+          },
+          cause -> {
+            LOG.debug("{} did not report its subtasks' counters: {}", tm, cause.toString());
+            answer.complete(List.of());
+          });
+      answers.add(answer);
+    }
+    return CompletableFuture.allOf(answers.toArray(CompletableFuture[]::new))
+        .thenApply(
+            done -> {
+              List<SubtaskSample> all = new ArrayList<>();
+              answers.forEach(a -> all.addAll(a.join()));
+              return all;
+            });
   }
 
   /** The job's subtasks that the registered TaskManagers offer (see {@link TaskOffers}). */

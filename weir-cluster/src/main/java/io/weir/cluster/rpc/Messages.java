@@ -5,6 +5,7 @@ import io.weir.runtime.checkpoint.CorruptCheckpointException;
 import io.weir.runtime.recovery.Failures;
 import io.weir.runtime.task.TaskState;
 import io.weir.runtime.taskexecutor.ExecutionAttemptId;
+import io.weir.runtime.taskexecutor.SubtaskSample;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 
@@ -111,6 +112,34 @@ public final class Messages {
   }
 
   /** A failure raised in another process: its class name, messages and stack trace as text. */
+  public static SubtaskCounters toProto(SubtaskSample s) {
+    return SubtaskCounters.newBuilder()
+        .setTask(toProto(s.id()))
+        .setState(s.state().name())
+        .setStartTimeMillis(s.startTimeMillis())
+        .setRecordsIn(s.recordsIn())
+        .setRecordsOut(s.recordsOut())
+        .setAgeNanos(s.ageNanos())
+        .setIdleNanos(s.idleNanos())
+        .setBackPressuredNanos(s.backPressuredNanos())
+        .build();
+  }
+
+  /** A sample a TaskManager sent, of a subtask on {@code taskManagerId} at {@code endpoint}. */
+  public static SubtaskSample fromProto(SubtaskCounters s, String taskManagerId, String endpoint) {
+    return new SubtaskSample(
+        fromProto(s.getTask()),
+        TaskState.valueOf(s.getState()),
+        s.getStartTimeMillis(),
+        s.getRecordsIn(),
+        s.getRecordsOut(),
+        s.getAgeNanos(),
+        s.getIdleNanos(),
+        s.getBackPressuredNanos(),
+        taskManagerId,
+        endpoint);
+  }
+
   public static class RemoteFailure extends Exception {
     private static final long serialVersionUID = 1L;
     private final String remoteClass;

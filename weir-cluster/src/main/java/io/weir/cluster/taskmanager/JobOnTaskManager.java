@@ -186,6 +186,11 @@ final class JobOnTaskManager implements JobMasterGateway {
     return buffers;
   }
 
+  /** The counters of the job's subtasks running here now. */
+  List<io.weir.runtime.taskexecutor.SubtaskSample> sampleSubtasks() {
+    return executor.sampleSubtasks(jobId).join(); // answered at once: read in this process
+  }
+
   /** The job's network buffer size, in bytes. */
   long bufferSize() {
     return graph.configuration().get(io.weir.api.config.CoreOptions.NETWORK_BUFFER_SIZE).bytes();

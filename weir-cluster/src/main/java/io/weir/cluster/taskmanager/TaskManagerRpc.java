@@ -9,6 +9,8 @@ import io.weir.cluster.rpc.JobManagerHeartbeat;
 import io.weir.cluster.rpc.Messages;
 import io.weir.cluster.rpc.NotifyCheckpointRequest;
 import io.weir.cluster.rpc.ReleaseJobRequest;
+import io.weir.cluster.rpc.SampleSubtasksRequest;
+import io.weir.cluster.rpc.SampleSubtasksResponse;
 import io.weir.cluster.rpc.SubmitTasksRequest;
 import io.weir.cluster.rpc.TaskManagerServiceGrpc;
 import io.weir.cluster.rpc.TaskManagerStatus;
@@ -116,6 +118,18 @@ final class TaskManagerRpc extends TaskManagerServiceGrpc.TaskManagerServiceImpl
       response.onError(
           Status.FAILED_PRECONDITION.withDescription(e.getMessage()).asRuntimeException());
     }
+  }
+
+  @Override
+  public void sampleSubtasks(
+      SampleSubtasksRequest request, StreamObserver<SampleSubtasksResponse> response) {
+    JobOnTaskManager job = taskManager.job(request.getJobId());
+    SampleSubtasksResponse.Builder reply = SampleSubtasksResponse.newBuilder();
+    if (job != null) {
+      job.sampleSubtasks().forEach(s -> reply.addSubtasks(Messages.toProto(s)));
+    }
+    response.onNext(reply.build());
+    response.onCompleted();
   }
 
   @Override

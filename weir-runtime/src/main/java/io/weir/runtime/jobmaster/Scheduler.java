@@ -17,7 +17,9 @@ import io.weir.runtime.taskexecutor.TaskExecutorGateway;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -73,6 +75,19 @@ final class Scheduler {
   private final TaskAdoption adoption;
 
   private volatile JobStatus status = JobStatus.CREATED;
+
+  /** When the job first reached each status (Flink's {@code timestamps}), epoch milliseconds. */
+  private final Map<JobStatus, Long> statusTimestamps =
+      new ConcurrentHashMap<>(Map.of(JobStatus.CREATED, System.currentTimeMillis()));
+
+  /** How one subtask of the current attempt ended. */
+  record Ended(TaskState state, long endTimeMillis, JobMasterGateway.TaskMetrics metrics) {}
+
+  /** The subtasks of the current attempt that ended; read without the lock. */
+  private final Map<ExecutionAttemptId, Ended> endedTasks = new ConcurrentHashMap<>();
+
+  /** When the current attempt was deployed (or adopted), epoch milliseconds. */
+  private volatile long attemptStartMillis;
 
   /** This attempt's subtasks; volatile so the coordinator reads it without the lock. */
   private volatile List<ExecutionAttemptId> deployed = List.of();
@@ -140,6 +155,27 @@ final class Scheduler {
     return status;
   }
 
+  /** The job is in {@code next} from now on. */
+  private void enter(JobStatus next) {
+    status = next;
+    statusTimestamps.putIfAbsent(next, System.currentTimeMillis());
+  }
+
+  /** When the job first reached each status it reached, epoch milliseconds. */
+  Map<JobStatus, Long> statusTimestamps() {
+    return Map.copyOf(statusTimestamps);
+  }
+
+  /** The subtasks of the current attempt that ended, and how. */
+  Map<ExecutionAttemptId, Ended> endedTasks() {
+    return Map.copyOf(endedTasks);
+  }
+
+  /** When the current attempt was deployed, epoch milliseconds; 0 before the first. */
+  long attemptStartMillis() {
+    return attemptStartMillis;
+  }
+
   /** The subtasks of the current attempt. */
   List<ExecutionAttemptId> deployed() {
     return deployed;
@@ -182,7 +218,7 @@ final class Scheduler {
   /** The job runs (again) from now on. */
   private void running() {
     runningSinceNanos = System.nanoTime();
-    status = JobStatus.RUNNING;
+    enter(JobStatus.RUNNING);
   }
 
   /** Counters of the last attempt's subtasks that ended. */
@@ -201,7 +237,7 @@ final class Scheduler {
       deploy(restorable.forFirstAttempt());
       return;
     }
-    status = JobStatus.RECONCILING;
+    enter(JobStatus.RECONCILING);
     adoption.askForRunning(this::offered);
   }
 
@@ -290,6 +326,8 @@ final class Scheduler {
   private void begin(List<ExecutionAttemptId> subtasks) {
     terminatedTasks = 0;
     metrics.clear();
+    endedTasks.clear();
+    attemptStartMillis = System.currentTimeMillis();
     deployed = List.copyOf(subtasks);
     Set<CheckpointCoordinator.TaskKey> keys = new HashSet<>();
     for (ExecutionAttemptId task : subtasks) {
@@ -310,6 +348,7 @@ final class Scheduler {
     }
     terminatedTasks++;
     metrics.add(taskMetrics);
+    endedTasks.put(task, new Ended(state, System.currentTimeMillis(), taskMetrics));
     if (state == TaskState.FINISHED) {
       coordinator.taskFinished(new CheckpointCoordinator.TaskKey(task.vertex(), task.subtask()));
     }
@@ -332,7 +371,7 @@ final class Scheduler {
       return;
     }
     failure = cause;
-    status = JobStatus.FAILING;
+    enter(JobStatus.FAILING);
     long corrupt = CorruptCheckpointException.findIn(cause);
     if (corrupt >= 0) {
       restorable.markUnrestorable(corrupt, cause.getMessage());
@@ -373,7 +412,7 @@ final class Scheduler {
       }
       if (failure instanceof TaskAdoption.AdoptionFailedException) {
         // Not a failure of the job: the running subtasks could not be kept, so it restores.
-        status = JobStatus.RESTARTING;
+        enter(JobStatus.RESTARTING);
         timer.execute(this::restart);
         return;
       }
@@ -381,7 +420,7 @@ final class Scheduler {
           && CorruptCheckpointException.findIn(failure) == lastRestoredCheckpoint) {
         // The attempt failed restoring its checkpoint: falling back to an older one is not a
         // restart the strategy counts.
-        status = JobStatus.RESTARTING;
+        enter(JobStatus.RESTARTING);
         LOG.info(
             "Job '{}' falls back from checkpoint {}, which cannot be restored",
             graph.jobName(),
@@ -391,7 +430,7 @@ final class Scheduler {
       }
       restartStrategy.notifyFailure(System.currentTimeMillis());
       if (restartStrategy.canRestart()) {
-        status = JobStatus.RESTARTING;
+        enter(JobStatus.RESTARTING);
         long delay = restartStrategy.getBackoffMillis();
         LOG.info(
             "Job '{}' restarts in {} ms ({})", graph.jobName(), delay, restartStrategy.describe());
@@ -466,7 +505,7 @@ final class Scheduler {
       return;
     }
     ended = true;
-    status = JobStatus.SUSPENDED;
+    enter(JobStatus.SUSPENDED);
     coordinator.stop();
   }
 
@@ -476,7 +515,7 @@ final class Scheduler {
       return;
     }
     cancelRequested = true;
-    status = JobStatus.CANCELLING;
+    enter(JobStatus.CANCELLING);
     coordinator.stop();
     for (ExecutionAttemptId task : deployed) {
       taskExecutor.cancelTask(task);
@@ -493,6 +532,13 @@ final class Scheduler {
       return;
     }
     ended = true;
+    statusTimestamps.putIfAbsent(
+        switch (outcome) {
+          case FINISHED -> JobStatus.FINISHED;
+          case FAILED -> JobStatus.FAILED;
+          case CANCELED -> JobStatus.CANCELED;
+        },
+        System.currentTimeMillis());
     host.finishJob(outcome, message, cause);
   }
 }

@@ -21,12 +21,29 @@ public final class TaskIOMetrics {
   private volatile long checkpointAlignmentNanos;
 
   /**
+   * When the subtask was created (deployed), on the wall clock and on {@link System#nanoTime()}.
+   */
+  private final long createdAtMillis = System.currentTimeMillis();
+
+  private final long createdAtNanos = System.nanoTime();
+
+  /**
    * @param recordsIn the records the subtask read so far
    * @param recordsOut the records the subtask sent to other subtasks so far
    */
   public TaskIOMetrics(LongSupplier recordsIn, LongSupplier recordsOut) {
     this.recordsIn = recordsIn;
     this.recordsOut = recordsOut;
+  }
+
+  /** When the subtask was deployed here, epoch milliseconds. */
+  public long createdAtMillis() {
+    return createdAtMillis;
+  }
+
+  /** How long ago, up to {@code nowNanos} ({@link System#nanoTime()}), the subtask was deployed. */
+  public long ageNanos(long nowNanos) {
+    return Math.max(0, nowNanos - createdAtNanos);
   }
 
   /** Flink's {@code numRecordsIn}. */

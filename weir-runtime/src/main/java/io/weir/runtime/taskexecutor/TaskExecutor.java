@@ -34,6 +34,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -429,6 +430,18 @@ public final class TaskExecutor implements TaskExecutorGateway, AutoCloseable {
         job.shutdown();
       }
     }
+  }
+
+  @Override
+  public CompletableFuture<List<SubtaskSample>> sampleSubtasks(String jobId) {
+    List<SubtaskSample> samples = new ArrayList<>();
+    tasks.forEach(
+        (id, task) -> {
+          if (id.jobId().equals(jobId)) {
+            samples.add(SubtaskSample.of(id, task.getState(), task.ioMetrics()));
+          }
+        });
+    return CompletableFuture.completedFuture(samples);
   }
 
   /** The subtasks running here now; for tests that look at the runtime. */

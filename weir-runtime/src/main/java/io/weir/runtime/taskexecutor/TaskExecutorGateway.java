@@ -44,6 +44,15 @@ public interface TaskExecutorGateway {
   void releaseJob(String jobId);
 
   /**
+   * A sample of the counters of every subtask of job {@code jobId} running on this task executor
+   * (for the REST API's vertices and back-pressure). Subtasks of a task executor that does not
+   * answer in time are left out, never waited for: the caller shows them as unknown. Default: none.
+   */
+  default CompletableFuture<List<SubtaskSample>> sampleSubtasks(String jobId) {
+    return CompletableFuture.completedFuture(List.of());
+  }
+
+  /**
    * The subtasks of job {@code jobId} that a lost job master left running and that task executors
    * offer to this one (high availability): known once every subtask of {@code graph} is accounted
    * for, one of them has ended, or the wait for offers is over. In one process nothing outlives a

@@ -68,7 +68,7 @@ final class JobHandlers {
     }
   }
 
-  /** {@code GET /jobs/:jobid}: a job's summary and exception history. */
+  /** {@code GET /jobs/:jobid}: a job's summary, vertices and exception history. */
   static final class Details extends Get {
     Details(Dispatcher dispatcher) {
       super(dispatcher, "/jobs/:jobid");
@@ -77,7 +77,13 @@ final class JobHandlers {
     @Override
     public JobDetails handle(RestRequest request) {
       Dispatcher.Job job = JobLookup.find(dispatcher, jobId(request));
-      return JobDetails.of(summary(job), exceptions(job));
+      var vertices = VertexHandlers.vertices(job, VertexHandlers.subtasks(job));
+      return JobDetails.of(
+          summary(job),
+          exceptions(job),
+          vertices,
+          VertexHandlers.statusCounts(vertices),
+          VertexHandlers.timestamps(job));
     }
   }
 

@@ -15,10 +15,11 @@ import java.util.concurrent.CompletableFuture;
  * /jobs/:jobid/checkpoints}, {@code PATCH /jobs/:jobid} or {@code POST /jobs/:jobid/cancel}, {@code
  * POST /jobs/:jobid/savepoints}, {@code POST /jobs/:jobid/stop} and {@code GET
  * /jobs/:jobid/savepoints/:triggerid} (asynchronous, as Flink's: the POST answers a {@code
- * request-id} to poll), {@code GET /taskmanagers}; and the probes {@code GET /health} and {@code
- * GET /health/leader} (see {@link HealthHandlers}); the web dashboard at {@code GET /} (see {@link
- * DashboardHandlers}). Under high availability a standby answers 503 on every path but the probes,
- * the dashboard's files and the OpenAPI description.
+ * request-id} to poll), {@code GET /taskmanagers}, {@code GET /jobs/:jobid/vertices/:vertexid} and
+ * {@code .../backpressure} (see {@link VertexHandlers}); and the probes {@code GET /health} and
+ * {@code GET /health/leader} (see {@link HealthHandlers}); the web dashboard at {@code GET /} (see
+ * {@link DashboardHandlers}). Under high availability a standby answers 503 on every path but the
+ * probes, the dashboard's files and the OpenAPI description.
  */
 public final class JobManagerEndpoints {
 
@@ -51,7 +52,9 @@ public final class JobManagerEndpoints {
             new InfoHandlers.CheckpointSettings(dispatcher),
             new InfoHandlers.CheckpointDetails(dispatcher),
             new InfoHandlers.VertexCheckpointDetails(dispatcher),
-            new InfoHandlers.Metrics(dispatcher));
+            new InfoHandlers.Metrics(dispatcher),
+            new VertexHandlers.Details(dispatcher),
+            new VertexHandlers.BackPressure(dispatcher));
     List<RestHandler> handlers = new ArrayList<>();
     handlers.add(new HealthHandlers.Alive(dispatcher));
     handlers.add(new HealthHandlers.Leader(dispatcher));

@@ -2,6 +2,7 @@ package io.weir.cluster.rest.messages;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -20,6 +21,9 @@ import java.util.Map;
  * @param metrics its accumulated metrics once it finished, else absent
  * @param failure why it failed, once it has, else absent
  * @param exceptions what {@code GET /jobs/:jobid/exceptions} answers
+ * @param vertices its vertices with their subtasks' states and counters (Flink's)
+ * @param statusCounts how many vertices are in each of Flink's execution states
+ * @param timestamps when the job first reached each of Flink's job states (0: never)
  */
 public record JobDetails(
     String jid,
@@ -33,10 +37,23 @@ public record JobDetails(
     String jarId,
     @JsonInclude(JsonInclude.Include.NON_NULL) Map<String, Long> metrics,
     @JsonInclude(JsonInclude.Include.NON_NULL) String failure,
-    JobExceptions exceptions) {
+    JobExceptions exceptions,
+    List<JobVertexInfo.Summary> vertices,
+    @JsonProperty("status-counts") Map<String, Integer> statusCounts,
+    Map<String, Long> timestamps) {
 
-  /** {@code summary} with {@code exceptions}. */
+  /** {@code summary} with {@code exceptions}, without vertices. */
   public static JobDetails of(JobSummary summary, JobExceptions exceptions) {
+    return of(summary, exceptions, List.of(), Map.of(), Map.of());
+  }
+
+  /** {@code summary} with {@code exceptions} and the vertices. */
+  public static JobDetails of(
+      JobSummary summary,
+      JobExceptions exceptions,
+      List<JobVertexInfo.Summary> vertices,
+      Map<String, Integer> statusCounts,
+      Map<String, Long> timestamps) {
     return new JobDetails(
         summary.jid(),
         summary.name(),
@@ -49,6 +66,9 @@ public record JobDetails(
         summary.jarId(),
         summary.metrics(),
         summary.failure(),
-        exceptions);
+        exceptions,
+        vertices,
+        statusCounts,
+        timestamps);
   }
 }

@@ -96,7 +96,50 @@ class RestMessagesJsonTest {
     pin(EXCEPTIONS, EXCEPTIONS_JSON);
     pin(
         JobDetails.of(RUNNING, EXCEPTIONS),
-        RUNNING_JSON + ",\"exceptions\":" + EXCEPTIONS_JSON + "}");
+        RUNNING_JSON
+            + ",\"exceptions\":"
+            + EXCEPTIONS_JSON
+            + ",\"vertices\":[],\"status-counts\":{},\"timestamps\":{}}");
+  }
+
+  @Test
+  void verticesCarryFlinksFieldNames() throws Exception {
+    JobVertexInfo.IoMetrics io =
+        new JobVertexInfo.IoMetrics(0, false, 0, false, 10, true, 20, true, 1, 2, 3);
+    String ioJson =
+        "{\"read-bytes\":0,\"read-bytes-complete\":false,\"write-bytes\":0,"
+            + "\"write-bytes-complete\":false,\"read-records\":10,\"read-records-complete\":true,"
+            + "\"write-records\":20,\"write-records-complete\":true,"
+            + "\"accumulated-backpressured-time\":1,\"accumulated-idle-time\":2,"
+            + "\"accumulated-busy-time\":3}";
+    pin(io, ioJson);
+    pin(
+        new JobVertexInfo.Summary(
+            "1", "Map", 128, 2, "RUNNING", 5, -1, 7, Map.of("RUNNING", 2), io),
+        "{\"id\":\"1\",\"name\":\"Map\",\"maxParallelism\":128,\"parallelism\":2,"
+            + "\"status\":\"RUNNING\",\"start-time\":5,\"end-time\":-1,\"duration\":7,"
+            + "\"tasks\":{\"RUNNING\":2},\"metrics\":"
+            + ioJson
+            + "}");
+    pin(
+        new JobVertexInfo.Subtask(0, "RUNNING", 3, "h:1", "h:1", "tm-1", 5, -1, 7, io),
+        "{\"subtask\":0,\"status\":\"RUNNING\",\"attempt\":3,\"host\":\"h:1\","
+            + "\"endpoint\":\"h:1\",\"taskmanager-id\":\"tm-1\",\"start-time\":5,"
+            + "\"end-time\":-1,\"duration\":7,\"metrics\":"
+            + ioJson
+            + "}");
+    pin(
+        new JobVertexInfo.BackPressure(
+            "ok",
+            "high",
+            9,
+            List.of(
+                new JobVertexInfo.SubtaskBackPressure(0, 3, "high", 0.75, 0.0, 0.25),
+                new JobVertexInfo.SubtaskBackPressure(1, 3, "ok", null, null, null))),
+        "{\"status\":\"ok\",\"backpressure-level\":\"high\",\"end-timestamp\":9,"
+            + "\"subtasks\":[{\"subtask\":0,\"attempt-number\":3,\"backpressure-level\":\"high\","
+            + "\"ratio\":0.75,\"idleRatio\":0.0,\"busyRatio\":0.25},"
+            + "{\"subtask\":1,\"attempt-number\":3,\"backpressure-level\":\"ok\"}]}");
   }
 
   @Test

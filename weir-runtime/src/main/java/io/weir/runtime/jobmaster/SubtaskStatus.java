@@ -1,0 +1,50 @@
+package io.weir.runtime.jobmaster;
+
+/**
+ * One subtask of a job's current attempt as the REST API shows it (Flink's subtask execution
+ * attempt): its state as the job master knows it and the counters its task executor reported.
+ *
+ * @param vertex the vertex's index
+ * @param subtask the subtask's index
+ * @param attempt the job's attempt it belongs to
+ * @param status Flink's {@code ExecutionState} name: DEPLOYING, RUNNING, CANCELING, FINISHED,
+ *     CANCELED, FAILED or RECONCILING
+ * @param startTimeMillis when it was deployed, epoch milliseconds
+ * @param endTimeMillis when it ended, or -1 while it runs
+ * @param taskManagerId the TaskManager that runs it, or {@code "-"} when not known
+ * @param endpoint where that TaskManager is reached, or {@code "-"}
+ * @param io its counters; null when its TaskManager did not answer in time
+ */
+public record SubtaskStatus(
+    int vertex,
+    int subtask,
+    int attempt,
+    String status,
+    long startTimeMillis,
+    long endTimeMillis,
+    String taskManagerId,
+    String endpoint,
+    Io io) {
+
+  /**
+   * A subtask's counters.
+   *
+   * @param recordsIn records it read
+   * @param recordsOut records it sent to other subtasks
+   * @param idleMillis time it waited for input, in total
+   * @param backPressuredMillis time it waited for an output to take more, in total
+   * @param busyMillis the rest of its time
+   * @param idleRatio share of its recent time idle, 0 to 1 (NaN: not known)
+   * @param backPressuredRatio share of its recent time back-pressured
+   * @param busyRatio share of its recent time busy
+   */
+  public record Io(
+      long recordsIn,
+      long recordsOut,
+      long idleMillis,
+      long backPressuredMillis,
+      long busyMillis,
+      double idleRatio,
+      double backPressuredRatio,
+      double busyRatio) {}
+}

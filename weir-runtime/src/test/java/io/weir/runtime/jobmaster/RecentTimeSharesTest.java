@@ -1,0 +1,62 @@
+package io.weir.runtime.jobmaster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import io.weir.runtime.task.TaskState;
+import io.weir.runtime.taskexecutor.ExecutionAttemptId;
+import io.weir.runtime.taskexecutor.SubtaskSample;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class RecentTimeSharesTest {
+
+  private static final ExecutionAttemptId ID = new ExecutionAttemptId("j", 1, 0, 0);
+  private static final long S = 1_000_000_000L;
+
+  private static SubtaskSample sample(long age, long idle, long backPressured) {
+    return new SubtaskSample(ID, TaskState.RUNNING, 0, 0, 0, age, idle, backPressured, "tm", "e");
+  }
+
+  @Test
+  void theFirstSampleIsTakenSinceTheDeployment() {
+    RecentTimeShares.Shares shares = new RecentTimeShares().add(sample(10 * S, 5 * S, 2 * S));
+    assertThat(shares.idle()).isCloseTo(0.5, within(1e-9));
+    assertThat(shares.backPressured()).isCloseTo(0.2, within(1e-9));
+    assertThat(shares.busy()).isCloseTo(0.3, within(1e-9));
+  }
+
+  @Test
+  void laterSamplesAreTakenOverTheRecentWindow() {
+    RecentTimeShares shares = new RecentTimeShares();
+    shares.add(sample(10 * S, 10 * S, 0)); // idle all along
+    shares.add(sample(12 * S, 12 * S, 0));
+    // Back-pressured from 12 s to 16 s: the newest sample at least 5 s old is the one at 10 s.
+    RecentTimeShares.Shares recent = shares.add(sample(16 * S, 12 * S, 4 * S));
+    assertThat(recent.backPressured()).isCloseTo(4.0 / 6, within(1e-9));
+    assertThat(recent.idle()).isCloseTo(2.0 / 6, within(1e-9));
+    // The window moves on: the newest sample at least 5 s old is now the one at 12 s.
+    RecentTimeShares.Shares next = shares.add(sample(18 * S, 12 * S, 6 * S));
+    assertThat(next.backPressured()).isCloseTo(1, within(1e-9));
+    // Still from the sample at 12 s, the newest at least 5 s old.
+    RecentTimeShares.Shares sooner = shares.add(sample(19 * S, 13 * S, 6 * S));
+    assertThat(sooner.idle()).isCloseTo(1.0 / 7, within(1e-9));
+  }
+
+  @Test
+  void aSampleTooSoonAfterTheLastIsTakenSinceTheDeployment() {
+    RecentTimeShares shares = new RecentTimeShares();
+    shares.add(sample(10 * S, 0, 0));
+    RecentTimeShares.Shares soon = shares.add(sample(10 * S + S / 2, 0, S / 2));
+    assertThat(soon.backPressured()).isCloseTo(0.5 / 10.5, within(1e-9));
+  }
+
+  @Test
+  void subtasksOfEarlierAttemptsAreForgotten() {
+    RecentTimeShares shares = new RecentTimeShares();
+    shares.add(sample(10 * S, 10 * S, 0));
+    shares.retain(List.of());
+    RecentTimeShares.Shares fresh = shares.add(sample(20 * S, 10 * S, 10 * S));
+    assertThat(fresh.backPressured()).isCloseTo(0.5, within(1e-9));
+  }
+}
