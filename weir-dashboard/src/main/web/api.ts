@@ -36,6 +36,12 @@ export interface JobVertex {
   metrics?: Record<string, number | string>;
 }
 
+/** GET /jobs/ID/vertices/VID/backpressure: each subtask's recent shares of time. */
+export interface BackPressure {
+  "backpressure-level": string;
+  subtasks: { subtask: number; "backpressure-level": string; ratio?: number; idleRatio?: number; busyRatio?: number }[];
+}
+
 export interface JobDetails extends JobSummary {
   entryClass: string;
   metrics?: Record<string, number>;

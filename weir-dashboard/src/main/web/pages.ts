@@ -1,6 +1,7 @@
 // What each route shows.
 import {
   get,
+  type BackPressure,
   type Checkpoint,
   type CheckpointingStatistics,
   type ClusterOverview,
@@ -240,7 +241,28 @@ function jobPage(jobId: string, tab: string, checkpointId?: string): Page {
         id: "job-graph",
         load: async () => {
           const [plan, job] = await Promise.all([get<JobPlan>(`${base}/plan`), get<JobDetails>(base)]);
-          return { plan, vertices: job.vertices ?? null };
+          if (!job.vertices || job.state !== "RUNNING") return { plan, vertices: job.vertices ?? null };
+          // Each vertex coloured by its busiest and most back-pressured subtask of the last seconds.
+          const vertices = await Promise.all(
+            job.vertices.map(async (v) => {
+              try {
+                const bp = await get<BackPressure>(`${base}/vertices/${v.id}/backpressure`);
+                const max = (pick: (s: BackPressure["subtasks"][number]) => number | undefined) =>
+                  Math.max(0, ...bp.subtasks.map((s) => pick(s) ?? 0));
+                return {
+                  ...v,
+                  metrics: {
+                    ...(v.metrics ?? {}),
+                    busyTimeMsPerSecond: max((s) => s.busyRatio) * 1000,
+                    backPressuredTimeMsPerSecond: max((s) => s.ratio) * 1000,
+                  },
+                };
+              } catch {
+                return v;
+              }
+            }),
+          );
+          return { plan, vertices };
         },
         render: ({ plan, vertices }: { plan: JobPlan; vertices: JobDetails["vertices"] | null }) =>
           jobGraph(plan.plan.nodes, vertices ?? undefined),
