@@ -32,7 +32,6 @@ import io.weir.runtime.storage.FileSystems;
 import io.weir.runtime.storage.RetainedCheckpoint;
 import io.weir.runtime.task.TaskState;
 import io.weir.runtime.taskexecutor.ExecutionAttemptId;
-import io.weir.runtime.taskexecutor.SubtaskSample;
 import io.weir.runtime.taskexecutor.TaskExecutorGateway;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -79,7 +78,7 @@ public final class JobMaster implements JobClient, JobMasterGateway {
   private final Scheduler scheduler;
   private final SavepointTrigger savepoints;
   private final TaskExecutorGateway taskExecutor;
-  private final RecentTimeShares timeShares = new RecentTimeShares();
+  private final SubtaskSampling sampling;
 
   /** Set when the job ended, just before its result completes. */
   private volatile JobStatus terminalStatus;
@@ -201,6 +200,7 @@ public final class JobMaster implements JobClient, JobMasterGateway {
             setup.firstAttempt(),
             setup.adoptRunningTasks(),
             this::finishJob);
+    this.sampling = new SubtaskSampling(jobId.value(), graph.jobName(), scheduler, taskExecutor);
   }
 
   /** Deploys the first attempt. */
@@ -491,95 +491,11 @@ public final class JobMaster implements JobClient, JobMasterGateway {
   }
 
   /**
-   * Every subtask of the current attempt, by vertex and index, with the counters its task executor
-   * reports now: records, and the time idle, back-pressured and busy, in total and as shares of the
-   * recent window (see {@link RecentTimeShares}). A subtask whose task executor does not answer in
-   * time has no counters ({@link SubtaskStatus#io()} null); an ended one has the records it
-   * reported at its end. Once the job ended no task executor is asked. Any thread.
+   * Every subtask of the current attempt with the counters its task executor reports now (see
+   * {@link SubtaskSampling#subtasks}). Any thread.
    */
   public CompletableFuture<List<SubtaskStatus>> subtasks() {
-    List<ExecutionAttemptId> deployed = scheduler.deployed();
-    CompletableFuture<List<SubtaskSample>> sampled =
-        terminalStatus != null
-            ? CompletableFuture.completedFuture(List.of())
-            : taskExecutor.sampleSubtasks(jobId.value());
-    return sampled
-        .exceptionally(
-            e -> {
-              LOG.debug("Job '{}': sampling the subtasks failed", graph.jobName(), e);
-              return List.of();
-            })
-        .thenApply(samples -> subtasks(deployed, samples));
-  }
-
-  private List<SubtaskStatus> subtasks(
-      List<ExecutionAttemptId> deployed, List<SubtaskSample> samples) {
-    Map<ExecutionAttemptId, SubtaskSample> byId = new HashMap<>();
-    samples.forEach(s -> byId.put(s.id(), s));
-    Map<ExecutionAttemptId, Scheduler.Ended> ended = scheduler.endedTasks();
-    JobStatus job = terminalStatus != null ? terminalStatus : scheduler.status();
-    boolean stopping = job == JobStatus.CANCELLING || job == JobStatus.FAILING;
-    long attemptStart = scheduler.attemptStartMillis();
-    timeShares.retain(deployed);
-    List<SubtaskStatus> subtasks = new ArrayList<>();
-    for (ExecutionAttemptId id : deployed) {
-      Scheduler.Ended end = ended.get(id);
-      SubtaskSample sample = byId.get(id);
-      if (end != null) {
-        var m = end.metrics();
-        subtasks.add(
-            new SubtaskStatus(
-                id.vertex(),
-                id.subtask(),
-                id.attempt(),
-                end.state().name(),
-                attemptStart,
-                end.endTimeMillis(),
-                "-",
-                "-",
-                new SubtaskStatus.Io(
-                    m.recordsIn(), m.recordsOut(), 0, 0, 0, Double.NaN, Double.NaN, Double.NaN)));
-      } else if (sample != null) {
-        RecentTimeShares.Shares shares = timeShares.add(sample);
-        long age = sample.ageNanos() / 1_000_000;
-        long idle = sample.idleNanos() / 1_000_000;
-        long backPressured = sample.backPressuredNanos() / 1_000_000;
-        String status =
-            stopping
-                ? "CANCELING"
-                : sample.state() == TaskState.CREATED ? "DEPLOYING" : sample.state().name();
-        subtasks.add(
-            new SubtaskStatus(
-                id.vertex(),
-                id.subtask(),
-                id.attempt(),
-                status,
-                sample.startTimeMillis(),
-                -1,
-                sample.taskManagerId(),
-                sample.endpoint(),
-                new SubtaskStatus.Io(
-                    sample.recordsIn(),
-                    sample.recordsOut(),
-                    idle,
-                    backPressured,
-                    Math.max(0, age - idle - backPressured),
-                    shares.idle(),
-                    shares.backPressured(),
-                    shares.busy())));
-      } else {
-        // Its task executor did not answer (or not yet has it): the state the job master knows.
-        String status =
-            stopping ? "CANCELING" : job == JobStatus.RECONCILING ? "RECONCILING" : "RUNNING";
-        subtasks.add(
-            new SubtaskStatus(
-                id.vertex(), id.subtask(), id.attempt(), status, attemptStart, -1, "-", "-", null));
-      }
-    }
-    subtasks.sort(
-        java.util.Comparator.comparingInt(SubtaskStatus::vertex)
-            .thenComparingInt(SubtaskStatus::subtask));
-    return subtasks;
+    return sampling.subtasks(terminalStatus);
   }
 
   /** When the job first reached each status it reached (Flink's {@code timestamps}). */
