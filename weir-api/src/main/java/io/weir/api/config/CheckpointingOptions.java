@@ -86,8 +86,8 @@ public final class CheckpointingOptions {
           .withDescription(
               "How many recent checkpoints and savepoints the JobManager keeps statistics of, for"
                   + " REST, the dashboard and the checkpoint history file written beside each"
-                  + " checkpoint's metadata (the newest 10 with every subtask, older ones per"
-                  + " vertex). At least 1.");
+                  + " checkpoint's metadata (the newest ones with every subtask, up to 10 and"
+                  + " fewer for jobs of thousands of subtasks; older ones per vertex). At least 1.");
 
   public static final ConfigOption<Boolean> ENABLE_UNALIGNED =
       ConfigOptions.key("execution.checkpointing.unaligned.enabled")

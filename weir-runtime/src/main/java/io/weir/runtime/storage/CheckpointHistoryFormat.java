@@ -25,17 +25,25 @@ import java.util.Map;
  * CheckpointHistory} as the coordinator knew it when that checkpoint completed, the checkpoint
  * itself last. A restore never reads it; a corrupt or missing one costs only the history.
  *
- * <p>The newest {@value #FULL_DETAIL} checkpoints keep every subtask's figures; older ones keep one
- * aggregate per vertex (subtask index -1: the largest duration of each phase, the sums of sizes),
- * so the file stays small however long the history and however many subtasks the job has.
+ * <p>The newest checkpoints keep every subtask's figures — at most {@value #FULL_DETAIL} of them,
+ * and no more than {@value #SUBTASK_BUDGET} subtask entries in all, but always the newest one;
+ * older ones keep one aggregate per vertex (subtask index -1: the largest duration of each phase,
+ * the sums of sizes). The file grows with the history's length and the job's vertices, not with its
+ * parallelism beyond the newest checkpoint.
  */
 public final class CheckpointHistoryFormat {
 
   /** The file's name in a {@code chk-<n>} or savepoint directory. */
   public static final String FILE = "_history";
 
-  /** How many of the newest checkpoints keep their per-subtask figures. */
+  /** How many of the newest checkpoints keep their per-subtask figures, at most. */
   public static final int FULL_DETAIL = 10;
+
+  /**
+   * How many subtask entries the checkpoints with full detail may hold together (the newest one is
+   * kept whole regardless): a wide job keeps fewer of them.
+   */
+  public static final int SUBTASK_BUDGET = 2_000;
 
   private static final int MAGIC = 0x57484953; // "WHIS"
   private static final int VERSION = 1;
@@ -98,11 +106,12 @@ public final class CheckpointHistoryFormat {
       out.writeLong(history.completed());
       out.writeLong(history.failed());
       List<CheckpointStatistics> checkpoints = history.checkpoints();
+      int full = withFullDetail(checkpoints);
       out.writeInt(checkpoints.size());
       for (int i = 0; i < checkpoints.size(); i++) {
         CheckpointStatistics c = checkpoints.get(i);
-        boolean full = i >= checkpoints.size() - FULL_DETAIL;
-        writeCheckpoint(out, c, full ? c.subtasks() : perVertex(c.subtasks()));
+        writeCheckpoint(
+            out, c, i >= checkpoints.size() - full ? c.subtasks() : perVertex(c.subtasks()));
       }
     } catch (IOException e) {
       throw new IllegalStateException("writing to memory cannot fail", e);
@@ -136,6 +145,20 @@ public final class CheckpointHistoryFormat {
     } catch (EOFException e) {
       throw new IOException("truncated", e);
     }
+  }
+
+  /** How many of the newest of {@code checkpoints} keep every subtask (see the class's doc). */
+  static int withFullDetail(List<CheckpointStatistics> checkpoints) {
+    int full = 0;
+    int entries = 0;
+    for (int i = checkpoints.size() - 1; i >= 0 && full < FULL_DETAIL; i--) {
+      entries += checkpoints.get(i).subtasks().size();
+      if (full > 0 && entries > SUBTASK_BUDGET) {
+        break;
+      }
+      full++;
+    }
+    return full;
   }
 
   /** One entry per vertex: the largest duration of each phase, sizes summed, the last ack. */

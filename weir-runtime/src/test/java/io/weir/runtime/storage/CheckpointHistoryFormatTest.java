@@ -50,6 +50,19 @@ class CheckpointHistoryFormatTest {
   }
 
   @Test
+  void aWideJobKeepsEverySubtaskOfFewerCheckpointsButAlwaysOfTheNewest() {
+    List<CheckpointStatistics> wide = new ArrayList<>();
+    for (long id = 1; id <= 5; id++) {
+      wide.add(checkpoint(id, 350)); // two vertices: 700 subtasks each
+    }
+    List<CheckpointStatistics> widest = List.of(checkpoint(1, 5), checkpoint(2, 1_250));
+
+    assertThat(CheckpointHistoryFormat.withFullDetail(wide)).isEqualTo(2);
+    assertThat(CheckpointHistoryFormat.withFullDetail(widest)).isEqualTo(1);
+    assertThat(CheckpointHistoryFormat.withFullDetail(List.of())).isZero();
+  }
+
+  @Test
   void itLiesBesideTheMetadataAndAMissingOneIsAnEmptyHistory() throws Exception {
     Path chk = Files.createDirectories(dir.resolve("chk-4"));
     String pointer = chk.toUri().toString();
@@ -81,9 +94,14 @@ class CheckpointHistoryFormatTest {
   }
 
   private static CheckpointStatistics checkpoint(long id) {
+    return checkpoint(id, 3);
+  }
+
+  /** Checkpoint {@code id} of a job of two vertices, each at {@code parallelism}. */
+  private static CheckpointStatistics checkpoint(long id, int parallelism) {
     long trigger = id * 1_000;
     List<SubtaskCheckpointStatistics> subtasks = new ArrayList<>();
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < parallelism; i++) {
       subtasks.add(
           new SubtaskCheckpointStatistics("Source", i, 2, 0, false, 0, 1, 3 + i, 10, 10)
               .received(0, trigger + 10 + i));
