@@ -11,6 +11,7 @@ import io.weir.runtime.checkpoint.CompletedCheckpoint;
 import io.weir.runtime.checkpoint.OperatorState;
 import io.weir.runtime.checkpoint.OperatorSubtaskState;
 import io.weir.runtime.storage.CheckpointDirectoryScan;
+import io.weir.runtime.storage.CheckpointHistoryFormat;
 import io.weir.runtime.storage.CompletedCheckpointLocation;
 import io.weir.runtime.storage.FileSystem;
 import io.weir.runtime.storage.FileSystems;
@@ -134,7 +135,14 @@ class S3LeakTest {
       referenced.addAll(files(checkpoint));
     }
     Set<String> objects = objectsUnder(jobDir.getPath().substring(1) + "/");
-    assertThat(objects).isEqualTo(referenced);
+    // Besides, a retained checkpoint may have the flight recorder's history beside its metadata
+    // (its write is never retried: a fault injected into it costs only the history).
+    Set<String> histories = new TreeSet<>();
+    retained.forEach(id -> histories.add("chk-" + id + "/" + CheckpointHistoryFormat.FILE));
+    assertThat(objects).containsAll(referenced);
+    Set<String> unreferenced = new TreeSet<>(objects);
+    unreferenced.removeAll(referenced);
+    assertThat(unreferenced).isSubsetOf(histories);
     assertThat(referenced).anyMatch(p -> p.startsWith("shared/"));
 
     // Each retained checkpoint restores on its own, and nothing of it changes.
