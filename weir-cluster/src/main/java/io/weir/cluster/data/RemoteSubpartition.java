@@ -6,6 +6,7 @@ import io.netty.util.concurrent.AbstractEventExecutor;
 import io.weir.runtime.network.Buffer;
 import io.weir.runtime.network.ChannelEvent;
 import io.weir.runtime.network.ChannelId;
+import io.weir.runtime.network.ChannelStateEntry;
 import io.weir.runtime.network.CreditDepth;
 import io.weir.runtime.network.ResultSubpartition;
 import io.weir.runtime.task.Waker;
@@ -161,21 +162,35 @@ final class RemoteSubpartition implements ResultSubpartition {
   }
 
   @Override
-  public List<byte[]> addPriorityEvent(ChannelEvent event) {
+  public List<ChannelStateEntry> addPriorityEvent(ChannelEvent event) {
     synchronized (this) {
       if (connection != null || released) {
         add(Frames.PRIORITY, event);
         return List.of();
       }
-      List<byte[]> overtaken = new ArrayList<>();
+      List<ChannelStateEntry> overtaken = new ArrayList<>();
       for (Object element : held) {
-        if (element instanceof Buffer b) {
-          overtaken.add(b.copyOfContent());
-        }
+        addEntry(element, overtaken);
       }
       addPriorityHeld(new Pending(Frames.PRIORITY, event));
       return overtaken;
     }
+  }
+
+  /**
+   * Adds a copy of a held {@code element} to {@code entries} if it belongs to in-flight data (a
+   * buffer, or an event of event time); returns true when it did.
+   */
+  private static boolean addEntry(Object element, List<ChannelStateEntry> entries) {
+    if (element instanceof Buffer b) {
+      entries.add(new ChannelStateEntry.Bytes(b.copyOfContent()));
+      return true;
+    }
+    if (element instanceof Pending p && ChannelStateEntry.isRecorded(p.event())) {
+      entries.add(new ChannelStateEntry.Event(p.event()));
+      return true;
+    }
+    return false;
   }
 
   /** Puts a priority event at the head of what is held, behind priority events already there. */
@@ -199,7 +214,7 @@ final class RemoteSubpartition implements ResultSubpartition {
 
   @Override
   public void requestConversion(long checkpointId) {
-    List<byte[]> overtaken = null;
+    List<ChannelStateEntry> overtaken = null;
     synchronized (this) {
       if (connection != null) {
         write(Frames.streamLong(connection.alloc(), Frames.CONVERT, stream, checkpointId));
@@ -207,12 +222,13 @@ final class RemoteSubpartition implements ResultSubpartition {
         return;
       }
       // Still held here: convert it here, as a local channel would.
-      List<byte[]> before = new ArrayList<>();
+      List<ChannelStateEntry> before = new ArrayList<>();
       for (Iterator<Object> it = held.iterator(); it.hasNext(); ) {
         Object element = it.next();
-        if (element instanceof Buffer b) {
-          before.add(b.copyOfContent());
-        } else if (element instanceof Pending p
+        if (addEntry(element, before)) {
+          continue;
+        }
+        if (element instanceof Pending p
             && p.kind() == Frames.CONVERTIBLE
             && p.event() instanceof ChannelEvent.CheckpointBarrier barrier
             && barrier.checkpointId() == checkpointId) {

@@ -10,6 +10,7 @@ import io.weir.runtime.network.Buffer;
 import io.weir.runtime.network.ChannelEvent;
 import io.weir.runtime.network.ChannelId;
 import io.weir.runtime.network.ChannelSelectors;
+import io.weir.runtime.network.ChannelStateEntry;
 import io.weir.runtime.network.CreditDepth;
 import io.weir.runtime.network.InputChannel;
 import io.weir.runtime.network.InputGate;
@@ -116,7 +117,7 @@ class NettyDataPlaneTest {
             }
 
             @Override
-            public void converted(int c, long checkpointId, List<byte[]> overtakenHere) {
+            public void converted(int c, long checkpointId, List<ChannelStateEntry> overtakenHere) {
               outcomes.add("converted " + checkpointId + " with " + overtakenHere.size());
             }
           });
@@ -430,16 +431,16 @@ class NettyDataPlaneTest {
     link.writer.flushAll();
     await().atMost(Duration.ofSeconds(10)).until(() -> link.channel.queuedBuffers() >= 3);
     int queued = link.channel.queuedBuffers();
-    List<byte[]> capturedAtConsumer = link.channel.captureQueuedBuffers();
+    List<ChannelStateEntry> capturedAtConsumer = link.channel.captureQueued();
 
-    List<List<byte[]>> atProducer =
+    List<List<ChannelStateEntry>> atProducer =
         link.writer.broadcastPriorityEvent(new ChannelEvent.CheckpointBarrier(7, 0, false, true));
 
     assertThat(atProducer.get(0)).as("nothing waited at the producer's end").isEmpty();
     List<String> out = link.drainUntil(1 + before.size());
     assertThat(out.get(0)).isEqualTo("<barrier 7 u>");
     assertThat(out.subList(1, out.size())).isEqualTo(before);
-    List<byte[]> kept = link.channel.takeOvertaken(7);
+    List<ChannelStateEntry> kept = link.channel.takeOvertaken(7);
     assertThat(kept).hasSize(queued);
     for (int i = 0; i < kept.size(); i++) {
       assertThat(kept.get(i)).isEqualTo(capturedAtConsumer.get(i));
@@ -492,7 +493,7 @@ class NettyDataPlaneTest {
           }
 
           @Override
-          public void converted(long checkpointId, List<byte[]> overtakenHere) {
+          public void converted(long checkpointId, List<ChannelStateEntry> overtakenHere) {
             outcomes.add("converted with " + overtakenHere.size());
           }
         });

@@ -7,10 +7,9 @@ import io.weir.runtime.storage.StreamStateHandle;
  * entries in a stream of checkpoint storage, in the order the channel carried them. The channel's
  * subtask replays them before any new input.
  *
- * <p>An entry is framed as {@code length:int} and that many bytes, and today every entry is one
- * network buffer's bytes. The handle points at entries, not at buffers, so that a later format can
- * add entries of other kinds (the events a channel carried in place among its buffers) without
- * another handle.
+ * <p>An entry is one network buffer's bytes, or an event of event time the channel carried in place
+ * among its buffers, or (first, on an input channel) where event time stood at the cut; see {@link
+ * io.weir.runtime.network.ChannelStateEntry} and, for the framing, {@link ChannelStateFormat}.
  */
 public sealed interface ChannelStateHandle
     permits InputChannelStateHandle, ResultSubpartitionStateHandle {

@@ -81,8 +81,8 @@ public final class SubtaskStateCodec {
   }
 
   /**
-   * Writes the in-flight data of every channel into one stream, each buffer an entry framed as
-   * {@code length:int bytes} (see {@link ChannelStateHandle}), and one handle per channel into it.
+   * Writes the in-flight data of every channel into one stream, each entry framed as {@link
+   * ChannelStateFormat} says, and one handle per channel into it.
    */
   private static void persistInFlight(
       long checkpointId,
@@ -95,10 +95,14 @@ public final class SubtaskStateCodec {
     DataOutputSerializer out = new DataOutputSerializer(1024);
     Map<Integer, long[]> inputOffsets = new LinkedHashMap<>();
     data.inputs()
-        .forEach((channel, buffers) -> inputOffsets.put(channel, writeElements(out, buffers)));
+        .forEach(
+            (channel, entries) ->
+                inputOffsets.put(channel, ChannelStateFormat.write(out, entries)));
     Map<ResultSubpartitionInfo, long[]> outputOffsets = new LinkedHashMap<>();
     data.outputs()
-        .forEach((channel, buffers) -> outputOffsets.put(channel, writeElements(out, buffers)));
+        .forEach(
+            (channel, entries) ->
+                outputOffsets.put(channel, ChannelStateFormat.write(out, entries)));
     StreamStateHandle stream =
         storage.writeState(
             checkpointId,

@@ -1,6 +1,7 @@
 package io.weir.runtime.checkpoint;
 
 import io.weir.api.typeutils.DataInputDeserializer;
+import io.weir.runtime.network.ChannelStateEntry;
 import io.weir.runtime.state.DefaultOperatorStateStore;
 import io.weir.runtime.state.HeapSnapshotStrategy.SerializedKeyGroups;
 import io.weir.runtime.storage.CheckpointStateReader;
@@ -147,11 +148,11 @@ public record TaskRestore(
         restored.put(
             e.getKey(), new RestoredOperatorState(checkpointId, keyed, incremental, lists));
       }
-      Map<Integer, List<byte[]>> inputs = new LinkedHashMap<>();
+      Map<Integer, List<ChannelStateEntry>> inputs = new LinkedHashMap<>();
       for (InputChannelStateHandle h : inputChannelState) {
         inputs.put(h.channel(), readEntries(h, streams));
       }
-      Map<ResultSubpartitionInfo, List<byte[]>> outputs = new LinkedHashMap<>();
+      Map<ResultSubpartitionInfo, List<ChannelStateEntry>> outputs = new LinkedHashMap<>();
       for (ResultSubpartitionStateHandle h : resultSubpartitionState) {
         outputs.put(h.subpartition(), readEntries(h, streams));
       }
@@ -184,14 +185,28 @@ public record TaskRestore(
         readElements(splits.splits(), streams), readElements(splits.watermarks(), streams));
   }
 
-  /** One channel's entries; each a buffer today (see {@link ChannelStateHandle}). */
-  private List<byte[]> readEntries(
+  /** One channel's entries, in order (see {@link ChannelStateFormat}). */
+  private List<ChannelStateEntry> readEntries(
       ChannelStateHandle handle, Map<StreamStateHandle, byte[]> streams) throws IOException {
-    List<StateElement> elements = new ArrayList<>(handle.offsets().length);
+    byte[] data = stream(handle.data(), streams);
+    List<ChannelStateEntry> entries = new ArrayList<>(handle.offsets().length);
+    DataInputDeserializer in = new DataInputDeserializer();
     for (long offset : handle.offsets()) {
-      elements.add(new StateElement.Stored(handle.data(), offset));
+      in.setBuffer(data, (int) offset, data.length - (int) offset);
+      entries.add(ChannelStateFormat.read(in));
     }
-    return readElements(elements, streams);
+    return entries;
+  }
+
+  /** The bytes of {@code data}, read once per restore. */
+  private byte[] stream(StreamStateHandle data, Map<StreamStateHandle, byte[]> streams)
+      throws IOException {
+    byte[] bytes = streams.get(data);
+    if (bytes == null) {
+      bytes = storage.readState(data);
+      streams.put(data, bytes);
+    }
+    return bytes;
   }
 
   private List<byte[]> readElements(
@@ -203,11 +218,7 @@ public record TaskRestore(
         out.add(inline.bytes());
       } else {
         StateElement.Stored stored = (StateElement.Stored) element;
-        byte[] data = streams.get(stored.data());
-        if (data == null) {
-          data = storage.readState(stored.data());
-          streams.put(stored.data(), data);
-        }
+        byte[] data = stream(stored.data(), streams);
         in.setBuffer(data, (int) stored.offset(), data.length - (int) stored.offset());
         byte[] bytes = new byte[in.readInt()];
         in.readFully(bytes);

@@ -61,8 +61,8 @@ public final class InputChannel {
   /** Ids of the convertible aligned barriers still in the queue, oldest first. gate.lock. */
   private final ArrayDeque<Long> convertible = new ArrayDeque<>();
 
-  /** Buffers received from a remote producer that a barrier overtook here, by checkpoint. */
-  private final Map<Long, List<byte[]>> overtakenHere = new HashMap<>(2);
+  /** What a barrier from a remote producer overtook here (buffers, events), by checkpoint. */
+  private final Map<Long, List<ChannelStateEntry>> overtakenHere = new HashMap<>(2);
 
   /** The size of receive buffers unless larger ones arrive: the default network buffer size. */
   private static final int RECEIVE_BUFFER_SIZE =
@@ -162,12 +162,13 @@ public final class InputChannel {
   }
 
   /**
-   * Puts {@code event} at the head of the queue and returns copies of the buffers it overtook, in
-   * order: the output side of an unaligned checkpoint's channel state, for a local producer.
+   * Puts {@code event} at the head of the queue and returns copies of the buffers and the events of
+   * event time it overtook, in order: the output side of an unaligned checkpoint's channel state,
+   * for a local producer.
    */
-  public List<byte[]> addPriorityEventAndCaptureOvertaken(ChannelEvent event) {
+  public List<ChannelStateEntry> addPriorityEventAndCaptureOvertaken(ChannelEvent event) {
     synchronized (gate.lock) {
-      List<byte[]> overtaken = captureQueuedBuffersLocked();
+      List<ChannelStateEntry> overtaken = captureQueuedLocked();
       gate.enqueueLocked(this, event, true);
       return overtaken;
     }
@@ -175,12 +176,13 @@ public final class InputChannel {
 
   /**
    * An overtaking barrier arrived from a remote producer: it goes to the head of the queue, and
-   * copies of the buffers it overtook here are kept for the consumer, who records them as the
-   * in-flight data of this channel when it handles the barrier ({@link #takeOvertaken}).
+   * copies of the buffers and events of event time it overtook here are kept for the consumer, who
+   * records them as the in-flight data of this channel when it handles the barrier ({@link
+   * #takeOvertaken}).
    */
   public void receivePriorityBarrier(ChannelEvent.CheckpointBarrier barrier) {
     synchronized (gate.lock) {
-      List<byte[]> overtaken = captureQueuedBuffersLocked();
+      List<ChannelStateEntry> overtaken = captureQueuedLocked();
       if (!overtaken.isEmpty()) {
         overtakenHere.put(barrier.checkpointId(), overtaken);
       }
@@ -207,11 +209,11 @@ public final class InputChannel {
   /**
    * The aligned checkpoint timeout at a local producer: if the convertible barrier of {@code
    * checkpointId} still waits in this channel, it becomes an overtaking (unaligned) barrier at the
-   * head of the queue, and copies of the buffers it overtook are returned in order — the output
-   * side of that checkpoint's channel state. Returns null when the consumer took the barrier
-   * already (or it was never convertible); the queue is then unchanged.
+   * head of the queue, and copies of the buffers and events of event time it overtook are returned
+   * in order — the output side of that checkpoint's channel state. Returns null when the consumer
+   * took the barrier already (or it was never convertible); the queue is then unchanged.
    */
-  public List<byte[]> convertToUnaligned(long checkpointId) {
+  public List<ChannelStateEntry> convertToUnaligned(long checkpointId) {
     synchronized (gate.lock) {
       return convertLocked(checkpointId);
     }
@@ -224,7 +226,7 @@ public final class InputChannel {
    */
   public boolean convertKeepingOvertaken(long checkpointId) {
     synchronized (gate.lock) {
-      List<byte[]> overtaken = convertLocked(checkpointId);
+      List<ChannelStateEntry> overtaken = convertLocked(checkpointId);
       if (overtaken == null) {
         return false;
       }
@@ -235,18 +237,18 @@ public final class InputChannel {
     }
   }
 
-  private List<byte[]> convertLocked(long checkpointId) {
+  private List<ChannelStateEntry> convertLocked(long checkpointId) {
     if (!convertible.remove(checkpointId)) {
       return null;
     }
-    List<byte[]> overtaken = new ArrayList<>();
+    List<ChannelStateEntry> overtaken = new ArrayList<>();
     Iterator<Object> it = queue.iterator();
     while (it.hasNext()) {
       Object element = it.next();
-      Buffer b = bufferOf(element);
-      if (b != null) {
-        overtaken.add(b.copyOfContent());
-      } else if (element instanceof ChannelEvent.CheckpointBarrier barrier
+      if (addEntry(element, overtaken)) {
+        continue;
+      }
+      if (element instanceof ChannelEvent.CheckpointBarrier barrier
           && barrier.checkpointId() == checkpointId
           && !barrier.unaligned()) {
         it.remove();
@@ -272,16 +274,16 @@ public final class InputChannel {
   // ---------------------------------------------------------------- consumer side
 
   /**
-   * Copies of the buffers that the overtaking barrier of {@code checkpointId} jumped over in this
-   * queue after they crossed the network, or null (always null for a local producer, who captured
-   * them itself). Consumer thread, when it handles that barrier.
+   * Copies of the buffers and events of event time that the overtaking barrier of {@code
+   * checkpointId} jumped over in this queue after they crossed the network, or null (always null
+   * for a local producer, who captured them itself). Consumer thread, when it handles that barrier.
    */
-  public List<byte[]> takeOvertaken(long checkpointId) {
+  public List<ChannelStateEntry> takeOvertaken(long checkpointId) {
     synchronized (gate.lock) {
       if (overtakenHere.isEmpty()) {
         return null;
       }
-      List<byte[]> taken = overtakenHere.remove(checkpointId);
+      List<ChannelStateEntry> taken = overtakenHere.remove(checkpointId);
       overtakenHere.keySet().removeIf(id -> id < checkpointId); // given-up checkpoints
       return taken;
     }
@@ -314,32 +316,54 @@ public final class InputChannel {
     return element instanceof ChannelEvent event && event.isPriority();
   }
 
-  /** Copies of the buffers waiting in this channel, oldest first. */
-  public List<byte[]> captureQueuedBuffers() {
+  /** Copies of the buffers and events of event time waiting in this channel, oldest first. */
+  public List<ChannelStateEntry> captureQueued() {
     synchronized (gate.lock) {
-      return captureQueuedBuffersLocked();
+      return captureQueuedLocked();
     }
   }
 
-  private List<byte[]> captureQueuedBuffersLocked() {
-    List<byte[]> copies = new ArrayList<>();
+  private List<ChannelStateEntry> captureQueuedLocked() {
+    List<ChannelStateEntry> copies = new ArrayList<>();
     for (Object element : queue) {
-      Buffer b = bufferOf(element);
-      if (b != null) {
-        copies.add(b.copyOfContent());
-      }
+      addEntry(element, copies);
     }
     return copies;
   }
 
   /**
-   * Puts restored in-flight buffers in front of anything received, so that they are read first.
-   * They take no credit: they were sent before the failure.
+   * Adds a copy of {@code element} to {@code entries} if it belongs to in-flight data (a buffer, or
+   * an event of event time); returns true when it did.
    */
-  public void prependForReplay(List<byte[]> buffers) {
+  private static boolean addEntry(Object element, List<ChannelStateEntry> entries) {
+    Buffer b = bufferOf(element);
+    if (b != null) {
+      entries.add(new ChannelStateEntry.Bytes(b.copyOfContent()));
+      return true;
+    }
+    if (element instanceof ChannelEvent event && ChannelStateEntry.isRecorded(event)) {
+      entries.add(new ChannelStateEntry.Event(event));
+      return true;
+    }
+    return false;
+  }
+
+  /**
+   * Puts restored in-flight buffers and events in front of anything received, in their order, so
+   * that they are read first. The buffers take no credit: they were sent before the failure.
+   */
+  public void prependForReplay(List<ChannelStateEntry> entries) {
     synchronized (gate.lock) {
-      for (int i = buffers.size() - 1; i >= 0; i--) {
-        queue.addFirst(new Replayed(Buffer.wrap(buffers.get(i))));
+      for (int i = entries.size() - 1; i >= 0; i--) {
+        ChannelStateEntry entry = entries.get(i);
+        if (entry instanceof ChannelStateEntry.Bytes bytes) {
+          queue.addFirst(new Replayed(Buffer.wrap(bytes.bytes())));
+        } else if (entry instanceof ChannelStateEntry.Event event) {
+          queue.addFirst(event.event());
+        } else {
+          throw new IllegalArgumentException(
+              "The event time at the cut is the task's to restore, not " + this + "'s");
+        }
       }
       gate.markAvailableLocked(this);
     }

@@ -62,7 +62,7 @@ public final class LocalResultSubpartition implements ResultSubpartition, InputC
   }
 
   @Override
-  public List<byte[]> addPriorityEvent(ChannelEvent event) {
+  public List<ChannelStateEntry> addPriorityEvent(ChannelEvent event) {
     return channel.addPriorityEventAndCaptureOvertaken(event);
   }
 
@@ -73,7 +73,7 @@ public final class LocalResultSubpartition implements ResultSubpartition, InputC
 
   @Override
   public void requestConversion(long checkpointId) {
-    List<byte[]> overtaken = channel.convertToUnaligned(checkpointId);
+    List<ChannelStateEntry> overtaken = channel.convertToUnaligned(checkpointId);
     if (overtaken != null) {
       listener.converted(checkpointId, overtaken);
     }

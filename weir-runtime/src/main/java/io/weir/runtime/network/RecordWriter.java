@@ -117,7 +117,7 @@ public final class RecordWriter<T> {
             }
 
             @Override
-            public void converted(long checkpointId, List<byte[]> overtakenHere) {
+            public void converted(long checkpointId, List<ChannelStateEntry> overtakenHere) {
               listener.converted(channel, checkpointId, overtakenHere);
             }
           });
@@ -128,7 +128,7 @@ public final class RecordWriter<T> {
   public interface ChannelBarrierListener {
     void delivered(int channel, long checkpointId);
 
-    void converted(int channel, long checkpointId, List<byte[]> overtakenHere);
+    void converted(int channel, long checkpointId, List<ChannelStateEntry> overtakenHere);
   }
 
   public void emit(T record, long timestamp) {
@@ -388,10 +388,11 @@ public final class RecordWriter<T> {
   /**
    * Sends {@code event} ahead of everything queued in every channel (an unaligned barrier) and
    * returns, per channel, copies of the buffers it overtook, the pending partly filled buffer
-   * included: this writer's part of the checkpoint's in-flight data.
+   * included, and of the events of event time among them: this writer's part of the checkpoint's
+   * in-flight data.
    */
-  public List<List<byte[]>> broadcastPriorityEvent(ChannelEvent event) {
-    List<List<byte[]>> overtaken = new ArrayList<>(channels.length);
+  public List<List<ChannelStateEntry>> broadcastPriorityEvent(ChannelEvent event) {
+    List<List<ChannelStateEntry>> overtaken = new ArrayList<>(channels.length);
     for (int c = 0; c < channels.length; c++) {
       Buffer b = current[c];
       if (b != null && b.size() > 0) {
@@ -402,10 +403,20 @@ public final class RecordWriter<T> {
     return overtaken;
   }
 
-  /** Puts restored in-flight buffers into channel {@code c} before any new record. */
-  public void replay(int c, List<byte[]> buffers) {
-    for (byte[] bytes : buffers) {
-      channels[c].addBuffer(Buffer.wrap(bytes));
+  /**
+   * Puts restored in-flight buffers and events into channel {@code c}, in their order, before any
+   * new record.
+   */
+  public void replay(int c, List<ChannelStateEntry> entries) {
+    for (ChannelStateEntry entry : entries) {
+      if (entry instanceof ChannelStateEntry.Bytes bytes) {
+        channels[c].addBuffer(Buffer.wrap(bytes.bytes()));
+      } else if (entry instanceof ChannelStateEntry.Event event) {
+        channels[c].addEvent(event.event());
+      } else {
+        throw new IllegalArgumentException(
+            "Output channel " + c + " has no event time to restore: " + entry);
+      }
     }
   }
 

@@ -32,11 +32,12 @@ public interface ResultSubpartition {
   void addEvent(ChannelEvent event);
 
   /**
-   * Adds {@code event} ahead of the buffers that still wait at this end and returns copies of them,
-   * in order: the output side of an unaligned checkpoint's in-flight data. Buffers that already
-   * reached a remote consumer are overtaken there, and that consumer records them.
+   * Adds {@code event} ahead of the buffers that still wait at this end and returns copies of them
+   * and of the events of event time among them, in order: the output side of an unaligned
+   * checkpoint's in-flight data. What already reached a remote consumer is overtaken there, and
+   * that consumer records it.
    */
-  List<byte[]> addPriorityEvent(ChannelEvent event);
+  List<ChannelStateEntry> addPriorityEvent(ChannelEvent event);
 
   /**
    * Adds the aligned {@code barrier} in order and keeps it convertible: until the consumer takes
@@ -66,9 +67,9 @@ public interface ResultSubpartition {
 
     /**
      * The barrier of {@code checkpointId} overtook buffers; {@code overtakenHere} are copies of
-     * those that waited at the producer's end, in order (the consumer records those that had
-     * reached it).
+     * those that waited at the producer's end and of the events of event time among them, in order
+     * (the consumer records what had reached it).
      */
-    void converted(long checkpointId, List<byte[]> overtakenHere);
+    void converted(long checkpointId, List<ChannelStateEntry> overtakenHere);
   }
 }

@@ -13,6 +13,7 @@ import io.weir.runtime.graph.JobGraph;
 import io.weir.runtime.graph.JobVertex;
 import io.weir.runtime.network.Buffer;
 import io.weir.runtime.network.ChannelEvent;
+import io.weir.runtime.network.ChannelStateEntry;
 import io.weir.runtime.network.CreditDepth;
 import io.weir.runtime.network.InputChannel;
 import io.weir.runtime.network.InputGate;
@@ -85,12 +86,6 @@ public final class InputStreamTask extends StreamTask {
   @Override
   @SuppressWarnings("unchecked")
   protected void initializeInput() {
-    for (InputChannel channel : gate.getChannels()) {
-      List<byte[]> inFlight = restored().inFlight().inputs().get(channel.getChannelIndex());
-      if (inFlight != null) {
-        channel.prependForReplay(inFlight);
-      }
-    }
     recorder = new InputChannelStateRecorder(gate.getChannels());
     barriers =
         new BarrierHandler(
@@ -186,6 +181,37 @@ public final class InputStreamTask extends StreamTask {
     } else {
       oneInput = (OneInputOperator<Object>) chain.headInput();
     }
+    replayInputChannelState();
+  }
+
+  /**
+   * An unaligned checkpoint's input channel state: event time goes back to where it stood at the
+   * snapshot (the operators get that watermark before anything else), then each channel's recorded
+   * buffers and events are read before anything it receives.
+   */
+  private void replayInputChannelState() {
+    Map<Integer, List<ChannelStateEntry>> inputs = restored().inFlight().inputs();
+    if (inputs.isEmpty()) {
+      return;
+    }
+    WatermarkValve.Position[] cut = new WatermarkValve.Position[gate.getNumberOfChannels()];
+    int cuts = 0;
+    for (InputChannel channel : gate.getChannels()) {
+      List<ChannelStateEntry> entries = inputs.get(channel.getChannelIndex());
+      if (entries == null) {
+        continue;
+      }
+      if (!entries.isEmpty() && entries.get(0) instanceof ChannelStateEntry.Cut c) {
+        cut[channel.getChannelIndex()] = c.position();
+        cuts++;
+        entries = entries.subList(1, entries.size());
+      }
+      channel.prependForReplay(entries);
+    }
+    // Checkpoints written before the cut was kept have none: event time then starts afresh.
+    if (cuts == cut.length) {
+      watermarks.restore(cut);
+    }
   }
 
   @Override
@@ -260,8 +286,10 @@ public final class InputStreamTask extends StreamTask {
   /** Returns true when the event ended the data of the whole input. */
   private boolean handleEvent(InputChannel channel, ChannelEvent event) throws Exception {
     if (event instanceof ChannelEvent.Watermark watermark) {
+      recorder.onEvent(channel.getChannelIndex(), event);
       watermarks.inputWatermark(channel.getChannelIndex(), watermark.timestamp());
     } else if (event instanceof ChannelEvent.WatermarkStatus status) {
+      recorder.onEvent(channel.getChannelIndex(), event);
       watermarks.inputStatus(channel.getChannelIndex(), status.idle());
     } else if (event instanceof ChannelEvent.CheckpointBarrier barrier) {
       if (barrier.checkpointId() > firstBarrierId) {
@@ -316,6 +344,11 @@ public final class InputStreamTask extends StreamTask {
   protected boolean holdForChannelState(ChannelEvent.CheckpointBarrier barrier) {
     if (barrier.unaligned() && barriers.state() == BarrierHandler.State.UNALIGNED) {
       recorder.clear(); // whatever an earlier, given-up checkpoint recorded
+      WatermarkValve.Position[] cut = new WatermarkValve.Position[gate.getNumberOfChannels()];
+      for (int c = 0; c < cut.length; c++) {
+        cut[c] = watermarks.position(c);
+      }
+      recorder.cut(cut);
       return true;
     }
     return false;

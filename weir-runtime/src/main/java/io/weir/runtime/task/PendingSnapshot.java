@@ -3,6 +3,7 @@ package io.weir.runtime.task;
 import io.weir.runtime.checkpoint.InFlightData;
 import io.weir.runtime.checkpoint.OperatorSnapshot;
 import io.weir.runtime.checkpoint.ResultSubpartitionInfo;
+import io.weir.runtime.network.ChannelStateEntry;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
@@ -89,7 +90,10 @@ final class PendingSnapshot {
 
   /** The barrier of that channel was converted; {@code overtaken} is its in-flight data. */
   void outputConverted(
-      int writer, int channel, ResultSubpartitionInfo subpartition, List<byte[]> overtaken) {
+      int writer,
+      int channel,
+      ResultSubpartitionInfo subpartition,
+      List<ChannelStateEntry> overtaken) {
     if (writer < awaitingOutput.size()) {
       awaitingOutput.get(writer).clear(channel);
     }

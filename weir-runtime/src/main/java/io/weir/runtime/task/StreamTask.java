@@ -14,6 +14,7 @@ import io.weir.runtime.graph.StreamEdge;
 import io.weir.runtime.metrics.TaskIOMetrics;
 import io.weir.runtime.metrics.TimerGauge;
 import io.weir.runtime.network.ChannelEvent;
+import io.weir.runtime.network.ChannelStateEntry;
 import io.weir.runtime.network.RecordWriter;
 import io.weir.runtime.operators.OperatorException;
 import io.weir.runtime.operators.StreamOperator;
@@ -341,15 +342,15 @@ public abstract class StreamTask implements Runnable {
     checkpoints.awaitUploads();
   }
 
-  /** Restored overtaken output buffers go out before any new record. */
+  /** Restored overtaken output buffers and events go out before any new record. */
   private void replayOutputChannelState() {
     for (Map.Entry<StreamEdge, RecordWriter<?>> e : writers.entrySet()) {
       RecordWriter<?> writer = e.getValue();
       for (int c = 0; c < writer.getNumberOfChannels(); c++) {
-        List<byte[]> buffers =
+        List<ChannelStateEntry> entries =
             restored.inFlight().outputs().get(new ResultSubpartitionInfo(e.getKey().id(), c));
-        if (buffers != null) {
-          writer.replay(c, buffers);
+        if (entries != null) {
+          writer.replay(c, entries);
         }
       }
     }

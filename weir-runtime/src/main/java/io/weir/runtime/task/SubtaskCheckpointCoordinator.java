@@ -14,6 +14,7 @@ import io.weir.runtime.graph.JobVertex;
 import io.weir.runtime.graph.StreamEdge;
 import io.weir.runtime.metrics.TaskIOMetrics;
 import io.weir.runtime.network.ChannelEvent;
+import io.weir.runtime.network.ChannelStateEntry;
 import io.weir.runtime.network.RecordWriter;
 import io.weir.runtime.storage.CheckpointStateWriter;
 import java.util.BitSet;
@@ -118,7 +119,8 @@ final class SubtaskCheckpointCoordinator {
             }
 
             @Override
-            public void converted(int channel, long checkpointId, List<byte[]> overtaken) {
+            public void converted(
+                int channel, long checkpointId, List<ChannelStateEntry> overtaken) {
               mailbox.put(() -> onOutputBarrierConverted(checkpointId, writer, channel, overtaken));
             }
           });
@@ -150,9 +152,9 @@ final class SubtaskCheckpointCoordinator {
     PendingSnapshot pending = new PendingSnapshot(id, snapshots, barrier.targetLocation());
     ChannelEvent.CheckpointBarrier forward = barrierToForward(barrier);
     if (forward.unaligned()) {
-      Map<ResultSubpartitionInfo, List<byte[]>> overtaken = new LinkedHashMap<>();
+      Map<ResultSubpartitionInfo, List<ChannelStateEntry>> overtaken = new LinkedHashMap<>();
       for (int w = 0; w < writers.length; w++) {
-        List<List<byte[]>> perChannel = writers[w].broadcastPriorityEvent(forward);
+        List<List<ChannelStateEntry>> perChannel = writers[w].broadcastPriorityEvent(forward);
         for (int c = 0; c < perChannel.size(); c++) {
           if (!perChannel.get(c).isEmpty()) {
             overtaken.put(new ResultSubpartitionInfo(edges[w].id(), c), perChannel.get(c));
@@ -230,7 +232,8 @@ final class SubtaskCheckpointCoordinator {
    * The barrier of checkpoint {@code id} in an output channel overtook the buffers before it, after
    * the aligned timeout; {@code overtaken} is the in-flight data that waited at this end.
    */
-  private void onOutputBarrierConverted(long id, int writer, int channel, List<byte[]> overtaken) {
+  private void onOutputBarrierConverted(
+      long id, int writer, int channel, List<ChannelStateEntry> overtaken) {
     PendingSnapshot pending = pendingSnapshots.get(id);
     if (pending == null) {
       return;

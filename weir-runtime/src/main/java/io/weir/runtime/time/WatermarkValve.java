@@ -12,6 +12,19 @@ import java.util.Arrays;
  */
 public final class WatermarkValve {
 
+  /**
+   * Where event time stood on one channel, and in the task, at a moment: what an unaligned
+   * checkpoint keeps with the channel's in-flight data so that a restored task continues from it.
+   *
+   * @param watermark the channel's watermark
+   * @param idle whether the channel was idle
+   * @param aligned whether the channel counted for the task's watermark
+   * @param taskWatermark the task's watermark (the same for every channel)
+   * @param taskIdle whether the task was idle (the same for every channel)
+   */
+  public record Position(
+      long watermark, boolean idle, boolean aligned, long taskWatermark, boolean taskIdle) {}
+
   /** Where the combined event time goes. */
   public interface Output {
     void emitWatermark(long watermark);
@@ -46,6 +59,47 @@ public final class WatermarkValve {
   /** True when every channel is idle. */
   public boolean isIdle() {
     return outputIdle;
+  }
+
+  /** Where event time stands on {@code channel} and in the task now. */
+  public Position position(int channel) {
+    return new Position(
+        watermarks[channel], idle[channel], aligned[channel], lastOutput, outputIdle);
+  }
+
+  /**
+   * Puts every channel back where {@code positions} (by channel) say, and emits the task's
+   * watermark and idleness from there: a restored task resumes the event time its checkpoint had.
+   * Called before any input; the output must still be at its start.
+   */
+  public void restore(Position[] positions) {
+    if (positions.length != watermarks.length) {
+      throw new IllegalArgumentException(
+          "Event time of "
+              + positions.length
+              + " channels cannot be restored into a task with "
+              + watermarks.length);
+    }
+    if (lastOutput != Long.MIN_VALUE || outputIdle) {
+      throw new IllegalStateException("Event time is restored before any input, not after");
+    }
+    long task = Long.MIN_VALUE;
+    boolean taskIdle = false;
+    for (int c = 0; c < positions.length; c++) {
+      watermarks[c] = positions[c].watermark();
+      idle[c] = positions[c].idle();
+      aligned[c] = positions[c].aligned();
+      task = Math.max(task, positions[c].taskWatermark());
+      taskIdle = positions[c].taskIdle();
+    }
+    if (task > Long.MIN_VALUE) {
+      lastOutput = task;
+      output.emitWatermark(task);
+    }
+    if (taskIdle) {
+      outputIdle = true;
+      output.emitWatermarkStatus(true);
+    }
   }
 
   /** A watermark arrived on {@code channel}; ignored while the channel is idle, as in Flink. */

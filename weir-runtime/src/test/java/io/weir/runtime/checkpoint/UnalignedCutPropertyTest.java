@@ -11,6 +11,7 @@ import io.weir.runtime.network.Buffer;
 import io.weir.runtime.network.ChannelEvent;
 import io.weir.runtime.network.ChannelEvent.CheckpointBarrier;
 import io.weir.runtime.network.ChannelSelectors;
+import io.weir.runtime.network.ChannelStateEntry;
 import io.weir.runtime.network.CreditDepth;
 import io.weir.runtime.network.InputChannel;
 import io.weir.runtime.network.InputGate;
@@ -206,15 +207,16 @@ class UnalignedCutPropertyTest {
       assertThat(run.inputState).as("an aligned checkpoint records nothing").isNull();
       assertThat(run.outputState).allSatisfy(out -> assertThat(out).isEmpty());
     }
-    Map<Integer, List<byte[]>> inputState = run.inputState == null ? Map.of() : run.inputState;
+    Map<Integer, List<ChannelStateEntry>> inputState =
+        run.inputState == null ? Map.of() : run.inputState;
 
     // The cut: snapshot + recorded input + overtaken output = the records before each barrier.
     int inFlightBytes = 0;
     for (int c = 0; c < run.channels; c++) {
-      List<byte[]> inFlight = new ArrayList<>(inputState.getOrDefault(c, List.of()));
+      List<ChannelStateEntry> inFlight = new ArrayList<>(inputState.getOrDefault(c, List.of()));
       inFlight.addAll(run.outputState.get(c));
-      for (byte[] b : inFlight) {
-        inFlightBytes += b.length;
+      for (ChannelStateEntry entry : inFlight) {
+        inFlightBytes += ((ChannelStateEntry.Bytes) entry).bytes().length;
       }
       List<String> cut = new ArrayList<>(run.snapshot.get(c));
       cut.addAll(decode(inFlight));
@@ -259,12 +261,12 @@ class UnalignedCutPropertyTest {
   /**
    * Decodes a channel's in-flight bytes with a fresh deserializer; no partial record may remain.
    */
-  static List<String> decode(List<byte[]> bytes) throws IOException {
+  static List<String> decode(List<ChannelStateEntry> entries) throws IOException {
     RecordDeserializer deserializer = new RecordDeserializer();
     DataInputDeserializer view = new DataInputDeserializer();
     List<String> out = new ArrayList<>();
-    for (byte[] b : bytes) {
-      deserializer.setNextBuffer(Buffer.wrap(b));
+    for (ChannelStateEntry entry : entries) {
+      deserializer.setNextBuffer(Buffer.wrap(((ChannelStateEntry.Bytes) entry).bytes()));
       while (deserializer.nextRecord(view)) {
         out.add(STRINGS.deserialize(view));
       }
@@ -299,10 +301,10 @@ class UnalignedCutPropertyTest {
     final boolean[] delivered;
 
     /** Per producer, what the conversion of its barrier overtook; null until it was converted. */
-    final List<byte[]>[] conversions;
+    final List<ChannelStateEntry>[] conversions;
 
     final boolean[] convertedAt;
-    final List<List<byte[]>> outputState = new ArrayList<>();
+    final List<List<ChannelStateEntry>> outputState = new ArrayList<>();
     boolean converted;
     boolean midBuffer;
     private boolean depthChanged;
@@ -317,7 +319,7 @@ class UnalignedCutPropertyTest {
     boolean consumerTimedOut;
     List<List<String>> snapshot;
     boolean unalignedSnapshot;
-    Map<Integer, List<byte[]>> inputState;
+    Map<Integer, List<ChannelStateEntry>> inputState;
     final List<Long> aborted = new ArrayList<>();
 
     Run(Scenario scenario) {
@@ -354,7 +356,7 @@ class UnalignedCutPropertyTest {
       this.ended = new boolean[channels];
       this.delivered = new boolean[channels];
       @SuppressWarnings("unchecked")
-      List<byte[]>[] none = new List[channels];
+      List<ChannelStateEntry>[] none = new List[channels];
       this.conversions = none;
       this.convertedAt = new boolean[channels];
       Alignment alignment =
@@ -373,7 +375,7 @@ class UnalignedCutPropertyTest {
         r.emitted[c] = offsets[c];
         r.triggered[c] = true; // no checkpoint after the restore
       }
-      Map<Integer, List<byte[]>> input = inputState == null ? Map.of() : inputState;
+      Map<Integer, List<ChannelStateEntry>> input = inputState == null ? Map.of() : inputState;
       if (replayInputFirst) {
         input.forEach((c, bytes) -> r.gate.getChannels().get(c).prependForReplay(bytes));
       }
@@ -500,7 +502,8 @@ class UnalignedCutPropertyTest {
               }
 
               @Override
-              public void converted(int channel, long checkpointId, List<byte[]> overtaken) {
+              public void converted(
+                  int channel, long checkpointId, List<ChannelStateEntry> overtaken) {
                 conversions[c] = overtaken;
               }
             });
@@ -513,9 +516,9 @@ class UnalignedCutPropertyTest {
       if (scenario.kind() != Kind.ALIGNED_THEN_UNALIGNED || !triggered[c] || convertedAt[c]) {
         return;
       }
-      boolean queuedAtConsumer = !gate.getChannels().get(c).captureQueuedBuffers().isEmpty();
+      boolean queuedAtConsumer = !gate.getChannels().get(c).captureQueued().isEmpty();
       writers.get(c).requestConversion(0, N);
-      List<byte[]> overtaken = conversions[c];
+      List<ChannelStateEntry> overtaken = conversions[c];
       if (overtaken == null) {
         assertThat(delivered[c]).as("not converted, so delivered; %s", trace).isTrue();
         return;
@@ -692,7 +695,7 @@ class UnalignedCutPropertyTest {
     }
 
     @Override
-    public List<byte[]> addPriorityEvent(ChannelEvent event) {
+    public List<ChannelStateEntry> addPriorityEvent(ChannelEvent event) {
       channel.receivePriorityBarrier((CheckpointBarrier) event);
       return List.of();
     }

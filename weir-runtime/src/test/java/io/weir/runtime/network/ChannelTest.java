@@ -104,7 +104,7 @@ class ChannelTest {
   /** Records what each channel of a writer reported about its convertible barriers. */
   private static final class Outcomes implements RecordWriter.ChannelBarrierListener {
     final List<Integer> delivered = new ArrayList<>();
-    final List<List<byte[]>> converted = new ArrayList<>();
+    final List<List<ChannelStateEntry>> converted = new ArrayList<>();
 
     @Override
     public void delivered(int channel, long checkpointId) {
@@ -112,7 +112,7 @@ class ChannelTest {
     }
 
     @Override
-    public void converted(int channel, long checkpointId, List<byte[]> overtakenHere) {
+    public void converted(int channel, long checkpointId, List<ChannelStateEntry> overtakenHere) {
       converted.add(overtakenHere);
     }
   }
@@ -435,10 +435,10 @@ class ChannelTest {
     }
     writer.flushAll();
     InputChannel channel = gate.getChannels().get(0);
-    List<byte[]> queuedBefore = channel.captureQueuedBuffers();
+    List<ChannelStateEntry> queuedBefore = channel.captureQueued();
     assertThat(queuedBefore).isNotEmpty();
 
-    List<byte[]> overtaken =
+    List<ChannelStateEntry> overtaken =
         channel.addPriorityEventAndCaptureOvertaken(ChannelEvent.EndOfPartition.INSTANCE);
 
     assertThat(overtaken).hasSameSizeAs(queuedBefore);
@@ -534,11 +534,11 @@ class ChannelTest {
     writer.emit("after", RecordWriter.NO_TIMESTAMP);
     writer.flushAll();
     InputChannel channel = gate.getChannels().get(0);
-    List<byte[]> queuedBefore = channel.captureQueuedBuffers();
+    List<ChannelStateEntry> queuedBefore = channel.captureQueued();
 
     writer.requestConversion(0, 5);
     assertThat(outcomes.converted).hasSize(1);
-    List<byte[]> overtaken = outcomes.converted.get(0);
+    List<ChannelStateEntry> overtaken = outcomes.converted.get(0);
 
     // Every buffer but the last ("after", sent behind the barrier) was overtaken, in order.
     assertThat(overtaken).hasSize(queuedBefore.size() - 1);
@@ -567,6 +567,61 @@ class ChannelTest {
   }
 
   @Test
+  void watermarksAmongOvertakenBuffersAreCapturedAndReplayedInTheirPlace() throws Exception {
+    InputGate source = gate(10, 1);
+    RecordWriter<String> first = writer(source, 64);
+    first.emit("a-" + "x".repeat(40), RecordWriter.NO_TIMESTAMP);
+    first.broadcastEvent(new ChannelEvent.Watermark(10)); // flushes "a" first
+    first.emit("b-" + "x".repeat(40), RecordWriter.NO_TIMESTAMP);
+    first.broadcastEvent(ChannelEvent.WatermarkStatus.IDLE);
+    first.broadcastEvent(new ChannelEvent.CancelCheckpointMarker(3)); // not channel state
+    first.emit("c-" + "x".repeat(40), RecordWriter.NO_TIMESTAMP);
+    first.flushAll();
+
+    List<ChannelStateEntry> overtaken =
+        source
+            .getChannels()
+            .get(0)
+            .addPriorityEventAndCaptureOvertaken(
+                new ChannelEvent.CheckpointBarrier(4, 0, false, true));
+    assertThat(overtaken)
+        .extracting(e -> e.getClass().getSimpleName())
+        .containsExactly("Bytes", "Event", "Bytes", "Event", "Bytes");
+    assertThat(overtaken.get(1))
+        .isEqualTo(new ChannelStateEntry.Event(new ChannelEvent.Watermark(10)));
+    assertThat(overtaken.get(3))
+        .isEqualTo(new ChannelStateEntry.Event(ChannelEvent.WatermarkStatus.IDLE));
+
+    InputGate restored = gate(10, 1);
+    RecordWriter<String> second = writer(restored, 64);
+    second.emit("new", RecordWriter.NO_TIMESTAMP);
+    second.flushAll();
+    restored.getChannels().get(0).prependForReplay(overtaken);
+    assertThat(drain(restored))
+        .containsExactly(
+            "a-" + "x".repeat(40),
+            "<Watermark>",
+            "b-" + "x".repeat(40),
+            "<WatermarkStatus>",
+            "c-" + "x".repeat(40),
+            "new");
+  }
+
+  @Test
+  void theEventTimeAtTheCutIsNotReplayedIntoAChannel() {
+    InputChannel channel = gate(10, 1).getChannels().get(0);
+    assertThatThrownBy(
+            () ->
+                channel.prependForReplay(
+                    List.of(
+                        new ChannelStateEntry.Cut(
+                            new io.weir.runtime.time.WatermarkValve.Position(
+                                1, false, true, 1, false)))))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("the task's to restore");
+  }
+
+  @Test
   void capturedBuffersReplayInOrderBeforeNewInput() throws Exception {
     InputGate source = gate(10, 1);
     RecordWriter<String> first = writer(source, 64);
@@ -577,7 +632,7 @@ class ChannelTest {
       first.emit(r, RecordWriter.NO_TIMESTAMP);
     }
     first.flushAll();
-    List<byte[]> captured = source.getChannels().get(0).captureQueuedBuffers();
+    List<ChannelStateEntry> captured = source.getChannels().get(0).captureQueued();
 
     // A fresh gate, as after a restore: new input arrives, then the captured data is replayed
     // ahead of it.

@@ -174,7 +174,7 @@ class WindowRecoveryTest {
   }
 
   /** Counts elements. */
-  static final class Count implements AggregateFunction<Long, Long, Long> {
+  static class Count implements AggregateFunction<Long, Long, Long> {
     private static final long serialVersionUID = 1L;
 
     @Override
