@@ -20,6 +20,7 @@ import io.weir.runtime.network.RecordDeserializer;
 import io.weir.runtime.network.RecordWriter;
 import io.weir.runtime.network.ResultSubpartition;
 import io.weir.runtime.task.Waker;
+import io.weir.runtime.time.WatermarkValve;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -56,7 +57,14 @@ import net.jqwik.api.statistics.Statistics;
  *   <li>restore: new channels and writers; the consumer starts from the snapshot, its channels
  *       replay the recorded bytes and the producers re-send their overtaken buffers, then emit from
  *       their offsets under another random schedule; the final state equals processing every record
- *       without any checkpoint (as does the run that took the checkpoint).
+ *       without any checkpoint (as does the run that took the checkpoint);
+ *   <li>event time: every {@value #WATERMARK_EVERY}th record of a producer follows a watermark (the
+ *       record's sequence number), and the consumer feeds the watermarks to a real {@link
+ *       WatermarkValve} and notes, for every record it processes, the watermark its channel had
+ *       then. Restored, the consumer puts its valve back where the unaligned snapshot had it, and
+ *       each producer re-emits its last watermark before its first record (as a source restores its
+ *       split watermark); every record must meet the watermark it met without any checkpoint, so
+ *       the watermarks among the in-flight buffers must be replayed in their place.
  * </ul>
  *
  * <p>Seeds are fixed, so every run checks the same interleavings.
@@ -66,6 +74,19 @@ class UnalignedCutPropertyTest {
   static final long N = 7;
   static final int BUFFER_SIZE = 64;
   static final TypeSerializer<String> STRINGS = Types.STRING.createSerializer();
+
+  /** A producer emits a watermark before every record whose sequence number is a multiple. */
+  static final int WATERMARK_EVERY = 4;
+
+  /** The watermark a producer emitted last before its record {@code seq}, or none. */
+  static long watermarkBefore(int seq) {
+    return seq < WATERMARK_EVERY ? Long.MIN_VALUE : seq - seq % WATERMARK_EVERY;
+  }
+
+  /** "record@watermark": a record and the watermark its channel had when it was processed. */
+  static String observed(String record, long watermark) {
+    return record + "@" + (watermark == Long.MIN_VALUE ? "-" : Long.toString(watermark));
+  }
 
   /** How the producers send their barriers and how the consumer aligns. */
   enum Kind {
@@ -198,6 +219,9 @@ class UnalignedCutPropertyTest {
     assertThat(run.aborted).as("no checkpoint aborted; %s", run.trace).isEmpty();
     assertThat(run.snapshot).as("checkpoint %d taken; %s", N, run.trace).isNotNull();
     assertThat(run.processed).as("the run itself processed every record once").isEqualTo(run.all);
+    assertThat(run.observed)
+        .as("each record met its channel's watermark; %s", run.trace)
+        .isEqualTo(run.expectedObserved());
     if (run.unalignedSnapshot) {
       assertThat(run.inputState)
           .as("the unaligned checkpoint's input data is complete; %s", run.trace)
@@ -212,11 +236,16 @@ class UnalignedCutPropertyTest {
 
     // The cut: snapshot + recorded input + overtaken output = the records before each barrier.
     int inFlightBytes = 0;
+    int inFlightEvents = 0;
     for (int c = 0; c < run.channels; c++) {
       List<ChannelStateEntry> inFlight = new ArrayList<>(inputState.getOrDefault(c, List.of()));
       inFlight.addAll(run.outputState.get(c));
       for (ChannelStateEntry entry : inFlight) {
-        inFlightBytes += ((ChannelStateEntry.Bytes) entry).bytes().length;
+        if (entry instanceof ChannelStateEntry.Bytes bytes) {
+          inFlightBytes += bytes.bytes().length;
+        } else if (entry instanceof ChannelStateEntry.Event) {
+          inFlightEvents++;
+        }
       }
       List<String> cut = new ArrayList<>(run.snapshot.get(c));
       cut.addAll(decode(inFlight));
@@ -232,9 +261,13 @@ class UnalignedCutPropertyTest {
     assertThat(restored.processed)
         .as("restored from the snapshot and the in-flight data; %s", run.trace)
         .isEqualTo(run.all);
+    assertThat(restored.observed)
+        .as("restored, each record met the watermark it met without a checkpoint; %s", run.trace)
+        .isEqualTo(run.expectedObserved());
 
     Statistics.label("unaligned").collect(run.unalignedSnapshot);
     Statistics.label("in-flight data").collect(inFlightBytes > 0);
+    Statistics.label("watermarks in flight").collect(inFlightEvents > 0);
     Statistics.label("recorded input data").collect(!inputState.isEmpty());
     Statistics.label("converted at a producer, with overtaken data").collect(run.convertedWithData);
     Statistics.label("switched at the consumer's timeout").collect(run.consumerTimedOut);
@@ -244,6 +277,8 @@ class UnalignedCutPropertyTest {
     Statistics.label("a channel's depth changed").collect(run.depthChanged());
     Statistics.label("unaligned").coverage(check -> check.check(true).percentage(p -> p > 40));
     Statistics.label("in-flight data").coverage(check -> check.check(true).percentage(p -> p > 20));
+    Statistics.label("watermarks in flight")
+        .coverage(check -> check.check(true).percentage(p -> p > 5));
     Statistics.label("recorded input data")
         .coverage(check -> check.check(true).percentage(p -> p > 5));
     Statistics.label("converted at a producer, with overtaken data")
@@ -266,7 +301,10 @@ class UnalignedCutPropertyTest {
     DataInputDeserializer view = new DataInputDeserializer();
     List<String> out = new ArrayList<>();
     for (ChannelStateEntry entry : entries) {
-      deserializer.setNextBuffer(Buffer.wrap(((ChannelStateEntry.Bytes) entry).bytes()));
+      if (!(entry instanceof ChannelStateEntry.Bytes bytes)) {
+        continue; // event time: see the observed watermarks
+      }
+      deserializer.setNextBuffer(Buffer.wrap(bytes.bytes()));
       while (deserializer.nextRecord(view)) {
         out.add(STRINGS.deserialize(view));
       }
@@ -313,6 +351,13 @@ class UnalignedCutPropertyTest {
 
     // Consumer.
     final List<List<String>> processed = new ArrayList<>();
+
+    /** Per channel, each record processed with its channel's watermark then ({@link #observed}). */
+    final List<List<String>> observed = new ArrayList<>();
+
+    final WatermarkValve valve;
+    List<List<String>> snapshotObserved;
+    long watermarkAtSnapshot;
     InputChannel current;
     int closed;
     boolean alignmentStarted;
@@ -348,6 +393,7 @@ class UnalignedCutPropertyTest {
         }
         all.add(records);
         processed.add(new ArrayList<>());
+        observed.add(new ArrayList<>());
         outputState.add(new ArrayList<>());
       }
       this.emitted = new int[channels];
@@ -365,6 +411,29 @@ class UnalignedCutPropertyTest {
               : Alignment.ALIGNED_THEN_UNALIGNED;
       this.handler = new BarrierHandler(channels, true, alignment, this);
       this.recorder = new InputChannelStateRecorder(gate.getChannels());
+      this.valve =
+          new WatermarkValve(
+              channels,
+              new WatermarkValve.Output() {
+                @Override
+                public void emitWatermark(long watermark) {}
+
+                @Override
+                public void emitWatermarkStatus(boolean idle) {}
+              });
+    }
+
+    /** Every record with the watermark its channel has before it when nothing fails. */
+    List<List<String>> expectedObserved() {
+      List<List<String>> expected = new ArrayList<>();
+      for (List<String> records : all) {
+        List<String> channel = new ArrayList<>();
+        for (int i = 0; i < records.size(); i++) {
+          channel.add(observed(records.get(i), watermarkBefore(i)));
+        }
+        expected.add(channel);
+      }
+      return expected;
     }
 
     /** A run that starts from this one's checkpoint, on new channels. */
@@ -372,15 +441,37 @@ class UnalignedCutPropertyTest {
       Run r = new Run(scenario);
       for (int c = 0; c < channels; c++) {
         r.processed.get(c).addAll(snapshot.get(c));
+        r.observed.get(c).addAll(snapshotObserved.get(c));
         r.emitted[c] = offsets[c];
         r.triggered[c] = true; // no checkpoint after the restore
       }
-      Map<Integer, List<ChannelStateEntry>> input = inputState == null ? Map.of() : inputState;
+      // As InputStreamTask.replayInputChannelState: event time back to the cut, then the entries.
+      Map<Integer, List<ChannelStateEntry>> input = new java.util.TreeMap<>();
+      if (inputState != null) {
+        WatermarkValve.Position[] cut = new WatermarkValve.Position[channels];
+        inputState.forEach(
+            (c, entries) -> {
+              assertThat(entries.get(0))
+                  .as("channel %d starts at the cut", c)
+                  .isInstanceOf(ChannelStateEntry.Cut.class);
+              cut[c] = ((ChannelStateEntry.Cut) entries.get(0)).position();
+              input.put(c, entries.subList(1, entries.size()));
+            });
+        assertThat(cut).as("every channel's event time at the cut; %s", trace).doesNotContainNull();
+        r.valve.restore(cut);
+        assertThat(r.valve.currentWatermark())
+            .as("the task's event time is back where the snapshot had it")
+            .isEqualTo(watermarkAtSnapshot);
+      }
       if (replayInputFirst) {
         input.forEach((c, bytes) -> r.gate.getChannels().get(c).prependForReplay(bytes));
       }
       for (int c = 0; c < channels; c++) {
         r.writers.get(c).replay(0, outputState.get(c));
+        if (offsets[c] >= WATERMARK_EVERY) {
+          // A source restores its split watermark and emits it before its first record.
+          r.writers.get(c).broadcastEvent(new ChannelEvent.Watermark(watermarkBefore(offsets[c])));
+        }
       }
       if (!replayInputFirst) {
         input.forEach((c, bytes) -> r.gate.getChannels().get(c).prependForReplay(bytes));
@@ -477,6 +568,9 @@ class UnalignedCutPropertyTest {
 
     private void emit(int c) {
       if (emitted[c] < all.get(c).size() && writers.get(c).isAvailable()) {
+        if (emitted[c] > 0 && emitted[c] % WATERMARK_EVERY == 0) {
+          writers.get(c).broadcastEvent(new ChannelEvent.Watermark(emitted[c]));
+        }
         writers.get(c).emit(all.get(c).get(emitted[c]++), RecordWriter.NO_TIMESTAMP);
         trace.add("p" + c + " emits " + (emitted[c] - 1));
       }
@@ -563,7 +657,9 @@ class UnalignedCutPropertyTest {
         if (current != null) {
           if (current.getDeserializer().nextRecord(view)) {
             String record = STRINGS.deserialize(view);
-            processed.get(current.getChannelIndex()).add(record);
+            int c = current.getChannelIndex();
+            processed.get(c).add(record);
+            observed.get(c).add(observed(record, valve.position(c).watermark()));
             return InputStatus.MORE_AVAILABLE;
           }
           current = null;
@@ -583,6 +679,10 @@ class UnalignedCutPropertyTest {
         } else if (polled.element() instanceof CheckpointBarrier barrier) {
           trace.add("c" + c + " reads " + (barrier.unaligned() ? "unaligned " : "") + "barrier");
           onBarrier(c, barrier);
+          return InputStatus.MORE_AVAILABLE;
+        } else if (polled.element() instanceof ChannelEvent.Watermark watermark) {
+          recorder.onEvent(c, watermark);
+          valve.inputWatermark(c, watermark.timestamp());
           return InputStatus.MORE_AVAILABLE;
         } else if (polled.element() instanceof ChannelEvent.EndOfPartition) {
           trace.add("c" + c + " ends");
@@ -612,9 +712,20 @@ class UnalignedCutPropertyTest {
       for (List<String> records : processed) {
         snapshot.add(List.copyOf(records));
       }
+      snapshotObserved = new ArrayList<>();
+      for (List<String> records : observed) {
+        snapshotObserved.add(List.copyOf(records));
+      }
+      watermarkAtSnapshot = valve.currentWatermark();
       unalignedSnapshot = barrier.unaligned();
       if (barrier.unaligned() && handler.state() == BarrierHandler.State.UNALIGNED) {
+        // As InputStreamTask.holdForChannelState.
         recorder.clear();
+        WatermarkValve.Position[] cut = new WatermarkValve.Position[channels];
+        for (int c = 0; c < channels; c++) {
+          cut[c] = valve.position(c);
+        }
+        recorder.cut(cut);
       }
       trace.add("snapshot" + (barrier.unaligned() ? " unaligned" : ""));
     }
