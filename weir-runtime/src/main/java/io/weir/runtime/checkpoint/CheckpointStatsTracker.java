@@ -109,16 +109,25 @@ final class CheckpointStatsTracker {
       long endTime,
       List<SubtaskCheckpointStatistics> subtasks,
       String externalPath) {
-    record(
-        build(
-            checkpointId,
-            savepoint,
-            Status.COMPLETED,
-            triggerTimestamp,
-            endTime - triggerTimestamp,
-            subtasks,
-            externalPath,
-            null));
+    record(completed(checkpointId, savepoint, triggerTimestamp, endTime, subtasks, externalPath));
+  }
+
+  private static CheckpointStatistics completed(
+      long checkpointId,
+      boolean savepoint,
+      long triggerTimestamp,
+      long endTime,
+      List<SubtaskCheckpointStatistics> subtasks,
+      String externalPath) {
+    return build(
+        checkpointId,
+        savepoint,
+        Status.COMPLETED,
+        triggerTimestamp,
+        endTime - triggerTimestamp,
+        subtasks,
+        externalPath,
+        null);
   }
 
   /** Records checkpoint {@code checkpointId} as aborted at {@code endTime}, and why. */
@@ -188,16 +197,7 @@ final class CheckpointStatsTracker {
         ended.add(s);
       }
     }
-    ended.add(
-        build(
-            checkpointId,
-            savepoint,
-            Status.COMPLETED,
-            triggerTimestamp,
-            endTime - triggerTimestamp,
-            subtasks,
-            externalPath,
-            null));
+    ended.add(completed(checkpointId, savepoint, triggerTimestamp, endTime, subtasks, externalPath));
     ended.sort(java.util.Comparator.comparingLong(CheckpointStatistics::checkpointId));
     List<CheckpointStatistics> kept =
         ended.subList(Math.max(0, ended.size() - this.kept), ended.size());
