@@ -197,7 +197,8 @@ final class CheckpointStatsTracker {
         ended.add(s);
       }
     }
-    ended.add(completed(checkpointId, savepoint, triggerTimestamp, endTime, subtasks, externalPath));
+    ended.add(
+        completed(checkpointId, savepoint, triggerTimestamp, endTime, subtasks, externalPath));
     ended.sort(java.util.Comparator.comparingLong(CheckpointStatistics::checkpointId));
     List<CheckpointStatistics> kept =
         ended.subList(Math.max(0, ended.size() - this.kept), ended.size());
