@@ -180,4 +180,60 @@ public final class FlinkToWeirMap {
     }
     return result;
   }
+
+  /**
+   * The map as the Markdown tables of docs/migrating-from-flink.md: the classes by Flink package,
+   * then what has no counterpart, then the calls.
+   */
+  public String markdown() {
+    StringBuilder out = new StringBuilder();
+    out.append("| Flink | Weir |\n| --- | --- |\n");
+    new TreeMap<>(classes)
+        .forEach(
+            (flink, weir) ->
+                out.append("| `").append(flink).append("` | `").append(weir).append("` |\n"));
+    out.append(
+        "\n| Flink class or package | without a Weir counterpart: what to do |\n| --- | --- |\n");
+    new TreeMap<>(untranslatable)
+        .forEach(
+            (flink, advice) ->
+                out.append("| `")
+                    .append(flink.endsWith(".") ? flink + "*" : flink)
+                    .append("` | ")
+                    .append(advice)
+                    .append(" |\n"));
+    out.append("\n| Flink call | on Weir |\n| --- | --- |\n");
+    new TreeMap<>(staticCalls)
+        .forEach(
+            (call, weir) ->
+                out.append("| `")
+                    .append(call)
+                    .append("(...)` | ")
+                    .append(
+                        weir.startsWith("!")
+                            ? weir.substring(1).strip()
+                            : "`"
+                                + call.substring(0, call.indexOf('.'))
+                                + "` becomes its Weir class; the call is `"
+                                + weir
+                                + "(...)`")
+                    .append(" |\n"));
+    new TreeMap<>(missingCalls)
+        .forEach(
+            (call, advice) ->
+                out.append("| `.")
+                    .append(call)
+                    .append("(...)` | not in Weir (listed by the tool): ")
+                    .append(advice)
+                    .append(" |\n"));
+    new TreeMap<>(droppedCalls)
+        .forEach(
+            (call, why) ->
+                out.append("| `.")
+                    .append(call)
+                    .append("()` | removed by the tool: ")
+                    .append(why)
+                    .append(" |\n"));
+    return out.toString();
+  }
 }

@@ -16,7 +16,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -298,7 +297,7 @@ final class SourceMigrator {
    */
   private void rewriteWildcardImport(
       ImportDeclaration decl, String flinkPackage, Map<String, String> imported) {
-    Set<String> weirPackages = new LinkedHashSet<>();
+    Set<String> weirPackages = new TreeSet<>();
     Set<String> unmapped = new TreeSet<>();
     imported.forEach(
         (simple, flink) -> {
@@ -318,7 +317,7 @@ final class SourceMigrator {
     }
     if (weirPackages.isEmpty()) {
       if (unmapped.isEmpty()) {
-        todo(decl, flinkPackage + ".*: the file uses none of its classes that this tool knows");
+        untranslatable(decl, flinkPackage + ".*", map.lookup(flinkPackage + ".*").orElseThrow());
       }
       return;
     }
