@@ -33,7 +33,8 @@ import picocli.CommandLine.ScopeType;
       SavepointCommand.class,
       StopCommand.class,
       ClusterCommand.class,
-      KeysCommand.class
+      KeysCommand.class,
+      io.weir.cli.migrate.MigrateCommand.class
     })
 public final class WeirCli implements Runnable {
 

@@ -1,0 +1,180 @@
+package io.weir.cli.migrate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code weir migrate} on the sources of Flink's own streaming examples
+ * (src/test/resources/flink-examples, see its README for their origin): the output parses, every
+ * Flink import left is listed as a thing to do, and the output compiles against Weir but for
+ * exactly the gaps listed here. A gap list that no longer matches fails the test: when Weir gains a
+ * call (or the tool a rewrite), shorten the list.
+ */
+class FlinkExamplesMigrationTest {
+
+  static final Path EXAMPLES =
+      Path.of("src/test/resources/flink-examples/org/apache/flink/streaming/examples")
+          .toAbsolutePath();
+
+  static final String OWN_PACKAGE = "org.apache.flink.streaming.examples";
+
+  @TempDir Path tmp;
+
+  /** Migrates one example's directory into tmp/out and checks what every migration must hold. */
+  private MigratedSources.Run migrate(String example) throws Exception {
+    Path source = EXAMPLES.resolve(example);
+    assertThat(source)
+        .as("unpacked by the build from flink-examples-streaming's sources")
+        .isDirectory();
+    Path out = tmp.resolve("out");
+    MigratedSources.Run run =
+        MigratedSources.weir("migrate", source.toString(), "--output", out.toString());
+    assertThat(run.exitCode()).as(run.toString()).isZero();
+    MigratedSources.assertParses(out);
+    MigratedSources.assertLeftImportsAreListed(out, OWN_PACKAGE, run.out());
+    return run;
+  }
+
+  private Set<String> compileErrors() throws Exception {
+    return MigratedSources.compile(tmp.resolve("out"), tmp.resolve("classes"));
+  }
+
+  @Test
+  void wordCount() throws Exception {
+    migrate("wordcount");
+
+    // CLI.java reads the options with Flink's MultipleParameterTool and passes them as
+    // GlobalJobParameters; WordCount's file source and sink take Flink's formats and rolling
+    // policies, and its async-state option configures ForSt. None has a Weir counterpart
+    // (MigratedWordCountRunTest runs the job once these are edited out).
+    assertThat(compileErrors())
+        .containsExactlyInAnyOrderElementsOf(
+            Set.of(
+                "CLI.java: cannot find symbol: class MultipleParameterTool",
+                "CLI.java: cannot find symbol: class Path",
+                "CLI.java: cannot find symbol: class RuntimeExecutionMode",
+                "CLI.java: cannot find symbol: method getClass()",
+                "CLI.java: cannot find symbol: variable MultipleParameterTool",
+                "CLI.java: cannot find symbol: variable RuntimeExecutionMode",
+                "CLI.java: cannot find symbol: variable super",
+                "CLI.java: method does not override or implement a method from a supertype",
+                "CLI.java: package ExecutionConfig does not exist",
+                "CLI.java: package ExecutionOptions does not exist",
+                "CLI.java: package org.apache.flink.api.common does not exist",
+                "CLI.java: package org.apache.flink.configuration does not exist",
+                "CLI.java: package org.apache.flink.core.fs does not exist",
+                "CLI.java: package org.apache.flink.util does not exist",
+                "WordCount.java: cannot find symbol: class FileSourceBuilder",
+                "WordCount.java: cannot find symbol: class SimpleStringEncoder",
+                "WordCount.java: cannot find symbol: class TextLineInputFormat",
+                "WordCount.java: cannot find symbol: method configure(io.weir.api.config.Configuration)",
+                "WordCount.java: cannot find symbol: method containsKey(java.lang.String)",
+                "WordCount.java: cannot find symbol: method fromMap(java.util.Map<java.lang.String,java.lang.String>)",
+                "WordCount.java: cannot find symbol: method getConfig()",
+                "WordCount.java: cannot find symbol: variable DefaultRollingPolicy",
+                "WordCount.java: cannot find symbol: variable FORST_STATE_BACKEND_NAME",
+                "WordCount.java: package org.apache.flink.api.common.serialization does not exist",
+                "WordCount.java: package org.apache.flink.connector.file.src.reader does not exist",
+                "WordCount.java: package org.apache.flink.runtime.state does not exist",
+                "WordCount.java: package org.apache.flink.streaming.api.functions.sink.filesystem.rollingpolicies does not exist",
+                "WordCount.java: static import only from classes and interfaces"));
+  }
+
+  @Test
+  void socketWindowWordCount() throws Exception {
+    migrate("socket");
+
+    // socketTextStream: being added to Weir's StreamEnvironment; flatMap(function, type): Weir's
+    // DataStream has no flatMap overload that takes the result type.
+    assertThat(compileErrors())
+        .containsExactlyInAnyOrderElementsOf(
+            Set.of(
+                "SocketWindowWordCount.java: cannot find symbol: class ParameterTool",
+                "SocketWindowWordCount.java: cannot find symbol: method socketTextStream(java.lang.String,int,java.lang.String)",
+                "SocketWindowWordCount.java: cannot find symbol: variable ParameterTool",
+                "SocketWindowWordCount.java: method flatMap in class io.weir.api.DataStream<T> cannot be applied to given types;",
+                "SocketWindowWordCount.java: package org.apache.flink.util does not exist"));
+  }
+
+  @Test
+  void windowJoin() throws Exception {
+    migrate("join");
+
+    // WatermarkGeneratorSupplier.Context and TimestampAssignerSupplier.Context: Weir's suppliers
+    // take no context.
+    assertThat(compileErrors())
+        .containsExactlyInAnyOrderElementsOf(
+            Set.of(
+                "WindowJoin.java: cannot find symbol: class Context",
+                "WindowJoin.java: cannot find symbol: class ParameterTool",
+                "WindowJoin.java: cannot find symbol: class Path",
+                "WindowJoin.java: cannot find symbol: class SimpleStringEncoder",
+                "WindowJoin.java: cannot find symbol: method getConfig()",
+                "WindowJoin.java: cannot find symbol: variable DefaultRollingPolicy",
+                "WindowJoin.java: cannot find symbol: variable ParameterTool",
+                "WindowJoin.java: method does not override or implement a method from a supertype",
+                "WindowJoin.java: package org.apache.flink.api.common.serialization does not exist",
+                "WindowJoin.java: package org.apache.flink.core.fs does not exist",
+                "WindowJoin.java: package org.apache.flink.streaming.api.functions.sink.filesystem.rollingpolicies does not exist",
+                "WindowJoin.java: package org.apache.flink.util does not exist"));
+  }
+
+  @Test
+  void stateMachine() throws Exception {
+    migrate("statemachine");
+
+    // Flink's Preconditions, Serialization/DeserializationSchema (Weir's Kafka connector has its
+    // own
+    // KafkaRecordDeserializer), state V2's async calls, SourceReaderContext's currentParallelism()
+    // and getIndexOfSubtask(), TypeExtractor.createTypeInfo.
+    assertThat(compileErrors())
+        .containsExactlyInAnyOrderElementsOf(
+            Set.of(
+                "Alert.java: cannot find symbol: method checkNotNull(org.apache.flink.streaming.examples.statemachine.dfa.State)",
+                "Alert.java: cannot find symbol: method checkNotNull(org.apache.flink.streaming.examples.statemachine.event.EventType)",
+                "Alert.java: package org.apache.flink.util does not exist",
+                "Alert.java: static import only from classes and interfaces",
+                "Event.java: cannot find symbol: method checkNotNull(org.apache.flink.streaming.examples.statemachine.event.EventType)",
+                "Event.java: package org.apache.flink.util does not exist",
+                "Event.java: static import only from classes and interfaces",
+                "EventDeSerializationSchema.java: cannot find symbol: class DeserializationSchema",
+                "EventDeSerializationSchema.java: cannot find symbol: class SerializationSchema",
+                "EventDeSerializationSchema.java: method does not override or implement a method from a supertype",
+                "EventDeSerializationSchema.java: package org.apache.flink.api.common.serialization does not exist",
+                "EventsGenerator.java: cannot find symbol: method checkArgument(boolean,java.lang.String)",
+                "EventsGenerator.java: package org.apache.flink.util does not exist",
+                "EventsGenerator.java: static import only from classes and interfaces",
+                "EventsGeneratorFunction.java: cannot find symbol: method checkArgument(boolean,java.lang.String)",
+                "EventsGeneratorFunction.java: cannot find symbol: method currentParallelism()",
+                "EventsGeneratorFunction.java: cannot find symbol: method getIndexOfSubtask()",
+                "EventsGeneratorFunction.java: package org.apache.flink.util does not exist",
+                "EventsGeneratorFunction.java: static import only from classes and interfaces",
+                "KafkaStandaloneGenerator.java: cannot find symbol: method checkNotNull(java.lang.String)",
+                "KafkaStandaloneGenerator.java: package org.apache.flink.util does not exist",
+                "KafkaStandaloneGenerator.java: static import only from classes and interfaces",
+                "StateMachineExample.java: cannot find symbol: class ParameterTool",
+                "StateMachineExample.java: cannot find symbol: class Path",
+                "StateMachineExample.java: cannot find symbol: class SimpleStringEncoder",
+                "StateMachineExample.java: cannot find symbol: method asyncClear()",
+                "StateMachineExample.java: cannot find symbol: method asyncUpdate(org.apache.flink.streaming.examples.statemachine.dfa.State)",
+                "StateMachineExample.java: cannot find symbol: method asyncValue()",
+                "StateMachineExample.java: cannot find symbol: method createTypeInfo(java.lang.Class<org.apache.flink.streaming.examples.statemachine.dfa.State>)",
+                "StateMachineExample.java: cannot find symbol: method getConfig()",
+                "StateMachineExample.java: cannot find symbol: variable DefaultRollingPolicy",
+                "StateMachineExample.java: cannot find symbol: variable KafkaRecordDeserializationSchema",
+                "StateMachineExample.java: cannot find symbol: variable ParameterTool",
+                "StateMachineExample.java: package org.apache.flink.api.common.serialization does not exist",
+                "StateMachineExample.java: package org.apache.flink.connector.kafka.source.reader.deserializer does not exist",
+                "StateMachineExample.java: package org.apache.flink.core.fs does not exist",
+                "StateMachineExample.java: package org.apache.flink.streaming.api.functions.sink.filesystem.rollingpolicies does not exist",
+                "StateMachineExample.java: package org.apache.flink.util does not exist",
+                "Transition.java: cannot find symbol: method checkNotNull(org.apache.flink.streaming.examples.statemachine.dfa.State)",
+                "Transition.java: cannot find symbol: method checkNotNull(org.apache.flink.streaming.examples.statemachine.event.EventType)",
+                "Transition.java: package org.apache.flink.util does not exist",
+                "Transition.java: static import only from classes and interfaces"));
+  }
+}

@@ -1,0 +1,145 @@
+package io.weir.cli.migrate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.github.javaparser.StaticJavaParser;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/** The rewrites of one file, and what it lists, on small sources. */
+class SourceMigratorTest {
+
+  private final SourceMigrator migrator =
+      new SourceMigrator(FlinkToWeirMap.load(), Set.of("org.apache.flink.examples.Own"));
+
+  private SourceMigrator.Result migrate(String source) {
+    return migrator.migrate(StaticJavaParser.parse(source), source);
+  }
+
+  @Test
+  void importsQualifiedNamesAndRenamedClassesAreRewrittenAndTheRestIsKeptAsItWas() {
+    String source =
+        """
+        package com.example;
+
+        import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+        import org.apache.flink.api.java.tuple.*;
+        import static org.apache.flink.api.common.typeinfo.Types.STRING;
+        import org.apache.flink.examples.Own;
+
+        /** Kept   as   it   was. */
+        class Job {
+          public static void main(String[] args) throws Exception {
+            final StreamExecutionEnvironment env =    StreamExecutionEnvironment.getExecutionEnvironment();
+            org.apache.flink.streaming.api.datastream.DataStream<Tuple2<String, Integer>> s = null;
+            var t = org.apache.flink.api.common.typeinfo.Types.INT; // a comment
+            var other = org.apache.flink.streaming.api.environment.StreamExecutionEnvironment.getExecutionEnvironment();
+          }
+        }
+        """;
+
+    SourceMigrator.Result result = migrate(source);
+
+    assertThat(result.text())
+        .isEqualTo(
+            """
+            package com.example;
+
+            import io.weir.api.StreamEnvironment;
+            import io.weir.api.tuple.*;
+            import static io.weir.api.typeutils.Types.STRING;
+            import org.apache.flink.examples.Own;
+
+            /** Kept   as   it   was. */
+            class Job {
+              public static void main(String[] args) throws Exception {
+                final StreamEnvironment env =    StreamEnvironment.create();
+                io.weir.api.DataStream<Tuple2<String, Integer>> s = null;
+                var t = io.weir.api.typeutils.Types.INT; // a comment
+                var other = io.weir.api.StreamEnvironment.create();
+              }
+            }
+            """);
+    assertThat(result.todo()).isEmpty();
+  }
+
+  @Test
+  void whatHasNoWeirCounterpartIsListedAtItsLine() {
+    String source =
+        """
+        import org.apache.flink.util.ParameterTool;
+        import org.apache.flink.table.api.*;
+        import org.apache.flink.api.common.RuntimeExecutionMode;
+
+        class Job {
+          void main(StreamExecutionEnvironment env, TableEnvironment tables) {
+            env.setRuntimeMode(RuntimeExecutionMode.BATCH);
+            var p = ParameterTool.fromArgs(null);
+          }
+        }
+        """;
+
+    SourceMigrator.Result result = migrate(source);
+
+    assertThat(result.text()).isEqualTo(source);
+    assertThat(result.todo())
+        .extracting(f -> f.line() + ": " + f.message())
+        .containsExactly(
+            "1: org.apache.flink.util.ParameterTool: Weir has no ParameterTool: read the job's"
+                + " arguments (after the jar on 'weir run') in main yourself",
+            "2: org.apache.flink.table.api.*: the Table API and SQL are not in"
+                + " Weir: express the query with DataStream operations",
+            "3: org.apache.flink.api.common.RuntimeExecutionMode: Weir runs every job in"
+                + " streaming mode, bounded or not (no BATCH or AUTOMATIC): remove the setting",
+            "7: .setRuntimeMode(...): Weir runs every job in streaming mode: remove the call");
+  }
+
+  @Test
+  void aWildcardImportBecomesOneForEachWeirPackageTheFileUses() {
+    String source =
+        """
+        import org.apache.flink.api.common.functions.*;
+
+        class Job {
+          MapFunction<String, String> f;
+          InvalidTypesException e;
+        }
+        """;
+
+    SourceMigrator.Result result = migrate(source);
+
+    assertThat(result.text())
+        .startsWith(
+            "import io.weir.api.functions.*;\nimport io.weir.api.typeutils.*;\n\nclass Job {");
+  }
+
+  @Test
+  void aCallThatMeansNothingOnWeirIsRemovedAndNoted() {
+    String source =
+        """
+        class Job {
+          void build(Object keyed) {
+            if (async) {
+              keyed.enableAsyncState();
+            }
+            keyed = keyed.enableAsyncState().flatMap(f);
+          }
+        }
+        """;
+
+    SourceMigrator.Result result = migrate(source);
+
+    assertThat(result.text())
+        .isEqualTo(
+            """
+            class Job {
+              void build(Object keyed) {
+                if (async) {
+                }
+                keyed = keyed.flatMap(f);
+              }
+            }
+            """);
+    assertThat(result.notes()).extracting(SourceMigrator.Finding::line).containsExactly(4, 6);
+  }
+}
