@@ -185,10 +185,15 @@ final class JobHandlers {
     List<JobExceptions.Entry> entries = new ArrayList<>();
     for (ClusterGateway.ExceptionEntry e : job.gateway().exceptions()) {
       entries.add(
-          new JobExceptions.Entry(
-              e.exceptionName(), e.message(), e.timestamp(), e.taskName(), e.location()));
+          JobExceptions.Entry.of(
+              e.exceptionName(),
+              e.message(),
+              e.stacktrace(),
+              e.timestamp(),
+              e.taskName(),
+              e.location()));
     }
-    return new JobExceptions(new JobExceptions.ExceptionHistory(entries, false));
+    return JobExceptions.of(new JobExceptions.ExceptionHistory(entries, false));
   }
 
   /** One checkpoint's statistics as REST shows them, its critical path included. */
