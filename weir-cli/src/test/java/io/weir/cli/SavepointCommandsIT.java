@@ -105,10 +105,17 @@ class SavepointCommandsIT {
     return target;
   }
 
+  /**
+   * {@code ./weir COMMAND --jobmanager ADDRESS ARGS}: the address right after the command, since
+   * everything after a jar is the job's; {@code run} detached, returning once submitted.
+   */
   private static WeirProcess.Result weir(String... args) throws Exception {
     List<String> all = new ArrayList<>(List.of(args));
-    all.add("--jobmanager");
-    all.add(jobManager);
+    all.add(1, "--jobmanager");
+    all.add(2, jobManager);
+    if (args[0].equals("run")) {
+      all.add(3, "-d");
+    }
     return WeirProcess.run(dir, all.toArray(String[]::new));
   }
 
