@@ -290,7 +290,6 @@ final class RunCommand implements Callable<Integer> {
               .replace(jarId + ".jar", given)
               .replace(jarId, given));
     }
-    String message = String.join("; ", said);
-    return message.contains(given) ? message : given + ": " + message;
+    return String.join("; ", said);
   }
 }

@@ -97,6 +97,9 @@ public final class WeirCli implements Runnable {
   static String describe(Throwable error) {
     List<String> messages = new ArrayList<>();
     for (Throwable t = error; t != null; t = t.getCause()) {
+      if (t.getMessage() == null && !messages.isEmpty()) {
+        continue; // a cause without a message (ConnectException) adds only its class's name
+      }
       String message = message(t);
       if (messages.stream().noneMatch(m -> m.contains(message))) {
         messages.add(message);

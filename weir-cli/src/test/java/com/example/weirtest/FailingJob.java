@@ -44,16 +44,19 @@ public final class FailingJob {
 
   public static void main(String[] args) throws Exception {
     String input = "no --input";
+    long records = 10;
     for (int i = 0; i + 1 < args.length; i++) {
       if (args[i].equals("--input")) {
         input = args[i + 1];
+      } else if (args[i].equals("--records")) {
+        records = Long.parseLong(args[i + 1]);
       }
     }
     Configuration conf = new Configuration();
     conf.setString(RestartStrategyOptions.RESTART_STRATEGY.key(), "none");
     StreamEnvironment env = StreamEnvironment.create(conf);
     env.setParallelism(1);
-    env.fromSequence(0, 10).map(new Parse(input)).sinkTo(new DiscardingSink<>());
+    env.fromSequence(0, records - 1).map(new Parse(input)).sinkTo(new DiscardingSink<>());
     env.execute("failing-job");
   }
 }

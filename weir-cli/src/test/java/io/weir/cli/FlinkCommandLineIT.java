@@ -1,6 +1,7 @@
 package io.weir.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -17,6 +18,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -183,6 +185,20 @@ class FlinkCommandLineIT {
         weir("run", "--verbose", "-c", FAILING_JOB, jar.toString(), "--input", "orders.csv");
     assertThat(verbose.exitCode()).as(verbose.toString()).isEqualTo(1);
     assertThat(verbose.err()).contains(USER_FRAME).contains("at io.weir.");
+  }
+
+  @Test
+  void runIsAttachedAsFlinksAndPassesEverythingAfterTheJarToTheJob() throws Exception {
+    // -p after the jar is the job's (an unknown argument it ignores), not weir run's option.
+    WeirProcess.Result run =
+        weir("run", "-c", FAILING_JOB, jar.toString(), "--records", "3", "-p", "9");
+    assertThat(run.exitCode()).as(run.toString()).isZero();
+    String jobId = jobId(run);
+    assertThat(run.out()).contains("Job " + jobId + " finished.");
+    assertThat(state(jobId)).isEqualTo("FINISHED");
+    for (JsonNode vertex : client.get("/jobs/" + jobId).path("vertices")) {
+      assertThat(vertex.path("parallelism").asInt()).isEqualTo(1);
+    }
   }
 
   @Test
@@ -446,6 +462,16 @@ class FlinkCommandLineIT {
                 + " io.weir:weir-api (see docs/migrating-from-flink.md)")
         .contains("com.example.flinkjob.WordCount uses org.apache.flink.")
         .doesNotContain("\tat ");
+
+    // A client of the REST API meets the same refusal, the jar named as it was uploaded.
+    String flinkJarId = client.upload(flinkJar);
+    assertThatThrownBy(() -> client.run(flinkJarId, null, List.of(), null, Map.of()))
+        .isInstanceOf(ClusterClient.RefusedException.class)
+        .hasMessageContaining(
+            "'flink-wordcount.jar' ("
+                + flinkJarId
+                + "): this job was compiled against Flink's API; compile it against"
+                + " io.weir:weir-api (see docs/migrating-from-flink.md)");
   }
 
   @Test

@@ -78,5 +78,10 @@ class JobFailureTest {
     assertThat(WeirCli.describe(error)).isEqualTo("disk full");
     assertThat(WeirCli.describe(new CommandFailure("job.jar: bad", new Exception("internal"))))
         .isEqualTo("job.jar: bad");
+    assertThat(
+            WeirCli.describe(
+                new java.io.IOException(
+                    "Cannot reach the JobManager at 127.0.0.1:1", new java.net.ConnectException())))
+        .isEqualTo("Cannot reach the JobManager at 127.0.0.1:1");
   }
 }
