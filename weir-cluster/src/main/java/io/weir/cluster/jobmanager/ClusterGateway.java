@@ -59,6 +59,8 @@ public final class ClusterGateway implements TaskExecutorGateway {
    *
    * @param stacktrace the failure as Java prints it, every cause with its frames, as raised on the
    *     TaskManager that ran the task
+   * @param attempt the job's attempt the task belonged to: the first failure of an attempt is the
+   *     one that ended it, the others followed from it
    */
   public record ExceptionEntry(
       long timestamp,
@@ -66,7 +68,8 @@ public final class ClusterGateway implements TaskExecutorGateway {
       String message,
       String stacktrace,
       String taskName,
-      String location) {}
+      String location,
+      int attempt) {}
 
   private final JobProgram program;
   private final TaskManagerRegistry registry;
@@ -348,7 +351,8 @@ public final class ClusterGateway implements TaskExecutorGateway {
                 failure.getMessage(),
                 stackTraceOf(failure),
                 metrics.vertexName() + " (" + (id.subtask() + 1) + ")",
-                location));
+                location,
+                id.attempt()));
       }
     }
     String allocation = allocationId(id);

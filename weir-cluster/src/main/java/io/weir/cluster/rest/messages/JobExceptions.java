@@ -6,13 +6,14 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * {@code GET /jobs/:jobid/exceptions}, with Flink's fields: the newest failure's stack trace as
- * {@code root-exception}, every failure in {@code all-exceptions} (Flink's older list) and in
- * {@code exceptionHistory}, newest first. A stack trace holds the whole cause chain with its
- * frames, as raised on the TaskManager that ran the failing task (the user's {@code at
- * com.example...} frames among them).
+ * {@code GET /jobs/:jobid/exceptions}, with Flink's fields: the stack trace of the failure that
+ * ended the newest failed attempt as {@code root-exception}, every failure in {@code
+ * all-exceptions} (Flink's older list) and in {@code exceptionHistory}, newest first. A stack trace
+ * holds the whole cause chain with its frames, as raised on the TaskManager that ran the failing
+ * task (the user's {@code at com.example...} frames among them).
  *
- * @param rootException the newest failure's stack trace, or null when none failed
+ * @param rootException the stack trace of the failure that ended the newest failed attempt, or null
+ *     when none failed
  * @param timestamp when the JobManager heard of it, epoch millis, or null
  * @param allExceptions every failure, newest first
  * @param truncated whether failures were left out (never, today)
@@ -25,8 +26,17 @@ public record JobExceptions(
     boolean truncated,
     ExceptionHistory exceptionHistory) {
 
-  /** The answer for {@code history}, newest first. */
+  /** The answer for {@code history}, newest first, whose newest entry is the root exception. */
   public static JobExceptions of(ExceptionHistory history) {
+    List<Entry> entries = history.entries() == null ? List.of() : history.entries();
+    return of(history, entries.isEmpty() ? null : entries.get(0));
+  }
+
+  /**
+   * The answer for {@code history}, newest first, with {@code root} (one of its entries, or null)
+   * as the root exception: the failure that ended the newest failed attempt.
+   */
+  public static JobExceptions of(ExceptionHistory history, Entry root) {
     List<Entry> entries = history.entries() == null ? List.of() : history.entries();
     List<LegacyEntry> all = new ArrayList<>();
     for (Entry e : entries) {
@@ -34,10 +44,9 @@ public record JobExceptions(
           new LegacyEntry(
               e.stacktrace(), e.taskName(), e.location(), e.timestamp(), e.taskManagerId()));
     }
-    Entry newest = entries.isEmpty() ? null : entries.get(0);
     return new JobExceptions(
-        newest == null ? null : newest.stacktrace(),
-        newest == null ? null : newest.timestamp(),
+        root == null ? null : root.stacktrace(),
+        root == null ? null : root.timestamp(),
         all,
         history.truncated(),
         history);
