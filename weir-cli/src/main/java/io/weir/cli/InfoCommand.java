@@ -63,6 +63,7 @@ final class InfoCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     JobJars.check(jar, jar.toString());
+    JobJars.checkEntryClass(jar, jar.toString(), entryClass, InfoCommand.class.getClassLoader());
     Map<String, String> jobSettings = new LinkedHashMap<>(Settings.parse(settings));
     if (parallelism != null) {
       if (parallelism < 1) {

@@ -118,6 +118,7 @@ final class RunCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     // Everything is checked before anything starts: a typo costs no cluster start.
     JobJars.check(jar, jar.toString());
+    JobJars.checkEntryClass(jar, jar.toString(), entryClass, RunCommand.class.getClassLoader());
     Map<String, String> jobSettings = jobSettings();
     if (client.jobManagerGiven()) {
       if (restPort != null) {
@@ -134,6 +135,16 @@ final class RunCommand implements Callable<Integer> {
           spec.commandLine(),
           "-d (detached) needs --jobmanager HOST:PORT: without one the job runs in this process,"
               + " which ends with it");
+    }
+    if (fromSavepoint != null) {
+      // This process restores it: a path that is not there is refused before anything starts.
+      java.net.URI uri = io.weir.runtime.storage.FileSystems.toUri(fromSavepoint);
+      if ("file".equals(uri.getScheme()) && !java.nio.file.Files.exists(Path.of(uri))) {
+        throw new IllegalArgumentException(
+            "-s "
+                + fromSavepoint
+                + ": does not exist; give a savepoint's or checkpoint's directory");
+      }
     }
     Map<String, String> clusterSettings = new LinkedHashMap<>();
     if (restPort != null) {

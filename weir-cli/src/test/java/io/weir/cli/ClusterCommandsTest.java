@@ -47,11 +47,11 @@ class ClusterCommandsTest {
     try (var out =
         new java.util.jar.JarOutputStream(
             Files.newOutputStream(jar), new java.util.jar.Manifest())) {
-      out.putNextEntry(new java.util.jar.JarEntry("README"));
+      out.putNextEntry(new java.util.jar.JarEntry("com/example/Main.class"));
       out.closeEntry();
     }
     assertFails(
-        run("run", "-m", "127.0.0.1:1", jar.toString()),
+        run("run", "-m", "127.0.0.1:1", "-c", "com.example.Main", jar.toString()),
         "Cannot reach the JobManager's REST API at 127.0.0.1:1");
   }
 

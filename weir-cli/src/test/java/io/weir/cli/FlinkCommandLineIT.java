@@ -433,8 +433,18 @@ class FlinkCommandLineIT {
     WeirProcess.Result noClass = weir("run", "-c", "com.example.NoSuchMain", jar.toString());
     assertThat(noClass.exitCode()).as(noClass.toString()).isEqualTo(1);
     assertThat(noClass.err())
-        .contains(jar.toString())
-        .contains("com.example.NoSuchMain")
+        .contains(jar + " has no class com.example.NoSuchMain")
+        .doesNotContain("/jars/")
+        .doesNotContain("\tat ");
+
+    // The job's main fails on the JobManager: the jar is named as given, not by its hash, and
+    // without the REST call that carried the refusal.
+    WeirProcess.Result mainFails =
+        weir("run", "-c", FAILING_JOB, jar.toString(), "--records", "many");
+    assertThat(mainFails.exitCode()).as(mainFails.toString()).isEqualTo(1);
+    assertThat(mainFails.err())
+        .contains("The entry class " + FAILING_JOB + " of jar " + jar + " failed")
+        .contains("For input string: \"many\"")
         .doesNotContain("refused POST")
         .doesNotContain("/jars/")
         .doesNotContain("request body")
@@ -442,9 +452,9 @@ class FlinkCommandLineIT {
         .doesNotContainPattern("[0-9a-f]{64}");
 
     WeirProcess.Result verbose =
-        weir("run", "--verbose", "-c", "com.example.NoSuchMain", jar.toString());
+        weir("run", "--verbose", "-c", FAILING_JOB, jar.toString(), "--records", "many");
     assertThat(verbose.exitCode()).as(verbose.toString()).isEqualTo(1);
-    assertThat(verbose.err()).contains("refused POST /jars/");
+    assertThat(verbose.err()).contains("refused POST /jars/").contains("\tat io.weir.");
 
     WeirProcess.Result noMain = weir("run", jar.toString());
     assertThat(noMain.exitCode()).as(noMain.toString()).isEqualTo(1);
@@ -498,12 +508,25 @@ class FlinkCommandLineIT {
 
     Path broken = dir.resolve("broken.yaml");
     Files.writeString(broken, "execution.checkpointing.interval: 1 s\nparallelism.default 2\n");
-    WeirProcess.Result yaml = local("run", "--config", broken.toString(), jar.toString());
+    WeirProcess.Result yaml =
+        local("run", "--config", broken.toString(), "-c", COUNT_JOB, jar.toString());
     assertThat(yaml.exitCode()).as(yaml.toString()).isEqualTo(1);
     assertThat(yaml.err()).contains(broken + ":2").doesNotContain("\tat ");
     assertThat(yaml.out()).doesNotContain("local session cluster");
 
-    WeirProcess.Result detached = local("run", "-d", jar.toString());
+    WeirProcess.Result noClass = local("run", "-c", "com.example.NoSuchMain", jar.toString());
+    assertThat(noClass.exitCode()).as(noClass.toString()).isEqualTo(1);
+    assertThat(noClass.err()).contains(jar + " has no class com.example.NoSuchMain");
+    assertThat(noClass.out()).doesNotContain("local session cluster");
+
+    Path noSavepoint = dir.resolve("no-such-savepoint-to-resume");
+    WeirProcess.Result resume =
+        local("run", "-s", noSavepoint.toString(), "-c", COUNT_JOB, jar.toString());
+    assertThat(resume.exitCode()).as(resume.toString()).isEqualTo(1);
+    assertThat(resume.err()).contains(noSavepoint + ": does not exist");
+    assertThat(resume.out()).doesNotContain("local session cluster");
+
+    WeirProcess.Result detached = local("run", "-d", "-c", COUNT_JOB, jar.toString());
     assertThat(detached.exitCode()).as(detached.toString()).isEqualTo(WeirCli.EXIT_USAGE);
     assertThat(detached.err()).contains("-d (detached) needs --jobmanager");
   }

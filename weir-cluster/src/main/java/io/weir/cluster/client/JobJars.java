@@ -52,6 +52,36 @@ public final class JobJars {
   }
 
   /**
+   * Checks that {@code jar} has the entry class to run: {@code entryClass}, or without one the
+   * {@code Main-Class} of its manifest. A class that {@code parent} (the loader the job's class
+   * loader delegates to) has counts too.
+   *
+   * @param name the jar as the user named it, for messages
+   * @throws IllegalArgumentException naming {@code name} and the class
+   */
+  public static void checkEntryClass(Path jar, String name, String entryClass, ClassLoader parent) {
+    try (JarFile file = new JarFile(jar.toFile())) {
+      String entry = entryClass;
+      if (entry == null || entry.isBlank()) {
+        java.util.jar.Manifest manifest = file.getManifest();
+        entry = manifest == null ? null : manifest.getMainAttributes().getValue("Main-Class");
+        if (entry == null || entry.isBlank()) {
+          throw new IllegalArgumentException(
+              name + " names no Main-Class in its manifest: give the entry class with -c CLASS");
+        }
+        entry = entry.strip();
+      }
+      if (file.getEntry(entry.replace('.', '/') + ".class") == null
+          && parent.getResource(entry.replace('.', '/') + ".class") == null) {
+        throw new IllegalArgumentException(
+            name + " has no class " + entry + ": check the entry class name");
+      }
+    } catch (IOException e) {
+      throw new IllegalArgumentException(name + ": cannot be read (" + e.getMessage() + ")", e);
+    }
+  }
+
+  /**
    * Where {@code jar}'s own classes (not Flink's, should it bundle them) use a class of Flink's,
    * e.g. {@code "com.example.WordCount uses org.apache.flink.streaming.api..."}; empty if none
    * does.
