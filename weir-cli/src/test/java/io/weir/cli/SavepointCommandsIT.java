@@ -168,9 +168,11 @@ class SavepointCommandsIT {
     assertThat(client.get("/jobs/" + jobId).path("state").asText()).isEqualTo("FINISHED");
 
     String resumed = run("-s", stopped.toString());
-    WeirProcess.Result drain = weir("stop", "--drain", resumed, dir.resolve("drained").toString());
+    // As Flink's fingers type it: flink stop -d -p DIR JOB.
+    WeirProcess.Result drain = weir("stop", "-d", "-p", dir.resolve("drained").toString(), resumed);
     assertThat(drain.exitCode()).as(drain.toString()).isZero();
     assertThat(savepointPath(drain).resolve("_metadata")).exists();
+    assertThat(savepointPath(drain).getParent()).isEqualTo(dir.resolve("drained"));
     assertThat(client.get("/jobs/" + resumed).path("state").asText()).isEqualTo("FINISHED");
     assertThat(
             client
