@@ -194,9 +194,21 @@ final class RunCommand implements Callable<Integer> {
    * frames first, all of it with {@code --verbose}.
    */
   private int awaitEnd(ClusterClient c, String jobId) throws Exception {
+    boolean toldWaiting = false;
     while (true) {
       JobDetails job = c.job(jobId);
       String state = job.state();
+      int scheduled = scheduledSubtasks(job);
+      if (scheduled > 0 && !toldWaiting) {
+        System.err.println(
+            "weir run: job "
+                + jobId
+                + " waits for slots: "
+                + scheduled
+                + " of its subtasks are SCHEDULED (until slot.request.timeout; weir list and the"
+                + " TaskManagers' free slots in GET /overview show where it stands)");
+        toldWaiting = true;
+      }
       switch (state) {
         case "FINISHED" -> {
           System.out.println("Job " + jobId + " finished.");
@@ -213,6 +225,16 @@ final class RunCommand implements Callable<Integer> {
         default -> Thread.sleep(200); // polling the REST API, as Flink's attached client does
       }
     }
+  }
+
+  /** How many of the job's subtasks wait for slots. */
+  private static int scheduledSubtasks(JobDetails job) {
+    if (job.vertices() == null) {
+      return 0;
+    }
+    return job.vertices().stream()
+        .mapToInt(v -> v.tasks() == null ? 0 : v.tasks().getOrDefault("SCHEDULED", 0))
+        .sum();
   }
 
   private void printFailure(JobDetails job) {

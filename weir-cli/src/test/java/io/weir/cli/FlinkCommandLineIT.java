@@ -391,6 +391,42 @@ class FlinkCommandLineIT {
   }
 
   @Test
+  void anAttachedRunSaysWhenItsJobWaitsForSlots() throws Exception {
+    WeirProcess.Started run =
+        WeirProcess.start(
+            dir,
+            "run",
+            "-m",
+            jobManager,
+            "-p",
+            "3",
+            "-D",
+            "slot.request.timeout=10 min",
+            "-c",
+            COUNT_JOB,
+            jar.toString(),
+            dir.resolve("attached-waiting-checkpoints").toUri().toString());
+    try {
+      await()
+          .atMost(Duration.ofSeconds(60))
+          .pollInterval(Duration.ofMillis(100))
+          .until(
+              () ->
+                  Pattern.compile(" waits for slots: \\d+ of its subtasks are SCHEDULED")
+                      .matcher(run.err())
+                      .find());
+      String jobId = jobId(new WeirProcess.Result(0, run.out(), run.err()));
+      cancel(jobId);
+      // Attached: it saw its job end, and ends with it.
+      assertThat(run.process().waitFor(60, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+      assertThat(run.process().exitValue()).isEqualTo(1);
+      assertThat(run.out()).contains("Job " + jobId + " was cancelled.");
+    } finally {
+      run.process().destroyForcibly();
+    }
+  }
+
+  @Test
   void aJobWaitingForSlotsShowsItsSubtasksScheduled() throws Exception {
     // Three subtasks wide on a cluster of two slots: it waits for slots until cancelled.
     WeirProcess.Result run =
