@@ -63,12 +63,16 @@ export interface JobPlan {
 export interface ExceptionEntry {
   exceptionName: string;
   message: string;
+  /** Every cause with its frames, as the TaskManager printed it. */
+  stacktrace?: string;
   timestamp: number;
   taskName: string;
   taskManagerId: string;
 }
 
 export interface JobExceptions {
+  "root-exception"?: string;
+  /** Newest first, as Flink's. */
   exceptionHistory: { entries: ExceptionEntry[]; truncated: boolean };
 }
 

@@ -179,12 +179,12 @@ function jobPage(jobId: string, tab: string, checkpointId?: string): Page {
             : h(
                 "div",
                 {},
-                ...[...e.exceptionHistory.entries].reverse().map((x) =>
+                ...e.exceptionHistory.entries.map((x) =>
                   h(
                     "details",
                     { class: "exception" },
                     h("summary", {}, `${time(x.timestamp)} · ${x.taskName} on ${x.taskManagerId}: ${x.exceptionName}`),
-                    h("pre", {}, x.message),
+                    h("pre", {}, x.stacktrace ?? x.message),
                   ),
                 ),
               ),

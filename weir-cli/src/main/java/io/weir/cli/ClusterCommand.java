@@ -69,6 +69,20 @@ final class ClusterCommand implements Runnable {
 
     @Override
     public Integer call() throws Exception {
+      // Before any process starts: a config file that cannot be read (named with its line), and
+      // a -D key no module knows (named with the nearest known key), as 'weir run' refuses them.
+      ClusterOptions.load(config, Map.of());
+      io.weir.api.config.Configuration given = new io.weir.api.config.Configuration();
+      Settings.parse(settings).forEach(given::setString);
+      List<String> unknown = io.weir.api.config.KnownKeys.unknownInProcess(given);
+      if (!unknown.isEmpty()) {
+        throw new IllegalArgumentException(
+            "Unknown configuration key"
+                + (unknown.size() > 1 ? "s " : " ")
+                + String.join(", ", unknown)
+                + " given with -D: Weir reads no such setting. Correct the key, or remove it;"
+                + " 'weir keys' and docs/configuration.md list the keys.");
+      }
       Path home = dir != null ? dir : defaultDir();
       Files.createDirectories(home.resolve("log"));
       if (Files.exists(home.resolve("jobmanager.pid"))) {

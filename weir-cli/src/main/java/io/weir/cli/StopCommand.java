@@ -28,8 +28,24 @@ final class StopCommand implements Callable<Integer> {
 
   @Mixin SavepointTarget target;
 
+  @Option(
+      names = {"-p", "--savepointPath"},
+      paramLabel = "DIR",
+      description = "Flink's way of giving DIR: where the savepoint's directory is created.")
+  String savepointPath;
+
+  @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
+
   @Override
   public Integer call() throws Exception {
+    if (savepointPath != null) {
+      if (target.directory != null && !target.directory.equals(savepointPath)) {
+        throw new picocli.CommandLine.ParameterException(
+            spec.commandLine(),
+            "Two savepoint directories: DIR " + target.directory + " and -p " + savepointPath);
+      }
+      target.directory = savepointPath;
+    }
     ClusterClient c = client.client();
     System.err.println(
         "Suspending job " + target.jobId + " with a savepoint" + (drain ? " (draining)." : "."));

@@ -28,8 +28,10 @@ import picocli.CommandLine.ScopeType;
       JobManagerCommand.class,
       TaskManagerCommand.class,
       RunCommand.class,
+      InfoCommand.class,
       ListCommand.class,
       CancelCommand.class,
+      CheckpointCommand.class,
       SavepointCommand.class,
       StopCommand.class,
       ClusterCommand.class,
@@ -62,6 +64,10 @@ public final class WeirCli implements Runnable {
     CommandLine commandLine = new CommandLine(new WeirCli());
     // Every command takes --help and --version; its version is the launcher's.
     shareVersion(commandLine, commandLine.getCommandSpec().version());
+    // As flink's: everything after the jar is the job's, options included (run JAR --input x).
+    for (String jarCommand : List.of("run", "info")) {
+      commandLine.getSubcommands().get(jarCommand).setStopAtPositional(true);
+    }
     commandLine.setExecutionExceptionHandler(
         (error, failed, parseResult) -> {
           PrintWriter err = failed.getErr();
@@ -84,16 +90,36 @@ public final class WeirCli implements Runnable {
     }
   }
 
-  /** The messages of {@code error} and its causes, each once, joined by "caused by". */
+  /**
+   * The messages of {@code error} and its causes, each once, joined by "caused by". A {@link
+   * CommandFailure} says all a user needs: its causes (the internals) are left to {@code
+   * --verbose}; so is the request line of a call the JobManager refused.
+   */
   static String describe(Throwable error) {
     List<String> messages = new ArrayList<>();
     for (Throwable t = error; t != null; t = t.getCause()) {
-      String message = t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
+      if (t.getMessage() == null && !messages.isEmpty()) {
+        continue; // a cause without a message (ConnectException) adds only its class's name
+      }
+      String message = message(t);
       if (messages.stream().noneMatch(m -> m.contains(message))) {
         messages.add(message);
       }
+      if (t instanceof CommandFailure) {
+        break;
+      }
     }
     return String.join("\n  caused by: ", messages);
+  }
+
+  private static String message(Throwable t) {
+    if (t instanceof io.weir.cluster.client.ClusterClient.RefusedException refused
+        && !refused.reasons().isEmpty()) {
+      return String.join("; ", refused.reasons());
+    }
+    String message = t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
+    // A wrapper whose message is its cause's toString() says the cause's message once more.
+    return message.replaceFirst("^[a-z][\\w.]*\\.[A-Z]\\w*(Exception|Error): ", "");
   }
 
   public static void main(String[] args) {

@@ -38,15 +38,20 @@ class ClusterCommandsTest {
     assertFails(
         run("run", "-m", "127.0.0.1:1", dir.resolve("missing.jar").toString()),
         "weir run: ",
-        "No jar file at",
-        "missing.jar");
+        dir.resolve("missing.jar") + ": no such file");
   }
 
   @Test
   void runAgainstNoJobManager() throws Exception {
-    Path jar = Files.write(dir.resolve("job.jar"), new byte[] {1});
+    Path jar = dir.resolve("job.jar");
+    try (var out =
+        new java.util.jar.JarOutputStream(
+            Files.newOutputStream(jar), new java.util.jar.Manifest())) {
+      out.putNextEntry(new java.util.jar.JarEntry("com/example/Main.class"));
+      out.closeEntry();
+    }
     assertFails(
-        run("run", "-m", "127.0.0.1:1", jar.toString()),
+        run("run", "-m", "127.0.0.1:1", "-c", "com.example.Main", jar.toString()),
         "Cannot reach the JobManager's REST API at 127.0.0.1:1");
   }
 

@@ -105,10 +105,17 @@ class SavepointCommandsIT {
     return target;
   }
 
+  /**
+   * {@code ./weir COMMAND --jobmanager ADDRESS ARGS}: the address right after the command, since
+   * everything after a jar is the job's; {@code run} detached, returning once submitted.
+   */
   private static WeirProcess.Result weir(String... args) throws Exception {
     List<String> all = new ArrayList<>(List.of(args));
-    all.add("--jobmanager");
-    all.add(jobManager);
+    all.add(1, "--jobmanager");
+    all.add(2, jobManager);
+    if (args[0].equals("run")) {
+      all.add(3, "-d");
+    }
     return WeirProcess.run(dir, all.toArray(String[]::new));
   }
 
@@ -161,9 +168,11 @@ class SavepointCommandsIT {
     assertThat(client.get("/jobs/" + jobId).path("state").asText()).isEqualTo("FINISHED");
 
     String resumed = run("-s", stopped.toString());
-    WeirProcess.Result drain = weir("stop", "--drain", resumed, dir.resolve("drained").toString());
+    // As Flink's fingers type it: flink stop -d -p DIR JOB.
+    WeirProcess.Result drain = weir("stop", "-d", "-p", dir.resolve("drained").toString(), resumed);
     assertThat(drain.exitCode()).as(drain.toString()).isZero();
     assertThat(savepointPath(drain).resolve("_metadata")).exists();
+    assertThat(savepointPath(drain).getParent()).isEqualTo(dir.resolve("drained"));
     assertThat(client.get("/jobs/" + resumed).path("state").asText()).isEqualTo("FINISHED");
     assertThat(
             client

@@ -3,6 +3,8 @@ package io.weir.cluster.client;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.weir.cluster.rest.messages.CancelJobResponse;
+import io.weir.cluster.rest.messages.CheckpointTriggerRequest;
+import io.weir.cluster.rest.messages.CheckpointTriggerStatus;
 import io.weir.cluster.rest.messages.CheckpointingStatistics;
 import io.weir.cluster.rest.messages.ErrorResponse;
 import io.weir.cluster.rest.messages.JarRunRequest;
@@ -86,19 +88,47 @@ public final class ClusterClient {
       } catch (IOException e) {
         throw noJson(response, e);
       }
-      throw new IOException(
+      throw new RefusedException(
+          address.toString(),
+          request.method() + " " + request.uri().getPath(),
+          response.statusCode(),
+          error.errors() == null ? List.of() : error.errors());
+    }
+    return response.body();
+  }
+
+  /**
+   * The JobManager answered a call with an error. The message names the call, for logs; {@link
+   * #reasons()} are what the JobManager said, for a user.
+   */
+  public static final class RefusedException extends IOException {
+    private static final long serialVersionUID = 1L;
+    private final int status;
+    private final List<String> reasons;
+
+    RefusedException(String address, String call, int status, List<String> reasons) {
+      super(
           "The JobManager at "
               + address
               + " refused "
-              + request.method()
-              + " "
-              + request.uri().getPath()
+              + call
               + " ("
-              + response.statusCode()
+              + status
               + "): "
-              + String.join("; ", error.errors() == null ? List.of() : error.errors()));
+              + String.join("; ", reasons));
+      this.status = status;
+      this.reasons = List.copyOf(reasons);
     }
-    return response.body();
+
+    /** The HTTP status. */
+    public int status() {
+      return status;
+    }
+
+    /** What the JobManager gave as reasons. */
+    public List<String> reasons() {
+      return reasons;
+    }
   }
 
   private IOException noJson(HttpResponse<String> response, IOException e) {
@@ -269,6 +299,46 @@ public final class ClusterClient {
         throw new IOException("The savepoint of job " + jobId + " failed: " + reason);
       }
       progress.run();
+      Thread.sleep(100); // polling the REST API, as Flink's client does
+    }
+  }
+
+  /**
+   * Triggers a checkpoint of {@code jobId} ({@code POST /jobs/:id/checkpoints}, Flink 1.19's);
+   * returns the trigger id to poll with {@link #awaitCheckpoint}.
+   *
+   * @param checkpointType null for the job's configured kind, else Flink's {@code FULL}
+   */
+  public String triggerCheckpoint(String jobId, String checkpointType)
+      throws IOException, InterruptedException {
+    return post(
+            "/jobs/" + jobId + "/checkpoints",
+            new CheckpointTriggerRequest(checkpointType),
+            TriggerResponse.class)
+        .requestId();
+  }
+
+  /**
+   * Polls {@code GET /jobs/:id/checkpoints/:triggerid} until the checkpoint ended.
+   *
+   * @return the checkpoint's id
+   * @throws IOException with the JobManager's reason if it failed
+   */
+  public long awaitCheckpoint(String jobId, String triggerId)
+      throws IOException, InterruptedException {
+    while (true) {
+      CheckpointTriggerStatus status =
+          get("/jobs/" + jobId + "/checkpoints/" + triggerId, CheckpointTriggerStatus.class);
+      if (status.completed()) {
+        CheckpointTriggerStatus.Operation operation = status.operation();
+        if (operation != null && operation.checkpointId() != null) {
+          return operation.checkpointId();
+        }
+        throw new IOException(
+            operation == null || operation.failureCause() == null
+                ? "The checkpoint of job " + jobId + " failed: no reason given"
+                : operation.failureCause().stackTrace());
+      }
       Thread.sleep(100); // polling the REST API, as Flink's client does
     }
   }

@@ -54,9 +54,22 @@ public final class ClusterGateway implements TaskExecutorGateway {
   /** How long a TaskManager may take to report its subtasks' counters for the REST API. */
   static final Duration SAMPLE_TIMEOUT = Duration.ofSeconds(2);
 
-  /** One entry of a job's exception history. */
+  /**
+   * One entry of a job's exception history.
+   *
+   * @param stacktrace the failure as Java prints it, every cause with its frames, as raised on the
+   *     TaskManager that ran the task
+   * @param attempt the job's attempt the task belonged to: the first failure of an attempt is the
+   *     one that ended it, the others followed from it
+   */
   public record ExceptionEntry(
-      long timestamp, String exceptionName, String message, String taskName, String location) {}
+      long timestamp,
+      String exceptionName,
+      String message,
+      String stacktrace,
+      String taskName,
+      String location,
+      int attempt) {}
 
   private final JobProgram program;
   private final TaskManagerRegistry registry;
@@ -336,8 +349,10 @@ public final class ClusterGateway implements TaskExecutorGateway {
                     ? r.remoteClass()
                     : failure.getClass().getName(),
                 failure.getMessage(),
+                stackTraceOf(failure),
                 metrics.vertexName() + " (" + (id.subtask() + 1) + ")",
-                location));
+                location,
+                id.attempt()));
       }
     }
     String allocation = allocationId(id);
@@ -356,20 +371,53 @@ public final class ClusterGateway implements TaskExecutorGateway {
     return true;
   }
 
+  /**
+   * The stack trace of {@code failure}: as its TaskManager printed it when it came from one (the
+   * control plane carries it as text), else as this process prints it.
+   */
+  static String stackTraceOf(Throwable failure) {
+    for (Throwable t = failure; t != null; t = t.getCause()) {
+      if (t instanceof Messages.RemoteFailure remote
+          && remote.remoteTrace() != null
+          && !remote.remoteTrace().isEmpty()) {
+        return remote.remoteTrace();
+      }
+    }
+    java.io.StringWriter trace = new java.io.StringWriter();
+    failure.printStackTrace(new java.io.PrintWriter(trace));
+    return trace.toString();
+  }
+
   /** Whether {@code id} is a task of this job not yet ended. */
   boolean isOpen(ExecutionAttemptId id) {
     return open.contains(id);
   }
 
+  /** The exception history, newest first (as Flink's). */
   public List<ExceptionEntry> exceptions() {
     synchronized (exceptions) {
-      return List.copyOf(exceptions);
+      List<ExceptionEntry> newestFirst = new ArrayList<>(exceptions);
+      java.util.Collections.reverse(newestFirst);
+      return newestFirst;
     }
   }
 
   /** TaskManagers that ran tasks of this job. */
   Set<String> hosts() {
     return new HashSet<>(hosts);
+  }
+
+  @Override
+  public Placement placement(ExecutionAttemptId task) {
+    synchronized (this) {
+      if (!open.contains(task)) {
+        return Placement.DEPLOYED;
+      }
+      if (!placed.containsKey(task)) {
+        return Placement.SCHEDULED;
+      }
+      return waiting.containsKey(task) ? Placement.DEPLOYING : Placement.DEPLOYED;
+    }
   }
 
   /** Runs {@code call} now, or once the deployment of {@code task} completed; false if neither. */

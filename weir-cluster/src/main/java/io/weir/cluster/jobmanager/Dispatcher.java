@@ -222,6 +222,8 @@ public final class Dispatcher {
           "No jar " + jarId + " on this JobManager: upload it first (POST /jars/upload)");
     }
     Path jar = jars.path(jarId);
+    // Refused before its main runs: a Flink job would fail there on a missing Flink class.
+    io.weir.cluster.client.JobJars.check(jar, "The jar " + jars.describe(jarId));
     String entry =
         entryClass == null || entryClass.isBlank() ? mainClassOf(jar, jarId) : entryClass;
     Map<String, String> all = new LinkedHashMap<>(settings);

@@ -88,6 +88,22 @@ public final class JarStore {
     return jars;
   }
 
+  /**
+   * How a user knows jar {@code id}: the name it was uploaded with and its id, e.g. {@code
+   * 'job.jar' (3f2a...)}, or its id alone.
+   */
+  public String describe(String id) {
+    try {
+      Path nameFile = dir.resolve(id + ".name");
+      if (valid(id) && Files.exists(nameFile)) {
+        return "'" + Files.readString(nameFile).strip() + "' (" + id + ")";
+      }
+    } catch (IOException e) {
+      // the id alone names it
+    }
+    return id;
+  }
+
   public boolean contains(String id) {
     return valid(id) && Files.isRegularFile(path(id));
   }

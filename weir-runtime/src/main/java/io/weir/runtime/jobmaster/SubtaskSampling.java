@@ -115,9 +115,18 @@ final class SubtaskSampling {
                     shares.backPressured(),
                     shares.busy())));
       } else {
-        // Its task executor did not answer (or not yet has it): the state the job master knows.
+        // Its task executor did not answer (or not yet has it): the state the job master knows,
+        // SCHEDULED while it waits for slots (as Flink shows it), not RUNNING.
         String status =
-            stopping ? "CANCELING" : job == JobStatus.RECONCILING ? "RECONCILING" : "RUNNING";
+            stopping
+                ? "CANCELING"
+                : job == JobStatus.RECONCILING
+                    ? "RECONCILING"
+                    : switch (taskExecutor.placement(id)) {
+                      case SCHEDULED -> "SCHEDULED";
+                      case DEPLOYING -> "DEPLOYING";
+                      case DEPLOYED -> "RUNNING";
+                    };
         subtasks.add(
             new SubtaskStatus(
                 id.vertex(), id.subtask(), id.attempt(), status, attemptStart, -1, "-", "-", null));

@@ -233,8 +233,9 @@ public abstract class StreamTask implements Runnable {
       } else {
         end = TaskState.FAILED;
         failure = wrapFailure(t);
-        LOG.warn("{} failed: {}", taskInfo.taskNameWithSubtasks(), t.toString());
-        LOG.debug("{} failure", taskInfo.taskNameWithSubtasks(), t);
+        // Logged once, here, where it happened: the whole cause chain with its frames (the
+        // user's among them); the job master is told it as text.
+        LOG.warn("{} failed", taskInfo.taskNameWithSubtasks(), t);
       }
     } finally {
       Thread.interrupted(); // clear a cancellation interrupt before cleanup

@@ -52,6 +52,24 @@ public interface TaskExecutorGateway {
     return CompletableFuture.completedFuture(List.of());
   }
 
+  /** Where a submitted subtask stands before it runs, for the REST API's honest states. */
+  enum Placement {
+    /** Waiting for slots (Flink's SCHEDULED). */
+    SCHEDULED,
+    /** Has its slot; its deployment is under way (Flink's DEPLOYING). */
+    DEPLOYING,
+    /** Deployed, or not known here. */
+    DEPLOYED
+  }
+
+  /**
+   * Where {@code task}, submitted and not ended, stands: a task executor that waits for slots says
+   * so. Default: {@link Placement#DEPLOYED} (in one process a subtask is deployed at once).
+   */
+  default Placement placement(ExecutionAttemptId task) {
+    return Placement.DEPLOYED;
+  }
+
   /**
    * The subtasks of job {@code jobId} that a lost job master left running and that task executors
    * offer to this one (high availability): known once every subtask of {@code graph} is accounted

@@ -25,8 +25,10 @@ import io.weir.runtime.task.TaskState;
 import io.weir.runtime.taskexecutor.ExecutionAttemptId;
 import io.weir.runtime.taskexecutor.RunningAttempt;
 import io.weir.runtime.taskexecutor.TaskDeploymentDescriptor;
+import io.weir.runtime.taskexecutor.TaskExecutorGateway;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -86,6 +88,30 @@ class JobMasterTest {
     assertThat(result.metrics()).containsEntry("job.restarts", 0L);
     assertThat(master.getJobStatus().get()).isEqualTo(JobStatus.FINISHED);
     assertThat(tasks.released).containsExactly(master.getJobID().value());
+  }
+
+  @Test
+  void subtasksWaitingForSlotsAreScheduledNotRunning() throws Exception {
+    JobMaster master = jobMaster(env -> {});
+    awaitAttempts(1);
+    List<TaskDeploymentDescriptor> attempt = tasks.latest();
+    assertThat(attempt).hasSizeGreaterThanOrEqualTo(2);
+    tasks.placements.put(attempt.get(0).id(), TaskExecutorGateway.Placement.SCHEDULED);
+    tasks.placements.put(attempt.get(1).id(), TaskExecutorGateway.Placement.DEPLOYING);
+
+    Map<ExecutionAttemptId, String> states = new java.util.HashMap<>();
+    for (SubtaskStatus s : master.subtasks().get(20, TimeUnit.SECONDS)) {
+      states.put(
+          new ExecutionAttemptId(master.getJobID().value(), s.vertex(), s.subtask(), s.attempt()),
+          s.status());
+    }
+    assertThat(states.get(attempt.get(0).id())).isEqualTo("SCHEDULED");
+    assertThat(states.get(attempt.get(1).id())).isEqualTo("DEPLOYING");
+    for (TaskDeploymentDescriptor other : attempt.subList(2, attempt.size())) {
+      assertThat(states.get(other.id())).isEqualTo("RUNNING");
+    }
+    tasks.finishAll();
+    master.getJobExecutionResult().get(20, TimeUnit.SECONDS);
   }
 
   @Test

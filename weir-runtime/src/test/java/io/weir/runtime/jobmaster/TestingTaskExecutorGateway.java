@@ -68,6 +68,14 @@ final class TestingTaskExecutorGateway implements TaskExecutorGateway {
 
   private final Set<Long> acknowledged = ConcurrentHashMap.newKeySet();
 
+  /** Where subtasks stand before they run, as a test says; absent: deployed. */
+  final Map<ExecutionAttemptId, Placement> placements = new ConcurrentHashMap<>();
+
+  @Override
+  public Placement placement(ExecutionAttemptId task) {
+    return placements.getOrDefault(task, Placement.DEPLOYED);
+  }
+
   /** The gateway for {@code jobMaster}; what a JobMaster's task executor factory returns. */
   TestingTaskExecutorGateway bind(JobMasterGateway jobMaster) {
     this.jobMaster = jobMaster;

@@ -181,14 +181,35 @@ final class JobHandlers {
         failure);
   }
 
+  /**
+   * The exception history, newest first; its root exception is the failure that ended the newest
+   * failed attempt: that attempt's first (the others, such as a consumer's that lost its producer,
+   * followed from it).
+   */
   static JobExceptions exceptions(Dispatcher.Job job) {
+    return exceptions(job.gateway().exceptions());
+  }
+
+  /** The answer for {@code history}, newest first (as {@link ClusterGateway#exceptions()}). */
+  static JobExceptions exceptions(List<ClusterGateway.ExceptionEntry> history) {
     List<JobExceptions.Entry> entries = new ArrayList<>();
-    for (ClusterGateway.ExceptionEntry e : job.gateway().exceptions()) {
-      entries.add(
-          new JobExceptions.Entry(
-              e.exceptionName(), e.message(), e.timestamp(), e.taskName(), e.location()));
+    JobExceptions.Entry root = null;
+    int rootAttempt = history.isEmpty() ? -1 : history.get(0).attempt();
+    for (ClusterGateway.ExceptionEntry e : history) {
+      JobExceptions.Entry entry =
+          JobExceptions.Entry.of(
+              e.exceptionName(),
+              e.message(),
+              e.stacktrace(),
+              e.timestamp(),
+              e.taskName(),
+              e.location());
+      entries.add(entry);
+      if (e.attempt() == rootAttempt) {
+        root = entry; // newest first: the last of the newest attempt is its first failure
+      }
     }
-    return new JobExceptions(new JobExceptions.ExceptionHistory(entries, false));
+    return JobExceptions.of(new JobExceptions.ExceptionHistory(entries, false), root);
   }
 
   /** One checkpoint's statistics as REST shows them, its critical path included. */

@@ -24,6 +24,8 @@ import java.util.concurrent.CompletableFuture;
 public final class JobManagerEndpoints {
 
   private final SavepointHandlers.Triggers triggers = new SavepointHandlers.Triggers();
+  private final CheckpointTriggerHandlers.Triggers checkpointTriggers =
+      new CheckpointTriggerHandlers.Triggers();
   private final Router router;
 
   public JobManagerEndpoints(Dispatcher dispatcher, TaskManagerRegistry registry) {
@@ -41,6 +43,8 @@ public final class JobManagerEndpoints {
             new SavepointHandlers.Trigger(dispatcher, triggers),
             new SavepointHandlers.Stop(dispatcher, triggers),
             new SavepointHandlers.Status(dispatcher, triggers),
+            new CheckpointTriggerHandlers.Trigger(dispatcher, checkpointTriggers),
+            new CheckpointTriggerHandlers.Status(dispatcher, checkpointTriggers),
             new TaskManagersHandler(registry),
             new InfoHandlers.Overview(dispatcher, registry),
             new InfoHandlers.Config(dispatcher),

@@ -43,19 +43,33 @@ class RestMessagesJsonTest {
           + "\"jarId\":\"abc\"";
 
   private static final JobExceptions EXCEPTIONS =
-      new JobExceptions(
+      JobExceptions.of(
           new JobExceptions.ExceptionHistory(
               List.of(
-                  new JobExceptions.Entry(
-                      "java.lang.IllegalStateException", "boom", 1234, "Map (2)", "tm-1"),
-                  new JobExceptions.Entry("X", null, 5, "Sink (1)", "-")),
+                  JobExceptions.Entry.of(
+                      "java.lang.IllegalStateException",
+                      "boom",
+                      "java.lang.IllegalStateException: boom\n\tat com.example.Job.map(Job.java:1)\n",
+                      1234,
+                      "Map (2)",
+                      "tm-1"),
+                  JobExceptions.Entry.of("X", null, "X\n", 5, "Sink (1)", "-")),
               false));
   private static final String EXCEPTIONS_JSON =
-      "{\"exceptionHistory\":{\"entries\":[{\"exceptionName\":\"java.lang.IllegalStateException\","
-          + "\"message\":\"boom\",\"timestamp\":1234,\"taskName\":\"Map (2)\","
-          + "\"taskManagerId\":\"tm-1\"},{\"exceptionName\":\"X\",\"message\":null,"
-          + "\"timestamp\":5,\"taskName\":\"Sink (1)\",\"taskManagerId\":\"-\"}],"
-          + "\"truncated\":false}}";
+      "{\"root-exception\":\"java.lang.IllegalStateException: boom\\n\\tat"
+          + " com.example.Job.map(Job.java:1)\\n\",\"timestamp\":1234,\"all-exceptions\":["
+          + "{\"exception\":\"java.lang.IllegalStateException: boom\\n\\tat"
+          + " com.example.Job.map(Job.java:1)\\n\",\"task\":\"Map (2)\",\"location\":\"tm-1\","
+          + "\"timestamp\":1234,\"taskManagerId\":\"tm-1\"},{\"exception\":\"X\\n\","
+          + "\"task\":\"Sink (1)\",\"location\":\"-\",\"timestamp\":5,\"taskManagerId\":\"-\"}],"
+          + "\"truncated\":false,\"exceptionHistory\":{\"entries\":[{\"exceptionName\":"
+          + "\"java.lang.IllegalStateException\",\"message\":\"boom\",\"stacktrace\":"
+          + "\"java.lang.IllegalStateException: boom\\n\\tat com.example.Job.map(Job.java:1)\\n\","
+          + "\"timestamp\":1234,\"taskName\":\"Map (2)\",\"location\":\"tm-1\",\"endpoint\":"
+          + "\"tm-1\",\"taskManagerId\":\"tm-1\",\"failureLabels\":{},\"concurrentExceptions\":[]},"
+          + "{\"exceptionName\":\"X\",\"message\":null,\"stacktrace\":\"X\\n\",\"timestamp\":5,"
+          + "\"taskName\":\"Sink (1)\",\"location\":\"-\",\"endpoint\":\"-\",\"taskManagerId\":"
+          + "\"-\",\"failureLabels\":{},\"concurrentExceptions\":[]}],\"truncated\":false}}";
 
   @Test
   void jarUploadAndRun() throws Exception {
