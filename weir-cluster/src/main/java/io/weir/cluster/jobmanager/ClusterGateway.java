@@ -393,6 +393,21 @@ public final class ClusterGateway implements TaskExecutorGateway {
     return open.contains(id);
   }
 
+  @Override
+  public void attemptFailed(int attempt, Throwable cause) {
+    synchronized (exceptions) {
+      exceptions.add(
+          new ExceptionEntry(
+              System.currentTimeMillis(),
+              cause.getClass().getName(),
+              cause.getMessage(),
+              stackTraceOf(cause),
+              null,
+              null,
+              attempt));
+    }
+  }
+
   /** The exception history, newest first (as Flink's). */
   public List<ExceptionEntry> exceptions() {
     synchronized (exceptions) {

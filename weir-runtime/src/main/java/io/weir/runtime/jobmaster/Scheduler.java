@@ -285,7 +285,7 @@ final class Scheduler {
       return;
     }
     if (refused != null) {
-      failAttempt(attempt, refused);
+      failAttempt(attempt, refused, false);
       return;
     }
     adoption.adopted(attempt, deployed.size());
@@ -353,7 +353,7 @@ final class Scheduler {
       coordinator.taskFinished(new CheckpointCoordinator.TaskKey(task.vertex(), task.subtask()));
     }
     if (state == TaskState.FAILED && failure == null && !cancelRequested) {
-      failAttempt(task.attempt(), cause);
+      failAttempt(task.attempt(), cause, true);
     }
     if (terminatedTasks == deployed.size()) {
       onAttemptEnded();
@@ -362,15 +362,21 @@ final class Scheduler {
 
   /** Fails the current attempt (a task failed, or the coordinator gave up). */
   synchronized void failCurrentAttempt(Throwable cause) {
-    failAttempt(attempt, cause);
+    failAttempt(attempt, cause, false);
   }
 
-  /** Fails the attempt: every task is cancelled; the restart strategy decides next. */
-  private void failAttempt(int failedAttempt, Throwable cause) {
+  /**
+   * Fails the attempt: every task is cancelled; the restart strategy decides next. {@code
+   * ofATask}: the cause is a subtask's failure, which its task executor keeps already.
+   */
+  private void failAttempt(int failedAttempt, Throwable cause, boolean ofATask) {
     if (failedAttempt != attempt || failure != null || ended) {
       return;
     }
     failure = cause;
+    if (!ofATask) {
+      taskExecutor.attemptFailed(attempt, cause);
+    }
     enter(JobStatus.FAILING);
     long corrupt = CorruptCheckpointException.findIn(cause);
     if (corrupt >= 0) {

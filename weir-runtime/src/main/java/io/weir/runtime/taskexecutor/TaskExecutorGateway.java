@@ -38,6 +38,13 @@ public interface TaskExecutorGateway {
   void cancelTask(ExecutionAttemptId task);
 
   /**
+   * Attempt {@code attempt} of the job fails for a reason of the job's own, not a subtask's (more
+   * checkpoint failures than tolerated, running subtasks that could not be adopted): for the job's
+   * exception history, beside the failures its subtasks report as they end.
+   */
+  default void attemptFailed(int attempt, Throwable cause) {}
+
+  /**
    * The job ended: once its last subtask here ended, its resources (timer, snapshot threads) are
    * released.
    */
