@@ -81,7 +81,18 @@ public final class ClusterOptions {
       ConfigOptions.key("taskmanager.data.port")
           .intType()
           .defaultValue(0)
-          .withDescription("A TaskManager's data port (Netty); 0 picks a free one.");
+          .withDescription(
+              "A TaskManager's data port (Netty), as other TaskManagers reach it; 0 picks a free"
+                  + " one. With taskmanager.data.bind-port set, the port they reach that forwards to"
+                  + " it (NAT, a proxy).");
+
+  public static final ConfigOption<Integer> TM_DATA_BIND_PORT =
+      ConfigOptions.key("taskmanager.data.bind-port")
+          .intType()
+          .noDefaultValue()
+          .withDescription(
+              "The port a TaskManager's data plane binds to when others reach it at another one"
+                  + " (taskmanager.data.port); unset: it binds to taskmanager.data.port.");
 
   public static final ConfigOption<String> NETTY_TRANSPORT =
       ConfigOptions.key("taskmanager.network.netty.transport")

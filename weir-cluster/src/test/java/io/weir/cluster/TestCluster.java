@@ -211,8 +211,14 @@ final class TestCluster implements AutoCloseable {
 
   /** Starts a TaskManager and waits until the JobManager lists it. */
   Node startTaskManager(int slots) throws IOException {
+    return startTaskManager(slots, Map.of());
+  }
+
+  /** As {@link #startTaskManager(int)}, with {@code extra} settings of its own. */
+  Node startTaskManager(int slots, Map<String, String> extra) throws IOException {
     Path status = statusFile("taskmanager");
     Map<String, String> withStatus = new java.util.LinkedHashMap<>(settings);
+    withStatus.putAll(extra);
     withStatus.put(ClusterOptions.STATUS_FILE.key(), status.toString());
     Node tm = startTaskManagerAt("127.0.0.1:" + rpcPort, slots, withStatus);
     tm.status = tm.awaitStatus(status, Duration.ofSeconds(60));

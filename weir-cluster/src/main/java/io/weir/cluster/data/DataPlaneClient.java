@@ -29,7 +29,10 @@ import org.slf4j.LoggerFactory;
  * The client side of a TaskManager's data plane: one connection per producing TaskManager, shared
  * by every input channel fed from there (many channels multiplexed by stream number), carrying the
  * consumer's credits, depth changes and barrier deliveries back to the producers. Its connections
- * run on the data plane's event loops.
+ * run on the data plane's event loops. A connection closes when the last channel it feeds is
+ * released (as Flink's partition request clients are reference-counted): a connection that went
+ * silent without closing (half-open) then ends with the job attempt that found it dead (by its
+ * checkpoint timeout), instead of serving every attempt after it.
  */
 final class DataPlaneClient {
 
@@ -50,24 +53,29 @@ final class DataPlaneClient {
 
   /** Connects {@code channel} to its producer's end at {@code producerAddress}. */
   void connectInputChannel(ChannelId id, String producerAddress, InputChannel channel) {
-    Connection connection;
-    try {
-      connection = connection(producerAddress);
-    } catch (IOException e) {
-      channel.fail(e);
-      return;
+    while (true) {
+      Connection connection;
+      try {
+        connection = connection(producerAddress);
+      } catch (IOException e) {
+        channel.fail(e);
+        return;
+      }
+      if (connection.request(id, channel)) {
+        return;
+      }
+      // Its last channel was released meanwhile and it closes: open another.
     }
-    connection.request(id, channel);
   }
 
   private Connection connection(String producerAddress) throws IOException {
     Connection existing = connections.get(producerAddress);
-    if (existing != null && existing.channel.isActive()) {
+    if (existing != null && existing.channel.isActive() && !existing.retired) {
       return existing;
     }
     synchronized (connections) {
       existing = connections.get(producerAddress);
-      if (existing != null && existing.channel.isActive()) {
+      if (existing != null && existing.channel.isActive() && !existing.retired) {
         return existing;
       }
       Connection created = connect(producerAddress);
@@ -129,6 +137,9 @@ final class DataPlaneClient {
     final Map<Integer, Input> inputs = new ConcurrentHashMap<>();
     final ClientHandler handler = new ClientHandler(this);
 
+    /** Set when its last channel was released: it closes, and no channel joins it any more. */
+    volatile boolean retired;
+
     private final AtomicBoolean announceScheduled = new AtomicBoolean();
     private final Runnable announce = this::announceCredits;
 
@@ -136,7 +147,11 @@ final class DataPlaneClient {
       this.address = address;
     }
 
-    void request(ChannelId id, InputChannel channel) {
+    /** Requests {@code id} for {@code channel}; false when this connection was retired. */
+    synchronized boolean request(ChannelId id, InputChannel channel) {
+      if (retired) {
+        return false;
+      }
       int stream = nextStream.incrementAndGet();
       Input input = new Input(this, stream, id, channel);
       inputs.put(stream, input);
@@ -148,9 +163,10 @@ final class DataPlaneClient {
         inputs.remove(stream);
         channel.fail(new IOException("The data connection to " + address + " closed"));
       }
+      return true;
     }
 
-    void releaseConsumer(String jobId, int attempt, int vertex, int subtask) {
+    synchronized void releaseConsumer(String jobId, int attempt, int vertex, int subtask) {
       List<Input> ended = new ArrayList<>();
       for (Input input : inputs.values()) {
         ChannelId id = input.id;
@@ -161,12 +177,20 @@ final class DataPlaneClient {
           ended.add(input);
         }
       }
+      if (ended.isEmpty()) {
+        return;
+      }
       Channel ch = channel;
       for (Input input : ended) {
         inputs.remove(input.stream);
         if (ch.isActive()) {
           ch.writeAndFlush(Frames.release(ch.alloc(), input.stream));
         }
+      }
+      if (inputs.isEmpty()) {
+        retired = true;
+        connections.remove(address, this);
+        ch.close();
       }
     }
 

@@ -28,6 +28,7 @@ public final class NettyDataPlane implements DataPlane, AutoCloseable {
   private final EventLoopGroup group;
   private final DataPlaneServer server;
   private final DataPlaneClient client;
+  private final int advertisedPort;
 
   /**
    * Opens the data port on {@code bindHost:port} (0: any free port), advertised as {@code
@@ -50,6 +51,23 @@ public final class NettyDataPlane implements DataPlane, AutoCloseable {
       DataTransport transport,
       int threads)
       throws IOException {
+    this(bindHost, port, advertisedHost, 0, secret, transport, threads);
+  }
+
+  /**
+   * As above, advertised at {@code advertisedPort} instead of the port bound (0: the port bound):
+   * for a TaskManager that others reach through a forwarded port (NAT, a proxy), as Flink's {@code
+   * taskmanager.data.port} with {@code taskmanager.data.bind-port}.
+   */
+  public NettyDataPlane(
+      String bindHost,
+      int port,
+      String advertisedHost,
+      int advertisedPort,
+      String secret,
+      DataTransport transport,
+      int threads)
+      throws IOException {
     this.transport = transport;
     this.group = new MultiThreadIoEventLoopGroup(threads, transport.ioHandlerFactory());
     try {
@@ -60,11 +78,13 @@ public final class NettyDataPlane implements DataPlane, AutoCloseable {
     }
     this.client = new DataPlaneClient(group, transport, secret);
     int bound = server.port();
-    this.address = advertisedHost + ":" + bound;
+    this.advertisedPort = advertisedPort > 0 ? advertisedPort : bound;
+    this.address = advertisedHost + ":" + this.advertisedPort;
     LOG.info(
-        "Data plane listening on {}:{} ({}, {} event loop{})",
+        "Data plane listening on {}:{}{} ({}, {} event loop{})",
         bindHost,
         bound,
+        advertisedPort > 0 ? ", reached at " + address : "",
         transport,
         threads,
         threads == 1 ? "" : "s");
@@ -82,6 +102,11 @@ public final class NettyDataPlane implements DataPlane, AutoCloseable {
 
   public int port() {
     return server.port();
+  }
+
+  /** The port other TaskManagers reach this data plane at: the port bound, or the one forwarded. */
+  public int advertisedPort() {
+    return advertisedPort;
   }
 
   @Override

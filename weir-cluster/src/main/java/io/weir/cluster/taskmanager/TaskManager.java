@@ -130,6 +130,7 @@ public final class TaskManager implements AutoCloseable {
     this.secret = options.secret();
     int port = options.get(ClusterOptions.TM_PORT);
     int dataPort = options.get(ClusterOptions.TM_DATA_PORT);
+    Integer dataBindPort = options.get(ClusterOptions.TM_DATA_BIND_PORT);
     DataTransport transport =
         DataTransport.of(
             ClusterOptions.NETTY_TRANSPORT.key(), options.get(ClusterOptions.NETTY_TRANSPORT));
@@ -164,14 +165,21 @@ public final class TaskManager implements AutoCloseable {
     }
     try {
       this.dataPlane =
-          new NettyDataPlane(bindHost, dataPort, advertisedHost, secret, transport, dataThreads);
+          dataBindPort == null
+              ? new NettyDataPlane(
+                  bindHost, dataPort, advertisedHost, secret, transport, dataThreads)
+              : new NettyDataPlane(
+                  bindHost, dataBindPort, advertisedHost, dataPort, secret, transport, dataThreads);
     } catch (IOException e) {
       server.shutdownNow();
       closeMetrics();
       throw new IllegalArgumentException(
           e.getMessage()
               + ": choose another with -D "
-              + ClusterOptions.TM_DATA_PORT.key()
+              + (dataBindPort == null
+                      ? ClusterOptions.TM_DATA_PORT
+                      : ClusterOptions.TM_DATA_BIND_PORT)
+                  .key()
               + "=PORT",
           e);
     }
@@ -259,7 +267,7 @@ public final class TaskManager implements AutoCloseable {
               .setTaskManagerId(id)
               .setHost(advertisedHost)
               .setPort(server.getPort())
-              .setDataPort(dataPlane.port())
+              .setDataPort(dataPlane.advertisedPort())
               .setSlots(slots);
       handover.offer(request);
       return request.build();

@@ -366,8 +366,8 @@ final class Scheduler {
   }
 
   /**
-   * Fails the attempt: every task is cancelled; the restart strategy decides next. {@code
-   * ofATask}: the cause is a subtask's failure, which its task executor keeps already.
+   * Fails the attempt: every task is cancelled; the restart strategy decides next. {@code ofATask}:
+   * the cause is a subtask's failure, which its task executor keeps already.
    */
   private void failAttempt(int failedAttempt, Throwable cause, boolean ofATask) {
     if (failedAttempt != attempt || failure != null || ended) {
