@@ -51,7 +51,7 @@ class FlinkHabitsTest {
 
     @Override
     public void flatMap(String value, Collector<Tuple2<String, Integer>> out) {
-      for (String token : value.toLowerCase(Locale.ROOT).split("\\W+")) {
+      for (String token : value.toLowerCase(Locale.ROOT).split("\\W+", -1)) {
         if (!token.isEmpty()) {
           out.collect(new Tuple2<>(token, 1));
         }
@@ -81,7 +81,7 @@ class FlinkHabitsTest {
   private static List<String> words() {
     List<String> words = new ArrayList<>();
     for (String line : LINES) {
-      for (String token : line.toLowerCase(Locale.ROOT).split("\\W+")) {
+      for (String token : line.toLowerCase(Locale.ROOT).split("\\W+", -1)) {
         if (!token.isEmpty()) {
           words.add(token);
         }
