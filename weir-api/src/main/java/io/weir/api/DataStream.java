@@ -20,7 +20,13 @@ import io.weir.api.sink.Sink;
 import io.weir.api.typeutils.TypeExtractor;
 import io.weir.api.typeutils.TypeInformation;
 import io.weir.api.typeutils.Types;
+import io.weir.api.util.CloseableIterator;
+import io.weir.api.windowing.assigners.GlobalWindows;
 import io.weir.api.windowing.assigners.WindowAssigner;
+import io.weir.api.windowing.evictors.CountEvictor;
+import io.weir.api.windowing.triggers.CountTrigger;
+import io.weir.api.windowing.triggers.PurgingTrigger;
+import io.weir.api.windowing.windows.GlobalWindow;
 import io.weir.api.windowing.windows.Window;
 import java.util.ArrayList;
 import java.util.List;
@@ -122,6 +128,26 @@ public class DataStream<T> {
     return new AllWindowedStream<>(new WindowedStream<>(single, assigner));
   }
 
+  /**
+   * Windows of {@code size} elements over the whole stream (tumbling), as Flink's {@code
+   * countWindowAll(size)}; one operator with parallelism 1 sees every element.
+   */
+  public AllWindowedStream<T, GlobalWindow> countWindowAll(long size) {
+    KeyedStream.checkCount(size, "size");
+    return windowAll(GlobalWindows.create()).trigger(PurgingTrigger.of(CountTrigger.of(size)));
+  }
+
+  /**
+   * Sliding windows of the last {@code size} elements of the stream, firing every {@code slide}.
+   */
+  public AllWindowedStream<T, GlobalWindow> countWindowAll(long size, long slide) {
+    KeyedStream.checkCount(size, "size");
+    KeyedStream.checkCount(slide, "slide");
+    return windowAll(GlobalWindows.create())
+        .evictor(CountEvictor.of(size))
+        .trigger(CountTrigger.of(slide));
+  }
+
   /** The one key of {@code windowAll}. */
   private static final class AllWindowKey<T> implements KeySelector<T, Byte> {
     private static final long serialVersionUID = 1L;
@@ -185,6 +211,26 @@ public class DataStream<T> {
     return partition(new Partitioning.Broadcast());
   }
 
+  /** Sends each element to a uniformly random subtask of the next operator. */
+  public DataStream<T> shuffle() {
+    return partition(new Partitioning.Shuffle());
+  }
+
+  /**
+   * Spreads elements round robin over a subset of the next operator's subtasks, as Flink's {@code
+   * rescale()}: from 2 subtasks to 4, subtask 0 feeds 0 and 1, subtask 1 feeds 2 and 3; from 4 to
+   * 2, subtasks 0 and 1 feed 0, subtasks 2 and 3 feed 1. Cheaper to rebalance within a TaskManager
+   * than {@link #rebalance()}.
+   */
+  public DataStream<T> rescale() {
+    return partition(new Partitioning.Rescale());
+  }
+
+  /** Sends every element to the first subtask of the next operator. */
+  public DataStream<T> global() {
+    return partition(new Partitioning.Global());
+  }
+
   /** Keeps elements in their subtask; the next operator must have the same parallelism. */
   public DataStream<T> forward() {
     return partition(new Partitioning.Forward());
@@ -208,6 +254,57 @@ public class DataStream<T> {
   /** Prints every element to standard output. */
   public DataStreamSink<T> print() {
     return sinkTo(new PrintSink<>()).name("Print to Std. Out");
+  }
+
+  /**
+   * Runs the job (everything defined on this stream's environment) and returns this stream's
+   * elements as they come, as Flink's {@code executeAndCollect()}: a collect sink of parallelism 1
+   * hands them to the returned iterator, which ends when the job ends and throws the job's failure.
+   * Closing the iterator cancels the job if it still runs. The job must run on the embedded local
+   * cluster (the results come back to this process). After a failure and restart, elements emitted
+   * before the failure may come again.
+   */
+  public CloseableIterator<T> executeAndCollect() throws Exception {
+    return executeAndCollect(environment.defaultJobName());
+  }
+
+  /** {@link #executeAndCollect()} with the job's name. */
+  public CloseableIterator<T> executeAndCollect(String jobExecutionName) throws Exception {
+    StreamEnvironment.requireType(getType());
+    CollectSink<T> sink = CollectSink.open();
+    try {
+      sinkTo(sink).name("Collect Sink").setParallelism(1);
+      return new CollectResultIterator<>(sink, environment.executeAsync(jobExecutionName));
+    } catch (Exception | Error e) {
+      sink.release();
+      throw e;
+    }
+  }
+
+  /**
+   * Runs the job and returns its first {@code limit} elements of this stream (fewer if the job ends
+   * before), then cancels the job, as Flink's {@code executeAndCollect(int limit)}; works for
+   * unbounded streams.
+   */
+  public List<T> executeAndCollect(int limit) throws Exception {
+    return executeAndCollect(environment.defaultJobName(), limit);
+  }
+
+  /** {@link #executeAndCollect(int)} with the job's name. */
+  public List<T> executeAndCollect(String jobExecutionName, int limit) throws Exception {
+    if (limit < 1) {
+      throw new IllegalArgumentException(
+          "executeAndCollect(limit): the limit must be at least 1, but was "
+              + limit
+              + "; use executeAndCollect() for all elements");
+    }
+    List<T> results = new ArrayList<>(Math.min(limit, CollectSink.CAPACITY));
+    try (CloseableIterator<T> iterator = executeAndCollect(jobExecutionName)) {
+      while (results.size() < limit && iterator.hasNext()) {
+        results.add(iterator.next());
+      }
+    }
+    return results;
   }
 
   private DataStreamSink<T> addSinkTransformation(String name, Operation operation) {

@@ -1,5 +1,6 @@
 package io.weir.api;
 
+import io.weir.api.graph.ChainingStrategy;
 import io.weir.api.graph.Transformation;
 
 /** The end of a stream, whose name, uid and parallelism can be set. */
@@ -27,6 +28,18 @@ public class DataStreamSink<T> {
 
   public DataStreamSink<T> setParallelism(int parallelism) {
     transformation.setParallelism(parallelism);
+    return this;
+  }
+
+  /** Runs the sink in a task of its own, not chained to the operator before it. */
+  public DataStreamSink<T> disableChaining() {
+    transformation.setChainingStrategy(ChainingStrategy.NEVER);
+    return this;
+  }
+
+  /** Puts the sink in the slot sharing group {@code slotSharingGroup}, as an operator's. */
+  public DataStreamSink<T> slotSharingGroup(String slotSharingGroup) {
+    transformation.setSlotSharingGroup(slotSharingGroup);
     return this;
   }
 }

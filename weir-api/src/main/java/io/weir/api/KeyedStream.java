@@ -2,6 +2,10 @@ package io.weir.api;
 
 import io.weir.api.functions.KeyedProcessFunction;
 import io.weir.api.functions.ReduceFunction;
+import io.weir.api.functions.aggregation.AggregationFunction;
+import io.weir.api.functions.aggregation.AggregationFunction.AggregationType;
+import io.weir.api.functions.aggregation.ComparableAggregator;
+import io.weir.api.functions.aggregation.SumAggregator;
 import io.weir.api.graph.KeyContext;
 import io.weir.api.graph.Operation;
 import io.weir.api.graph.PartitionTransformation;
@@ -9,6 +13,11 @@ import io.weir.api.graph.Partitioning;
 import io.weir.api.graph.Transformation;
 import io.weir.api.typeutils.TypeExtractor;
 import io.weir.api.typeutils.TypeInformation;
+import io.weir.api.windowing.assigners.GlobalWindows;
+import io.weir.api.windowing.evictors.CountEvictor;
+import io.weir.api.windowing.triggers.CountTrigger;
+import io.weir.api.windowing.triggers.PurgingTrigger;
+import io.weir.api.windowing.windows.GlobalWindow;
 import java.util.Objects;
 
 /**
@@ -52,18 +61,129 @@ public class KeyedStream<T, K> extends DataStream<T> {
   }
 
   /**
-   * Emits, for every element, the element with field {@code position} replaced by the running sum
-   * of its key. Position 0 on a stream of numbers sums the numbers themselves.
+   * Emits, for every element, its key's running sum of the field at {@code position}; the other
+   * fields are those of the key's first element, as in Flink. Position 0 on a stream of numbers
+   * sums the numbers themselves.
    */
-  public SingleOutputStreamOperator<T> sum(int position) {
-    return transform(
-        "Keyed Aggregation", new Operation.Reduce<>(SumFunction.atPosition(position)), getType());
+  public SingleOutputStreamOperator<T> sum(int positionToSum) {
+    return aggregate(new SumAggregator<>(positionToSum, getType()));
   }
 
-  /** {@link #sum(int)} for a named field of a record (or a tuple's {@code f0..f4}). */
+  /**
+   * {@link #sum(int)} of a named field: {@code "f0".."f4"} of a tuple, a field of a POJO or a
+   * component of a record.
+   */
   public SingleOutputStreamOperator<T> sum(String field) {
-    return transform(
-        "Keyed Aggregation", new Operation.Reduce<>(SumFunction.ofField(field)), getType());
+    return aggregate(new SumAggregator<>(field, getType()));
+  }
+
+  /**
+   * Emits, for every element, its key's running minimum of the field at {@code position}: the key's
+   * first element with only that field replaced, as Flink's {@code min} (use {@link #minBy(int)}
+   * for the element that holds the minimum).
+   */
+  public SingleOutputStreamOperator<T> min(int positionToMin) {
+    return aggregate(
+        new ComparableAggregator<>(positionToMin, getType(), AggregationType.MIN, false));
+  }
+
+  /** {@link #min(int)} of a named field. */
+  public SingleOutputStreamOperator<T> min(String field) {
+    return aggregate(new ComparableAggregator<>(field, getType(), AggregationType.MIN, false));
+  }
+
+  /** Emits, for every element, its key's running maximum of the field, as {@link #min(int)}. */
+  public SingleOutputStreamOperator<T> max(int positionToMax) {
+    return aggregate(
+        new ComparableAggregator<>(positionToMax, getType(), AggregationType.MAX, false));
+  }
+
+  /** {@link #max(int)} of a named field. */
+  public SingleOutputStreamOperator<T> max(String field) {
+    return aggregate(new ComparableAggregator<>(field, getType(), AggregationType.MAX, false));
+  }
+
+  /**
+   * Emits, for every element, the element of its key with the smallest value of the field at {@code
+   * position} so far; on ties the first such element.
+   */
+  public SingleOutputStreamOperator<T> minBy(int positionToMinBy) {
+    return minBy(positionToMinBy, true);
+  }
+
+  /** {@link #minBy(int)} of a named field. */
+  public SingleOutputStreamOperator<T> minBy(String field) {
+    return minBy(field, true);
+  }
+
+  /** {@link #minBy(int)}; on ties the first element if {@code first}, else the last one. */
+  public SingleOutputStreamOperator<T> minBy(int positionToMinBy, boolean first) {
+    return aggregate(
+        new ComparableAggregator<>(positionToMinBy, getType(), AggregationType.MINBY, first));
+  }
+
+  /** {@link #minBy(String)}; on ties the first element if {@code first}, else the last one. */
+  public SingleOutputStreamOperator<T> minBy(String field, boolean first) {
+    return aggregate(new ComparableAggregator<>(field, getType(), AggregationType.MINBY, first));
+  }
+
+  /**
+   * Emits, for every element, the element of its key with the largest value of the field at {@code
+   * position} so far; on ties the first such element.
+   */
+  public SingleOutputStreamOperator<T> maxBy(int positionToMaxBy) {
+    return maxBy(positionToMaxBy, true);
+  }
+
+  /** {@link #maxBy(int)} of a named field. */
+  public SingleOutputStreamOperator<T> maxBy(String field) {
+    return maxBy(field, true);
+  }
+
+  /** {@link #maxBy(int)}; on ties the first element if {@code first}, else the last one. */
+  public SingleOutputStreamOperator<T> maxBy(int positionToMaxBy, boolean first) {
+    return aggregate(
+        new ComparableAggregator<>(positionToMaxBy, getType(), AggregationType.MAXBY, first));
+  }
+
+  /** {@link #maxBy(String)}; on ties the first element if {@code first}, else the last one. */
+  public SingleOutputStreamOperator<T> maxBy(String field, boolean first) {
+    return aggregate(new ComparableAggregator<>(field, getType(), AggregationType.MAXBY, first));
+  }
+
+  /** A rolling aggregation: a reduce whose running result per key is keyed state. */
+  private SingleOutputStreamOperator<T> aggregate(AggregationFunction<T> aggregation) {
+    return transform("Keyed Aggregation", new Operation.Reduce<>(aggregation), getType());
+  }
+
+  /**
+   * Windows of {@code size} elements per key (tumbling): each fires once it holds {@code size}
+   * elements and is then emptied, as Flink's {@code countWindow(size)} (global windows with a
+   * purging count trigger). A key's last, incomplete window never fires.
+   */
+  public WindowedStream<T, K, GlobalWindow> countWindow(long size) {
+    checkCount(size, "size");
+    return window(GlobalWindows.create()).trigger(PurgingTrigger.of(CountTrigger.of(size)));
+  }
+
+  /**
+   * Sliding windows of the last {@code size} elements per key, firing every {@code slide} elements,
+   * as Flink's {@code countWindow(size, slide)} (global windows with a count evictor and a count
+   * trigger).
+   */
+  public WindowedStream<T, K, GlobalWindow> countWindow(long size, long slide) {
+    checkCount(size, "size");
+    checkCount(slide, "slide");
+    return window(GlobalWindows.create())
+        .evictor(CountEvictor.of(size))
+        .trigger(CountTrigger.of(slide));
+  }
+
+  static void checkCount(long count, String what) {
+    if (count < 1) {
+      throw new IllegalArgumentException(
+          "countWindow: the " + what + " must be at least 1 element, but was " + count);
+    }
   }
 
   /** Pairs two keyed streams with the same key type for a {@code KeyedCoProcessFunction}. */

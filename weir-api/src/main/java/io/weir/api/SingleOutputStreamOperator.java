@@ -1,5 +1,6 @@
 package io.weir.api;
 
+import io.weir.api.graph.ChainingStrategy;
 import io.weir.api.graph.Transformation;
 import io.weir.api.typeutils.TypeHint;
 import io.weir.api.typeutils.TypeInformation;
@@ -25,6 +26,43 @@ public class SingleOutputStreamOperator<T> extends DataStream<T> {
 
   public SingleOutputStreamOperator<T> setParallelism(int parallelism) {
     transformation.setParallelism(parallelism);
+    return this;
+  }
+
+  /**
+   * The number of key groups of this operator's keyed state (at least its parallelism), instead of
+   * {@code pipeline.max-parallelism}; fixed for the life of the operator's state, as in Flink.
+   */
+  public SingleOutputStreamOperator<T> setMaxParallelism(int maxParallelism) {
+    transformation.setMaxParallelism(maxParallelism);
+    return this;
+  }
+
+  /**
+   * Runs this operator in a task of its own: not chained to the operator before it nor to the one
+   * after it, as Flink's {@code disableChaining()}.
+   */
+  public SingleOutputStreamOperator<T> disableChaining() {
+    transformation.setChainingStrategy(ChainingStrategy.NEVER);
+    return this;
+  }
+
+  /**
+   * Starts a new chain at this operator: it is not chained to the operator before it, but the
+   * operators after it may chain to it, as Flink's {@code startNewChain()}.
+   */
+  public SingleOutputStreamOperator<T> startNewChain() {
+    transformation.setChainingStrategy(ChainingStrategy.HEAD);
+    return this;
+  }
+
+  /**
+   * Puts this operator in the slot sharing group {@code slotSharingGroup}: it shares slots only
+   * with operators of the same group, and is never chained to an operator of another. Operators
+   * without a group take their inputs' group, or {@code "default"}, as in Flink.
+   */
+  public SingleOutputStreamOperator<T> slotSharingGroup(String slotSharingGroup) {
+    transformation.setSlotSharingGroup(slotSharingGroup);
     return this;
   }
 

@@ -66,6 +66,73 @@ public class StreamEnvironment {
     return configuration.get(CoreOptions.DEFAULT_PARALLELISM);
   }
 
+  /**
+   * Runs every operator in a task of its own, as Flink's {@code disableOperatorChaining()}: writes
+   * {@code pipeline.operator-chaining.enabled: false}.
+   */
+  public StreamEnvironment disableOperatorChaining() {
+    configuration.set(CoreOptions.OPERATOR_CHAINING, false);
+    return this;
+  }
+
+  /** Whether operators are chained into tasks; true unless disabled. */
+  public boolean isChainingEnabled() {
+    return configuration.get(CoreOptions.OPERATOR_CHAINING);
+  }
+
+  /**
+   * Sets {@code execution.runtime-mode}, as Flink's {@code setRuntimeMode}. Weir runs jobs in
+   * {@code STREAMING} mode only: {@code BATCH} is refused here (and when set in the configuration,
+   * at submission); {@code AUTOMATIC} runs in {@code STREAMING} mode.
+   */
+  public StreamEnvironment setRuntimeMode(RuntimeExecutionMode executionMode) {
+    java.util.Objects.requireNonNull(executionMode, "execution mode");
+    checkRuntimeMode(executionMode);
+    configuration.set(CoreOptions.RUNTIME_MODE, executionMode);
+    return this;
+  }
+
+  /** Refuses {@code BATCH}, naming the setting; called here and where a job is submitted. */
+  public static void checkRuntimeMode(RuntimeExecutionMode executionMode) {
+    if (executionMode == RuntimeExecutionMode.BATCH) {
+      throw new UnsupportedOperationException(
+          "execution.runtime-mode: BATCH is not supported; Weir runs jobs in STREAMING mode only"
+              + " (bounded inputs run as streams that end, and windows and timers fire at the end"
+              + " of input). Remove setRuntimeMode(RuntimeExecutionMode.BATCH) or the"
+              + " execution.runtime-mode setting.");
+    }
+  }
+
+  /**
+   * The lines of text a server sends on a TCP socket, split at {@code '\n'} (a {@code '\r'} before
+   * it is dropped), as Flink's {@code socketTextStream}: for demos (run {@code nc -lk 9999}). One
+   * subtask reads; the stream ends when the server closes the connection. Not replayable: after a
+   * failure and restart, lines sent before are lost, as in Flink.
+   */
+  public DataStreamSource<String> socketTextStream(String hostname, int port) {
+    return socketTextStream(hostname, port, "\n");
+  }
+
+  /** {@link #socketTextStream(String, int)} splitting the text at {@code delimiter}. */
+  public DataStreamSource<String> socketTextStream(String hostname, int port, String delimiter) {
+    return socketTextStream(hostname, port, delimiter, 0);
+  }
+
+  /**
+   * {@link #socketTextStream(String, int, String)} that connects again, once a second, up to {@code
+   * maxRetry} times when the connection is lost (-1: forever), as Flink's.
+   */
+  public DataStreamSource<String> socketTextStream(
+      String hostname, int port, String delimiter, long maxRetry) {
+    DataStreamSource<String> stream =
+        fromSource(
+            new SocketTextSource(hostname, port, delimiter, maxRetry),
+            "Socket Stream",
+            Types.STRING);
+    stream.setParallelism(1);
+    return stream;
+  }
+
   /** The number of key groups, which bounds the parallelism of keyed operators. */
   public StreamEnvironment setMaxParallelism(int maxParallelism) {
     if (maxParallelism < 1 || maxParallelism > (1 << 15)) {
@@ -272,7 +339,7 @@ public class StreamEnvironment {
     return executeAsync(defaultJobName());
   }
 
-  private String defaultJobName() {
+  String defaultJobName() {
     return configuration.getOptional(CoreOptions.PIPELINE_NAME).orElse(DEFAULT_JOB_NAME);
   }
 

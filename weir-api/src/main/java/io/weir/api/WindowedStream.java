@@ -1,10 +1,20 @@
 package io.weir.api;
 
 import io.weir.api.functions.AggregateFunction;
+import io.weir.api.functions.Collector;
+import io.weir.api.functions.OpenContext;
 import io.weir.api.functions.ReduceFunction;
+import io.weir.api.functions.RichFunction;
+import io.weir.api.functions.RuntimeContext;
+import io.weir.api.functions.aggregation.AggregationFunction;
+import io.weir.api.functions.aggregation.AggregationFunction.AggregationType;
+import io.weir.api.functions.aggregation.ComparableAggregator;
+import io.weir.api.functions.aggregation.SumAggregator;
 import io.weir.api.functions.windowing.ProcessWindowFunction;
+import io.weir.api.functions.windowing.WindowFunction;
 import io.weir.api.graph.Operation;
 import io.weir.api.graph.WindowDefinition;
+import io.weir.api.state.StateDescriptor;
 import io.weir.api.typeutils.TypeExtractor;
 import io.weir.api.typeutils.TypeInformation;
 import io.weir.api.windowing.assigners.MergingWindowAssigner;
@@ -13,6 +23,8 @@ import io.weir.api.windowing.evictors.Evictor;
 import io.weir.api.windowing.triggers.Trigger;
 import io.weir.api.windowing.windows.Window;
 import java.time.Duration;
+import java.util.Collection;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -135,6 +147,144 @@ public class WindowedStream<T, K, W extends Window> {
     return build("Process", null, null, function, windowFunctionOutput(function));
   }
 
+  /**
+   * {@code function} gets every element of the window when it fires, as Flink's {@code
+   * apply(WindowFunction)}; the output type comes from the function's signature.
+   */
+  public <R> SingleOutputStreamOperator<R> apply(WindowFunction<T, R, K, W> function) {
+    Objects.requireNonNull(function, "window function");
+    return apply(
+        function, TypeExtractor.getOutputType(function, WindowFunction.class, 1, name("Apply")));
+  }
+
+  /** {@link #apply(WindowFunction)} with the output type given (for a lambda). */
+  public <R> SingleOutputStreamOperator<R> apply(
+      WindowFunction<T, R, K, W> function, TypeInformation<R> resultType) {
+    Objects.requireNonNull(function, "window function");
+    Objects.requireNonNull(resultType, "result type");
+    return build("Apply", null, null, new WindowFunctionAdapter<>(function), resultType);
+  }
+
+  /** The reduced element of each window, handed to {@code function} with the window. */
+  public <R> SingleOutputStreamOperator<R> reduce(
+      ReduceFunction<T> reducer, WindowFunction<T, R, K, W> function) {
+    Objects.requireNonNull(reducer, "reduce function");
+    Objects.requireNonNull(function, "window function");
+    return build(
+        "Reduce",
+        new WindowDefinition.ReduceAggregate<>(reducer),
+        input.getType(),
+        new WindowFunctionAdapter<>(function),
+        TypeExtractor.getOutputType(function, WindowFunction.class, 1, name("Reduce")));
+  }
+
+  /** The aggregate's result of each window, handed to {@code windowFunction} with the window. */
+  public <ACC, V, R> SingleOutputStreamOperator<R> aggregate(
+      AggregateFunction<T, ACC, V> aggregateFunction, WindowFunction<V, R, K, W> windowFunction) {
+    Objects.requireNonNull(aggregateFunction, "aggregate function");
+    Objects.requireNonNull(windowFunction, "window function");
+    return build(
+        "Aggregate",
+        aggregateFunction,
+        accumulatorType(aggregateFunction),
+        new WindowFunctionAdapter<>(windowFunction),
+        TypeExtractor.getOutputType(windowFunction, WindowFunction.class, 1, name("Aggregate")));
+  }
+
+  /**
+   * The sum of the field at {@code positionToSum} over each window; the other fields are those of
+   * the window's first element, as in Flink.
+   */
+  public SingleOutputStreamOperator<T> sum(int positionToSum) {
+    return aggregation(new SumAggregator<>(positionToSum, input.getType()));
+  }
+
+  /** {@link #sum(int)} of a named field of a tuple ({@code "f0"}), POJO or record. */
+  public SingleOutputStreamOperator<T> sum(String field) {
+    return aggregation(new SumAggregator<>(field, input.getType()));
+  }
+
+  /**
+   * The minimum of the field at {@code positionToMin} over each window: the window's first element
+   * with only that field replaced (see {@link #minBy(int)} for the element holding it).
+   */
+  public SingleOutputStreamOperator<T> min(int positionToMin) {
+    return aggregation(
+        new ComparableAggregator<>(positionToMin, input.getType(), AggregationType.MIN, false));
+  }
+
+  /** {@link #min(int)} of a named field. */
+  public SingleOutputStreamOperator<T> min(String field) {
+    return aggregation(
+        new ComparableAggregator<>(field, input.getType(), AggregationType.MIN, false));
+  }
+
+  /** The maximum of the field over each window, as {@link #min(int)}. */
+  public SingleOutputStreamOperator<T> max(int positionToMax) {
+    return aggregation(
+        new ComparableAggregator<>(positionToMax, input.getType(), AggregationType.MAX, false));
+  }
+
+  /** {@link #max(int)} of a named field. */
+  public SingleOutputStreamOperator<T> max(String field) {
+    return aggregation(
+        new ComparableAggregator<>(field, input.getType(), AggregationType.MAX, false));
+  }
+
+  /** The element of each window with the smallest value of the field; on ties the first. */
+  public SingleOutputStreamOperator<T> minBy(int positionToMinBy) {
+    return minBy(positionToMinBy, true);
+  }
+
+  /** {@link #minBy(int)} of a named field. */
+  public SingleOutputStreamOperator<T> minBy(String field) {
+    return minBy(field, true);
+  }
+
+  /** {@link #minBy(int)}; on ties the first element if {@code first}, else the last. */
+  public SingleOutputStreamOperator<T> minBy(int positionToMinBy, boolean first) {
+    return aggregation(
+        new ComparableAggregator<>(positionToMinBy, input.getType(), AggregationType.MINBY, first));
+  }
+
+  /** {@link #minBy(String)}; on ties the first element if {@code first}, else the last. */
+  public SingleOutputStreamOperator<T> minBy(String field, boolean first) {
+    return aggregation(
+        new ComparableAggregator<>(field, input.getType(), AggregationType.MINBY, first));
+  }
+
+  /** The element of each window with the largest value of the field; on ties the first. */
+  public SingleOutputStreamOperator<T> maxBy(int positionToMaxBy) {
+    return maxBy(positionToMaxBy, true);
+  }
+
+  /** {@link #maxBy(int)} of a named field. */
+  public SingleOutputStreamOperator<T> maxBy(String field) {
+    return maxBy(field, true);
+  }
+
+  /** {@link #maxBy(int)}; on ties the first element if {@code first}, else the last. */
+  public SingleOutputStreamOperator<T> maxBy(int positionToMaxBy, boolean first) {
+    return aggregation(
+        new ComparableAggregator<>(positionToMaxBy, input.getType(), AggregationType.MAXBY, first));
+  }
+
+  /** {@link #maxBy(String)}; on ties the first element if {@code first}, else the last. */
+  public SingleOutputStreamOperator<T> maxBy(String field, boolean first) {
+    return aggregation(
+        new ComparableAggregator<>(field, input.getType(), AggregationType.MAXBY, first));
+  }
+
+  /** A built-in aggregation: a reduce, so each window keeps one value, never its elements. */
+  private SingleOutputStreamOperator<T> aggregation(AggregationFunction<T> aggregation) {
+    return build(
+        aggregation.getClass().getSimpleName(),
+        new WindowDefinition.ReduceAggregate<>(aggregation),
+        input.getType(),
+        null,
+        input.getType());
+  }
+
   private TypeInformation<?> accumulatorType(AggregateFunction<T, ?, ?> function) {
     return TypeExtractor.getOutputType(function, AggregateFunction.class, 1, name("Aggregate"));
   }
@@ -171,5 +321,50 @@ public class WindowedStream<T, K, W extends Window> {
 
   KeyedStream<T, K> input() {
     return input;
+  }
+
+  /** Runs a {@link WindowFunction} as a process window function, with its lifecycle if rich. */
+  static final class WindowFunctionAdapter<T, R, K, W extends Window>
+      extends ProcessWindowFunction<T, R, K, W> {
+    private static final long serialVersionUID = 1L;
+
+    private final WindowFunction<T, R, K, W> function;
+
+    WindowFunctionAdapter(WindowFunction<T, R, K, W> function) {
+      this.function = function;
+    }
+
+    @Override
+    public void setRuntimeContext(RuntimeContext context) {
+      super.setRuntimeContext(context);
+      if (function instanceof RichFunction rich) {
+        rich.setRuntimeContext(context);
+      }
+    }
+
+    @Override
+    public Collection<StateDescriptor<?>> usesStates() {
+      return function instanceof RichFunction rich ? rich.usesStates() : List.of();
+    }
+
+    @Override
+    public void open(OpenContext openContext) throws Exception {
+      if (function instanceof RichFunction rich) {
+        rich.open(openContext);
+      }
+    }
+
+    @Override
+    public void close() throws Exception {
+      if (function instanceof RichFunction rich) {
+        rich.close();
+      }
+    }
+
+    @Override
+    public void process(K key, Context context, Iterable<T> elements, Collector<R> out)
+        throws Exception {
+      function.apply(key, context.window(), elements, out);
+    }
   }
 }

@@ -132,8 +132,7 @@ public final class MiniCluster implements AutoCloseable {
       Map<Integer, List<String>> byVertex = new HashMap<>();
       for (JobVertex vertex : graph.vertices()) {
         byVertex.put(
-            vertex.getIndex(),
-            placement.addresses(vertex.getParallelism(), tm -> planes.get(tm).address()));
+            vertex.getIndex(), placement.addresses(graph, vertex, tm -> planes.get(tm).address()));
       }
       SubtaskLocations locations = new SubtaskLocations(byVertex);
       int attempt = tasks.get(0).id().attempt();

@@ -102,4 +102,24 @@ public final class CoreOptions {
               "How often watermark generators emit periodic watermarks (sources with a"
                   + " WatermarkStrategy, assignTimestampsAndWatermarks); 0 disables periodic"
                   + " watermarks.");
+
+  /** Whether operators are chained into tasks (Flink's key); false runs every operator alone. */
+  public static final ConfigOption<Boolean> OPERATOR_CHAINING =
+      ConfigOptions.key("pipeline.operator-chaining.enabled")
+          .booleanType()
+          .defaultValue(true)
+          .withDescription(
+              "Chain operators connected by forward edges of equal parallelism into one task;"
+                  + " false runs every operator in a task of its own"
+                  + " (env.disableOperatorChaining()).");
+
+  /** Flink's runtime mode; Weir runs STREAMING only and refuses BATCH. */
+  public static final ConfigOption<io.weir.api.RuntimeExecutionMode> RUNTIME_MODE =
+      ConfigOptions.key("execution.runtime-mode")
+          .enumType(io.weir.api.RuntimeExecutionMode.class)
+          .defaultValue(io.weir.api.RuntimeExecutionMode.STREAMING)
+          .withDescription(
+              "STREAMING, the only mode Weir runs; BATCH (Flink's staged execution of bounded"
+                  + " jobs) is refused when the job is submitted; AUTOMATIC runs in STREAMING"
+                  + " mode.");
 }

@@ -12,6 +12,19 @@ public sealed interface Partitioning {
   /** Every element to every consumer. */
   record Broadcast() implements Partitioning {}
 
+  /** A uniformly random consumer for every element ({@code shuffle()}). */
+  record Shuffle() implements Partitioning {}
+
+  /**
+   * Round robin over a subset of the consumers, as Flink's {@code rescale()}: with {@code p}
+   * producers and {@code c} consumers, each producer feeds the consumers of its share (when {@code
+   * p < c}), or shares one consumer with its neighbours (when {@code p >= c}).
+   */
+  record Rescale() implements Partitioning {}
+
+  /** Every element to the consumer's first subtask ({@code global()}). */
+  record Global() implements Partitioning {}
+
   /** By key group of the element's key: the consumer that owns the key group. */
   record Hash<T, K>(KeyContext<T, K> keyContext) implements Partitioning {}
 }

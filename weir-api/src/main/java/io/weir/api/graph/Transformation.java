@@ -27,6 +27,9 @@ public abstract sealed class Transformation<T>
   private String uid;
   private int parallelism;
   private TypeInformation<T> outputType;
+  private ChainingStrategy chainingStrategy = ChainingStrategy.ALWAYS;
+  private String slotSharingGroup;
+  private int maxParallelism = DEFAULT_PARALLELISM;
 
   protected Transformation(String name, TypeInformation<T> outputType, int parallelism) {
     this.id = ID_COUNTER.incrementAndGet();
@@ -85,6 +88,54 @@ public abstract sealed class Transformation<T>
 
   public void setOutputType(TypeInformation<T> outputType) {
     this.outputType = outputType;
+  }
+
+  /** Whether this operator may share a task with its neighbours; {@code ALWAYS} by default. */
+  public ChainingStrategy getChainingStrategy() {
+    return chainingStrategy;
+  }
+
+  public void setChainingStrategy(ChainingStrategy chainingStrategy) {
+    this.chainingStrategy = java.util.Objects.requireNonNull(chainingStrategy);
+  }
+
+  /**
+   * The slot sharing group set on this operator; null when not set, in which case the runtime takes
+   * its inputs' group when they agree, else {@value #DEFAULT_SLOT_SHARING_GROUP}, as Flink.
+   */
+  public String getSlotSharingGroup() {
+    return slotSharingGroup;
+  }
+
+  public void setSlotSharingGroup(String slotSharingGroup) {
+    if (slotSharingGroup == null || slotSharingGroup.isBlank()) {
+      throw new IllegalArgumentException(
+          "The slot sharing group of operator '" + name + "' must not be empty");
+    }
+    this.slotSharingGroup = slotSharingGroup;
+  }
+
+  /** The slot sharing group of operators that name none and whose inputs disagree. */
+  public static final String DEFAULT_SLOT_SHARING_GROUP = "default";
+
+  /**
+   * The number of key groups of this operator's keyed state; {@link #DEFAULT_PARALLELISM} when not
+   * set, in which case {@code pipeline.max-parallelism} applies.
+   */
+  public int getMaxParallelism() {
+    return maxParallelism;
+  }
+
+  public void setMaxParallelism(int maxParallelism) {
+    if (maxParallelism < 1 || maxParallelism > (1 << 15)) {
+      throw new IllegalArgumentException(
+          "The max parallelism of operator '"
+              + name
+              + "' must be between 1 and 32768, but was "
+              + maxParallelism
+              + ".");
+    }
+    this.maxParallelism = maxParallelism;
   }
 
   public abstract List<Transformation<?>> getInputs();

@@ -14,11 +14,14 @@ import java.util.function.Function;
  * TaskManagers: the cluster ({@link TaskManagerRegistry} takes the slots, {@link ClusterGateway}
  * deploys onto them) and the {@link io.weir.cluster.MiniCluster}.
  *
- * <p>An attempt takes as many slots as its widest vertex, and slot i runs subtask i of every vertex
- * (Flink's slot sharing). The slots are taken from the TaskManagers in the order offered: packed
- * onto as few as possible, or spread one at a time over all of them ({@code
- * cluster.evenly-spread-out-slots}); each TaskManager's slots are consecutive. A value without
- * threads or clock: the caller keeps track of which slots are free.
+ * <p>An attempt takes, for each slot sharing group, as many slots as the group's widest vertex, and
+ * the group's slot i runs subtask i of each of its vertices (Flink's slot sharing); the groups'
+ * slots follow one another in the order their first vertices have in the graph, so a job in the one
+ * group {@code "default"} takes as many slots as its widest vertex and slot i runs subtask i of
+ * every vertex. The slots are taken from the TaskManagers in the order offered: packed onto as few
+ * as possible, or spread one at a time over all of them ({@code cluster.evenly-spread-out-slots});
+ * each TaskManager's slots are consecutive. A value without threads or clock: the caller keeps
+ * track of which slots are free.
  *
  * @param <T> what a TaskManager is to the caller
  */
@@ -54,9 +57,39 @@ public final class SlotPlacement<T> {
     this.bySlot = List.copyOf(slots);
   }
 
-  /** The slots an attempt of {@code graph} takes: as many as its widest vertex. */
+  /**
+   * The slots an attempt of {@code graph} takes: per slot sharing group as many as its widest
+   * vertex.
+   */
   public static int slotsFor(JobGraph graph) {
-    return graph.vertices().stream().mapToInt(JobVertex::getParallelism).max().orElse(1);
+    return Math.max(1, groupOffsets(graph).values().stream().mapToInt(g -> g[1]).sum());
+  }
+
+  /**
+   * The slot that runs subtask {@code subtask} of vertex {@code vertex}: its group's first slot
+   * plus the subtask index. Without a graph (descriptors built by hand), the subtask index.
+   */
+  public static int slotOf(JobGraph graph, int vertex, int subtask) {
+    if (graph == null) {
+      return subtask;
+    }
+    String group = graph.vertices().get(vertex).getSlotSharingGroup();
+    return groupOffsets(graph).get(group)[0] + subtask;
+  }
+
+  /** Each slot sharing group's first slot and width, groups in the order of their first vertex. */
+  private static Map<String, int[]> groupOffsets(JobGraph graph) {
+    Map<String, int[]> groups = new LinkedHashMap<>();
+    for (JobVertex vertex : graph.vertices()) {
+      int[] group = groups.computeIfAbsent(vertex.getSlotSharingGroup(), g -> new int[2]);
+      group[1] = Math.max(group[1], vertex.getParallelism());
+    }
+    int offset = 0;
+    for (int[] group : groups.values()) {
+      group[0] = offset;
+      offset += group[1];
+    }
+    return groups;
   }
 
   /**
@@ -109,7 +142,10 @@ public final class SlotPlacement<T> {
     return shares.size() > 1;
   }
 
-  /** The TaskManager that runs subtask {@code subtask} of every vertex. */
+  /**
+   * The TaskManager of slot {@code subtask}: the one that runs that subtask of every vertex of the
+   * first slot sharing group (see {@link #slotOf} for the others).
+   */
   public T taskManagerOf(int subtask) {
     if (subtask < 0 || subtask >= bySlot.size()) {
       throw new IllegalArgumentException(
@@ -118,7 +154,19 @@ public final class SlotPlacement<T> {
     return bySlot.get(subtask);
   }
 
-  /** Where each subtask of a vertex of {@code parallelism} runs: its TaskManager's address. */
+  /** Where each subtask of {@code vertex} of {@code graph} runs: its TaskManager's address. */
+  public List<String> addresses(JobGraph graph, JobVertex vertex, Function<T, String> address) {
+    List<String> addresses = new ArrayList<>(vertex.getParallelism());
+    for (int s = 0; s < vertex.getParallelism(); s++) {
+      addresses.add(address.apply(taskManagerOf(slotOf(graph, vertex.getIndex(), s))));
+    }
+    return addresses;
+  }
+
+  /**
+   * Where each subtask of a vertex of {@code parallelism} in the first slot sharing group runs: its
+   * TaskManager's address.
+   */
   public List<String> addresses(int parallelism, Function<T, String> address) {
     List<String> addresses = new ArrayList<>(parallelism);
     for (int s = 0; s < parallelism; s++) {
@@ -132,7 +180,8 @@ public final class SlotPlacement<T> {
       List<TaskDeploymentDescriptor> descriptors) {
     Map<T, List<TaskDeploymentDescriptor>> shares = new LinkedHashMap<>();
     for (TaskDeploymentDescriptor tdd : descriptors) {
-      shares.computeIfAbsent(taskManagerOf(tdd.id().subtask()), k -> new ArrayList<>()).add(tdd);
+      int slot = slotOf(tdd.graph(), tdd.id().vertex(), tdd.id().subtask());
+      shares.computeIfAbsent(taskManagerOf(slot), k -> new ArrayList<>()).add(tdd);
     }
     return shares;
   }

@@ -43,7 +43,7 @@ final class SubmitTasksRequests {
                 .setVertex(vertex.getIndex())
                 .addAllAddresses(
                     placement.addresses(
-                        vertex.getParallelism(), TaskManagerRegistry.TaskManager::dataAddress))
+                        graph, vertex, TaskManagerRegistry.TaskManager::dataAddress))
                 .build());
       }
     }

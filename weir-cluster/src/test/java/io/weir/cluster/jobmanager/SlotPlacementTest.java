@@ -86,6 +86,40 @@ class SlotPlacementTest {
     assertThat(placement.addresses(4, String::valueOf)).containsExactly("0", "0", "1", "1");
   }
 
+  @Test
+  void eachSlotSharingGroupTakesSlotsOfItsOwnSoItsSubtasksNeverShareOneWithAnotherGroup() {
+    io.weir.api.StreamEnvironment env = io.weir.api.StreamEnvironment.create();
+    env.setParallelism(2);
+    var sink =
+        env.fromSequence(1, 10)
+            .map(n -> n + 1)
+            .slotSharingGroup("heavy")
+            .setParallelism(3)
+            .sinkTo(new io.weir.api.sink.DiscardingSink<>())
+            .slotSharingGroup("default");
+    io.weir.runtime.graph.JobGraph graph =
+        io.weir.runtime.graph.JobGraphBuilder.build(
+            new io.weir.api.graph.Pipeline(
+                "groups", List.of(sink.getTransformation()), env.getConfiguration()));
+    // Vertices: source (default, 2), map (heavy, 3), sink (default, 2).
+    assertThat(graph.vertices())
+        .extracting(v -> v.getSlotSharingGroup() + "/" + v.getParallelism())
+        .containsExactly("default/2", "heavy/3", "default/2");
+
+    assertThat(SlotPlacement.slotsFor(graph)).isEqualTo(5);
+    assertThat(SlotPlacement.slotOf(graph, 0, 1)).isEqualTo(1);
+    assertThat(SlotPlacement.slotOf(graph, 2, 1)).isEqualTo(1);
+    assertThat(SlotPlacement.slotOf(graph, 1, 0)).isEqualTo(2);
+    assertThat(SlotPlacement.slotOf(graph, 1, 2)).isEqualTo(4);
+
+    SlotPlacement<String> placement =
+        SlotPlacement.place(5, List.of(new Offer<>("a", 2), new Offer<>("b", 3)), false);
+    assertThat(placement.addresses(graph, graph.vertices().get(0), tm -> tm))
+        .containsExactly("a", "a");
+    assertThat(placement.addresses(graph, graph.vertices().get(1), tm -> tm))
+        .containsExactly("b", "b", "b");
+  }
+
   private static TaskDeploymentDescriptor task(int vertex, int subtask) {
     return new TaskDeploymentDescriptor(
         new ExecutionAttemptId("job", vertex, subtask, 0), null, null, null, null);

@@ -5,20 +5,30 @@ import io.weir.api.source.SimpleVersionedSerializer;
 import io.weir.api.source.Source;
 import io.weir.api.source.SourceReader;
 import io.weir.api.source.SourceReaderContext;
+import io.weir.api.typeutils.ResultTypeQueryable;
+import io.weir.api.typeutils.TypeInformation;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.stream.Stream;
 
 /**
- * A bounded source of the lines of text files, one split per file.
+ * A bounded source of the records of files, one split per file; Weir reads the lines of text files
+ * ({@link TextLineInputFormat}). As in Flink:
  *
  * <pre>{@code
- * DataStream<String> lines = env.fromSource(FileSource.forLines(Path.of("/data/in")), "input");
+ * FileSource<String> source =
+ *     FileSource.forRecordStreamFormat(new TextLineInputFormat(), Path.of("/data/in")).build();
+ * DataStream<String> lines = env.fromSource(source, WatermarkStrategy.noWatermarks(), "input");
  * }</pre>
+ *
+ * <p>or shorter, {@code FileSource.forLines(Path.of("/data/in"))}. Paths are {@code
+ * java.nio.file.Path}s (Flink's are its own {@code Path} class); directories are not watched for
+ * new files (Flink's {@code monitorContinuously} has no counterpart).
  *
  * <p>Lines are UTF-8 and end with {@code '\n'} or {@code "\r\n"} (the terminator is not part of the
  * line); a last line without a terminator is a line too, and a {@code '\r'} right before the end of
@@ -27,14 +37,17 @@ import java.util.stream.Stream;
  * they are when their split is opened; lines appended later are read only if the reader has not
  * reached the end yet.
  */
-public final class FileSource implements Source<String, FileSplit> {
+public final class FileSource<T> implements Source<T, FileSplit>, ResultTypeQueryable<T> {
   private static final long serialVersionUID = 1L;
 
-  /** A string, since {@link Path} is not serializable. */
-  private final String path;
+  private final StreamFormat<T> format;
 
-  private FileSource(String path) {
-    this.path = path;
+  /** Strings, since {@link Path} is not serializable. */
+  private final List<String> paths;
+
+  private FileSource(StreamFormat<T> format, List<String> paths) {
+    this.format = format;
+    this.paths = List.copyOf(paths);
   }
 
   /**
@@ -43,9 +56,46 @@ public final class FileSource implements Source<String, FileSplit> {
    * with {@code '.'} or {@code '_'} (as Flink does; this skips a {@link FileSink}'s in-progress
    * files).
    */
-  public static FileSource forLines(Path fileOrDirectory) {
-    Objects.requireNonNull(fileOrDirectory, "fileOrDirectory");
-    return new FileSource(fileOrDirectory.toAbsolutePath().normalize().toString());
+  public static FileSource<String> forLines(Path fileOrDirectory) {
+    return forRecordStreamFormat(new TextLineInputFormat(), fileOrDirectory).build();
+  }
+
+  /**
+   * The records {@code format} reads from each path: a file, or every visible regular file directly
+   * in a directory, as {@link #forLines} lists them; as Flink's {@code forRecordStreamFormat}.
+   */
+  public static <T> FileSourceBuilder<T> forRecordStreamFormat(
+      StreamFormat<T> format, Path... paths) {
+    Objects.requireNonNull(format, "format");
+    if (paths.length == 0) {
+      throw new IllegalArgumentException(
+          "FileSource.forRecordStreamFormat needs at least one file or directory");
+    }
+    List<String> names = new ArrayList<>();
+    for (Path path : paths) {
+      names.add(Objects.requireNonNull(path, "path").toAbsolutePath().normalize().toString());
+    }
+    return new FileSourceBuilder<>(format, names);
+  }
+
+  /** Builds a {@link FileSource}, as Flink's {@code FileSourceBuilder}. */
+  public static final class FileSourceBuilder<T> {
+    private final StreamFormat<T> format;
+    private final List<String> paths;
+
+    private FileSourceBuilder(StreamFormat<T> format, List<String> paths) {
+      this.format = format;
+      this.paths = paths;
+    }
+
+    public FileSource<T> build() {
+      return new FileSource<>(format, paths);
+    }
+  }
+
+  @Override
+  public TypeInformation<T> getProducedType() {
+    return format.getProducedType();
   }
 
   @Override
@@ -56,6 +106,14 @@ public final class FileSource implements Source<String, FileSplit> {
   /** One split at offset 0 per file, listed now. */
   @Override
   public List<FileSplit> createSplits(int parallelism) throws IOException {
+    List<FileSplit> splits = new ArrayList<>();
+    for (String path : paths) {
+      splits.addAll(splitsOf(path));
+    }
+    return splits;
+  }
+
+  private static List<FileSplit> splitsOf(String path) throws IOException {
     Path root = Path.of(path);
     if (Files.isDirectory(root)) {
       try (Stream<Path> files = Files.list(root)) {
@@ -70,12 +128,12 @@ public final class FileSource implements Source<String, FileSplit> {
       return List.of(new FileSplit(root, 0));
     }
     throw new NoSuchFileException(
-        path, null, "FileSource.forLines: no such file or directory (or not a regular file)");
+        path, null, "FileSource: no such file or directory (or not a regular file)");
   }
 
   @Override
-  public SourceReader<String, FileSplit> createReader(SourceReaderContext context) {
-    return new LineReader();
+  public SourceReader<T, FileSplit> createReader(SourceReaderContext context) {
+    return format.createReader();
   }
 
   @Override
@@ -90,6 +148,6 @@ public final class FileSource implements Source<String, FileSplit> {
 
   @Override
   public String toString() {
-    return "FileSource.forLines(" + path + ")";
+    return "FileSource(" + format + ", " + String.join(", ", paths) + ")";
   }
 }

@@ -1,8 +1,11 @@
 package io.weir.connector.files;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.weir.api.DataStream;
 import io.weir.api.StreamEnvironment;
+import io.weir.api.eventtime.WatermarkStrategy;
 import io.weir.api.functions.SinkFunction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -45,5 +48,34 @@ class FileSourceJobTest {
     env.execute("file-source");
 
     assertThat(RECEIVED).containsExactlyInAnyOrderElementsOf(expected);
+  }
+
+  @Test
+  void flinksForRecordStreamFormatWithTextLineInputFormatReadsTheLines() throws Exception {
+    Files.write(dir.resolve("a.txt"), "alpha\nbeta\r\n".getBytes(StandardCharsets.UTF_8));
+    Files.write(dir.resolve("b.txt"), "gamma\ndelta".getBytes(StandardCharsets.UTF_8));
+    Path single = Files.createDirectories(dir.resolve("more")).resolve("c.txt");
+    Files.write(single, "epsilon\n".getBytes(StandardCharsets.UTF_8));
+
+    StreamEnvironment env = StreamEnvironment.create();
+    env.setParallelism(2);
+    FileSource<String> source =
+        FileSource.forRecordStreamFormat(new TextLineInputFormat(), dir, single).build();
+    DataStream<String> lines =
+        env.fromSource(source, WatermarkStrategy.noWatermarks(), "file-source");
+    List<String> read = lines.map(String::toUpperCase).executeAndCollect("text lines", 100);
+
+    assertThat(read).containsExactlyInAnyOrder("ALPHA", "BETA", "GAMMA", "DELTA", "EPSILON");
+  }
+
+  @Test
+  void textLineInputFormatRefusesACharsetOtherThanUtf8() {
+    assertThatThrownBy(() -> new TextLineInputFormat("ISO-8859-1"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage(
+            "TextLineInputFormat reads UTF-8 text only, not ISO-8859-1; convert the files to UTF-8"
+                + " or use new TextLineInputFormat()");
+    assertThatThrownBy(() -> FileSource.forRecordStreamFormat(new TextLineInputFormat()))
+        .hasMessage("FileSource.forRecordStreamFormat needs at least one file or directory");
   }
 }

@@ -68,7 +68,7 @@ class FileSourcePropertiesTest {
         Files.write(dir.resolve(String.format("file-%02d.txt", i)), files.get(i).bytes());
         expected.addAll(files.get(i).expectedLines());
       }
-      FileSource source = FileSource.forLines(dir);
+      FileSource<String> source = FileSource.forLines(dir);
       SimpleVersionedSerializer<FileSplit> serializer = source.getSplitSerializer();
       List<FileSplit> splits = source.createSplits(1);
       List<String> read = new ArrayList<>();

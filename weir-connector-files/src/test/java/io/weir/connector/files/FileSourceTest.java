@@ -33,7 +33,7 @@ class FileSourceTest {
     Files.createDirectory(dir.resolve("sub"));
     write("sub/c.txt", "no\n");
 
-    FileSource source = FileSource.forLines(dir);
+    FileSource<String> source = FileSource.forLines(dir);
     List<FileSplit> splits = source.createSplits(4);
 
     assertThat(source.getBoundedness()).isEqualTo(Boundedness.BOUNDED);
@@ -46,7 +46,7 @@ class FileSourceTest {
   @Test
   void readsASingleFile() throws Exception {
     write("one.txt", "x\ny\n");
-    FileSource source = FileSource.forLines(dir.resolve("one.txt"));
+    FileSource<String> source = FileSource.forLines(dir.resolve("one.txt"));
 
     assertThat(read(source, source.createSplits(1))).containsExactly("x", "y");
   }
@@ -94,7 +94,7 @@ class FileSourceTest {
   void aRestoredReaderContinuesWithTheNextLineAndTheRemainingFiles() throws Exception {
     write("1.txt", "a\nb\nc\n");
     write("2.txt", "d\ne\n");
-    FileSource source = FileSource.forLines(dir);
+    FileSource<String> source = FileSource.forLines(dir);
     SourceReader<String, FileSplit> first = new LineReader(2, 1024);
     first.addSplits(source.createSplits(1));
     List<String> before = new ArrayList<>();
@@ -136,7 +136,7 @@ class FileSourceTest {
   @Test
   void aFileDeletedAfterListingIsNamed() throws Exception {
     write("gone.txt", "x\n");
-    FileSource source = FileSource.forLines(dir);
+    FileSource<String> source = FileSource.forLines(dir);
     List<FileSplit> splits = source.createSplits(1);
     Files.delete(dir.resolve("gone.txt"));
 
@@ -161,17 +161,18 @@ class FileSourceTest {
   @Test
   void theSourceTravelsToSubtasksAsACopy() throws Exception {
     write("a.txt", "a\n");
-    FileSource copy = InMemoryOperatorState.copyOf(FileSource.forLines(dir));
+    FileSource<String> copy = InMemoryOperatorState.copyOf(FileSource.forLines(dir));
 
     assertThat(read(copy, copy.createSplits(1))).containsExactly("a");
   }
 
   private List<String> readFile(String name) throws Exception {
-    FileSource source = FileSource.forLines(dir.resolve(name));
+    FileSource<String> source = FileSource.forLines(dir.resolve(name));
     return read(source, source.createSplits(1));
   }
 
-  private static List<String> read(FileSource source, List<FileSplit> splits) throws Exception {
+  private static List<String> read(FileSource<String> source, List<FileSplit> splits)
+      throws Exception {
     try (SourceReader<String, FileSplit> reader = source.createReader(SUBTASK_0)) {
       reader.addSplits(splits);
       return readAll(reader);

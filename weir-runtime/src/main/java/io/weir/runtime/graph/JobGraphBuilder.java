@@ -1,8 +1,10 @@
 package io.weir.runtime.graph;
 
 import io.weir.api.OutputTag;
+import io.weir.api.StreamEnvironment;
 import io.weir.api.config.Configuration;
 import io.weir.api.config.CoreOptions;
+import io.weir.api.graph.ChainingStrategy;
 import io.weir.api.graph.KeyContext;
 import io.weir.api.graph.OneInputTransformation;
 import io.weir.api.graph.Operation;
@@ -35,6 +37,7 @@ public final class JobGraphBuilder {
   private final Configuration configuration;
   private final int defaultParallelism;
   private final int maxParallelism;
+  private final boolean chainingEnabled;
   private final Map<Integer, StreamNode> nodes = new TreeMap<>();
   private int edgeCount;
 
@@ -42,6 +45,7 @@ public final class JobGraphBuilder {
     this.configuration = configuration;
     this.defaultParallelism = configuration.get(CoreOptions.DEFAULT_PARALLELISM);
     this.maxParallelism = configuration.get(CoreOptions.MAX_PARALLELISM);
+    this.chainingEnabled = configuration.get(CoreOptions.OPERATOR_CHAINING);
   }
 
   public static JobGraph build(Pipeline pipeline) {
@@ -58,6 +62,7 @@ public final class JobGraphBuilder {
           "pipeline.max-parallelism must be between 1 and 32768, but was " + maxParallelism);
     }
     CreditDepth.of(configuration); // refuses impossible network settings before anything runs
+    StreamEnvironment.checkRuntimeMode(configuration.get(CoreOptions.RUNTIME_MODE));
     for (Transformation<?> sink : pipeline.sinks()) {
       node(sink);
     }
@@ -76,7 +81,11 @@ public final class JobGraphBuilder {
         t.getParallelism() == Transformation.DEFAULT_PARALLELISM
             ? defaultParallelism
             : t.getParallelism();
-    StreamNode node = new StreamNode(t, parallelism);
+    int nodeMaxParallelism =
+        t.getMaxParallelism() == Transformation.DEFAULT_PARALLELISM
+            ? maxParallelism
+            : t.getMaxParallelism();
+    StreamNode node = new StreamNode(t, parallelism, nodeMaxParallelism);
     if (t instanceof OneInputTransformation<?, ?> one) {
       connect(one.getInput(), node, 0);
     } else if (t instanceof TwoInputTransformation<?, ?, ?> two) {
@@ -85,8 +94,24 @@ public final class JobGraphBuilder {
     } else if (!(t instanceof SourceTransformation<?>)) {
       throw new IllegalStateException("Not an operator: " + t);
     }
+    node.setSlotSharingGroup(slotSharingGroup(node));
     nodes.put(t.getId(), node);
     return node;
+  }
+
+  /** The group set on the operator, else its inputs' group when they agree, else "default". */
+  private static String slotSharingGroup(StreamNode node) {
+    String own = node.getTransformation().getSlotSharingGroup();
+    if (own != null) {
+      return own;
+    }
+    java.util.Set<String> inputs = new java.util.HashSet<>();
+    for (StreamEdge edge : node.inEdges) {
+      inputs.add(edge.source().getSlotSharingGroup());
+    }
+    return inputs.size() == 1
+        ? inputs.iterator().next()
+        : Transformation.DEFAULT_SLOT_SHARING_GROUP;
   }
 
   private record Upstream(StreamNode node, Partitioning partitioning, OutputTag<?> tag) {}
@@ -161,16 +186,22 @@ public final class JobGraphBuilder {
 
   private void validate() {
     for (StreamNode node : nodes.values()) {
-      if (node.getParallelism() > maxParallelism) {
+      if (node.getParallelism() > node.getMaxParallelism()) {
+        boolean own =
+            node.getTransformation().getMaxParallelism() != Transformation.DEFAULT_PARALLELISM;
         throw new IllegalArgumentException(
             "The parallelism "
                 + node.getParallelism()
                 + " of operator '"
                 + node.getName()
-                + "' is above the max parallelism "
-                + maxParallelism
-                + ". Lower the parallelism, or raise the max parallelism with"
-                + " env.setMaxParallelism(n) / pipeline.max-parallelism.");
+                + "' is above "
+                + (own ? "its" : "the")
+                + " max parallelism "
+                + node.getMaxParallelism()
+                + ". Lower the parallelism, or raise the max parallelism with "
+                + (own
+                    ? "setMaxParallelism(n) on the operator."
+                    : "env.setMaxParallelism(n) / pipeline.max-parallelism."));
       }
       boolean isSink =
           node.getTransformation() instanceof OneInputTransformation<?, ?> t
@@ -252,9 +283,18 @@ public final class JobGraphBuilder {
     return new ArrayList<>(vertices.values());
   }
 
-  private static boolean isChainable(StreamEdge edge) {
-    return edge.isForward()
+  /**
+   * Where Flink chains: a forward edge between operators of equal parallelism in the same slot
+   * sharing group, into a one-input operator, with chaining enabled for the job, the producer not
+   * {@code disableChaining()} and the consumer neither that nor {@code startNewChain()}.
+   */
+  private boolean isChainable(StreamEdge edge) {
+    return chainingEnabled
+        && edge.isForward()
         && edge.source().getParallelism() == edge.target().getParallelism()
-        && !edge.target().isTwoInput();
+        && !edge.target().isTwoInput()
+        && edge.source().getChainingStrategy() != ChainingStrategy.NEVER
+        && edge.target().getChainingStrategy() == ChainingStrategy.ALWAYS
+        && edge.source().getSlotSharingGroup().equals(edge.target().getSlotSharingGroup());
   }
 }

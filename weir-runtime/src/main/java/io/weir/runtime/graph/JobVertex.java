@@ -44,6 +44,19 @@ public final class JobVertex {
     return getHead().getParallelism();
   }
 
+  /**
+   * The number of key groups of the vertex's keyed state: its head's, since a keyed operator is
+   * always the head of its chain (its input is partitioned by key).
+   */
+  public int getMaxParallelism() {
+    return getHead().getMaxParallelism();
+  }
+
+  /** The slot sharing group of every operator of the chain. */
+  public String getSlotSharingGroup() {
+    return getHead().getSlotSharingGroup();
+  }
+
   /** Flink's form: {@code "Source: Sequence Source -> Map"}. */
   public String getName() {
     StringBuilder name = new StringBuilder();

@@ -31,7 +31,11 @@ public final class PlanDescription {
               + vertex.getName()
               + "': parallelism "
               + vertex.getParallelism()
-              + ", "
+              + ", max parallelism "
+              + vertex.getMaxParallelism()
+              + ", slot sharing group '"
+              + vertex.getSlotSharingGroup()
+              + "', "
               + vertex.getChain().size()
               + " chained operators");
       for (StreamNode node : vertex.getChain()) {

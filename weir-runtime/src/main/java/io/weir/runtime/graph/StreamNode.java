@@ -1,5 +1,6 @@
 package io.weir.runtime.graph;
 
+import io.weir.api.graph.ChainingStrategy;
 import io.weir.api.graph.KeyContext;
 import io.weir.api.graph.OneInputTransformation;
 import io.weir.api.graph.Operation;
@@ -15,13 +16,16 @@ public final class StreamNode {
 
   private final Transformation<?> transformation;
   private final int parallelism;
+  private final int maxParallelism;
   private String operatorId;
+  private String slotSharingGroup;
   final List<StreamEdge> inEdges = new ArrayList<>();
   final List<StreamEdge> outEdges = new ArrayList<>();
 
-  StreamNode(Transformation<?> transformation, int parallelism) {
+  StreamNode(Transformation<?> transformation, int parallelism, int maxParallelism) {
     this.transformation = transformation;
     this.parallelism = parallelism;
+    this.maxParallelism = maxParallelism;
   }
 
   public int getId() {
@@ -50,6 +54,24 @@ public final class StreamNode {
 
   public int getParallelism() {
     return parallelism;
+  }
+
+  /** The number of key groups of this operator's keyed state: its own, or the job's. */
+  public int getMaxParallelism() {
+    return maxParallelism;
+  }
+
+  /** The slot sharing group: set on the operator, taken from its inputs, or "default". */
+  public String getSlotSharingGroup() {
+    return slotSharingGroup;
+  }
+
+  void setSlotSharingGroup(String slotSharingGroup) {
+    this.slotSharingGroup = slotSharingGroup;
+  }
+
+  public ChainingStrategy getChainingStrategy() {
+    return transformation.getChainingStrategy();
   }
 
   public Transformation<?> getTransformation() {

@@ -104,6 +104,18 @@ final class InitialRestore {
             + String.join("; ", problems));
   }
 
+  /** The max parallelism of the operator with id {@code operatorId} in the new job. */
+  private int maxParallelismOf(String operatorId) {
+    for (JobVertex vertex : graph.vertices()) {
+      for (StreamNode node : vertex.getChain()) {
+        if (node.getOperatorId().equals(operatorId)) {
+          return node.getMaxParallelism();
+        }
+      }
+    }
+    return graph.maxParallelism();
+  }
+
   private void checkCompatible(CompletedCheckpoint checkpoint, boolean ignoreUnclaimed) {
     List<String> unclaimed = new ArrayList<>();
     for (OperatorState op : checkpoint.operators()) {
@@ -124,7 +136,8 @@ final class InitialRestore {
         }
         continue;
       }
-      if (op.maxParallelism() != graph.maxParallelism()) {
+      int maxParallelism = maxParallelismOf(op.operatorId());
+      if (op.maxParallelism() != maxParallelism) {
         throw new IllegalStateException(
             "Checkpoint "
                 + checkpoint.checkpointId()
@@ -133,9 +146,9 @@ final class InitialRestore {
                 + " for operator '"
                 + op.operatorName()
                 + "' but the job now has "
-                + graph.maxParallelism()
+                + maxParallelism
                 + "; keyed state cannot move between different key-group counts. Set"
-                + " pipeline.max-parallelism back to "
+                + " pipeline.max-parallelism (or the operator's setMaxParallelism) back to "
                 + op.maxParallelism()
                 + ".");
       }

@@ -233,7 +233,7 @@ public final class JobMaster implements JobClient, JobMasterGateway {
                 node.getName(),
                 vertex.getIndex(),
                 vertex.getParallelism(),
-                graph.maxParallelism()));
+                vertex.getMaxParallelism()));
       }
     }
     long lastId = initialRestore == null ? 0 : initialRestore.checkpoint().checkpointId();

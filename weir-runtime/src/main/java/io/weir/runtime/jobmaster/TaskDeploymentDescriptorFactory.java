@@ -122,7 +122,7 @@ final class TaskDeploymentDescriptorFactory {
       restores =
           StateAssignment.assign(
               vertex,
-              graph.maxParallelism(),
+              vertex.getMaxParallelism(),
               restoreFrom.checkpoint(),
               restoreFrom.storage(),
               restoreFrom.storage() == storage,

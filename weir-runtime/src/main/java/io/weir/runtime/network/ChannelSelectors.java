@@ -4,7 +4,7 @@ import io.weir.api.functions.KeySelector;
 import io.weir.runtime.operators.OperatorException;
 import io.weir.runtime.state.KeyGroupRangeAssignment;
 
-/** The selectors behind forward, rebalance, broadcast and keyBy. */
+/** The selectors behind forward, rebalance, rescale, shuffle, global, broadcast and keyBy. */
 public final class ChannelSelectors {
 
   private ChannelSelectors() {}
@@ -26,6 +26,54 @@ public final class ChannelSelectors {
         return channel;
       }
     };
+  }
+
+  /** A uniformly random channel for every record. */
+  public static <T> ChannelSelector<T> shuffle(int numberOfChannels) {
+    return record -> java.util.concurrent.ThreadLocalRandom.current().nextInt(numberOfChannels);
+  }
+
+  /** Always the first channel: the consumer's subtask 0. */
+  public static <T> ChannelSelector<T> global() {
+    return record -> 0;
+  }
+
+  /**
+   * Round robin over the consumers that producer {@code producerIndex} of {@code producers} feeds
+   * under Flink's pointwise distribution: with fewer producers than consumers, a contiguous share
+   * of them; otherwise the one consumer it shares with its neighbours.
+   */
+  public static <T> ChannelSelector<T> rescale(int producers, int consumers, int producerIndex) {
+    int[] range = rescaleRange(producers, consumers, producerIndex);
+    int first = range[0];
+    int count = range[1] - range[0];
+    return new ChannelSelector<>() {
+      private int next;
+
+      @Override
+      public int selectChannel(T record) {
+        int channel = first + next;
+        next = next + 1 == count ? 0 : next + 1;
+        return channel;
+      }
+    };
+  }
+
+  /** The consumers {@code [from, to)} that a producer feeds under {@link #rescale}. */
+  static int[] rescaleRange(int producers, int consumers, int producerIndex) {
+    if (producers >= consumers) {
+      // Consumer c takes producers [c * p / n, (c + 1) * p / n), as Flink's pointwise edges.
+      for (int c = 0; c < consumers; c++) {
+        int end = (int) ((long) (c + 1) * producers / consumers);
+        if (producerIndex < end) {
+          return new int[] {c, c + 1};
+        }
+      }
+      return new int[] {consumers - 1, consumers};
+    }
+    int from = (int) (((long) producerIndex * consumers + producers - 1) / producers);
+    int to = (int) (((long) (producerIndex + 1) * consumers + producers - 1) / producers);
+    return new int[] {from, to};
   }
 
   public static <T> ChannelSelector<T> broadcast() {

@@ -192,7 +192,7 @@ final class OperatorChain {
     KeyContext<?, ?> key = node.getKeyContext1();
     KeyGroupRange range =
         KeyGroupRangeAssignment.computeKeyGroupRangeForOperatorIndex(
-            graph.maxParallelism(),
+            node.getMaxParallelism(),
             taskInfo.numberOfParallelSubtasks(),
             taskInfo.indexOfThisSubtask());
     try {

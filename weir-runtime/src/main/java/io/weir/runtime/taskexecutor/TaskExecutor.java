@@ -175,7 +175,7 @@ public final class TaskExecutor implements TaskExecutorGateway, AutoCloseable {
             vertex.getName(),
             id.subtask(),
             vertex.getParallelism(),
-            graph.maxParallelism(),
+            vertex.getMaxParallelism(),
             id.attempt());
     TaskDeploymentDescriptor.Checkpointing settings = tdd.checkpointing();
     TaskCheckpointing checkpointing =
@@ -371,10 +371,16 @@ public final class TaskExecutor implements TaskExecutorGateway, AutoCloseable {
       return ChannelSelectors.rebalance(channels, producerIndex);
     } else if (partitioning instanceof Partitioning.Broadcast) {
       return ChannelSelectors.broadcast();
+    } else if (partitioning instanceof Partitioning.Shuffle) {
+      return ChannelSelectors.shuffle(channels);
+    } else if (partitioning instanceof Partitioning.Global) {
+      return ChannelSelectors.global();
+    } else if (partitioning instanceof Partitioning.Rescale) {
+      return ChannelSelectors.rescale(edge.source().getParallelism(), channels, producerIndex);
     } else if (partitioning instanceof Partitioning.Hash<?, ?> hash) {
       return ChannelSelectors.keyGroup(
           UserCode.copy(hash.keyContext().selector(), "key selector of " + edge.target().getName()),
-          graph.maxParallelism(),
+          edge.target().getMaxParallelism(),
           channels,
           edge.target().getName());
     }

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -189,6 +190,101 @@ public class PartitioningTest {
                 .as("subtasks of key %s", key)
                 .containsExactly(
                     KeyGroupRangeAssignment.assignKeyToParallelOperator(key, 16, parallelism)));
+  }
+
+  @ParameterizedTest
+  @ValueSource(ints = {2, 4})
+  void keyByIntoAnOperatorWithItsOwnMaxParallelismUsesItsKeyGroups(int parallelism)
+      throws Exception {
+    StreamEnvironment env = env(parallelism); // pipeline.max-parallelism stays 128
+    CollectSink<String> sink = new CollectSink<>();
+    env.fromSequence(1, 100)
+        .map(x -> "key-" + (x % 11))
+        .keyBy(s -> s, io.weir.api.typeutils.Types.STRING)
+        .map(new TagString())
+        .setMaxParallelism(16)
+        .sinkTo(sink);
+    env.execute("keyBy-operator-max-parallelism");
+
+    assertThat(sink.results()).hasSize(100);
+    for (String s : sink.results()) {
+      String[] parts = s.split("@", -1);
+      assertThat(Integer.parseInt(parts[1]))
+          .as("subtask of %s", parts[0])
+          .isEqualTo(
+              KeyGroupRangeAssignment.assignKeyToParallelOperator(parts[0], 16, parallelism));
+    }
+  }
+
+  @Test
+  void shuffleSendsEveryElementOnceToSomeSubtask() throws Exception {
+    StreamEnvironment env = env(4);
+    CollectSink<Hop> sink = new CollectSink<>();
+    int n = 2_000;
+    env.fromSequence(1, n).setParallelism(1).shuffle().map(new TagLong()).sinkTo(sink);
+    env.execute("shuffle");
+
+    List<Hop> hops = sink.results();
+    assertThat(hops).extracting(Hop::value).containsExactlyInAnyOrderElementsOf(numbers(1, n));
+    // Uniformly random: each of 4 subtasks gets about 500; fewer than 300 has odds below 1e-30.
+    Map<Integer, Long> perSubtask =
+        hops.stream().collect(Collectors.groupingBy(Hop::down, Collectors.counting()));
+    assertThat(perSubtask).containsOnlyKeys(indexes(4));
+    assertThat(perSubtask.values()).allSatisfy(c -> assertThat(c).isGreaterThan(300L));
+  }
+
+  @Test
+  void rescaleFromTwoToFourFeedsEachProducersOwnPairOfConsumers() throws Exception {
+    StreamEnvironment env = env(4);
+    CollectSink<Hop> sink = new CollectSink<>();
+    env.fromSequence(1, 400)
+        .setParallelism(2)
+        .map(new TagUp())
+        .setParallelism(2)
+        .rescale()
+        .map(new TagDown())
+        .sinkTo(sink);
+    env.execute("rescale-up");
+
+    List<Hop> hops = sink.results();
+    assertThat(hops).extracting(Hop::value).containsExactlyInAnyOrderElementsOf(numbers(1, 400));
+    Map<Integer, Set<Integer>> consumersOf = new HashMap<>();
+    for (Hop h : hops) {
+      consumersOf.computeIfAbsent(h.up(), k -> new HashSet<>()).add(h.down());
+    }
+    assertThat(consumersOf).containsOnlyKeys(0, 1);
+    assertThat(consumersOf.get(0)).containsExactlyInAnyOrder(0, 1);
+    assertThat(consumersOf.get(1)).containsExactlyInAnyOrder(2, 3);
+  }
+
+  @Test
+  void rescaleFromFourToTwoSendsNeighboursToOneConsumer() throws Exception {
+    StreamEnvironment env = env(4);
+    CollectSink<Hop> sink = new CollectSink<>();
+    env.fromSequence(1, 400)
+        .map(new TagUp())
+        .rescale()
+        .map(new TagDown())
+        .setParallelism(2)
+        .sinkTo(sink);
+    env.execute("rescale-down");
+
+    List<Hop> hops = sink.results();
+    assertThat(hops).extracting(Hop::value).containsExactlyInAnyOrderElementsOf(numbers(1, 400));
+    assertThat(hops).allSatisfy(h -> assertThat(h.down()).isEqualTo(h.up() / 2));
+  }
+
+  @Test
+  void globalSendsEverythingToTheFirstSubtask() throws Exception {
+    StreamEnvironment env = env(3);
+    CollectSink<Hop> sink = new CollectSink<>();
+    env.fromSequence(1, 300).map(new TagUp()).global().map(new TagDown()).sinkTo(sink);
+    env.execute("global");
+
+    List<Hop> hops = sink.results();
+    assertThat(hops).extracting(Hop::value).containsExactlyInAnyOrderElementsOf(numbers(1, 300));
+    assertThat(hops).extracting(Hop::up).contains(0, 1, 2);
+    assertThat(hops).allSatisfy(h -> assertThat(h.down()).isZero());
   }
 
   /** Emits {@code element@subtaskIndex}. */
