@@ -69,11 +69,11 @@ class SourceMigratorTest {
         """
         import org.apache.flink.util.ParameterTool;
         import org.apache.flink.table.api.*;
-        import org.apache.flink.api.common.RuntimeExecutionMode;
+        import org.apache.flink.api.common.ExecutionConfig;
 
         class Job {
           void main(StreamExecutionEnvironment env, TableEnvironment tables) {
-            env.setRuntimeMode(RuntimeExecutionMode.BATCH);
+            ExecutionConfig config = env.getConfig();
             var p = ParameterTool.fromArgs(null);
           }
         }
@@ -89,9 +89,11 @@ class SourceMigratorTest {
                 + " arguments (after the jar on 'weir run') in main yourself",
             "2: org.apache.flink.table.api.*: the Table API and SQL are not in"
                 + " Weir: express the query with DataStream operations",
-            "3: org.apache.flink.api.common.RuntimeExecutionMode: Weir runs every job in"
-                + " streaming mode, bounded or not (no BATCH or AUTOMATIC): remove the setting",
-            "7: .setRuntimeMode(...): Weir runs every job in streaming mode: remove the call");
+            "3: org.apache.flink.api.common.ExecutionConfig: Weir has no ExecutionConfig: set"
+                + " parallelism, object reuse and the watermark interval on StreamEnvironment or as"
+                + " configuration keys (weir keys)",
+            "7: .getConfig(...): Weir has no ExecutionConfig: use the StreamEnvironment's setters"
+                + " or configuration keys");
   }
 
   @Test
