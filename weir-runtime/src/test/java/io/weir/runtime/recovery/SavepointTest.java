@@ -540,6 +540,7 @@ class SavepointTest {
       await().atMost(WAIT).until(() -> sink.size() >= 200);
       Path jobDir = jobDir(base, client);
       await().atMost(WAIT).until(() -> source.control().progress(newest(jobDir)) == 200);
+      awaitRetained(client, newest(jobDir));
       client.cancel().get(30, TimeUnit.SECONDS);
       Path restored = jobDir.resolve("chk-" + completedIds(jobDir).last());
       Map<String, Long> before = files(jobDir);
@@ -565,6 +566,7 @@ class SavepointTest {
       await()
           .atMost(WAIT)
           .until(() -> resumedSource.control().progress(newest(resumedJobDir)) == 300);
+      awaitRetained(resumedJob, newest(resumedJobDir));
       if (mode == RecoveryClaimMode.CLAIM) {
         await().atMost(WAIT).until(() -> !Files.exists(restored));
       } else {
@@ -581,6 +583,23 @@ class SavepointTest {
         assertThat(files(jobDir)).isEqualTo(before);
       }
     }
+  }
+
+  /**
+   * Waits until the job's coordinator retained checkpoint {@code id}. Its metadata on disk is not
+   * enough: a cancel while the coordinator still commits it discards it ("the job attempt ended
+   * while its metadata was written"), and the test would then look for a checkpoint that is gone.
+   */
+  private static void awaitRetained(JobClient client, long id) {
+    await()
+        .atMost(WAIT)
+        .until(
+            () ->
+                client.getCheckpointStatistics().stream()
+                    .anyMatch(
+                        s ->
+                            s.checkpointId() == id
+                                && s.status() == CheckpointStatistics.Status.COMPLETED));
   }
 
   /** The newest completed checkpoint in {@code jobDir}, or -1. */
