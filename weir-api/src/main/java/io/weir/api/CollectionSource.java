@@ -13,7 +13,6 @@ import io.weir.api.typeutils.TypeSerializer;
 import io.weir.api.typeutils.TypeSerializerSnapshot;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -109,21 +108,6 @@ final class CollectionSource<T> implements Source<T, Integer> {
 
   @Override
   public SimpleVersionedSerializer<Integer> getSplitSerializer() {
-    return new SimpleVersionedSerializer<>() {
-      @Override
-      public int getVersion() {
-        return 1;
-      }
-
-      @Override
-      public byte[] serialize(Integer position) {
-        return ByteBuffer.allocate(4).putInt(position).array();
-      }
-
-      @Override
-      public Integer deserialize(int version, byte[] serialized) {
-        return ByteBuffer.wrap(serialized).getInt();
-      }
-    };
+    return IntSplitSerializer.INSTANCE;
   }
 }

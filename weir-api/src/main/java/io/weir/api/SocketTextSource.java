@@ -12,7 +12,6 @@ import java.io.InputStreamReader;
 import java.io.Reader;
 import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Objects;
@@ -72,22 +71,7 @@ final class SocketTextSource implements Source<String, Integer> {
 
   @Override
   public SimpleVersionedSerializer<Integer> getSplitSerializer() {
-    return new SimpleVersionedSerializer<>() {
-      @Override
-      public int getVersion() {
-        return 1;
-      }
-
-      @Override
-      public byte[] serialize(Integer split) {
-        return ByteBuffer.allocate(4).putInt(split).array();
-      }
-
-      @Override
-      public Integer deserialize(int version, byte[] serialized) {
-        return ByteBuffer.wrap(serialized).getInt();
-      }
-    };
+    return IntSplitSerializer.INSTANCE;
   }
 
   @Override
