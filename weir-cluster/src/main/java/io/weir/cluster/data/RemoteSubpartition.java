@@ -182,15 +182,10 @@ final class RemoteSubpartition implements ResultSubpartition {
    * buffer, or an event of event time); returns true when it did.
    */
   private static boolean addEntry(Object element, List<ChannelStateEntry> entries) {
-    if (element instanceof Buffer b) {
-      entries.add(new ChannelStateEntry.Bytes(b.copyOfContent()));
-      return true;
-    }
-    if (element instanceof Pending p && ChannelStateEntry.isRecorded(p.event())) {
-      entries.add(new ChannelStateEntry.Event(p.event()));
-      return true;
-    }
-    return false;
+    return ChannelStateEntry.addCaptured(
+        element instanceof Buffer b ? b : null,
+        element instanceof Pending p ? p.event() : null,
+        entries);
   }
 
   /** Puts a priority event at the head of what is held, behind priority events already there. */

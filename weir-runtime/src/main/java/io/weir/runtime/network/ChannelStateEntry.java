@@ -2,6 +2,7 @@ package io.weir.runtime.network;
 
 import io.weir.runtime.time.WatermarkValve;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * One element of a channel's in-flight data in an unaligned checkpoint, in the order the channel
@@ -19,6 +20,25 @@ public sealed interface ChannelStateEntry {
   /** True for the events a channel's in-flight data keeps: those of event time. */
   static boolean isRecorded(ChannelEvent event) {
     return event instanceof ChannelEvent.Watermark || event instanceof ChannelEvent.WatermarkStatus;
+  }
+
+  /**
+   * Adds what a captured channel element contributes to in-flight data: a copy of its {@code
+   * buffer}, or its {@code event} if {@link #isRecorded recorded}. Returns true when it added one.
+   *
+   * @param buffer the element's buffer, or null if it is none
+   * @param event the element's event, or null if it is none
+   */
+  static boolean addCaptured(Buffer buffer, ChannelEvent event, List<ChannelStateEntry> entries) {
+    if (buffer != null) {
+      entries.add(new Bytes(buffer.copyOfContent()));
+      return true;
+    }
+    if (event != null && isRecorded(event)) {
+      entries.add(new Event(event));
+      return true;
+    }
+    return false;
   }
 
   /**

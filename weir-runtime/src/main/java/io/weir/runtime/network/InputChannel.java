@@ -336,16 +336,8 @@ public final class InputChannel {
    * an event of event time); returns true when it did.
    */
   private static boolean addEntry(Object element, List<ChannelStateEntry> entries) {
-    Buffer b = bufferOf(element);
-    if (b != null) {
-      entries.add(new ChannelStateEntry.Bytes(b.copyOfContent()));
-      return true;
-    }
-    if (element instanceof ChannelEvent event && ChannelStateEntry.isRecorded(event)) {
-      entries.add(new ChannelStateEntry.Event(event));
-      return true;
-    }
-    return false;
+    return ChannelStateEntry.addCaptured(
+        bufferOf(element), element instanceof ChannelEvent event ? event : null, entries);
   }
 
   /**
