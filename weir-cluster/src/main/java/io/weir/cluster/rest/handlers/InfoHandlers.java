@@ -343,21 +343,7 @@ final class InfoHandlers {
     public CheckpointingStatistics.VertexCheckpoint handle(RestRequest request) {
       CheckpointStatistics found = findCheckpoint(dispatcher, request);
       String vertex = request.pathParameter("vertexid");
-      Dispatcher.Job job = JobLookup.find(dispatcher, request.pathParameter("jobid"));
-      int vertices = job.master().graph().vertices().size();
-      if (!vertex.matches("\\d{1,9}") || Integer.parseInt(vertex) >= vertices) {
-        throw new RestException(
-            HttpResponseStatus.NOT_FOUND,
-            "Job "
-                + job.id()
-                + " has no vertex '"
-                + vertex
-                + "': its vertices are 0 to "
-                + (vertices - 1)
-                + " (GET /jobs/"
-                + job.id()
-                + "/plan lists them)");
-      }
+      VertexHandlers.vertex(JobLookup.find(dispatcher, request.pathParameter("jobid")), vertex);
       CheckpointingStatistics.Checkpoint checkpoint = JobHandlers.checkpoint(found);
       return new CheckpointingStatistics.VertexCheckpoint(
           checkpoint.id(),

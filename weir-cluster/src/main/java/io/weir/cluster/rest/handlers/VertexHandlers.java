@@ -226,7 +226,7 @@ final class VertexHandlers {
    *
    * @throws RestException 404 naming the vertex and the valid ids
    */
-  private static JobVertex vertex(Dispatcher.Job job, String id) {
+  static JobVertex vertex(Dispatcher.Job job, String id) {
     List<JobVertex> vertices = job.master().graph().vertices();
     if (!id.matches("\\d{1,9}") || Integer.parseInt(id) >= vertices.size()) {
       throw new RestException(
