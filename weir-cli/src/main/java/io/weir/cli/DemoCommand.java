@@ -94,6 +94,8 @@ final class DemoCommand implements Callable<Integer> {
               + " never waits).")
   boolean noWait;
 
+  @picocli.CommandLine.ParentCommand WeirCli parent;
+
   @Option(
       names = "--rest-port",
       paramLabel = "PORT",
@@ -172,10 +174,17 @@ final class DemoCommand implements Callable<Integer> {
       env.enableCheckpointing(io.weir.api.config.TimeUtils.parseDuration(args[3]));
       env.getCheckpointConfig().setCheckpointStorage(args[4]);
       env.setRestartStrategy(RestartStrategy.fixedDelay(3, Duration.ZERO));
-      KeyedRunningSum.sums(env.fromSequence(1, records).map(new Observer()).name("Observer"), keys)
+      KeyedRunningSum.sums(
+              env.fromSequence(1, records)
+                  .uid("numbers")
+                  .map(new Observer())
+                  .name("Observer")
+                  .uid("observer"),
+              keys)
           .addSink(
               (SinkFunction<Tuple2<Long, Long>>) (value, ctx) -> LAST_SUM.put(value.f0, value.f1))
-          .name("Remember Last Sum");
+          .name("Remember Last Sum")
+          .uid("remember-last-sum");
       env.execute("weir-demo");
     }
   }
@@ -195,6 +204,15 @@ final class DemoCommand implements Callable<Integer> {
     LAST_SUM.clear();
     FAILURE_PENDING.set(!noFailure);
     Path work = Files.createTempDirectory("weir-demo");
+    // The engine's log (warnings the demo causes on purpose among it) goes to a file that outlives
+    // the run; --verbose keeps it on the console.
+    Path logFile = work.resolveSibling(work.getFileName() + ".log");
+    try (DemoLog engineLog = parent != null && parent.verbose ? null : DemoLog.to(logFile)) {
+      return run(out, work, engineLog == null ? null : logFile);
+    }
+  }
+
+  private int run(PrintStream out, Path work, Path logFile) throws Exception {
     Map<String, String> settings = new LinkedHashMap<>();
     if (restPort != null) {
       settings.put(ClusterOptions.REST_PORT.key(), String.valueOf(restPort));
@@ -208,6 +226,9 @@ final class DemoCommand implements Callable<Integer> {
               + " every %s to %s",
           records, keys, parallelism, checkpointInterval, checkpoints);
       say("  dashboard   http://%s/ (the REST API on the same port)", address);
+      if (logFile != null) {
+        say("  log         %s (the engine's; --verbose shows it here)", logFile);
+      }
       long start = System.nanoTime();
       String jobId =
           client.run(

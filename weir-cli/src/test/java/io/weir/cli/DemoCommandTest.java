@@ -36,6 +36,10 @@ class DemoCommandTest {
     Matcher dashboard = Pattern.compile("dashboard   (http://127\\.0\\.0\\.1:\\d+/)").matcher(out);
     assertThat(dashboard.find()).as(out).isTrue();
     assertThat(out).doesNotContain("press Ctrl+C");
+    // The engine's log went to a file that outlives the demo, not into its story.
+    Matcher log = Pattern.compile("log         (\\S+\\.log) ").matcher(out);
+    assertThat(log.find()).as(out).isTrue();
+    assertThat(java.nio.file.Path.of(log.group(1))).isRegularFile();
     assertThatThrownBy(
             () ->
                 HttpClient.newHttpClient()

@@ -41,7 +41,11 @@ public final class KeyedRunningSum {
 
   /** The pipeline: numbers in, (key, running sum) out. */
   public static DataStream<Tuple2<Long, Long>> sums(DataStream<Long> numbers, long keys) {
-    return numbers.keyBy(n -> n % keys).process(new RunningSum()).name("Running Sum");
+    return numbers
+        .keyBy(n -> n % keys)
+        .process(new RunningSum())
+        .name("Running Sum")
+        .uid("running-sum");
   }
 
   public static void main(String[] args) throws Exception {
