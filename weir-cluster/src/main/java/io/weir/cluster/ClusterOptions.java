@@ -75,7 +75,19 @@ public final class ClusterOptions {
       ConfigOptions.key("taskmanager.rpc.port")
           .intType()
           .defaultValue(0)
-          .withDescription("A TaskManager's control port; 0 picks a free one.");
+          .withDescription(
+              "A TaskManager's control port, as the JobManager reaches it; 0 picks a free one."
+                  + " With taskmanager.rpc.bind-port set, the port the JobManager reaches that"
+                  + " forwards to it (NAT, a proxy).");
+
+  public static final ConfigOption<Integer> TM_RPC_BIND_PORT =
+      ConfigOptions.key("taskmanager.rpc.bind-port")
+          .intType()
+          .noDefaultValue()
+          .withDescription(
+              "The port a TaskManager's control plane binds to when the JobManager reaches it at"
+                  + " another one (taskmanager.rpc.port); unset: it binds to"
+                  + " taskmanager.rpc.port.");
 
   public static final ConfigOption<Integer> TM_DATA_PORT =
       ConfigOptions.key("taskmanager.data.port")

@@ -56,6 +56,10 @@ public final class TaskManager implements AutoCloseable {
   private final Server server;
   private final NettyDataPlane dataPlane;
   private final String advertisedHost;
+
+  /** The control port the JobManager reaches: the bound one, or taskmanager.rpc.port behind NAT. */
+  private final int advertisedRpcPort;
+
   private final String secret;
 
   /** Refuses calls of a leader older than the newest known (high availability). */
@@ -129,6 +133,7 @@ public final class TaskManager implements AutoCloseable {
     this.advertisedHost = host != null ? host : bindHost;
     this.secret = options.secret();
     int port = options.get(ClusterOptions.TM_PORT);
+    Integer rpcBindPort = options.get(ClusterOptions.TM_RPC_BIND_PORT);
     int dataPort = options.get(ClusterOptions.TM_DATA_PORT);
     Integer dataBindPort = options.get(ClusterOptions.TM_DATA_BIND_PORT);
     DataTransport transport =
@@ -140,7 +145,8 @@ public final class TaskManager implements AutoCloseable {
     this.metrics.registerNativeMemory();
     try {
       this.server =
-          ControlPlane.server(new InetSocketAddress(bindHost, port))
+          ControlPlane.server(
+                  new InetSocketAddress(bindHost, rpcBindPort == null ? port : rpcBindPort))
               .addService(
                   ServerInterceptors.intercept(
                       new TaskManagerRpc(this),
@@ -155,11 +161,12 @@ public final class TaskManager implements AutoCloseable {
           "Cannot open the TaskManager's control port on "
               + bindHost
               + ":"
-              + port
+              + (rpcBindPort == null ? port : rpcBindPort)
               + " ("
               + e.getMessage()
               + "): choose another with -D "
-              + ClusterOptions.TM_PORT.key()
+              + (rpcBindPort == null ? ClusterOptions.TM_PORT : ClusterOptions.TM_RPC_BIND_PORT)
+                  .key()
               + "=PORT",
           e);
     }
@@ -183,6 +190,7 @@ public final class TaskManager implements AutoCloseable {
               + "=PORT",
           e);
     }
+    this.advertisedRpcPort = rpcBindPort == null ? server.getPort() : port;
     this.id = "tm-" + server.getPort() + "-" + UUID.randomUUID().toString().substring(0, 8);
     this.jars =
         new JarStore(
@@ -266,7 +274,7 @@ public final class TaskManager implements AutoCloseable {
           RegisterTaskManagerRequest.newBuilder()
               .setTaskManagerId(id)
               .setHost(advertisedHost)
-              .setPort(server.getPort())
+              .setPort(advertisedRpcPort)
               .setDataPort(dataPlane.advertisedPort())
               .setSlots(slots);
       handover.offer(request);
