@@ -17,20 +17,32 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Network faults on the data plane between TaskManager processes. Each of two one-slot TaskManagers
- * binds its data port behind a {@link FaultyProxy} and advertises the proxy's port ({@code
- * taskmanager.data.bind-port} and {@code taskmanager.data.port}, as behind NAT), so every
- * connection of a job of parallelism 2's keyed exchange runs through a proxy the test controls. A
- * keyed count into an exactly-once file sink gets its connections reset in the middle of frames
- * three times, then cut silently (half-open: nothing arrives, nothing closes); the reset is
- * reported as the failure of the channel it broke, the silent cut ends with the checkpoint timeout
- * (no hang longer than it), and the output is exact.
+ * Network faults between processes. Each of two one-slot TaskManagers binds its data port behind a
+ * {@link FaultyProxy} and advertises the proxy's port ({@code taskmanager.data.bind-port} and
+ * {@code taskmanager.data.port}, as behind NAT), so every connection of a job of parallelism 2's
+ * keyed exchange runs through a proxy the test controls; and both reach the JobManager through
+ * another proxy (their {@code --jobmanager}), so their registrations, heartbeats, task reports and
+ * checkpoint acknowledgements do too.
+ *
+ * <p>On the data plane, a keyed count into an exactly-once file sink gets its connections reset in
+ * the middle of frames three times, then cut silently (half-open: nothing arrives, nothing closes);
+ * the reset is reported as the failure of the channel it broke, the silent cut ends with the
+ * checkpoint timeout (no hang longer than it), and the output is exact. On the control plane, the
+ * TaskManagers' connections to the JobManager are reset twice and then cut silently: the JobManager
+ * loses the TaskManagers after the heartbeat timeout, they register again on fresh connections, and
+ * the job finishes with exact output.
  */
 class ClusterNetworkFaultsIT {
 
   private static TestCluster cluster;
   private static String jarId;
   private static final List<FaultyProxy> proxies = new ArrayList<>();
+
+  /**
+   * The control plane: one proxy in front of the JobManager's control port, for both TaskManagers,
+   * and one in front of each TaskManager's.
+   */
+  private static final List<FaultyProxy> controlProxies = new ArrayList<>();
 
   @BeforeAll
   static void startCluster() throws Exception {
@@ -42,15 +54,23 @@ class ClusterNetworkFaultsIT {
                 ClusterOptions.HEARTBEAT_TIMEOUT.key(), "5000",
                 ClusterOptions.SLOT_REQUEST_TIMEOUT.key(), "60000"));
     cluster.startJobManager();
+    FaultyProxy toJobManager = new FaultyProxy(cluster.rpcPort);
+    controlProxies.add(toJobManager);
     for (int i = 0; i < 2; i++) {
       int bindPort = freePort();
       FaultyProxy proxy = new FaultyProxy(bindPort);
       proxies.add(proxy);
+      int rpcBindPort = freePort();
+      FaultyProxy toTaskManager = new FaultyProxy(rpcBindPort);
+      controlProxies.add(toTaskManager);
       cluster.startTaskManager(
+          "127.0.0.1:" + toJobManager.port(),
           1,
           Map.of(
               ClusterOptions.TM_DATA_BIND_PORT.key(), String.valueOf(bindPort),
-              ClusterOptions.TM_DATA_PORT.key(), String.valueOf(proxy.port())));
+              ClusterOptions.TM_DATA_PORT.key(), String.valueOf(proxy.port()),
+              ClusterOptions.TM_RPC_BIND_PORT.key(), String.valueOf(rpcBindPort),
+              ClusterOptions.TM_PORT.key(), String.valueOf(toTaskManager.port())));
     }
     jarId = cluster.client.upload(TestCluster.testJobJar(cluster.dir.resolve("job.jar"), null));
   }
@@ -58,6 +78,7 @@ class ClusterNetworkFaultsIT {
   @AfterAll
   static void stopCluster() {
     proxies.forEach(FaultyProxy::close);
+    controlProxies.forEach(FaultyProxy::close);
     if (cluster != null) {
       cluster.close();
     }
@@ -70,27 +91,30 @@ class ClusterNetworkFaultsIT {
     }
   }
 
+  /** The keyed count of {@code n} records into {@code out}, parallelism 2: one subtask per TM. */
+  private static String runKeyedCount(Path out, long n) throws Exception {
+    return cluster.client.run(
+        jarId,
+        "io.weir.testjobs.KeyedCountJob",
+        List.of(
+            out.toString(),
+            String.valueOf(n),
+            "10",
+            cluster.dir.resolve("checkpoints-" + out.getFileName()).toUri().toString(),
+            "3"),
+        2,
+        Map.of("execution.checkpointing.timeout", "4 s"));
+  }
+
   @Test
   void resetAndHalfOpenConnectionsBetweenTaskManagersCostRestartsNotRecords() throws Exception {
     Path out = cluster.dir.resolve("out");
     long n = 150_000;
-    String jobId =
-        cluster.client.run(
-            jarId,
-            "io.weir.testjobs.KeyedCountJob",
-            List.of(
-                out.toString(),
-                String.valueOf(n),
-                "10",
-                cluster.dir.resolve("checkpoints").toUri().toString(),
-                "3"),
-            2,
-            Map.of("execution.checkpointing.timeout", "4 s"));
+    String jobId = runKeyedCount(out, n);
 
-    long restarts = 0;
     for (int fault = 1; fault <= 4; fault++) {
       long checkpointsBefore = cluster.completedCheckpoints(jobId);
-      long restartsBefore = restarts;
+      long restartsBefore = restartsOf(jobId);
       // Running, with a checkpoint since the last fault and data crossing the proxies.
       await()
           .atMost(Duration.ofSeconds(90))
@@ -102,26 +126,12 @@ class ClusterNetworkFaultsIT {
                       && openConnections() > 0);
       int broken = fault < 4 ? resetAll() : cutAll();
       assertThat(broken).as("connections broken by fault %d", fault).isPositive();
-      await()
-          .atMost(Duration.ofSeconds(60))
-          .pollInterval(Duration.ofMillis(100))
-          .until(() -> restartsOf(jobId) > restartsBefore);
-      restarts = restartsOf(jobId);
+      awaitRestart(jobId, restartsBefore);
     }
-    await()
-        .atMost(Duration.ofSeconds(180))
-        .pollInterval(Duration.ofMillis(200))
-        .until(() -> List.of("FINISHED", "FAILED", "CANCELED").contains(cluster.jobState(jobId)));
-    JsonNode job = cluster.client.get("/jobs/" + jobId);
+    JsonNode job = cluster.awaitEnded(jobId);
     assertThat(job.path("state").asText()).as(job.toString()).isEqualTo("FINISHED");
 
-    List<String> reasons = new ArrayList<>();
-    cluster
-        .client
-        .get("/jobs/" + jobId + "/exceptions")
-        .path("exceptionHistory")
-        .path("entries")
-        .forEach(e -> reasons.add(e.path("message").asText()));
+    List<String> reasons = cluster.exceptionMessages(jobId);
     assertThat(reasons)
         .as("each reset fails the channel it broke, naming it")
         .anyMatch(m -> m.contains("input channel") || m.contains("channel"));
@@ -136,14 +146,51 @@ class ClusterNetworkFaultsIT {
     TestCluster.assertKeyedCountExactlyOnce(out, n);
   }
 
+  @Test
+  void resetAndHalfOpenConnectionsToTheJobManagerCostRestartsNotRecords() throws Exception {
+    Path out = cluster.dir.resolve("out-control");
+    long n = 150_000;
+    String jobId = runKeyedCount(out, n);
+    long checkpoints = cluster.completedCheckpoints(jobId);
+    // Resets: gRPC calls in flight fail, the channels connect again; the job may or may not
+    // restart, but it loses nothing.
+    for (int reset = 1; reset <= 2; reset++) {
+      checkpoints = cluster.awaitRunningWithCheckpointsAfter(jobId, checkpoints);
+      assertThat(controlProxies.stream().mapToInt(FaultyProxy::resetAll).sum())
+          .as("control connections reset")
+          .isPositive();
+    }
+    // A silent cut both ways: the JobManager hears nothing from either TaskManager and loses both
+    // after the heartbeat timeout; each TaskManager hears nothing from the JobManager and must
+    // register again, on a new connection, for the job to get its slots back.
+    cluster.awaitRunningWithCheckpointsAfter(jobId, checkpoints);
+    long restartsBefore = restartsOf(jobId);
+    long acceptedBefore = controlProxies.get(0).accepted();
+    assertThat(controlProxies.stream().mapToInt(FaultyProxy::cutAll).sum())
+        .as("control connections cut")
+        .isPositive();
+    awaitRestart(jobId, restartsBefore);
+    JsonNode job = cluster.awaitEnded(jobId);
+    assertThat(job.path("state").asText()).as(job.toString()).isEqualTo("FINISHED");
+    assertThat(controlProxies.get(0).accepted())
+        .as("the TaskManagers connected to the JobManager again after the cut")
+        .isGreaterThan(acceptedBefore);
+    assertThat(cluster.exceptionMessages(jobId))
+        .as("the cut is reported as a TaskManager lost to the heartbeat timeout")
+        .anyMatch(m -> m.contains("was lost") && m.contains("heartbeat"));
+    TestCluster.assertKeyedCountExactlyOnce(out, n);
+  }
+
+  private static void awaitRestart(String jobId, long restartsBefore) {
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .pollInterval(Duration.ofMillis(100))
+        .until(() -> restartsOf(jobId) > restartsBefore);
+  }
+
   /** Failures the job master recorded so far: one per restart. */
   private static long restartsOf(String jobId) throws Exception {
-    return cluster
-        .client
-        .get("/jobs/" + jobId + "/exceptions")
-        .path("exceptionHistory")
-        .path("entries")
-        .size();
+    return cluster.exceptionMessages(jobId).size();
   }
 
   private static int openConnections() {

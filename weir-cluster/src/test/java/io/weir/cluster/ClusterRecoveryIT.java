@@ -6,7 +6,6 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
@@ -103,19 +102,11 @@ class ClusterRecoveryIT {
           .pollInterval(Duration.ofMillis(100))
           .until(() -> !cluster.taskManagerIds().contains(victim.id));
     }
-    await()
-        .atMost(Duration.ofSeconds(180))
-        .pollInterval(Duration.ofMillis(200))
-        .until(() -> List.of("FINISHED", "FAILED", "CANCELED").contains(cluster.jobState(jobId)));
-    JsonNode job = cluster.client.get("/jobs/" + jobId);
+    JsonNode job = cluster.awaitEnded(jobId);
     assertThat(job.path("state").asText()).as(job.toString()).isEqualTo("FINISHED");
     assertThat(job.path("metrics").path("job.restarts").asLong()).isGreaterThanOrEqualTo(3);
-    List<String> lost = new ArrayList<>();
-    job.path("exceptions")
-        .path("exceptionHistory")
-        .path("entries")
-        .forEach(e -> lost.add(e.path("message").asText()));
-    assertThat(lost.stream().filter(m -> m.contains("was lost")).count()).isGreaterThanOrEqualTo(3);
+    assertThat(cluster.exceptionMessages(jobId).stream().filter(m -> m.contains("was lost")))
+        .hasSizeGreaterThanOrEqualTo(3);
     assertThat(cluster.jobManager.log())
         .contains("keeps checkpoints at file:///")
         .contains("a local file system: every TaskManager must see the same directory");

@@ -216,11 +216,20 @@ final class TestCluster implements AutoCloseable {
 
   /** As {@link #startTaskManager(int)}, with {@code extra} settings of its own. */
   Node startTaskManager(int slots, Map<String, String> extra) throws IOException {
+    return startTaskManager("127.0.0.1:" + rpcPort, slots, extra);
+  }
+
+  /**
+   * As {@link #startTaskManager(int, Map)}, given {@code jobManager} as its {@code --jobmanager} (a
+   * proxy in front of the JobManager, say).
+   */
+  Node startTaskManager(String jobManager, int slots, Map<String, String> extra)
+      throws IOException {
     Path status = statusFile("taskmanager");
     Map<String, String> withStatus = new java.util.LinkedHashMap<>(settings);
     withStatus.putAll(extra);
     withStatus.put(ClusterOptions.STATUS_FILE.key(), status.toString());
-    Node tm = startTaskManagerAt("127.0.0.1:" + rpcPort, slots, withStatus);
+    Node tm = startTaskManagerAt(jobManager, slots, withStatus);
     tm.status = tm.awaitStatus(status, Duration.ofSeconds(60));
     tm.id = tm.status.get("id");
     await()
@@ -287,6 +296,38 @@ final class TestCluster implements AutoCloseable {
   /** The checkpoints of {@code jobId} completed so far, per the REST API. */
   long completedCheckpoints(String jobId) throws Exception {
     return client.get("/jobs/" + jobId + "/checkpoints").path("counts").path("completed").asLong();
+  }
+
+  /**
+   * Waits until the job runs with at least two checkpoints completed after {@code before} (so it
+   * made progress since), and returns the count then.
+   */
+  long awaitRunningWithCheckpointsAfter(String jobId, long before) throws Exception {
+    await()
+        .atMost(Duration.ofSeconds(90))
+        .pollInterval(Duration.ofMillis(100))
+        .until(() -> jobState(jobId).equals("RUNNING") && completedCheckpoints(jobId) > before + 1);
+    return completedCheckpoints(jobId);
+  }
+
+  /** Waits until the job ends, however it ends, and returns its details then. */
+  JsonNode awaitEnded(String jobId) throws Exception {
+    await()
+        .atMost(Duration.ofSeconds(180))
+        .pollInterval(Duration.ofMillis(200))
+        .until(() -> List.of("FINISHED", "FAILED", "CANCELED").contains(jobState(jobId)));
+    return client.get("/jobs/" + jobId);
+  }
+
+  /** The messages of the job's exception history, newest first. */
+  List<String> exceptionMessages(String jobId) throws Exception {
+    List<String> messages = new ArrayList<>();
+    client
+        .get("/jobs/" + jobId + "/exceptions")
+        .path("exceptionHistory")
+        .path("entries")
+        .forEach(e -> messages.add(e.path("message").asText()));
+    return messages;
   }
 
   String jobState(String jobId) throws Exception {

@@ -64,6 +64,8 @@ final class JobManagerConnection {
   /** The JobManager this TaskManager registers with: its address, channel and stub. */
   private volatile String jobManagerAddress;
 
+  private volatile HostPort jobManagerHostPort;
+
   private volatile ManagedChannel channel;
   private volatile JobManagerServiceGrpc.JobManagerServiceBlockingStub jobManager;
 
@@ -142,6 +144,7 @@ final class JobManagerConnection {
             .build();
     jobManager = JobManagerServiceGrpc.newBlockingStub(channel);
     jobManagerAddress = address;
+    jobManagerHostPort = new HostPort(host, port);
     connection++;
     if (old != null) {
       old.shutdownNow(); // nothing more goes to the JobManager this one was pointed at
@@ -279,11 +282,16 @@ final class JobManagerConnection {
       long silent = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - lastHeardFromJobManager);
       if (silent > heartbeatTimeout) {
         LOG.warn(
-            "The JobManager at {} is lost: nothing heard for {} ms ({} = {}); registering again",
+            "The JobManager at {} is lost: nothing heard for {} ms ({} = {}); registering again on"
+                + " a new connection",
             jobManagerAddress,
             silent,
             ClusterOptions.HEARTBEAT_TIMEOUT.key(),
             heartbeatTimeout);
+        // A fresh channel: the old one's connection may be half-open (a peer or a link that went
+        // silent without closing it), and gRPC would go on sending every call into it.
+        HostPort at = jobManagerHostPort;
+        connect(jobManagerAddress, at.host(), at.port());
         reconnect(leaderEpoch);
         return;
       }
