@@ -25,6 +25,7 @@ import io.weir.api.config.Configuration;
 import io.weir.api.config.KnownKeys;
 import io.weir.cluster.ClusterOptions;
 import io.weir.cluster.ha.HighAvailabilityOptions;
+import io.weir.cluster.metrics.MetricOptions;
 import io.weir.runtime.storage.FileSystemFactory;
 import java.io.IOException;
 import java.net.URI;
@@ -186,6 +187,29 @@ class KubernetesManifestsTest {
     assertPodIp(c);
     assertSecured(template.getSpec(), c);
     assertThat(config.get(ClusterOptions.SLOTS)).isGreaterThan(0);
+  }
+
+  @Test
+  void prometheusScrapesEveryWeirPodWhereItServesItsMetrics() {
+    String port = config.get(MetricOptions.PROMETHEUS_PORT);
+    assertThat(port).as(MetricOptions.PROMETHEUS_PORT.key()).matches("\\d+");
+    // Bound on the pod's addresses, not only its loopback: the endpoint takes the bind host.
+    assertThat(config.get(MetricOptions.PROMETHEUS_HOST)).isNull();
+    assertThat(config.getString("jobmanager.bind-host", null)).isEqualTo("0.0.0.0");
+    assertThat(config.getString("taskmanager.bind-host", null)).isEqualTo("0.0.0.0");
+    for (String deployment : List.of(JOBMANAGER, TASKMANAGER)) {
+      PodTemplateSpec template =
+          manifests.get(Deployment.class, deployment).getSpec().getTemplate();
+      Map<String, String> annotations = template.getMetadata().getAnnotations();
+      assertThat(annotations)
+          .as("the pod annotations of %s", deployment)
+          .containsEntry("prometheus.io/scrape", "true")
+          .containsEntry("prometheus.io/port", port)
+          .containsEntry("prometheus.io/path", "/metrics");
+      assertThat(containerPort(onlyContainer(template), "metrics"))
+          .as("the metrics port of %s", deployment)
+          .isEqualTo(Integer.parseInt(port));
+    }
   }
 
   @Test
