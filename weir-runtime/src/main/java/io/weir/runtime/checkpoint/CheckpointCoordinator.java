@@ -248,6 +248,16 @@ public final class CheckpointCoordinator {
     this.triggers =
         new CheckpointTriggerDecider(
             settings.intervalMillis(), settings.minPauseMillis(), settings.maxConcurrent());
+    // Checkpoints the store recovered (a new leader after a failover): their shared files are
+    // registered, oldest first, as Flink registers them after a restore. A task restored from one
+    // refers to its shared files without uploading them again, and the registry must know them
+    // then; it also deletes them once no retained checkpoint uses them.
+    List<CompletedCheckpoint> recovered = completed.all();
+    for (int i = recovered.size() - 1; i >= 0; i--) {
+      if (!recovered.get(i).savepoint()) {
+        sharedState.register(recovered.get(i));
+      }
+    }
   }
 
   /** How the barriers of periodic checkpoints align (from the job's settings); before start. */

@@ -237,6 +237,89 @@ class CheckpointCoordinatorTest {
     return java.nio.file.Path.of(java.net.URI.create(uri));
   }
 
+  /** The sink's keyed state: one shared file (an SST) of database "db", uploaded or reused. */
+  private static Map<String, OperatorSubtaskState> incremental(
+      long id, StreamStateHandle shared, boolean reused) {
+    return Map.of(
+        "sink-uid",
+        new OperatorSubtaskState(
+            new IncrementalKeyedStateHandle(
+                io.weir.runtime.state.KeyGroupRange.of(0, 127),
+                "db",
+                id,
+                new StreamStateHandle.Inline(new byte[0], 0),
+                List.of(new IncrementalKeyedStateHandle.SharedFile("000007.sst", shared, reused)),
+                List.of()),
+            null,
+            false));
+  }
+
+  /**
+   * Found by the simulation (weir-simulation, seed 3): a coordinator of a new leader started with
+   * recovered checkpoints did not register their shared files, so the first checkpoint of a task
+   * restored from one, which refers to its files without uploading them again, failed to complete
+   * ("refers to shared file db/000007.sst, which no retained checkpoint holds any more"), and so
+   * did every checkpoint after it.
+   */
+  @Test
+  void aCoordinatorWithRecoveredCheckpointsKnowsTheirSharedFiles() throws Exception {
+    FileSystemCheckpointStorage jobStorage = fileStorage();
+    CheckpointCoordinator first = started(settings(0, 1, 0, 1), jobStorage);
+    long id = nextTrigger();
+    StreamStateHandle sst =
+        jobStorage.writeSharedFile(
+            id,
+            java.nio.file.Files.write(elsewhere.resolve("000007.sst"), new byte[] {1, 2, 3}),
+            "an SST");
+    for (TaskKey source : List.of(SOURCE_0, SOURCE_1)) {
+      ack(
+          first,
+          id,
+          source,
+          upload(
+              jobStorage,
+              id,
+              CheckpointOptions.checkpoint(BarrierHandler.Alignment.ALIGNED),
+              source));
+    }
+    first.acknowledge(SINK_0, id, incremental(id, sst, false));
+    assertThat(ids(first.retained())).containsExactly(id);
+
+    first.stop(); // its timers end with it
+    // A new leader: the store hands over what the old one recorded.
+    CheckpointCoordinator next =
+        new CheckpointCoordinator(
+            JOB,
+            settings(0, 1, 0, 1),
+            OPERATORS,
+            jobStorage,
+            context,
+            CheckpointIDCounter.inMemory(id),
+            CompletedCheckpointStore.inMemory(1, first.retained()));
+    assertThat(next.sharedStatePaths())
+        .containsExactly(((StreamStateHandle.File) sst).relativePath());
+    next.setTasks(TASKS);
+    next.start();
+    long after = nextTrigger();
+    for (TaskKey source : List.of(SOURCE_0, SOURCE_1)) {
+      ack(
+          next,
+          after,
+          source,
+          upload(
+              jobStorage,
+              after,
+              CheckpointOptions.checkpoint(BarrierHandler.Alignment.ALIGNED),
+              source));
+    }
+    next.acknowledge(SINK_0, after, incremental(after, sst, true));
+
+    assertThat(ids(next.retained())).containsExactly(after);
+    assertThat(next.sharedStatePaths())
+        .containsExactly(((StreamStateHandle.File) sst).relativePath());
+    assertThat(jobStorage.readState(sst)).containsExactly(1, 2, 3);
+  }
+
   @Test
   void aSavepointsTasksWriteStraightIntoItsDirectoryAndNothingIntoTheJobsStorage()
       throws Exception {
