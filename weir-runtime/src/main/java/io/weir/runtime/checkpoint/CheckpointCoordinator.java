@@ -775,6 +775,9 @@ public final class CheckpointCoordinator {
       cleaner.discardSavepoint(p.id, savepoint.directory);
     } else if (reason != AbortReason.NOT_RECORDED) {
       cleaner.discardCheckpoint(p.id);
+      // Registered already if it failed after every task acknowledged (its metadata, a newer
+      // checkpoint first, a stop meanwhile): the registry forgets what only it used.
+      sharedState.unregister(p.id);
       p.acknowledgedStates().forEach(sharedState::discardUnregistered);
     }
     context.notifyAborted(p.id);

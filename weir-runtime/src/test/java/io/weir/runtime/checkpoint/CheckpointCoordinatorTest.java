@@ -320,6 +320,69 @@ class CheckpointCoordinatorTest {
     assertThat(jobStorage.readState(sst)).containsExactly(1, 2, 3);
   }
 
+  /**
+   * Found by the simulation (weir-simulation, seed 3): a checkpoint whose metadata could not be
+   * written stayed in the shared-state registry. A task restored from an older checkpoint writes
+   * its files again under the same names with other contents; the registry took the new upload of
+   * such a file for a duplicate of the failed checkpoint's and swapped in the old file, so the next
+   * completed checkpoint held state of an attempt that had been given up.
+   */
+  @Test
+  void aCheckpointWhoseMetadataFailsLeavesNoSharedFileBehindForLaterOnes() throws Exception {
+    FileSystemCheckpointStorage jobStorage = fileStorage();
+    CheckpointCoordinator coordinator = started(settings(0, 1, 5, 1), jobStorage);
+    long failed = nextTrigger();
+    StreamStateHandle stale =
+        jobStorage.writeSharedFile(
+            failed,
+            java.nio.file.Files.write(elsewhere.resolve("stale.sst"), new byte[] {6, 6}),
+            "an SST");
+    // Its metadata cannot be written: the in-progress file's place is taken by a directory.
+    java.nio.file.Files.createDirectories(
+        checkpointDir.resolve(JOB).resolve("chk-" + failed).resolve("_metadata.inprogress/x"));
+    for (TaskKey source : List.of(SOURCE_0, SOURCE_1)) {
+      ack(
+          coordinator,
+          failed,
+          source,
+          upload(
+              jobStorage,
+              failed,
+              CheckpointOptions.checkpoint(BarrierHandler.Alignment.ALIGNED),
+              source));
+    }
+    coordinator.acknowledge(SINK_0, failed, incremental(failed, stale, false));
+    assertThat(coordinator.retained()).isEmpty();
+    assertThat(coordinator.sharedStatePaths()).isEmpty();
+
+    // The same file name again, with what the task holds now.
+    long next = nextTrigger();
+    StreamStateHandle fresh =
+        jobStorage.writeSharedFile(
+            next,
+            java.nio.file.Files.write(elsewhere.resolve("fresh.sst"), new byte[] {7, 7}),
+            "an SST");
+    for (TaskKey source : List.of(SOURCE_0, SOURCE_1)) {
+      ack(
+          coordinator,
+          next,
+          source,
+          upload(
+              jobStorage,
+              next,
+              CheckpointOptions.checkpoint(BarrierHandler.Alignment.ALIGNED),
+              source));
+    }
+    coordinator.acknowledge(SINK_0, next, incremental(next, fresh, false));
+
+    assertThat(ids(coordinator.retained())).containsExactly(next);
+    IncrementalKeyedStateHandle kept =
+        (IncrementalKeyedStateHandle)
+            coordinator.retained().get(0).operator("sink-uid").subtasks().get(0).keyed();
+    assertThat(kept.sharedFiles().get(0).handle()).isEqualTo(fresh);
+    assertThat(jobStorage.readState(fresh)).containsExactly(7, 7);
+  }
+
   @Test
   void aSavepointsTasksWriteStraightIntoItsDirectoryAndNothingIntoTheJobsStorage()
       throws Exception {
