@@ -140,6 +140,7 @@ final class Simulation {
   private static final int TAIL = Integer.getInteger("weir.sim.tail", 40);
   private static final AtomicInteger SCHEMES = new AtomicInteger();
   private static final boolean READ_FAULTS = Boolean.getBoolean("weir.sim.readFaults");
+  private final boolean readFaults;
 
   /** A record of source {@code src} at offset {@code idx}. */
   private record Rec(int src, int idx, int key) {}
@@ -226,8 +227,9 @@ final class Simulation {
   private final Map<String, Txn> txns = new LinkedHashMap<>();
   private final Map<String, List<Out>> txnRecords = new HashMap<>();
 
-  private Simulation(long seed, Set<Mutation> mutations) {
+  private Simulation(long seed, Set<Mutation> mutations, boolean readFaults) {
     this.seed = seed;
+    this.readFaults = readFaults;
     this.mutations =
         mutations.isEmpty() ? EnumSet.noneOf(Mutation.class) : EnumSet.copyOf(mutations);
     this.rng = new Random(seed);
@@ -261,9 +263,16 @@ final class Simulation {
     }
   }
 
-  /** Runs the seed with the given planted bugs. */
+  /**
+   * Runs the seed with the given planted bugs; reads fail only with {@code -Dweir.sim.readFaults}.
+   */
   static Result run(long seed, Set<Mutation> mutations) {
-    Simulation sim = new Simulation(seed, mutations);
+    return run(seed, mutations, READ_FAULTS);
+  }
+
+  /** Runs the seed with the given planted bugs, and with reads that fail now and then or not. */
+  static Result run(long seed, Set<Mutation> mutations, boolean readFaults) {
+    Simulation sim = new Simulation(seed, mutations, readFaults);
     try {
       return sim.run();
     } finally {
@@ -420,7 +429,7 @@ final class Simulation {
     public boolean failRead(String path) {
       // Off unless asked for: Weir takes a read that fails while it restores for a corrupt
       // checkpoint and falls back to an older one (see docs/reliability.md, "Simulation").
-      return READ_FAULTS && fault("read-fails", 0.02);
+      return readFaults && fault("read-fails", 0.02);
     }
 
     @Override
