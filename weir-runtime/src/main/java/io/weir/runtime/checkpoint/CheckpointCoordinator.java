@@ -248,6 +248,16 @@ public final class CheckpointCoordinator {
     this.triggers =
         new CheckpointTriggerDecider(
             settings.intervalMillis(), settings.minPauseMillis(), settings.maxConcurrent());
+    // Checkpoints the store recovered (a new leader after a failover): their shared files are
+    // registered, oldest first, as Flink registers them after a restore. A task restored from one
+    // refers to its shared files without uploading them again, and the registry must know them
+    // then; it also deletes them once no retained checkpoint uses them.
+    List<CompletedCheckpoint> recovered = completed.all();
+    for (int i = recovered.size() - 1; i >= 0; i--) {
+      if (!recovered.get(i).savepoint()) {
+        sharedState.register(recovered.get(i));
+      }
+    }
   }
 
   /** How the barriers of periodic checkpoints align (from the job's settings); before start. */
@@ -765,6 +775,9 @@ public final class CheckpointCoordinator {
       cleaner.discardSavepoint(p.id, savepoint.directory);
     } else if (reason != AbortReason.NOT_RECORDED) {
       cleaner.discardCheckpoint(p.id);
+      // Registered already if it failed after every task acknowledged (its metadata, a newer
+      // checkpoint first, a stop meanwhile): the registry forgets what only it used.
+      sharedState.unregister(p.id);
       p.acknowledgedStates().forEach(sharedState::discardUnregistered);
     }
     context.notifyAborted(p.id);

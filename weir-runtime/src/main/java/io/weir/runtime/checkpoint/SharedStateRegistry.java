@@ -32,7 +32,11 @@ public final class SharedStateRegistry {
 
   private static final Logger LOG = LoggerFactory.getLogger(SharedStateRegistry.class);
 
-  private record Entry(StreamStateHandle handle, long lastUsed) {}
+  /**
+   * @param registeredBy the checkpoint that registered the file first
+   * @param lastUsed the newest checkpoint that uses it
+   */
+  private record Entry(StreamStateHandle handle, long registeredBy, long lastUsed) {}
 
   private final CheckpointStorageCoordinatorView storage;
   private final Map<String, Entry> entries = new HashMap<>();
@@ -93,7 +97,12 @@ public final class SharedStateRegistry {
       } else {
         use = file.handle();
       }
-      entries.put(key, new Entry(use, checkpointId));
+      entries.put(
+          key,
+          existing == null
+              ? new Entry(use, checkpointId, checkpointId)
+              : new Entry(
+                  use, existing.registeredBy(), Math.max(existing.lastUsed(), checkpointId)));
       resolved.add(new IncrementalKeyedStateHandle.SharedFile(file.localName(), use, false));
     }
     return handle.withSharedFiles(resolved);
@@ -109,6 +118,21 @@ public final class SharedStateRegistry {
         discard(e.handle());
       }
     }
+  }
+
+  /**
+   * Forgets the files checkpoint {@code checkpointId} registered first and no newer checkpoint
+   * uses: it was registered but did not complete after all (its metadata could not be written, or
+   * it was subsumed or its attempt stopped meanwhile). Deletes nothing; {@link
+   * #discardUnregistered} deletes its uploads then. Otherwise the entries would outlive it, and a
+   * later upload under the same key — a task restored from an older checkpoint writes its files
+   * again, with other contents under the same names — would be taken for a duplicate of a file of a
+   * checkpoint that never was.
+   */
+  public void unregister(long checkpointId) {
+    entries
+        .values()
+        .removeIf(e -> e.registeredBy() == checkpointId && e.lastUsed() == checkpointId);
   }
 
   /**

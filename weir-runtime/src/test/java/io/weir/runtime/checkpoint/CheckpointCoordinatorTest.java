@@ -237,6 +237,152 @@ class CheckpointCoordinatorTest {
     return java.nio.file.Path.of(java.net.URI.create(uri));
   }
 
+  /** The sink's keyed state: one shared file (an SST) of database "db", uploaded or reused. */
+  private static Map<String, OperatorSubtaskState> incremental(
+      long id, StreamStateHandle shared, boolean reused) {
+    return Map.of(
+        "sink-uid",
+        new OperatorSubtaskState(
+            new IncrementalKeyedStateHandle(
+                io.weir.runtime.state.KeyGroupRange.of(0, 127),
+                "db",
+                id,
+                new StreamStateHandle.Inline(new byte[0], 0),
+                List.of(new IncrementalKeyedStateHandle.SharedFile("000007.sst", shared, reused)),
+                List.of()),
+            null,
+            false));
+  }
+
+  /**
+   * Found by the simulation (weir-simulation, seed 3): a coordinator of a new leader started with
+   * recovered checkpoints did not register their shared files, so the first checkpoint of a task
+   * restored from one, which refers to its files without uploading them again, failed to complete
+   * ("refers to shared file db/000007.sst, which no retained checkpoint holds any more"), and so
+   * did every checkpoint after it.
+   */
+  @Test
+  void aCoordinatorWithRecoveredCheckpointsKnowsTheirSharedFiles() throws Exception {
+    FileSystemCheckpointStorage jobStorage = fileStorage();
+    CheckpointCoordinator first = started(settings(0, 1, 0, 1), jobStorage);
+    long id = nextTrigger();
+    StreamStateHandle sst =
+        jobStorage.writeSharedFile(
+            id,
+            java.nio.file.Files.write(elsewhere.resolve("000007.sst"), new byte[] {1, 2, 3}),
+            "an SST");
+    for (TaskKey source : List.of(SOURCE_0, SOURCE_1)) {
+      ack(
+          first,
+          id,
+          source,
+          upload(
+              jobStorage,
+              id,
+              CheckpointOptions.checkpoint(BarrierHandler.Alignment.ALIGNED),
+              source));
+    }
+    first.acknowledge(SINK_0, id, incremental(id, sst, false));
+    assertThat(ids(first.retained())).containsExactly(id);
+
+    first.stop(); // its timers end with it
+    // A new leader: the store hands over what the old one recorded.
+    CheckpointCoordinator next =
+        new CheckpointCoordinator(
+            JOB,
+            settings(0, 1, 0, 1),
+            OPERATORS,
+            jobStorage,
+            context,
+            CheckpointIDCounter.inMemory(id),
+            CompletedCheckpointStore.inMemory(1, first.retained()));
+    assertThat(next.sharedStatePaths())
+        .containsExactly(((StreamStateHandle.File) sst).relativePath());
+    next.setTasks(TASKS);
+    next.start();
+    long after = nextTrigger();
+    for (TaskKey source : List.of(SOURCE_0, SOURCE_1)) {
+      ack(
+          next,
+          after,
+          source,
+          upload(
+              jobStorage,
+              after,
+              CheckpointOptions.checkpoint(BarrierHandler.Alignment.ALIGNED),
+              source));
+    }
+    next.acknowledge(SINK_0, after, incremental(after, sst, true));
+
+    assertThat(ids(next.retained())).containsExactly(after);
+    assertThat(next.sharedStatePaths())
+        .containsExactly(((StreamStateHandle.File) sst).relativePath());
+    assertThat(jobStorage.readState(sst)).containsExactly(1, 2, 3);
+  }
+
+  /**
+   * Found by the simulation (weir-simulation, seed 3): a checkpoint whose metadata could not be
+   * written stayed in the shared-state registry. A task restored from an older checkpoint writes
+   * its files again under the same names with other contents; the registry took the new upload of
+   * such a file for a duplicate of the failed checkpoint's and swapped in the old file, so the next
+   * completed checkpoint held state of an attempt that had been given up.
+   */
+  @Test
+  void aCheckpointWhoseMetadataFailsLeavesNoSharedFileBehindForLaterOnes() throws Exception {
+    FileSystemCheckpointStorage jobStorage = fileStorage();
+    CheckpointCoordinator coordinator = started(settings(0, 1, 5, 1), jobStorage);
+    long failed = nextTrigger();
+    StreamStateHandle stale =
+        jobStorage.writeSharedFile(
+            failed,
+            java.nio.file.Files.write(elsewhere.resolve("stale.sst"), new byte[] {6, 6}),
+            "an SST");
+    // Its metadata cannot be written: the in-progress file's place is taken by a directory.
+    java.nio.file.Files.createDirectories(
+        checkpointDir.resolve(JOB).resolve("chk-" + failed).resolve("_metadata.inprogress/x"));
+    for (TaskKey source : List.of(SOURCE_0, SOURCE_1)) {
+      ack(
+          coordinator,
+          failed,
+          source,
+          upload(
+              jobStorage,
+              failed,
+              CheckpointOptions.checkpoint(BarrierHandler.Alignment.ALIGNED),
+              source));
+    }
+    coordinator.acknowledge(SINK_0, failed, incremental(failed, stale, false));
+    assertThat(coordinator.retained()).isEmpty();
+    assertThat(coordinator.sharedStatePaths()).isEmpty();
+
+    // The same file name again, with what the task holds now.
+    long next = nextTrigger();
+    StreamStateHandle fresh =
+        jobStorage.writeSharedFile(
+            next,
+            java.nio.file.Files.write(elsewhere.resolve("fresh.sst"), new byte[] {7, 7}),
+            "an SST");
+    for (TaskKey source : List.of(SOURCE_0, SOURCE_1)) {
+      ack(
+          coordinator,
+          next,
+          source,
+          upload(
+              jobStorage,
+              next,
+              CheckpointOptions.checkpoint(BarrierHandler.Alignment.ALIGNED),
+              source));
+    }
+    coordinator.acknowledge(SINK_0, next, incremental(next, fresh, false));
+
+    assertThat(ids(coordinator.retained())).containsExactly(next);
+    IncrementalKeyedStateHandle kept =
+        (IncrementalKeyedStateHandle)
+            coordinator.retained().get(0).operator("sink-uid").subtasks().get(0).keyed();
+    assertThat(kept.sharedFiles().get(0).handle()).isEqualTo(fresh);
+    assertThat(jobStorage.readState(fresh)).containsExactly(7, 7);
+  }
+
   @Test
   void aSavepointsTasksWriteStraightIntoItsDirectoryAndNothingIntoTheJobsStorage()
       throws Exception {

@@ -1,0 +1,17 @@
+package io.weir.simulation;
+
+/**
+ * A bug planted by hand at a seam the simulation controls, to show that the invariants catch it.
+ * None is active in a normal run.
+ */
+enum Mutation {
+  /** The coordinator's context tells every task twice that a checkpoint completed. */
+  DOUBLE_NOTIFY,
+  /**
+   * Discarding a subsumed checkpoint also deletes the shared files it uploaded, though later
+   * checkpoints may still refer to them (a cleaner that treats shared files as a checkpoint's own).
+   */
+  EARLY_SHARED_DELETE,
+  /** The job master's gateway hands acknowledgements of any attempt to the coordinator. */
+  OLD_ATTEMPT_ACK
+}

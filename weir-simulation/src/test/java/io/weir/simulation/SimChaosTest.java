@@ -1,0 +1,69 @@
+package io.weir.simulation;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The checkpoint protocol under faults, seed by seed (see {@link Simulation}). CI runs a fixed
+ * range of seeds; {@code -Dweir.chaos.long=true} runs many more, {@code -Dweir.sim.seed=N} one.
+ */
+class SimChaosTest {
+
+  static final int CI_SEEDS = 300;
+  static final int LONG_SEEDS = 20_000;
+  static final int MIN_FAULTS_PER_RUN = 1000;
+
+  @Test
+  void everySeedKeepsTheInvariants() {
+    String one = System.getProperty("weir.sim.seed");
+    long first;
+    long count;
+    if (one != null) {
+      first = Long.parseLong(one);
+      count = 1;
+    } else if (Boolean.getBoolean("weir.chaos.long")) {
+      first = 1_000_000;
+      count = LONG_SEEDS;
+    } else {
+      first = 1;
+      count = CI_SEEDS;
+    }
+    long start = System.nanoTime();
+    int faults = 0;
+    int checkpoints = 0;
+    int restarts = 0;
+    Map<String, Integer> byKind = new TreeMap<>();
+    List<String> failures = new ArrayList<>();
+    for (long seed = first; seed < first + count; seed++) {
+      Simulation.Result r = Simulation.run(seed, Set.of());
+      faults += r.faults();
+      checkpoints += r.completed();
+      restarts += r.restarts();
+      r.faultsByKind().forEach((k, v) -> byKind.merge(k, v, Integer::sum));
+      if (!r.ok() && failures.size() < 5) {
+        failures.add(r.replay());
+      }
+      if (one != null) {
+        System.out.println(r.replay());
+      }
+    }
+    long millis = (System.nanoTime() - start) / 1_000_000;
+    String summary =
+        String.format(
+            "weir-simulation: %d seeds, %d faults injected %s, %d checkpoints completed, %d"
+                + " restarts, %d ms",
+            count, faults, byKind, checkpoints, restarts, millis);
+    System.out.println(summary);
+    System.err.println(summary);
+    assertThat(failures).as(summary).isEmpty();
+    if (one == null) {
+      assertThat(faults).as(summary).isGreaterThanOrEqualTo(MIN_FAULTS_PER_RUN);
+    }
+  }
+}

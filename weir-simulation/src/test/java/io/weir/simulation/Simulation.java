@@ -1,0 +1,1815 @@
+package io.weir.simulation;
+
+import io.weir.runtime.checkpoint.BarrierHandler;
+import io.weir.runtime.checkpoint.CheckpointCoordinator;
+import io.weir.runtime.checkpoint.CheckpointCoordinator.OperatorInfo;
+import io.weir.runtime.checkpoint.CheckpointCoordinator.TaskKey;
+import io.weir.runtime.checkpoint.CheckpointIDCounter;
+import io.weir.runtime.checkpoint.CheckpointOptions;
+import io.weir.runtime.checkpoint.CompletedCheckpoint;
+import io.weir.runtime.checkpoint.CompletedCheckpointStore;
+import io.weir.runtime.checkpoint.CorruptCheckpointException;
+import io.weir.runtime.checkpoint.IncrementalKeyedStateHandle;
+import io.weir.runtime.checkpoint.OperatorState;
+import io.weir.runtime.checkpoint.OperatorStateHandle;
+import io.weir.runtime.checkpoint.OperatorSubtaskState;
+import io.weir.runtime.checkpoint.StateAssignment;
+import io.weir.runtime.checkpoint.TaskRestore;
+import io.weir.runtime.network.ChannelEvent.CancelCheckpointMarker;
+import io.weir.runtime.network.ChannelEvent.CheckpointBarrier;
+import io.weir.runtime.network.ChannelEvent.EndOfData;
+import io.weir.runtime.network.ChannelEvent.EndOfPartition;
+import io.weir.runtime.state.DefaultOperatorStateStore;
+import io.weir.runtime.state.KeyGroupRange;
+import io.weir.runtime.state.KeyGroupRangeAssignment;
+import io.weir.runtime.storage.CheckpointStorageCoordinatorView;
+import io.weir.runtime.storage.FileSystemCheckpointStorage;
+import io.weir.runtime.storage.FileSystems;
+import io.weir.runtime.storage.StreamStateHandle;
+import io.weir.runtime.task.TaskState;
+import io.weir.runtime.taskexecutor.ExecutionAttemptId;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.PriorityQueue;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.zip.CRC32;
+
+/**
+ * One run of the checkpoint protocol under faults, on one thread, from one seed. The real {@link
+ * CheckpointCoordinator} (with its completed-checkpoint store, shared-state registry and cleaner)
+ * writes through the real {@link FileSystemCheckpointStorage} over a {@link SimFileSystem}; the
+ * model tasks align with the real {@link BarrierHandler}, write their state through the storage's
+ * task view and restore through {@link StateAssignment} and {@link TaskRestore}. Everything else —
+ * the job master's attempts and restarts, the control-plane messages, the channels, the tasks'
+ * logic and the external system the sink commits to — is modelled here, small.
+ *
+ * <p>Time is virtual: a priority queue of (time, sequence, action). Every random choice comes from
+ * one {@link Random} seeded with the run's seed, so a seed replays exactly. An invariant that
+ * breaks ends the run with a {@link Violation}, reported in the {@link Result} with the trace's
+ * tail.
+ */
+final class Simulation {
+
+  /** A broken invariant. */
+  static final class Violation extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+    final String invariant;
+
+    Violation(String invariant, String message) {
+      super(invariant + ": " + message);
+      this.invariant = invariant;
+    }
+  }
+
+  /**
+   * How a run ended.
+   *
+   * @param violation the broken invariant's message, or null
+   * @param invariant the broken invariant's name, or null
+   * @param faults faults injected
+   * @param faultsByKind the same by kind
+   * @param completed checkpoints completed
+   * @param restarts attempts restarted (task failures, checkpoint failures, job master failovers)
+   * @param virtualMillis virtual time at the end
+   * @param traceHash a digest of the whole trace: equal for equal seeds
+   * @param traceTail the last lines of the trace
+   */
+  record Result(
+      long seed,
+      String violation,
+      String invariant,
+      int faults,
+      Map<String, Integer> faultsByKind,
+      int completed,
+      int restarts,
+      long virtualMillis,
+      long traceHash,
+      List<String> traceTail) {
+
+    boolean ok() {
+      return violation == null;
+    }
+
+    /** The seed, what broke, and the last steps before it: enough to replay and read. */
+    String replay() {
+      StringBuilder s = new StringBuilder();
+      s.append("seed ")
+          .append(seed)
+          .append(": ")
+          .append(violation)
+          .append("\n  rerun: mvn -pl weir-simulation -am verify -Dtest=SimChaosTest")
+          .append(" -Dsurefire.failIfNoSpecifiedTests=false -Dweir.sim.seed=")
+          .append(seed)
+          .append("\n  last steps:\n");
+      traceTail.forEach(line -> s.append("    ").append(line).append('\n'));
+      return s.toString();
+    }
+  }
+
+  // ------------------------------------------------------------------ the job's shape
+
+  private static final int SOURCES = 2;
+  private static final int COUNTERS = 2;
+  private static final int MAX_PARALLELISM = 128;
+  private static final int KEYS = 6;
+  private static final String SRC = "src";
+  private static final String COUNT = "count";
+  private static final String SINK = "sink";
+  private static final List<OperatorInfo> OPERATORS =
+      List.of(
+          new OperatorInfo(SRC, "source", 0, SOURCES, MAX_PARALLELISM),
+          new OperatorInfo(COUNT, "count", 1, COUNTERS, MAX_PARALLELISM),
+          new OperatorInfo(SINK, "sink", 2, 1, MAX_PARALLELISM));
+  private static final int TAIL = Integer.getInteger("weir.sim.tail", 40);
+  private static final AtomicInteger SCHEMES = new AtomicInteger();
+  private static final boolean READ_FAULTS = Boolean.getBoolean("weir.sim.readFaults");
+  private final boolean readFaults;
+
+  /** A record of source {@code src} at offset {@code idx}. */
+  private record Rec(int src, int idx, int key) {}
+
+  /** What the counter emits: key {@code key} reached {@code count} with that record. */
+  private record Out(int key, int count, int src, int idx) {}
+
+  // ------------------------------------------------------------------ run settings
+
+  private final long seed;
+  private final Set<Mutation> mutations;
+  private final Random rng;
+  private final int records;
+  private final int[][] keysOf; // per source, per offset
+  private final CheckpointCoordinator.Settings settings;
+  private final int faultBudget;
+  private final long faultWindowEnd;
+
+  // ------------------------------------------------------------------ scheduler and trace
+
+  private final PriorityQueue<Event> queue =
+      new PriorityQueue<>(
+          (a, b) -> a.time != b.time ? Long.compare(a.time, b.time) : Long.compare(a.seq, b.seq));
+  private long now;
+  private long seq;
+  private final ArrayDeque<String> tail = new ArrayDeque<>();
+  private final CRC32 traceCrc = new CRC32();
+  private long traceLines;
+
+  private static final class Event {
+    final long time;
+    final long seq;
+    final Runnable action;
+    boolean cancelled;
+
+    Event(long time, long seq, Runnable action) {
+      this.time = time;
+      this.seq = seq;
+      this.action = action;
+    }
+  }
+
+  // ------------------------------------------------------------------ faults
+
+  /** A violation thrown where the code under test may catch it; the loop throws it again. */
+  private Violation caught;
+
+  private int faults;
+  private final Map<String, Integer> faultsByKind = new TreeMap<>();
+  private boolean checking; // invariant checks read storage without faults
+  private long quietSince = -1;
+
+  // ------------------------------------------------------------------ storage
+
+  private final String scheme;
+  private final SimFileSystem fs;
+  private final FileSystemCheckpointStorage storage;
+  private final String jobDir;
+  private final Path scratch;
+
+  // ------------------------------------------------------------------ the job master (modelled)
+
+  private CheckpointCoordinator coordinator;
+  private int generation; // one per job master; a failover starts the next
+  private int attempt = -1;
+  private final Map<ExecutionAttemptId, Task> current = new LinkedHashMap<>();
+  private final Set<ExecutionAttemptId> terminated = new HashSet<>();
+  private boolean failing;
+  private final Set<Long> unrestorable = new HashSet<>();
+  private int restarts;
+  private int restartsSinceCompletion;
+  private int restartsWhileQuiet;
+  private boolean jobFinished;
+  private int completed;
+
+  // ------------------------------------------------------------------ the external system
+
+  private enum Txn {
+    PREPARED,
+    COMMITTED,
+    ABORTED
+  }
+
+  private final Map<String, Txn> txns = new LinkedHashMap<>();
+  private final Map<String, List<Out>> txnRecords = new HashMap<>();
+
+  private Simulation(long seed, Set<Mutation> mutations, boolean readFaults) {
+    this.seed = seed;
+    this.readFaults = readFaults;
+    this.mutations =
+        mutations.isEmpty() ? EnumSet.noneOf(Mutation.class) : EnumSet.copyOf(mutations);
+    this.rng = new Random(seed);
+    this.records = 30 + rng.nextInt(40);
+    this.keysOf = new int[SOURCES][records];
+    for (int s = 0; s < SOURCES; s++) {
+      for (int i = 0; i < records; i++) {
+        keysOf[s][i] = rng.nextInt(KEYS);
+      }
+    }
+    this.settings =
+        new CheckpointCoordinator.Settings(
+            8 + rng.nextInt(20), // interval
+            40 + rng.nextInt(80), // timeout
+            rng.nextInt(6), // min pause
+            1 + rng.nextInt(2), // max concurrent
+            rng.nextInt(4), // tolerable failures
+            1 + rng.nextInt(3)); // retained
+    this.faultBudget = 6 + rng.nextInt(10);
+    this.faultWindowEnd = 600 + rng.nextInt(1500);
+    this.scheme = "sim" + SCHEMES.incrementAndGet();
+    this.fs = new SimFileSystem(scheme, new FsFaults());
+    FileSystems.register(scheme, fs);
+    String jobId = String.format("%032x", seed);
+    this.storage = new FileSystemCheckpointStorage(URI.create(scheme + ":///ckpt"), jobId, 24);
+    this.jobDir = "/ckpt/" + jobId;
+    try {
+      this.scratch = Files.createTempFile("weir-sim", ".sst");
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * Runs the seed with the given planted bugs; reads fail only with {@code -Dweir.sim.readFaults}.
+   */
+  static Result run(long seed, Set<Mutation> mutations) {
+    return run(seed, mutations, READ_FAULTS);
+  }
+
+  /** Runs the seed with the given planted bugs, and with reads that fail now and then or not. */
+  static Result run(long seed, Set<Mutation> mutations, boolean readFaults) {
+    Simulation sim = new Simulation(seed, mutations, readFaults);
+    try {
+      return sim.run();
+    } finally {
+      FileSystems.unregister(sim.scheme);
+      try {
+        Files.deleteIfExists(sim.scratch);
+      } catch (IOException e) {
+        // a temporary file; nothing depends on it
+      }
+    }
+  }
+
+  private Result run() {
+    String violation = null;
+    String invariant = null;
+    try {
+      startJobMaster(false);
+      chaosTick();
+      loop();
+      checkEnd();
+    } catch (Violation v) {
+      violation = v.getMessage();
+      invariant = v.invariant;
+      trace("VIOLATION " + v.getMessage());
+    }
+    return new Result(
+        seed,
+        violation,
+        invariant,
+        faults,
+        Map.copyOf(faultsByKind),
+        completed,
+        restarts,
+        now,
+        traceCrc.getValue() ^ (traceLines << 40),
+        List.copyOf(tail));
+  }
+
+  private void loop() {
+    while (!jobFinished) {
+      if (quietSince >= 0 && now > quietSince + 20_000) {
+        throw new Violation(
+            "liveness",
+            "the job has not finished 20 s (virtual) after the last fault; "
+                + completed
+                + " checkpoints completed, attempt "
+                + attempt);
+      }
+      Event e = queue.poll();
+      if (e == null) {
+        throw new Violation("liveness", "nothing left to do, but the job has not finished");
+      }
+      if (e.cancelled) {
+        continue;
+      }
+      now = e.time;
+      if (quietSince < 0 && !faultsActive()) {
+        quietSince = now;
+        trace("faults stop");
+      }
+      try {
+        e.action.run();
+        if (caught != null) {
+          throw caught;
+        }
+      } catch (Violation v) {
+        throw v;
+      } catch (RuntimeException ex) {
+        java.io.StringWriter w = new java.io.StringWriter();
+        ex.printStackTrace(new java.io.PrintWriter(w));
+        String stack = w.toString();
+        throw new Violation(
+            "no-crash",
+            "an exception escaped: " + stack.substring(0, Math.min(1500, stack.length())));
+      }
+    }
+  }
+
+  // ------------------------------------------------------------------ scheduler helpers
+
+  private Event at(long delay, Runnable action) {
+    Event e = new Event(now + Math.max(0, delay), seq++, action);
+    queue.add(e);
+    return e;
+  }
+
+  private static final java.util.regex.Pattern RANDOM_NAMES =
+      java.util.regex.Pattern.compile(
+          "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|sim\\d+:");
+
+  private void trace(String line) {
+    // File names carry random UUIDs (FileSystemCheckpointStorage) and each run its own scheme:
+    // the trace leaves them out, so a seed's trace is the same in every run.
+    String l = "t=" + now + " " + RANDOM_NAMES.matcher(line).replaceAll("~");
+    byte[] b = l.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    traceCrc.update(b, 0, b.length);
+    traceLines++;
+    tail.addLast(l);
+    if (tail.size() > TAIL) {
+      tail.removeFirst();
+    }
+  }
+
+  /** Into the digest only (records flow), not the tail. */
+  private void digest(int a, int b, int c) {
+    traceCrc.update(a);
+    traceCrc.update(b);
+    traceCrc.update(c);
+  }
+
+  private boolean faultsActive() {
+    return faults < faultBudget && now < faultWindowEnd;
+  }
+
+  private boolean fault(String kind, double p) {
+    if (checking || !faultsActive() || rng.nextDouble() >= p) {
+      return false;
+    }
+    faults++;
+    faultsByKind.merge(kind, 1, Integer::sum);
+    trace("FAULT " + kind);
+    return true;
+  }
+
+  /** A control-plane message: delayed, reordered, sometimes late, and (if losable) lost. */
+  private void rpc(String what, boolean losable, Runnable deliver) {
+    if (losable && fault("rpc-lost", 0.02)) {
+      trace("lost " + what);
+      return;
+    }
+    long delay = 1 + rng.nextInt(6);
+    if (rng.nextInt(100) < 8) {
+      delay += rng.nextInt(40);
+    }
+    if (fault("rpc-late", 0.02)) {
+      delay += 100 + rng.nextInt(200);
+    }
+    at(delay, deliver);
+  }
+
+  private final class FsFaults implements SimFileSystem.Faults {
+    @Override
+    public SimFileSystem.WriteOutcome write(String path) {
+      if (fault("write-fails", 0.03)) {
+        return SimFileSystem.WriteOutcome.FAIL;
+      }
+      if (fault("write-partial", 0.02)) {
+        return SimFileSystem.WriteOutcome.PARTIAL;
+      }
+      return SimFileSystem.WriteOutcome.OK;
+    }
+
+    @Override
+    public boolean failRead(String path) {
+      // Off unless asked for: Weir takes a read that fails while it restores for a corrupt
+      // checkpoint and falls back to an older one (see docs/reliability.md, "Simulation").
+      return readFaults && fault("read-fails", 0.02);
+    }
+
+    @Override
+    public boolean failRename(String to) {
+      return fault("rename-fails", 0.04);
+    }
+
+    @Override
+    public void beforeDelete(String path, boolean recursive) {
+      checkDelete(path, recursive);
+    }
+  }
+
+  // ------------------------------------------------------------------ the job master (modelled)
+
+  /**
+   * A job master takes the job: the first at the start; on a failover, a new one that recovers the
+   * completed checkpoints from storage and counts checkpoint ids on from the newest of them, as
+   * {@code JobMaster} does for a job it resumes from a checkpoint. Ids above that newest one were
+   * maybe used by the lost job master already: only the attempt number tells their late
+   * acknowledgements from new ones.
+   */
+  private void startJobMaster(boolean recover) {
+    generation++;
+    List<CompletedCheckpoint> recovered = new ArrayList<>();
+    if (recover) {
+      List<String> problems = new ArrayList<>();
+      checking = true; // what the store on ZooKeeper would hand over, read without faults
+      try {
+        recovered.addAll(storage.loadRetained(problems));
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      } finally {
+        checking = false;
+      }
+      problems.forEach(p -> trace("recovery: " + p));
+    }
+    long lastId = recovered.isEmpty() ? 0 : recovered.get(0).checkpointId();
+    int gen = generation;
+    coordinator =
+        new CheckpointCoordinator(
+            String.format("%032x", seed),
+            settings,
+            OPERATORS,
+            new StorageView(),
+            new Context(gen),
+            CheckpointIDCounter.inMemory(lastId),
+            CompletedCheckpointStore.inMemory(settings.numRetained(), recovered));
+    unrestorable.clear();
+    trace("job master " + gen + " takes the job; recovered " + ids(recovered));
+    deploy();
+  }
+
+  private static List<Long> ids(List<CompletedCheckpoint> checkpoints) {
+    List<Long> ids = new ArrayList<>();
+    checkpoints.forEach(c -> ids.add(c.checkpointId()));
+    return ids;
+  }
+
+  /** The coordinator's context for one job master; a deposed one's calls do nothing. */
+  private final class Context implements CheckpointCoordinator.Context {
+    private final int gen;
+
+    Context(int gen) {
+      this.gen = gen;
+    }
+
+    private boolean deposed() {
+      return gen != generation;
+    }
+
+    @Override
+    public long currentTimeMillis() {
+      return now;
+    }
+
+    @Override
+    public Runnable schedule(Runnable action, long delayMillis) {
+      Event e =
+          at(
+              delayMillis,
+              () -> {
+                if (!deposed()) {
+                  action.run();
+                }
+              });
+      return () -> e.cancelled = true;
+    }
+
+    @Override
+    public void triggerSources(long checkpointId, long timestamp, CheckpointOptions options) {
+      if (deposed()) {
+        return;
+      }
+      trace("trigger " + checkpointId);
+      for (Task t : current.values()) {
+        if (t instanceof SourceTask s) {
+          rpc("trigger " + checkpointId + " to " + s.id, true, () -> s.trigger(checkpointId));
+        }
+      }
+    }
+
+    @Override
+    public void notifyComplete(long checkpointId) {
+      if (deposed()) {
+        return;
+      }
+      completed++;
+      restartsSinceCompletion = 0;
+      restartsWhileQuiet = 0;
+      trace("completed " + checkpointId + " retained " + ids(coordinator.retained()));
+      checkCut(checkpointId);
+      boolean isFinal = coordinator.isFinal(checkpointId);
+      int copies = mutations.contains(Mutation.DOUBLE_NOTIFY) ? 2 : 1;
+      for (Task t : current.values()) {
+        for (int i = 0; i < copies; i++) {
+          rpc(
+              "complete " + checkpointId + " to " + t.id,
+              true,
+              () -> t.notifyComplete(checkpointId, isFinal));
+        }
+      }
+    }
+
+    @Override
+    public void notifyAborted(long checkpointId) {
+      if (deposed()) {
+        return;
+      }
+      trace("aborted " + checkpointId);
+      for (Task t : current.values()) {
+        rpc("abort " + checkpointId + " to " + t.id, true, () -> t.notifyAborted(checkpointId));
+      }
+    }
+
+    @Override
+    public void failJob(Throwable cause) {
+      if (deposed()) {
+        return;
+      }
+      int failedAttempt = attempt;
+      at(
+          0,
+          () -> {
+            if (!deposed() && attempt == failedAttempt) {
+              failAttempt(cause);
+            }
+          });
+    }
+
+    @Override
+    public java.util.concurrent.Executor ioExecutor() {
+      return command ->
+          at(
+              rng.nextInt(4),
+              () -> {
+                if (!deposed()) { // a deposed job master deletes nothing
+                  command.run();
+                }
+              });
+    }
+  }
+
+  /** Deploys the next attempt from the newest restorable retained checkpoint (or fresh). */
+  private void deploy() {
+    attempt++;
+    failing = false;
+    terminated.clear();
+    current.clear();
+    CompletedCheckpoint from = newestRestorable();
+    trace(
+        "attempt " + attempt + " deploys from " + (from == null ? "nothing" : from.checkpointId()));
+    List<SourceTask> sources = new ArrayList<>();
+    List<CountTask> counters = new ArrayList<>();
+    for (int i = 0; i < SOURCES; i++) {
+      sources.add(new SourceTask(i, from));
+    }
+    for (int i = 0; i < COUNTERS; i++) {
+      counters.add(new CountTask(i, from));
+    }
+    SinkTask sink = new SinkTask(from);
+    for (SourceTask s : sources) {
+      for (CountTask c : counters) {
+        s.outputs.add(c.newInput());
+      }
+    }
+    for (CountTask c : counters) {
+      c.outputs.add(sink.newInput());
+    }
+    List<Task> all = new ArrayList<>(sources);
+    all.addAll(counters);
+    all.add(sink);
+    Set<TaskKey> keys = new HashSet<>();
+    for (Task t : all) {
+      current.put(t.id, t);
+      keys.add(t.key);
+    }
+    coordinator.setTasks(keys);
+    for (Task t : all) {
+      t.setUpInputs();
+      at(1 + rng.nextInt(3), t::start);
+    }
+    coordinator.start();
+    if (from != null && restarts > 0) {
+      coordinator.discardOrphanedState();
+    }
+  }
+
+  /**
+   * The newest retained checkpoint whose files all read back intact, as the scheduler's {@code
+   * RestorableCheckpoints} picks it (its verifier reads on a pool; here on the one thread). One
+   * that does not is marked unrestorable.
+   */
+  private CompletedCheckpoint newestRestorable() {
+    List<CompletedCheckpoint> retained = coordinator.retained();
+    for (CompletedCheckpoint c : retained) {
+      if (unrestorable.contains(c.checkpointId())) {
+        continue;
+      }
+      try {
+        for (OperatorState op : c.operators()) {
+          for (OperatorSubtaskState st : op.subtasks()) {
+            for (StreamStateHandle h : st.handles()) {
+              storage.verifyState(h);
+            }
+          }
+        }
+        return c;
+      } catch (IOException e) {
+        trace("checkpoint " + c.checkpointId() + " unrestorable: " + e.getMessage());
+        unrestorable.add(c.checkpointId());
+      }
+    }
+    if (!retained.isEmpty()) {
+      throw new Violation(
+          "liveness",
+          "the job fails: none of the retained checkpoints " + ids(retained) + " can be restored");
+    }
+    return null;
+  }
+
+  /** The gateway's fence: a report of another attempt than the current one is dropped. */
+  private boolean fenced(ExecutionAttemptId task) {
+    return task.attempt() != attempt;
+  }
+
+  private void onAcknowledge(
+      ExecutionAttemptId task, long checkpointId, Map<String, OperatorSubtaskState> states) {
+    if (fenced(task) && !mutations.contains(Mutation.OLD_ATTEMPT_ACK)) {
+      trace("dropped ack " + checkpointId + " of old attempt " + task);
+      return;
+    }
+    trace("ack " + checkpointId + " from " + task);
+    coordinator.acknowledge(new TaskKey(task.vertex(), task.subtask()), checkpointId, states);
+  }
+
+  private void onDecline(ExecutionAttemptId task, long checkpointId, String why) {
+    if (fenced(task)) {
+      return;
+    }
+    trace("decline " + checkpointId + " from " + task + ": " + why);
+    coordinator.decline(
+        new TaskKey(task.vertex(), task.subtask()), checkpointId, new IOException(why));
+  }
+
+  private void onEndOfInput(ExecutionAttemptId task) {
+    if (fenced(task)) {
+      return;
+    }
+    trace("end of input " + task);
+    coordinator.reachedEndOfInput(new TaskKey(task.vertex(), task.subtask()));
+  }
+
+  private void onTerminated(ExecutionAttemptId task, TaskState state, Throwable cause) {
+    if (fenced(task) || !terminated.add(task)) {
+      return;
+    }
+    trace(task + " " + state + (cause == null ? "" : ": " + cause.getMessage()));
+    if (state == TaskState.FINISHED) {
+      coordinator.taskFinished(new TaskKey(task.vertex(), task.subtask()));
+    }
+    if (state == TaskState.FAILED && !failing) {
+      failAttempt(cause);
+    }
+    if (terminated.size() == current.size()) {
+      onAttemptEnded();
+    }
+  }
+
+  /** As the scheduler: stop the coordinator, cancel every task, restart once all ended. */
+  private void failAttempt(Throwable cause) {
+    if (failing || jobFinished) {
+      return;
+    }
+    failing = true;
+    trace("attempt " + attempt + " fails: " + cause.getMessage());
+    long corrupt = CorruptCheckpointException.findIn(cause);
+    if (corrupt >= 0) {
+      trace("checkpoint " + corrupt + " marked unrestorable");
+      unrestorable.add(corrupt);
+    }
+    coordinator.stop();
+    for (Task t : current.values()) {
+      rpc("cancel " + t.id, false, t::cancel);
+    }
+    if (terminated.size() == current.size()) {
+      onAttemptEnded();
+    }
+  }
+
+  private void onAttemptEnded() {
+    if (!failing) {
+      jobFinished = true;
+      trace("job finished");
+      coordinator.stop();
+      coordinator.discardRetained();
+      coordinator.discardOrphanedState(true);
+      return;
+    }
+    int gen = generation;
+    int ended = attempt;
+    at(
+        2 + rng.nextInt(10),
+        () -> {
+          if (gen == generation && attempt == ended) {
+            restart();
+          }
+        });
+  }
+
+  private void restart() {
+    restarts++;
+    restartsSinceCompletion++;
+    if (quietSince >= 0) {
+      // Once faults stop, a restart (a checkpoint that timed out) is fine if checkpoints complete
+      // after it; restarts one after the other without any are a loop.
+      restartsWhileQuiet++;
+    }
+    if (restartsSinceCompletion > 30) {
+      throw new Violation(
+          "no-restore-loop", restartsSinceCompletion + " restarts without a checkpoint completing");
+    }
+    if (restartsWhileQuiet > 5) {
+      throw new Violation(
+          "no-restore-loop",
+          restartsWhileQuiet
+              + " restarts in a row after the faults stopped, no checkpoint between");
+    }
+    deploy();
+  }
+
+  /** Faults of whole tasks and of the job master, now and then. */
+  private void chaosTick() {
+    if (jobFinished) {
+      return;
+    }
+    if (faultsActive()) {
+      List<Task> running = new ArrayList<>();
+      for (Task t : current.values()) {
+        if (t.alive && t.started && !t.finished) {
+          running.add(t);
+        }
+      }
+      if (!running.isEmpty() && fault("task-fails", 0.12)) {
+        Task t = running.get(rng.nextInt(running.size()));
+        t.fail(new IllegalStateException("injected failure of " + t.id));
+      } else if (fault("job-master-failover", 0.02)) {
+        for (Task t : current.values()) {
+          t.alive = false; // the task managers cancel what the lost leader ran
+        }
+        startJobMaster(true);
+      }
+    }
+    if (faultsActive()) {
+      at(5 + rng.nextInt(20), this::chaosTick);
+    }
+  }
+
+  // ------------------------------------------------------------------ the coordinator's storage
+
+  /**
+   * The storage as the coordinator sees it: the real {@link FileSystemCheckpointStorage}; the seam
+   * of {@link Mutation#EARLY_SHARED_DELETE}.
+   */
+  private final class StorageView implements CheckpointStorageCoordinatorView {
+    @Override
+    public String commitCheckpoint(CompletedCheckpoint checkpoint) throws IOException {
+      return storage.commitCheckpoint(checkpoint);
+    }
+
+    @Override
+    public String externalPointer(long checkpointId) {
+      return storage.externalPointer(checkpointId);
+    }
+
+    @Override
+    public void writeHistory(String pointer, io.weir.runtime.checkpoint.CheckpointHistory history)
+        throws IOException {
+      storage.writeHistory(pointer, history);
+    }
+
+    @Override
+    public io.weir.runtime.checkpoint.CheckpointHistory readHistory(String pointer)
+        throws IOException {
+      return storage.readHistory(pointer);
+    }
+
+    @Override
+    public void discardCheckpoint(long checkpointId) throws IOException {
+      if (mutations.contains(Mutation.EARLY_SHARED_DELETE)) {
+        String shared = jobDir + "/shared";
+        if (fs.exists(shared)) {
+          for (String name : fs.list(shared)) {
+            if (name.startsWith(checkpointId + "-")) {
+              fs.delete(shared + "/" + name, false);
+            }
+          }
+        }
+      }
+      storage.discardCheckpoint(checkpointId);
+    }
+
+    @Override
+    public void discardSharedState(StreamStateHandle handle) throws IOException {
+      storage.discardSharedState(handle);
+    }
+
+    @Override
+    public void discardUnreferencedSharedState(Set<String> referenced, long upToCheckpointId)
+        throws IOException {
+      storage.discardUnreferencedSharedState(referenced, upToCheckpointId);
+    }
+
+    @Override
+    public void discardOrphanedState(boolean nothingInProgress) throws IOException {
+      storage.discardOrphanedState(nothingInProgress);
+    }
+
+    @Override
+    public String initializeSavepointLocation(String jobId, String directory) {
+      return storage.initializeSavepointLocation(jobId, directory);
+    }
+
+    @Override
+    public String commitSavepoint(CompletedCheckpoint savepoint, String location)
+        throws IOException {
+      return storage.commitSavepoint(savepoint, location);
+    }
+
+    @Override
+    public void discardSavepoint(String location) throws IOException {
+      storage.discardSavepoint(location);
+    }
+
+    @Override
+    public List<CompletedCheckpoint> loadRetained(List<String> problems) throws IOException {
+      return storage.loadRetained(problems);
+    }
+  }
+
+  // ------------------------------------------------------------------ model tasks
+
+  /** A FIFO channel of one attempt; barriers travel in band. */
+  private final class Channel {
+    final Task consumer;
+    final int index;
+    final ArrayDeque<Object> queue = new ArrayDeque<>();
+
+    Channel(Task consumer, int index) {
+      this.consumer = consumer;
+      this.index = index;
+    }
+
+    void send(Object event) {
+      queue.addLast(event);
+      consumer.wake();
+    }
+  }
+
+  private abstract class Task implements BarrierHandler.Actions {
+    final ExecutionAttemptId id;
+    final TaskKey key;
+    final List<Channel> inputs = new ArrayList<>();
+    final List<Channel> outputs = new ArrayList<>();
+    final Set<Integer> blocked = new HashSet<>();
+    final Set<Integer> endOfData = new HashSet<>();
+    final Set<Integer> closed = new HashSet<>();
+    final Set<Long> notified = new HashSet<>();
+    final CompletedCheckpoint from;
+    final TaskRestore restore;
+    final boolean finishedOnRestore;
+    BarrierHandler handler;
+    boolean alive = true;
+    boolean started;
+    boolean endedInput;
+    boolean finished;
+    boolean pollScheduled;
+
+    Task(int vertex, int subtask, int parallelism, String operatorId, CompletedCheckpoint from) {
+      this.id = new ExecutionAttemptId(String.format("%032x", seed), vertex, subtask, attempt);
+      this.key = new TaskKey(vertex, subtask);
+      this.from = from;
+      OperatorState op = from == null ? null : from.operator(operatorId);
+      if (op == null) {
+        restore = null;
+        finishedOnRestore = false;
+      } else {
+        OperatorSubtaskState own = op.subtasks().get(subtask);
+        finishedOnRestore = own.finished() && own.hasNoState();
+        restore =
+            new TaskRestore(
+                from.checkpointId(),
+                storage,
+                true,
+                Map.of(
+                    operatorId,
+                    StateAssignment.assignOperator(op, parallelism, MAX_PARALLELISM, subtask)),
+                List.of(),
+                List.of(),
+                TaskRestore.AssignedSplits.NONE);
+      }
+    }
+
+    Channel newInput() {
+      Channel c = new Channel(this, inputs.size());
+      inputs.add(c);
+      return c;
+    }
+
+    void setUpInputs() {
+      if (!inputs.isEmpty()) {
+        handler = new BarrierHandler(inputs.size(), true, this);
+      }
+    }
+
+    /** Restores (reading its share of the checkpoint) and begins. */
+    void start() {
+      if (!alive) {
+        return;
+      }
+      if (finishedOnRestore) {
+        started = true;
+        endInput();
+        finish();
+        return;
+      }
+      try {
+        if (fault("restore-fails", 0.03)) {
+          throw new IOException("injected: the task manager died while " + id + " restored");
+        }
+        if (restore != null) {
+          restore(restore.read().operators().values().iterator().next());
+        }
+      } catch (Exception e) {
+        fail(e);
+        return;
+      }
+      started = true;
+      trace(id + " running");
+      begin();
+      wake();
+    }
+
+    abstract void restore(io.weir.runtime.checkpoint.RestoredOperatorState state)
+        throws IOException;
+
+    void begin() {}
+
+    void fail(Throwable cause) {
+      if (!alive || finished) {
+        return;
+      }
+      alive = false;
+      rpc("failed " + id, false, () -> onTerminated(id, TaskState.FAILED, cause));
+    }
+
+    void cancel() {
+      if (!alive || finished) {
+        return;
+      }
+      alive = false;
+      rpc("canceled " + id, false, () -> onTerminated(id, TaskState.CANCELED, null));
+    }
+
+    void finish() {
+      finished = true;
+      for (Channel c : outputs) {
+        c.send(EndOfPartition.INSTANCE);
+      }
+      rpc("finished " + id, false, () -> onTerminated(id, TaskState.FINISHED, null));
+    }
+
+    void wake() {
+      if (!pollScheduled && alive && started) {
+        pollScheduled = true;
+        at(rng.nextInt(3), this::poll);
+      }
+    }
+
+    /** Reads one event from a channel the handler has not blocked. */
+    void poll() {
+      pollScheduled = false;
+      if (!alive || !started || finished) {
+        return;
+      }
+      List<Channel> readable = new ArrayList<>();
+      for (Channel c : inputs) {
+        if (!c.queue.isEmpty() && !blocked.contains(c.index) && !closed.contains(c.index)) {
+          readable.add(c);
+        }
+      }
+      if (readable.isEmpty()) {
+        return;
+      }
+      Channel c = readable.get(rng.nextInt(readable.size()));
+      Object event = c.queue.removeFirst();
+      try {
+        if (event instanceof CheckpointBarrier b) {
+          handler.onBarrier(c.index, b);
+        } else if (event instanceof CancelCheckpointMarker m) {
+          handler.onCancel(c.index, m);
+        } else if (event instanceof EndOfData) {
+          endOfData.add(c.index);
+          if (endOfData.size() == inputs.size()) {
+            endInput();
+          }
+        } else if (event instanceof EndOfPartition) {
+          closed.add(c.index);
+          handler.onChannelClosed(c.index);
+        } else {
+          process(event);
+        }
+      } catch (Violation v) {
+        throw v;
+      } catch (Exception e) {
+        throw new IllegalStateException(id + " could not handle " + event, e);
+      }
+      wake();
+    }
+
+    void process(Object record) {}
+
+    void endInput() {
+      if (endedInput) {
+        return;
+      }
+      endedInput = true;
+      for (Channel c : outputs) {
+        c.send(EndOfData.INSTANCE);
+      }
+      rpc("end of input " + id, true, () -> onEndOfInput(id));
+    }
+
+    // --- BarrierHandler.Actions
+
+    @Override
+    public void block(int channel) {
+      blocked.add(channel);
+    }
+
+    @Override
+    public void unblockAll() {
+      blocked.clear();
+      wake();
+    }
+
+    @Override
+    public void triggerCheckpoint(CheckpointBarrier barrier) {
+      snapshot(barrier.checkpointId());
+      for (Channel c : outputs) {
+        c.send(barrier);
+      }
+    }
+
+    @Override
+    public void abortCheckpoint(long checkpointId, String reason) {
+      for (Channel c : outputs) {
+        c.send(new CancelCheckpointMarker(checkpointId));
+      }
+      rpc("decline " + checkpointId + " by " + id, true, () -> onDecline(id, checkpointId, reason));
+    }
+
+    /**
+     * The synchronous part: copies what the snapshot holds; the asynchronous part writes it later
+     * (and may outlive the task, as a snapshot thread does) and acknowledges.
+     */
+    void snapshot(long checkpointId) {
+      Upload upload = capture(checkpointId);
+      long delay = 1 + rng.nextInt(8);
+      if (fault("upload-stalls", 0.03)) {
+        delay += 150 + rng.nextInt(250);
+      }
+      at(
+          delay,
+          () -> {
+            if (!alive && rng.nextBoolean()) {
+              // The snapshot thread outlives its task and reports late, after its task manager
+              // reconnected (to a new job master, maybe).
+              at(10 + rng.nextInt(80), () -> upload(checkpointId, upload));
+              return;
+            }
+            upload(checkpointId, upload);
+          });
+    }
+
+    /** Writes the snapshot and acknowledges it, or declines when a write failed. */
+    private void upload(long checkpointId, Upload upload) {
+      Map<String, OperatorSubtaskState> states;
+      try {
+        states = upload.write();
+      } catch (IOException e) {
+        rpc(
+            "decline " + checkpointId + " by " + id,
+            true,
+            () -> onDecline(id, checkpointId, "upload failed: " + e.getMessage()));
+        return;
+      }
+      rpc("ack " + checkpointId + " by " + id, true, () -> onAcknowledge(id, checkpointId, states));
+    }
+
+    abstract Upload capture(long checkpointId);
+
+    void notifyComplete(long checkpointId, boolean isFinal) {
+      if (!alive) {
+        return;
+      }
+      if (!notified.add(checkpointId)) {
+        throw new Violation(
+            "notified-once", id + " was told twice that checkpoint " + checkpointId + " completed");
+      }
+      completedCheckpoint(checkpointId);
+      if (isFinal && endedInput && started && !finished) {
+        finish();
+      }
+    }
+
+    void completedCheckpoint(long checkpointId) {}
+
+    void notifyAborted(long checkpointId) {
+      if (!alive || handler == null) {
+        return;
+      }
+      try {
+        handler.abort(checkpointId);
+      } catch (Exception e) {
+        throw new IllegalStateException(e);
+      }
+    }
+  }
+
+  /** The asynchronous part of a snapshot. */
+  @FunctionalInterface
+  private interface Upload {
+    Map<String, OperatorSubtaskState> write() throws IOException;
+  }
+
+  /** A source of {@code records} records with seeded keys; its offset is its state. */
+  private final class SourceTask extends Task {
+    final int index;
+    long offset;
+
+    SourceTask(int index, CompletedCheckpoint from) {
+      super(0, index, SOURCES, SRC, from);
+      this.index = index;
+    }
+
+    @Override
+    void restore(io.weir.runtime.checkpoint.RestoredOperatorState state) throws IOException {
+      var list = state.operatorLists().get("offset");
+      if (list != null && !list.elements().isEmpty()) {
+        offset =
+            new DataInputStream(new java.io.ByteArrayInputStream(list.elements().get(0)))
+                .readLong();
+      }
+    }
+
+    @Override
+    void begin() {
+      emit();
+    }
+
+    void emit() {
+      if (!alive || finished) {
+        return;
+      }
+      if (offset >= records) {
+        endInput();
+        return;
+      }
+      int idx = (int) offset++;
+      int k = keysOf[index][idx];
+      digest(index, idx, k);
+      int target =
+          KeyGroupRangeAssignment.assignKeyToParallelOperator(k, MAX_PARALLELISM, COUNTERS);
+      outputs.get(target).send(new Rec(index, idx, k));
+      at(2 + rng.nextInt(7), this::emit);
+    }
+
+    void trigger(long checkpointId) {
+      if (!alive || finished) {
+        return;
+      }
+      if (!started) {
+        rpc(
+            "decline " + checkpointId + " by " + id,
+            true,
+            () -> onDecline(id, checkpointId, "not running yet"));
+        return;
+      }
+      triggerCheckpoint(new CheckpointBarrier(checkpointId, now, false));
+    }
+
+    @Override
+    Upload capture(long checkpointId) {
+      long at = offset;
+      boolean ended = endedInput;
+      return () -> {
+        ByteArrayOutputStream b = new ByteArrayOutputStream();
+        new DataOutputStream(b).writeLong(at);
+        OperatorStateHandle h =
+            writeLists(checkpointId, Map.of("offset", List.of(b.toByteArray())), "source offset");
+        return Map.of(SRC, new OperatorSubtaskState(null, h, ended));
+      };
+    }
+  }
+
+  /** Writes list states through the storage's task view. */
+  private OperatorStateHandle writeLists(
+      long checkpointId, Map<String, List<byte[]>> lists, String what) throws IOException {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    DataOutputStream out = new DataOutputStream(bytes);
+    Map<String, OperatorStateHandle.StateMetaInfo> meta = new LinkedHashMap<>();
+    for (Map.Entry<String, List<byte[]>> list : new TreeMap<>(lists).entrySet()) {
+      long[] offsets = new long[list.getValue().size()];
+      for (int i = 0; i < offsets.length; i++) {
+        offsets[i] = out.size();
+        byte[] element = list.getValue().get(i);
+        out.writeInt(element.length);
+        out.write(element);
+      }
+      meta.put(
+          list.getKey(),
+          new OperatorStateHandle.StateMetaInfo(DefaultOperatorStateStore.Mode.SPLIT, offsets));
+    }
+    out.flush();
+    StreamStateHandle data = storage.writeState(checkpointId, bytes.toByteArray(), what);
+    return new OperatorStateHandle(meta, data);
+  }
+
+  /**
+   * Counts per key, as incremental keyed state: each snapshot seals the keys changed since the last
+   * one into a new immutable segment (a shared file, like an SST), now and then compacts all
+   * segments into one; a segment uploaded by a checkpoint the task heard completed is referred to,
+   * not uploaded again.
+   */
+  private final class CountTask extends Task {
+    final int index;
+    final KeyGroupRange range;
+    final Map<Integer, Integer> counts = new TreeMap<>();
+    final Map<Integer, Integer> dirty = new TreeMap<>();
+
+    /** Local segments, oldest first: name to contents. */
+    final LinkedHashMap<String, Map<Integer, Integer>> segments = new LinkedHashMap<>();
+
+    /** Segments that a completed checkpoint holds: name to handle. */
+    final Map<String, StreamStateHandle> confirmed = new HashMap<>();
+
+    /** Per checkpoint taken, the segments it uploaded (filled in by the upload). */
+    final TreeMap<Long, Map<String, StreamStateHandle>> uploadedBy = new TreeMap<>();
+
+    String backendId;
+    int localSeq;
+
+    CountTask(int index, CompletedCheckpoint from) {
+      super(1, index, COUNTERS, COUNT, from);
+      this.index = index;
+      this.range =
+          KeyGroupRangeAssignment.computeKeyGroupRangeForOperatorIndex(
+              MAX_PARALLELISM, COUNTERS, index);
+      this.backendId = "db-" + index + "-" + attempt + "-" + rng.nextInt(1_000_000);
+    }
+
+    @Override
+    void restore(io.weir.runtime.checkpoint.RestoredOperatorState state) throws IOException {
+      for (var r : state.incremental()) {
+        IncrementalKeyedStateHandle h = r.handle();
+        Map<String, StreamStateHandle> byName = new HashMap<>();
+        h.sharedFiles().forEach(f -> byName.put(f.localName(), f.handle()));
+        for (String name : readNames(storage.readState(h.metaData()))) {
+          Map<Integer, Integer> seg = readSegment(storage.readState(byName.get(name)));
+          segments.put(name, seg);
+          counts.putAll(seg);
+          confirmed.put(name, byName.get(name));
+          localSeq = Math.max(localSeq, Integer.parseInt(name.substring(4)));
+        }
+        // The same database goes on: its files are referred to, not uploaded again.
+        backendId = h.backendId();
+      }
+    }
+
+    @Override
+    void process(Object record) {
+      Rec r = (Rec) record;
+      int c = counts.merge(r.key(), 1, Integer::sum);
+      dirty.put(r.key(), c);
+      digest(100 + index, r.key(), c);
+      outputs.get(0).send(new Out(r.key(), c, r.src(), r.idx()));
+    }
+
+    @Override
+    Upload capture(long checkpointId) {
+      if (!dirty.isEmpty()) {
+        segments.put("seg-" + (++localSeq), new TreeMap<>(dirty));
+        dirty.clear();
+      }
+      if (segments.size() > 3 && rng.nextInt(3) == 0) {
+        segments.clear(); // compaction: one segment of everything; the old ones never come back
+        segments.put("seg-" + (++localSeq), new TreeMap<>(counts));
+      }
+      List<String> names = new ArrayList<>(segments.keySet());
+      Map<String, Map<Integer, Integer>> toUpload = new LinkedHashMap<>();
+      Map<String, StreamStateHandle> reused = new HashMap<>();
+      for (String name : names) {
+        StreamStateHandle known = confirmed.get(name);
+        if (known != null) {
+          reused.put(name, known);
+        } else {
+          toUpload.put(name, segments.get(name));
+        }
+      }
+      boolean ended = endedInput;
+      String backend = backendId;
+      Map<String, StreamStateHandle> uploaded = new HashMap<>();
+      uploadedBy.put(checkpointId, uploaded);
+      return () -> {
+        List<IncrementalKeyedStateHandle.SharedFile> shared = new ArrayList<>();
+        for (String name : names) {
+          if (reused.containsKey(name)) {
+            shared.add(new IncrementalKeyedStateHandle.SharedFile(name, reused.get(name), true));
+          } else {
+            Files.write(scratch, segmentBytes(toUpload.get(name)));
+            StreamStateHandle h = storage.writeSharedFile(checkpointId, scratch, "count " + name);
+            uploaded.put(name, h);
+            shared.add(new IncrementalKeyedStateHandle.SharedFile(name, h, false));
+          }
+        }
+        StreamStateHandle meta =
+            storage.writeState(checkpointId, namesBytes(names), "count segments");
+        return Map.of(
+            COUNT,
+            new OperatorSubtaskState(
+                new IncrementalKeyedStateHandle(
+                    range, backend, checkpointId, meta, shared, List.of()),
+                null,
+                ended));
+      };
+    }
+
+    @Override
+    void completedCheckpoint(long checkpointId) {
+      var done = uploadedBy.headMap(checkpointId, true);
+      done.values().forEach(confirmed::putAll);
+      done.clear();
+    }
+  }
+
+  /**
+   * A two-phase-commit sink: the records since the last snapshot form a transaction, pre-committed
+   * (prepared) on the snapshot and committed when the checkpoint completes; on a restore it commits
+   * again what the checkpoint holds (idempotent) and aborts every other prepared one. It keeps what
+   * it committed in its state as well, for the consistent-cut check.
+   */
+  private final class SinkTask extends Task {
+    final List<Out> open = new ArrayList<>();
+    final TreeMap<Long, String> pending = new TreeMap<>();
+    final List<Out> committedLog = new ArrayList<>();
+
+    SinkTask(CompletedCheckpoint from) {
+      super(2, 0, 1, SINK, from);
+    }
+
+    @Override
+    void restore(io.weir.runtime.checkpoint.RestoredOperatorState state) throws IOException {
+      var p = state.operatorLists().get("pending");
+      if (p != null) {
+        for (byte[] e : p.elements()) {
+          DataInputStream in = new DataInputStream(new java.io.ByteArrayInputStream(e));
+          long ckp = in.readLong();
+          String txn = in.readUTF();
+          List<Out> outs = readOuts(in);
+          commit(txn, outs, true);
+          committedLog.addAll(outs);
+          trace(id + " commits " + txn + " of checkpoint " + ckp + " again");
+        }
+      }
+      var c = state.operatorLists().get("committed");
+      if (c != null) {
+        for (byte[] e : c.elements()) {
+          committedLog.addAll(readOuts(new DataInputStream(new java.io.ByteArrayInputStream(e))));
+        }
+      }
+    }
+
+    @Override
+    void begin() {
+      // Whatever an earlier attempt prepared and this checkpoint does not hold is aborted.
+      for (Map.Entry<String, Txn> t : new ArrayList<>(txns.entrySet())) {
+        if (t.getValue() == Txn.PREPARED) {
+          abortTxn(t.getKey());
+        }
+      }
+    }
+
+    @Override
+    void process(Object record) {
+      open.add((Out) record);
+    }
+
+    @Override
+    Upload capture(long checkpointId) {
+      String txn = "t" + attempt(id) + "." + checkpointId;
+      prepare(txn, List.copyOf(open));
+      open.clear();
+      pending.put(checkpointId, txn);
+      List<byte[]> pendingElements = new ArrayList<>();
+      for (Map.Entry<Long, String> e : pending.entrySet()) {
+        pendingElements.add(txnBytes(e.getKey(), e.getValue(), txnRecords.get(e.getValue())));
+      }
+      byte[] log = outsBytes(committedLog);
+      boolean ended = endedInput;
+      return () ->
+          Map.of(
+              SINK,
+              new OperatorSubtaskState(
+                  null,
+                  writeLists(
+                      checkpointId,
+                      Map.of("pending", pendingElements, "committed", List.of(log)),
+                      "sink transactions"),
+                  ended));
+    }
+
+    @Override
+    void completedCheckpoint(long checkpointId) {
+      var done = pending.headMap(checkpointId, true);
+      for (String txn : done.values()) {
+        commit(txn, txnRecords.get(txn), false);
+        committedLog.addAll(txnRecords.get(txn));
+      }
+      done.clear();
+    }
+
+    @Override
+    void finish() {
+      // Transactions of checkpoints after the final one hold nothing: the input had ended.
+      for (String txn : pending.values()) {
+        if (!txnRecords.get(txn).isEmpty()) {
+          throw new Violation(
+              "exactly-once", id + " finishes with records in transaction " + txn + " uncommitted");
+        }
+        abortTxn(txn);
+      }
+      pending.clear();
+      super.finish();
+    }
+  }
+
+  private static int attempt(ExecutionAttemptId id) {
+    return id.attempt();
+  }
+
+  // ------------------------------------------------------------------ the external system
+
+  private void prepare(String txn, List<Out> outs) {
+    if (txns.containsKey(txn)) {
+      throw new Violation("two-phase-commit", "transaction " + txn + " prepared twice");
+    }
+    txns.put(txn, Txn.PREPARED);
+    txnRecords.put(txn, outs);
+  }
+
+  private void commit(String txn, List<Out> outs, boolean recovery) {
+    Txn state = txns.get(txn);
+    if (state == null) {
+      throw new Violation("two-phase-commit", "commit of unknown transaction " + txn);
+    }
+    if (state == Txn.ABORTED) {
+      throw new Violation("two-phase-commit", "transaction " + txn + " committed after its abort");
+    }
+    if (state == Txn.COMMITTED && !recovery) {
+      throw new Violation("two-phase-commit", "transaction " + txn + " committed twice");
+    }
+    if (state == Txn.PREPARED) {
+      trace("commit " + txn + " (" + outs.size() + " records)");
+    }
+    txns.put(txn, Txn.COMMITTED);
+  }
+
+  private void abortTxn(String txn) {
+    Txn state = txns.get(txn);
+    if (state == Txn.COMMITTED) {
+      throw new Violation("two-phase-commit", "transaction " + txn + " aborted after its commit");
+    }
+    if (state == Txn.PREPARED) {
+      trace("abort " + txn);
+    }
+    txns.put(txn, Txn.ABORTED);
+  }
+
+  // ------------------------------------------------------------------ encodings
+
+  private static byte[] segmentBytes(Map<Integer, Integer> seg) throws IOException {
+    ByteArrayOutputStream b = new ByteArrayOutputStream();
+    DataOutputStream out = new DataOutputStream(b);
+    out.writeInt(seg.size());
+    for (Map.Entry<Integer, Integer> e : seg.entrySet()) {
+      out.writeInt(e.getKey());
+      out.writeInt(e.getValue());
+    }
+    return b.toByteArray();
+  }
+
+  private static Map<Integer, Integer> readSegment(byte[] bytes) throws IOException {
+    DataInputStream in = new DataInputStream(new java.io.ByteArrayInputStream(bytes));
+    Map<Integer, Integer> seg = new TreeMap<>();
+    int n = in.readInt();
+    for (int i = 0; i < n; i++) {
+      seg.put(in.readInt(), in.readInt());
+    }
+    return seg;
+  }
+
+  private static byte[] namesBytes(List<String> names) throws IOException {
+    ByteArrayOutputStream b = new ByteArrayOutputStream();
+    DataOutputStream out = new DataOutputStream(b);
+    out.writeInt(names.size());
+    for (String n : names) {
+      out.writeUTF(n);
+    }
+    return b.toByteArray();
+  }
+
+  private static List<String> readNames(byte[] bytes) throws IOException {
+    DataInputStream in = new DataInputStream(new java.io.ByteArrayInputStream(bytes));
+    List<String> names = new ArrayList<>();
+    int n = in.readInt();
+    for (int i = 0; i < n; i++) {
+      names.add(in.readUTF());
+    }
+    return names;
+  }
+
+  private static byte[] outsBytes(List<Out> outs) {
+    try {
+      ByteArrayOutputStream b = new ByteArrayOutputStream();
+      DataOutputStream out = new DataOutputStream(b);
+      writeOuts(out, outs);
+      return b.toByteArray();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static void writeOuts(DataOutputStream out, List<Out> outs) throws IOException {
+    out.writeInt(outs.size());
+    for (Out o : outs) {
+      out.writeInt(o.key());
+      out.writeInt(o.count());
+      out.writeInt(o.src());
+      out.writeInt(o.idx());
+    }
+  }
+
+  private static List<Out> readOuts(DataInputStream in) throws IOException {
+    int n = in.readInt();
+    List<Out> outs = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      outs.add(new Out(in.readInt(), in.readInt(), in.readInt(), in.readInt()));
+    }
+    return outs;
+  }
+
+  private static byte[] txnBytes(long checkpointId, String txn, List<Out> outs) {
+    try {
+      ByteArrayOutputStream b = new ByteArrayOutputStream();
+      DataOutputStream out = new DataOutputStream(b);
+      out.writeLong(checkpointId);
+      out.writeUTF(txn);
+      writeOuts(out, outs);
+      return b.toByteArray();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  // ------------------------------------------------------------------ invariants
+
+  /** Every file a retained checkpoint refers to, and its metadata, as paths of the file system. */
+  private Set<String> retainedFiles() {
+    Set<String> paths = new HashSet<>();
+    for (CompletedCheckpoint c : coordinator.retained()) {
+      paths.add(jobDir + "/chk-" + c.checkpointId() + "/_metadata");
+      for (OperatorState op : c.operators()) {
+        for (OperatorSubtaskState st : op.subtasks()) {
+          for (StreamStateHandle h : st.handles()) {
+            if (h instanceof StreamStateHandle.File f) {
+              paths.add(jobDir + "/" + f.relativePath());
+            }
+          }
+        }
+      }
+    }
+    return paths;
+  }
+
+  private void checkDelete(String path, boolean recursive) {
+    for (String kept : retainedFiles()) {
+      if (kept.equals(path) || (recursive && kept.startsWith(path + "/"))) {
+        // Kept as well as thrown: the cleaner logs and swallows what a delete throws.
+        throw caught =
+            new Violation(
+                "no-retained-file-deleted",
+                "deleting "
+                    + path
+                    + " removes "
+                    + kept
+                    + ", which a retained checkpoint refers to");
+      }
+    }
+  }
+
+  /**
+   * The checkpoint that just completed is a consistent cut: the keyed counts are those of the
+   * records before the sources' offsets, and the sink's transactions (committed or pending) hold
+   * exactly the outputs for those counts.
+   */
+  private void checkCut(long checkpointId) {
+    CompletedCheckpoint c = null;
+    for (CompletedCheckpoint r : coordinator.retained()) {
+      if (r.checkpointId() == checkpointId) {
+        c = r;
+      }
+    }
+    if (c == null) {
+      return;
+    }
+    checking = true;
+    try {
+      long[] offsets = new long[SOURCES];
+      OperatorState src = c.operator(SRC);
+      for (int i = 0; i < SOURCES; i++) {
+        OperatorSubtaskState st = src.subtasks().get(i);
+        if (st.hasNoState()) {
+          if (!st.finished()) {
+            throw new Violation(
+                "consistent-cut", "checkpoint " + checkpointId + ": source " + i + " has no state");
+          }
+          offsets[i] = records;
+        } else {
+          byte[] data = storage.readState(st.operator().data());
+          DataInputStream in = new DataInputStream(new java.io.ByteArrayInputStream(data));
+          in.skipBytes((int) st.operator().states().get("offset").offsets()[0] + 4);
+          offsets[i] = in.readLong();
+        }
+      }
+      Map<Integer, Integer> expected = new TreeMap<>();
+      for (int s = 0; s < SOURCES; s++) {
+        for (int i = 0; i < offsets[s]; i++) {
+          expected.merge(keysOf[s][i], 1, Integer::sum);
+        }
+      }
+      Map<Integer, Integer> counts = new TreeMap<>();
+      for (OperatorSubtaskState st : c.operator(COUNT).subtasks()) {
+        if (st.hasNoState()) {
+          return; // a finished counter: nothing to compare once the job is ending
+        }
+        IncrementalKeyedStateHandle h = (IncrementalKeyedStateHandle) st.keyed();
+        Map<String, StreamStateHandle> byName = new HashMap<>();
+        h.sharedFiles().forEach(f -> byName.put(f.localName(), f.handle()));
+        for (String name : readNames(storage.readState(h.metaData()))) {
+          counts.putAll(readSegment(storage.readState(byName.get(name))));
+        }
+      }
+      if (!counts.equals(expected)) {
+        throw new Violation(
+            "consistent-cut",
+            "checkpoint "
+                + checkpointId
+                + ": source offsets "
+                + java.util.Arrays.toString(offsets)
+                + " make counts "
+                + expected
+                + " but the keyed state holds "
+                + counts);
+      }
+      OperatorSubtaskState sink = c.operator(SINK).subtasks().get(0);
+      if (sink.hasNoState()) {
+        return;
+      }
+      List<Out> outs = new ArrayList<>();
+      byte[] data = storage.readState(sink.operator().data());
+      for (var list : sink.operator().states().entrySet()) {
+        for (long off : list.getValue().offsets()) {
+          DataInputStream in = new DataInputStream(new java.io.ByteArrayInputStream(data));
+          in.skipBytes((int) off + 4);
+          if (list.getKey().equals("pending")) {
+            in.readLong();
+            in.readUTF();
+          }
+          outs.addAll(readOuts(in));
+        }
+      }
+      List<String> got = new ArrayList<>();
+      outs.forEach(o -> got.add(o.key() + "=" + o.count()));
+      got.sort(null);
+      List<String> want = new ArrayList<>();
+      expected.forEach(
+          (k, n) -> {
+            for (int i = 1; i <= n; i++) {
+              want.add(k + "=" + i);
+            }
+          });
+      want.sort(null);
+      if (!got.equals(want)) {
+        throw new Violation(
+            "consistent-cut",
+            "checkpoint "
+                + checkpointId
+                + ": the sink's transactions hold "
+                + got.size()
+                + " outputs, the cut has "
+                + want.size());
+      }
+    } catch (IOException e) {
+      throw new Violation(
+          "consistent-cut", "checkpoint " + checkpointId + " cannot be read: " + e.getMessage());
+    } finally {
+      checking = false;
+    }
+  }
+
+  /** At the end: the committed output is the uninterrupted run's, every transaction decided. */
+  private void checkEnd() {
+    List<String> got = new ArrayList<>();
+    Set<String> seen = new HashSet<>();
+    for (Map.Entry<String, Txn> t : txns.entrySet()) {
+      if (t.getValue() == Txn.PREPARED) {
+        throw new Violation(
+            "two-phase-commit", "transaction " + t.getKey() + " neither committed nor aborted");
+      }
+      if (t.getValue() == Txn.COMMITTED) {
+        for (Out o : txnRecords.get(t.getKey())) {
+          got.add(o.key() + "=" + o.count());
+          if (!seen.add(o.src() + ":" + o.idx())) {
+            throw new Violation(
+                "exactly-once", "record " + o.src() + ":" + o.idx() + " committed twice");
+          }
+        }
+      }
+    }
+    got.sort(null);
+    Map<Integer, Integer> totals = new TreeMap<>();
+    for (int s = 0; s < SOURCES; s++) {
+      for (int i = 0; i < records; i++) {
+        totals.merge(keysOf[s][i], 1, Integer::sum);
+      }
+    }
+    List<String> want = new ArrayList<>();
+    totals.forEach(
+        (k, n) -> {
+          for (int i = 1; i <= n; i++) {
+            want.add(k + "=" + i);
+          }
+        });
+    want.sort(null);
+    if (!got.equals(want)) {
+      throw new Violation(
+          "exactly-once",
+          "committed " + got.size() + " outputs, the uninterrupted run has " + want.size());
+    }
+    trace("end: " + completed + " checkpoints, " + restarts + " restarts, " + faults + " faults");
+  }
+}
