@@ -20,12 +20,15 @@ import io.weir.api.sink.Sink;
 import io.weir.api.state.ValueState;
 import io.weir.api.state.ValueStateDescriptor;
 import io.weir.api.typeutils.Types;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -37,7 +40,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.regex.Pattern;
 import java.util.stream.IntStream;
-import java.util.stream.Stream;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.BeforeEach;
@@ -311,19 +313,30 @@ class KafkaSourceTest {
   }
 
   /**
-   * The newest chk-* directory with its metadata written, or null. Walks only to the chk-*
-   * directories (base, job, chk-n), never into them: the job deletes subsumed ones meanwhile.
+   * The newest chk-* directory with its metadata written, or null. Lists the job directories and
+   * their chk-* entries by name only, never reading an entry's attributes: the job deletes subsumed
+   * checkpoints meanwhile, and a walk that stats what it lists fails on one deleted between the
+   * two.
    */
-  private static Path newestCheckpoint(Path dir) throws Exception {
-    try (Stream<Path> paths = Files.walk(dir, 2)) {
-      return paths
-          .filter(p -> p.getFileName().toString().startsWith("chk-"))
-          .filter(p -> Files.exists(p.resolve("_metadata")))
-          .max(
-              Comparator.comparingLong(
-                  p -> Long.parseLong(p.getFileName().toString().substring(4))))
-          .orElse(null);
+  private static Path newestCheckpoint(Path dir) throws IOException {
+    Path newest = null;
+    long newestId = -1;
+    try (DirectoryStream<Path> jobs = Files.newDirectoryStream(dir)) {
+      for (Path job : jobs) {
+        try (DirectoryStream<Path> chks = Files.newDirectoryStream(job, "chk-*")) {
+          for (Path chk : chks) {
+            long id = Long.parseLong(chk.getFileName().toString().substring(4));
+            if (id > newestId && Files.exists(chk.resolve("_metadata"))) {
+              newest = chk;
+              newestId = id;
+            }
+          }
+        } catch (NotDirectoryException | NoSuchFileException e) {
+          // a file beside the job directories, or a job directory deleted meanwhile
+        }
+      }
     }
+    return newest;
   }
 
   @Test
