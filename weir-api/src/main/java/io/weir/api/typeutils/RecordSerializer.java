@@ -1,6 +1,8 @@
 package io.weir.api.typeutils;
 
 import java.io.IOException;
+import java.lang.invoke.CallSite;
+import java.lang.invoke.LambdaMetafactory;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
@@ -8,6 +10,9 @@ import java.lang.reflect.Constructor;
 import java.lang.reflect.Method;
 import java.lang.reflect.RecordComponent;
 import java.util.Arrays;
+import java.util.function.Function;
+import java.util.function.ToIntFunction;
+import java.util.function.ToLongFunction;
 
 /**
  * Java records, component by component in declaration order; components of non-primitive type are
@@ -32,6 +37,16 @@ final class RecordSerializer<T extends Record> extends TypeSerializer<T> {
   private final Object[] defaultArguments; // for components the data has no value for
   private final boolean sameLayout;
   private final MethodHandle constructor; // (Object[]) -> Object
+
+  // Per field, the component written through an accessor class defined next to the record; null
+  // when Weir may not define one there (a record in a module not open to Weir, or loaded by
+  // another class loader than Weir's), and then serialize reads through the getters.
+  private final ComponentWriter[] writers;
+
+  /** Writes one component of a record as its field serializer does. */
+  private interface ComponentWriter {
+    void write(Object record, DataOutputView target) throws IOException;
+  }
 
   /** A serializer for the record class as it is now; one serializer per component, in order. */
   RecordSerializer(Class<T> recordClass, TypeSerializer<?>[] componentSerializers) {
@@ -75,6 +90,100 @@ final class RecordSerializer<T extends Record> extends TypeSerializer<T> {
         Arrays.equals(this.fieldNames, currentNames(recordClass))
             && Arrays.equals(this.nullable, currentNullable(recordClass));
     this.constructor = canonicalConstructor(lookup, recordClass, components);
+    this.writers = sameLayout ? writers(recordClass) : null;
+  }
+
+  /**
+   * Writers of the components through {@link LambdaMetafactory} accessors: a getter method handle
+   * held in a field is not a constant the JIT can inline, so each call of it went through the
+   * method handle's interpreter frames and boxed primitives (profiles of Nexmark's sources showed
+   * it); a {@code long} or {@code int} component with its plain serializer is written without
+   * boxing. Null when no accessor could be defined; the bytes are the same either way.
+   */
+  @SuppressWarnings("unchecked")
+  private ComponentWriter[] writers(Class<T> recordClass) {
+    Object[] accessors = ACCESSORS.get(recordClass);
+    if (accessors == null) {
+      return null;
+    }
+    ComponentWriter[] result = new ComponentWriter[accessors.length];
+    for (int i = 0; i < accessors.length; i++) {
+      TypeSerializer<Object> serializer = fieldSerializers[i];
+      Object accessor = accessors[i];
+      if (accessor instanceof ToLongFunction<?> f
+          && (Object) serializer == BasicSerializers.LongSerializer.INSTANCE) {
+        ToLongFunction<Object> get = (ToLongFunction<Object>) f;
+        result[i] = (record, target) -> target.writeLong(get.applyAsLong(record));
+      } else if (accessor instanceof ToIntFunction<?> f
+          && (Object) serializer == BasicSerializers.IntSerializer.INSTANCE) {
+        ToIntFunction<Object> get = (ToIntFunction<Object>) f;
+        result[i] = (record, target) -> target.writeInt(get.applyAsInt(record));
+      } else if (accessor instanceof Function<?, ?> f) {
+        Function<Object, Object> get = (Function<Object, Object>) f;
+        result[i] =
+            nullable[i]
+                ? (record, target) ->
+                    CompositeSerializers.writeNullable(get.apply(record), serializer, target)
+                : (record, target) -> serializer.serialize(get.apply(record), target);
+      } else {
+        return null; // a primitive component with a serializer of its own: the getters do it
+      }
+    }
+    return result;
+  }
+
+  /**
+   * Per record class, one accessor per component: a {@link ToLongFunction} for {@code long}, a
+   * {@link ToIntFunction} for {@code int}, a {@link Function} otherwise; null when Weir may not
+   * define a class next to the record (a module not open to it, another class loader's unnamed
+   * module). Defined once per class, not per serializer.
+   */
+  private static final ClassValue<Object[]> ACCESSORS =
+      new ClassValue<>() {
+        @Override
+        protected Object[] computeValue(Class<?> recordClass) {
+          try {
+            MethodHandles.Lookup owner =
+                MethodHandles.privateLookupIn(recordClass, MethodHandles.lookup());
+            RecordComponent[] components = recordClass.getRecordComponents();
+            Object[] result = new Object[components.length];
+            for (int i = 0; i < components.length; i++) {
+              MethodHandle getter = owner.unreflect(components[i].getAccessor());
+              Class<?> type = components[i].getType();
+              result[i] =
+                  type == long.class
+                      ? accessor(owner, getter, ToLongFunction.class, "applyAsLong", long.class)
+                      : type == int.class
+                          ? accessor(owner, getter, ToIntFunction.class, "applyAsInt", int.class)
+                          : accessor(owner, getter, Function.class, "apply", Object.class);
+            }
+            return result;
+          } catch (Throwable e) {
+            return null;
+          }
+        }
+      };
+
+  /** An instance of {@code functional} whose one method, {@code (Object) erased}, is getter. */
+  private static Object accessor(
+      MethodHandles.Lookup owner,
+      MethodHandle getter,
+      Class<?> functional,
+      String method,
+      Class<?> erased)
+      throws Throwable {
+    Class<?> returned = getter.type().returnType();
+    Class<?> instantiated =
+        erased == Object.class ? MethodType.methodType(returned).wrap().returnType() : returned;
+    CallSite site =
+        LambdaMetafactory.metafactory(
+            owner,
+            method,
+            MethodType.methodType(functional),
+            MethodType.methodType(erased, Object.class),
+            getter,
+            MethodType.methodType(instantiated, getter.type().parameterType(0)));
+    return site.getTarget().invoke();
   }
 
   private static String[] currentNames(Class<?> recordClass) {
@@ -184,6 +293,13 @@ final class RecordSerializer<T extends Record> extends TypeSerializer<T> {
   @Override
   public void serialize(T record, DataOutputView target) throws IOException {
     checkWritable();
+    ComponentWriter[] fast = writers;
+    if (fast != null) {
+      for (ComponentWriter writer : fast) {
+        writer.write(record, target);
+      }
+      return;
+    }
     for (int i = 0; i < fieldSerializers.length; i++) {
       Object value = get(i, record);
       if (nullable[i]) {

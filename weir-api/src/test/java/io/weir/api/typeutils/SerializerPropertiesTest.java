@@ -412,6 +412,32 @@ class SerializerPropertiesTest {
   }
 
   @Property(tries = 1)
+  void recordsAreWrittenComponentByComponent() throws Exception {
+    // The layout the snapshots and channels rely on, whichever way the components are read.
+    DataOutputSerializer written = new DataOutputSerializer(64);
+    Types.RECORD(Point.class).createSerializer().serialize(new Point(7, -2L, 1.5, true), written);
+    java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+    java.io.DataOutputStream expected = new java.io.DataOutputStream(bytes);
+    expected.writeInt(7);
+    expected.writeLong(-2L);
+    expected.writeDouble(1.5);
+    expected.writeBoolean(true);
+    assertThat(written.getCopyOfBuffer()).isEqualTo(bytes.toByteArray());
+
+    written.clear();
+    Types.RECORD(Person.class)
+        .createSerializer()
+        .serialize(new Person("ab", null, null, null, null), written);
+    DataOutputSerializer name = new DataOutputSerializer(16);
+    Types.STRING.createSerializer().serialize("ab", name);
+    bytes.reset();
+    expected.writeByte(1);
+    expected.write(name.getCopyOfBuffer());
+    expected.write(new byte[] {0, 0, 0, 0});
+    assertThat(written.getCopyOfBuffer()).isEqualTo(bytes.toByteArray());
+  }
+
+  @Property(tries = 1)
   void immutableRecordsAreNotCopied() {
     TypeSerializer<Point> points = Types.RECORD(Point.class).createSerializer();
     assertThat(points.isImmutableType()).isTrue();

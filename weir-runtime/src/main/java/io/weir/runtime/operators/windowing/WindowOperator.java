@@ -31,9 +31,11 @@ import io.weir.runtime.operators.StreamingRuntimeContext;
 import io.weir.runtime.state.KeyedStateBackend;
 import io.weir.runtime.time.InternalTimerService;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -97,17 +99,66 @@ public final class WindowOperator<K, IN, OUT, W extends Window> extends StreamOp
   private final Set<KnownTimer<K, W>> knownTimers = new HashSet<>();
 
   /**
-   * The timer registered or found last, in front of {@link #knownTimers}: a window's trigger timer
-   * and its cleanup timer are the same timer when there is no allowed lateness, registered one
-   * after the other, so the second needs no lookup. Null after any timer is removed.
+   * The timers registered or found last, in front of {@link #knownTimers}, filled round robin: a
+   * window's trigger timer and its cleanup timer are the same timer when there is no allowed
+   * lateness, registered one after the other, and an element of a key seen a moment ago (a hot key)
+   * registers the same timers again, so these need no lookup in the large set, whose probes are
+   * mostly cache misses. Emptied when any timer is removed.
    */
-  private KnownTimer<K, W> lastKnown;
+  private final KnownTimer<K, W>[] recentTimers = new KnownTimer[RECENT_TIMERS];
+
+  private int nextRecent;
+
+  /** Size of {@link #recentTimers}: a few elements' windows (a sliding window has several). */
+  static final int RECENT_TIMERS = 16;
 
   /** Bounds {@link #knownTimers}: about 100 bytes each. */
   static final int MAX_KNOWN_TIMERS = 1 << 18;
 
-  /** A window timer of a key (event or processing time) that the timer state holds. */
-  private record KnownTimer<K, W>(K key, long time, W window, boolean eventTime) {}
+  /**
+   * A window timer of a key (event or processing time) that the timer state holds. Not a record: a
+   * record's generated {@code equals} compares its components through method handles, which
+   * profiles showed on the hot path; this one compares the time first, then the window and key.
+   */
+  private static final class KnownTimer<K, W> {
+    final K key;
+    final long time;
+    final W window;
+    final boolean eventTime;
+    private final int hash;
+
+    KnownTimer(K key, long time, W window, boolean eventTime) {
+      this.key = key;
+      this.time = time;
+      this.window = window;
+      this.eventTime = eventTime;
+      int h = 31 * Objects.hashCode(key) + window.hashCode();
+      h = 31 * h + Long.hashCode(time);
+      this.hash = 31 * h + (eventTime ? 1 : 0);
+    }
+
+    boolean matches(K key, long time, W window, boolean eventTime) {
+      return this.time == time
+          && this.eventTime == eventTime
+          && this.window.equals(window)
+          && Objects.equals(this.key, key);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof KnownTimer<?, ?> other
+          && hash == other.hash
+          && time == other.time
+          && eventTime == other.eventTime
+          && window.equals(other.window)
+          && Objects.equals(key, other.key);
+    }
+
+    @Override
+    public int hashCode() {
+      return hash;
+    }
+  }
 
   private final Context triggerContext = new Context();
   private final WindowAssigner.WindowAssignerContext assignerContext =
@@ -418,7 +469,7 @@ public final class WindowOperator<K, IN, OUT, W extends Window> extends StreamOp
   }
 
   private void forget(K key, long time, List<W> windows, boolean eventTime) {
-    lastKnown = null;
+    forgetRecent();
     for (W window : windows) {
       knownTimers.remove(new KnownTimer<>(key, time, window, eventTime));
     }
@@ -426,17 +477,14 @@ public final class WindowOperator<K, IN, OUT, W extends Window> extends StreamOp
 
   private void registerTimer(long time, W window, boolean eventTime) throws Exception {
     K key = backend.getCurrentKey();
-    KnownTimer<K, W> last = lastKnown;
-    if (last != null
-        && last.time() == time
-        && last.eventTime() == eventTime
-        && last.window().equals(window)
-        && last.key().equals(key)) {
-      return;
+    for (KnownTimer<K, W> recent : recentTimers) {
+      if (recent != null && recent.matches(key, time, window, eventTime)) {
+        return;
+      }
     }
     KnownTimer<K, W> known = new KnownTimer<>(key, time, window, eventTime);
     if (knownTimers.contains(known)) {
-      lastKnown = known;
+      remember(known);
       return;
     }
     if (knownTimers.size() >= MAX_KNOWN_TIMERS) {
@@ -446,14 +494,14 @@ public final class WindowOperator<K, IN, OUT, W extends Window> extends StreamOp
     List<W> windows = state.get(time);
     if (windows != null && windows.contains(window)) {
       knownTimers.add(known);
-      lastKnown = known;
+      remember(known);
       return;
     }
     List<W> updated = windows == null ? new ArrayList<>(1) : new ArrayList<>(windows);
     updated.add(window);
     state.put(time, updated);
     knownTimers.add(known);
-    lastKnown = known;
+    remember(known);
     if (eventTime) {
       timers.registerEventTimeTimer(time);
     } else {
@@ -461,14 +509,23 @@ public final class WindowOperator<K, IN, OUT, W extends Window> extends StreamOp
     }
   }
 
+  private void remember(KnownTimer<K, W> known) {
+    recentTimers[nextRecent] = known;
+    nextRecent = (nextRecent + 1) % RECENT_TIMERS;
+  }
+
+  private void forgetRecent() {
+    Arrays.fill(recentTimers, null);
+  }
+
   private void deleteTimer(long time, W window, boolean eventTime) throws Exception {
-    lastKnown = null;
-    knownTimers.remove(new KnownTimer<>(backend.getCurrentKey(), time, window, eventTime));
     MapState<Long, List<W>> state = eventTime ? eventTimers : processingTimers;
     List<W> windows = state.get(time);
     if (windows == null || !windows.contains(window)) {
-      return;
+      return; // nor known then: only what the state holds is (a fired window's trigger clears)
     }
+    forgetRecent();
+    knownTimers.remove(new KnownTimer<>(backend.getCurrentKey(), time, window, eventTime));
     if (windows.size() == 1) {
       state.remove(time);
       if (eventTime) {
