@@ -192,7 +192,10 @@ class FlinkCommandLineIT {
       throws Exception {
     Path examplesJar =
         Path.of(
-            io.weir.examples.Examples.class.getProtectionDomain().getCodeSource().getLocation()
+            io.weir.examples.Examples.class
+                .getProtectionDomain()
+                .getCodeSource()
+                .getLocation()
                 .toURI());
     assertThat(examplesJar.toString())
         .as("weir-examples as a jar: run this IT with 'verify', which packages weir-examples")

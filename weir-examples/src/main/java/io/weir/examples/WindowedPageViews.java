@@ -70,7 +70,7 @@ public final class WindowedPageViews {
 
   /** A view of {@code page} at {@code timestamp}, milliseconds since the epoch. */
   public record PageView(long timestamp, String page) {
-    static PageView parse(String line) {
+    public static PageView parse(String line) {
       String[] fields = line.split(",", 2);
       if (fields.length != 2) {
         throw new IllegalArgumentException(
@@ -182,19 +182,32 @@ public final class WindowedPageViews {
         .name("Views per Window");
   }
 
-  /** The views of {@code --input}, or the built-in ones. */
-  static List<PageView> views(ParameterTool params) throws Exception {
+  /** The lines of {@code --input}, or the built-in views; blank lines left out. */
+  static List<String> lines(ParameterTool params) throws Exception {
     List<String> lines =
         params.has("input")
             ? Files.readAllLines(Path.of(params.getRequired("input")), StandardCharsets.UTF_8)
             : VIEWS;
-    List<PageView> views = new ArrayList<>();
+    List<String> views = new ArrayList<>();
     for (String line : lines) {
       if (!line.isBlank()) {
-        views.add(PageView.parse(line));
+        views.add(line);
       }
     }
     return views;
+  }
+
+  /**
+   * The page views of {@code lines}, parsed by the job's tasks: the source sends the lines as they
+   * are.
+   */
+  public static DataStream<PageView> parse(DataStream<String> lines) {
+    return lines
+        .map(PageView::parse)
+        .returns(TypeInformation.of(PageView.class))
+        // As the source and the timestamps: one subtask keeps the views in the order they came.
+        .setParallelism(1)
+        .uid("parse");
   }
 
   public static void main(String[] args) throws Exception {
@@ -202,11 +215,8 @@ public final class WindowedPageViews {
     StreamEnvironment env = StreamEnvironment.create();
     env.setParallelism(2);
 
-    SingleOutputStreamOperator<WindowCount> counts =
-        counts(
-            env.fromData(views(params), TypeInformation.of(PageView.class))
-                .uid("views")
-                .name("Page Views"));
+    DataStream<String> lines = env.fromData(lines(params)).uid("views").name("Page Views");
+    SingleOutputStreamOperator<WindowCount> counts = counts(parse(lines));
     counts.print().uid("print");
     counts
         .getSideOutput(TOO_LATE)
