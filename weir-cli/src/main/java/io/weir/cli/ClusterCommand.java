@@ -20,7 +20,8 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code weir cluster start|stop}: a JobManager and N TaskManagers on this machine, in the
- * background, with a PID file and a log file each under one directory.
+ * background, with a PID file, a log file and an {@code .out} file (standard output) each under one
+ * directory.
  */
 @Command(
     name = "cluster",
@@ -147,7 +148,9 @@ final class ClusterCommand implements Runnable {
                 + ", "
                 + registered.get("id")
                 + ") registered; log "
-                + log);
+                + log
+                + ", print() output "
+                + log.resolveSibling("taskmanager-" + i + ".out"));
       }
       System.out.println("Cluster running; stop it with 'weir cluster stop --dir " + home + "'");
       return 0;
@@ -168,10 +171,13 @@ final class ClusterCommand implements Runnable {
       command.add(System.getProperty("java.class.path"));
       command.add(WeirCli.class.getName());
       command.addAll(args);
+      // As Flink's daemons: the log (Logback writes to standard error) in NAME.log, and standard
+      // output, where print() and System.out of the job's code go, in NAME.out beside it.
+      Path out = log.resolveSibling(name + ".out");
       Process p =
           new ProcessBuilder(command)
-              .redirectErrorStream(true)
-              .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+              .redirectOutput(ProcessBuilder.Redirect.appendTo(out.toFile()))
+              .redirectError(ProcessBuilder.Redirect.appendTo(log.toFile()))
               .start();
       Files.writeString(home.resolve(name + ".pid"), p.pid() + "\n");
       return p;

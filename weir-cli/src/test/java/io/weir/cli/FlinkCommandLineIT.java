@@ -188,6 +188,38 @@ class FlinkCommandLineIT {
   }
 
   @Test
+  void theExamplesJarRunsWithoutAClassAndPrintGoesToTheTaskManagersOutFileNotItsLog()
+      throws Exception {
+    Path examplesJar =
+        Path.of(
+            io.weir.examples.Examples.class
+                .getProtectionDomain()
+                .getCodeSource()
+                .getLocation()
+                .toURI());
+    assertThat(examplesJar.toString())
+        .as("weir-examples as a jar: run this IT with 'verify', which packages weir-examples")
+        .endsWith(".jar");
+
+    // No -c: the jar's Main-Class, the examples' launcher, picks the example by name.
+    WeirProcess.Result run = weir("run", examplesJar.toString(), "WindowedPageViews");
+    assertThat(run.exitCode()).as(run.toString()).isZero();
+    assertThat(run.out()).contains("Job " + jobId(run) + " finished.");
+
+    // As Flink's: print() writes to the TaskManager's standard output, log/taskmanager-N.out.
+    Path out = dir.resolve("log/taskmanager-1.out");
+    assertThat(Files.readString(out))
+        .contains("(/home,[0s,10s),3)")
+        .contains("(/home,[0s,10s),4)")
+        .contains("(/home,[30s,40s),1)")
+        .contains("too late: PageView[timestamp=4000, page=/cart]");
+    assertThat(Files.readString(dir.resolve("log/taskmanager-1.log")))
+        .doesNotContain("[0s,10s)")
+        .doesNotContain("too late:");
+    assertThat(run.out()).doesNotContain("[0s,10s)");
+  }
+
+  @Test
   void runIsAttachedAsFlinksAndPassesEverythingAfterTheJarToTheJob() throws Exception {
     // -p after the jar is the job's (an unknown argument it ignores), not weir run's option.
     WeirProcess.Result run =

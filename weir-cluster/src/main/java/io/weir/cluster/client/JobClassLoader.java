@@ -12,7 +12,8 @@ import java.util.List;
 /**
  * The class loader of one job's jar: child-first for the job's classes, so a job brings its own
  * libraries, and parent-first for the JDK, Weir's API and runtime, and logging, so the engine and
- * the job share those types. Closed when the job ends.
+ * the job share those types; parent-first too for Weir's examples, which every Weir process has.
+ * Closed when the job ends.
  */
 public final class JobClassLoader extends URLClassLoader {
 
@@ -26,6 +27,10 @@ public final class JobClassLoader extends URLClassLoader {
           "io.weir.api.",
           "io.weir.runtime.",
           "io.weir.cluster.",
+          // The examples are on the class path of every Weir process (weir demo runs one): their
+          // jar's copy would make a second PageView beside the first, and a record of one could
+          // reach a function compiled against the other.
+          "io.weir.examples.",
           "org.slf4j.",
           "ch.qos.logback.");
 
