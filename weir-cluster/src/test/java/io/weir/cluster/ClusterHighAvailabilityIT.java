@@ -153,12 +153,7 @@ class ClusterHighAvailabilityIT {
         .run(
             jarId,
             "io.weir.testjobs.KeyedCountJob",
-            List.of(
-                out.toString(),
-                String.valueOf(n),
-                "10",
-                cluster.dir.resolve("checkpoints").toUri().toString(),
-                "3"),
+            TestCluster.keyedCountArgs(out, n, cluster.dir.resolve("checkpoints"), 3),
             2,
             Map.of());
   }

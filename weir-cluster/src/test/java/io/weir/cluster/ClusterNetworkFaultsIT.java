@@ -93,16 +93,12 @@ class ClusterNetworkFaultsIT {
 
   /** The keyed count of {@code n} records into {@code out}, parallelism 2: one subtask per TM. */
   private static String runKeyedCount(Path out, long n) throws Exception {
-    return cluster.client.run(
+    return cluster.runKeyedCount(
         jarId,
-        "io.weir.testjobs.KeyedCountJob",
-        List.of(
-            out.toString(),
-            String.valueOf(n),
-            "10",
-            cluster.dir.resolve("checkpoints-" + out.getFileName()).toUri().toString(),
-            "3"),
-        2,
+        out,
+        n,
+        "checkpoints-" + out.getFileName(),
+        3,
         Map.of("execution.checkpointing.timeout", "4 s"));
   }
 

@@ -6,7 +6,6 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
@@ -55,17 +54,7 @@ class ClusterRecoveryIT {
 
   private static String runKeyedCount(Path out, long n, int every, Map<String, String> settings)
       throws Exception {
-    return cluster.client.run(
-        jarId,
-        "io.weir.testjobs.KeyedCountJob",
-        List.of(
-            out.toString(),
-            String.valueOf(n),
-            "10",
-            cluster.dir.resolve("checkpoints").toUri().toString(),
-            String.valueOf(every)),
-        2,
-        settings);
+    return cluster.runKeyedCount(jarId, out, n, "checkpoints", every, settings);
   }
 
   @ParameterizedTest(name = "{0} checkpoints")

@@ -45,17 +45,7 @@ class ClusterSavepointIT {
 
   private static String runKeyedCount(Path out, long n, Map<String, String> settings)
       throws Exception {
-    return cluster.client.run(
-        jarId,
-        "io.weir.testjobs.KeyedCountJob",
-        List.of(
-            out.toString(),
-            String.valueOf(n),
-            "10",
-            cluster.dir.resolve("checkpoints").toUri().toString(),
-            "20"),
-        2,
-        settings);
+    return cluster.runKeyedCount(jarId, out, n, "checkpoints", 20, settings);
   }
 
   @Test

@@ -52,18 +52,7 @@ class ClusterSlotWaitIT {
         cluster.client.upload(TestCluster.testJobJar(cluster.dir.resolve("job.jar"), null));
     Path out = cluster.dir.resolve("out");
     long n = 40_000;
-    String jobId =
-        cluster.client.run(
-            jarId,
-            "io.weir.testjobs.KeyedCountJob",
-            List.of(
-                out.toString(),
-                String.valueOf(n),
-                "10",
-                cluster.dir.resolve("checkpoints").toUri().toString(),
-                "3"),
-            2,
-            Map.of());
+    String jobId = cluster.runKeyedCount(jarId, out, n, "checkpoints", 3, Map.of());
     await()
         .atMost(Duration.ofSeconds(60))
         .pollInterval(Duration.ofMillis(100))

@@ -299,6 +299,36 @@ final class TestCluster implements AutoCloseable {
   }
 
   /**
+   * The arguments of the test jar's {@code io.weir.testjobs.KeyedCountJob}: {@code n} numbers over
+   * 10 keys into {@code out}, checkpoints under {@code checkpoints}, a millisecond's sleep every
+   * {@code every} records.
+   */
+  static List<String> keyedCountArgs(Path out, long n, Path checkpoints, int every) {
+    return List.of(
+        out.toString(),
+        String.valueOf(n),
+        "10",
+        checkpoints.toUri().toString(),
+        String.valueOf(every));
+  }
+
+  /**
+   * Runs {@code io.weir.testjobs.KeyedCountJob} of the jar {@code jarId} at parallelism 2 (see
+   * {@link #keyedCountArgs}), with checkpoints under {@code checkpoints} of this cluster's
+   * directory.
+   */
+  String runKeyedCount(
+      String jarId, Path out, long n, String checkpoints, int every, Map<String, String> settings)
+      throws Exception {
+    return client.run(
+        jarId,
+        "io.weir.testjobs.KeyedCountJob",
+        keyedCountArgs(out, n, dir.resolve(checkpoints), every),
+        2,
+        settings);
+  }
+
+  /**
    * Waits until the job runs with at least two checkpoints completed after {@code before} (so it
    * made progress since), and returns the count then.
    */
