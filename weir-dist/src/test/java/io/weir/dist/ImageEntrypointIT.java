@@ -15,6 +15,7 @@ import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.weir.cluster.ClusterOptions;
 import io.weir.cluster.StatusFile;
 import io.weir.cluster.ha.HighAvailabilityOptions;
+import io.weir.cluster.metrics.MetricOptions;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -227,6 +228,8 @@ class ImageEntrypointIT {
     addSettings(args, ClusterOptions.JM_PORT.key(), "0");
     addSettings(args, ClusterOptions.JM_BIND_HOST.key(), "127.0.0.1");
     addSettings(args, ClusterOptions.REST_BIND_ADDRESS.key(), "127.0.0.1");
+    // Each pod serves its metrics on its own address; here the processes share one host.
+    addSettings(args, MetricOptions.PROMETHEUS_PORT.key(), "0");
     addSettings(args, ClusterOptions.STATUS_FILE.key(), "/tmp/status");
     addSettings(args, HighAvailabilityOptions.ZOOKEEPER_QUORUM.key(), zk.connectString());
     addSettings(args, HighAvailabilityOptions.ZOOKEEPER_SESSION_TIMEOUT.key(), SESSION_TIMEOUT);
@@ -243,6 +246,7 @@ class ImageEntrypointIT {
     addSettings(args, ClusterOptions.TM_PORT.key(), "0");
     addSettings(args, ClusterOptions.TM_DATA_PORT.key(), "0");
     addSettings(args, ClusterOptions.TM_BIND_HOST.key(), "127.0.0.1");
+    addSettings(args, MetricOptions.PROMETHEUS_PORT.key(), "0");
     addSettings(args, ClusterOptions.STATUS_FILE.key(), "/tmp/status");
     addSettings(args, HighAvailabilityOptions.ZOOKEEPER_QUORUM.key(), zk.connectString());
     addSettings(args, HighAvailabilityOptions.ZOOKEEPER_SESSION_TIMEOUT.key(), SESSION_TIMEOUT);
