@@ -165,8 +165,17 @@ public final class CheckpointCoordinator {
   private final CheckpointTriggerDecider triggers;
   private boolean running;
 
-  /** Counts {@link #stop()}s: a checkpoint whose metadata is written after one is given up. */
+  /**
+   * Counts {@link #stop()}s and {@link #suspend()}s: a checkpoint whose metadata is written after
+   * one belongs to an attempt that has ended, and no task of it hears of its end.
+   */
   private long epoch;
+
+  /**
+   * Set by {@link #suspend()}: this job master no longer leads, and a checkpoint whose metadata is
+   * written afterwards is given up (the next leader owns the store).
+   */
+  private boolean suspended;
 
   /**
    * Checkpoints every task acknowledged whose metadata is being written: they still count against
@@ -330,16 +339,52 @@ public final class CheckpointCoordinator {
     triggerSoon();
   }
 
-  /** Stops triggering and aborts every pending checkpoint (failover, cancel, end of job). */
+  /**
+   * Stops triggering and aborts every pending checkpoint (failover, cancel, end of job). A
+   * checkpoint every task acknowledged whose metadata is being written is not aborted: its files
+   * are whole and its cut consistent, and once its metadata is on disk it is retained, as Flink
+   * completes a checkpoint whose finalization began (its tasks hear nothing of it; a sink commits
+   * its transactions when the job restores from it). Whoever then reads the retained checkpoints (a
+   * restore, the retention policy) calls {@link #awaitCommits()} first.
+   */
   public synchronized void stop() {
     running = false;
-    epoch++;
     if (cancelNextTrigger != null) {
       cancelNextTrigger.run();
       cancelNextTrigger = null;
     }
     for (PendingCheckpoint p : new ArrayList<>(pending.values())) {
       abort(p, AbortReason.JOB_STOPPED, "the job attempt ended");
+    }
+    epoch++;
+  }
+
+  /**
+   * As {@link #stop()}, for a job master that no longer leads (Flink's suspend): a checkpoint whose
+   * metadata is being written is given up rather than retained, since the next leader owns the
+   * completed-checkpoint store now.
+   */
+  public synchronized void suspend() {
+    suspended = true;
+    stop();
+  }
+
+  /**
+   * Waits until no checkpoint's metadata is being written, so that the retained checkpoints are
+   * final: a restore picks the newest of them, and the retention policy keeps or deletes them, only
+   * after this. The writes end on their own (they do not need the caller's locks).
+   */
+  public synchronized void awaitCommits() {
+    boolean interrupted = false;
+    while (committing > 0) {
+      try {
+        wait();
+      } catch (InterruptedException e) {
+        interrupted = true;
+      }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
     }
   }
 
@@ -662,14 +707,18 @@ public final class CheckpointCoordinator {
     }
     synchronized (this) {
       committing--;
-      if (p.epoch != epoch) {
-        abort(p, AbortReason.JOB_STOPPED, "the job attempt ended while its metadata was written");
+      notifyAll();
+      if (suspended) {
+        abort(p, AbortReason.JOB_STOPPED, "the job master stopped leading while it was written");
         return;
       }
       if (failure != null) {
         LOG.warn("Could not write the metadata of checkpoint {}", p.id, failure);
         p.setFailureCause(failure);
-        abort(p, AbortReason.STORAGE_FAILURE, "writing the metadata failed: " + failure);
+        abort(
+            p,
+            p.epoch == epoch ? AbortReason.STORAGE_FAILURE : AbortReason.JOB_STOPPED,
+            "writing the metadata failed: " + failure);
         return;
       }
       if (p instanceof PendingSavepoint savepoint) {
@@ -701,7 +750,9 @@ public final class CheckpointCoordinator {
         jobId,
         context.currentTimeMillis() - p.timestamp,
         p.externalPath());
-    context.notifyComplete(p.id);
+    if (p.epoch == epoch) {
+      context.notifyComplete(p.id);
+    }
     p.completed();
     if (running && cancelNextTrigger == null) {
       scheduleTrigger(triggers.delayAfterEnd());
@@ -757,7 +808,9 @@ public final class CheckpointCoordinator {
     List<CompletedCheckpoint> retained = completed.all();
     sharedState.release(retained.get(retained.size() - 1).checkpointId());
     cleaner.discardUnreferencedSharedState(sharedState.referencedPaths(), p.id);
-    context.notifyComplete(p.id);
+    if (p.epoch == epoch) { // else its attempt ended while its metadata was written
+      context.notifyComplete(p.id);
+    }
     if (running && cancelNextTrigger == null) {
       scheduleTrigger(triggers.delayAfterEnd());
     }
@@ -780,7 +833,10 @@ public final class CheckpointCoordinator {
       sharedState.unregister(p.id);
       p.acknowledgedStates().forEach(sharedState::discardUnregistered);
     }
-    context.notifyAborted(p.id);
+    boolean ofTheRunningAttempt = p.epoch == epoch;
+    if (ofTheRunningAttempt) {
+      context.notifyAborted(p.id);
+    }
     if (p instanceof PendingSavepoint savepoint) {
       triggers.savepointAborted(p.id);
       savepoint.failed(
@@ -788,7 +844,7 @@ public final class CheckpointCoordinator {
               "Savepoint " + p.id + " of job " + jobId + " failed (" + reason + "): " + why,
               p.failureCause()));
     }
-    if (CheckpointFailureManager.countsAsFailure(reason, p.isSavepoint())) {
+    if (ofTheRunningAttempt && CheckpointFailureManager.countsAsFailure(reason, p.isSavepoint())) {
       triggers.checkpointEnded(context.currentTimeMillis());
       Optional<CheckpointException> jobFailure =
           failures.checkpointFailed(p.id, reason, why, p.failureCause());

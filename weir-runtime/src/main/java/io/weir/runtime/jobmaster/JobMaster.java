@@ -379,6 +379,9 @@ public final class JobMaster implements JobClient, JobMasterGateway {
     }
     endTimeMillis = System.currentTimeMillis();
     coordinator.stop();
+    // A checkpoint whose metadata was being written is retained before the retention policy and
+    // the deletion of orphans look at what is retained.
+    coordinator.awaitCommits();
     Duration runtime = Duration.ofNanos(System.nanoTime() - startNanos);
     JobStatus end =
         switch (outcome) {

@@ -486,6 +486,8 @@ final class Scheduler {
     Throwable previousFailure = failure;
     failure = null;
     try {
+      // A checkpoint whose metadata was being written as the attempt failed is retained first.
+      coordinator.awaitCommits();
       RetainedCheckpoint restoreFrom = restorable.newest();
       deploy(restoreFrom);
       if (restoreFrom != null && restoreFrom.storage() == storage) {
@@ -512,7 +514,7 @@ final class Scheduler {
     }
     ended = true;
     enter(JobStatus.SUSPENDED);
-    coordinator.stop();
+    coordinator.suspend();
   }
 
   /** Cancels the job; its end is reported through the host once every task stopped. */

@@ -1092,16 +1092,117 @@ class CheckpointCoordinatorTest {
     assertThat(context.triggered).as("checkpoints after the failed commit").hasSizeGreaterThan(1);
   }
 
+  /**
+   * A checkpoint every task acknowledged whose metadata is on its way to disk when the attempt ends
+   * (a cancel, a failover) is retained: a user who saw its {@code _metadata} restores from it, as
+   * from a Flink checkpoint whose finalization began. Its tasks hear nothing of it.
+   */
+  @Test
+  void aCheckpointWhoseMetadataIsBeingWrittenWhenTheAttemptEndsIsRetainedQuietly()
+      throws Exception {
+    BlockingCommits blocking = new BlockingCommits(storage);
+    CheckpointCoordinator coordinator = started(settings(0, 1, 0, 1), blocking);
+    long id = nextTrigger();
+    Thread lastAck = acknowledgeAllInAnotherThread(coordinator, id, blocking);
+
+    coordinator.stop();
+    assertThat(coordinator.retained()).as("its metadata is not written yet").isEmpty();
+    blocking.release.countDown();
+    coordinator.awaitCommits();
+
+    assertThat(ids(coordinator.retained())).containsExactly(id);
+    assertThat(stored()).containsExactly(id);
+    assertThat(context.completed).as("no task of the ended attempt hears of it").isEmpty();
+    assertThat(context.aborted).isEmpty();
+    assertThat(context.failures).isEmpty();
+    lastAck.join();
+  }
+
+  /**
+   * A job master that no longer leads gives such a checkpoint up: the next leader owns the store.
+   */
+  @Test
+  void aCheckpointWhoseMetadataIsBeingWrittenWhenTheLeaderIsSuspendedIsGivenUp() throws Exception {
+    BlockingCommits blocking = new BlockingCommits(storage);
+    CheckpointCoordinator coordinator = started(settings(0, 1, 0, 1), blocking);
+    long id = nextTrigger();
+    Thread lastAck = acknowledgeAllInAnotherThread(coordinator, id, blocking);
+
+    coordinator.suspend();
+    blocking.release.countDown();
+    coordinator.awaitCommits();
+
+    assertThat(coordinator.retained()).isEmpty();
+    assertThat(context.completed).isEmpty();
+    assertThat(context.failures).isEmpty();
+    lastAck.join();
+  }
+
+  /**
+   * Acknowledges checkpoint {@code id} for every task, the last in a thread of its own that then
+   * writes the metadata; returns once that write has begun.
+   */
+  private Thread acknowledgeAllInAnotherThread(
+      CheckpointCoordinator coordinator, long id, BlockingCommits blocking) throws Exception {
+    ack(coordinator, id, SOURCE_0);
+    ack(coordinator, id, SOURCE_1);
+    OperatorSubtaskState sinkState = state(id, SINK_0);
+    Thread lastAck =
+        new Thread(() -> coordinator.acknowledge(SINK_0, id, Map.of("sink-uid", sinkState)));
+    lastAck.start();
+    blocking.writing.await();
+    return lastAck;
+  }
+
   // ---------------------------------------------------------------------------------------------
 
+  /** A storage whose metadata writes wait until the test releases them. */
+  private static final class BlockingCommits extends DelegatingStorage {
+    final java.util.concurrent.CountDownLatch writing = new java.util.concurrent.CountDownLatch(1);
+    final java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+
+    BlockingCommits(CheckpointStorage delegate) {
+      super(delegate);
+    }
+
+    @Override
+    public String commitCheckpoint(CompletedCheckpoint checkpoint) throws IOException {
+      writing.countDown();
+      try {
+        release.await();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IOException("interrupted", e);
+      }
+      return super.commitCheckpoint(checkpoint);
+    }
+  }
+
   /** A storage whose first {@code failures} commits fail. */
-  private static final class FailingCommits implements CheckpointStorage {
-    private final CheckpointStorage delegate;
+  private static final class FailingCommits extends DelegatingStorage {
     private int failures;
 
     FailingCommits(CheckpointStorage delegate, int failures) {
-      this.delegate = delegate;
+      super(delegate);
       this.failures = failures;
+    }
+
+    @Override
+    public String commitCheckpoint(CompletedCheckpoint checkpoint) throws IOException {
+      if (failures > 0) {
+        failures--;
+        throw new IOException("disk full while writing the metadata");
+      }
+      return super.commitCheckpoint(checkpoint);
+    }
+  }
+
+  /** A storage that hands every call to another; subclasses change one. */
+  private abstract static class DelegatingStorage implements CheckpointStorage {
+    private final CheckpointStorage delegate;
+
+    DelegatingStorage(CheckpointStorage delegate) {
+      this.delegate = delegate;
     }
 
     @Override
@@ -1122,10 +1223,6 @@ class CheckpointCoordinatorTest {
 
     @Override
     public String commitCheckpoint(CompletedCheckpoint checkpoint) throws IOException {
-      if (failures > 0) {
-        failures--;
-        throw new IOException("disk full while writing the metadata");
-      }
       return delegate.commitCheckpoint(checkpoint);
     }
 
