@@ -143,19 +143,26 @@ class ClusterHighAvailabilityIT {
     }
   }
 
-  /** Submits the keyed count of {@code n} numbers over 10 keys to {@code leader}. */
+  /** The gate file of each job: its input ends once the file exists ({@code GatedEnd}). */
+  private static final Map<String, Path> GATES = new ConcurrentHashMap<>();
+
+  /**
+   * Submits the keyed count of {@code n} numbers over 10 keys to {@code leader}. Its input ends only
+   * when {@link #awaitEnd} opens its gate, so that no job ends before its test is done with it.
+   */
   private static String runKeyedCount(TestCluster.JobManagerNode leader, Path out, long n)
       throws Exception {
     String jarId =
         leader.client().upload(TestCluster.testJobJar(cluster.dir.resolve("job.jar"), null));
-    return leader
-        .client()
-        .run(
-            jarId,
-            "io.weir.testjobs.KeyedCountJob",
-            TestCluster.keyedCountArgs(out, n, cluster.dir.resolve("checkpoints"), 3),
-            2,
-            Map.of());
+    Path gate = cluster.dir.resolve(out.getFileName() + ".gate");
+    List<String> args =
+        new ArrayList<>(
+            TestCluster.keyedCountArgs(out, n, cluster.dir.resolve("checkpoints"), 3));
+    args.add(gate.toString());
+    String jobId =
+        leader.client().run(jarId, "io.weir.testjobs.KeyedCountJob", args, 2, Map.of());
+    GATES.put(jobId, gate);
+    return jobId;
   }
 
   /** As {@link #runKeyedCount}, returning once the leader completed two checkpoints of it. */
@@ -169,8 +176,15 @@ class ClusterHighAvailabilityIT {
     return jobId;
   }
 
-  /** Waits until {@code jm} reports job {@code jobId} ended, and returns its final state. */
-  private static String awaitEnd(TestCluster.JobManagerNode jm, String jobId) {
+  /**
+   * Opens the job's gate, so that its input ends, then waits until {@code jm} reports job {@code
+   * jobId} ended, and returns its final state.
+   */
+  private static String awaitEnd(TestCluster.JobManagerNode jm, String jobId) throws IOException {
+    Path gate = GATES.get(jobId);
+    if (gate != null && !Files.exists(gate)) {
+      Files.createFile(gate);
+    }
     await()
         .atMost(Duration.ofSeconds(180))
         .pollInterval(Duration.ofMillis(200))

@@ -3,6 +3,7 @@ package io.weir.testjobs;
 import io.weir.api.CheckpointingMode;
 import io.weir.api.RestartStrategy;
 import io.weir.api.StreamEnvironment;
+import io.weir.api.source.NumberSequenceSource;
 import io.weir.api.functions.Collector;
 import io.weir.api.functions.KeyedProcessFunction;
 import io.weir.api.functions.MapFunction;
@@ -18,7 +19,8 @@ import java.time.Duration;
  * A job shipped to the cluster as a jar: numbers 1..N, throttled, keyed by {@code n % keys}, a
  * count per key in keyed state, and every count written as {@code key,count} to an exactly-once
  * file sink. Arguments: output directory, N, keys, checkpoint storage URI, records per millisecond
- * of sleep.
+ * of sleep, and optionally a gate file: the input then ends only once that file exists ({@link
+ * GatedEnd}).
  */
 public final class KeyedCountJob {
 
@@ -71,7 +73,13 @@ public final class KeyedCountJob {
     env.enableCheckpointing(Duration.ofMillis(300), CheckpointingMode.EXACTLY_ONCE);
     env.getCheckpointConfig().setCheckpointStorage(storage);
     env.setRestartStrategy(RestartStrategy.fixedDelay(20, Duration.ofMillis(100)));
-    env.fromSequence(1, n)
+    NumberSequenceSource numbers = new NumberSequenceSource(1, n);
+    // With a gate file (a sixth argument) the input ends only once the file exists.
+    var source =
+        args.length > 5
+            ? env.fromSource(new GatedEnd<>(numbers, args[5]), "Sequence Source", Types.LONG)
+            : env.fromSource(numbers, "Sequence Source", Types.LONG);
+    source
         .map(new Throttle(every))
         .name("Throttle")
         .keyBy(v -> v % keys)

@@ -319,9 +319,12 @@ final class JobOnTaskManager implements JobMasterGateway {
     return true;
   }
 
-  /** No new leader adopts the job: true if it was held, and its held reports are dropped. */
-  synchronized boolean stopHolding() {
-    if (held == null) {
+  /**
+   * No new leader adopts the job held since the leader of {@code lostEpoch} was lost: true if it is
+   * held since then, and its held reports are dropped.
+   */
+  synchronized boolean stopHolding(long lostEpoch) {
+    if (held == null || heldSince != lostEpoch) {
       return false;
     }
     held = null;

@@ -77,6 +77,7 @@ final class TaskHandover {
                   () ->
                       stopHolding(
                           job,
+                          lostEpoch,
                           "no leader adopted them within "
                               + lossGrace
                               + " ("
@@ -109,14 +110,19 @@ final class TaskHandover {
     for (JobOnTaskManager job : jobs.all()) {
       if (job.isHeld() && job.heldSince() >= leaderEpoch) {
         // Registered again with the leader it was lost from: that one restarts the job.
-        stopHolding(job, "the JobManager at " + leaderAddress + " leads as before");
+        stopHolding(
+            job, job.heldSince(), "the JobManager at " + leaderAddress + " leads as before");
       }
     }
   }
 
-  /** Cancels the tasks of a held job that no leader adopts. */
-  private void stopHolding(JobOnTaskManager job, String why) {
-    if (job.stopHolding()) {
+  /**
+   * Cancels the tasks of a job held since the leader of {@code lostEpoch} was lost, that no leader
+   * adopted: nothing when the job was adopted since, even if it is held again for a later loss,
+   * whose grace period is its own.
+   */
+  private void stopHolding(JobOnTaskManager job, long lostEpoch, String why) {
+    if (job.stopHolding(lostEpoch)) {
       LOG.warn("Cancelling the tasks of job {}: {}", job.jobId(), why);
       jobs.forget(job);
     }

@@ -354,6 +354,23 @@ final class Scheduler {
     }
     if (state == TaskState.FAILED && failure == null && !cancelRequested) {
       failAttempt(task.attempt(), cause, true);
+    } else if (state == TaskState.CANCELED && failure == null && !cancelRequested) {
+      // Nobody here asked for it: its TaskManager gave the subtask up (a leader lost for longer
+      // than it keeps tasks for adoption). The attempt has not finished: it restarts from its
+      // newest checkpoint, or every record since that checkpoint would be lost to the sinks.
+      failAttempt(
+          task.attempt(),
+          new IllegalStateException(
+              "Subtask "
+                  + (task.subtask() + 1)
+                  + " of vertex "
+                  + task.vertex()
+                  + " (attempt "
+                  + task.attempt()
+                  + ") was cancelled on its TaskManager without the job master asking"
+                  + (cause == null ? "" : ": " + cause.getMessage()),
+              cause),
+          false);
     }
     if (terminatedTasks == deployed.size()) {
       onAttemptEnded();

@@ -90,6 +90,29 @@ class JobMasterTest {
     assertThat(tasks.released).containsExactly(master.getJobID().value());
   }
 
+  /**
+   * Subtasks cancelled on their TaskManager without the job master asking (a TaskManager that gave
+   * up waiting for a new leader cancels the tasks it kept) have not finished: the job restarts
+   * rather than ending FINISHED with its sinks' last transactions never committed.
+   */
+  @Test
+  void subtasksCancelledWithoutTheJobMasterAskingRestartTheJobRatherThanFinishIt()
+      throws Exception {
+    JobMaster master =
+        jobMaster(env -> env.setRestartStrategy(RestartStrategy.fixedDelay(3, Duration.ZERO)));
+    awaitAttempts(1);
+
+    for (TaskDeploymentDescriptor task : tasks.latest()) {
+      tasks.end(task.id(), TaskState.CANCELED, null);
+    }
+
+    awaitAttempts(2);
+    assertThat(master.getJobStatus().get()).isEqualTo(JobStatus.RUNNING);
+    tasks.finishAll();
+    JobExecutionResult result = master.getJobExecutionResult().get(20, TimeUnit.SECONDS);
+    assertThat(result.metrics()).containsEntry("job.restarts", 1L);
+  }
+
   @Test
   void subtasksWaitingForSlotsAreScheduledNotRunning() throws Exception {
     JobMaster master = jobMaster(env -> {});
