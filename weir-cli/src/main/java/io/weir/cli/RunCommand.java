@@ -289,7 +289,7 @@ final class RunCommand implements Callable<Integer> {
     if (client.jobManagerGiven()) {
       // The JobManager logs these too, but into its own log: say them where the user looks.
       // (The local session cluster's log is this console already.)
-      KnownKeys.deprecationWarnings(conf)
+      KnownKeys.warnings(conf)
           .forEach(warning -> System.err.println("weir run: warning: " + warning));
     }
     String jarId;

@@ -304,6 +304,14 @@ public final class ClusterOptions {
   }
 
   /**
+   * What a process logs about the settings here: deprecated keys, and Flink keys that ask for what
+   * Weir does not do ({@link KnownKeys#warnings}).
+   */
+  public List<String> warnings() {
+    return KnownKeys.warnings(values);
+  }
+
+  /**
    * The settings that configure jobs rather than this process: every key set here that is no
    * cluster key and no unknown key of Weir's namespaces ({@code execution.checkpointing.interval},
    * {@code state.backend.type}, {@code s3.endpoint}, ...). As in Flink, a JobManager's

@@ -81,14 +81,20 @@ public final class ConfigDocs {
    */
   public static void write(Path doc, String module, Collection<ConfigOption<?>> options)
       throws IOException {
+    writeBlock(doc, module, "`" + module + "`", section(module, options));
+  }
+
+  /** Rewrites block {@code name} of {@code doc}, adding it under {@code heading} when missing. */
+  private static void writeBlock(Path doc, String name, String heading, String body)
+      throws IOException {
     String text = Files.readString(doc);
-    String section = begin(module) + section(module, options) + end(module);
-    int from = text.indexOf(begin(module));
-    int to = text.indexOf(end(module));
+    String section = begin(name) + body + end(name);
+    int from = text.indexOf(begin(name));
+    int to = text.indexOf(end(name));
     if (from < 0 || to < from) {
-      text = text.stripTrailing() + "\n\n## `" + module + "`\n\n" + section + "\n";
+      text = text.stripTrailing() + "\n\n## " + heading + "\n\n" + section + "\n";
     } else {
-      text = text.substring(0, from) + section + text.substring(to + end(module).length());
+      text = text.substring(0, from) + section + text.substring(to + end(name).length());
     }
     Files.writeString(doc, text);
   }
@@ -105,19 +111,39 @@ public final class ConfigDocs {
     if (options == null) {
       throw new IllegalStateException("No options of " + module + " on the class path");
     }
+    checkBlock(doc, module, "`" + module + "`", section(module, options), "the keys of " + module);
+  }
+
+  /** The name of the block of Flink keys Weir accepts without acting on them. */
+  private static final String FLINK_KEYS = "flink-keys-not-acted-on";
+
+  /**
+   * Checks (with {@code weir.docs.write=true}: rewrites first) the table of Flink keys Weir accepts
+   * without acting on them ({@link FlinkKeys}) in {@code doc}. For weir-api's tests.
+   */
+  public static void checkFlinkKeys(Path doc) throws IOException {
+    checkBlock(
+        doc,
+        FLINK_KEYS,
+        "Flink keys Weir accepts without acting on them",
+        "\n" + FlinkKeys.table() + "\n",
+        "Flink's keys that Weir accepts without acting on them");
+  }
+
+  private static void checkBlock(Path doc, String name, String heading, String body, String what)
+      throws IOException {
     if (Boolean.getBoolean("weir.docs.write")) {
-      write(doc, module, options);
+      writeBlock(doc, name, heading, body);
     }
-    String expected = section(module, options);
-    String actual = current(doc, module);
-    if (!expected.equals(actual)) {
+    String actual = current(doc, name);
+    if (!body.equals(actual)) {
       throw new IllegalStateException(
           doc
-              + " does not list the keys of "
-              + module
-              + " as they are declared: run this module's tests with -Dweir.docs.write=true to"
-              + " rewrite its section. Expected:\n"
-              + expected
+              + " does not list "
+              + what
+              + " as they are declared: run the tests of the module that declares them with"
+              + " -Dweir.docs.write=true to rewrite its section. Expected:\n"
+              + body
               + "\nbut found:\n"
               + actual);
     }

@@ -8,7 +8,7 @@ import java.util.function.Function;
  * A typed configuration key with its default. Keys and defaults follow Flink 2.x, so a Flink
  * configuration file means the same thing to Weir.
  *
- * @param key the key, e.g. {@code execution.buffer-timeout}
+ * @param key the key, e.g. {@code execution.buffer-timeout.interval}
  * @param defaultValue the value when the key is unset; null for "unset"
  * @param parser turns the textual value into the typed one; throws IllegalArgumentException
  * @param description one line for the documentation

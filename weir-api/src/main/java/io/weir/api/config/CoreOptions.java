@@ -36,9 +36,10 @@ public final class CoreOptions {
           .withDescription("Hand records between chained operators without copying mutable types.");
 
   public static final ConfigOption<Duration> BUFFER_TIMEOUT =
-      ConfigOptions.key("execution.buffer-timeout")
+      ConfigOptions.key("execution.buffer-timeout.interval")
           .durationType()
           .defaultValue(Duration.ofMillis(5))
+          .withDeprecatedKeys("execution.buffer-timeout")
           .withDescription(
               "Longest time a partly filled network buffer waits before it is sent to a"
                   + " consumer that has taken every buffer of its channel sent before; 0 sends"
@@ -47,13 +48,23 @@ public final class CoreOptions {
                   + " no cut buffers, and a short timeout costs a busy job nothing (Flink's"
                   + " default is 100 ms and flushes every buffer at each tick).");
 
+  public static final ConfigOption<Boolean> BUFFER_TIMEOUT_ENABLED =
+      ConfigOptions.key("execution.buffer-timeout.enabled")
+          .booleanType()
+          .defaultValue(true)
+          .withDescription(
+              "False: a partly filled network buffer is never sent for its age, only when it is"
+                  + " full, when an event (a checkpoint barrier, the end of the input) goes out"
+                  + " and, with execution.buffer-flush-on-idle, when the task runs out of input;"
+                  + " execution.buffer-timeout.interval is then not used. As Flink's key.");
+
   public static final ConfigOption<Boolean> BUFFER_FLUSH_ON_IDLE =
       ConfigOptions.key("execution.buffer-flush-on-idle")
           .booleanType()
           .defaultValue(true)
           .withDescription(
               "Send partly filled network buffers as soon as a task has no input left to"
-                  + " process, instead of waiting for execution.buffer-timeout: a busy task still"
+                  + " process, instead of waiting for execution.buffer-timeout.interval: a busy task still"
                   + " fills whole buffers, an idle one adds no latency.");
 
   public static final ConfigOption<MemorySize> NETWORK_BUFFER_SIZE =
@@ -104,6 +115,15 @@ public final class CoreOptions {
                   + " watermarks.");
 
   /** Whether operators are chained into tasks (Flink's key); false runs every operator alone. */
+  public static final ConfigOption<Boolean> AUTO_GENERATE_UIDS =
+      ConfigOptions.key("pipeline.auto-generate-uids")
+          .booleanType()
+          .defaultValue(true)
+          .withDescription(
+              "Give an operator without a uid one from its place in the job; false refuses a job"
+                  + " with such an operator, naming it, since a savepoint's state finds its"
+                  + " operator by uid (set them with .uid(...)), as in Flink.");
+
   public static final ConfigOption<Boolean> OPERATOR_CHAINING =
       ConfigOptions.key("pipeline.operator-chaining.enabled")
           .booleanType()
@@ -122,4 +142,12 @@ public final class CoreOptions {
               "STREAMING, the only mode Weir runs; BATCH (Flink's staged execution of bounded"
                   + " jobs) is refused when the job is submitted; AUTOMATIC runs in STREAMING"
                   + " mode.");
+
+  /**
+   * The buffer timeout of a job's tasks: {@link #BUFFER_TIMEOUT}, or null when {@link
+   * #BUFFER_TIMEOUT_ENABLED} is false (buffers are never sent for their age).
+   */
+  public static Duration bufferTimeout(Configuration conf) {
+    return conf.get(BUFFER_TIMEOUT_ENABLED) ? conf.get(BUFFER_TIMEOUT) : null;
+  }
 }

@@ -92,11 +92,23 @@ public final class KnownKeys {
   /** Every key Weir's modules on the class path know, deprecated ones included. */
   public static Set<String> all() {
     Set<String> keys = new TreeSet<>(FLINK_KEYS_NOT_USED);
+    keys.addAll(FlinkKeys.all().keySet());
     for (ConfigOption<?> option : options()) {
       keys.add(option.key());
       keys.addAll(option.deprecatedKeys());
     }
     return keys;
+  }
+
+  /**
+   * The warnings a job's or a process's {@code configuration} deserves: each deprecated key it sets
+   * ({@link #deprecationWarnings}) and each Flink key that asks for what Weir does not do ({@link
+   * FlinkKeys#warnings}).
+   */
+  public static List<String> warnings(Configuration configuration) {
+    List<String> warnings = new ArrayList<>(deprecationWarnings(configuration));
+    warnings.addAll(FlinkKeys.warnings(configuration));
+    return warnings;
   }
 
   /**

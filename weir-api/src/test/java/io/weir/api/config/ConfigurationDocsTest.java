@@ -10,4 +10,9 @@ class ConfigurationDocsTest {
   void theDocsListEveryKeyOfThisModule() throws Exception {
     ConfigDocs.check(Path.of("..", "docs", "configuration.md"), "weir-api");
   }
+
+  @Test
+  void theDocsListTheFlinkKeysWeirDoesNotActOn() throws Exception {
+    ConfigDocs.checkFlinkKeys(Path.of("..", "docs", "configuration.md"));
+  }
 }

@@ -33,16 +33,16 @@ class ConfigurationTest {
   void typedValuesRoundTripThroughText() {
     Configuration c = new Configuration();
     c.set(CoreOptions.BUFFER_TIMEOUT, Duration.ofMinutes(2));
-    assertThat(c.getString("execution.buffer-timeout", null)).isEqualTo("2 min");
+    assertThat(c.getString("execution.buffer-timeout.interval", null)).isEqualTo("2 min");
     assertThat(c.get(CoreOptions.BUFFER_TIMEOUT)).isEqualTo(Duration.ofMinutes(2));
   }
 
   @Test
   void anInvalidValueNamesItsKey() {
-    Configuration c = new Configuration().setString("execution.buffer-timeout", "soon");
+    Configuration c = new Configuration().setString("execution.buffer-timeout.interval", "soon");
     assertThatThrownBy(() -> c.get(CoreOptions.BUFFER_TIMEOUT))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("execution.buffer-timeout")
+        .hasMessageContaining("execution.buffer-timeout.interval")
         .hasMessageContaining("soon");
   }
 

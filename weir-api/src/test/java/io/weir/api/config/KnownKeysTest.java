@@ -71,6 +71,62 @@ class KnownKeysTest {
     assertThat(conf.get(CheckpointingOptions.CHECKPOINTS_DIRECTORY)).isEqualTo("file:///tmp/old");
   }
 
+  /**
+   * A Flink 2 configuration file as its users write it: the keys Weir does not act on are accepted,
+   * and where one asks for what Weir does not do (local recovery), a warning says so.
+   */
+  @Test
+  void aFlinkFilesKeysWeirDoesNotActOnAreAcceptedAndWarnedAboutWhereTheyAskForSomething()
+      throws Exception {
+    Path yaml = dir.resolve("config.yaml");
+    Files.writeString(
+        yaml,
+        """
+        execution:
+          checkpointing:
+            interval: 10 s
+            local-backup.enabled: true
+          buffer-timeout:
+            interval: 20 ms
+            enabled: true
+        state.backend.type: rocksdb
+        state.backend.rocksdb.memory.managed: true
+        state.backend.rocksdb.timer-service.factory: HEAP
+        taskmanager.memory.process.size: 4g
+        taskmanager.memory.managed.fraction: 0.4
+        taskmanager.numberOfTaskSlots: 2
+        pipeline.generic-types: true
+        """);
+    Configuration conf = Configuration.fromYaml(yaml);
+
+    assertThatCode(() -> KnownKeys.check(conf)).doesNotThrowAnyException();
+    assertThat(conf.get(CoreOptions.BUFFER_TIMEOUT)).isEqualTo(java.time.Duration.ofMillis(20));
+    assertThat(KnownKeys.warnings(conf))
+        .containsExactly(
+            "Flink's 'execution.checkpointing.local-backup.enabled: true' is not acted on: Weir"
+                + " has no task-local recovery: a restore reads the checkpoint storage. Remove it"
+                + " to silence this warning.",
+            "Flink's 'state.backend.rocksdb.timer-service.factory: HEAP' is not acted on: timers"
+                + " of the RocksDB backend are kept in RocksDB, the earliest cached on the heap"
+                + " (state.backend.rocksdb.timer-service.cache-size). Remove it to silence this"
+                + " warning.");
+  }
+
+  @Test
+  void flinksOlderBufferTimeoutKeyIsReadWithAWarning() {
+    Configuration conf = new Configuration();
+    conf.setString("execution.buffer-timeout", "7 ms");
+
+    assertThat(conf.get(CoreOptions.BUFFER_TIMEOUT)).isEqualTo(java.time.Duration.ofMillis(7));
+    assertThat(CoreOptions.bufferTimeout(conf)).isEqualTo(java.time.Duration.ofMillis(7));
+    assertThat(KnownKeys.warnings(conf))
+        .containsExactly(
+            "Configuration key 'execution.buffer-timeout' is deprecated: use"
+                + " 'execution.buffer-timeout.interval' instead");
+    conf.setString("execution.buffer-timeout.enabled", "false");
+    assertThat(CoreOptions.bufferTimeout(conf)).isNull();
+  }
+
   @Test
   void noWarningWithoutDeprecatedKeys() {
     Configuration conf = new Configuration();

@@ -94,6 +94,9 @@ public final class JobManager implements AutoCloseable {
     for (String key : options.unknownKeys()) {
       LOG.warn("Ignoring the setting {}: neither this process nor a job reads it", key);
     }
+    for (String warning : options.warnings()) {
+      LOG.warn(warning);
+    }
     String secret = options.secret();
     this.registry =
         new TaskManagerRegistry(

@@ -115,6 +115,9 @@ public final class TaskManager implements AutoCloseable {
     for (String key : options.unknownKeys()) {
       LOG.warn("Ignoring the setting {}: neither this process nor a job reads it", key);
     }
+    for (String warning : options.warnings()) {
+      LOG.warn(warning);
+    }
     this.slots = options.get(ClusterOptions.SLOTS);
     String status = options.get(ClusterOptions.STATUS_FILE);
     this.statusFile = status == null ? null : Path.of(status);

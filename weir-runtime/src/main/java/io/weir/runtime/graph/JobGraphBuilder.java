@@ -169,12 +169,24 @@ public final class JobGraphBuilder {
 
   private void assignOperatorIds() {
     java.util.Set<String> uids = new java.util.HashSet<>();
+    boolean generate = configuration.get(CoreOptions.AUTO_GENERATE_UIDS);
     int position = 0;
     for (StreamNode node : nodes.values()) {
       String uid = node.getUid();
       if (uid != null && !uids.add(uid)) {
         throw new IllegalArgumentException(
             "The uid '" + uid + "' is used by more than one operator; uids must be unique");
+      }
+      if (uid == null && !generate) {
+        throw new IllegalArgumentException(
+            "Operator '"
+                + node.getName()
+                + "' has no uid, and "
+                + CoreOptions.AUTO_GENERATE_UIDS.key()
+                + " is false: give it one with .uid(\"...\"), as every operator of this job"
+                + " needs, or set "
+                + CoreOptions.AUTO_GENERATE_UIDS.key()
+                + " to true");
       }
       node.setOperatorId(
           uid != null

@@ -143,7 +143,7 @@ public final class JobMaster implements JobClient, JobMasterGateway {
     this.jobId = setup.jobId();
     Configuration conf = graph.configuration();
     KnownKeys.check(conf);
-    for (String warning : KnownKeys.deprecationWarnings(conf)) {
+    for (String warning : KnownKeys.warnings(conf)) {
       LOG.warn("Job '{}': {}", graph.jobName(), warning);
     }
     // An unknown storage scheme, or a store that cannot be reached, is named first: it is the

@@ -10,11 +10,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * Sends a task's partly filled output buffers within {@code execution.buffer-timeout} (Flink's
- * output flusher), as mail, so that only the task's thread touches its writers: the timer ticks at
- * half the timeout and each tick sends the buffers already there at the tick before, so a record
- * waits less than the timeout and a buffer that fills between two ticks goes out full. With {@code
- * execution.buffer-flush-on-idle} a task whose input runs dry sends them at once.
+ * Sends a task's partly filled output buffers within {@code execution.buffer-timeout.interval}
+ * (Flink's output flusher), as mail, so that only the task's thread touches its writers: the timer
+ * ticks at half the timeout and each tick sends the buffers already there at the tick before, so a
+ * record waits less than the timeout and a buffer that fills between two ticks goes out full. With
+ * {@code execution.buffer-flush-on-idle} a task whose input runs dry sends them at once.
  */
 final class OutputFlusher {
 
@@ -29,18 +29,20 @@ final class OutputFlusher {
     // A task with no input left would otherwise park with records in partly filled buffers until
     // the timer's tick; sending them first costs a busy task nothing (its input never runs dry)
     // and takes the buffer timeout out of the latency of a job that keeps up with its input.
+    Duration timeout = CoreOptions.bufferTimeout(conf);
     this.flushOnIdle =
         writers.length > 0
-            && !conf.get(CoreOptions.BUFFER_TIMEOUT).isZero()
+            && (timeout == null || !timeout.isZero())
             && conf.get(CoreOptions.BUFFER_FLUSH_ON_IDLE);
   }
 
   /**
    * Starts the ticks on {@code timer}, which put the flush into {@code mailbox}; nothing to do
-   * without writers or with a zero timeout (writers then flush after every record).
+   * without writers, with a zero timeout (writers then flush after every record) or none (null:
+   * {@code execution.buffer-timeout.enabled} is false, buffers go out when full).
    */
   void start(Duration timeout, ScheduledExecutorService timer, Mailbox mailbox) {
-    if (writers.length == 0 || timeout.isZero()) {
+    if (writers.length == 0 || timeout == null || timeout.isZero()) {
       return;
     }
     long tickMicros = Math.max(500, timeout.toNanos() / 2_000);

@@ -294,7 +294,7 @@ public abstract class StreamTask implements Runnable {
     replayOutputChannelState();
     initializeInput();
     flusher = new OutputFlusher(writerArray, graph.configuration());
-    flusher.start(graph.configuration().get(CoreOptions.BUFFER_TIMEOUT), timer, mailbox);
+    flusher.start(CoreOptions.bufferTimeout(graph.configuration()), timer, mailbox);
     runMailboxLoop();
     if (lifecycle.phase() == TaskLifecycle.Phase.STOPPED_WITH_SAVEPOINT) {
       // Flink's stop-with-savepoint without drain: no end of input, no final watermark; the

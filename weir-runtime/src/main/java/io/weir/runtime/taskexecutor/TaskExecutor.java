@@ -30,6 +30,7 @@ import io.weir.runtime.task.SourceStreamTask;
 import io.weir.runtime.task.StreamTask;
 import io.weir.runtime.task.TaskCheckpointing;
 import io.weir.runtime.task.TaskListener;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -284,7 +285,8 @@ public final class TaskExecutor implements TaskExecutorGateway, AutoCloseable {
       this.locations = locations;
       this.here = here;
       this.bufferSize = (int) graph.configuration().get(CoreOptions.NETWORK_BUFFER_SIZE).bytes();
-      this.flushAlways = graph.configuration().get(CoreOptions.BUFFER_TIMEOUT).isZero();
+      Duration bufferTimeout = CoreOptions.bufferTimeout(graph.configuration());
+      this.flushAlways = bufferTimeout != null && bufferTimeout.isZero();
     }
 
     void wire() {
