@@ -21,8 +21,10 @@ import java.util.Map;
  *
  * @param checkpointId the checkpoint restored, or -1 for a fresh start
  * @param storage where the handles are read
- * @param claimed true when the checkpoint is the job's own, so new checkpoints may refer to its
- *     shared files
+ * @param claimed true when the checkpoint is the job's own and the newest it retains: the restored
+ *     state backends go on as the databases they were, and new checkpoints refer to its shared
+ *     files; false for a checkpoint the job does not own, or an older one it fell back to: the
+ *     backends start as new databases and upload their files again
  * @param operators per operator id of the task's chain, its share of the state
  * @param inputChannelState the recorded input of the subtask's gate channels (unaligned only)
  * @param resultSubpartitionState the overtaken output of the subtask's channels (unaligned only)

@@ -126,6 +126,24 @@ final class RestorableCheckpoints {
     return null;
   }
 
+  /**
+   * Whether an attempt that restores {@code restored} claims it: its state backends go on as the
+   * databases they were, under their ids, and their next checkpoints refer to the restored shared
+   * files (see {@link io.weir.runtime.checkpoint.TaskRestore#claimed}). Only for the newest of the
+   * job's own retained checkpoints. After a fallback to an older one the newer one is still
+   * retained and its shared files registered under the names the restored databases would write
+   * again with other contents, and the registry would take those uploads for duplicates and hand
+   * out the newer checkpoint's files: the databases start under new ids instead and upload their
+   * files once more, as after a restore of a checkpoint the job does not own (Flink's NO_CLAIM
+   * mode, whose first checkpoint is a full one).
+   */
+  boolean claims(RetainedCheckpoint restored) {
+    CompletedCheckpoint newest = coordinator.latestCompleted();
+    return restored.storage() == storage
+        && newest != null
+        && newest.checkpointId() == restored.checkpoint().checkpointId();
+  }
+
   /** Checkpoint {@code id} cannot be restored: no attempt tries it again. */
   void markUnrestorable(long id, String why) {
     if (unrestorable.putIfAbsent(id, why) == null) {

@@ -148,7 +148,7 @@ final class Scheduler {
     this.taskExecutor = taskExecutor;
     this.timer = timer;
     this.host = host;
-    this.deployments = new TaskDeploymentDescriptorFactory(jobId, graph, storage);
+    this.deployments = new TaskDeploymentDescriptorFactory(jobId, graph);
     this.adoption = new TaskAdoption(jobId, graph, coordinator, taskExecutor, timer);
   }
 
@@ -310,7 +310,9 @@ final class Scheduler {
               restoreFrom.externalPointer(),
               restoreFrom.checkpoint().savepoint());
     }
-    List<TaskDeploymentDescriptor> descriptors = deployments.create(attempt, restoreFrom);
+    List<TaskDeploymentDescriptor> descriptors =
+        deployments.create(
+            attempt, restoreFrom, restoreFrom != null && restorable.claims(restoreFrom));
     // Before any task runs: a task may finish, or a fast bounded source ask for its final
     // checkpoint (remembered until the coordinator starts), at once.
     begin(descriptors.stream().map(TaskDeploymentDescriptor::id).toList());
