@@ -23,6 +23,7 @@ import io.weir.runtime.state.DefaultOperatorStateStore;
 import io.weir.runtime.state.KeyGroupRange;
 import io.weir.runtime.state.KeyGroupRangeAssignment;
 import io.weir.runtime.storage.CheckpointStorageCoordinatorView;
+import io.weir.runtime.storage.DamagedStateException;
 import io.weir.runtime.storage.FileSystemCheckpointStorage;
 import io.weir.runtime.storage.FileSystems;
 import io.weir.runtime.storage.StreamStateHandle;
@@ -90,6 +91,7 @@ final class Simulation {
    * @param virtualMillis virtual time at the end
    * @param traceHash a digest of the whole trace: equal for equal seeds
    * @param traceTail the last lines of the trace
+   * @param readFaults whether the run had the storage's read-side faults
    */
   record Result(
       long seed,
@@ -101,7 +103,8 @@ final class Simulation {
       int restarts,
       long virtualMillis,
       long traceHash,
-      List<String> traceTail) {
+      List<String> traceTail,
+      boolean readFaults) {
 
     boolean ok() {
       return violation == null;
@@ -117,6 +120,7 @@ final class Simulation {
           .append("\n  rerun: mvn -pl weir-simulation -am verify -Dtest=SimChaosTest")
           .append(" -Dsurefire.failIfNoSpecifiedTests=false -Dweir.sim.seed=")
           .append(seed)
+          .append(readFaults ? " -Dweir.sim.readFaults=true" : "")
           .append("\n  last steps:\n");
       traceTail.forEach(line -> s.append("    ").append(line).append('\n'));
       return s.toString();
@@ -210,6 +214,8 @@ final class Simulation {
   private final Set<ExecutionAttemptId> terminated = new HashSet<>();
   private boolean failing;
   private final Set<Long> unrestorable = new HashSet<>();
+  private boolean claimed; // whether the attempt's restored databases keep their ids
+  private boolean damaged; // a completed checkpoint's file was damaged: records may come twice
   private int restarts;
   private int restartsSinceCompletion;
   private int restartsWhileQuiet;
@@ -264,13 +270,17 @@ final class Simulation {
   }
 
   /**
-   * Runs the seed with the given planted bugs; reads fail only with {@code -Dweir.sim.readFaults}.
+   * Runs the seed with the given planted bugs; reads fail and files of completed checkpoints are
+   * damaged only with {@code -Dweir.sim.readFaults}.
    */
   static Result run(long seed, Set<Mutation> mutations) {
     return run(seed, mutations, READ_FAULTS);
   }
 
-  /** Runs the seed with the given planted bugs, and with reads that fail now and then or not. */
+  /**
+   * Runs the seed with the given planted bugs, and with the storage's read-side faults (reads that
+   * fail now and then, a damaged file of the newest retained checkpoint) or not.
+   */
   static Result run(long seed, Set<Mutation> mutations, boolean readFaults) {
     Simulation sim = new Simulation(seed, mutations, readFaults);
     try {
@@ -308,7 +318,8 @@ final class Simulation {
         restarts,
         now,
         traceCrc.getValue() ^ (traceLines << 40),
-        List.copyOf(tail));
+        List.copyOf(tail),
+        readFaults);
   }
 
   private void loop() {
@@ -427,8 +438,8 @@ final class Simulation {
 
     @Override
     public boolean failRead(String path) {
-      // Off unless asked for: Weir takes a read that fails while it restores for a corrupt
-      // checkpoint and falls back to an older one (see docs/reliability.md, "Simulation").
+      // Only in the runs with the storage's read-side faults (SimStorageFaultsTest), so that
+      // SimChaosTest's seeds keep their schedules.
       return readFaults && fault("read-fails", 0.02);
     }
 
@@ -599,9 +610,26 @@ final class Simulation {
     failing = false;
     terminated.clear();
     current.clear();
-    CompletedCheckpoint from = newestRestorable();
+    CompletedCheckpoint from;
+    try {
+      from = newestRestorable();
+    } catch (IOException e) {
+      // As the scheduler: a read that failed (the file may be intact) fails the attempt as any
+      // failure does, and the next attempt tries the same checkpoint again.
+      trace("attempt " + attempt + " cannot start: " + e.getMessage());
+      failing = true;
+      onAttemptEnded();
+      return;
+    }
+    // As the scheduler: the databases restored go on under their ids only from the newest retained
+    // checkpoint; after a fallback they start anew, so their files never take the names of the
+    // newer (unrestorable, still registered) checkpoint's files.
+    claimed = from != null && from.checkpointId() == coordinator.retained().get(0).checkpointId();
     trace(
-        "attempt " + attempt + " deploys from " + (from == null ? "nothing" : from.checkpointId()));
+        "attempt "
+            + attempt
+            + " deploys from "
+            + (from == null ? "nothing" : from.checkpointId() + (claimed ? "" : ", unclaimed")));
     List<SourceTask> sources = new ArrayList<>();
     List<CountTask> counters = new ArrayList<>();
     for (int i = 0; i < SOURCES; i++) {
@@ -641,9 +669,10 @@ final class Simulation {
   /**
    * The newest retained checkpoint whose files all read back intact, as the scheduler's {@code
    * RestorableCheckpoints} picks it (its verifier reads on a pool; here on the one thread). One
-   * that does not is marked unrestorable.
+   * with a missing or damaged file is marked unrestorable; a read that fails otherwise marks
+   * nothing and is thrown.
    */
-  private CompletedCheckpoint newestRestorable() {
+  private CompletedCheckpoint newestRestorable() throws IOException {
     List<CompletedCheckpoint> retained = coordinator.retained();
     for (CompletedCheckpoint c : retained) {
       if (unrestorable.contains(c.checkpointId())) {
@@ -658,7 +687,7 @@ final class Simulation {
           }
         }
         return c;
-      } catch (IOException e) {
+      } catch (DamagedStateException e) {
         trace("checkpoint " + c.checkpointId() + " unrestorable: " + e.getMessage());
         unrestorable.add(c.checkpointId());
       }
@@ -801,11 +830,45 @@ final class Simulation {
           t.alive = false; // the task managers cancel what the lost leader ran
         }
         startJobMaster(true);
+      } else if (readFaults && coordinator.retained().size() > 1 && fault("file-damaged", 0.01)) {
+        damageNewestCheckpoint();
       }
     }
     if (faultsActive()) {
       at(5 + rng.nextInt(20), this::chaosTick);
     }
+  }
+
+  /**
+   * Flips a byte of a file that only the newest retained checkpoint holds (not a shared one, which
+   * older checkpoints may hold as well), as a disk or a copy gone wrong does: that checkpoint can
+   * no longer be restored, and the job falls back to an older one. Its sinks may have committed the
+   * newer checkpoint's transactions already; those records come again (see {@link #checkEnd}).
+   */
+  private void damageNewestCheckpoint() {
+    CompletedCheckpoint newest = coordinator.retained().get(0);
+    List<String> own = new ArrayList<>();
+    for (OperatorState op : newest.operators()) {
+      for (OperatorSubtaskState st : op.subtasks()) {
+        for (StreamStateHandle h : st.handles()) {
+          if (h instanceof StreamStateHandle.File f
+              && !f.relativePath().startsWith("shared/")
+              && f.size() > 0) {
+            own.add(jobDir + "/" + f.relativePath());
+          }
+        }
+      }
+    }
+    if (own.isEmpty()) {
+      return;
+    }
+    own.sort(null);
+    String path = own.get(rng.nextInt(own.size()));
+    byte[] bytes = fs.files().get(path).clone();
+    bytes[rng.nextInt(bytes.length)] ^= 1;
+    fs.files().put(path, bytes);
+    damaged = true;
+    trace("damaged " + path + " of checkpoint " + newest.checkpointId());
   }
 
   // ------------------------------------------------------------------ the coordinator's storage
@@ -943,7 +1006,7 @@ final class Simulation {
             new TaskRestore(
                 from.checkpointId(),
                 storage,
-                true,
+                claimed,
                 Map.of(
                     operatorId,
                     StateAssignment.assignOperator(op, parallelism, MAX_PARALLELISM, subtask)),
@@ -1318,15 +1381,25 @@ final class Simulation {
         IncrementalKeyedStateHandle h = r.handle();
         Map<String, StreamStateHandle> byName = new HashMap<>();
         h.sharedFiles().forEach(f -> byName.put(f.localName(), f.handle()));
-        for (String name : readNames(storage.readState(h.metaData()))) {
-          Map<Integer, Integer> seg = readSegment(storage.readState(byName.get(name)));
-          segments.put(name, seg);
-          counts.putAll(seg);
-          confirmed.put(name, byName.get(name));
-          localSeq = Math.max(localSeq, Integer.parseInt(name.substring(4)));
+        try {
+          for (String name : readNames(storage.readState(h.metaData()))) {
+            Map<Integer, Integer> seg = readSegment(storage.readState(byName.get(name)));
+            segments.put(name, seg);
+            counts.putAll(seg);
+            if (r.claimed()) {
+              confirmed.put(name, byName.get(name));
+            }
+            localSeq = Math.max(localSeq, Integer.parseInt(name.substring(4)));
+          }
+        } catch (DamagedStateException e) {
+          // As RocksDBRestore: a missing or damaged file makes the checkpoint unrestorable.
+          throw new CorruptCheckpointException(h.checkpointId(), e.getMessage(), e);
         }
-        // The same database goes on: its files are referred to, not uploaded again.
-        backendId = h.backendId();
+        if (r.claimed()) {
+          // The same database goes on: its files are referred to, not uploaded again. Unclaimed,
+          // it is a new database (its id from the constructor) that uploads every segment again.
+          backendId = h.backendId();
+        }
       }
     }
 
@@ -1774,7 +1847,7 @@ final class Simulation {
   /** At the end: the committed output is the uninterrupted run's, every transaction decided. */
   private void checkEnd() {
     List<String> got = new ArrayList<>();
-    Set<String> seen = new HashSet<>();
+    Set<String> committed = new HashSet<>();
     for (Map.Entry<String, Txn> t : txns.entrySet()) {
       if (t.getValue() == Txn.PREPARED) {
         throw new Violation(
@@ -1783,14 +1856,13 @@ final class Simulation {
       if (t.getValue() == Txn.COMMITTED) {
         for (Out o : txnRecords.get(t.getKey())) {
           got.add(o.key() + "=" + o.count());
-          if (!seen.add(o.src() + ":" + o.idx())) {
+          if (!committed.add(o.src() + ":" + o.idx()) && !damaged) {
             throw new Violation(
                 "exactly-once", "record " + o.src() + ":" + o.idx() + " committed twice");
           }
         }
       }
     }
-    got.sort(null);
     Map<Integer, Integer> totals = new TreeMap<>();
     for (int s = 0; s < SOURCES; s++) {
       for (int i = 0; i < records; i++) {
@@ -1804,6 +1876,23 @@ final class Simulation {
             want.add(k + "=" + i);
           }
         });
+    if (damaged) {
+      // The job fell back past a damaged checkpoint whose transactions its sink had committed:
+      // the records since the older checkpoint come again, counted from its keyed state. So each
+      // record is committed at least once, and the outputs are the uninterrupted run's, some of
+      // them twice: never lost, never another count.
+      if (committed.size() != SOURCES * records) {
+        throw new Violation(
+            "exactly-once",
+            "committed "
+                + committed.size()
+                + " of the "
+                + SOURCES * records
+                + " records after a fallback from a damaged checkpoint");
+      }
+      got = new ArrayList<>(new java.util.TreeSet<>(got));
+    }
+    got.sort(null);
     want.sort(null);
     if (!got.equals(want)) {
       throw new Violation(

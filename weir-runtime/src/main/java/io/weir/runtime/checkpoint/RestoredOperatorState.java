@@ -30,8 +30,9 @@ public record RestoredOperatorState(
    *
    * @param handle its files
    * @param storage where to read them
-   * @param claimed true when the checkpoint is this job's own, so new checkpoints may refer to the
-   *     same shared files instead of uploading them again
+   * @param claimed true when the checkpoint is this job's own and the newest it retains, so the
+   *     database goes on under its id and new checkpoints refer to the same shared files instead of
+   *     uploading them again (see {@link TaskRestore#claimed})
    */
   public record IncrementalRestore(
       IncrementalKeyedStateHandle handle, CheckpointStateReader storage, boolean claimed) {}

@@ -5,6 +5,7 @@ import io.weir.runtime.network.ChannelStateEntry;
 import io.weir.runtime.state.DefaultOperatorStateStore;
 import io.weir.runtime.state.HeapSnapshotStrategy.SerializedKeyGroups;
 import io.weir.runtime.storage.CheckpointStateReader;
+import io.weir.runtime.storage.DamagedStateException;
 import io.weir.runtime.storage.StreamStateHandle;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -20,8 +21,10 @@ import java.util.Map;
  *
  * @param checkpointId the checkpoint restored, or -1 for a fresh start
  * @param storage where the handles are read
- * @param claimed true when the checkpoint is the job's own, so new checkpoints may refer to its
- *     shared files
+ * @param claimed true when the checkpoint is the job's own and the newest it retains: the restored
+ *     state backends go on as the databases they were, and new checkpoints refer to its shared
+ *     files; false for a checkpoint the job does not own, or an older one it fell back to: the
+ *     backends start as new databases and upload their files again
  * @param operators per operator id of the task's chain, its share of the state
  * @param inputChannelState the recorded input of the subtask's gate channels (unaligned only)
  * @param resultSubpartitionState the overtaken output of the subtask's channels (unaligned only)
@@ -120,9 +123,12 @@ public record TaskRestore(
    * Reads and verifies every handle this subtask restores (each operator-state stream once). Task
    * thread.
    *
-   * @throws CorruptCheckpointException naming the checkpoint when a handle cannot be read
+   * @throws CorruptCheckpointException naming the checkpoint when its state is missing, does not
+   *     match its checksum, or cannot be decoded: no attempt can restore it
+   * @throws IOException naming the checkpoint when a read failed otherwise (a timeout, a refused
+   *     connection): an ordinary failure, after which the same checkpoint is tried again
    */
-  public Read read() throws CorruptCheckpointException {
+  public Read read() throws IOException {
     Map<StreamStateHandle, byte[]> streams = new IdentityHashMap<>();
     try {
       Map<String, RestoredOperatorState> restored = new LinkedHashMap<>();
@@ -130,7 +136,7 @@ public record TaskRestore(
         OperatorRestore op = e.getValue();
         List<SerializedKeyGroups> keyed = new ArrayList<>();
         for (KeyGroupsStateHandle h : op.keyed()) {
-          keyed.add(new SerializedKeyGroups(h.range(), h.offsets(), storage.readState(h.data())));
+          keyed.add(new SerializedKeyGroups(h.range(), h.offsets(), fetch(h.data())));
         }
         List<RestoredOperatorState.IncrementalRestore> incremental = new ArrayList<>();
         for (IncrementalKeyedStateHandle h : op.incremental()) {
@@ -157,9 +163,41 @@ public record TaskRestore(
         outputs.put(h.subpartition(), readEntries(h, streams));
       }
       return new Read(restored, new InFlightData(inputs, outputs), readSplits(streams));
+    } catch (ReadFailed e) {
+      IOException cause = (IOException) e.getCause();
+      throw new IOException(
+          "Checkpoint "
+              + checkpointId
+              + " could not be read (not a damaged file; the restore is tried again): "
+              + cause.getMessage(),
+          cause);
     } catch (IOException e) {
+      // Missing or damaged state, or bytes that pass their checksum but do not decode.
       throw new CorruptCheckpointException(
           checkpointId, "Checkpoint " + checkpointId + " cannot be restored: " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * A read of checkpoint storage that failed without the state being missing or damaged: kept apart
+   * from the decoding's exceptions, which say the checkpoint is corrupt.
+   */
+  private static final class ReadFailed extends IOException {
+    private static final long serialVersionUID = 1L;
+
+    ReadFailed(IOException cause) {
+      super(cause.getMessage(), cause);
+    }
+  }
+
+  /** The bytes behind {@code handle}; a failure other than damage is a {@link ReadFailed}. */
+  private byte[] fetch(StreamStateHandle handle) throws IOException {
+    try {
+      return storage.readState(handle);
+    } catch (DamagedStateException e) {
+      throw e;
+    } catch (IOException e) {
+      throw new ReadFailed(e);
     }
   }
 
@@ -203,7 +241,7 @@ public record TaskRestore(
       throws IOException {
     byte[] bytes = streams.get(data);
     if (bytes == null) {
-      bytes = storage.readState(data);
+      bytes = fetch(data);
       streams.put(data, bytes);
     }
     return bytes;

@@ -79,7 +79,20 @@ final class InitialRestore {
       try {
         verifier.verify(candidate.checkpoint(), candidate.storage());
         return candidate;
-      } catch (CorruptCheckpointException e) {
+      } catch (IOException e) {
+        if (!(e instanceof CorruptCheckpointException)) {
+          // A read failed; the checkpoint may be intact. Skipping it for an older one would
+          // resume from further back than the user's job got.
+          throw new IllegalStateException(
+              "Cannot resume job '"
+                  + graph.jobName()
+                  + "' from "
+                  + what
+                  + ": "
+                  + e.getMessage()
+                  + ". No checkpoint was skipped for it; submit the job again.",
+              e);
+        }
         if (!candidates.jobDirectory()) {
           throw new IllegalArgumentException(
               "Cannot resume job '" + graph.jobName() + "' from " + what + ": " + e.getMessage(),

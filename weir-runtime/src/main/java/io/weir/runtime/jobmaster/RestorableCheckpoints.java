@@ -6,6 +6,7 @@ import io.weir.runtime.checkpoint.CorruptCheckpointException;
 import io.weir.runtime.recovery.RestoreVerifier;
 import io.weir.runtime.storage.CheckpointStorage;
 import io.weir.runtime.storage.RetainedCheckpoint;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -16,7 +17,11 @@ import org.slf4j.LoggerFactory;
 /**
  * Which checkpoint an attempt of a job restores: the newest that verifies intact (see {@link
  * RestoreVerifier}) of the job's retained checkpoints, newest first, then the one it was started
- * from. A checkpoint that cannot be restored is remembered and never tried again.
+ * from. A checkpoint that cannot be restored (a {@link CorruptCheckpointException}: a file missing
+ * or damaged) is remembered and never tried again. A read that merely failed (a timeout) marks
+ * nothing: the attempt fails as any other, and the next one tries the same checkpoint, since
+ * falling back to an older checkpoint after the sinks committed a newer one's transactions would
+ * commit its records twice.
  *
  * <p>Not thread-safe: its {@link Scheduler} calls it under the scheduler's lock.
  */
@@ -57,8 +62,9 @@ final class RestorableCheckpoints {
    * was verified then; null for a fresh start.
    *
    * @throws IllegalStateException when checkpoints were recovered but none can be restored
+   * @throws IOException when a checkpoint could not be verified now (a read failed): try again
    */
-  RetainedCheckpoint forFirstAttempt() {
+  RetainedCheckpoint forFirstAttempt() throws IOException {
     if (!coordinator.retained().isEmpty()) {
       RetainedCheckpoint recovered = newest();
       LOG.info(
@@ -84,8 +90,10 @@ final class RestorableCheckpoints {
    *
    * @throws IllegalStateException when checkpoints exist but none can be restored: starting from
    *     empty state would break exactly-once silently
+   * @throws IOException when a checkpoint could not be verified now (a read failed, the file may be
+   *     intact): nothing is marked, the next call tries it again
    */
-  RetainedCheckpoint newest() {
+  RetainedCheckpoint newest() throws IOException {
     List<RetainedCheckpoint> candidates = new ArrayList<>();
     for (CompletedCheckpoint c : coordinator.retained()) {
       candidates.add(new RetainedCheckpoint(c, "chk-" + c.checkpointId(), storage));
@@ -116,6 +124,24 @@ final class RestorableCheckpoints {
               + ". Raise execution.checkpointing.num-retained to keep more fallbacks.");
     }
     return null;
+  }
+
+  /**
+   * Whether an attempt that restores {@code restored} claims it: its state backends go on as the
+   * databases they were, under their ids, and their next checkpoints refer to the restored shared
+   * files (see {@link io.weir.runtime.checkpoint.TaskRestore#claimed}). Only for the newest of the
+   * job's own retained checkpoints. After a fallback to an older one the newer one is still
+   * retained and its shared files registered under the names the restored databases would write
+   * again with other contents, and the registry would take those uploads for duplicates and hand
+   * out the newer checkpoint's files: the databases start under new ids instead and upload their
+   * files once more, as after a restore of a checkpoint the job does not own (Flink's NO_CLAIM
+   * mode, whose first checkpoint is a full one).
+   */
+  boolean claims(RetainedCheckpoint restored) {
+    CompletedCheckpoint newest = coordinator.latestCompleted();
+    return restored.storage() == storage
+        && newest != null
+        && newest.checkpointId() == restored.checkpoint().checkpointId();
   }
 
   /** Checkpoint {@code id} cannot be restored: no attempt tries it again. */

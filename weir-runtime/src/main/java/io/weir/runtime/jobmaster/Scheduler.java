@@ -14,6 +14,7 @@ import io.weir.runtime.taskexecutor.ExecutionAttemptId;
 import io.weir.runtime.taskexecutor.RunningAttempt;
 import io.weir.runtime.taskexecutor.TaskDeploymentDescriptor;
 import io.weir.runtime.taskexecutor.TaskExecutorGateway;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -147,7 +148,7 @@ final class Scheduler {
     this.taskExecutor = taskExecutor;
     this.timer = timer;
     this.host = host;
-    this.deployments = new TaskDeploymentDescriptorFactory(jobId, graph, storage);
+    this.deployments = new TaskDeploymentDescriptorFactory(jobId, graph);
     this.adoption = new TaskAdoption(jobId, graph, coordinator, taskExecutor, timer);
   }
 
@@ -234,7 +235,11 @@ final class Scheduler {
    */
   synchronized void start() {
     if (!adoptRunning) {
-      deploy(restorable.forFirstAttempt());
+      try {
+        deploy(restorable.forFirstAttempt());
+      } catch (IOException e) {
+        notDeployed(e);
+      }
       return;
     }
     enter(JobStatus.RECONCILING);
@@ -258,6 +263,8 @@ final class Scheduler {
       }
       try {
         deploy(restorable.forFirstAttempt());
+      } catch (IOException e) {
+        notDeployed(e);
       } catch (RuntimeException e) {
         failure = e;
         end(Outcome.FAILED, "Job '" + graph.jobName() + "' could not start: " + e.getMessage(), e);
@@ -303,7 +310,9 @@ final class Scheduler {
               restoreFrom.externalPointer(),
               restoreFrom.checkpoint().savepoint());
     }
-    List<TaskDeploymentDescriptor> descriptors = deployments.create(attempt, restoreFrom);
+    List<TaskDeploymentDescriptor> descriptors =
+        deployments.create(
+            attempt, restoreFrom, restoreFrom != null && restorable.claims(restoreFrom));
     // Before any task runs: a task may finish, or a fast bounded source ask for its final
     // checkpoint (remembered until the coordinator starts), at once.
     begin(descriptors.stream().map(TaskDeploymentDescriptor::id).toList());
@@ -451,28 +460,7 @@ final class Scheduler {
         timer.execute(this::restart);
         return;
       }
-      restartStrategy.notifyFailure(System.currentTimeMillis());
-      if (restartStrategy.canRestart()) {
-        enter(JobStatus.RESTARTING);
-        long delay = restartStrategy.getBackoffMillis();
-        LOG.info(
-            "Job '{}' restarts in {} ms ({})", graph.jobName(), delay, restartStrategy.describe());
-        timer.schedule(this::restart, delay, TimeUnit.MILLISECONDS);
-        return;
-      }
-      end(
-          Outcome.FAILED,
-          "Job '"
-              + graph.jobName()
-              + "' ("
-              + jobId
-              + ") failed"
-              + (restarts > 0 || deployments.checkpointingEnabled()
-                  ? " and will not restart (" + restartStrategy.describe() + ")"
-                  : "")
-              + ": "
-              + failure.getMessage(),
-          failure);
+      restartOrFail();
       return;
     }
     if (cancelRequested) {
@@ -482,12 +470,52 @@ final class Scheduler {
     end(Outcome.FINISHED, null, null);
   }
 
+  /** After {@link #failure}: restarts if the restart strategy allows, else the job fails. */
+  private void restartOrFail() {
+    restartStrategy.notifyFailure(System.currentTimeMillis());
+    if (restartStrategy.canRestart()) {
+      enter(JobStatus.RESTARTING);
+      long delay = restartStrategy.getBackoffMillis();
+      LOG.info(
+          "Job '{}' restarts in {} ms ({})", graph.jobName(), delay, restartStrategy.describe());
+      timer.schedule(this::restart, delay, TimeUnit.MILLISECONDS);
+      return;
+    }
+    end(
+        Outcome.FAILED,
+        "Job '"
+            + graph.jobName()
+            + "' ("
+            + jobId
+            + ") failed"
+            + (restarts > 0 || deployments.checkpointingEnabled()
+                ? " and will not restart (" + restartStrategy.describe() + ")"
+                : "")
+            + ": "
+            + failure.getMessage(),
+        failure);
+  }
+
+  /**
+   * No attempt was deployed: the checkpoint to restore could not be verified, since a read failed
+   * (a timeout, not a damaged file; see {@link RestorableCheckpoints#newest}). A failure like any
+   * of an attempt's: the restart strategy decides whether the job tries again, and it tries the
+   * same checkpoint.
+   */
+  private void notDeployed(IOException cause) {
+    failure = cause;
+    LOG.warn(
+        "Job '{}' attempt {} could not start: {}", graph.jobName(), attempt, cause.getMessage());
+    restartOrFail();
+  }
+
   /**
    * Redeploys every task from the newest checkpoint that verifies intact (see {@link
    * RestoreVerifier}): the job's retained checkpoints newest first, then the one it was started
    * from. A checkpoint that does not verify is marked unrestorable and skipped, which costs no
    * restart attempt. If checkpoints exist but none can be restored, the job fails: starting from
-   * empty state would break exactly-once silently.
+   * empty state would break exactly-once silently. If a checkpoint could not be read (not damaged,
+   * the read failed), this restart counts as a failed attempt and the next tries it again.
    */
   private synchronized void restart() {
     if (ended) {
@@ -511,6 +539,8 @@ final class Scheduler {
         // Restored from the job's own storage: what the failed attempts left behind can go.
         coordinator.discardOrphanedState();
       }
+    } catch (IOException e) {
+      notDeployed(e);
     } catch (RuntimeException e) {
       failure = e;
       if (previousFailure != null) {

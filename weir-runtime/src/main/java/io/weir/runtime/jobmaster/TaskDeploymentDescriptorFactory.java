@@ -14,7 +14,6 @@ import io.weir.runtime.checkpoint.TaskRestore.AssignedSplits;
 import io.weir.runtime.graph.JobGraph;
 import io.weir.runtime.graph.JobVertex;
 import io.weir.runtime.graph.StreamNode;
-import io.weir.runtime.storage.CheckpointStorage;
 import io.weir.runtime.storage.RetainedCheckpoint;
 import io.weir.runtime.task.SourceStreamTask;
 import io.weir.runtime.taskexecutor.ExecutionAttemptId;
@@ -37,17 +36,11 @@ final class TaskDeploymentDescriptorFactory {
 
   private final String jobId;
   private final JobGraph graph;
-  private final CheckpointStorage storage;
   private final TaskDeploymentDescriptor.Checkpointing checkpointing;
 
-  /**
-   * @param storage the job's own checkpoint storage: a checkpoint restored from it is one the job
-   *     owns
-   */
-  TaskDeploymentDescriptorFactory(String jobId, JobGraph graph, CheckpointStorage storage) {
+  TaskDeploymentDescriptorFactory(String jobId, JobGraph graph) {
     this.jobId = jobId;
     this.graph = graph;
-    this.storage = storage;
     this.checkpointing =
         checkpointingSettings(
             graph, CheckpointConfig.isCheckpointingEnabled(graph.configuration()));
@@ -78,11 +71,15 @@ final class TaskDeploymentDescriptorFactory {
   /**
    * Every subtask of attempt {@code attempt}, vertex by vertex, restoring {@code restoreFrom}
    * (verified), or fresh when null.
+   *
+   * @param claimed whether the restored state backends go on as the databases they were: their next
+   *     checkpoints refer to the restored shared files (see {@link TaskRestore#claimed})
    */
-  List<TaskDeploymentDescriptor> create(int attempt, RetainedCheckpoint restoreFrom) {
+  List<TaskDeploymentDescriptor> create(
+      int attempt, RetainedCheckpoint restoreFrom, boolean claimed) {
     List<TaskDeploymentDescriptor> descriptors = new ArrayList<>();
     for (JobVertex vertex : graph.vertices()) {
-      List<TaskRestore> restores = assignState(vertex, restoreFrom);
+      List<TaskRestore> restores = assignState(vertex, restoreFrom, claimed);
       for (int i = 0; i < vertex.getParallelism(); i++) {
         descriptors.add(
             new TaskDeploymentDescriptor(
@@ -99,7 +96,8 @@ final class TaskDeploymentDescriptorFactory {
    * Every subtask's share of {@code restoreFrom} for {@code vertex}, or a fresh start; a source
    * without state of its own in the checkpoint creates its splits.
    */
-  private List<TaskRestore> assignState(JobVertex vertex, RetainedCheckpoint restoreFrom) {
+  private List<TaskRestore> assignState(
+      JobVertex vertex, RetainedCheckpoint restoreFrom, boolean claimed) {
     int parallelism = vertex.getParallelism();
     boolean needsSplits =
         vertex.isSource()
@@ -125,7 +123,7 @@ final class TaskDeploymentDescriptorFactory {
               vertex.getMaxParallelism(),
               restoreFrom.checkpoint(),
               restoreFrom.storage(),
-              restoreFrom.storage() == storage,
+              claimed,
               fresh);
     }
     return vertex.isSource() ? dealToOwners(vertex, restores) : restores;

@@ -6,8 +6,10 @@ import io.weir.runtime.checkpoint.OperatorState;
 import io.weir.runtime.checkpoint.OperatorSubtaskState;
 import io.weir.runtime.state.KeyedStateBackendFactory;
 import io.weir.runtime.storage.CheckpointStateReader;
+import io.weir.runtime.storage.DamagedStateException;
 import io.weir.runtime.storage.StreamStateHandle;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -33,8 +35,12 @@ import java.util.concurrent.Future;
  *       files are immutable.
  * </ul>
  *
- * A checkpoint that fails is reported with a {@link CorruptCheckpointException} whose message names
- * the checkpoint, the operator and the file, so the caller can fall back to an older one.
+ * A checkpoint that cannot be restored — a file missing or not matching its checksum ({@link
+ * DamagedStateException}), a kind of state the backend cannot read — is reported with a {@link
+ * CorruptCheckpointException} whose message names the checkpoint, the operator and the file, so the
+ * caller can fall back to an older one. A read that fails otherwise (a timeout, a refused
+ * connection, an interrupt) says nothing about the checkpoint: it is reported as a plain {@link
+ * IOException}, and the caller tries the same checkpoint again later.
  *
  * <p>Used from one thread at a time (the job's); the parallel checks run on a pool of its own.
  */
@@ -62,9 +68,10 @@ public final class RestoreVerifier implements AutoCloseable {
    *
    * @throws CorruptCheckpointException when it cannot be restored, naming checkpoint, operator and
    *     file
+   * @throws IOException when a file could not be read, though it may well be intact: try again
    */
   public void verify(CompletedCheckpoint checkpoint, CheckpointStateReader from)
-      throws CorruptCheckpointException {
+      throws IOException {
     long id = checkpoint.checkpointId();
     List<FileCheck> files = new ArrayList<>();
     for (OperatorState op : checkpoint.operators()) {
@@ -90,7 +97,7 @@ public final class RestoreVerifier implements AutoCloseable {
   private record FileCheck(String operatorName, StreamStateHandle handle) {}
 
   private void verifyFiles(long id, List<FileCheck> files, CheckpointStateReader from)
-      throws CorruptCheckpointException {
+      throws IOException {
     Map<String, FileCheck> distinct = new LinkedHashMap<>();
     for (FileCheck f : files) {
       String key = key(from, f.handle());
@@ -98,7 +105,7 @@ public final class RestoreVerifier implements AutoCloseable {
         try {
           from.verifyState(f.handle()); // inline: a checksum over bytes already in memory
         } catch (IOException e) {
-          throw new CorruptCheckpointException(id, message(id, f.operatorName(), e), e);
+          throw failure(id, f.operatorName(), e);
         }
       } else if (!verifiedFiles.contains(key)) {
         distinct.putIfAbsent(key, f);
@@ -127,27 +134,51 @@ public final class RestoreVerifier implements AutoCloseable {
                       from.verifyState(f.handle());
                       return null;
                     })));
-    CorruptCheckpointException first = null;
+    // Damage wins over a failed read: a checkpoint with a damaged file is corrupt, whatever else
+    // could not be read meanwhile.
+    CorruptCheckpointException corrupt = null;
+    IOException failed = null;
     for (Map.Entry<String, Future<?>> e : running.entrySet()) {
       try {
         e.getValue().get();
         verifiedFiles.add(e.getKey());
       } catch (ExecutionException ex) {
-        if (first == null) {
-          Throwable cause = ex.getCause();
-          first =
-              new CorruptCheckpointException(
-                  id, message(id, distinct.get(e.getKey()).operatorName(), cause), cause);
+        IOException f = failure(id, distinct.get(e.getKey()).operatorName(), ex.getCause());
+        if (f instanceof CorruptCheckpointException c) {
+          corrupt = corrupt == null ? c : corrupt;
+        } else {
+          failed = failed == null ? f : failed;
         }
       } catch (InterruptedException ex) {
         Thread.currentThread().interrupt();
-        throw new CorruptCheckpointException(
-            id, "Checkpoint " + id + ": verifying its state files was interrupted", ex);
+        InterruptedIOException interrupted =
+            new InterruptedIOException(
+                "Checkpoint " + id + ": verifying its state files was interrupted");
+        interrupted.initCause(ex);
+        throw interrupted;
       }
     }
-    if (first != null) {
-      throw first;
+    if (corrupt != null) {
+      throw corrupt;
     }
+    if (failed != null) {
+      throw failed;
+    }
+  }
+
+  /**
+   * What a failed check of a file of checkpoint {@code id} means: a {@link
+   * CorruptCheckpointException} for a missing or damaged file, otherwise an {@link IOException}
+   * that says the read failed and the checkpoint is tried again.
+   */
+  private static IOException failure(long id, String operatorName, Throwable cause) {
+    if (cause instanceof DamagedStateException) {
+      return new CorruptCheckpointException(id, message(id, operatorName, cause), cause);
+    }
+    return new IOException(
+        message(id, operatorName, cause)
+            + " (a failed read, not a damaged file: the same checkpoint is tried again)",
+        cause);
   }
 
   /** Identifies a file for "verified once": its place and its checksum; null for inline state. */

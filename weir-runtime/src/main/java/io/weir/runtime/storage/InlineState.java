@@ -1,7 +1,5 @@
 package io.weir.runtime.storage;
 
-import java.io.IOException;
-
 /** Creating and verifying {@link StreamStateHandle.Inline} handles; shared by both storages. */
 final class InlineState {
 
@@ -14,11 +12,11 @@ final class InlineState {
   }
 
   /** The handle's bytes, after checking them against its checksum. */
-  static byte[] read(StreamStateHandle.Inline handle) throws IOException {
+  static byte[] read(StreamStateHandle.Inline handle) throws DamagedStateException {
     byte[] data = handle.data();
     int actual = MetadataSerializer.crc32(data, 0, data.length);
     if (actual != handle.crc32()) {
-      throw new IOException(
+      throw new DamagedStateException(
           "Inline state of "
               + data.length
               + " bytes is corrupt (checksum mismatch: expected "

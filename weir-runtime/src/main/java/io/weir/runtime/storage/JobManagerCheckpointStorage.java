@@ -103,7 +103,7 @@ public final class JobManagerCheckpointStorage implements CheckpointStorage {
     if (handle instanceof StreamStateHandle.Inline inline) {
       return InlineState.read(inline);
     }
-    throw new IOException(
+    throw new DamagedStateException(
         "JobManager checkpoint storage cannot read "
             + handle
             + ": it holds state in memory only; a file handle belongs to file system storage"

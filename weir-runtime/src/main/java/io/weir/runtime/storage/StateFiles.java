@@ -54,7 +54,7 @@ final class StateFiles {
    */
   String resolve(String relativePath) throws IOException {
     if (relativePath == null || UNSAFE_PATH.matcher(relativePath).find()) {
-      throw new IOException(
+      throw new DamagedStateException(
           "State file path '" + relativePath + "' is not a path inside the job directory");
     }
     return resolver.resolve(relativePath);
@@ -125,14 +125,15 @@ final class StateFiles {
     String path = resolve(file.relativePath());
     String what = describe(file, path);
     if (file.size() < 0 || file.size() > Integer.MAX_VALUE - 16) {
-      throw new IOException(what + " has an impossible size in the metadata: " + file.size());
+      throw new DamagedStateException(
+          what + " has an impossible size in the metadata: " + file.size());
     }
     byte[] data;
     try (InputStream in = fs.open(path)) {
       // One byte more than expected, to notice a file that grew.
       data = in.readNBytes((int) file.size() + 1);
-    } catch (FileNotFoundException e) {
-      throw new IOException(what + " is missing", e);
+    } catch (FileNotFoundException | NoSuchFileException e) {
+      throw new DamagedStateException(what + " is missing", e);
     }
     verify(what, file, data.length, MetadataSerializer.crc32(data, 0, data.length));
     return data;
@@ -165,7 +166,7 @@ final class StateFiles {
     try (InputStream in = new CheckedInputStream(fs.open(path), crc)) {
       size = in.transferTo(out);
     } catch (FileNotFoundException | NoSuchFileException e) {
-      throw new IOException(what + " is missing", e);
+      throw new DamagedStateException(what + " is missing", e);
     }
     verify(what, file, size, (int) crc.getValue());
   }
@@ -174,11 +175,15 @@ final class StateFiles {
     return "State file " + file.relativePath() + " (" + fs.toUri(path) + ")";
   }
 
-  /** Fails naming the file if what was read is not what the handle recorded. */
+  /**
+   * Fails naming the file if what was read is not what the handle recorded. A missing file and a
+   * mismatch throw {@link DamagedStateException}; any other failure of a read is the file system's
+   * own exception, which may pass.
+   */
   private static void verify(String what, StreamStateHandle.File file, long size, int crc)
-      throws IOException {
+      throws DamagedStateException {
     if (size != file.size()) {
-      throw new IOException(
+      throw new DamagedStateException(
           what
               + " is corrupt ("
               + (size > file.size() ? "more than " + file.size() : size)
@@ -187,7 +192,7 @@ final class StateFiles {
               + ")");
     }
     if (crc != file.crc32()) {
-      throw new IOException(
+      throw new DamagedStateException(
           what
               + " is corrupt (checksum mismatch: expected "
               + MetadataSerializer.hex(file.crc32())

@@ -10,6 +10,7 @@ import io.weir.runtime.state.HeapSnapshotStrategy;
 import io.weir.runtime.state.HeapSnapshotStrategy.SerializedKeyGroups;
 import io.weir.runtime.state.KeyGroupRange;
 import io.weir.runtime.state.StateMigration;
+import io.weir.runtime.storage.DamagedStateException;
 import io.weir.runtime.storage.StreamStateHandle;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -108,7 +109,7 @@ final class RocksDBRestore {
       FileTransfer.runAll(
           downloads, backend.transferThreads, "download of '" + backend.operatorName + "'");
     } catch (IOException e) {
-      throw new CorruptCheckpointException(
+      throw restoreFailure(
           h.checkpointId(),
           "Checkpoint "
               + h.checkpointId()
@@ -118,6 +119,17 @@ final class RocksDBRestore {
               + e.getMessage(),
           e);
     }
+  }
+
+  /**
+   * A {@link CorruptCheckpointException} when {@code cause} says a file is missing or damaged (the
+   * job falls back to an older checkpoint); otherwise an ordinary failure (a read timed out, the
+   * local disk is full), after which the same checkpoint is restored again.
+   */
+  private static IOException restoreFailure(long checkpointId, String message, IOException cause) {
+    return cause instanceof DamagedStateException
+        ? new CorruptCheckpointException(checkpointId, message, cause)
+        : new IOException(message, cause);
   }
 
   private static Callable<Void> transfer(
@@ -138,7 +150,7 @@ final class RocksDBRestore {
     try {
       bytes = restore.storage().readState(h.metaData());
     } catch (IOException e) {
-      throw new CorruptCheckpointException(
+      throw restoreFailure(
           h.checkpointId(),
           "Checkpoint "
               + h.checkpointId()
