@@ -75,6 +75,32 @@ public class DataStream<T> {
         TypeExtractor.getOutputType(flatMapper, FlatMapFunction.class, 1, "Flat Map"));
   }
 
+  /**
+   * {@code map(mapper)} with the result type given rather than extracted, as in Flink: for a lambda
+   * whose result type erasure hides.
+   */
+  public <R> SingleOutputStreamOperator<R> map(
+      MapFunction<T, R> mapper, TypeInformation<R> outputType) {
+    Objects.requireNonNull(mapper, "map function");
+    return transform("Map", new Operation.Map<>(mapper), requireType(outputType, "Map"));
+  }
+
+  /**
+   * {@code flatMap(flatMapper)} with the result type given rather than extracted, as in Flink: a
+   * lambda's {@code Collector<R>} leaves nothing to extract.
+   */
+  public <R> SingleOutputStreamOperator<R> flatMap(
+      FlatMapFunction<T, R> flatMapper, TypeInformation<R> outputType) {
+    Objects.requireNonNull(flatMapper, "flatMap function");
+    return transform(
+        "Flat Map", new Operation.FlatMap<>(flatMapper), requireType(outputType, "Flat Map"));
+  }
+
+  private static <R> TypeInformation<R> requireType(TypeInformation<R> type, String operator) {
+    return Objects.requireNonNull(
+        type, () -> "The result type given to " + operator + " is null: give a TypeInformation");
+  }
+
   public SingleOutputStreamOperator<T> filter(FilterFunction<T> filter) {
     Objects.requireNonNull(filter, "filter function");
     return transform("Filter", new Operation.Filter<>(filter), getType());
@@ -86,6 +112,14 @@ public class DataStream<T> {
         "Process",
         new Operation.Process<>(function),
         TypeExtractor.getOutputType(function, ProcessFunction.class, 1, "Process"));
+  }
+
+  /** {@code process(function)} with the result type given rather than extracted, as in Flink. */
+  public <R> SingleOutputStreamOperator<R> process(
+      ProcessFunction<T, R> function, TypeInformation<R> outputType) {
+    Objects.requireNonNull(function, "process function");
+    return transform(
+        "Process", new Operation.Process<>(function), requireType(outputType, "Process"));
   }
 
   /** Partitions the stream by key: elements with equal keys go to the same subtask. */

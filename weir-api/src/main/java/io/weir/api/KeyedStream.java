@@ -54,6 +54,14 @@ public class KeyedStream<T, K> extends DataStream<T> {
         TypeExtractor.getOutputType(function, KeyedProcessFunction.class, 2, "Keyed Process"));
   }
 
+  /** {@code process(function)} with the result type given rather than extracted, as in Flink. */
+  public <R> SingleOutputStreamOperator<R> process(
+      KeyedProcessFunction<K, T, R> function, TypeInformation<R> outputType) {
+    Objects.requireNonNull(function, "keyed process function");
+    Objects.requireNonNull(outputType, "The result type given to Keyed Process is null");
+    return transform("Keyed Process", new Operation.KeyedProcess<>(function), outputType);
+  }
+
   /** Emits, for every element, the running reduction of its key. */
   public SingleOutputStreamOperator<T> reduce(ReduceFunction<T> reducer) {
     Objects.requireNonNull(reducer, "reduce function");

@@ -147,8 +147,9 @@ class ClusterHighAvailabilityIT {
   private static final Map<String, Path> GATES = new ConcurrentHashMap<>();
 
   /**
-   * Submits the keyed count of {@code n} numbers over 10 keys to {@code leader}. Its input ends only
-   * when {@link #awaitEnd} opens its gate, so that no job ends before its test is done with it.
+   * Submits the keyed count of {@code n} numbers over 10 keys to {@code leader}. Its input ends
+   * only when {@link #awaitEnd} opens its gate, so that no job ends before its test is done with
+   * it.
    */
   private static String runKeyedCount(TestCluster.JobManagerNode leader, Path out, long n)
       throws Exception {
@@ -156,11 +157,9 @@ class ClusterHighAvailabilityIT {
         leader.client().upload(TestCluster.testJobJar(cluster.dir.resolve("job.jar"), null));
     Path gate = cluster.dir.resolve(out.getFileName() + ".gate");
     List<String> args =
-        new ArrayList<>(
-            TestCluster.keyedCountArgs(out, n, cluster.dir.resolve("checkpoints"), 3));
+        new ArrayList<>(TestCluster.keyedCountArgs(out, n, cluster.dir.resolve("checkpoints"), 3));
     args.add(gate.toString());
-    String jobId =
-        leader.client().run(jarId, "io.weir.testjobs.KeyedCountJob", args, 2, Map.of());
+    String jobId = leader.client().run(jarId, "io.weir.testjobs.KeyedCountJob", args, 2, Map.of());
     GATES.put(jobId, gate);
     return jobId;
   }

@@ -20,8 +20,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * A bounded source whose end waits for a gate file: its readers emit everything, then stay idle
  * (checkpoints go on) until the file exists, and only then end their input. A test that must see
- * the job still running after its faults opens the gate when it is done with them, so the job's
- * end never races the test's steps however fast or slow the machine is.
+ * the job still running after its faults opens the gate when it is done with them, so the job's end
+ * never races the test's steps however fast or slow the machine is.
  */
 public final class GatedEnd<T, S> implements Source<T, S> {
   private static final long serialVersionUID = 1L;

@@ -7,4 +7,15 @@ package io.weir.api.source;
  * @param parallelism number of parallel readers
  * @param attemptNumber 0 for the first run, incremented on every restart
  */
-public record SourceReaderContext(int subtaskIndex, int parallelism, int attemptNumber) {}
+public record SourceReaderContext(int subtaskIndex, int parallelism, int attemptNumber) {
+
+  /** {@link #subtaskIndex()}, by the name Flink's {@code SourceReaderContext} gives it. */
+  public int getIndexOfSubtask() {
+    return subtaskIndex;
+  }
+
+  /** {@link #parallelism()}, by the name Flink's {@code SourceReaderContext} gives it. */
+  public int currentParallelism() {
+    return parallelism;
+  }
+}

@@ -31,6 +31,11 @@ public final class TypeExtractor {
 
   private TypeExtractor() {}
 
+  /** The type information of {@code type}, as Flink's {@code TypeExtractor.createTypeInfo}. */
+  public static <T> TypeInformation<T> createTypeInfo(Class<T> type) {
+    return TypeInformation.of(type);
+  }
+
   /**
    * The type information of type argument number {@code typeArgIndex} of {@code functionBase} (a
    * generic interface or abstract class) as implemented by {@code function}, for example the {@code

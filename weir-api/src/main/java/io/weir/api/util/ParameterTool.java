@@ -1,10 +1,16 @@
 package io.weir.api.util;
 
+import java.io.File;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.io.InputStream;
 import java.io.Serializable;
+import java.nio.file.Files;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Properties;
 
 /**
  * A job's command-line parameters, {@code --key value} or {@code -key value}, read as Flink's
@@ -61,6 +67,61 @@ public final class ParameterTool implements Serializable {
   public static ParameterTool fromMap(Map<String, String> map) {
     Objects.requireNonNull(map, "map");
     return new ParameterTool(map);
+  }
+
+  /**
+   * The keys and values of a Java properties file, as Flink's {@code fromPropertiesFile}.
+   *
+   * @throws FileNotFoundException naming the file when it does not exist
+   * @throws IOException when it cannot be read
+   */
+  public static ParameterTool fromPropertiesFile(String path) throws IOException {
+    return fromPropertiesFile(new File(Objects.requireNonNull(path, "path")));
+  }
+
+  /** As {@link #fromPropertiesFile(String)}. */
+  public static ParameterTool fromPropertiesFile(File file) throws IOException {
+    if (!file.isFile()) {
+      throw new FileNotFoundException(
+          "Properties file "
+              + file.getAbsolutePath()
+              + (file.exists() ? " is not a file" : " does not exist")
+              + ": give the path of a file of key=value lines");
+    }
+    try (InputStream in = Files.newInputStream(file.toPath())) {
+      return fromPropertiesFile(in);
+    }
+  }
+
+  /** The keys and values of a Java properties stream; the stream is read, not closed. */
+  public static ParameterTool fromPropertiesFile(InputStream in) throws IOException {
+    Properties properties = new Properties();
+    properties.load(Objects.requireNonNull(in, "in"));
+    return fromProperties(properties);
+  }
+
+  /** The JVM's system properties ({@code -Dkey=value}), as Flink's {@code fromSystemProperties}. */
+  public static ParameterTool fromSystemProperties() {
+    return fromProperties(System.getProperties());
+  }
+
+  private static ParameterTool fromProperties(Properties properties) {
+    Map<String, String> map = new LinkedHashMap<>();
+    for (String name : properties.stringPropertyNames()) {
+      map.put(name, properties.getProperty(name));
+    }
+    return new ParameterTool(map);
+  }
+
+  /**
+   * These parameters and {@code other}'s; where both have a key, {@code other}'s value counts, as
+   * in Flink ({@code ParameterTool.fromPropertiesFile(f).mergeWith(ParameterTool.fromArgs(args))}
+   * lets the command line override the file).
+   */
+  public ParameterTool mergeWith(ParameterTool other) {
+    Map<String, String> merged = new LinkedHashMap<>(data);
+    merged.putAll(other.data);
+    return new ParameterTool(merged);
   }
 
   private static String key(String[] args, int i) {
@@ -190,6 +251,24 @@ public final class ParameterTool implements Serializable {
     }
     throw new IllegalArgumentException(
         "The value '" + value + "' of --" + key + " is not a boolean: give true or false");
+  }
+
+  /** The value of {@code key} as a float; required. */
+  public float getFloat(String key) {
+    return parse(key, getRequired(key), "a number", Float::parseFloat);
+  }
+
+  /** The value of {@code key} as a float, or {@code defaultValue} when there is none. */
+  public float getFloat(String key, float defaultValue) {
+    String value = get(key);
+    return value == null ? defaultValue : parse(key, value, "a number", Float::parseFloat);
+  }
+
+  /** The keys and values as {@link Properties}, as Flink's {@code getProperties}. */
+  public Properties getProperties() {
+    Properties properties = new Properties();
+    properties.putAll(data);
+    return properties;
   }
 
   /** The keys and values; a key given without a value maps to Flink's {@code __NO_VALUE_KEY}. */

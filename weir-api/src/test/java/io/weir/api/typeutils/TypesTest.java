@@ -182,4 +182,11 @@ class TypesTest {
       pool.shutdownNow();
     }
   }
+
+  /** Flink's {@code TypeExtractor.createTypeInfo(Class)}, which Flink's examples call. */
+  @Test
+  void createTypeInfoIsTypeInformationOf() {
+    assertThat(TypeExtractor.createTypeInfo(String.class)).isEqualTo(Types.STRING);
+    assertThat(TypeExtractor.createTypeInfo(Long.class)).isEqualTo(Types.LONG);
+  }
 }

@@ -5,10 +5,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
+import java.io.FileNotFoundException;
 import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class ParameterToolTest {
 
@@ -101,6 +105,43 @@ class ParameterToolTest {
       assertThat(copy).isEqualTo(params);
       assertThat(copy.has("b")).isTrue();
       assertThat(copy.getInt("a")).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void aPropertiesFileMergedWithTheCommandLineWhichOverridesIt(@TempDir Path dir) throws Exception {
+    Path file = dir.resolve("job.properties");
+    Files.writeString(file, "input=/data/in\nparallelism=2\nratio=0.5\n");
+
+    ParameterTool params =
+        ParameterTool.fromPropertiesFile(file.toString())
+            .mergeWith(ParameterTool.fromArgs(new String[] {"--parallelism", "4"}));
+
+    assertThat(params.get("input")).isEqualTo("/data/in");
+    assertThat(params.getInt("parallelism")).isEqualTo(4);
+    assertThat(params.getFloat("ratio")).isEqualTo(0.5f);
+    assertThat(params.getFloat("missing", 1.5f)).isEqualTo(1.5f);
+    assertThat(params.getProperties()).containsEntry("input", "/data/in");
+    assertThat(params.getNumberOfParameters()).isEqualTo(3);
+  }
+
+  @Test
+  void aMissingPropertiesFileIsNamed(@TempDir Path dir) {
+    Path missing = dir.resolve("nope.properties");
+    assertThatThrownBy(() -> ParameterTool.fromPropertiesFile(missing.toString()))
+        .isInstanceOf(FileNotFoundException.class)
+        .hasMessageContaining(missing.toString())
+        .hasMessageContaining("does not exist");
+  }
+
+  @Test
+  void systemPropertiesAreParameters() {
+    System.setProperty("weir.parameter-tool.test", "yes");
+    try {
+      assertThat(ParameterTool.fromSystemProperties().get("weir.parameter-tool.test"))
+          .isEqualTo("yes");
+    } finally {
+      System.clearProperty("weir.parameter-tool.test");
     }
   }
 }

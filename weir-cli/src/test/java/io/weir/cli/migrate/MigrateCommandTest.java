@@ -21,7 +21,7 @@ class MigrateCommandTest {
       package com.example;
 
       import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-      import org.apache.flink.util.ParameterTool;
+      import org.apache.flink.util.MultipleParameterTool;
 
       public class Job {
         public static void main(String[] args) throws Exception {
@@ -52,11 +52,13 @@ class MigrateCommandTest {
     assertThat(Files.readString(job))
         .contains("import io.weir.api.StreamEnvironment;")
         .contains("StreamEnvironment env = StreamEnvironment.create();")
-        .contains("import org.apache.flink.util.ParameterTool;");
+        .contains("import org.apache.flink.util.MultipleParameterTool;");
     assertThat(run.out())
         .contains("Migrated 1 of 1 Java files (4 changes) in place.")
         .contains("To do by hand (1):")
-        .contains(src.resolve("com/example/Job.java") + ":4: org.apache.flink.util.ParameterTool:");
+        .contains(
+            src.resolve("com/example/Job.java")
+                + ":4: org.apache.flink.util.MultipleParameterTool:");
   }
 
   @Test

@@ -67,14 +67,14 @@ class SourceMigratorTest {
   void whatHasNoWeirCounterpartIsListedAtItsLine() {
     String source =
         """
-        import org.apache.flink.util.ParameterTool;
+        import org.apache.flink.util.MultipleParameterTool;
         import org.apache.flink.table.api.*;
         import org.apache.flink.api.common.ExecutionConfig;
 
         class Job {
           void main(StreamExecutionEnvironment env, TableEnvironment tables) {
             ExecutionConfig config = env.getConfig();
-            var p = ParameterTool.fromArgs(null);
+            var p = MultipleParameterTool.fromArgs(null);
           }
         }
         """;
@@ -85,8 +85,9 @@ class SourceMigratorTest {
     assertThat(result.todo())
         .extracting(f -> f.line() + ": " + f.message())
         .containsExactly(
-            "1: org.apache.flink.util.ParameterTool: Weir has no ParameterTool: read the job's"
-                + " arguments (after the jar on 'weir run') in main yourself",
+            "1: org.apache.flink.util.MultipleParameterTool: Weir has no MultipleParameterTool (a"
+                + " key with several values): use ParameterTool (io.weir.api.util.ParameterTool),"
+                + " where the last value of a key given twice counts",
             "2: org.apache.flink.table.api.*: the Table API and SQL are not in"
                 + " Weir: express the query with DataStream operations",
             "3: org.apache.flink.api.common.ExecutionConfig: Weir has no ExecutionConfig: set"

@@ -192,6 +192,54 @@ class FlinkHabitsTest {
     boom.close();
   }
 
+  /**
+   * Flink's overloads that take the result type, for lambdas whose types erasure hides: {@code
+   * flatMap(fn, type)} as in Flink's SocketWindowWordCount, {@code map(fn, type)}, {@code
+   * process(fn, type)} on a stream and on a keyed stream.
+   */
+  @Test
+  void theResultTypeMayBeGivenWithTheFunction() throws Exception {
+    StreamEnvironment env = StreamEnvironment.create();
+    env.setParallelism(1);
+    DataStream<String> words =
+        env.fromData("a b", "b")
+            .flatMap(
+                (String line, Collector<String> out) -> {
+                  for (String w : line.split(" ")) {
+                    out.collect(w);
+                  }
+                },
+                Types.STRING);
+    List<String> out = new ArrayList<>();
+    try (CloseableIterator<String> it =
+        words
+            .map(w -> Tuple2.of(w, 1), Types.TUPLE(Types.STRING, Types.INT))
+            .keyBy(t -> t.f0, Types.STRING)
+            .process(new KeyEqualsCount(), Types.STRING)
+            .process(new Identity(), Types.STRING)
+            .executeAndCollect("typed")) {
+      it.forEachRemaining(out::add);
+    }
+    assertThat(out).containsExactly("a=1", "b=1", "b=1");
+  }
+
+  /** {@code key=count} of a keyed stream of (word, count). */
+  static final class KeyEqualsCount
+      extends io.weir.api.functions.KeyedProcessFunction<String, Tuple2<String, Integer>, String> {
+    @Override
+    public void processElement(Tuple2<String, Integer> t, Context ctx, Collector<String> o) {
+      o.collect(ctx.getCurrentKey() + "=" + t.f1);
+    }
+  }
+
+  /** Passes every element on. */
+  static final class Identity extends io.weir.api.functions.ProcessFunction<String, String> {
+    @Override
+    public void processElement(String s, Context ctx, Collector<String> o) {
+      o.collect(s);
+    }
+  }
+
   private static List<Throwable> causes(Throwable e) {
     List<Throwable> all = new ArrayList<>();
     for (Throwable t = e; t != null && !all.contains(t); t = t.getCause()) {
