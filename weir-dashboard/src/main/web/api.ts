@@ -33,7 +33,8 @@ export interface JobVertex {
   id: string;
   name?: string;
   parallelism?: number;
-  metrics?: Record<string, number | string>;
+  status?: string;
+  metrics?: Record<string, number | string | boolean>;
 }
 
 /** GET /jobs/ID/vertices/VID/backpressure: each subtask's recent shares of time. */

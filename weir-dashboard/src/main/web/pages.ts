@@ -11,6 +11,7 @@ import {
   type JobExceptions,
   type JobPlan,
   type JobSummary,
+  type JobVertex,
   type TaskManagerInfo,
 } from "./api";
 import { barChart } from "./charts";
@@ -267,6 +268,11 @@ function jobPage(jobId: string, tab: string, checkpointId?: string): Page {
         render: ({ plan, vertices }: { plan: JobPlan; vertices: JobDetails["vertices"] | null }) =>
           jobGraph(plan.plan.nodes, vertices ?? undefined),
       });
+      sections.push({
+        id: "job-vertices",
+        load: () => get<JobDetails>(base),
+        render: (job: JobDetails) => vertexTable(job.vertices ?? []),
+      });
   }
   return { nav: "", header, sections };
 }
@@ -359,5 +365,32 @@ function historyTable(jobId: string, history: Checkpoint[], selected?: string): 
         class: String(c.id) === selected ? "selected" : "",
       })),
     ),
+  );
+}
+
+/**
+ * The vertices with what their subtasks read and sent, as Flink's job overview lists them: bytes
+ * and records over the network, summed over the subtasks; "≥" when a TaskManager did not answer.
+ */
+function vertexTable(vertices: JobVertex[]): HTMLElement {
+  const counter = (v: JobVertex, name: string, format: (n: number) => string) => {
+    const value = Number(v.metrics?.[name]);
+    if (!Number.isFinite(value)) return "–";
+    return (v.metrics?.[`${name}-complete`] === false ? "≥ " : "") + format(value);
+  };
+  const count = (n: number) => n.toLocaleString();
+  return table(
+    "job-vertices-table",
+    ["Name", "Status", "Parallelism", "Bytes received", "Records received", "Bytes sent", "Records sent"],
+    vertices.map((v) => [
+      v.name ?? v.id,
+      v.status ? badge(v.status) : "–",
+      String(v.parallelism ?? "–"),
+      counter(v, "read-bytes", bytes),
+      counter(v, "read-records", count),
+      counter(v, "write-bytes", bytes),
+      counter(v, "write-records", count),
+    ]),
+    vertices.map((v) => ({ "data-vertex-id": v.id })),
   );
 }

@@ -184,6 +184,30 @@ class DashboardBrowserIT {
       }
     }
 
+    // Below the graph, each vertex with the bytes and records it received and sent: the source's
+    // row has bytes sent, none received.
+    String source = null;
+    for (JsonNode node : plan) {
+      if (node.path("inputs").isEmpty()) {
+        source = node.path("id").asText();
+      }
+    }
+    By sourceCells = By.cssSelector("#job-vertices-table tr[data-vertex-id='" + source + "'] td");
+    waiting()
+        .until(
+            d ->
+                d.findElements(By.cssSelector("#job-vertices-table tbody tr")).size()
+                    == plan.size());
+    waiting()
+        .until(
+            d -> {
+              List<WebElement> cells = d.findElements(sourceCells);
+              return cells.size() == 7
+                  && cells.get(3).getText().equals("0 B")
+                  && cells.get(5).getText().matches("[0-9.]+ (B|KiB|MiB|GiB)")
+                  && !cells.get(5).getText().equals("0 B");
+            });
+
     // The checkpoints: the counts, the restore, the completed ones in the history.
     click(By.cssSelector("nav.tabs a[data-tab='checkpoints']"));
     waiting()

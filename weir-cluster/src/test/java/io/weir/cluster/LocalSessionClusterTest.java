@@ -286,6 +286,17 @@ class LocalSessionClusterTest {
       assertThat(last.path("tasks").has("CANCELING")).isTrue();
       assertThat(last.path("metrics").path("read-records-complete").asBoolean()).isTrue();
       assertThat(last.path("metrics").has("accumulated-busy-time")).isTrue();
+      JsonNode first = vertices.get(0);
+      assertThat(first.path("metrics").path("read-bytes").asLong())
+          .as("a source reads no bytes of other subtasks: %s", first)
+          .isZero();
+      assertThat(first.path("metrics").path("read-bytes-complete").asBoolean()).isTrue();
+      assertThat(first.path("metrics").path("write-bytes").asLong()).isPositive();
+      assertThat(first.path("metrics").path("write-bytes-complete").asBoolean()).isTrue();
+      assertThat(last.path("metrics").path("write-bytes").asLong())
+          .as("the last vertex ends in a chained sink: %s", last)
+          .isZero();
+      assertThat(last.path("metrics").path("write-bytes-complete").asBoolean()).isTrue();
       assertThat(job.path("status-counts").path("RUNNING").asInt()).isEqualTo(vertices.size());
       assertThat(job.path("timestamps").path("RUNNING").asLong()).isPositive();
       assertThat(job.path("timestamps").path("FINISHED").asLong()).isZero();
@@ -312,6 +323,14 @@ class LocalSessionClusterTest {
                 assertThat(subtask.path("metrics").path("read-records").asLong())
                     .as("records keep coming in")
                     .isGreaterThan(before);
+                // 12 bytes a record (its header and a Long), sampled after the records: at least
+                // that, and at most the buffers taken since or not yet read to the end more.
+                long records = subtask.path("metrics").path("read-records").asLong();
+                assertThat(subtask.path("metrics").path("read-bytes").asLong())
+                    .as(subtask.toString())
+                    .isBetween(12 * records, 12 * records + (1 << 20));
+                assertThat(subtask.path("metrics").path("read-bytes-complete").asBoolean())
+                    .isTrue();
               });
 
       JsonNode pressure = client.get(vertex + "/backpressure");
@@ -386,6 +405,10 @@ class LocalSessionClusterTest {
       assertThat(scraped)
           .contains("weir_jobmanager_job_numberOfCompletedCheckpoints{job_id=\"" + jobId + "\"")
           .contains("weir_taskmanager_job_task_numRecordsIn{job_id=\"" + jobId + "\"")
+          .contains("weir_taskmanager_job_task_numBytesIn{job_id=\"" + jobId + "\"")
+          .contains("weir_taskmanager_job_task_numBytesOut{job_id=\"" + jobId + "\"")
+          .contains("weir_taskmanager_job_task_numBytesInPerSecond{job_id=\"" + jobId + "\"")
+          .contains("weir_taskmanager_job_task_numBytesOutPerSecond{job_id=\"" + jobId + "\"")
           .contains("weir_taskmanager_rocksdb_block_cache_usage")
           .contains("jvm_memory_used_bytes{");
       client.cancel(jobId);

@@ -309,7 +309,7 @@ public final class ClusterGateway implements TaskExecutorGateway {
 
   private void end(
       ExecutionAttemptId id, TaskState state, Throwable failure, String location, String name) {
-    endWith(id, state, failure, location, new JobMasterGateway.TaskMetrics(name, 0, 0));
+    endWith(id, state, failure, location, new JobMasterGateway.TaskMetrics(name, 0, 0, 0, 0));
   }
 
   private void endWith(
@@ -521,7 +521,7 @@ public final class ClusterGateway implements TaskExecutorGateway {
         // Waiting for slots, or its TaskManager is gone: it ends here and now, so a deployment
         // that gets its slots later leaves it out.
         JobMasterGateway.TaskMetrics metrics =
-            new JobMasterGateway.TaskMetrics(vertexName(task), 0, 0);
+            new JobMasterGateway.TaskMetrics(vertexName(task), 0, 0, 0, 0);
         if (close(task, TaskState.CANCELED, null, "-", metrics)) {
           reporter.execute(() -> jobMaster.taskTerminated(task, TaskState.CANCELED, null, metrics));
         }

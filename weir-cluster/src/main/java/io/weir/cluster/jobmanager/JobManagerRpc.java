@@ -121,7 +121,11 @@ final class JobManagerRpc extends JobManagerServiceGrpc.JobManagerServiceImplBas
               ? Messages.fromProto(request.getFailure())
               : null,
           new JobMasterGateway.TaskMetrics(
-              request.getVertexName(), request.getRecordsIn(), request.getRecordsOut()));
+              request.getVertexName(),
+              request.getRecordsIn(),
+              request.getRecordsOut(),
+              request.getBytesIn(),
+              request.getBytesOut()));
     }
     response.onNext(EMPTY);
     response.onCompleted();

@@ -48,7 +48,7 @@ public final class ProcessMetrics implements AutoCloseable {
   /** How often rates are sampled: Flink's view update interval. */
   static final long SAMPLE_INTERVAL_MILLIS = 5_000;
 
-  /** The window of the record rates: Flink's meters average over 60 s. */
+  /** The window of the record and byte rates: Flink's meters average over 60 s. */
   private static final int RECORD_RATE_INTERVALS = 12;
 
   /** What each job metric is, for the scrape's HELP lines. */
@@ -247,6 +247,26 @@ public final class ProcessMetrics implements AutoCloseable {
         tags,
         taskRates.recordsOut::rate);
     registered.gauge(
+        prefix + "numBytesIn",
+        "Bytes the subtask read from its input channels",
+        tags,
+        task::numBytesIn);
+    registered.gauge(
+        prefix + "numBytesOut",
+        "Bytes the subtask sent to other subtasks",
+        tags,
+        task::numBytesOut);
+    registered.gauge(
+        prefix + "numBytesInPerSecond",
+        "Bytes read per second, over the last minute",
+        tags,
+        taskRates.bytesIn::rate);
+    registered.gauge(
+        prefix + "numBytesOutPerSecond",
+        "Bytes sent per second, over the last minute",
+        tags,
+        taskRates.bytesOut::rate);
+    registered.gauge(
         prefix + "idleTimeMsPerSecond",
         "Milliseconds per second spent waiting for input, over the last 5 s",
         tags,
@@ -300,6 +320,8 @@ public final class ProcessMetrics implements AutoCloseable {
     final TaskIOMetrics task;
     final RateView recordsIn = new RateView(RECORD_RATE_INTERVALS);
     final RateView recordsOut = new RateView(RECORD_RATE_INTERVALS);
+    final RateView bytesIn = new RateView(RECORD_RATE_INTERVALS);
+    final RateView bytesOut = new RateView(RECORD_RATE_INTERVALS);
 
     /** Over one interval, as Flink's time gauges are. */
     final RateView idle = new RateView(1);
@@ -314,6 +336,8 @@ public final class ProcessMetrics implements AutoCloseable {
     void sample(long now) {
       recordsIn.update(task.numRecordsIn(), now);
       recordsOut.update(task.numRecordsOut(), now);
+      bytesIn.update(task.numBytesIn(), now);
+      bytesOut.update(task.numBytesOut(), now);
       idle.update(task.idleTime().totalNanos(now), now);
       backPressured.update(task.backPressuredTime().totalNanos(now), now);
     }

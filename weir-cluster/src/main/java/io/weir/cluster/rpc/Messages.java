@@ -119,6 +119,8 @@ public final class Messages {
         .setStartTimeMillis(s.startTimeMillis())
         .setRecordsIn(s.recordsIn())
         .setRecordsOut(s.recordsOut())
+        .setBytesIn(s.bytesIn())
+        .setBytesOut(s.bytesOut())
         .setAgeNanos(s.ageNanos())
         .setIdleNanos(s.idleNanos())
         .setBackPressuredNanos(s.backPressuredNanos())
@@ -133,6 +135,8 @@ public final class Messages {
         s.getStartTimeMillis(),
         s.getRecordsIn(),
         s.getRecordsOut(),
+        s.getBytesIn(),
+        s.getBytesOut(),
         s.getAgeNanos(),
         s.getIdleNanos(),
         s.getBackPressuredNanos(),

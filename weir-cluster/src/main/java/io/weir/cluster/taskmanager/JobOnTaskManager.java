@@ -426,7 +426,9 @@ final class JobOnTaskManager implements JobMasterGateway {
             .setState(Messages.toProto(state))
             .setVertexName(metrics.vertexName())
             .setRecordsIn(metrics.recordsIn())
-            .setRecordsOut(metrics.recordsOut());
+            .setRecordsOut(metrics.recordsOut())
+            .setBytesIn(metrics.bytesIn())
+            .setBytesOut(metrics.bytesOut());
     if (failure != null) {
       update.setFailure(Messages.toProto(failure));
     }

@@ -144,7 +144,9 @@ class ProcessMetricsTest {
     ProcessMetrics metrics = start(Map.of(MetricOptions.PROMETHEUS_PORT.key(), "0"));
     AtomicLong in = new AtomicLong();
     AtomicLong out = new AtomicLong();
-    TaskIOMetrics task = new TaskIOMetrics(in::get, out::get);
+    AtomicLong bytesIn = new AtomicLong();
+    AtomicLong bytesOut = new AtomicLong();
+    TaskIOMetrics task = new TaskIOMetrics(in::get, out::get, bytesIn::get, bytesOut::get);
     TaskMetricsReporter.Registration registration =
         metrics
             .taskReporter()
@@ -161,6 +163,8 @@ class ProcessMetricsTest {
 
     in.set(5_000);
     out.set(2_500);
+    bytesIn.set(60_000);
+    bytesOut.set(20_000);
     task.checkpointTaken(12, 3);
     long now = System.nanoTime();
     task.idleTime().markStart(now);
@@ -172,6 +176,8 @@ class ProcessMetricsTest {
     assertThat(scraped)
         .contains("weir_taskmanager_job_task_numRecordsIn" + tags + " 5000")
         .contains("weir_taskmanager_job_task_numRecordsOut" + tags + " 2500")
+        .contains("weir_taskmanager_job_task_numBytesIn" + tags + " 60000")
+        .contains("weir_taskmanager_job_task_numBytesOut" + tags + " 20000")
         .contains("weir_taskmanager_job_task_checkpointStartDelayNanos" + tags + " 1.2E7")
         .contains("weir_taskmanager_job_task_checkpointAlignmentTime" + tags + " 3000000")
         .contains("weir_taskmanager_job_task_backPressuredTimeMsPerSecond" + tags + " 0");
@@ -180,6 +186,15 @@ class ProcessMetricsTest {
         .isCloseTo(
             gauge(scraped, "numRecordsInPerSecond", tags) / 2,
             org.assertj.core.data.Offset.offset(1e-6));
+    assertThat(gauge(scraped, "numBytesInPerSecond", tags))
+        .as("as many bytes a second as records, times the bytes per record")
+        .isCloseTo(
+            gauge(scraped, "numRecordsInPerSecond", tags) * 12,
+            org.assertj.core.data.Percentage.withPercentage(1e-6));
+    assertThat(gauge(scraped, "numBytesOutPerSecond", tags))
+        .isCloseTo(
+            gauge(scraped, "numRecordsOutPerSecond", tags) * 8,
+            org.assertj.core.data.Percentage.withPercentage(1e-6));
     assertThat(gauge(scraped, "idleTimeMsPerSecond", tags))
         .as("idle since the registration, nearly")
         .isBetween(0.0, 1000.0)

@@ -463,6 +463,8 @@ public final class JobMaster implements JobClient, JobMasterGateway {
     for (TaskMetrics task : scheduler.metrics()) {
       metrics.merge(task.vertexName() + ".numRecordsIn", task.recordsIn(), Long::sum);
       metrics.merge(task.vertexName() + ".numRecordsOut", task.recordsOut(), Long::sum);
+      metrics.merge(task.vertexName() + ".numBytesIn", task.bytesIn(), Long::sum);
+      metrics.merge(task.vertexName() + ".numBytesOut", task.bytesOut(), Long::sum);
     }
     metrics.put("job.restarts", (long) scheduler.restarts());
     metrics.put("job.lastRestoredCheckpoint", scheduler.lastRestoredCheckpoint());

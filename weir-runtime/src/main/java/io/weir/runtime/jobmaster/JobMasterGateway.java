@@ -43,6 +43,9 @@ public interface JobMasterGateway {
    * @param vertexName its vertex
    * @param recordsIn records it read
    * @param recordsOut records it emitted
+   * @param bytesIn bytes it read from its input channels
+   * @param bytesOut bytes it sent to other subtasks
    */
-  record TaskMetrics(String vertexName, long recordsIn, long recordsOut) {}
+  record TaskMetrics(
+      String vertexName, long recordsIn, long recordsOut, long bytesIn, long bytesOut) {}
 }

@@ -38,11 +38,11 @@ final class SubtaskSampling {
 
   /**
    * Every subtask of the current attempt, by vertex and index, with the counters its task executor
-   * reports now: records, and the time idle, back-pressured and busy, in total and as shares of the
-   * recent window (see {@link RecentTimeShares}). A subtask whose task executor does not answer in
-   * time has no counters ({@link SubtaskStatus#io()} null); an ended one has the records it
-   * reported at its end. Once the job ended ({@code terminalStatus} set) no task executor is asked.
-   * Any thread.
+   * reports now: records and bytes, and the time idle, back-pressured and busy, in total and as
+   * shares of the recent window (see {@link RecentTimeShares}). A subtask whose task executor does
+   * not answer in time has no counters ({@link SubtaskStatus#io()} null); an ended one has the
+   * records and bytes it reported at its end. Once the job ended ({@code terminalStatus} set) no
+   * task executor is asked. Any thread.
    */
   CompletableFuture<List<SubtaskStatus>> subtasks(JobStatus terminalStatus) {
     List<ExecutionAttemptId> deployed = scheduler.deployed();
@@ -85,7 +85,16 @@ final class SubtaskSampling {
                 "-",
                 "-",
                 new SubtaskStatus.Io(
-                    m.recordsIn(), m.recordsOut(), 0, 0, 0, Double.NaN, Double.NaN, Double.NaN)));
+                    m.recordsIn(),
+                    m.recordsOut(),
+                    m.bytesIn(),
+                    m.bytesOut(),
+                    0,
+                    0,
+                    0,
+                    Double.NaN,
+                    Double.NaN,
+                    Double.NaN)));
       } else if (sample != null) {
         RecentTimeShares.Shares shares = timeShares.add(sample);
         long age = sample.ageNanos() / 1_000_000;
@@ -108,6 +117,8 @@ final class SubtaskSampling {
                 new SubtaskStatus.Io(
                     sample.recordsIn(),
                     sample.recordsOut(),
+                    sample.bytesIn(),
+                    sample.bytesOut(),
                     idle,
                     backPressured,
                     Math.max(0, age - idle - backPressured),

@@ -31,6 +31,8 @@ public record SubtaskStatus(
    *
    * @param recordsIn records it read
    * @param recordsOut records it sent to other subtasks
+   * @param bytesIn bytes it read from its input channels
+   * @param bytesOut bytes it sent to other subtasks
    * @param idleMillis time it waited for input, in total
    * @param backPressuredMillis time it waited for an output to take more, in total
    * @param busyMillis the rest of its time
@@ -41,6 +43,8 @@ public record SubtaskStatus(
   public record Io(
       long recordsIn,
       long recordsOut,
+      long bytesIn,
+      long bytesOut,
       long idleMillis,
       long backPressuredMillis,
       long busyMillis,

@@ -4,17 +4,19 @@ import java.util.function.LongSupplier;
 
 /**
  * What one subtask measures about itself for its metrics (Flink's {@code TaskIOMetricGroup}): the
- * records it read and sent, the time it waited for input (idle) and for its outputs to take more
- * (back-pressured), and the start delay and alignment of its latest checkpoint. A reporter turns
- * these counters into rates and gauges; nothing here is called per record.
+ * records and bytes it read and sent, the time it waited for input (idle) and for its outputs to
+ * take more (back-pressured), and the start delay and alignment of its latest checkpoint. A
+ * reporter turns these counters into rates and gauges; nothing here is called per record.
  *
- * <p>The task thread writes; any thread reads. The record counts are the task's own counters, read
- * without a lock (a recent value, as Flink's reporters read its counters).
+ * <p>The task thread writes; any thread reads. The record and byte counts are the task's own
+ * counters, read without a lock (a recent value, as Flink's reporters read its counters).
  */
 public final class TaskIOMetrics {
 
   private final LongSupplier recordsIn;
   private final LongSupplier recordsOut;
+  private final LongSupplier bytesIn;
+  private final LongSupplier bytesOut;
   private final TimerGauge idle = new TimerGauge();
   private final TimerGauge backPressured = new TimerGauge();
   private volatile long checkpointStartDelayNanos;
@@ -30,10 +32,18 @@ public final class TaskIOMetrics {
   /**
    * @param recordsIn the records the subtask read so far
    * @param recordsOut the records the subtask sent to other subtasks so far
+   * @param bytesIn the bytes of the buffers the subtask took from its input channels so far
+   * @param bytesOut the bytes of the buffers the subtask sent to other subtasks so far
    */
-  public TaskIOMetrics(LongSupplier recordsIn, LongSupplier recordsOut) {
+  public TaskIOMetrics(
+      LongSupplier recordsIn,
+      LongSupplier recordsOut,
+      LongSupplier bytesIn,
+      LongSupplier bytesOut) {
     this.recordsIn = recordsIn;
     this.recordsOut = recordsOut;
+    this.bytesIn = bytesIn;
+    this.bytesOut = bytesOut;
   }
 
   /** When the subtask was deployed here, epoch milliseconds. */
@@ -54,6 +64,22 @@ public final class TaskIOMetrics {
   /** Flink's {@code numRecordsOut}: records sent over the network, once per output edge. */
   public long numRecordsOut() {
     return recordsOut.getAsLong();
+  }
+
+  /**
+   * Flink's {@code numBytesIn}: the serialized records the subtask read from its input channels,
+   * local and remote, framing included; 0 for a source (what it reads from outside is not counted).
+   */
+  public long numBytesIn() {
+    return bytesIn.getAsLong();
+  }
+
+  /**
+   * Flink's {@code numBytesOut}: the serialized records the subtask sent to other subtasks, once
+   * per channel they went to, framing included; chained operators and sinks send none.
+   */
+  public long numBytesOut() {
+    return bytesOut.getAsLong();
   }
 
   /** Time spent waiting for input (or suspended for a savepoint): Flink's idle time. */

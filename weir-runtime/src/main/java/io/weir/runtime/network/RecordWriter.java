@@ -66,6 +66,14 @@ public final class RecordWriter<T> {
    */
   private TimerGauge backPressure;
 
+  /**
+   * Bytes handed to the channels, a broadcast record's once per channel: Flink's {@code
+   * numBytesOut} of this output. Counted per buffer as it leaves, not per record, so records still
+   * in a partly filled buffer count once it is sent. Written by the producer task thread only, read
+   * without a lock by the metrics (a recent value).
+   */
+  private long bytesSent;
+
   public RecordWriter(
       ResultSubpartition[] channels,
       ChannelSelector<T> selector,
@@ -88,6 +96,14 @@ public final class RecordWriter<T> {
 
   public int getNumberOfChannels() {
     return channels.length;
+  }
+
+  /**
+   * The bytes of serialized records (their framing included; events not) this writer handed to its
+   * channels so far; any thread, a recent value from other than the producer's.
+   */
+  public long bytesSent() {
+    return bytesSent;
   }
 
   /**
@@ -240,6 +256,7 @@ public final class RecordWriter<T> {
   }
 
   private void send(int c) {
+    bytesSent += current[c].size();
     channels[c].addBuffer(current[c]);
     current[c] = null;
     seenAtLastTick[c] = null;
@@ -410,6 +427,8 @@ public final class RecordWriter<T> {
   public void replay(int c, List<ChannelStateEntry> entries) {
     for (ChannelStateEntry entry : entries) {
       if (entry instanceof ChannelStateEntry.Bytes bytes) {
+        // Counted as sent: the consumer counts them as read when it takes them.
+        bytesSent += bytes.bytes().length;
         channels[c].addBuffer(Buffer.wrap(bytes.bytes()));
       } else if (entry instanceof ChannelStateEntry.Event event) {
         channels[c].addEvent(event.event());

@@ -231,6 +231,7 @@ public final class InputStreamTask extends StreamTask {
         return InputStatus.NOTHING_AVAILABLE;
       }
       if (polled.element() instanceof Buffer buffer) {
+        numBytesIn += buffer.size();
         recorder.onBuffer(polled.channel().getChannelIndex(), buffer);
         polled.channel().getDeserializer().setNextBuffer(buffer);
         current = polled.channel();

@@ -68,9 +68,16 @@ public abstract class StreamTask implements Runnable {
 
   protected long numRecordsIn;
 
+  /**
+   * Bytes of the buffers this task took from its input channels (Flink's {@code numBytesIn}); a
+   * source's stays 0. Task thread writes, per buffer.
+   */
+  protected long numBytesIn;
+
   /** What the metrics read: counters the task keeps anyway, and its waits. */
   private final TaskIOMetrics ioMetrics =
-      new TaskIOMetrics(this::getNumRecordsIn, this::getNumRecordsOut);
+      new TaskIOMetrics(
+          this::getNumRecordsIn, this::getNumRecordsOut, this::getNumBytesIn, this::getNumBytesOut);
 
   protected final TaskCheckpointing checkpointing;
 
@@ -186,6 +193,23 @@ public abstract class StreamTask implements Runnable {
   public long getNumRecordsOut() {
     OperatorChain c = chain;
     return c == null ? 0 : c.recordsOut();
+  }
+
+  /** Bytes this task read from its input channels; 0 for a source. */
+  public long getNumBytesIn() {
+    return numBytesIn;
+  }
+
+  /**
+   * Bytes this task sent to other tasks, once per channel a buffer went to (see {@link
+   * RecordWriter#bytesSent()}); chained operators send none.
+   */
+  public long getNumBytesOut() {
+    long bytes = 0;
+    for (RecordWriter<?> writer : writerArray) {
+      bytes += writer.bytesSent();
+    }
+    return bytes;
   }
 
   /** Wires a network output; before the thread starts. */

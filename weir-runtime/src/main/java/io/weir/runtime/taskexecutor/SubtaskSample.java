@@ -5,15 +5,18 @@ import io.weir.runtime.task.TaskState;
 
 /**
  * One running subtask's counters as its task executor read them at one moment: what the REST API
- * shows of a vertex's subtasks (records in and out, time idle, back-pressured and busy). The times
- * are totals since the subtask was deployed, on the task executor's own clock, so the job master
- * takes shares over a window from two samples of the same subtask (see {@code RecentTimeShares}).
+ * shows of a vertex's subtasks (records and bytes in and out, time idle, back-pressured and busy).
+ * The times are totals since the subtask was deployed, on the task executor's own clock, so the job
+ * master takes shares over a window from two samples of the same subtask (see {@code
+ * RecentTimeShares}).
  *
  * @param id the subtask's attempt
  * @param state its state when sampled (CREATED or RUNNING: an ended subtask is reported as such)
  * @param startTimeMillis when it was deployed, epoch milliseconds on the task executor's clock
  * @param recordsIn records it read
  * @param recordsOut records it sent to other subtasks
+ * @param bytesIn bytes it read from its input channels
+ * @param bytesOut bytes it sent to other subtasks
  * @param ageNanos from its deployment to the sample
  * @param idleNanos of {@code ageNanos}, waiting for input
  * @param backPressuredNanos of {@code ageNanos}, waiting for an output to take more
@@ -26,6 +29,8 @@ public record SubtaskSample(
     long startTimeMillis,
     long recordsIn,
     long recordsOut,
+    long bytesIn,
+    long bytesOut,
     long ageNanos,
     long idleNanos,
     long backPressuredNanos,
@@ -41,6 +46,8 @@ public record SubtaskSample(
         metrics.createdAtMillis(),
         metrics.numRecordsIn(),
         metrics.numRecordsOut(),
+        metrics.numBytesIn(),
+        metrics.numBytesOut(),
         metrics.ageNanos(now),
         metrics.idleTime().totalNanos(now),
         metrics.backPressuredTime().totalNanos(now),
@@ -56,6 +63,8 @@ public record SubtaskSample(
         startTimeMillis,
         recordsIn,
         recordsOut,
+        bytesIn,
+        bytesOut,
         ageNanos,
         idleNanos,
         backPressuredNanos,

@@ -202,7 +202,11 @@ public final class TaskExecutor implements TaskExecutorGateway, AutoCloseable {
               state,
               cause,
               new JobMasterGateway.TaskMetrics(
-                  vertex.getName(), task.getNumRecordsIn(), task.getNumRecordsOut()));
+                  vertex.getName(),
+                  task.getNumRecordsIn(),
+                  task.getNumRecordsOut(),
+                  task.getNumBytesIn(),
+                  task.getNumBytesOut()));
           taskEnded(id.jobId());
         };
     synchronized (this) {

@@ -15,7 +15,8 @@ class RecentTimeSharesTest {
   private static final long S = 1_000_000_000L;
 
   private static SubtaskSample sample(long age, long idle, long backPressured) {
-    return new SubtaskSample(ID, TaskState.RUNNING, 0, 0, 0, age, idle, backPressured, "tm", "e");
+    return new SubtaskSample(
+        ID, TaskState.RUNNING, 0, 0, 0, 0, 0, age, idle, backPressured, "tm", "e");
   }
 
   @Test

@@ -161,7 +161,7 @@ final class TestingTaskExecutorGateway implements TaskExecutorGateway {
         () -> {
           if (live.remove(task)) {
             jobMaster.taskTerminated(
-                task, state, failure, new JobMasterGateway.TaskMetrics("vertex", 0, 0));
+                task, state, failure, new JobMasterGateway.TaskMetrics("vertex", 0, 0, 0, 0));
           }
         });
   }
@@ -222,7 +222,7 @@ final class TestingTaskExecutorGateway implements TaskExecutorGateway {
                   task,
                   TaskState.CANCELED,
                   null,
-                  new JobMasterGateway.TaskMetrics("vertex", 0, 0)));
+                  new JobMasterGateway.TaskMetrics("vertex", 0, 0, 0, 0)));
     }
   }
 

@@ -216,6 +216,60 @@ class ChannelTest {
     assertThat(perChannel).isEqualTo(expected);
   }
 
+  /**
+   * A writer counts the bytes of the buffers it hands to its channels: a record's framing (4-byte
+   * header, 8-byte timestamp when it has one) and payload, counted when its buffer leaves, once per
+   * channel it goes to. What the consumer takes adds up to the same.
+   */
+  @Test
+  void aWriterCountsTheBytesOfTheBuffersItSendsOncePerChannel() throws Exception {
+    InputGate gate = gate(1_000_000, 1);
+    RecordWriter<Long> writer =
+        new RecordWriter<>(
+            ends(gate), ChannelSelectors.forward(), LONGS, 64, false, producer, () -> false);
+    for (long i = 0; i < 5; i++) {
+      writer.emit(i, RecordWriter.NO_TIMESTAMP);
+    }
+    assertThat(writer.bytesSent()).as("60 bytes wait in the partly filled buffer").isZero();
+    writer.emit(5L, RecordWriter.NO_TIMESTAMP);
+    assertThat(writer.bytesSent()).as("the first buffer filled up and left").isEqualTo(64);
+    writer.emit(6L, 1234L);
+    writer.flushAll();
+    assertThat(writer.bytesSent()).isEqualTo(6 * 12 + 20);
+    assertThat(bytesTaken(gate)).isEqualTo(writer.bytesSent());
+
+    InputGate three = gate(1_000_000, 3);
+    RecordWriter<String> broadcast =
+        new RecordWriter<>(
+            ends(three), ChannelSelectors.broadcast(), STRINGS, 64, false, producer, () -> false);
+    broadcast.emit("abc", 7L);
+    broadcast.broadcastEvent(ChannelEvent.EndOfPartition.INSTANCE);
+    int serialized = 4 + 8 + serializedLength(STRINGS, "abc");
+    assertThat(broadcast.bytesSent()).isEqualTo(3L * serialized);
+    assertThat(bytesTaken(three)).isEqualTo(broadcast.bytesSent());
+  }
+
+  private static int serializedLength(TypeSerializer<String> serializer, String record)
+      throws IOException {
+    io.weir.api.typeutils.DataOutputSerializer out =
+        new io.weir.api.typeutils.DataOutputSerializer(16);
+    serializer.serialize(record, out);
+    return out.length();
+  }
+
+  /** The bytes of every buffer the gate holds now, taken and recycled. */
+  private static long bytesTaken(InputGate gate) {
+    long bytes = 0;
+    InputGate.Polled polled;
+    while ((polled = gate.pollNext()) != null) {
+      if (polled.element() instanceof Buffer b) {
+        bytes += b.size();
+        b.recycle();
+      }
+    }
+    return bytes;
+  }
+
   @Test
   void aSerializerWritingMoreThanItsFixedLengthIsNamed() {
     TypeSerializer<Long> lying =

@@ -105,16 +105,54 @@ class TaskExecutorTest {
 
     assertThat(source.state()).isEqualTo(TaskState.FINISHED);
     assertThat(source.failure()).isNull();
+    // A record of a Long without a timestamp is its 4-byte header and 8 bytes.
     assertThat(source.metrics())
-        .isEqualTo(new JobMasterGateway.TaskMetrics(graph.vertices().get(0).getName(), 0, 100));
+        .isEqualTo(
+            new JobMasterGateway.TaskMetrics(graph.vertices().get(0).getName(), 0, 100, 0, 1200));
     assertThat(sink.state()).isEqualTo(TaskState.FINISHED);
     assertThat(sink.failure()).isNull();
-    assertThat(sink.metrics().vertexName()).isEqualTo(graph.vertices().get(1).getName());
-    assertThat(sink.metrics().recordsIn()).isEqualTo(100);
+    assertThat(sink.metrics())
+        .isEqualTo(
+            new JobMasterGateway.TaskMetrics(graph.vertices().get(1).getName(), 100, 0, 1200, 0));
     assertThat(jobMaster.reports(ReachedEndOfInput.class))
         .as("with checkpointing off no final checkpoint is asked for")
         .isEmpty();
     assertThat(taskExecutor.runningTasks()).isEmpty();
+  }
+
+  @Test
+  void bytesAreCountedWhereRecordsCrossATaskBoundaryOncePerChannelAndNeverBetweenChainedOperators()
+      throws Exception {
+    StreamEnvironment env = StreamEnvironment.create();
+    env.setParallelism(1);
+    JobGraph graph =
+        graph(
+            env,
+            env.fromSequence(1, 100)
+                .map(n -> n * 2)
+                .map(n -> n + 1)
+                .keyBy(n -> n % 7, Types.LONG)
+                .map(n -> n - 1)
+                .setParallelism(2)
+                .sinkTo(new DiscardingSink<>())
+                .setParallelism(2));
+    assertThat(graph.vertices()).as("source and maps; keyed map and sink").hasSize(2);
+    List<TaskDeploymentDescriptor> tasks = deploy(graph, false);
+    assertThat(tasks).hasSize(3);
+
+    Terminated source = jobMaster.awaitTermination(tasks.get(0).id());
+    Terminated sink0 = jobMaster.awaitTermination(tasks.get(1).id());
+    Terminated sink1 = jobMaster.awaitTermination(tasks.get(2).id());
+
+    // 12 bytes a record (a 4-byte header and a Long), over the network edge only: the chained
+    // maps before it and the sink after it send nothing, and a source reads nothing.
+    assertThat(source.metrics().bytesIn()).isZero();
+    assertThat(source.metrics().bytesOut()).isEqualTo(100 * 12);
+    assertThat(sink0.metrics().bytesOut()).isZero();
+    assertThat(sink1.metrics().bytesOut()).isZero();
+    assertThat(sink0.metrics().bytesIn()).isEqualTo(sink0.metrics().recordsIn() * 12);
+    assertThat(sink1.metrics().bytesIn()).isEqualTo(sink1.metrics().recordsIn() * 12);
+    assertThat(sink0.metrics().bytesIn() + sink1.metrics().bytesIn()).isEqualTo(100 * 12);
   }
 
   @Test
@@ -359,6 +397,10 @@ class TaskExecutorTest {
     await().atMost(WAIT).until(() -> source.backPressuredTime().totalNanos(System.nanoTime()) > 0);
     await().atMost(WAIT).until(() -> map.numRecordsIn() > 0 && source.numRecordsOut() > 0);
     assertThat(source.numRecordsIn()).as("a source reads no records of other tasks").isZero();
+    assertThat(source.numBytesIn()).isZero();
+    assertThat(source.numBytesOut()).as("it sent the buffers the map read").isPositive();
+    await().atMost(WAIT).until(() -> map.numBytesIn() > 0);
+    assertThat(map.numBytesOut()).as("the map is chained to the sink").isZero();
 
     trigger(sourceId, 1);
     Acknowledged fromMap = jobMaster.awaitAcknowledgement(mapId, 1);

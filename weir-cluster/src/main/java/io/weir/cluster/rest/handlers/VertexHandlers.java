@@ -252,6 +252,8 @@ final class VertexHandlers {
   private static JobVertexInfo.IoMetrics metrics(List<SubtaskStatus> subtasks) {
     long in = 0;
     long out = 0;
+    long bytesIn = 0;
+    long bytesOut = 0;
     long backPressured = 0;
     long idle = 0;
     long busy = 0;
@@ -264,11 +266,23 @@ final class VertexHandlers {
       }
       in += io.recordsIn();
       out += io.recordsOut();
+      bytesIn += io.bytesIn();
+      bytesOut += io.bytesOut();
       backPressured += io.backPressuredMillis();
       idle += io.idleMillis();
       busy += io.busyMillis();
     }
     return new JobVertexInfo.IoMetrics(
-        0, false, 0, false, in, complete, out, complete, backPressured, idle, busy);
+        bytesIn,
+        complete,
+        bytesOut,
+        complete,
+        in,
+        complete,
+        out,
+        complete,
+        backPressured,
+        idle,
+        busy);
   }
 }

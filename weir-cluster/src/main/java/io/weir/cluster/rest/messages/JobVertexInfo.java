@@ -15,10 +15,12 @@ public final class JobVertexInfo {
   private JobVertexInfo() {}
 
   /**
-   * Flink's {@code IOMetricsInfo}: a subtask's counters, or a vertex's summed over its subtasks.
-   * Weir counts no bytes yet: they are 0 and not complete. A {@code -complete} flag is false when
-   * some subtask's counter is missing (its TaskManager did not answer).
+   * Flink's {@code IOMetricsInfo}: a subtask's counters, or a vertex's summed over its subtasks. A
+   * {@code -complete} flag is false when some subtask's counter is missing (its TaskManager did not
+   * answer).
    *
+   * @param readBytes bytes of serialized records read from input channels (0 for a source)
+   * @param writeBytes bytes of serialized records sent to other subtasks, once per channel
    * @param accumulatedBackpressuredTime time waiting for an output to take more, ms
    * @param accumulatedIdleTime time waiting for input, ms
    * @param accumulatedBusyTime the rest of the time, ms
