@@ -366,6 +366,16 @@ final class TestCluster implements AutoCloseable {
 
   /** A jar of the test job classes, with {@code mainClass} in its manifest (or none if null). */
   static Path testJobJar(Path target, String mainClass) throws IOException {
+    return jarOfTestClasses(target, mainClass, List.of("io/weir/testjobs"));
+  }
+
+  /**
+   * A jar of the files and directories {@code paths} of the test classes (classes and resources),
+   * with {@code mainClass} in its manifest (or none if null). The children's class path has none of
+   * the test classes: what the jar holds, a TaskManager sees only in the job's class loader.
+   */
+  static Path jarOfTestClasses(Path target, String mainClass, List<String> paths)
+      throws IOException {
     Path classes = Path.of("target", "test-classes");
     Manifest manifest = new Manifest();
     manifest.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
@@ -373,12 +383,15 @@ final class TestCluster implements AutoCloseable {
       manifest.getMainAttributes().put(Attributes.Name.MAIN_CLASS, mainClass);
     }
     try (OutputStream file = Files.newOutputStream(target);
-        JarOutputStream jar = new JarOutputStream(file, manifest);
-        Stream<Path> files = Files.walk(classes.resolve("io/weir/testjobs"))) {
-      for (Path p : files.filter(Files::isRegularFile).toList()) {
-        jar.putNextEntry(new JarEntry(classes.relativize(p).toString().replace('\\', '/')));
-        jar.write(Files.readAllBytes(p));
-        jar.closeEntry();
+        JarOutputStream jar = new JarOutputStream(file, manifest)) {
+      for (String path : paths) {
+        try (Stream<Path> files = Files.walk(classes.resolve(path))) {
+          for (Path p : files.filter(Files::isRegularFile).toList()) {
+            jar.putNextEntry(new JarEntry(classes.relativize(p).toString().replace('\\', '/')));
+            jar.write(Files.readAllBytes(p));
+            jar.closeEntry();
+          }
+        }
       }
     }
     return target;

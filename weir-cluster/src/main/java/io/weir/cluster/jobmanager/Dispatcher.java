@@ -321,6 +321,7 @@ public final class Dispatcher {
         new JobMaster(
             graph,
             setup,
+            loader,
             jm -> {
               gateway[0] = new ClusterGateway(program, registry, slotWait, adoptionWait, jm);
               return gateway[0];

@@ -16,6 +16,7 @@ import io.weir.runtime.checkpoint.BarrierHandler;
 import io.weir.runtime.checkpoint.CheckpointOptions;
 import io.weir.runtime.checkpoint.OperatorSubtaskState;
 import io.weir.runtime.checkpoint.TaskRestore;
+import io.weir.runtime.classloading.TemporaryClassLoaderContext;
 import io.weir.runtime.graph.JobGraph;
 import io.weir.runtime.graph.PlanDescription;
 import io.weir.runtime.jobmaster.JobMasterGateway;
@@ -49,8 +50,9 @@ import org.slf4j.LoggerFactory;
 /**
  * One job on a TaskManager: its class loader over the job's jar, its plan (rebuilt from the job's
  * program inside that class loader), and a {@link TaskExecutor} that runs its subtasks and reports
- * through the control plane. Closed, with its class loader, once the job is released and its last
- * subtask here ended.
+ * through the control plane. That class loader is the context class loader of every thread that
+ * runs the job's code here (see {@link TaskExecutor}). Closed, with its class loader, once the job
+ * is released and its last subtask here ended.
  */
 final class JobOnTaskManager implements JobMasterGateway {
 
@@ -154,7 +156,7 @@ final class JobOnTaskManager implements JobMasterGateway {
       }
     }
     this.graph = captured[0];
-    this.executor = new TaskExecutor(this, dataPlane, metrics);
+    this.executor = new TaskExecutor(this, dataPlane, metrics, loader);
     LOG.info("Job '{}' ({}) loaded from jar {}", graph.jobName(), jobId, payload.getJarId());
   }
 
@@ -196,8 +198,18 @@ final class JobOnTaskManager implements JobMasterGateway {
     return graph.configuration().get(io.weir.api.config.CoreOptions.NETWORK_BUFFER_SIZE).bytes();
   }
 
-  /** Deploys and starts the tasks. */
+  /**
+   * Deploys and starts the tasks. The control plane's thread reads their restore with the job's
+   * class loader as context class loader: checkpoint storage may be a file system of the job's jar.
+   */
   void submit(List<TaskDeployment> deployments, List<VertexLocations> where) throws IOException {
+    try (var ignored = TemporaryClassLoaderContext.of(loader)) {
+      deploy(deployments, where);
+    }
+  }
+
+  private void deploy(List<TaskDeployment> deployments, List<VertexLocations> where)
+      throws IOException {
     Map<Integer, List<String>> byVertex = new HashMap<>();
     for (VertexLocations v : where) {
       byVertex.put(v.getVertex(), List.copyOf(v.getAddressesList()));

@@ -18,6 +18,7 @@ import io.weir.runtime.checkpoint.CheckpointRecoveryFactory;
 import io.weir.runtime.checkpoint.CheckpointStatsCounts;
 import io.weir.runtime.checkpoint.CompletedCheckpoint;
 import io.weir.runtime.checkpoint.OperatorSubtaskState;
+import io.weir.runtime.classloading.TemporaryClassLoaderContext;
 import io.weir.runtime.graph.JobGraph;
 import io.weir.runtime.graph.JobVertex;
 import io.weir.runtime.graph.StreamNode;
@@ -62,6 +63,10 @@ public final class JobMaster implements JobClient, JobMasterGateway {
   private final JobID jobId;
   private final Setup setup;
   private final JobGraph graph;
+
+  /** The job's classes: the context class loader of the threads that run its code here. */
+  private final ClassLoader userClassLoader;
+
   private final long startNanos = System.nanoTime();
   private final CompletableFuture<JobExecutionResult> result = new CompletableFuture<>();
   private final CompletableFuture<Void> terminated = new CompletableFuture<>();
@@ -134,78 +139,101 @@ public final class JobMaster implements JobClient, JobMasterGateway {
 
   /**
    * As {@link #JobMaster(JobGraph, Function)}, with the job's id, checkpoint recovery and first
-   * attempt given by {@code setup}.
+   * attempt given by {@code setup}. The job's classes are those of the context class loader of the
+   * calling thread, as in local execution, where they are on the class path.
    */
   public JobMaster(
       JobGraph graph, Setup setup, Function<JobMasterGateway, TaskExecutorGateway> taskExecutors) {
+    this(graph, setup, Thread.currentThread().getContextClassLoader(), taskExecutors);
+  }
+
+  /**
+   * As {@link #JobMaster(JobGraph, Setup, Function)}, for a job whose classes {@code
+   * userClassLoader} loads (a JobManager's class loader over the job's jar): the context class
+   * loader of the job master's threads, and of the caller's while this constructor and {@link
+   * #start()} read checkpoints and create the sources' splits.
+   */
+  public JobMaster(
+      JobGraph graph,
+      Setup setup,
+      ClassLoader userClassLoader,
+      Function<JobMasterGateway, TaskExecutorGateway> taskExecutors) {
     this.graph = graph;
     this.setup = setup;
     this.jobId = setup.jobId();
-    Configuration conf = graph.configuration();
-    KnownKeys.check(conf);
-    for (String warning : KnownKeys.warnings(conf)) {
-      LOG.warn("Job '{}': {}", graph.jobName(), warning);
-    }
-    // An unknown storage scheme, or a store that cannot be reached, is named first: it is the
-    // thing to fix.
-    conf.getOptional(CheckpointingOptions.CHECKPOINTS_DIRECTORY)
-        .ifPresent(dir -> FileSystems.checkAccess(FileSystems.toUri(dir), conf));
-    CheckpointConfig.validate(conf);
-    boolean checkpointingEnabled = CheckpointConfig.isCheckpointingEnabled(conf);
-    for (JobVertex vertex : graph.vertices()) {
-      for (StreamNode node : vertex.getChain()) {
-        operatorNames.put(node.getOperatorId(), node.getName());
+    this.userClassLoader = userClassLoader;
+    try (var ignored = TemporaryClassLoaderContext.of(userClassLoader)) {
+      Configuration conf = graph.configuration();
+      KnownKeys.check(conf);
+      for (String warning : KnownKeys.warnings(conf)) {
+        LOG.warn("Job '{}': {}", graph.jobName(), warning);
       }
+      // An unknown storage scheme, or a store that cannot be reached, is named first: it is the
+      // thing to fix.
+      conf.getOptional(CheckpointingOptions.CHECKPOINTS_DIRECTORY)
+          .ifPresent(dir -> FileSystems.checkAccess(FileSystems.toUri(dir), conf));
+      CheckpointConfig.validate(conf);
+      boolean checkpointingEnabled = CheckpointConfig.isCheckpointingEnabled(conf);
+      for (JobVertex vertex : graph.vertices()) {
+        for (StreamNode node : vertex.getChain()) {
+          operatorNames.put(node.getOperatorId(), node.getName());
+        }
+      }
+      KeyedStateBackendFactory backend =
+          KeyedStateBackends.factory(conf.get(CheckpointingOptions.STATE_BACKEND));
+      backend.validate(conf);
+      this.verifier = new RestoreVerifier(operatorNames, backend);
+      InitialRestore resume = new InitialRestore(graph, operatorNames, verifier);
+      this.initialRestore = resume.load(conf);
+      // Without periodic checkpoints the job still takes savepoints, whose state goes to the
+      // savepoint's own directory: a job manager storage serves them and creates nothing on disk.
+      this.storage =
+          checkpointingEnabled
+              ? CheckpointStorages.create(conf, jobId.value())
+              : CheckpointStorages.forSavepointsOnly(conf);
+      this.threads = new JobMasterThreads(graph.jobName(), userClassLoader);
+      this.checkpointingEnabled = checkpointingEnabled;
+      // Always there, as Flink's: with checkpointing off it triggers nothing by itself and takes
+      // the savepoints asked for.
+      this.coordinator = createCoordinator(conf);
+      if (checkpointingEnabled) {
+        resume.warnAboutGeneratedIds();
+      }
+      if (checkpointingEnabled
+          && initialRestore != null
+          && conf.get(CheckpointingOptions.RECOVERY_CLAIM_MODE) == RecoveryClaimMode.CLAIM) {
+        InitialRestore.claim(initialRestore, coordinator);
+      }
+      this.savepoints =
+          new SavepointTrigger(
+              jobId,
+              graph,
+              coordinator,
+              () -> terminalStatus,
+              result,
+              this::failCurrentAttemptLater);
+      this.taskExecutor = taskExecutors.apply(this);
+      this.scheduler =
+          new Scheduler(
+              jobId.value(),
+              graph,
+              storage,
+              coordinator,
+              RestartStrategies.fromConfiguration(conf, new Random()),
+              verifier,
+              initialRestore,
+              taskExecutor,
+              threads.timer(),
+              setup.firstAttempt(),
+              setup.adoptRunningTasks(),
+              this::finishJob);
+      this.sampling = new SubtaskSampling(jobId.value(), graph.jobName(), scheduler, taskExecutor);
     }
-    KeyedStateBackendFactory backend =
-        KeyedStateBackends.factory(conf.get(CheckpointingOptions.STATE_BACKEND));
-    backend.validate(conf);
-    this.verifier = new RestoreVerifier(operatorNames, backend);
-    InitialRestore resume = new InitialRestore(graph, operatorNames, verifier);
-    this.initialRestore = resume.load(conf);
-    // Without periodic checkpoints the job still takes savepoints, whose state goes to the
-    // savepoint's own directory: a job manager storage serves them and creates nothing on disk.
-    this.storage =
-        checkpointingEnabled
-            ? CheckpointStorages.create(conf, jobId.value())
-            : CheckpointStorages.forSavepointsOnly(conf);
-    this.threads = new JobMasterThreads(graph.jobName());
-    this.checkpointingEnabled = checkpointingEnabled;
-    // Always there, as Flink's: with checkpointing off it triggers nothing by itself and takes
-    // the savepoints asked for.
-    this.coordinator = createCoordinator(conf);
-    if (checkpointingEnabled) {
-      resume.warnAboutGeneratedIds();
-    }
-    if (checkpointingEnabled
-        && initialRestore != null
-        && conf.get(CheckpointingOptions.RECOVERY_CLAIM_MODE) == RecoveryClaimMode.CLAIM) {
-      InitialRestore.claim(initialRestore, coordinator);
-    }
-    this.savepoints =
-        new SavepointTrigger(
-            jobId, graph, coordinator, () -> terminalStatus, result, this::failCurrentAttemptLater);
-    this.taskExecutor = taskExecutors.apply(this);
-    this.scheduler =
-        new Scheduler(
-            jobId.value(),
-            graph,
-            storage,
-            coordinator,
-            RestartStrategies.fromConfiguration(conf, new Random()),
-            verifier,
-            initialRestore,
-            taskExecutor,
-            threads.timer(),
-            setup.firstAttempt(),
-            setup.adoptRunningTasks(),
-            this::finishJob);
-    this.sampling = new SubtaskSampling(jobId.value(), graph.jobName(), scheduler, taskExecutor);
   }
 
   /** Deploys the first attempt. */
   public void start() {
-    try {
+    try (var ignored = TemporaryClassLoaderContext.of(userClassLoader)) {
       scheduler.start();
     } catch (RuntimeException e) {
       shutdownThreads();

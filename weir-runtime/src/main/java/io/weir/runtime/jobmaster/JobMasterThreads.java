@@ -1,5 +1,6 @@
 package io.weir.runtime.jobmaster;
 
+import io.weir.runtime.classloading.UserCodeThreads;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
@@ -12,7 +13,9 @@ import org.slf4j.LoggerFactory;
 /**
  * The two threads of one job master, daemons named after the job: the timer (the coordinator's
  * timers, restarts, the task executors' answers) and the io thread (deletes of checkpoint files, in
- * order, off the coordinator's lock). Any thread.
+ * order, off the coordinator's lock). Both have the job's user-code class loader as context class
+ * loader: a restart on the timer creates the sources' splits and reads restored ones with the job's
+ * code. Any thread.
  */
 final class JobMasterThreads {
 
@@ -22,17 +25,14 @@ final class JobMasterThreads {
   private final ScheduledExecutorService timer;
   private final ExecutorService io;
 
-  JobMasterThreads(String jobName) {
+  JobMasterThreads(String jobName, ClassLoader userClassLoader) {
     this.jobName = jobName;
     this.timer =
-        Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "weir-jobmaster-" + jobName));
-    this.io = Executors.newSingleThreadExecutor(r -> daemon(r, "weir-io-" + jobName));
-  }
-
-  private static Thread daemon(Runnable r, String name) {
-    Thread t = new Thread(r, name);
-    t.setDaemon(true);
-    return t;
+        Executors.newSingleThreadScheduledExecutor(
+            UserCodeThreads.factory("weir-jobmaster-" + jobName, userClassLoader));
+    this.io =
+        Executors.newSingleThreadExecutor(
+            UserCodeThreads.factory("weir-io-" + jobName, userClassLoader));
   }
 
   ScheduledExecutorService timer() {

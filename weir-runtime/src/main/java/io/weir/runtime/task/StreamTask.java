@@ -220,10 +220,15 @@ public abstract class StreamTask implements Runnable {
     checkpoints.setOutputs(writerArray, writers.keySet().toArray(new StreamEdge[0]));
   }
 
-  /** Starts the task's thread. */
-  public void start() {
+  /**
+   * Starts the task's thread, with {@code userClassLoader} (the job's) as its context class loader
+   * for all it runs: restoring state, the operators and the user's functions, as Flink's task
+   * thread.
+   */
+  public void start(ClassLoader userClassLoader) {
     Thread t = new Thread(this, taskInfo.taskNameWithSubtasks());
     t.setDaemon(true);
+    t.setContextClassLoader(userClassLoader);
     waker.bindTo(t);
     thread = t;
     t.start();

@@ -7,6 +7,8 @@ import io.weir.api.graph.Partitioning;
 import io.weir.api.typeutils.TypeSerializer;
 import io.weir.runtime.checkpoint.CheckpointOptions;
 import io.weir.runtime.checkpoint.OperatorSubtaskState;
+import io.weir.runtime.classloading.TemporaryClassLoaderContext;
+import io.weir.runtime.classloading.UserCodeThreads;
 import io.weir.runtime.graph.JobEdge;
 import io.weir.runtime.graph.JobGraph;
 import io.weir.runtime.graph.JobVertex;
@@ -50,8 +52,12 @@ import org.slf4j.LoggerFactory;
  * cancellations to them, and reports their acknowledgements and ends to the job master. Each job
  * has its own timer thread and snapshot threads here, released when the job ends.
  *
- * <p>Local execution runs one in the same JVM as its job master; a TaskManager process runs one
- * behind the control plane. Thread-safe.
+ * <p>Every thread that runs the job's code or reads its types has the job's user-code class loader
+ * as its context class loader, as in Flink: the subtasks' threads, the job's timer and snapshot
+ * threads here, and the caller's thread while it deploys subtasks.
+ *
+ * <p>Local execution runs one in the same JVM as its job master; a TaskManager process runs one per
+ * job behind the control plane. Thread-safe.
  */
 public final class TaskExecutor implements TaskExecutorGateway, AutoCloseable {
 
@@ -60,6 +66,7 @@ public final class TaskExecutor implements TaskExecutorGateway, AutoCloseable {
   private final JobMasterGateway jobMaster;
   private final DataPlane dataPlane;
   private final TaskMetricsReporter metrics;
+  private final ClassLoader userClassLoader;
   private final Map<ExecutionAttemptId, StreamTask> tasks = new ConcurrentHashMap<>();
   private final Map<String, JobResources> jobs = new HashMap<>();
 
@@ -71,12 +78,13 @@ public final class TaskExecutor implements TaskExecutorGateway, AutoCloseable {
     int running;
     boolean released;
 
-    JobResources(JobGraph graph, String jobId, boolean checkpointing) {
+    JobResources(JobGraph graph, String jobId, boolean checkpointing, ClassLoader loader) {
       this.timer =
           Executors.newSingleThreadScheduledExecutor(
-              r -> daemon(r, "weir-timer-" + graph.jobName()));
+              UserCodeThreads.factory("weir-timer-" + graph.jobName(), loader));
       this.snapshotPool =
-          Executors.newFixedThreadPool(2, r -> daemon(r, "weir-snapshot-" + graph.jobName()));
+          Executors.newFixedThreadPool(
+              2, UserCodeThreads.factory("weir-snapshot-" + graph.jobName(), loader));
       this.storage =
           checkpointing
               ? CheckpointStorages.create(graph.configuration(), jobId)
@@ -97,12 +105,6 @@ public final class TaskExecutor implements TaskExecutorGateway, AutoCloseable {
     }
   }
 
-  private static Thread daemon(Runnable r, String name) {
-    Thread t = new Thread(r, name);
-    t.setDaemon(true);
-    return t;
-  }
-
   /** A task executor that reports to {@code jobMaster} and runs whole attempts in this process. */
   public TaskExecutor(JobMasterGateway jobMaster) {
     this(jobMaster, null);
@@ -118,20 +120,45 @@ public final class TaskExecutor implements TaskExecutorGateway, AutoCloseable {
 
   /**
    * As {@link #TaskExecutor(JobMasterGateway, DataPlane)}, reporting each subtask's metrics to
-   * {@code metrics} while it runs.
+   * {@code metrics} while it runs. The job's classes are those of the context class loader of the
+   * thread that creates it, as in local execution, where they are on the class path.
    */
   public TaskExecutor(
       JobMasterGateway jobMaster, DataPlane dataPlane, TaskMetricsReporter metrics) {
+    this(jobMaster, dataPlane, metrics, Thread.currentThread().getContextClassLoader());
+  }
+
+  /**
+   * As {@link #TaskExecutor(JobMasterGateway, DataPlane, TaskMetricsReporter)}, for a job whose
+   * classes {@code userClassLoader} loads (a TaskManager's class loader over the job's jar): the
+   * context class loader of every thread here that runs the job's code.
+   */
+  public TaskExecutor(
+      JobMasterGateway jobMaster,
+      DataPlane dataPlane,
+      TaskMetricsReporter metrics,
+      ClassLoader userClassLoader) {
     this.jobMaster = jobMaster;
     this.dataPlane = dataPlane;
     this.metrics = metrics;
+    this.userClassLoader = userClassLoader;
   }
 
+  /**
+   * Creates, wires and starts the subtasks; on the caller's thread with the job's class loader as
+   * context class loader, since creating them copies the job's functions and reads its types.
+   */
   @Override
   public void submitTasks(List<TaskDeploymentDescriptor> descriptors) {
     if (descriptors.isEmpty()) {
       return;
     }
+    try (var ignored = TemporaryClassLoaderContext.of(userClassLoader)) {
+      deploy(descriptors);
+    }
+  }
+
+  private void deploy(List<TaskDeploymentDescriptor> descriptors) {
     JobGraph graph = descriptors.get(0).graph();
     String jobId = descriptors.get(0).id().jobId();
     JobResources job = resources(graph, jobId, descriptors.get(0).checkpointing().enabled());
@@ -154,14 +181,14 @@ public final class TaskExecutor implements TaskExecutorGateway, AutoCloseable {
     }
     new Wiring(graph, descriptors.get(0).id(), locations, byVertex).wire();
     for (StreamTask task : created) {
-      task.start();
+      task.start(userClassLoader);
     }
   }
 
   private synchronized JobResources resources(JobGraph graph, String jobId, boolean checkpoints) {
     JobResources job = jobs.get(jobId);
     if (job == null || job.released) {
-      job = new JobResources(graph, jobId, checkpoints);
+      job = new JobResources(graph, jobId, checkpoints, userClassLoader);
       jobs.put(jobId, job);
     }
     return job;

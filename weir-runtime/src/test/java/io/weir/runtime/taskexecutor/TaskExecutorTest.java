@@ -11,6 +11,8 @@ import io.weir.api.config.CoreOptions;
 import io.weir.api.config.MemorySize;
 import io.weir.api.functions.CheckpointListener;
 import io.weir.api.functions.MapFunction;
+import io.weir.api.functions.OpenContext;
+import io.weir.api.functions.RichMapFunction;
 import io.weir.api.graph.Pipeline;
 import io.weir.api.graph.SourceTransformation;
 import io.weir.api.sink.DiscardingSink;
@@ -30,6 +32,7 @@ import io.weir.runtime.graph.JobVertex;
 import io.weir.runtime.graph.StreamNode;
 import io.weir.runtime.jobmaster.JobMasterGateway;
 import io.weir.runtime.metrics.TaskIOMetrics;
+import io.weir.runtime.metrics.TaskMetricsReporter;
 import io.weir.runtime.metrics.TaskScope;
 import io.weir.runtime.storage.StateSizeLimitException;
 import io.weir.runtime.task.SourceStreamTask;
@@ -40,13 +43,17 @@ import io.weir.runtime.taskexecutor.TestingJobMasterGateway.Acknowledged;
 import io.weir.runtime.taskexecutor.TestingJobMasterGateway.Declined;
 import io.weir.runtime.taskexecutor.TestingJobMasterGateway.ReachedEndOfInput;
 import io.weir.runtime.taskexecutor.TestingJobMasterGateway.Terminated;
+import java.net.URL;
+import java.net.URLClassLoader;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -451,6 +458,70 @@ class TaskExecutorTest {
   }
 
   /** Takes a millisecond per record. */
+  @Test
+  void everyThreadThatRunsTheJobsCodeHasTheUserClassLoaderAsContextClassLoader() throws Exception {
+    ClassLoader userClassLoader =
+        new URLClassLoader("job-classes", new URL[0], getClass().getClassLoader());
+    TaskExecutor executor =
+        new TaskExecutor(jobMaster, null, TaskMetricsReporter.NONE, userClassLoader);
+    StreamEnvironment env = StreamEnvironment.create();
+    env.setParallelism(1);
+    LoaderRecordingMap map = new LoaderRecordingMap();
+    DataStreamSink<Long> sink =
+        env.fromSource(UnboundedSource.endless(1), "Endless")
+            .keyBy(n -> n % 7, Types.LONG)
+            .map(map)
+            .sinkTo(new DiscardingSink<>());
+    JobGraph graph =
+        JobGraphBuilder.build(
+            new Pipeline(
+                "class-loading-test", List.of(sink.getTransformation()), env.getConfiguration()));
+    List<TaskDeploymentDescriptor> tasks = freshAttempt(graph, jobId, 0, true);
+    ClassLoader callers = Thread.currentThread().getContextClassLoader();
+    try {
+      executor.submitTasks(tasks);
+      assertThat(Thread.currentThread().getContextClassLoader())
+          .as("the deploying thread's own, put back")
+          .isSameAs(callers);
+      assertThat(map.seen())
+          .as("what open() saw")
+          .containsExactly(userClassLoader, userClassLoader);
+
+      executor.triggerCheckpoint(
+          tasks.get(0).id(),
+          1,
+          System.currentTimeMillis(),
+          CheckpointOptions.checkpoint(BarrierHandler.Alignment.ALIGNED));
+      for (TaskDeploymentDescriptor task : tasks) {
+        jobMaster.awaitAcknowledgement(task.id(), 1);
+      }
+
+      List<String> names = new ArrayList<>();
+      for (JobVertex vertex : graph.vertices()) {
+        names.add(vertex.getName() + " (1/1)#0");
+      }
+      names.add("weir-timer-class-loading-test");
+      names.add("weir-snapshot-class-loading-test");
+      Map<String, ClassLoader> loaders = new HashMap<>();
+      for (Thread t : Thread.getAllStackTraces().keySet()) {
+        if (names.contains(t.getName())) {
+          loaders.put(t.getName(), t.getContextClassLoader());
+        }
+      }
+      assertThat(loaders)
+          .as("the subtasks' threads, the timer and the uploads")
+          .containsOnlyKeys(names);
+      assertThat(loaders.values()).allSatisfy(l -> assertThat(l).isSameAs(userClassLoader));
+    } finally {
+      List<StreamTask> left = executor.runningTasks();
+      executor.close();
+      for (StreamTask task : left) {
+        task.getTermination().get(WAIT.toSeconds(), TimeUnit.SECONDS);
+      }
+      executor.releaseJob(jobId);
+    }
+  }
+
   static final class SlowMap implements MapFunction<Long, Long> {
     private static final long serialVersionUID = 1L;
 
@@ -532,6 +603,40 @@ class TaskExecutorTest {
 
   private static List<String> operatorIds(JobVertex vertex) {
     return vertex.getChain().stream().map(StreamNode::getOperatorId).toList();
+  }
+
+  /**
+   * An identity map that records, in {@code open}, its thread's context class loader and its
+   * runtime context's user-code class loader, in a JVM-wide map under the id the original was made
+   * with (the runtime runs a copy).
+   */
+  static final class LoaderRecordingMap extends RichMapFunction<Long, Long> {
+    private static final long serialVersionUID = 1L;
+
+    private static final Map<String, List<ClassLoader>> SEEN = new ConcurrentHashMap<>();
+
+    private final String id = UUID.randomUUID().toString();
+
+    LoaderRecordingMap() {
+      SEEN.put(id, new CopyOnWriteArrayList<>());
+    }
+
+    @Override
+    public void open(OpenContext openContext) {
+      SEEN.get(id).add(Thread.currentThread().getContextClassLoader());
+      SEEN.get(id).add(getRuntimeContext().getUserCodeClassLoader());
+    }
+
+    @Override
+    public Long map(Long value) {
+      return value;
+    }
+
+    /** The loaders recorded, waiting until open() ran. */
+    List<ClassLoader> seen() {
+      await().atMost(WAIT).until(() -> SEEN.get(id).size() == 2);
+      return List.copyOf(SEEN.get(id));
+    }
   }
 
   /**
