@@ -495,10 +495,13 @@ public final class RecoveryTestSupport {
     Files.write(file, bytes);
   }
 
-  /** The files in a checkpoint directory other than its metadata. */
+  /**
+   * The state files in a checkpoint directory: not its {@code _metadata}, nor the {@code _history}
+   * kept beside it, which no restore reads.
+   */
   static List<Path> stateFiles(Path checkpointDir) throws IOException {
     try (Stream<Path> files = Files.list(checkpointDir)) {
-      return files.filter(p -> !p.getFileName().toString().startsWith("_metadata")).toList();
+      return files.filter(p -> !p.getFileName().toString().startsWith("_")).toList();
     }
   }
 
