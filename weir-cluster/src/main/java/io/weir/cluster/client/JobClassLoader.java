@@ -1,5 +1,6 @@
 package io.weir.cluster.client;
 
+import io.weir.runtime.storage.FileSystems;
 import java.io.IOException;
 import java.net.URL;
 import java.net.URLClassLoader;
@@ -43,6 +44,16 @@ public final class JobClassLoader extends URLClassLoader {
   public JobClassLoader(Path jar, ClassLoader parent, String jobDescription) {
     super(new URL[] {toUrl(jar)}, parent);
     this.jobDescription = jobDescription;
+  }
+
+  /**
+   * Closes the jar, after the file systems found through this loader are forgotten: no later job
+   * gets one of them, and they keep this loader alive no longer.
+   */
+  @Override
+  public void close() throws IOException {
+    FileSystems.forget(this);
+    super.close();
   }
 
   private static URL toUrl(Path jar) {

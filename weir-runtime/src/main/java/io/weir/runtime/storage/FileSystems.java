@@ -5,11 +5,14 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.file.Path;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.ServiceLoader;
 import java.util.TreeMap;
+import java.util.WeakHashMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 
@@ -41,6 +44,14 @@ public final class FileSystems {
   private static final Map<String, Made> MADE = new ConcurrentHashMap<>();
 
   private static volatile Map<String, FileSystemFactory> factories;
+
+  /**
+   * Factories found only through a job's own class loader (a job jar that brings a file system
+   * module), by that loader: never shared with other jobs, and forgotten with the loader ({@link
+   * #forget}).
+   */
+  private static final Map<ClassLoader, Map<String, FileSystemFactory>> JOB_FACTORIES =
+      Collections.synchronizedMap(new WeakHashMap<>());
 
   private FileSystems() {}
 
@@ -86,20 +97,23 @@ public final class FileSystems {
       return registered;
     }
     FileSystemFactory factory = factories().get(scheme);
+    ClassLoader jobLoader = null;
     if (factory == null) {
       // A job's own class loader (a job jar that brings the module) may see more.
       ClassLoader context = Thread.currentThread().getContextClassLoader();
       if (context != null && context != FileSystems.class.getClassLoader()) {
-        for (FileSystemFactory found : ServiceLoader.load(FileSystemFactory.class, context)) {
-          factories().putIfAbsent(found.scheme().toLowerCase(Locale.ROOT), found);
-        }
-        factory = factories().get(scheme);
+        factory = jobFactories(context).get(scheme);
+        jobLoader = context;
       }
     }
     if (factory == null) {
       throw new IllegalArgumentException(noFileSystem(uri, scheme));
     }
-    String key = scheme + "://" + Objects.requireNonNullElse(uri.getAuthority(), "");
+    String key =
+        scheme
+            + "://"
+            + Objects.requireNonNullElse(uri.getAuthority(), "")
+            + (jobLoader == null ? "" : " of " + System.identityHashCode(jobLoader));
     Made made = MADE.get(key);
     if (made != null && (conf == null || made.settings().equals(settings(factory, conf)))) {
       return made.fileSystem();
@@ -110,7 +124,7 @@ public final class FileSystems {
       Map<String, String> settings = settings(factory, effective);
       if (made == null || (conf != null && !made.settings().equals(settings))) {
         try {
-          made = new Made(settings, factory.create(uri, effective));
+          made = new Made(settings, factory.create(uri, effective), jobLoader);
         } catch (IOException e) {
           throw new UncheckedIOException("Cannot open the file system for " + uri + ": " + e, e);
         }
@@ -140,16 +154,53 @@ public final class FileSystems {
   /** Forgets (and closes, where they can be) the file systems made so far. For tests. */
   public static void closeAll() {
     synchronized (MADE) {
-      for (Made made : MADE.values()) {
-        if (made.fileSystem() instanceof AutoCloseable closeable) {
-          try {
-            closeable.close();
-          } catch (Exception e) {
-            // Best effort: the file system is forgotten either way.
-          }
-        }
-      }
+      MADE.values().forEach(FileSystems::close);
       MADE.clear();
+    }
+    JOB_FACTORIES.clear();
+  }
+
+  /**
+   * Forgets (and closes) what was found and made through the class loader of a job that ended, so
+   * that no later job gets a file system of a closed loader and the loader is not kept alive.
+   */
+  public static void forget(ClassLoader jobLoader) {
+    JOB_FACTORIES.remove(jobLoader);
+    synchronized (MADE) {
+      MADE.values()
+          .removeIf(
+              made -> {
+                if (made.jobLoader() != jobLoader) {
+                  return false;
+                }
+                close(made);
+                return true;
+              });
+    }
+  }
+
+  private static void close(Made made) {
+    if (made.fileSystem() instanceof AutoCloseable closeable) {
+      try {
+        closeable.close();
+      } catch (Exception e) {
+        // Best effort: the file system is forgotten either way.
+      }
+    }
+  }
+
+  /** The factories a job's class loader sees, looked up once per loader. */
+  private static Map<String, FileSystemFactory> jobFactories(ClassLoader loader) {
+    synchronized (JOB_FACTORIES) {
+      Map<String, FileSystemFactory> found = JOB_FACTORIES.get(loader);
+      if (found == null) {
+        found = new HashMap<>();
+        for (FileSystemFactory factory : ServiceLoader.load(FileSystemFactory.class, loader)) {
+          found.putIfAbsent(factory.scheme().toLowerCase(Locale.ROOT), factory);
+        }
+        JOB_FACTORIES.put(loader, found);
+      }
+      return found;
     }
   }
 
@@ -205,7 +256,11 @@ public final class FileSystems {
   }
 
   /** A file system made by a factory, and the settings it was made with. */
-  private record Made(Map<String, String> settings, FileSystem fileSystem) {}
+  /**
+   * A file system made by a factory; {@code jobLoader} is the job's class loader it was found
+   * through, or null for the factories on Weir's own class path.
+   */
+  private record Made(Map<String, String> settings, FileSystem fileSystem, ClassLoader jobLoader) {}
 
   /**
    * The path of {@code uri} in the namespace of {@link #get(URI) its file system}, without a

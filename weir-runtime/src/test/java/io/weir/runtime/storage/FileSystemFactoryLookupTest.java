@@ -79,4 +79,44 @@ class FileSystemFactoryLookupTest {
       Thread.currentThread().setContextClassLoader(before);
     }
   }
+
+  /**
+   * A factory a job's class loader brought serves that job only, and is forgotten with the loader:
+   * neither another job nor Weir's own class path finds it, and a job that ends closes what it
+   * made.
+   */
+  @Test
+  void aFactoryOfAJobsClassLoaderServesThatJobOnlyAndIsForgottenWithIt() throws Exception {
+    Path file = services.resolve("META-INF/services/" + FileSystemFactory.class.getName());
+    Files.createDirectories(file.getParent());
+    Files.writeString(file, LookupFactory.class.getName() + "\n");
+    ClassLoader before = Thread.currentThread().getContextClassLoader();
+    URI uri = URI.create("lookupfs://a/x");
+    Configuration conf = new Configuration().setString("lookupfs.tag", "one");
+    try (URLClassLoader first =
+            new URLClassLoader(new URL[] {services.toUri().toURL()}, getClass().getClassLoader());
+        URLClassLoader second =
+            new URLClassLoader(new URL[] {services.toUri().toURL()}, getClass().getClassLoader())) {
+      Thread.currentThread().setContextClassLoader(first);
+      FileSystem ofFirst = FileSystems.get(uri, conf);
+      Thread.currentThread().setContextClassLoader(second);
+      FileSystem ofSecond = FileSystems.get(uri, conf);
+      assertThat(ofSecond).as("each job its own").isNotSameAs(ofFirst);
+
+      Thread.currentThread().setContextClassLoader(before);
+      assertThatThrownBy(() -> FileSystems.get(uri, conf))
+          .as("Weir's own class path does not have it")
+          .hasMessageContaining("'lookupfs' is not supported");
+
+      FileSystems.forget(first);
+      Thread.currentThread().setContextClassLoader(second);
+      assertThat(FileSystems.get(uri, conf)).as("the other job keeps its own").isSameAs(ofSecond);
+      Thread.currentThread().setContextClassLoader(first);
+      assertThat(FileSystems.get(uri, conf))
+          .as("made anew for a loader that was forgotten")
+          .isNotSameAs(ofFirst);
+    } finally {
+      Thread.currentThread().setContextClassLoader(before);
+    }
+  }
 }
