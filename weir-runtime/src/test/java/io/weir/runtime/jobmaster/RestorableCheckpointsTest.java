@@ -11,17 +11,13 @@ import io.weir.runtime.checkpoint.OperatorState;
 import io.weir.runtime.checkpoint.OperatorStateHandle;
 import io.weir.runtime.checkpoint.OperatorSubtaskState;
 import io.weir.runtime.recovery.RestoreVerifier;
+import io.weir.runtime.recovery.TimingOutReads;
 import io.weir.runtime.state.DefaultOperatorStateStore;
-import io.weir.runtime.state.KeyedStateBackend;
-import io.weir.runtime.state.KeyedStateBackendFactory;
 import io.weir.runtime.storage.FileSystemCheckpointStorage;
 import io.weir.runtime.storage.FileSystems;
-import io.weir.runtime.storage.ForwardingFileSystem;
 import io.weir.runtime.storage.RetainedCheckpoint;
 import io.weir.runtime.storage.StreamStateHandle;
 import java.io.IOException;
-import java.io.InputStream;
-import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -41,37 +37,6 @@ class RestorableCheckpointsTest {
 
   static final String JOB = "0000000000000000000000000000000b";
   static final String SCHEME = "flaky-restorable";
-
-  /** The local file system, whose reads of files named {@code slow} time out while asked. */
-  static final class FlakyFileSystem extends ForwardingFileSystem {
-    volatile String slow;
-
-    FlakyFileSystem() {
-      super(SCHEME);
-    }
-
-    @Override
-    public InputStream open(String path) throws IOException {
-      String s = slow;
-      if (s != null && path.endsWith(s)) {
-        throw new SocketTimeoutException("injected: reading " + path + " timed out");
-      }
-      return super.open(path);
-    }
-  }
-
-  static final KeyedStateBackendFactory NO_KEYED_STATE =
-      new KeyedStateBackendFactory() {
-        @Override
-        public String type() {
-          return "none";
-        }
-
-        @Override
-        public <K> KeyedStateBackend<K> create(Context<K> context) {
-          throw new UnsupportedOperationException();
-        }
-      };
 
   /** Nothing runs: the coordinator only holds the retained checkpoints here. */
   static final CheckpointCoordinator.Context IDLE =
@@ -100,7 +65,7 @@ class RestorableCheckpointsTest {
       };
 
   @TempDir Path dir;
-  final FlakyFileSystem fs = new FlakyFileSystem();
+  final TimingOutReads fs = new TimingOutReads(SCHEME);
   FileSystemCheckpointStorage storage;
   RestoreVerifier verifier;
   StreamStateHandle.File newestFile;
@@ -123,7 +88,7 @@ class RestorableCheckpointsTest {
             IDLE,
             5,
             List.of(newest, older));
-    verifier = new RestoreVerifier(Map.of("op", "counter"), NO_KEYED_STATE);
+    verifier = new RestoreVerifier(Map.of("op", "counter"), TimingOutReads.NO_KEYED_STATE);
     restorable = new RestorableCheckpoints("job", coordinator, storage, verifier, null);
   }
 
@@ -154,7 +119,8 @@ class RestorableCheckpointsTest {
 
   @Test
   void aReadThatTimesOutMarksNothingAndTheNextRestartTakesTheSameCheckpoint() throws Exception {
-    fs.slow = newestFile.relativePath();
+    String slow = newestFile.relativePath();
+    fs.timeOut(path -> path.endsWith(slow));
     Throwable failed = catchThrowable(restorable::newest);
 
     assertThat(failed)
@@ -163,7 +129,7 @@ class RestorableCheckpointsTest {
         .isNotInstanceOf(CorruptCheckpointException.class)
         .hasMessageContaining("Checkpoint 5");
 
-    fs.slow = null;
+    fs.answer();
     RetainedCheckpoint restored = restorable.newest();
     assertThat(restored.checkpoint().checkpointId()).isEqualTo(5);
     assertThat(restorable.claims(restored)).isTrue();

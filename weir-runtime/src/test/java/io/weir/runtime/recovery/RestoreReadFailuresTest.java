@@ -12,16 +12,11 @@ import io.weir.runtime.checkpoint.OperatorSubtaskState;
 import io.weir.runtime.checkpoint.StateElement;
 import io.weir.runtime.checkpoint.TaskRestore;
 import io.weir.runtime.state.DefaultOperatorStateStore;
-import io.weir.runtime.state.KeyedStateBackend;
-import io.weir.runtime.state.KeyedStateBackendFactory;
 import io.weir.runtime.storage.DamagedStateException;
 import io.weir.runtime.storage.FileSystemCheckpointStorage;
 import io.weir.runtime.storage.FileSystems;
-import io.weir.runtime.storage.ForwardingFileSystem;
 import io.weir.runtime.storage.StreamStateHandle;
 import java.io.IOException;
-import java.io.InputStream;
-import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -44,39 +39,8 @@ class RestoreReadFailuresTest {
   static final String JOB = "00000000000000000000000000000007";
   static final String SCHEME = "flaky-restore";
 
-  /** The local file system, whose reads time out while {@link #readsFail} is set. */
-  static final class FlakyFileSystem extends ForwardingFileSystem {
-    volatile boolean readsFail;
-
-    FlakyFileSystem() {
-      super(SCHEME);
-    }
-
-    @Override
-    public InputStream open(String path) throws IOException {
-      if (readsFail) {
-        throw new SocketTimeoutException("injected: reading " + path + " timed out");
-      }
-      return super.open(path);
-    }
-  }
-
-  /** Never asked: the checkpoints here hold no keyed state. */
-  static final KeyedStateBackendFactory NO_KEYED_STATE =
-      new KeyedStateBackendFactory() {
-        @Override
-        public String type() {
-          return "none";
-        }
-
-        @Override
-        public <K> KeyedStateBackend<K> create(Context<K> context) {
-          throw new UnsupportedOperationException();
-        }
-      };
-
   @TempDir Path dir;
-  final FlakyFileSystem fs = new FlakyFileSystem();
+  final TimingOutReads fs = new TimingOutReads(SCHEME);
   FileSystemCheckpointStorage storage;
   StreamStateHandle.File file;
   CompletedCheckpoint checkpoint;
@@ -117,7 +81,7 @@ class RestoreReadFailuresTest {
   }
 
   RestoreVerifier verifier() {
-    return new RestoreVerifier(Map.of("op", "counter"), NO_KEYED_STATE);
+    return new RestoreVerifier(Map.of("op", "counter"), TimingOutReads.NO_KEYED_STATE);
   }
 
   TaskRestore restore() {
@@ -143,7 +107,7 @@ class RestoreReadFailuresTest {
   @Test
   void aVerificationWhoseReadTimesOutIsNoCorruptionAndPassesOnceReadsWork() throws Exception {
     try (RestoreVerifier verifier = verifier()) {
-      fs.readsFail = true;
+      fs.timeOut(path -> true);
       Throwable failed = catchThrowable(() -> verifier.verify(checkpoint, storage));
 
       assertThat(failed)
@@ -154,7 +118,7 @@ class RestoreReadFailuresTest {
           .hasMessageContaining("timed out");
       assertThat(CorruptCheckpointException.findIn(failed)).isEqualTo(-1);
 
-      fs.readsFail = false;
+      fs.answer();
       verifier.verify(checkpoint, storage);
     }
   }
@@ -181,7 +145,7 @@ class RestoreReadFailuresTest {
 
   @Test
   void aTaskWhoseRestoreReadTimesOutFailsWithoutNamingTheCheckpointCorrupt() throws Exception {
-    fs.readsFail = true;
+    fs.timeOut(path -> true);
     Throwable failed = catchThrowable(() -> restore().read());
 
     assertThat(failed)
@@ -191,7 +155,7 @@ class RestoreReadFailuresTest {
         .hasMessageContaining("timed out");
     assertThat(CorruptCheckpointException.findIn(failed)).isEqualTo(-1);
 
-    fs.readsFail = false;
+    fs.answer();
     assertThat(restore().read().operators().get("op").operatorLists().get("list").elements())
         .containsExactly(new byte[] {42});
   }
