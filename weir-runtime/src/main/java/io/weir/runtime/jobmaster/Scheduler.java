@@ -4,6 +4,7 @@ import io.weir.api.JobStatus;
 import io.weir.runtime.checkpoint.CheckpointCoordinator;
 import io.weir.runtime.checkpoint.CorruptCheckpointException;
 import io.weir.runtime.graph.JobGraph;
+import io.weir.runtime.graph.JobVertex;
 import io.weir.runtime.recovery.Failures;
 import io.weir.runtime.recovery.RestartBackoffStrategy;
 import io.weir.runtime.recovery.RestoreVerifier;
@@ -371,12 +372,10 @@ final class Scheduler {
           task.attempt(),
           new IllegalStateException(
               "Subtask "
-                  + (task.subtask() + 1)
-                  + " of vertex "
-                  + task.vertex()
-                  + " (attempt "
+                  + subtaskName(task)
+                  + " of attempt "
                   + task.attempt()
-                  + ") was cancelled on its TaskManager without the job master asking"
+                  + " was cancelled on its TaskManager without the job master asking"
                   + (cause == null ? "" : ": " + cause.getMessage()),
               cause),
           false);
@@ -384,6 +383,18 @@ final class Scheduler {
     if (terminatedTasks == deployed.size()) {
       onAttemptEnded();
     }
+  }
+
+  /** {@code 'Count -> Files' (2/2)}: a subtask as Flink's messages name it. */
+  private String subtaskName(ExecutionAttemptId task) {
+    JobVertex vertex = graph.vertices().get(task.vertex());
+    return "'"
+        + vertex.getName()
+        + "' ("
+        + (task.subtask() + 1)
+        + "/"
+        + vertex.getParallelism()
+        + ")";
   }
 
   /** Fails the current attempt (a task failed, or the coordinator gave up). */
