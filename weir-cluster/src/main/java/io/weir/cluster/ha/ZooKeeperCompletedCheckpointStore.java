@@ -4,6 +4,8 @@ import io.weir.api.config.Configuration;
 import io.weir.runtime.checkpoint.CompletedCheckpoint;
 import io.weir.runtime.checkpoint.CompletedCheckpointStore;
 import io.weir.runtime.storage.CompletedCheckpointLocation;
+import io.weir.runtime.storage.DamagedStateException;
+import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -92,9 +94,12 @@ public final class ZooKeeperCompletedCheckpointStore implements CompletedCheckpo
 
   /**
    * The store of {@code jobId} as ZooKeeper holds it: each pointer's checkpoint is read from its
-   * metadata in storage, newest first. A checkpoint that cannot be read is left out and told in
-   * {@link #recoveryProblems()}, and its pointer stays: a new leader deletes nothing it cannot
-   * read.
+   * metadata in storage, newest first. A checkpoint whose metadata is missing or damaged is left
+   * out and told in {@link #recoveryProblems()}, and its pointer stays: a new leader deletes
+   * nothing it cannot read.
+   *
+   * @throws CheckpointsUnreadableException when a read failed for a reason that may pass: leaving
+   *     that checkpoint out would recover the job from an older one
    */
   static ZooKeeperCompletedCheckpointStore recover(
       CuratorFramework client,
@@ -139,18 +144,28 @@ public final class ZooKeeperCompletedCheckpointStore implements CompletedCheckpo
             continue;
           }
           store.retained.addLast(checkpoint);
-        } catch (Exception e) {
-          store.recoveryProblems.add(
+        } catch (IOException | RuntimeException e) {
+          String checkpoint =
               "Checkpoint "
                   + pointer.checkpointId()
                   + " of job "
                   + jobId
                   + " at "
-                  + pointer.externalPointer()
-                  + " cannot be read: "
-                  + e.getMessage());
+                  + pointer.externalPointer();
+          if (e instanceof IOException failed && !DamagedStateException.isDamage(failed)) {
+            throw new CheckpointsUnreadableException(
+                checkpoint
+                    + " cannot be read now ("
+                    + e.getMessage()
+                    + "). No checkpoint is skipped for it: the job is recovered once it can be"
+                    + " read",
+                e);
+          }
+          store.recoveryProblems.add(checkpoint + " cannot be read: " + e.getMessage());
         }
       }
+    } catch (CheckpointsUnreadableException e) {
+      throw e;
     } catch (Exception e) {
       throw new HighAvailabilityException(
           "Cannot recover the completed checkpoints of job " + jobId + " from " + dir + ": " + e,

@@ -28,6 +28,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.jar.JarFile;
 import java.util.jar.Manifest;
 import org.slf4j.Logger;
@@ -74,6 +76,9 @@ public final class Dispatcher {
 
   private final Map<String, Job> jobs = new LinkedHashMap<>();
 
+  /** Recovers the jobs of a previous leader, again later while their checkpoints are unreadable. */
+  private final JobRecoveries recoveries;
+
   /** Whether this JobManager runs under high availability: it acts only while it leads. */
   private final boolean highAvailability;
 
@@ -89,8 +94,17 @@ public final class Dispatcher {
       ClusterOptions options,
       boolean highAvailability,
       ProcessMetrics metrics,
-      CheckpointSpans spans) {
+      CheckpointSpans spans,
+      ScheduledExecutorService timer) {
     this.jars = jars;
+    // A job's main may take a while: never on the timer's thread.
+    Executor ownThread =
+        attempt -> {
+          Thread t = new Thread(attempt, "weir-job-recovery");
+          t.setDaemon(true);
+          t.start();
+        };
+    this.recoveries = new JobRecoveries(timer, ownThread, 1000, 30_000);
     this.spans = spans;
     this.registry = registry;
     this.options = options;
@@ -125,19 +139,21 @@ public final class Dispatcher {
       if (leader != session) {
         return; // revoked meanwhile
       }
-      try {
-        LOG.info(
-            "Recovering job '{}' ({}) as the leader of {}",
-            job.jobName(),
-            job.jobId(),
-            session.epoch());
-        run(job.jarId(), job.entryClass(), job.args(), job.parallelism(), job.settings(), job);
-      } catch (Exception e) {
-        LOG.error(
-            "Job '{}' ({}) cannot be recovered: {}", job.jobName(), job.jobId(), e.getMessage(), e);
-      }
+      recover(session, job);
     }
     LOG.info("Leading with {}: {} job(s) to recover were found", session.epoch(), recover.size());
+  }
+
+  /** Runs a job a previous leader was given, again later while its checkpoints cannot be read. */
+  private void recover(LeaderSession session, SubmittedJob job) {
+    String what = "job '" + job.jobName() + "' (" + job.jobId() + ")";
+    recoveries.recover(
+        what,
+        () -> leader == session,
+        () -> {
+          LOG.info("Recovering {} as the leader of {}", what, session.epoch());
+          run(job.jarId(), job.entryClass(), job.args(), job.parallelism(), job.settings(), job);
+        });
   }
 
   /**

@@ -139,7 +139,7 @@ public final class JobManager implements AutoCloseable {
       throw e;
     }
     Dispatcher dispatcher =
-        new Dispatcher(new JarStore(jarDir), registry, options, ha, this.metrics, spans);
+        new Dispatcher(new JarStore(jarDir), registry, options, ha, this.metrics, spans, timer);
     String rpcHost = options.get(ClusterOptions.JM_BIND_HOST);
     int rpcPort = options.get(ClusterOptions.JM_PORT);
     try {

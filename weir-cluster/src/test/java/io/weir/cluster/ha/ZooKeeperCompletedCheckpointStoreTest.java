@@ -7,7 +7,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.weir.api.config.Configuration;
 import io.weir.cluster.ha.HaTesting.RecordingContender;
 import io.weir.runtime.checkpoint.CompletedCheckpoint;
+import io.weir.runtime.recovery.TimingOutReads;
 import io.weir.runtime.storage.FileSystemCheckpointStorage;
+import io.weir.runtime.storage.FileSystems;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -207,5 +209,35 @@ class ZooKeeperCompletedCheckpointStoreTest {
         .contains("Checkpoint 2 of job " + job)
         .contains(storage.checkpointDirectory(2).toString());
     assertThat(pointers(b.services)).hasSize(2);
+  }
+
+  @Test
+  void aPointerWhoseMetadataReadTimesOutFailsTheRecoveryRatherThanSkippingIt() throws Exception {
+    TimingOutReads reads = new TimingOutReads("flaky-zk-store");
+    FileSystems.register("flaky-zk-store", reads);
+    open.add(() -> FileSystems.unregister("flaky-zk-store"));
+    storage =
+        new FileSystemCheckpointStorage(
+            java.net.URI.create("flaky-zk-store://" + dir.resolve("flaky")), job, 1024);
+    JobManager a = new JobManager(ZOOKEEPER.connectString(), "jm-a");
+    ZooKeeperCompletedCheckpointStore store = a.recover(a.contender.awaitGrant(), 2);
+    store.add(committed(1));
+    store.add(committed(2));
+    reads.timeOut(path -> path.endsWith("chk-2/_metadata"));
+
+    JobManager b = new JobManager(ZOOKEEPER.connectString(), "jm-b");
+    a.election.close();
+    LeaderEpoch epoch = b.contender.awaitGrant();
+    assertThatThrownBy(() -> b.recover(epoch, 2))
+        .isInstanceOf(CheckpointsUnreadableException.class)
+        .hasMessageContaining("Checkpoint 2 of job " + job)
+        .hasMessageContaining("timed out")
+        .hasMessageContaining("No checkpoint is skipped");
+    assertThat(pointers(b.services)).hasSize(2);
+
+    reads.answer();
+    ZooKeeperCompletedCheckpointStore recovered = b.recover(epoch, 2);
+    assertThat(ids(recovered.all())).containsExactly(2L, 1L);
+    assertThat(recovered.recoveryProblems()).isEmpty();
   }
 }

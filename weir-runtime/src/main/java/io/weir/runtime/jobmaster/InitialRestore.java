@@ -13,6 +13,7 @@ import io.weir.runtime.recovery.NonRecoverableException;
 import io.weir.runtime.recovery.RestoreVerifier;
 import io.weir.runtime.recovery.StateSchemaCheck;
 import io.weir.runtime.storage.CompletedCheckpointLocation;
+import io.weir.runtime.storage.DamagedStateException;
 import io.weir.runtime.storage.RetainedCheckpoint;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -66,8 +67,12 @@ final class InitialRestore {
     try {
       candidates = CompletedCheckpointLocation.loadRestoreCandidates(path.get(), conf);
     } catch (IOException e) {
-      throw new IllegalArgumentException(
-          "Cannot resume job '" + graph.jobName() + "' from " + what + ": " + e.getMessage(), e);
+      String message = "Cannot resume job '" + graph.jobName() + "' from " + what + ": ";
+      if (!DamagedStateException.isDamage(e)) {
+        throw new IllegalStateException(
+            message + e.getMessage() + ". Submit the job again once the storage answers.", e);
+      }
+      throw new IllegalArgumentException(message + e.getMessage(), e);
     }
     for (String skipped : candidates.skipped()) {
       LOG.warn("Resuming job '{}' from {}: {}", graph.jobName(), path.get(), skipped);

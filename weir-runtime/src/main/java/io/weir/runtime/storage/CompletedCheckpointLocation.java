@@ -50,8 +50,9 @@ public final class CompletedCheckpointLocation implements FileStateReader {
    * @param conf the configuration the file system is made with (the job's; null: the process's)
    * @return the verified checkpoint, with this location as its storage
    * @throws FileNotFoundException if nothing is at the path
-   * @throws IOException naming the path if it holds no completed Weir checkpoint, its metadata is
-   *     corrupt or too new, or a state file it references is missing
+   * @throws DamagedStateException naming the path if it holds no completed Weir checkpoint, its
+   *     metadata is corrupt or too new, or a state file it references is missing
+   * @throws IOException naming the path when a read failed for a reason that may pass
    * @throws IllegalArgumentException for an unsupported URI scheme
    */
   public static RetainedCheckpoint load(String pathOrUri, Configuration conf) throws IOException {
@@ -59,7 +60,7 @@ public final class CompletedCheckpointLocation implements FileStateReader {
     CompletedCheckpointLocation location = (CompletedCheckpointLocation) retained.storage();
     String missing = CheckpointLayout.firstMissingFile(location.files, retained.checkpoint());
     if (missing != null) {
-      throw new IOException("Cannot restore from " + pathOrUri + ": " + missing);
+      throw new DamagedStateException("Cannot restore from " + pathOrUri + ": " + missing);
     }
     return retained;
   }
@@ -71,8 +72,9 @@ public final class CompletedCheckpointLocation implements FileStateReader {
    * {@link #verifyState} and {@link #readState} naming it.
    *
    * @throws FileNotFoundException if nothing is at the path
-   * @throws IOException naming the path if it holds no completed Weir checkpoint, or its metadata
-   *     is corrupt or too new
+   * @throws DamagedStateException naming the path if it holds no completed Weir checkpoint, or its
+   *     metadata is corrupt or too new
+   * @throws IOException naming the path when a read failed for a reason that may pass
    */
   public static RetainedCheckpoint read(String pathOrUri, Configuration conf) throws IOException {
     URI uri = FileSystems.toUri(pathOrUri);
@@ -91,7 +93,7 @@ public final class CompletedCheckpointLocation implements FileStateReader {
       checkpointDir = path;
       metadata = FileSystems.child(path, METADATA_FILE);
       if (!fs.exists(metadata)) {
-        throw new IOException(notACheckpoint(fs, pathOrUri, path));
+        throw new DamagedStateException(notACheckpoint(fs, pathOrUri, path));
       }
     }
     CompletedCheckpoint checkpoint = CheckpointLayout.readMetadata(fs, metadata);
@@ -116,9 +118,12 @@ public final class CompletedCheckpointLocation implements FileStateReader {
    * Loads what a user pointed to, to resume a job from it: a checkpoint's {@code chk-<n>} directory
    * or {@code _metadata} file (as {@link #load}), or a job's checkpoint directory, whose completed
    * checkpoints are all returned, newest first, each at its own location. A {@code chk-<n>} without
-   * {@code _metadata} never completed and is passed over silently.
+   * {@code _metadata} never completed and is passed over silently; one that is damaged or misses a
+   * file is passed over and told in {@link RestoreCandidates#skipped}.
    *
-   * @throws IOException naming the path if it holds no completed Weir checkpoint
+   * @throws IOException naming the path if it holds no completed Weir checkpoint, or naming the
+   *     checkpoint whose read failed for a reason that may pass (a timeout): none is passed over
+   *     for that, since resuming from an older one would go back further than the job got
    */
   public static RestoreCandidates loadRestoreCandidates(String pathOrUri, Configuration conf)
       throws IOException {
@@ -141,7 +146,20 @@ public final class CompletedCheckpointLocation implements FileStateReader {
       }
       try {
         checkpoints.add(load(fs.toUri(dir).toString(), conf));
-      } catch (IOException | RuntimeException e) {
+      } catch (IOException e) {
+        if (!DamagedStateException.isDamage(e)) {
+          throw new IOException(
+              "reading "
+                  + name
+                  + " of "
+                  + fs.toUri(path)
+                  + " failed ("
+                  + e.getMessage()
+                  + "); it may be intact, so no checkpoint was skipped for it",
+              e);
+        }
+        skipped.add(name + " skipped: " + e.getMessage());
+      } catch (RuntimeException e) {
         skipped.add(name + " skipped: " + e.getMessage());
       }
     }

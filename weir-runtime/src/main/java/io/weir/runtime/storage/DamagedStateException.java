@@ -1,6 +1,8 @@
 package io.weir.runtime.storage;
 
+import java.io.FileNotFoundException;
 import java.io.IOException;
+import java.nio.file.NoSuchFileException;
 
 /**
  * The state behind a handle is missing, or is not what the handle recorded (its size or checksum
@@ -20,5 +22,16 @@ public final class DamagedStateException extends IOException {
 
   public DamagedStateException(String message, Throwable cause) {
     super(message, cause);
+  }
+
+  /**
+   * Whether {@code e} says the file read is damaged or missing ({@link FileNotFoundException} and
+   * {@link NoSuchFileException} are how file systems say the latter), so that reading it again will
+   * not help; false for a failure that may pass.
+   */
+  public static boolean isDamage(IOException e) {
+    return e instanceof DamagedStateException
+        || e instanceof FileNotFoundException
+        || e instanceof NoSuchFileException;
   }
 }

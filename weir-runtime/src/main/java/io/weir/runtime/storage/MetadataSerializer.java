@@ -129,22 +129,23 @@ public final class MetadataSerializer {
    * Reads the metadata file {@code source} whose bytes are {@code bytes}.
    *
    * @param source names the file in error messages
-   * @throws IOException naming {@code source} if it is not a Weir metadata file, is corrupt, or was
-   *     written in a newer format
+   * @throws DamagedStateException naming {@code source} if it is not a Weir metadata file, is
+   *     corrupt, or was written in a newer format: reading it again will not help
    */
   public static CompletedCheckpoint deserialize(byte[] bytes, String source) throws IOException {
     if (bytes.length < 4 || ByteBuffer.wrap(bytes).getInt() != MAGIC) {
-      throw new IOException(
+      throw new DamagedStateException(
           source + " is not a Weir checkpoint metadata file (it does not start with 'WEIR')");
     }
     if (bytes.length < HEADER_BYTES + TRAILER_BYTES) {
-      throw new IOException(source + " is corrupt: truncated to " + bytes.length + " bytes");
+      throw new DamagedStateException(
+          source + " is corrupt: truncated to " + bytes.length + " bytes");
     }
     int end = bytes.length - TRAILER_BYTES;
     int stored = ByteBuffer.wrap(bytes, end, TRAILER_BYTES).getInt();
     int actual = crc32(bytes, 0, end);
     if (stored != actual) {
-      throw new IOException(
+      throw new DamagedStateException(
           source
               + " is corrupt: checksum mismatch (stored "
               + hex(stored)
@@ -154,7 +155,7 @@ public final class MetadataSerializer {
     }
     int version = ByteBuffer.wrap(bytes, 4, 4).getInt();
     if (version > VERSION) {
-      throw new IOException(
+      throw new DamagedStateException(
           source
               + " was written by a newer Weir: format version "
               + version
@@ -163,21 +164,22 @@ public final class MetadataSerializer {
               + ". Restore it with that Weir version or newer.");
     }
     if (version < 1) {
-      throw new IOException(source + " is corrupt: format version " + version);
+      throw new DamagedStateException(source + " is corrupt: format version " + version);
     }
     DataInputStream in =
         new DataInputStream(new ByteArrayInputStream(bytes, HEADER_BYTES, end - HEADER_BYTES));
     try {
       CompletedCheckpoint checkpoint = readBody(in, version);
       if (in.available() != 0) {
-        throw new IOException(in.available() + " unexpected bytes after the last operator");
+        throw new DamagedStateException(
+            in.available() + " unexpected bytes after the last operator");
       }
       return checkpoint;
     } catch (EOFException e) {
-      throw new IOException(source + " is corrupt: it ends in the middle of a record", e);
+      throw new DamagedStateException(source + " is corrupt: it ends in the middle of a record", e);
     } catch (IOException | RuntimeException e) {
       // The checksum matched, so the writer itself produced this: say so.
-      throw new IOException(source + " is corrupt: " + e.getMessage(), e);
+      throw new DamagedStateException(source + " is corrupt: " + e.getMessage(), e);
     }
   }
 

@@ -12,6 +12,7 @@ import io.weir.runtime.checkpoint.OperatorSubtaskState;
 import io.weir.runtime.checkpoint.StateElement;
 import io.weir.runtime.checkpoint.TaskRestore;
 import io.weir.runtime.state.DefaultOperatorStateStore;
+import io.weir.runtime.storage.CompletedCheckpointLocation;
 import io.weir.runtime.storage.DamagedStateException;
 import io.weir.runtime.storage.FileSystemCheckpointStorage;
 import io.weir.runtime.storage.FileSystems;
@@ -168,5 +169,55 @@ class RestoreReadFailuresTest {
         .isInstanceOf(CorruptCheckpointException.class)
         .hasMessageContaining("Checkpoint 3 cannot be restored")
         .hasMessageContaining("is missing");
+  }
+
+  /** Checkpoints 2 and 3 committed to the job's directory, as the coordinator commits them. */
+  private String jobDirectoryWithTwoCheckpoints() throws IOException {
+    storage.commitCheckpoint(
+        checkpointWith(2, storage.writeState(2, new byte[] {0, 0, 0, 1, 7}, "list")));
+    storage.commitCheckpoint(checkpoint);
+    return SCHEME + "://" + dir.resolve(JOB);
+  }
+
+  @Test
+  void aJobDirectoryWhoseNewestMetadataTimesOutIsNotResumedFromAnOlderCheckpoint()
+      throws Exception {
+    String jobDirectory = jobDirectoryWithTwoCheckpoints();
+    fs.timeOut(path -> path.endsWith("chk-3/_metadata"));
+
+    Throwable failed =
+        catchThrowable(() -> CompletedCheckpointLocation.loadRestoreCandidates(jobDirectory, null));
+
+    assertThat(failed)
+        .isInstanceOf(IOException.class)
+        .hasMessageContaining("chk-3")
+        .hasMessageContaining("timed out")
+        .hasMessageContaining("no checkpoint was skipped");
+    assertThat(DamagedStateException.isDamage((IOException) failed)).isFalse();
+
+    fs.answer();
+    assertThat(CompletedCheckpointLocation.loadRestoreCandidates(jobDirectory, null).checkpoints())
+        .extracting(c -> c.checkpoint().checkpointId())
+        .containsExactly(3L, 2L);
+  }
+
+  @Test
+  void aJobDirectoryWhoseNewestMetadataIsDamagedIsResumedFromTheOlderCheckpoint() throws Exception {
+    String jobDirectory = jobDirectoryWithTwoCheckpoints();
+    Path metadata = dir.resolve(JOB).resolve("chk-3").resolve("_metadata");
+    byte[] bytes = Files.readAllBytes(metadata);
+    bytes[bytes.length / 2] ^= 1;
+    Files.write(metadata, bytes);
+
+    var candidates = CompletedCheckpointLocation.loadRestoreCandidates(jobDirectory, null);
+
+    assertThat(candidates.checkpoints())
+        .extracting(c -> c.checkpoint().checkpointId())
+        .containsExactly(2L);
+    assertThat(candidates.skipped())
+        .singleElement()
+        .asString()
+        .startsWith("chk-3 skipped")
+        .contains("checksum mismatch");
   }
 }
