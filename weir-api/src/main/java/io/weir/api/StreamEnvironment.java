@@ -180,6 +180,14 @@ public class StreamEnvironment {
     return enableCheckpointing(Duration.ofMillis(intervalMillis));
   }
 
+  /**
+   * The execution settings as Flink's {@code getConfig()} shows them (the job's parameters above
+   * all): a view whose setters write into this environment's settings.
+   */
+  public ExecutionConfig getConfig() {
+    return new ExecutionConfig(this);
+  }
+
   /** The checkpointing settings: a view whose setters write into this environment's settings. */
   public CheckpointConfig getCheckpointConfig() {
     return new CheckpointConfig(configuration);

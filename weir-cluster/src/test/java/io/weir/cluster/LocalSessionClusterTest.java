@@ -280,6 +280,8 @@ class LocalSessionClusterTest {
       assertThat(last.path("id").asText()).isEqualTo(plan.get(plan.size() - 1).path("id").asText());
       assertThat(last.path("status").asText()).isEqualTo("RUNNING");
       assertThat(last.path("parallelism").asInt()).isEqualTo(1);
+      assertThat(last.path("maxParallelism").asInt()).as("Count's own").isEqualTo(64);
+      assertThat(vertices.get(0).path("maxParallelism").asInt()).as("the job's").isEqualTo(128);
       assertThat(last.path("start-time").asLong()).isPositive();
       assertThat(last.path("end-time").asLong()).isEqualTo(-1);
       assertThat(last.path("tasks").path("RUNNING").asInt()).isEqualTo(1);
@@ -311,6 +313,7 @@ class LocalSessionClusterTest {
               () -> {
                 JsonNode details = client.get(vertex);
                 assertThat(details.path("name").asText()).isEqualTo(last.path("name").asText());
+                assertThat(details.path("maxParallelism").asInt()).isEqualTo(64);
                 assertThat(details.path("now").asLong()).isPositive();
                 JsonNode subtask = details.path("subtasks").get(0);
                 assertThat(subtask.path("subtask").asInt()).isZero();

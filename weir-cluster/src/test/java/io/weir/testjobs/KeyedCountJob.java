@@ -85,6 +85,7 @@ public final class KeyedCountJob {
         .keyBy(v -> v % keys)
         .process(new Count())
         .name("Count")
+        .setMaxParallelism(64) // its own, below the job's 128: REST shows each vertex's
         .sinkTo(FileSink.exactlyOnce(out))
         .name("Files");
     env.execute("keyed-count");

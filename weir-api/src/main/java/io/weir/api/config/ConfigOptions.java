@@ -3,6 +3,7 @@ package io.weir.api.config;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.function.Function;
 
 /** Builds {@link ConfigOption}s: {@code ConfigOptions.key("a.b").intType().defaultValue(1)}. */
@@ -48,6 +49,14 @@ public final class ConfigOptions {
 
     public Typed<MemorySize> memoryType() {
       return new Typed<>(key, MemorySize::parse);
+    }
+
+    /**
+     * A map of strings, written as Flink writes one: {@code key1:value1,key2:value2}, a key or
+     * value holding {@code ,} or {@code :} in single quotes.
+     */
+    public Typed<Map<String, String>> mapType() {
+      return new Typed<>(key, ConfigMaps::parse);
     }
 
     public <E extends Enum<E>> Typed<E> enumType(Class<E> type) {

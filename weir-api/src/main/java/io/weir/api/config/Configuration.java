@@ -102,6 +102,9 @@ public final class Configuration {
     if (value instanceof java.time.Duration d) {
       return TimeUtils.format(d);
     }
+    if (value instanceof Map<?, ?> map) {
+      return ConfigMaps.format(map);
+    }
     if (value instanceof List<?> list) {
       return String.join(";", list.stream().map(String::valueOf).toList());
     }

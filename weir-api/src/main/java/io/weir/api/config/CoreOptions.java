@@ -1,6 +1,7 @@
 package io.weir.api.config;
 
 import java.time.Duration;
+import java.util.Map;
 
 /** The options of the engine foundation: parallelism, max parallelism, buffers. */
 public final class CoreOptions {
@@ -104,6 +105,16 @@ public final class CoreOptions {
                   + " a channel's credits between buffers-per-channel and"
                   + " max-buffers-per-channel. (Flink's buffer debloating sizes a gate's"
                   + " in-flight data to a time too, 1 s by default, by shrinking buffers.)");
+
+  public static final ConfigOption<Map<String, String>> GLOBAL_JOB_PARAMETERS =
+      ConfigOptions.key("pipeline.global-job-parameters")
+          .mapType()
+          .defaultValue(Map.of())
+          .withDescription(
+              "The job's parameters, which every function reads with"
+                  + " getRuntimeContext().getGlobalJobParameters(): key1:value1,key2:value2 (a key"
+                  + " or value holding ',' or ':' in single quotes). Set by"
+                  + " env.getConfig().setGlobalJobParameters(...).");
 
   public static final ConfigOption<Duration> AUTO_WATERMARK_INTERVAL =
       ConfigOptions.key("pipeline.auto-watermark-interval")

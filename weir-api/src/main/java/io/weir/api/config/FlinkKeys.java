@@ -71,9 +71,6 @@ public final class FlinkKeys {
     quiet("pipeline.classpaths", "weir run ships the jar it is given");
     quiet("pipeline.closure-cleaner-level", "a function is serialized as it is written");
     quiet(
-        "pipeline.global-job-parameters",
-        "a function that needs the job's parameters keeps them as a field");
-    quiet(
         "execution.checkpointing.unaligned.forced",
         "unaligned checkpoints, when enabled, are taken by every job");
     quiet(

@@ -37,6 +37,12 @@ public interface RuntimeContext {
 
   ClassLoader getUserCodeClassLoader();
 
+  /**
+   * The job's parameters ({@code env.getConfig().setGlobalJobParameters(...)}, or {@code
+   * pipeline.global-job-parameters}), as Flink 2's; empty when none are set.
+   */
+  java.util.Map<String, String> getGlobalJobParameters();
+
   <T> ValueState<T> getState(ValueStateDescriptor<T> descriptor);
 
   <T> ListState<T> getListState(ListStateDescriptor<T> descriptor);

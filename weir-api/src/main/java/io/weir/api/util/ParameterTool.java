@@ -1,10 +1,10 @@
 package io.weir.api.util;
 
+import io.weir.api.ExecutionConfig;
 import java.io.File;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.Serializable;
 import java.nio.file.Files;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -29,7 +29,7 @@ import java.util.Properties;
  * -5}). When a key is given twice the last value counts. Immutable and serializable, so a function
  * may keep it as a field.
  */
-public final class ParameterTool implements Serializable {
+public final class ParameterTool extends ExecutionConfig.GlobalJobParameters {
   private static final long serialVersionUID = 1L;
 
   /** What a key given without a value maps to, as in Flink. */
@@ -272,6 +272,7 @@ public final class ParameterTool implements Serializable {
   }
 
   /** The keys and values; a key given without a value maps to Flink's {@code __NO_VALUE_KEY}. */
+  @Override
   public Map<String, String> toMap() {
     return data;
   }

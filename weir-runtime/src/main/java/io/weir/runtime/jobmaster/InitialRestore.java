@@ -122,12 +122,15 @@ final class InitialRestore {
             + String.join("; ", problems));
   }
 
-  /** The max parallelism of the operator with id {@code operatorId} in the new job. */
+  /**
+   * The max parallelism of the operator with id {@code operatorId} in the new job: its task's (the
+   * chain's head's), which is what a checkpoint records for every operator of the chain.
+   */
   private int maxParallelismOf(String operatorId) {
     for (JobVertex vertex : graph.vertices()) {
       for (StreamNode node : vertex.getChain()) {
         if (node.getOperatorId().equals(operatorId)) {
-          return node.getMaxParallelism();
+          return vertex.getMaxParallelism();
         }
       }
     }

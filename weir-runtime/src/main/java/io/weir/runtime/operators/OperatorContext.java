@@ -4,6 +4,7 @@ import io.weir.api.functions.TaskInfo;
 import io.weir.runtime.state.DefaultOperatorStateStore;
 import io.weir.runtime.state.KeyedStateBackend;
 import io.weir.runtime.time.ProcessingTimeService;
+import java.util.Map;
 
 /**
  * What the runtime gives one operator of a chain.
@@ -16,6 +17,7 @@ import io.weir.runtime.time.ProcessingTimeService;
  * @param timeService processing time and timers on the task thread
  * @param operatorId the operator's stable id in checkpoints
  * @param restoredCheckpointId the checkpoint the operator was restored from, or -1
+ * @param globalJobParameters the job's parameters ({@code pipeline.global-job-parameters})
  */
 public record OperatorContext(
     String operatorName,
@@ -25,7 +27,12 @@ public record OperatorContext(
     DefaultOperatorStateStore operatorStateStore,
     ProcessingTimeService timeService,
     String operatorId,
-    long restoredCheckpointId) {
+    long restoredCheckpointId,
+    Map<String, String> globalJobParameters) {
+
+  public OperatorContext {
+    globalJobParameters = Map.copyOf(globalJobParameters);
+  }
 
   public boolean isRestored() {
     return restoredCheckpointId >= 0;

@@ -13,6 +13,7 @@ import io.weir.api.state.ReducingState;
 import io.weir.api.state.ReducingStateDescriptor;
 import io.weir.api.state.ValueState;
 import io.weir.api.state.ValueStateDescriptor;
+import java.util.Map;
 
 /** The {@link RuntimeContext} of a function running inside an operator. */
 public final class StreamingRuntimeContext implements RuntimeContext {
@@ -31,6 +32,11 @@ public final class StreamingRuntimeContext implements RuntimeContext {
   @Override
   public ClassLoader getUserCodeClassLoader() {
     return context.userClassLoader();
+  }
+
+  @Override
+  public Map<String, String> getGlobalJobParameters() {
+    return context.globalJobParameters();
   }
 
   KeyedStateStore keyedState() {

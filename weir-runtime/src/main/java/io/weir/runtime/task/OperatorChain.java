@@ -137,7 +137,8 @@ final class OperatorChain {
                     : new DefaultOperatorStateStore(node.getName(), state.operatorLists(), loader),
                 attributed(timeService, node.getName()),
                 node.getOperatorId(),
-                state == null ? -1 : state.checkpointId());
+                state == null ? -1 : state.checkpointId(),
+                graph.configuration().get(CoreOptions.GLOBAL_JOB_PARAMETERS));
         op.setup(ctx, output);
         operators.put(node, op);
         if (op instanceof OneInputOperator<?> oneInput) {

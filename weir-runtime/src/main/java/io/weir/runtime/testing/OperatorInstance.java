@@ -1,6 +1,7 @@
 package io.weir.runtime.testing;
 
 import io.weir.api.config.Configuration;
+import io.weir.api.config.CoreOptions;
 import io.weir.api.functions.KeySelector;
 import io.weir.api.functions.TaskInfo;
 import io.weir.api.typeutils.TypeSerializer;
@@ -110,7 +111,8 @@ final class OperatorInstance {
                 : new DefaultOperatorStateStore(spec.name(), restored.operatorLists()),
             clock,
             OPERATOR_ID,
-            restored == null ? -1 : restored.checkpointId());
+            restored == null ? -1 : restored.checkpointId(),
+            Configuration.fromSystemProperties().get(CoreOptions.GLOBAL_JOB_PARAMETERS));
     RecordingOutput output =
         new RecordingOutput(into, (TypeSerializer<Object>) spec.outputSerializer());
     operator.setup(context, output);

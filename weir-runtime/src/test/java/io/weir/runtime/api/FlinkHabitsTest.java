@@ -320,4 +320,51 @@ class FlinkHabitsTest {
     assertThatThrownBy(() -> unnamed.getCheckpointConfig().setCheckpointTimeout(0))
         .hasMessageContaining("execution.checkpointing.timeout");
   }
+
+  /** Reads a job parameter in open(), as Flink's examples do. */
+  static final class Prefix extends io.weir.api.functions.RichMapFunction<String, String> {
+    private String prefix;
+
+    @Override
+    public void open(io.weir.api.functions.OpenContext context) {
+      prefix = getRuntimeContext().getGlobalJobParameters().getOrDefault("prefix", "?");
+    }
+
+    @Override
+    public String map(String value) {
+      return prefix + value;
+    }
+  }
+
+  @Test
+  void theJobsParametersReachEveryFunction() throws Exception {
+    StreamEnvironment env = StreamEnvironment.create();
+    io.weir.api.util.ParameterTool params =
+        io.weir.api.util.ParameterTool.fromArgs(new String[] {"--prefix", "a:b,c "});
+    env.getConfig().setGlobalJobParameters(params);
+    assertThat(env.getConfig().getGlobalJobParameters().get("prefix")).isEqualTo("a:b,c ");
+
+    List<String> out = new ArrayList<>();
+    try (CloseableIterator<String> it =
+        env.fromData("x", "y").map(new Prefix()).setParallelism(2).executeAndCollect()) {
+      it.forEachRemaining(out::add);
+    }
+
+    assertThat(out).containsExactlyInAnyOrder("a:b,c x", "a:b,c y");
+  }
+
+  @Test
+  void theJobsParametersCanBeSetAsFlinksKey() throws Exception {
+    StreamEnvironment env =
+        StreamEnvironment.create(
+            new io.weir.api.config.Configuration()
+                .setString("pipeline.global-job-parameters", "{prefix: 'p=', other: 1}"));
+
+    List<String> out = new ArrayList<>();
+    try (CloseableIterator<String> it = env.fromData("x").map(new Prefix()).executeAndCollect()) {
+      it.forEachRemaining(out::add);
+    }
+
+    assertThat(out).containsExactly("p=x");
+  }
 }

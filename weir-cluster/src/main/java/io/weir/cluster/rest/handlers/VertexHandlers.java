@@ -78,7 +78,7 @@ final class VertexHandlers {
       return new JobVertexInfo.Details(
           String.valueOf(vertex.getIndex()),
           vertex.getName(),
-          job.master().graph().maxParallelism(),
+          vertex.getMaxParallelism(),
           vertex.getParallelism(),
           now,
           subtasks);
@@ -146,7 +146,7 @@ final class VertexHandlers {
           new JobVertexInfo.Summary(
               String.valueOf(vertex.getIndex()),
               vertex.getName(),
-              job.master().graph().maxParallelism(),
+              vertex.getMaxParallelism(),
               vertex.getParallelism(),
               aggregateState(tasks, vertex.getParallelism()),
               start,
