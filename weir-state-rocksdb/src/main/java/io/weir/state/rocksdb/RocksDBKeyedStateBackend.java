@@ -15,6 +15,7 @@ import io.weir.api.state.ValueState;
 import io.weir.api.state.ValueStateDescriptor;
 import io.weir.api.typeutils.DataOutputSerializer;
 import io.weir.api.typeutils.TypeSerializer;
+import io.weir.runtime.state.HeapSnapshotStrategy;
 import io.weir.runtime.state.KeyGroupRange;
 import io.weir.runtime.state.KeyGroupRangeAssignment;
 import io.weir.runtime.state.KeyedStateBackend;
@@ -34,6 +35,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.stream.Stream;
@@ -277,6 +279,53 @@ public final class RocksDBKeyedStateBackend<K> implements KeyedStateBackend<K> {
             (TypeSerializer<Object>) mapKeySerializer);
     columns.put(name, created);
     return created;
+  }
+
+  /**
+   * Creates the columns of the states a restore brings that the backend has none of yet, in one
+   * call to RocksDB: it rewrites its OPTIONS file, and reads it back to verify it, once per call
+   * and for every column family, so one call per state made a restore of n states cost n² column
+   * family options.
+   */
+  void createMissingColumns(List<HeapSnapshotStrategy.StateMeta> states, Set<String> timers) {
+    List<HeapSnapshotStrategy.StateMeta> missing =
+        states.stream().filter(s -> !columns.containsKey(s.name())).toList();
+    if (missing.isEmpty()) {
+      return;
+    }
+    List<ColumnFamilyDescriptor> descriptors = new ArrayList<>();
+    for (HeapSnapshotStrategy.StateMeta s : missing) {
+      descriptors.add(
+          new ColumnFamilyDescriptor(
+              s.name().getBytes(StandardCharsets.UTF_8), columnOptions.options()));
+    }
+    List<ColumnFamilyHandle> handles;
+    try {
+      handles = db.createColumnFamilies(descriptors);
+    } catch (RocksDBException e) {
+      throw new IllegalStateException(
+          "RocksDB of '"
+              + operatorName
+              + "' could not create the column families of the restored states "
+              + missing.stream().map(HeapSnapshotStrategy.StateMeta::name).toList()
+              + ": "
+              + e.getMessage(),
+          e);
+    }
+    handlesToClose.addAll(handles);
+    for (int i = 0; i < missing.size(); i++) {
+      HeapSnapshotStrategy.StateMeta s = missing.get(i);
+      boolean timer = timers.contains(s.name());
+      columns.put(
+          s.name(),
+          new RocksDBColumn(
+              s.name(),
+              s.kind(),
+              timer,
+              handles.get(i),
+              timer ? null : s.valueSerializer(),
+              timer ? null : s.mapKeySerializer()));
+    }
   }
 
   ColumnFamilyHandle createColumnFamily(String name) {

@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
 import org.rocksdb.ColumnFamilyDescriptor;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.RocksDB;
@@ -211,6 +212,10 @@ final class RocksDBRestore {
     }
   }
 
+  private static String columnName(ColumnFamilyHandle handle) throws RocksDBException {
+    return new String(handle.getName(), StandardCharsets.UTF_8);
+  }
+
   /** Copies the owned key groups of another old subtask's database into this one. */
   private static void copyOwnedRange(
       RocksDBKeyedStateBackend<?> backend,
@@ -235,24 +240,22 @@ final class RocksDBRestore {
           RocksDB.openReadOnly(backend.dbOptions, dir.toString(), descriptors, handles)) {
         Map<String, HeapSnapshotStrategy.StateMeta> byName = new HashMap<>();
         meta.states().forEach(s -> byName.put(s.name(), s));
+        List<HeapSnapshotStrategy.StateMeta> theirStates = new ArrayList<>();
+        for (ColumnFamilyHandle handle : handles) {
+          HeapSnapshotStrategy.StateMeta s = byName.get(columnName(handle));
+          if (s != null) {
+            theirStates.add(s);
+          }
+        }
+        backend.createMissingColumns(theirStates, meta.timers());
         byte[] start = RocksDBKeyedStateBackend.keyGroupPrefix(overlap.startKeyGroup());
         byte[] end = RocksDBKeyedStateBackend.keyGroupPrefix(overlap.endKeyGroup() + 1);
         for (ColumnFamilyHandle handle : handles) {
-          String name = new String(handle.getName(), StandardCharsets.UTF_8);
-          HeapSnapshotStrategy.StateMeta s = byName.get(name);
-          if (s == null) {
+          String name = columnName(handle);
+          if (!byName.containsKey(name)) {
             continue;
           }
-          boolean timers = meta.timers().contains(name);
-          RocksDBColumn target =
-              backend.columns.containsKey(name)
-                  ? backend.columns.get(name)
-                  : backend.column(
-                      name,
-                      s.kind(),
-                      timers,
-                      timers ? null : s.valueSerializer(),
-                      timers ? null : s.mapKeySerializer());
+          RocksDBColumn target = backend.columns.get(name);
           try (RocksIterator it = other.newIterator(handle);
               RocksDBBatchWriter batch = new RocksDBBatchWriter(backend)) {
             for (it.seek(start); it.isValid(); it.next()) {
@@ -300,18 +303,15 @@ final class RocksDBRestore {
     TypeSerializer<Object> keys = header.keySerializer();
     StateMigration.checkKey(
         backend.operatorName, keys.snapshotConfiguration(), backend.keySerializer);
+    backend.createMissingColumns(
+        header.states(),
+        header.states().stream()
+            .map(HeapSnapshotStrategy.StateMeta::name)
+            .filter(RocksDBKeyedStateBackend::isTimerState)
+            .collect(Collectors.toSet()));
     List<RocksDBColumn> targets = new ArrayList<>();
     for (HeapSnapshotStrategy.StateMeta s : header.states()) {
-      boolean timers = RocksDBKeyedStateBackend.isTimerState(s.name());
-      targets.add(
-          backend.columns.containsKey(s.name())
-              ? backend.columns.get(s.name())
-              : backend.column(
-                  s.name(),
-                  s.kind(),
-                  timers,
-                  timers ? null : s.valueSerializer(),
-                  timers ? null : s.mapKeySerializer()));
+      targets.add(backend.columns.get(s.name()));
     }
     DataOutputSerializer key = new DataOutputSerializer(64);
     DataOutputSerializer value = new DataOutputSerializer(256);
