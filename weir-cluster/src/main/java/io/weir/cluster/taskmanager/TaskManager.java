@@ -341,13 +341,6 @@ public final class TaskManager implements AutoCloseable {
     }
   }
 
-  void heardFromJobManager() {
-    JobManagerConnection current = connection;
-    if (current != null) { // null only while the constructor runs, its control port already open
-      current.heardFromJobManager();
-    }
-  }
-
   private synchronized java.util.List<JobOnTaskManager> jobsSnapshot() {
     return java.util.List.copyOf(jobs.values());
   }
