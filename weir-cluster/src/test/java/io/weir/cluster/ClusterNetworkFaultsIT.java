@@ -4,12 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -17,12 +13,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Network faults between processes. Each of two one-slot TaskManagers binds its data port behind a
- * {@link FaultyProxy} and advertises the proxy's port ({@code taskmanager.data.bind-port} and
- * {@code taskmanager.data.port}, as behind NAT), so every connection of a job of parallelism 2's
- * keyed exchange runs through a proxy the test controls; and both reach the JobManager through
- * another proxy (their {@code --jobmanager}), so their registrations, heartbeats, task reports and
- * checkpoint acknowledgements do too.
+ * Network faults between processes, on the cluster of {@link ProxiedCluster}: every connection
+ * between the TaskManagers and to and from the JobManager runs through a proxy the test controls.
  *
  * <p>On the data plane, a keyed count into an exactly-once file sink gets its connections reset in
  * the middle of frames three times, then cut silently (half-open: nothing arrives, nothing closes);
@@ -30,64 +22,41 @@ import org.junit.jupiter.api.Test;
  * checkpoint timeout (no hang longer than it), and the output is exact. On the control plane, the
  * TaskManagers' connections to the JobManager are reset twice and then cut silently: the JobManager
  * loses the TaskManagers after the heartbeat timeout, they register again on fresh connections, and
- * the job finishes with exact output.
+ * the job finishes with exact output. Slow links, one-way partitions and resets at chosen points of
+ * a frame: {@link ClusterSlowAndOneWayLinksIT}.
  */
 class ClusterNetworkFaultsIT {
 
+  private static ProxiedCluster proxied;
   private static TestCluster cluster;
   private static String jarId;
-  private static final List<FaultyProxy> proxies = new ArrayList<>();
+  private static List<FaultyProxy> proxies;
 
   /**
    * The control plane: one proxy in front of the JobManager's control port, for both TaskManagers,
    * and one in front of each TaskManager's.
    */
-  private static final List<FaultyProxy> controlProxies = new ArrayList<>();
+  private static List<FaultyProxy> controlProxies;
 
   @BeforeAll
   static void startCluster() throws Exception {
-    cluster =
-        new TestCluster(
+    proxied =
+        new ProxiedCluster(
             "network-faults",
             Map.of(
                 ClusterOptions.HEARTBEAT_INTERVAL.key(), "250",
                 ClusterOptions.HEARTBEAT_TIMEOUT.key(), "5000",
                 ClusterOptions.SLOT_REQUEST_TIMEOUT.key(), "60000"));
-    cluster.startJobManager();
-    FaultyProxy toJobManager = new FaultyProxy(cluster.rpcPort);
-    controlProxies.add(toJobManager);
-    for (int i = 0; i < 2; i++) {
-      int bindPort = freePort();
-      FaultyProxy proxy = new FaultyProxy(bindPort);
-      proxies.add(proxy);
-      int rpcBindPort = freePort();
-      FaultyProxy toTaskManager = new FaultyProxy(rpcBindPort);
-      controlProxies.add(toTaskManager);
-      cluster.startTaskManager(
-          "127.0.0.1:" + toJobManager.port(),
-          1,
-          Map.of(
-              ClusterOptions.TM_DATA_BIND_PORT.key(), String.valueOf(bindPort),
-              ClusterOptions.TM_DATA_PORT.key(), String.valueOf(proxy.port()),
-              ClusterOptions.TM_RPC_BIND_PORT.key(), String.valueOf(rpcBindPort),
-              ClusterOptions.TM_PORT.key(), String.valueOf(toTaskManager.port())));
-    }
-    jarId = cluster.client.upload(TestCluster.testJobJar(cluster.dir.resolve("job.jar"), null));
+    cluster = proxied.cluster;
+    jarId = proxied.jarId;
+    proxies = proxied.data;
+    controlProxies = proxied.control();
   }
 
   @AfterAll
   static void stopCluster() {
-    proxies.forEach(FaultyProxy::close);
-    controlProxies.forEach(FaultyProxy::close);
-    if (cluster != null) {
-      cluster.close();
-    }
-  }
-
-  /** A port free now on 127.0.0.1, for a TaskManager to bind behind its proxy. */
-  private static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return s.getLocalPort();
+    if (proxied != null) {
+      proxied.close();
     }
   }
 
@@ -184,13 +153,12 @@ class ClusterNetworkFaultsIT {
         .until(() -> restartsOf(jobId) > restartsBefore);
   }
 
-  /** Failures the job master recorded so far: one per restart. */
   private static long restartsOf(String jobId) throws Exception {
-    return cluster.exceptionMessages(jobId).size();
+    return proxied.restartsOf(jobId);
   }
 
   private static int openConnections() {
-    return proxies.stream().mapToInt(FaultyProxy::open).sum();
+    return proxied.openDataConnections();
   }
 
   private static int resetAll() {

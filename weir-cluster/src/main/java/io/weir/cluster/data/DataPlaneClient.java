@@ -11,6 +11,7 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.util.concurrent.AbstractEventExecutor;
+import io.netty.util.concurrent.ScheduledFuture;
 import io.weir.runtime.network.ChannelEvent;
 import io.weir.runtime.network.ChannelId;
 import io.weir.runtime.network.CreditDepth;
@@ -20,6 +21,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
@@ -45,10 +47,14 @@ final class DataPlaneClient {
   /** Connections to producing TaskManagers, by data address. */
   private final Map<String, Connection> connections = new ConcurrentHashMap<>();
 
-  DataPlaneClient(EventLoopGroup group, DataTransport transport, String secret) {
+  private final ConnectionLiveness liveness;
+
+  DataPlaneClient(
+      EventLoopGroup group, DataTransport transport, String secret, ConnectionLiveness liveness) {
     this.group = group;
     this.transport = transport;
     this.secret = secret;
+    this.liveness = liveness;
   }
 
   /** Connects {@code channel} to its producer's end at {@code producerAddress}. */
@@ -110,6 +116,7 @@ final class DataPlaneClient {
               .channel();
       connection.channel = ch;
       ch.writeAndFlush(Frames.hello(ch.alloc(), secret));
+      connection.startPinging();
       return connection;
     } catch (Exception e) {
       throw new IOException(
@@ -139,6 +146,38 @@ final class DataPlaneClient {
 
     /** Set when its last channel was released: it closes, and no channel joins it any more. */
     volatile boolean retired;
+
+    /** When the producer last answered a ping (System.nanoTime); on the event loop. */
+    long lastPong = System.nanoTime();
+
+    /** Why it was closed for want of answers, or null. */
+    volatile String unanswered;
+
+    /** Pings the producer every interval; closes the connection when answers stop. */
+    void startPinging() {
+      Channel ch = channel;
+      long interval = liveness.pingInterval().toMillis();
+      ScheduledFuture<?> pings =
+          ch.eventLoop().scheduleAtFixedRate(this::ping, interval, interval, TimeUnit.MILLISECONDS);
+      ch.closeFuture().addListener(f -> pings.cancel(false));
+    }
+
+    private void ping() {
+      Channel ch = channel;
+      long silent = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - lastPong);
+      if (silent > liveness.timeout().toMillis()) {
+        unanswered =
+            "it answered no ping for "
+                + silent
+                + " ms (heartbeat.timeout = "
+                + liveness.timeout().toMillis()
+                + "): the connection is broken, one way or both";
+        LOG.warn("Closing the data connection to {}: {}", address, unanswered);
+        ch.close();
+        return;
+      }
+      ch.writeAndFlush(Frames.bare(ch.alloc(), Frames.PING));
+    }
 
     private final AtomicBoolean announceScheduled = new AtomicBoolean();
     private final Runnable announce = this::announceCredits;
@@ -319,6 +358,10 @@ final class DataPlaneClient {
     @Override
     protected void channelRead0(ChannelHandlerContext ctx, ByteBuf frame) {
       byte type = frame.readByte();
+      if (type == Frames.PONG) {
+        connection.lastPong = System.nanoTime();
+        return;
+      }
       Input input = connection.inputs.get(frame.readInt());
       switch (type) {
         case Frames.EVENT -> {
@@ -351,7 +394,10 @@ final class DataPlaneClient {
       connections.remove(connection.address, connection);
       IOException lost =
           new IOException(
-              "The data connection to the TaskManager at " + connection.address + " was lost");
+              "The data connection to the TaskManager at "
+                  + connection.address
+                  + " was lost"
+                  + (connection.unanswered == null ? "" : ": " + connection.unanswered));
       for (Input input : connection.inputs.values()) {
         input.channel.fail(lost);
       }

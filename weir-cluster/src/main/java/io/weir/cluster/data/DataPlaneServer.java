@@ -158,6 +158,7 @@ final class DataPlaneServer {
             sp.converted(checkpoint);
           }
         }
+        case Frames.PING -> ctx.writeAndFlush(Frames.bare(ctx.alloc(), Frames.PONG));
         case Frames.RELEASE -> {
           RemoteSubpartition sp = streams.remove(frame.readInt());
           if (sp != null) {

@@ -12,13 +12,14 @@ import java.nio.charset.StandardCharsets;
  *
  * <p>Consumer to producer: {@code HELLO magic version secret}, {@code REQUEST stream channel
  * credits}, {@code CREDIT stream n}, {@code DEPTH stream delta}, {@code DELIVERED stream
- * checkpoint}, {@code CONVERTED stream checkpoint}, {@code RELEASE stream}. Producer to consumer:
- * {@code BUFFER stream bytes}, {@code EVENT stream kind event}, {@code CONVERT stream checkpoint}.
+ * checkpoint}, {@code CONVERTED stream checkpoint}, {@code RELEASE stream}, {@code PING}. Producer
+ * to consumer: {@code BUFFER stream bytes}, {@code EVENT stream kind event}, {@code CONVERT stream
+ * checkpoint}, {@code PONG} (the answer to each {@code PING}, see {@link ConnectionLiveness}).
  */
 final class Frames {
 
   static final int MAGIC = 0x57454952; // "WEIR"
-  static final int VERSION = 3; // 2: a barrier carries its target location; 3: DEPTH
+  static final int VERSION = 4; // 2: a barrier carries its target location; 3: DEPTH; 4: PING
 
   /** Frames larger than this are refused (garbage on the port is closed, not buffered). */
   static final int MAX_FRAME = 16 << 20;
@@ -30,9 +31,11 @@ final class Frames {
   static final byte CONVERTED = 5;
   static final byte RELEASE = 6;
   static final byte DEPTH = 7;
+  static final byte PING = 8;
   static final byte BUFFER = 10;
   static final byte EVENT = 11;
   static final byte CONVERT = 12;
+  static final byte PONG = 13;
 
   /** How an event enters the consumer's queue. */
   static final byte IN_ORDER = 0;
@@ -54,6 +57,11 @@ final class Frames {
     b.writeInt(1 + bodyLength);
     b.writeByte(type);
     return b;
+  }
+
+  /** A frame of its type alone: {@code PING}, {@code PONG}. */
+  static ByteBuf bare(ByteBufAllocator alloc, byte type) {
+    return header(alloc, type, 0, 0);
   }
 
   static ByteBuf hello(ByteBufAllocator alloc, String secret) {

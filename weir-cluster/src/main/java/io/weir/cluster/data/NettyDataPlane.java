@@ -68,6 +68,28 @@ public final class NettyDataPlane implements DataPlane, AutoCloseable {
       DataTransport transport,
       int threads)
       throws IOException {
+    this(
+        bindHost,
+        port,
+        advertisedHost,
+        advertisedPort,
+        secret,
+        transport,
+        threads,
+        ConnectionLiveness.DEFAULT);
+  }
+
+  /** As above, its connections pinged as {@code liveness} says. */
+  public NettyDataPlane(
+      String bindHost,
+      int port,
+      String advertisedHost,
+      int advertisedPort,
+      String secret,
+      DataTransport transport,
+      int threads,
+      ConnectionLiveness liveness)
+      throws IOException {
     this.transport = transport;
     this.group = new MultiThreadIoEventLoopGroup(threads, transport.ioHandlerFactory());
     try {
@@ -76,7 +98,7 @@ public final class NettyDataPlane implements DataPlane, AutoCloseable {
       group.shutdownGracefully();
       throw e;
     }
-    this.client = new DataPlaneClient(group, transport, secret);
+    this.client = new DataPlaneClient(group, transport, secret, liveness);
     int bound = server.port();
     this.advertisedPort = advertisedPort > 0 ? advertisedPort : bound;
     this.address = advertisedHost + ":" + this.advertisedPort;

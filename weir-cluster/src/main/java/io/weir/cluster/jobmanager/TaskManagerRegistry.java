@@ -32,8 +32,10 @@ import org.slf4j.LoggerFactory;
 /**
  * The JobManager's view of its TaskManagers: who registered with how many slots, which slots each
  * job holds, and whether each is alive. It heartbeats every TaskManager each {@code
- * heartbeat.interval} and declares one lost when its connection fails or nothing was heard from it
- * for {@code heartbeat.timeout}; the jobs running there are told (see {@link #onLost}).
+ * heartbeat.interval} and declares one lost when its connection fails, when nothing was heard from
+ * it for {@code heartbeat.timeout}, or when it answered none of these heartbeats for as long (its
+ * own heartbeats still arriving: the connection to it is broken one way); the jobs running there
+ * are told (see {@link #onLost}).
  *
  * <p>Slots: a job attempt needs as many slots as its widest vertex (a slot runs one subtask of
  * every vertex, as Flink's slot sharing does: slot i runs subtask i of each vertex), taken from one
@@ -65,7 +67,15 @@ public final class TaskManagerRegistry implements AutoCloseable {
 
     final Set<ExecutionAttemptId> offeredEnded;
 
+    /** When it was last heard from: its own heartbeat, or its answer to the JobManager's. */
     volatile long lastHeard = System.nanoTime();
+
+    /**
+     * When it last answered a heartbeat of the JobManager's: its own heartbeats arriving say
+     * nothing of whether the JobManager's calls reach it (a connection broken one way).
+     */
+    volatile long lastAnswered = System.nanoTime();
+
     volatile TaskManagerStatus status = TaskManagerStatus.getDefaultInstance();
     volatile boolean lost;
 
@@ -363,16 +373,19 @@ public final class TaskManagerRegistry implements AutoCloseable {
     long now = System.nanoTime();
     for (TaskManager tm : taskManagers()) {
       long silentMillis = TimeUnit.NANOSECONDS.toMillis(now - tm.lastHeard);
+      long unansweredMillis = TimeUnit.NANOSECONDS.toMillis(now - tm.lastAnswered);
       if (silentMillis > timeout.toMillis()) {
+        lost(tm, "no heartbeat for " + silentMillis + " ms (" + timeoutSetting() + ")");
+        continue;
+      }
+      if (unansweredMillis > timeout.toMillis()) {
         lost(
             tm,
-            "no heartbeat for "
-                + silentMillis
+            "its heartbeats arrive, but it answered none of the JobManager's for "
+                + unansweredMillis
                 + " ms ("
-                + ClusterOptions.HEARTBEAT_TIMEOUT.key()
-                + " = "
-                + timeout.toMillis()
-                + ")");
+                + timeoutSetting()
+                + "): the connection from the JobManager to it is broken one way");
         continue;
       }
       var call =
@@ -384,6 +397,7 @@ public final class TaskManagerRegistry implements AutoCloseable {
             try {
               tm.status = call.get();
               tm.lastHeard = System.nanoTime();
+              tm.lastAnswered = tm.lastHeard;
             } catch (Exception e) {
               Status status = Status.fromThrowable(e);
               if (status.getCode() == Status.Code.UNAVAILABLE) {
@@ -395,6 +409,10 @@ public final class TaskManagerRegistry implements AutoCloseable {
           },
           Runnable::run);
     }
+  }
+
+  private String timeoutSetting() {
+    return ClusterOptions.HEARTBEAT_TIMEOUT.key() + " = " + timeout.toMillis();
   }
 
   /** Declares {@code tm} lost: its slots are gone and its jobs are told. */

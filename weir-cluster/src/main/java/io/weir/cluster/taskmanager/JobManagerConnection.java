@@ -85,7 +85,15 @@ final class JobManagerConnection {
 
   private volatile long heartbeatInterval;
   private volatile long heartbeatTimeout;
+
+  /**
+   * When the JobManager last answered this TaskManager's registration or heartbeat. Only answers on
+   * this connection's channel count: the JobManager's own calls arriving say nothing of whether
+   * this TaskManager's reach it (a connection broken one way), and its task reports and checkpoint
+   * acknowledgements go that way.
+   */
   private volatile long lastHeardFromJobManager = System.nanoTime();
+
   private volatile boolean registered;
   private volatile boolean closed;
 
@@ -307,11 +315,6 @@ final class JobManagerConnection {
     registrant.lost(lostEpoch);
     int current = connection;
     timer.execute(() -> register(1, 500, current));
-  }
-
-  /** The JobManager called this TaskManager: it is alive. */
-  void heardFromJobManager() {
-    lastHeardFromJobManager = System.nanoTime();
   }
 
   /** Registers and heartbeats no more; a new leader is not followed. */

@@ -4,6 +4,7 @@ import io.grpc.Server;
 import io.grpc.ServerInterceptors;
 import io.weir.cluster.ClusterOptions;
 import io.weir.cluster.StatusFile;
+import io.weir.cluster.data.ConnectionLiveness;
 import io.weir.cluster.data.DataTransport;
 import io.weir.cluster.data.NettyDataPlane;
 import io.weir.cluster.ha.ZooKeeperHaServices;
@@ -173,13 +174,26 @@ public final class TaskManager implements AutoCloseable {
               + "=PORT",
           e);
     }
+    // Data connections are pinged as the JobManager is heartbeated: a connection that carries
+    // bytes one way only is found and closed within the same timeout.
+    ConnectionLiveness liveness =
+        new ConnectionLiveness(
+            java.time.Duration.ofMillis(heartbeatInterval),
+            java.time.Duration.ofMillis(heartbeatTimeout));
     try {
       this.dataPlane =
           dataBindPort == null
               ? new NettyDataPlane(
-                  bindHost, dataPort, advertisedHost, secret, transport, dataThreads)
+                  bindHost, dataPort, advertisedHost, 0, secret, transport, dataThreads, liveness)
               : new NettyDataPlane(
-                  bindHost, dataBindPort, advertisedHost, dataPort, secret, transport, dataThreads);
+                  bindHost,
+                  dataBindPort,
+                  advertisedHost,
+                  dataPort,
+                  secret,
+                  transport,
+                  dataThreads,
+                  liveness);
     } catch (IOException e) {
       server.shutdownNow();
       closeMetrics();
@@ -338,13 +352,6 @@ public final class TaskManager implements AutoCloseable {
     @Override
     public void forget(JobOnTaskManager job) {
       TaskManager.this.forget(job);
-    }
-  }
-
-  void heardFromJobManager() {
-    JobManagerConnection current = connection;
-    if (current != null) { // null only while the constructor runs, its control port already open
-      current.heardFromJobManager();
     }
   }
 

@@ -134,7 +134,6 @@ final class TaskManagerRpc extends TaskManagerServiceGrpc.TaskManagerServiceImpl
 
   @Override
   public void heartbeat(JobManagerHeartbeat request, StreamObserver<TaskManagerStatus> response) {
-    taskManager.heardFromJobManager();
     response.onNext(taskManager.status());
     response.onCompleted();
   }
