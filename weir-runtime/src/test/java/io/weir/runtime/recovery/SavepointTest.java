@@ -677,6 +677,45 @@ class SavepointTest {
         .hasMessageContaining("uid tally");
   }
 
+  /** The counting job whose counter has a max parallelism of its own, below the job's. */
+  private static void countWithOwnMaxParallelism(
+      StreamEnvironment env, CountingSource source, Sink<Count> sink) {
+    env.fromSource(source, "numbers", Types.LONG)
+        .uid("source")
+        .keyBy(v -> v % KEYS, Types.LONG)
+        .process(new KeyedCounter())
+        .uid("counter")
+        .name("counter")
+        .setMaxParallelism(4)
+        .sinkTo(sink) // chained: its task's max parallelism is the counter's
+        .uid("sink");
+  }
+
+  @Test
+  void aJobWhoseKeyedOperatorHasItsOwnMaxParallelismResumesFromItsSavepoint() throws Exception {
+    StreamEnvironment env = env(2);
+    CountingSource source = CountingSource.gated(LIMIT);
+    CollectSink<Count> before = new CollectSink<>();
+    countWithOwnMaxParallelism(env, source, before);
+    JobClient client = env.executeAsync("own-max-parallelism");
+    source.control().allow(10);
+    await().atMost(WAIT).until(() -> before.size() >= 20);
+    String savepoint = client.stopWithSavepoint(null, false).get(60, TimeUnit.SECONDS);
+
+    // A resume compared the chained sink's own max parallelism (the job's) with the checkpoint's
+    // record of it (its task's, 4) and refused the job.
+    StreamEnvironment resumed = env(2);
+    resumed.getConfiguration().set(CheckpointingOptions.SAVEPOINT_PATH, savepoint);
+    CollectSink<Count> after = new CollectSink<>();
+    countWithOwnMaxParallelism(resumed, CountingSource.bounded(20), after);
+    resumed.execute("own-max-parallelism-resumed");
+
+    assertThat(after.results()).isNotEmpty();
+    assertThat(after.results().stream().mapToLong(Count::count).min().orElseThrow())
+        .as("the counts go on from the savepoint's")
+        .isGreaterThan(1);
+  }
+
   @Test
   void aChangedMaxParallelismAndAParallelismAboveItAreRefused() throws Exception {
     String savepoint = savepointOfTheCountingJob(2);
