@@ -4,6 +4,8 @@ import io.weir.api.CheckpointStatistics;
 import io.weir.api.config.CheckpointingOptions;
 import io.weir.runtime.storage.CheckpointStorageCoordinatorView;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -12,6 +14,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -582,8 +585,42 @@ public final class CheckpointCoordinator {
           "not complete after "
               + settings.timeoutMillis()
               + " ms (execution.checkpointing.timeout); waiting for "
-              + p.notYetAcknowledged());
+              + describe(p.notYetAcknowledged()));
     }
+  }
+
+  /**
+   * Subtasks as Flink names them in messages, {@code 'Keyed Count -> Sink' (2/4)}, in the job's
+   * order; at most ten, then how many more.
+   */
+  private String describe(Collection<TaskKey> tasks) {
+    List<TaskKey> sorted =
+        tasks.stream()
+            .sorted(Comparator.comparingInt(TaskKey::vertex).thenComparingInt(TaskKey::subtask))
+            .toList();
+    StringBuilder text = new StringBuilder();
+    for (int i = 0; i < sorted.size() && i < 10; i++) {
+      TaskKey task = sorted.get(i);
+      List<OperatorInfo> chain =
+          operators.stream().filter(o -> o.vertex() == task.vertex()).toList();
+      String name =
+          chain.isEmpty()
+              ? "vertex " + task.vertex()
+              : chain.stream().map(OperatorInfo::name).collect(Collectors.joining(" -> "));
+      int parallelism = chain.isEmpty() ? 0 : chain.get(0).parallelism();
+      text.append(i == 0 ? "" : ", ")
+          .append('\'')
+          .append(name)
+          .append("' (")
+          .append(task.subtask() + 1)
+          .append('/')
+          .append(parallelism)
+          .append(')');
+    }
+    if (sorted.size() > 10) {
+      text.append(" and ").append(sorted.size() - 10).append(" more");
+    }
+    return text.toString();
   }
 
   /** A task finished its snapshot for {@code checkpointId}. */

@@ -667,7 +667,8 @@ class CheckpointCoordinatorTest {
         .isInstanceOf(CheckpointException.class)
         .hasMessageContaining("Checkpoint " + id)
         .hasMessageContaining("TIMEOUT")
-        .hasMessageContaining("tolerable-failed-checkpoints is 0");
+        .hasMessageContaining("tolerable-failed-checkpoints is 0")
+        .hasMessageContaining("waiting for 'Source' (1/2), 'Source' (2/2), 'Sink' (1/1)");
 
     // A failed job triggers no more checkpoints.
     context.advance(100 * INTERVAL);
