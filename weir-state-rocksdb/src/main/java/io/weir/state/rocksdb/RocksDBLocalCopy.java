@@ -106,7 +106,12 @@ final class RocksDBLocalCopy {
       return null;
     }
     long start = System.nanoTime();
-    String problem = problem(dir, checkpointId, handle, backend.range);
+    String problem;
+    try {
+      problem = problem(dir, checkpointId, handle, backend.range);
+    } catch (IOException e) {
+      problem = dir + " cannot be read (" + e + ")";
+    }
     if (problem != null) {
       LOG.warn(
           "Local copy of checkpoint {} of '{}' {} not used: {}; restoring from the checkpoint"
