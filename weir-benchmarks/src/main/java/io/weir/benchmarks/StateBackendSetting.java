@@ -15,7 +15,13 @@ public enum StateBackendSetting {
   /** Embedded RocksDB; a checkpoint uploads only the SST files the previous one lacks. */
   ROCKSDB_INCREMENTAL("rocksdb-incremental", "rocksdb", true),
   /** Embedded RocksDB; every checkpoint writes the whole state. */
-  ROCKSDB_FULL("rocksdb-full", "rocksdb", false);
+  ROCKSDB_FULL("rocksdb-full", "rocksdb", false),
+  /**
+   * As {@link #ROCKSDB_INCREMENTAL}, with task-local recovery ({@code
+   * execution.state-recovery.from-local}): a restart in the same process restores from the local
+   * copy of the last snapshot. W5 only.
+   */
+  ROCKSDB_INCREMENTAL_LOCAL("rocksdb-incremental-local", "rocksdb", true, true);
 
   /** Weir's RocksDB backend, from the module {@code weir-state-rocksdb}. */
   static final String WEIR_ROCKSDB_CLASS = "io.weir.state.rocksdb.EmbeddedRocksDBStateBackend";
@@ -23,11 +29,17 @@ public enum StateBackendSetting {
   private final String id;
   private final String type;
   private final boolean incremental;
+  private final boolean localRecovery;
 
   StateBackendSetting(String id, String type, boolean incremental) {
+    this(id, type, incremental, false);
+  }
+
+  StateBackendSetting(String id, String type, boolean incremental, boolean localRecovery) {
     this.id = id;
     this.type = type;
     this.incremental = incremental;
+    this.localRecovery = localRecovery;
   }
 
   public String id() {
@@ -48,7 +60,7 @@ public enum StateBackendSetting {
     throw new IllegalArgumentException(
         "Unknown state backend configuration '"
             + id
-            + "'; use heap, rocksdb-incremental or rocksdb-full.");
+            + "'; use heap, rocksdb-incremental, rocksdb-full or rocksdb-incremental-local.");
   }
 
   /** The settings for a Flink job. */
@@ -56,6 +68,9 @@ public enum StateBackendSetting {
     Map<String, String> settings = new LinkedHashMap<>();
     settings.put("state.backend.type", type);
     settings.put("execution.checkpointing.incremental", Boolean.toString(incremental));
+    if (localRecovery) {
+      settings.put("execution.state-recovery.from-local", "true");
+    }
     return settings;
   }
 

@@ -207,4 +207,45 @@ public final class CheckpointingOptions {
               "Who owns the restored checkpoint: NO_CLAIM (the job never deletes it and its first"
                   + " checkpoint is full) or CLAIM (the job deletes it once subsumed).")
           .withDeprecatedKeys("execution.savepoint-restore-mode");
+
+  public static final ConfigOption<Boolean> LOCAL_RECOVERY =
+      ConfigOptions.key("execution.state-recovery.from-local")
+          .booleanType()
+          .defaultValue(false)
+          .withDescription(
+              "Task-local recovery: a subtask restarted in the same TaskManager restores its keyed"
+                  + " state from the local copy of its last snapshot (verified against the"
+                  + " checkpoint's sizes and CRC-32 checksums; the checkpoint storage is read when"
+                  + " there is no usable copy) instead of downloading it. Also turns on"
+                  + " execution.checkpointing.local-backup.enabled unless that is set. RocksDB"
+                  + " backend with native (incremental or full) checkpoints only.")
+          .withDeprecatedKeys("state.backend.local-recovery");
+
+  public static final ConfigOption<Boolean> LOCAL_BACKUP_ENABLED =
+      ConfigOptions.key("execution.checkpointing.local-backup.enabled")
+          .booleanType()
+          .defaultValue(false)
+          .withDescription(
+              "Keep a local copy of each subtask's last snapshot on the TaskManager's disk, for"
+                  + " task-local recovery. Unset: as execution.state-recovery.from-local.");
+
+  public static final ConfigOption<String> LOCAL_BACKUP_DIRECTORIES =
+      ConfigOptions.key("execution.checkpointing.local-backup.dirs")
+          .stringType()
+          .noDefaultValue()
+          .withDescription(
+              "Root directories (separated by ',' or the path separator) of the local copies of"
+                  + " snapshots kept for task-local recovery; subtasks are spread over them."
+                  + " Unset: <java.io.tmpdir>/weir-localState.")
+          .withDeprecatedKeys("taskmanager.state.local.root-dirs");
+
+  /**
+   * Whether snapshots keep a local copy: {@link #LOCAL_BACKUP_ENABLED} when set, else {@link
+   * #LOCAL_RECOVERY}, as in Flink.
+   */
+  public static boolean localBackup(Configuration conf) {
+    return conf.contains(LOCAL_BACKUP_ENABLED)
+        ? conf.get(LOCAL_BACKUP_ENABLED)
+        : conf.get(LOCAL_RECOVERY);
+  }
 }

@@ -11,7 +11,7 @@ import java.util.TreeMap;
  * Flink settings of Weir's namespaces that a Flink configuration file commonly holds and that Weir
  * does not act on: they are accepted, so that such a file works unchanged, and where the value asks
  * for something Weir does not do, a warning says so and what Weir does instead (never silence: a
- * user who turned on local recovery must learn that restores read the checkpoint storage).
+ * user who asked for file merging must learn that Weir writes one file per state chunk).
  */
 public final class FlinkKeys {
 
@@ -84,12 +84,6 @@ public final class FlinkKeys {
         "state files are written through the file system's own buffers");
 
     // Asked-for behaviour Weir does not have: a warning unless the value asks for Weir's.
-    String noLocalRecovery =
-        "Weir has no task-local recovery: a restore reads the checkpoint storage";
-    warnUnless("state.backend.local-recovery", noLocalRecovery, "false");
-    warnUnless("execution.checkpointing.local-backup.enabled", noLocalRecovery, "false");
-    warnUnless("execution.checkpointing.local-backup.dirs", noLocalRecovery);
-    warnUnless("execution.state-recovery.from-local", noLocalRecovery, "false");
     warnUnless(
         "execution.checkpointing.snapshot-compression",
         "Weir does not compress snapshots (RocksDB compresses its files:"

@@ -73,7 +73,8 @@ class KnownKeysTest {
 
   /**
    * A Flink 2 configuration file as its users write it: the keys Weir does not act on are accepted,
-   * and where one asks for what Weir does not do (local recovery), a warning says so.
+   * and where one asks for what Weir does not do (file merging), a warning says so; local
+   * recovery's keys are Weir's own now and pass without a warning.
    */
   @Test
   void aFlinkFilesKeysWeirDoesNotActOnAreAcceptedAndWarnedAboutWhereTheyAskForSomething()
@@ -86,6 +87,8 @@ class KnownKeysTest {
           checkpointing:
             interval: 10 s
             local-backup.enabled: true
+            file-merging.enabled: true
+          state-recovery.from-local: true
           buffer-timeout:
             interval: 20 ms
             enabled: true
@@ -101,11 +104,14 @@ class KnownKeysTest {
 
     assertThatCode(() -> KnownKeys.check(conf)).doesNotThrowAnyException();
     assertThat(conf.get(CoreOptions.BUFFER_TIMEOUT)).isEqualTo(java.time.Duration.ofMillis(20));
+    assertThat(conf.get(CheckpointingOptions.LOCAL_RECOVERY)).isTrue();
+    assertThat(CheckpointingOptions.localBackup(conf)).isTrue();
     assertThat(KnownKeys.warnings(conf))
         .containsExactly(
-            "Flink's 'execution.checkpointing.local-backup.enabled: true' is not acted on: Weir"
-                + " has no task-local recovery: a restore reads the checkpoint storage. Remove it"
-                + " to silence this warning.",
+            "Flink's 'execution.checkpointing.file-merging.enabled: true' is not acted on: Weir"
+                + " writes one file per state chunk and inlines small ones in the metadata"
+                + " (execution.checkpointing.data-inline-threshold). Remove it to silence this"
+                + " warning.",
             "Flink's 'state.backend.rocksdb.timer-service.factory: HEAP' is not acted on: timers"
                 + " of the RocksDB backend are kept in RocksDB, the earliest cached on the heap"
                 + " (state.backend.rocksdb.timer-service.cache-size). Remove it to silence this"

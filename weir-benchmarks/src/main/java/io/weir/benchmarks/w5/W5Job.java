@@ -9,15 +9,17 @@ import java.util.Map;
 
 /**
  * What the W5 recovery mains share: W3's job ({@link W3Job}) on the heap or RocksDB-incremental
- * backend, with one task failure injected by the keyed function ({@link InjectedFailure}) after
- * half the records (5 000 000 of the default 10 000 000), and a fixed-delay restart strategy with
- * no delay. The {@code RESULT} carries the total job time (its {@code seconds}) and the time from
- * the failure to the first record processed after the restore; the runner sets the total against
- * W3's failure-free run of the same configuration when both ran.
+ * backend (the latter also with task-local recovery: {@code rocksdb-incremental-local}), with one
+ * task failure injected by the keyed function ({@link InjectedFailure}) after half the records (5
+ * 000 000 of the default 10 000 000), and a fixed-delay restart strategy with no delay. The {@code
+ * RESULT} carries the total job time (its {@code seconds}) and the time from the failure to the
+ * first record processed after the restore; the runner sets the total against W3's failure-free run
+ * of the same configuration when both ran.
  */
 public final class W5Job {
   /** W3's configurations that W5 runs. */
-  public static final List<String> CONFIGS = List.of("heap", "rocksdb-incremental");
+  public static final List<String> CONFIGS =
+      List.of("heap", "rocksdb-incremental", "rocksdb-incremental-local");
 
   private W5Job() {}
 

@@ -60,6 +60,8 @@ public interface KeyedStateBackendFactory {
    * @param restored the state to start from, or null
    * @param jobScope one object per running job: backends of the same job and subtask index (the
    *     same slot) may share memory through it
+   * @param localState where the subtask keeps local copies of its snapshots for task-local
+   *     recovery, or null when it keeps none
    */
   record Context<K>(
       String operatorName,
@@ -70,7 +72,32 @@ public interface KeyedStateBackendFactory {
       Configuration configuration,
       ClassLoader userClassLoader,
       RestoredOperatorState restored,
-      Object jobScope) {
+      Object jobScope,
+      TaskLocalStateStore localState) {
+
+    /** A context without local copies of snapshots. */
+    public Context(
+        String operatorName,
+        String operatorId,
+        TaskInfo taskInfo,
+        TypeSerializer<K> keySerializer,
+        KeyGroupRange keyGroupRange,
+        Configuration configuration,
+        ClassLoader userClassLoader,
+        RestoredOperatorState restored,
+        Object jobScope) {
+      this(
+          operatorName,
+          operatorId,
+          taskInfo,
+          keySerializer,
+          keyGroupRange,
+          configuration,
+          userClassLoader,
+          restored,
+          jobScope,
+          null);
+    }
 
     public int maxParallelism() {
       return taskInfo.maxNumberOfParallelSubtasks();

@@ -25,6 +25,7 @@ import io.weir.runtime.state.KeyGroupRangeAssignment;
 import io.weir.runtime.state.KeyedStateBackend;
 import io.weir.runtime.state.KeyedStateBackendFactory;
 import io.weir.runtime.state.KeyedStateBackends;
+import io.weir.runtime.state.TaskLocalStateStore;
 import io.weir.runtime.time.ProcessingTimeService;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -60,7 +61,8 @@ final class OperatorChain {
       TaskInfo taskInfo,
       Map<StreamEdge, RecordWriter<?>> writers,
       ProcessingTimeService timeService,
-      Map<String, RestoredOperatorState> restored)
+      Map<String, RestoredOperatorState> restored,
+      TaskLocalStateStore localState)
       throws IOException {
     try {
       boolean objectReuse = graph.configuration().get(CoreOptions.OBJECT_REUSE);
@@ -122,7 +124,7 @@ final class OperatorChain {
         RestoredOperatorState state = restored.get(node.getOperatorId());
         ClassLoader loader = Thread.currentThread().getContextClassLoader();
         KeyedStateBackend<?> backend =
-            node.isKeyed() ? keyedBackend(node, graph, taskInfo, loader, state) : null;
+            node.isKeyed() ? keyedBackend(node, graph, taskInfo, loader, state, localState) : null;
         if (backend != null) {
           backends.add(backend);
         }
@@ -188,7 +190,8 @@ final class OperatorChain {
       JobGraph graph,
       TaskInfo taskInfo,
       ClassLoader loader,
-      RestoredOperatorState restored)
+      RestoredOperatorState restored,
+      TaskLocalStateStore localState)
       throws IOException {
     KeyContext<?, ?> key = node.getKeyContext1();
     KeyGroupRange range =
@@ -207,7 +210,8 @@ final class OperatorChain {
               graph.configuration(),
               loader,
               restored,
-              graph));
+              graph,
+              localState));
     } catch (IOException | RuntimeException e) {
       throw e;
     } catch (Exception e) {

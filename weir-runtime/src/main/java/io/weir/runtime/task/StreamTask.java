@@ -19,6 +19,7 @@ import io.weir.runtime.network.RecordWriter;
 import io.weir.runtime.operators.OperatorException;
 import io.weir.runtime.operators.StreamOperator;
 import io.weir.runtime.state.KeyedStateBackend;
+import io.weir.runtime.state.TaskLocalStateStore;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -306,6 +307,11 @@ public abstract class StreamTask implements Runnable {
 
   private void invoke() throws Exception {
     restored = restore.read();
+    TaskLocalStateStore localState = checkpointing.localState();
+    if (localState != null) {
+      // Copies of other checkpoints are subsumed or of checkpoints that never completed.
+      localState.retainOnly(restore.checkpointId());
+    }
     chain =
         new OperatorChain(
             graph,
@@ -313,7 +319,8 @@ public abstract class StreamTask implements Runnable {
             taskInfo,
             writers,
             new TaskProcessingTimeService(timer, mailbox),
-            restored.operators());
+            restored.operators(),
+            localState);
     List<StreamOperator<?>> operators = chain.operatorsHeadFirst();
     for (int i = operators.size() - 1; i >= 0; i--) {
       StreamOperator<?> op = operators.get(i);

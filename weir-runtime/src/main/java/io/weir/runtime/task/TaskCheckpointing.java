@@ -3,6 +3,7 @@ package io.weir.runtime.task;
 import io.weir.api.CheckpointStatistics;
 import io.weir.runtime.checkpoint.BarrierHandler;
 import io.weir.runtime.checkpoint.OperatorSubtaskState;
+import io.weir.runtime.state.TaskLocalStateStore;
 import io.weir.runtime.storage.CheckpointStorageWorkerView;
 import java.util.Map;
 import java.util.concurrent.Executor;
@@ -17,6 +18,7 @@ import java.util.concurrent.Executor;
  * @param responder where acknowledgements go
  * @param alignment how exactly-once barriers are aligned
  * @param alignedTimeoutMillis with ALIGNED_THEN_UNALIGNED, how long alignment may take
+ * @param localState the subtask's local copies of snapshots (task-local recovery), or null
  */
 public record TaskCheckpointing(
     boolean enabled,
@@ -25,12 +27,13 @@ public record TaskCheckpointing(
     Executor asyncExecutor,
     Responder responder,
     BarrierHandler.Alignment alignment,
-    long alignedTimeoutMillis) {
+    long alignedTimeoutMillis,
+    TaskLocalStateStore localState) {
 
   /** Checkpointing off. */
   public static TaskCheckpointing disabled() {
     return new TaskCheckpointing(
-        false, true, null, Runnable::run, null, BarrierHandler.Alignment.ALIGNED, 0);
+        false, true, null, Runnable::run, null, BarrierHandler.Alignment.ALIGNED, 0, null);
   }
 
   /** The coordinator's side, as the task sees it. Any thread. */

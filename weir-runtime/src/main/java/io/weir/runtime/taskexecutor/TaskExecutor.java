@@ -1,6 +1,8 @@
 package io.weir.runtime.taskexecutor;
 
 import io.weir.api.CheckpointStatistics;
+import io.weir.api.config.CheckpointingOptions;
+import io.weir.api.config.Configuration;
 import io.weir.api.config.CoreOptions;
 import io.weir.api.functions.TaskInfo;
 import io.weir.api.graph.Partitioning;
@@ -25,6 +27,7 @@ import io.weir.runtime.network.InputChannel;
 import io.weir.runtime.network.LocalResultSubpartition;
 import io.weir.runtime.network.RecordWriter;
 import io.weir.runtime.network.ResultSubpartition;
+import io.weir.runtime.state.TaskLocalStateStore;
 import io.weir.runtime.storage.CheckpointStorageWorkerView;
 import io.weir.runtime.storage.CheckpointStorages;
 import io.weir.runtime.task.InputStreamTask;
@@ -75,23 +78,43 @@ public final class TaskExecutor implements TaskExecutorGateway, AutoCloseable {
     final ScheduledExecutorService timer;
     final ExecutorService snapshotPool;
     final CheckpointStorageWorkerView storage;
+    final Configuration configuration;
+    final String jobId;
+    final boolean checkpointing;
+
+    /** Local copies of snapshots per (vertex, subtask), kept across the job's attempts. */
+    final Map<List<Integer>, TaskLocalStateStore> localState = new ConcurrentHashMap<>();
+
     int running;
     boolean released;
 
     JobResources(JobGraph graph, String jobId, boolean checkpointing, ClassLoader loader) {
+      this.configuration = graph.configuration();
+      this.jobId = jobId;
       this.timer =
           Executors.newSingleThreadScheduledExecutor(
               UserCodeThreads.factory("weir-timer-" + graph.jobName(), loader));
       this.snapshotPool =
           Executors.newFixedThreadPool(
               2, UserCodeThreads.factory("weir-snapshot-" + graph.jobName(), loader));
+      this.checkpointing = checkpointing;
       this.storage =
           checkpointing
               ? CheckpointStorages.create(graph.configuration(), jobId)
               : CheckpointStorages.forSavepointsOnly(graph.configuration());
     }
 
-    /** Stops the threads; uploads still running may end first. */
+    /** The local copies of subtask {@code subtask} of vertex {@code vertex}, or null for none. */
+    TaskLocalStateStore localState(int vertex, int subtask) {
+      if (!checkpointing || !CheckpointingOptions.localBackup(configuration)) {
+        return null;
+      }
+      return localState.computeIfAbsent(
+          List.of(vertex, subtask),
+          k -> TaskLocalStateStore.create(configuration, jobId, vertex, subtask));
+    }
+
+    /** Stops the threads; uploads still running may end first; deletes the local copies. */
     void shutdown() {
       timer.shutdownNow();
       snapshotPool.shutdown();
@@ -101,6 +124,9 @@ public final class TaskExecutor implements TaskExecutorGateway, AutoCloseable {
         }
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
+      }
+      if (checkpointing) {
+        TaskLocalStateStore.discardJob(configuration, jobId);
       }
     }
   }
@@ -214,7 +240,8 @@ public final class TaskExecutor implements TaskExecutorGateway, AutoCloseable {
             job.snapshotPool,
             new Responder(id), // savepoints are acknowledged with checkpointing off too
             settings.alignment(),
-            settings.alignedTimeoutMillis());
+            settings.alignedTimeoutMillis(),
+            settings.enabled() ? job.localState(id.vertex(), id.subtask()) : null);
     // Set before the task starts, closed first when it ends.
     TaskMetricsReporter.Registration[] reported = new TaskMetricsReporter.Registration[1];
     TaskListener listener =
@@ -441,6 +468,10 @@ public final class TaskExecutor implements TaskExecutorGateway, AutoCloseable {
     if (t != null) {
       t.notifyCheckpointCompleteAsync(checkpointId, isFinal);
     }
+    TaskLocalStateStore localState = localState(task);
+    if (localState != null) {
+      localState.confirmCheckpoint(checkpointId);
+    }
   }
 
   @Override
@@ -449,6 +480,16 @@ public final class TaskExecutor implements TaskExecutorGateway, AutoCloseable {
     if (t != null) {
       t.notifyCheckpointAbortedAsync(checkpointId);
     }
+    TaskLocalStateStore localState = localState(task);
+    if (localState != null) {
+      localState.abortCheckpoint(checkpointId);
+    }
+  }
+
+  /** The local copies of snapshots of {@code task}'s subtask, if the job keeps them here. */
+  private synchronized TaskLocalStateStore localState(ExecutionAttemptId task) {
+    JobResources job = jobs.get(task.jobId());
+    return job == null ? null : job.localState.get(List.of(task.vertex(), task.subtask()));
   }
 
   @Override

@@ -20,6 +20,7 @@ import io.weir.runtime.state.KeyGroupRange;
 import io.weir.runtime.state.KeyGroupRangeAssignment;
 import io.weir.runtime.state.KeyedStateBackend;
 import io.weir.runtime.state.KeyedStateSnapshot;
+import io.weir.runtime.state.TaskLocalStateStore;
 import io.weir.runtime.state.TimerQueue;
 import io.weir.runtime.storage.StreamStateHandle;
 import io.weir.runtime.time.InternalTimerService;
@@ -92,6 +93,13 @@ public final class RocksDBKeyedStateBackend<K> implements KeyedStateBackend<K> {
   static final String FORMAT_CANONICAL = "canonical";
 
   final String operatorName;
+
+  /** The operator's stable id: names its local copies of snapshots. */
+  final String operatorId;
+
+  /** Where native snapshots keep their local copies (task-local recovery), or null. */
+  final TaskLocalStateStore localState;
+
   final TypeSerializer<K> keySerializer;
   private final int maxParallelism;
   final KeyGroupRange range;
@@ -155,8 +163,12 @@ public final class RocksDBKeyedStateBackend<K> implements KeyedStateBackend<K> {
       KeyGroupRange range,
       Configuration conf,
       Path instanceDir,
-      RocksDBResources.Slot slot) {
+      RocksDBResources.Slot slot,
+      String operatorId,
+      TaskLocalStateStore localState) {
     this.operatorName = operatorName;
+    this.operatorId = operatorId;
+    this.localState = localState;
     this.keySerializer = keySerializer;
     this.maxParallelism = maxParallelism;
     this.range = range;

@@ -1,5 +1,6 @@
 package io.weir.state.rocksdb;
 
+import io.weir.api.config.CheckpointingOptions;
 import io.weir.api.typeutils.TypeSerializer;
 import io.weir.runtime.checkpoint.IncrementalKeyedStateHandle;
 import io.weir.runtime.checkpoint.KeyedStateHandle;
@@ -18,6 +19,8 @@ import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import org.rocksdb.Checkpoint;
 import org.rocksdb.RocksDBException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A native snapshot of the RocksDB backend, incremental or full. The synchronous part flushes the
@@ -33,7 +36,9 @@ import org.rocksdb.RocksDBException;
  * </ul>
  *
  * and uploads the other files as the checkpoint's own. Either way the result is an {@link
- * IncrementalKeyedStateHandle}, which the RocksDB backend restores at any parallelism.
+ * IncrementalKeyedStateHandle}, which the RocksDB backend restores at any parallelism. With local
+ * recovery the native checkpoint is taken into the subtask's local store and kept there after the
+ * upload as the local copy ({@link RocksDBLocalCopy}).
  */
 final class RocksDBNativeSnapshot implements KeyedStateSnapshot {
 
@@ -46,13 +51,20 @@ final class RocksDBNativeSnapshot implements KeyedStateSnapshot {
   private final int transferThreads;
   private final boolean incremental;
 
+  /** The native checkpoint is in the subtask's local store and stays there as its local copy. */
+  private final boolean localCopy;
+
+  private static final Logger LOG = LoggerFactory.getLogger(RocksDBNativeSnapshot.class);
+
   private RocksDBNativeSnapshot(
       RocksDBKeyedStateBackend<?> backend,
       Path checkpointDir,
       byte[] meta,
       StateSchema schema,
-      boolean incremental) {
+      boolean incremental,
+      boolean localCopy) {
     this.backend = backend;
+    this.localCopy = localCopy;
     this.schema = schema;
     this.checkpointDir = checkpointDir;
     this.meta = meta;
@@ -72,13 +84,32 @@ final class RocksDBNativeSnapshot implements KeyedStateSnapshot {
     TypeSerializer<?> keys = backend.keySerializer.duplicate();
     byte[] meta = RocksDBMeta.write(keys, columns);
     StateSchema schema = RocksDBFullSnapshot.schemaOf(keys, columns);
-    Path dir = backend.instanceDir.resolve("chk-" + checkpointId);
+    // With local recovery the native checkpoint is taken straight into the subtask's local store
+    // (hard links where it shares the file system), where it stays as the local copy.
+    Path dir = null;
+    if (backend.localState != null) {
+      try {
+        dir = backend.localState.newSnapshotDirectory(checkpointId, backend.operatorId);
+      } catch (IOException e) {
+        LOG.warn(
+            "Checkpoint {} of '{}' keeps no local copy: {}; a restore of it will read the"
+                + " checkpoint storage. Check {}",
+            checkpointId,
+            backend.operatorName,
+            e.toString(),
+            CheckpointingOptions.LOCAL_BACKUP_DIRECTORIES.key());
+      }
+    }
+    boolean localCopy = dir != null;
+    if (dir == null) {
+      dir = backend.instanceDir.resolve("chk-" + checkpointId);
+    }
     RocksDBKeyedStateBackend.deleteQuietly(dir);
     backend.flush();
     try (Checkpoint checkpoint = Checkpoint.create(backend.db)) {
       checkpoint.createCheckpoint(dir.toString());
     }
-    return new RocksDBNativeSnapshot(backend, dir, meta, schema, incremental);
+    return new RocksDBNativeSnapshot(backend, dir, meta, schema, incremental, localCopy);
   }
 
   @Override
@@ -89,6 +120,7 @@ final class RocksDBNativeSnapshot implements KeyedStateSnapshot {
   @Override
   public KeyedStateHandle persist(
       long checkpointId, CheckpointStateWriter storage, String description) throws IOException {
+    boolean keepLocalCopy = false;
     try {
       List<String> names;
       try (Stream<Path> files = Files.list(checkpointDir)) {
@@ -133,10 +165,15 @@ final class RocksDBNativeSnapshot implements KeyedStateSnapshot {
           backend.pendingUploads.put(checkpointId, files);
         }
       }
-      return new IncrementalKeyedStateHandle(
-          backend.range, backendId, checkpointId, metaHandle, shared, own);
+      IncrementalKeyedStateHandle handle =
+          new IncrementalKeyedStateHandle(
+              backend.range, backendId, checkpointId, metaHandle, shared, own);
+      keepLocalCopy = localCopy && RocksDBLocalCopy.complete(checkpointDir, meta, handle);
+      return handle;
     } finally {
-      release();
+      if (!keepLocalCopy) {
+        release();
+      }
     }
   }
 

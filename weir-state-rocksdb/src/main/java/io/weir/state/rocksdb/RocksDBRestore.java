@@ -38,7 +38,9 @@ import org.rocksdb.RocksIterator;
  * opened; key groups this subtask does not own are dropped with range deletes. Any other
  * overlapping old subtask (after a rescale) is downloaded to a temporary directory, opened
  * read-only, and only the owned key-group range is copied over, by seeking to its first key. Full
- * (canonical) state is read key group by key group and written in batches.
+ * (canonical) state is read key group by key group and written in batches. With task-local recovery
+ * the database of the same subtask is taken from its verified local copy instead ({@link
+ * RocksDBLocalCopy}), and the checkpoint storage is not read.
  */
 final class RocksDBRestore {
 
@@ -67,9 +69,19 @@ final class RocksDBRestore {
       backend.open();
     } else {
       RestoredOperatorState.IncrementalRestore first = overlapping.get(0);
-      download(backend, first, backend.dbDir);
+      byte[] localMeta =
+          overlapping.size() == 1
+              ? RocksDBLocalCopy.restore(
+                  backend, restored.checkpointId(), first.handle(), backend.dbDir)
+              : null;
+      if (localMeta == null) {
+        download(backend, first, backend.dbDir);
+      }
       List<ColumnFamilyHandle> handles = backend.open();
-      RocksDBMeta.Meta meta = readMeta(backend, first, loader);
+      RocksDBMeta.Meta meta =
+          localMeta == null
+              ? readMeta(backend, first, loader)
+              : parseMeta(backend, localMeta, loader);
       adoptColumns(backend, meta, handles);
       KeyGroupRange theirs = first.handle().range();
       if (theirs.equals(mine) && overlapping.size() == 1 && first.claimed()) {
@@ -161,6 +173,11 @@ final class RocksDBRestore {
               + e.getMessage(),
           e);
     }
+    return parseMeta(backend, bytes, loader);
+  }
+
+  private static RocksDBMeta.Meta parseMeta(
+      RocksDBKeyedStateBackend<?> backend, byte[] bytes, ClassLoader loader) throws IOException {
     RocksDBMeta.Meta meta = RocksDBMeta.read(bytes, loader, backend.operatorName);
     StateMigration.checkKey(
         backend.operatorName, meta.keySerializer().snapshotConfiguration(), backend.keySerializer);

@@ -42,7 +42,9 @@ public final class RocksDBStateBackendFactory implements KeyedStateBackendFactor
               context.keyGroupRange(),
               conf,
               instanceDir,
-              slot);
+              slot,
+              context.operatorId(),
+              context.localState());
     } catch (RuntimeException e) {
       RocksDBResources.release(slot);
       RocksDBKeyedStateBackend.deleteQuietly(instanceDir);

@@ -14,6 +14,7 @@ import io.weir.runtime.state.KeyedStateBackend;
 import io.weir.runtime.state.KeyedStateBackendFactory;
 import io.weir.runtime.state.KeyedStateBackends;
 import io.weir.runtime.state.KeyedStateSnapshot;
+import io.weir.runtime.state.TaskLocalStateStore;
 import io.weir.runtime.storage.CheckpointStorage;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -55,6 +56,18 @@ final class TestBackends {
       int parallelism,
       RestoredOperatorState restored)
       throws Exception {
+    return create(conf, keys, subtask, parallelism, restored, null);
+  }
+
+  /** As the runtime builds it, with {@code localState} the subtask's local copies of snapshots. */
+  static <K> KeyedStateBackend<K> create(
+      Configuration conf,
+      TypeSerializer<K> keys,
+      int subtask,
+      int parallelism,
+      RestoredOperatorState restored,
+      TaskLocalStateStore localState)
+      throws Exception {
     return KeyedStateBackends.create(
         new KeyedStateBackendFactory.Context<>(
             "op",
@@ -66,7 +79,8 @@ final class TestBackends {
             conf,
             TestBackends.class.getClassLoader(),
             restored,
-            JOB));
+            JOB,
+            localState));
   }
 
   /** Takes and persists a snapshot; null when the backend has no state. */
