@@ -134,8 +134,16 @@ public final class TaskLocalStateStore {
     delete(snapshotDirectory(checkpointId, operatorId));
   }
 
-  /** Checkpoint {@code checkpointId} completed: the copies of older ones are subsumed. */
+  /**
+   * Checkpoint {@code checkpointId} completed: the copies of older ones are subsumed, once it has a
+   * copy here. A savepoint has none (it is written in its own format to its own directory), and
+   * neither has a checkpoint whose copy could not be written: the newest copy here stays, since a
+   * restore of a retained checkpoint may still want it.
+   */
   public synchronized void confirmCheckpoint(long checkpointId) {
+    if (!checkpoints().contains(checkpointId)) {
+      return;
+    }
     deleteCheckpoints(id -> id < checkpointId);
   }
 

@@ -65,6 +65,15 @@ class TaskLocalStateStoreTest {
   }
 
   @Test
+  void aSavepointOrACheckpointWithoutACopySubsumesNoCopy() throws Exception {
+    TaskLocalStateStore store = TaskLocalStateStore.create(conf(true, true), JOB, 0, 0);
+    copy(store, 2);
+    store.confirmCheckpoint(5); // a savepoint: written to its own directory, no copy here
+    assertThat(store.checkpoints()).containsExactly(2L);
+    assertThat(store.snapshotForRestore(2, "op")).isDirectory();
+  }
+
+  @Test
   void aRestoreKeepsOnlyTheCopyOfTheCheckpointItRestores() throws Exception {
     TaskLocalStateStore store = TaskLocalStateStore.create(conf(true, true), JOB, 0, 0);
     copy(store, 4);
