@@ -5,11 +5,16 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.weir.connector.kafka.KafkaBroker;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -30,7 +35,7 @@ class ClusterKafkaExactlyOnceIT {
 
   @RegisterExtension static final KafkaBroker KAFKA = new KafkaBroker();
 
-  static final int RECORDS = 200_000;
+  static final int RECORDS = 100_000;
   static final int PARTITIONS = 4;
   static final int KEYS = 101;
   static final int KILLS = 2;
@@ -48,9 +53,7 @@ class ClusterKafkaExactlyOnceIT {
                 ClusterOptions.HEARTBEAT_TIMEOUT.key(), "3000",
                 ClusterOptions.SLOT_REQUEST_TIMEOUT.key(), "60000"));
     cluster.startJobManager();
-    for (int i = 0; i < 3; i++) {
-      cluster.startTaskManager(1);
-    }
+    cluster.startTaskManagers(3, 1);
     jarId = cluster.client.upload(TestCluster.testJobJar(cluster.dir.resolve("job.jar"), null));
   }
 
@@ -80,6 +83,8 @@ class ClusterKafkaExactlyOnceIT {
     }
     assertThat(failure.get()).isNull();
 
+    // The input ends only once the gate exists: the job cannot finish before its last kill.
+    Path gate = cluster.dir.resolve("cluster-in.gate");
     String jobId =
         cluster.client.run(
             jarId,
@@ -90,29 +95,40 @@ class ClusterKafkaExactlyOnceIT {
                 "cluster-out",
                 String.valueOf(KEYS),
                 cluster.dir.resolve("checkpoints").toUri().toString(),
-                "10"),
+                "10",
+                gate.toString()),
             2,
             Map.of());
     long seen = 0;
-    for (int kill = 1; kill <= KILLS; kill++) {
-      long before = seen;
-      // Two checkpoints completed since the last restore: the attempt made progress.
-      await()
-          .atMost(Duration.ofSeconds(90))
-          .pollInterval(Duration.ofMillis(100))
-          .until(
-              () ->
-                  cluster.jobState(jobId).equals("RUNNING")
-                      && cluster.completedCheckpoints(jobId) > before + 1);
-      seen = cluster.completedCheckpoints(jobId);
-      TestCluster.Node victim = cluster.hostOf(jobId);
-      victim.process.destroyForcibly().waitFor(); // SIGKILL
-      cluster.taskManagers.remove(victim);
-      cluster.startTaskManager(1);
-      await()
-          .atMost(Duration.ofSeconds(60))
-          .pollInterval(Duration.ofMillis(100))
-          .until(() -> !cluster.taskManagerIds().contains(victim.id));
+    // Each victim's replacement starts in the background: the next kill need not wait for its
+    // JVM, only for the job to run again (on a replacement once one is needed).
+    List<CompletableFuture<TestCluster.Node>> replacements = new ArrayList<>();
+    try {
+      for (int kill = 1; kill <= KILLS; kill++) {
+        long before = seen;
+        // Two checkpoints completed since the last restore: the attempt made progress.
+        await()
+            .atMost(Duration.ofSeconds(90))
+            .pollInterval(Duration.ofMillis(100))
+            .until(
+                () ->
+                    cluster.jobState(jobId).equals("RUNNING")
+                        && cluster.completedCheckpoints(jobId) > before + 1);
+        seen = cluster.completedCheckpoints(jobId);
+        TestCluster.Node victim = cluster.hostOf(jobId);
+        victim.process.destroyForcibly().waitFor(); // SIGKILL
+        cluster.taskManagers.remove(victim);
+        replacements.add(cluster.startTaskManagerInTheBackground(1));
+        await()
+            .atMost(Duration.ofSeconds(60))
+            .pollInterval(Duration.ofMillis(100))
+            .until(() -> !cluster.taskManagerIds().contains(victim.id));
+      }
+      Files.createFile(gate);
+    } finally {
+      for (CompletableFuture<TestCluster.Node> replacement : replacements) {
+        replacement.get(90, TimeUnit.SECONDS);
+      }
     }
     await()
         .atMost(Duration.ofSeconds(180))

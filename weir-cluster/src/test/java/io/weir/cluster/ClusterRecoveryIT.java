@@ -4,9 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -35,9 +40,7 @@ class ClusterRecoveryIT {
                 ClusterOptions.HEARTBEAT_TIMEOUT.key(), "3000",
                 ClusterOptions.SLOT_REQUEST_TIMEOUT.key(), "60000"));
     cluster.startJobManager();
-    cluster.startTaskManager(1);
-    cluster.startTaskManager(1);
-    cluster.startTaskManager(1);
+    cluster.startTaskManagers(3, 1);
     jarId = cluster.client.upload(TestCluster.testJobJar(cluster.dir.resolve("job.jar"), null));
   }
 
@@ -49,47 +52,60 @@ class ClusterRecoveryIT {
   }
 
   private static String runKeyedCount(Path out, long n, int every) throws Exception {
-    return runKeyedCount(out, n, every, Map.of());
-  }
-
-  private static String runKeyedCount(Path out, long n, int every, Map<String, String> settings)
-      throws Exception {
-    return cluster.runKeyedCount(jarId, out, n, "checkpoints", every, settings);
+    return cluster.runKeyedCount(jarId, out, n, "checkpoints", every, Map.of());
   }
 
   @ParameterizedTest(name = "{0} checkpoints")
   @ValueSource(strings = {"aligned", "unaligned"})
   void keyedCountSurvivesThreeKillsOfItsTaskManager(String alignment) throws Exception {
     Path out = cluster.dir.resolve("out-kills-" + alignment);
-    long n = 120_000;
+    // About as many numbers as the job reads while the three kills take their turns here, so that
+    // records are in flight at each; the gate keeps the job from ending before the third however
+    // slow the machine is.
+    long n = 40_000;
+    Path gate = cluster.dir.resolve("out-kills-" + alignment + ".gate");
+    List<String> args =
+        new ArrayList<>(TestCluster.keyedCountArgs(out, n, cluster.dir.resolve("checkpoints"), 3));
+    args.add(gate.toString());
     String jobId =
-        runKeyedCount(
-            out,
-            n,
-            3,
+        cluster.client.run(
+            jarId,
+            "io.weir.testjobs.KeyedCountJob",
+            args,
+            2,
             Map.of(
                 "execution.checkpointing.unaligned.enabled",
                 String.valueOf(alignment.equals("unaligned"))));
     long seen = 0;
-    for (int kill = 1; kill <= 3; kill++) {
-      long before = seen;
-      // A checkpoint completed since the last restore: the attempt made progress.
-      await()
-          .atMost(Duration.ofSeconds(90))
-          .pollInterval(Duration.ofMillis(100))
-          .until(
-              () ->
-                  cluster.jobState(jobId).equals("RUNNING")
-                      && cluster.completedCheckpoints(jobId) > before + 1);
-      seen = cluster.completedCheckpoints(jobId);
-      TestCluster.Node victim = cluster.hostOf(jobId);
-      victim.process.destroyForcibly().waitFor();
-      cluster.taskManagers.remove(victim);
-      cluster.startTaskManager(1);
-      await()
-          .atMost(Duration.ofSeconds(60))
-          .pollInterval(Duration.ofMillis(100))
-          .until(() -> !cluster.taskManagerIds().contains(victim.id));
+    // Each victim's replacement starts in the background: the next kill need not wait for its
+    // JVM, only for the job to run again (on a replacement once one is needed).
+    List<CompletableFuture<TestCluster.Node>> replacements = new ArrayList<>();
+    try {
+      for (int kill = 1; kill <= 3; kill++) {
+        long before = seen;
+        // A checkpoint completed since the last restore: the attempt made progress.
+        await()
+            .atMost(Duration.ofSeconds(90))
+            .pollInterval(Duration.ofMillis(100))
+            .until(
+                () ->
+                    cluster.jobState(jobId).equals("RUNNING")
+                        && cluster.completedCheckpoints(jobId) > before + 1);
+        seen = cluster.completedCheckpoints(jobId);
+        TestCluster.Node victim = cluster.hostOf(jobId);
+        victim.process.destroyForcibly().waitFor();
+        cluster.taskManagers.remove(victim);
+        replacements.add(cluster.startTaskManagerInTheBackground(1));
+        await()
+            .atMost(Duration.ofSeconds(60))
+            .pollInterval(Duration.ofMillis(100))
+            .until(() -> !cluster.taskManagerIds().contains(victim.id));
+      }
+      Files.createFile(gate);
+    } finally {
+      for (CompletableFuture<TestCluster.Node> replacement : replacements) {
+        replacement.get(90, TimeUnit.SECONDS);
+      }
     }
     JsonNode job = cluster.awaitEnded(jobId);
     assertThat(job.path("state").asText()).as(job.toString()).isEqualTo("FINISHED");

@@ -51,8 +51,13 @@ class ClusterSlotWaitIT {
     String jarId =
         cluster.client.upload(TestCluster.testJobJar(cluster.dir.resolve("job.jar"), null));
     Path out = cluster.dir.resolve("out");
-    long n = 40_000;
-    String jobId = cluster.runKeyedCount(jarId, out, n, "checkpoints", 3, Map.of());
+    long n = 10_000;
+    // Its input ends only once the gate exists: the job cannot finish before its TaskManager dies.
+    Path gate = cluster.dir.resolve("out.gate");
+    List<String> args =
+        new ArrayList<>(TestCluster.keyedCountArgs(out, n, cluster.dir.resolve("checkpoints"), 3));
+    args.add(gate.toString());
+    String jobId = cluster.client.run(jarId, "io.weir.testjobs.KeyedCountJob", args, 2, Map.of());
     await()
         .atMost(Duration.ofSeconds(60))
         .pollInterval(Duration.ofMillis(100))
@@ -75,6 +80,7 @@ class ClusterSlotWaitIT {
         .pollInterval(Duration.ofMillis(100))
         .until(() -> cluster.taskManagerIds().isEmpty());
     cluster.startTaskManager(2);
+    Files.createFile(gate);
     await()
         .atMost(Duration.ofSeconds(120))
         .pollInterval(Duration.ofMillis(200))

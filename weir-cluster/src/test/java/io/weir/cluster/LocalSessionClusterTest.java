@@ -16,6 +16,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -24,47 +27,78 @@ import org.junit.jupiter.api.io.TempDir;
  * The local session cluster of {@code weir run}: its REST API outlives the job it runs for as long
  * as a savepoint's outcome has not been sent, so that {@code weir stop}, which asks for the
  * savepoint's location after the stop has ended the job, gets it.
+ *
+ * <p>The tests of the default settings share one cluster (a cluster's REST server takes seconds to
+ * shut down); each leaves it without a job running. Tests of other settings start their own.
  */
 @Timeout(120)
 class LocalSessionClusterTest {
 
+  /** The cluster of the default settings, shared by the tests that need no other. */
+  private static LocalSessionCluster shared;
+
+  private static ClusterClient sharedClient;
+
   @TempDir Path dir;
+
+  @BeforeAll
+  static void startSharedCluster() throws Exception {
+    shared = new LocalSessionCluster(Map.of());
+    sharedClient =
+        new ClusterClient(HostPort.parse("127.0.0.1:" + shared.restPort(), "address"), null);
+  }
+
+  @AfterAll
+  static void stopSharedCluster() throws Exception {
+    if (shared != null) {
+      shared.close();
+    }
+  }
+
+  /** A test leaves the shared cluster as it found it: no job still running or cancelling. */
+  @AfterEach
+  void awaitNoJobRunningOnTheSharedCluster() {
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .untilAsserted(
+            () -> {
+              for (JsonNode job : sharedClient.get("/jobs").path("jobs")) {
+                assertThat(job.path("status").asText())
+                    .as(job.toString())
+                    .isIn("FINISHED", "CANCELED", "FAILED");
+              }
+            });
+  }
 
   @Test
   void aStoppedJobsSavepointOutcomeIsServedAfterTheJobEnded() throws Exception {
-    try (LocalSessionCluster cluster = new LocalSessionCluster(Map.of())) {
-      ClusterClient client =
-          new ClusterClient(HostPort.parse("127.0.0.1:" + cluster.restPort(), "address"), null);
-      String jobId = runUntilACheckpoint(client, 1_000_000);
+    ClusterClient client = sharedClient;
+    String jobId = runUntilACheckpoint(client, 1_000_000);
 
-      String trigger = client.stopWithSavepoint(jobId, dir.resolve("savepoints").toString(), false);
-      awaitFinished(client, jobId);
-      assertThat(cluster.awaitSavepointOutcomesSent(jobId, Duration.ZERO))
-          .as("the job has ended, but nobody has been told where its savepoint is")
-          .isFalse();
+    String trigger = client.stopWithSavepoint(jobId, dir.resolve("savepoints").toString(), false);
+    awaitFinished(client, jobId);
+    assertThat(shared.awaitSavepointOutcomesSent(jobId, Duration.ZERO))
+        .as("the job has ended, but nobody has been told where its savepoint is")
+        .isFalse();
 
-      String savepoint = client.awaitSavepoint(jobId, trigger, () -> {});
-      assertThat(Files.exists(Path.of(URI.create(savepoint)).resolve("_metadata"))).isTrue();
-      assertThat(cluster.awaitSavepointOutcomesSent(jobId, Duration.ofSeconds(30))).isTrue();
-    }
+    String savepoint = client.awaitSavepoint(jobId, trigger, () -> {});
+    assertThat(Files.exists(Path.of(URI.create(savepoint)).resolve("_metadata"))).isTrue();
+    assertThat(shared.awaitSavepointOutcomesSent(jobId, Duration.ofSeconds(30))).isTrue();
   }
 
   @Test
   void aRelativeSavepointDirectoryIsRefusedNamingTheField() throws Exception {
-    try (LocalSessionCluster cluster = new LocalSessionCluster(Map.of())) {
-      ClusterClient client =
-          new ClusterClient(HostPort.parse("127.0.0.1:" + cluster.restPort(), "address"), null);
-      String jobId = runUntilACheckpoint(client, 1_000_000);
+    ClusterClient client = sharedClient;
+    String jobId = runUntilACheckpoint(client, 1_000_000);
 
-      assertThatThrownBy(() -> client.triggerSavepoint(jobId, "42"))
-          .hasMessageContaining("target-directory '42' is a relative path")
-          .hasMessageContaining("execution.checkpointing.savepoint-dir");
-      assertThatThrownBy(() -> client.stopWithSavepoint(jobId, "savepoints/here", false))
-          .hasMessageContaining("target-directory 'savepoints/here' is a relative path");
-      assertThat(Path.of("42")).doesNotExist();
-      assertThat(client.get("/jobs/" + jobId).path("state").asText()).isEqualTo("RUNNING");
-      client.cancel(jobId);
-    }
+    assertThatThrownBy(() -> client.triggerSavepoint(jobId, "42"))
+        .hasMessageContaining("target-directory '42' is a relative path")
+        .hasMessageContaining("execution.checkpointing.savepoint-dir");
+    assertThatThrownBy(() -> client.stopWithSavepoint(jobId, "savepoints/here", false))
+        .hasMessageContaining("target-directory 'savepoints/here' is a relative path");
+    assertThat(Path.of("42")).doesNotExist();
+    assertThat(client.get("/jobs/" + jobId).path("state").asText()).isEqualTo("RUNNING");
+    client.cancel(jobId);
   }
 
   @Test
@@ -159,240 +193,225 @@ class LocalSessionClusterTest {
 
   @Test
   void theRestApiServesFlinksPathsForTheClusterAJobItsPlanAndItsCheckpoints() throws Exception {
-    try (LocalSessionCluster cluster = new LocalSessionCluster(Map.of())) {
-      ClusterClient client =
-          new ClusterClient(HostPort.parse("127.0.0.1:" + cluster.restPort(), "address"), null);
-      String jobId = runUntilACheckpoint(client, 1_000_000);
+    ClusterClient client = sharedClient;
+    String jobId = runUntilACheckpoint(client, 1_000_000);
 
-      JsonNode overview = client.get("/overview");
-      assertThat(overview.path("jobs-running").asInt()).as(overview.toString()).isEqualTo(1);
-      assertThat(overview.path("slots-total").asInt()).isPositive();
-      assertThat(overview.has("flink-version")).isTrue();
-      assertThat(client.get("/config").path("refresh-interval").asLong()).isPositive();
-      assertThat(client.get("/openapi.json").path("paths").has("/jobs/{jobid}/plan")).isTrue();
-      JsonNode settings = client.get("/jobmanager/config");
-      assertThat(settings.isArray()).isTrue();
-      settings.forEach(e -> assertThat(e.has("key") && e.has("value")).isTrue());
+    JsonNode overview = client.get("/overview");
+    assertThat(overview.path("jobs-running").asInt()).as(overview.toString()).isEqualTo(1);
+    assertThat(overview.path("slots-total").asInt()).isPositive();
+    assertThat(overview.has("flink-version")).isTrue();
+    assertThat(client.get("/config").path("refresh-interval").asLong()).isPositive();
+    assertThat(client.get("/openapi.json").path("paths").has("/jobs/{jobid}/plan")).isTrue();
+    JsonNode settings = client.get("/jobmanager/config");
+    assertThat(settings.isArray()).isTrue();
+    settings.forEach(e -> assertThat(e.has("key") && e.has("value")).isTrue());
 
-      JsonNode jars = client.get("/jars");
-      // The newest first: the jar this test uploaded (the upload directory may hold older ones).
-      assertThat(jars.path("files").get(0).path("name").asText()).isEqualTo("job.jar");
-      assertThat(jars.path("files").get(0).path("id").asText()).hasSize(64);
+    JsonNode jars = client.get("/jars");
+    // The newest first: the jar this test uploaded (the upload directory may hold older ones).
+    assertThat(jars.path("files").get(0).path("name").asText()).isEqualTo("job.jar");
+    assertThat(jars.path("files").get(0).path("id").asText()).hasSize(64);
 
-      JsonNode plan = client.get("/jobs/" + jobId + "/plan").path("plan");
-      assertThat(plan.path("jid").asText()).isEqualTo(jobId);
-      JsonNode nodes = plan.path("nodes");
-      assertThat(nodes.size()).isGreaterThan(1);
-      JsonNode last = nodes.get(nodes.size() - 1);
-      assertThat(last.path("inputs").get(0).path("ship_strategy").asText()).isEqualTo("HASH");
+    JsonNode plan = client.get("/jobs/" + jobId + "/plan").path("plan");
+    assertThat(plan.path("jid").asText()).isEqualTo(jobId);
+    JsonNode nodes = plan.path("nodes");
+    assertThat(nodes.size()).isGreaterThan(1);
+    JsonNode last = nodes.get(nodes.size() - 1);
+    assertThat(last.path("inputs").get(0).path("ship_strategy").asText()).isEqualTo("HASH");
 
-      JsonNode names = client.get("/jobs/" + jobId + "/metrics");
-      assertThat(names.toString()).contains("{\"id\":\"numberOfCompletedCheckpoints\"}");
-      JsonNode values =
-          client.get("/jobs/" + jobId + "/metrics?get=numberOfCompletedCheckpoints,numRestarts");
-      assertThat(values.get(0).path("id").asText()).isEqualTo("numberOfCompletedCheckpoints");
-      assertThat(Long.parseLong(values.get(0).path("value").asText())).isPositive();
-      assertThat(values.get(1).path("value").asText()).isEqualTo("0");
-      assertThatThrownBy(() -> client.get("/jobs/" + jobId + "/metrics?get=nope"))
-          .hasMessageContaining("has no metric 'nope'");
+    JsonNode names = client.get("/jobs/" + jobId + "/metrics");
+    assertThat(names.toString()).contains("{\"id\":\"numberOfCompletedCheckpoints\"}");
+    JsonNode values =
+        client.get("/jobs/" + jobId + "/metrics?get=numberOfCompletedCheckpoints,numRestarts");
+    assertThat(values.get(0).path("id").asText()).isEqualTo("numberOfCompletedCheckpoints");
+    assertThat(Long.parseLong(values.get(0).path("value").asText())).isPositive();
+    assertThat(values.get(1).path("value").asText()).isEqualTo("0");
+    assertThatThrownBy(() -> client.get("/jobs/" + jobId + "/metrics?get=nope"))
+        .hasMessageContaining("has no metric 'nope'");
 
-      JsonNode config = client.get("/jobs/" + jobId + "/config");
-      assertThat(config.path("execution-config").path("job-parallelism").asInt()).isEqualTo(1);
-      JsonNode checkpointing = client.get("/jobs/" + jobId + "/checkpoints/config");
-      assertThat(checkpointing.path("mode").asText()).isEqualTo("exactly_once");
-      assertThat(checkpointing.path("interval").asLong()).isEqualTo(300);
-      assertThat(checkpointing.path("checkpoint_storage").asText()).contains("checkpoints");
+    JsonNode config = client.get("/jobs/" + jobId + "/config");
+    assertThat(config.path("execution-config").path("job-parallelism").asInt()).isEqualTo(1);
+    JsonNode checkpointing = client.get("/jobs/" + jobId + "/checkpoints/config");
+    assertThat(checkpointing.path("mode").asText()).isEqualTo("exactly_once");
+    assertThat(checkpointing.path("interval").asLong()).isEqualTo(300);
+    assertThat(checkpointing.path("checkpoint_storage").asText()).contains("checkpoints");
 
-      long id =
-          client
-              .get("/jobs/" + jobId + "/checkpoints")
-              .path("latest")
-              .path("completed")
-              .path("id")
-              .asLong();
-      JsonNode details = client.get("/jobs/" + jobId + "/checkpoints/details/" + id);
-      assertThat(details.path("id").asLong()).isEqualTo(id);
-      assertThat(details.path("status").asText()).isEqualTo("COMPLETED");
-      // The flight recorder: each subtask's acknowledgement, and what set the duration.
-      long triggered = details.path("trigger_timestamp").asLong();
-      JsonNode lanes = details.path("subtasks");
-      assertThat(lanes.size()).as(details.toString()).isEqualTo(nodes.size());
-      long lastAck = 0;
-      for (JsonNode lane : lanes) {
-        long ack = lane.path("ack_timestamp").asLong();
-        assertThat(ack).as(lane.toString()).isGreaterThanOrEqualTo(triggered);
-        assertThat(lane.path("end_to_end_duration").asLong()).isEqualTo(ack - triggered);
-        lastAck = Math.max(lastAck, ack);
-      }
-      JsonNode critical = details.path("critical_path");
-      assertThat(critical.path("phase").asText())
-          .as(details.toString())
-          .isIn("start_delay", "alignment", "sync", "async", "acknowledgement", "finalize");
-      assertThat(critical.path("description").asText()).isNotEmpty();
-      assertThat(critical.path("advice").asText()).isNotEmpty();
-      String criticalVertex = critical.path("vertex_id").asText();
-      JsonNode ofVertex =
-          client.get(
-              "/jobs/" + jobId + "/checkpoints/details/" + id + "/subtasks/" + criticalVertex);
-      assertThat(ofVertex.path("vertex_id").asText()).isEqualTo(criticalVertex);
-      assertThat(ofVertex.path("subtasks").size()).isEqualTo(1);
-      JsonNode criticalLane = ofVertex.path("subtasks").get(0);
-      assertThat(criticalLane.path("ack_timestamp").asLong()).isEqualTo(lastAck);
-      assertThat(criticalLane.path("task").asText()).isEqualTo(critical.path("task").asText());
-      assertThatThrownBy(
-              () -> client.get("/jobs/" + jobId + "/checkpoints/details/" + id + "/subtasks/99"))
-          .hasMessageContaining("has no vertex '99'");
-      assertThatThrownBy(() -> client.get("/jobs/" + jobId + "/checkpoints/details/999999"))
-          .hasMessageContaining("has no statistics of checkpoint 999999");
-      assertThatThrownBy(() -> client.get("/jobs/" + jobId + "/checkpoints/details/latest"))
-          .hasMessageContaining("'latest' is no checkpoint id");
-      assertThatThrownBy(() -> client.get("/taskmanagers/nobody"))
-          .hasMessageContaining("No TaskManager nobody is registered");
-
-      String trigger = client.triggerSavepoint(jobId, dir.resolve("sp").toString());
-      client.awaitSavepoint(jobId, trigger, () -> {});
-      JsonNode checkpoints = client.get("/jobs/" + jobId + "/checkpoints");
-      JsonNode savepoint = checkpoints.path("latest").path("savepoint");
-      assertThat(savepoint.path("is_savepoint").asBoolean()).as(checkpoints.toString()).isTrue();
-      assertThat(savepoint.path("external_path").asText()).contains("sp");
-      assertThat(checkpoints.path("latest").path("completed").path("is_savepoint").asBoolean())
-          .isFalse();
-      assertThat(checkpoints.path("summary").path("end_to_end_duration").path("max").asLong())
-          .isGreaterThanOrEqualTo(
-              checkpoints.path("summary").path("end_to_end_duration").path("min").asLong());
-      client.cancel(jobId);
+    long id =
+        client
+            .get("/jobs/" + jobId + "/checkpoints")
+            .path("latest")
+            .path("completed")
+            .path("id")
+            .asLong();
+    JsonNode details = client.get("/jobs/" + jobId + "/checkpoints/details/" + id);
+    assertThat(details.path("id").asLong()).isEqualTo(id);
+    assertThat(details.path("status").asText()).isEqualTo("COMPLETED");
+    // The flight recorder: each subtask's acknowledgement, and what set the duration.
+    long triggered = details.path("trigger_timestamp").asLong();
+    JsonNode lanes = details.path("subtasks");
+    assertThat(lanes.size()).as(details.toString()).isEqualTo(nodes.size());
+    long lastAck = 0;
+    for (JsonNode lane : lanes) {
+      long ack = lane.path("ack_timestamp").asLong();
+      assertThat(ack).as(lane.toString()).isGreaterThanOrEqualTo(triggered);
+      assertThat(lane.path("end_to_end_duration").asLong()).isEqualTo(ack - triggered);
+      lastAck = Math.max(lastAck, ack);
     }
+    JsonNode critical = details.path("critical_path");
+    assertThat(critical.path("phase").asText())
+        .as(details.toString())
+        .isIn("start_delay", "alignment", "sync", "async", "acknowledgement", "finalize");
+    assertThat(critical.path("description").asText()).isNotEmpty();
+    assertThat(critical.path("advice").asText()).isNotEmpty();
+    String criticalVertex = critical.path("vertex_id").asText();
+    JsonNode ofVertex =
+        client.get("/jobs/" + jobId + "/checkpoints/details/" + id + "/subtasks/" + criticalVertex);
+    assertThat(ofVertex.path("vertex_id").asText()).isEqualTo(criticalVertex);
+    assertThat(ofVertex.path("subtasks").size()).isEqualTo(1);
+    JsonNode criticalLane = ofVertex.path("subtasks").get(0);
+    assertThat(criticalLane.path("ack_timestamp").asLong()).isEqualTo(lastAck);
+    assertThat(criticalLane.path("task").asText()).isEqualTo(critical.path("task").asText());
+    assertThatThrownBy(
+            () -> client.get("/jobs/" + jobId + "/checkpoints/details/" + id + "/subtasks/99"))
+        .hasMessageContaining("has no vertex '99'");
+    assertThatThrownBy(() -> client.get("/jobs/" + jobId + "/checkpoints/details/999999"))
+        .hasMessageContaining("has no statistics of checkpoint 999999");
+    assertThatThrownBy(() -> client.get("/jobs/" + jobId + "/checkpoints/details/latest"))
+        .hasMessageContaining("'latest' is no checkpoint id");
+    assertThatThrownBy(() -> client.get("/taskmanagers/nobody"))
+        .hasMessageContaining("No TaskManager nobody is registered");
+
+    String trigger = client.triggerSavepoint(jobId, dir.resolve("sp").toString());
+    client.awaitSavepoint(jobId, trigger, () -> {});
+    JsonNode checkpoints = client.get("/jobs/" + jobId + "/checkpoints");
+    JsonNode savepoint = checkpoints.path("latest").path("savepoint");
+    assertThat(savepoint.path("is_savepoint").asBoolean()).as(checkpoints.toString()).isTrue();
+    assertThat(savepoint.path("external_path").asText()).contains("sp");
+    assertThat(checkpoints.path("latest").path("completed").path("is_savepoint").asBoolean())
+        .isFalse();
+    assertThat(checkpoints.path("summary").path("end_to_end_duration").path("max").asLong())
+        .isGreaterThanOrEqualTo(
+            checkpoints.path("summary").path("end_to_end_duration").path("min").asLong());
+    client.cancel(jobId);
   }
 
   @Test
   void aRunningJobsVerticesServeTheirSubtasksCountersAndBackPressure() throws Exception {
-    try (LocalSessionCluster cluster = new LocalSessionCluster(Map.of())) {
-      ClusterClient client =
-          new ClusterClient(HostPort.parse("127.0.0.1:" + cluster.restPort(), "address"), null);
-      String jobId = runUntilACheckpoint(client, 1_000_000);
+    ClusterClient client = sharedClient;
+    String jobId = runUntilACheckpoint(client, 1_000_000);
 
-      JsonNode job = client.get("/jobs/" + jobId);
-      assertThat(job.path("state").asText()).isEqualTo("RUNNING");
-      JsonNode vertices = job.path("vertices");
-      JsonNode plan = client.get("/jobs/" + jobId + "/plan").path("plan").path("nodes");
-      assertThat(vertices.size()).as(job.toString()).isEqualTo(plan.size());
-      JsonNode last = vertices.get(vertices.size() - 1);
-      assertThat(last.path("id").asText()).isEqualTo(plan.get(plan.size() - 1).path("id").asText());
-      assertThat(last.path("status").asText()).isEqualTo("RUNNING");
-      assertThat(last.path("parallelism").asInt()).isEqualTo(1);
-      assertThat(last.path("maxParallelism").asInt()).as("Count's own").isEqualTo(64);
-      assertThat(vertices.get(0).path("maxParallelism").asInt()).as("the job's").isEqualTo(128);
-      assertThat(last.path("start-time").asLong()).isPositive();
-      assertThat(last.path("end-time").asLong()).isEqualTo(-1);
-      assertThat(last.path("tasks").path("RUNNING").asInt()).isEqualTo(1);
-      assertThat(last.path("tasks").has("CANCELING")).isTrue();
-      assertThat(last.path("metrics").path("read-records-complete").asBoolean()).isTrue();
-      assertThat(last.path("metrics").has("accumulated-busy-time")).isTrue();
-      JsonNode first = vertices.get(0);
-      assertThat(first.path("metrics").path("read-bytes").asLong())
-          .as("a source reads no bytes of other subtasks: %s", first)
-          .isZero();
-      assertThat(first.path("metrics").path("read-bytes-complete").asBoolean()).isTrue();
-      assertThat(first.path("metrics").path("write-bytes").asLong()).isPositive();
-      assertThat(first.path("metrics").path("write-bytes-complete").asBoolean()).isTrue();
-      assertThat(last.path("metrics").path("write-bytes").asLong())
-          .as("the last vertex ends in a chained sink: %s", last)
-          .isZero();
-      assertThat(last.path("metrics").path("write-bytes-complete").asBoolean()).isTrue();
-      assertThat(job.path("status-counts").path("RUNNING").asInt()).isEqualTo(vertices.size());
-      assertThat(job.path("timestamps").path("RUNNING").asLong()).isPositive();
-      assertThat(job.path("timestamps").path("FINISHED").asLong()).isZero();
-      assertThat(job.has("exceptions")).as("the existing fields stay").isTrue();
+    JsonNode job = client.get("/jobs/" + jobId);
+    assertThat(job.path("state").asText()).isEqualTo("RUNNING");
+    JsonNode vertices = job.path("vertices");
+    JsonNode plan = client.get("/jobs/" + jobId + "/plan").path("plan").path("nodes");
+    assertThat(vertices.size()).as(job.toString()).isEqualTo(plan.size());
+    JsonNode last = vertices.get(vertices.size() - 1);
+    assertThat(last.path("id").asText()).isEqualTo(plan.get(plan.size() - 1).path("id").asText());
+    assertThat(last.path("status").asText()).isEqualTo("RUNNING");
+    assertThat(last.path("parallelism").asInt()).isEqualTo(1);
+    assertThat(last.path("maxParallelism").asInt()).as("Count's own").isEqualTo(64);
+    assertThat(vertices.get(0).path("maxParallelism").asInt()).as("the job's").isEqualTo(128);
+    assertThat(last.path("start-time").asLong()).isPositive();
+    assertThat(last.path("end-time").asLong()).isEqualTo(-1);
+    assertThat(last.path("tasks").path("RUNNING").asInt()).isEqualTo(1);
+    assertThat(last.path("tasks").has("CANCELING")).isTrue();
+    assertThat(last.path("metrics").path("read-records-complete").asBoolean()).isTrue();
+    assertThat(last.path("metrics").has("accumulated-busy-time")).isTrue();
+    JsonNode first = vertices.get(0);
+    assertThat(first.path("metrics").path("read-bytes").asLong())
+        .as("a source reads no bytes of other subtasks: %s", first)
+        .isZero();
+    assertThat(first.path("metrics").path("read-bytes-complete").asBoolean()).isTrue();
+    assertThat(first.path("metrics").path("write-bytes").asLong()).isPositive();
+    assertThat(first.path("metrics").path("write-bytes-complete").asBoolean()).isTrue();
+    assertThat(last.path("metrics").path("write-bytes").asLong())
+        .as("the last vertex ends in a chained sink: %s", last)
+        .isZero();
+    assertThat(last.path("metrics").path("write-bytes-complete").asBoolean()).isTrue();
+    assertThat(job.path("status-counts").path("RUNNING").asInt()).isEqualTo(vertices.size());
+    assertThat(job.path("timestamps").path("RUNNING").asLong()).isPositive();
+    assertThat(job.path("timestamps").path("FINISHED").asLong()).isZero();
+    assertThat(job.has("exceptions")).as("the existing fields stay").isTrue();
 
-      String vertex = "/jobs/" + jobId + "/vertices/" + last.path("id").asText();
-      long before =
-          client.get(vertex).path("subtasks").get(0).path("metrics").path("read-records").asLong();
-      await()
-          .atMost(Duration.ofSeconds(30))
-          .untilAsserted(
-              () -> {
-                JsonNode details = client.get(vertex);
-                assertThat(details.path("name").asText()).isEqualTo(last.path("name").asText());
-                assertThat(details.path("maxParallelism").asInt()).isEqualTo(64);
-                assertThat(details.path("now").asLong()).isPositive();
-                JsonNode subtask = details.path("subtasks").get(0);
-                assertThat(subtask.path("subtask").asInt()).isZero();
-                assertThat(subtask.path("status").asText()).isEqualTo("RUNNING");
-                assertThat(subtask.path("endpoint").asText()).startsWith("127.0.0.1:");
-                assertThat(subtask.path("host").asText())
-                    .isEqualTo(subtask.path("endpoint").asText());
-                assertThat(subtask.path("start-time").asLong()).isPositive();
-                assertThat(subtask.path("duration").asLong()).isNotNegative();
-                assertThat(subtask.path("metrics").path("read-records").asLong())
-                    .as("records keep coming in")
-                    .isGreaterThan(before);
-                // 12 bytes a record (its header and a Long), sampled after the records: at least
-                // that, and at most the buffers taken since or not yet read to the end more.
-                long records = subtask.path("metrics").path("read-records").asLong();
-                assertThat(subtask.path("metrics").path("read-bytes").asLong())
-                    .as(subtask.toString())
-                    .isBetween(12 * records, 12 * records + (1 << 20));
-                assertThat(subtask.path("metrics").path("read-bytes-complete").asBoolean())
-                    .isTrue();
-              });
+    String vertex = "/jobs/" + jobId + "/vertices/" + last.path("id").asText();
+    long before =
+        client.get(vertex).path("subtasks").get(0).path("metrics").path("read-records").asLong();
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .untilAsserted(
+            () -> {
+              JsonNode details = client.get(vertex);
+              assertThat(details.path("name").asText()).isEqualTo(last.path("name").asText());
+              assertThat(details.path("maxParallelism").asInt()).isEqualTo(64);
+              assertThat(details.path("now").asLong()).isPositive();
+              JsonNode subtask = details.path("subtasks").get(0);
+              assertThat(subtask.path("subtask").asInt()).isZero();
+              assertThat(subtask.path("status").asText()).isEqualTo("RUNNING");
+              assertThat(subtask.path("endpoint").asText()).startsWith("127.0.0.1:");
+              assertThat(subtask.path("host").asText())
+                  .isEqualTo(subtask.path("endpoint").asText());
+              assertThat(subtask.path("start-time").asLong()).isPositive();
+              assertThat(subtask.path("duration").asLong()).isNotNegative();
+              assertThat(subtask.path("metrics").path("read-records").asLong())
+                  .as("records keep coming in")
+                  .isGreaterThan(before);
+              // 12 bytes a record (its header and a Long), sampled after the records: at least
+              // that, and at most the buffers taken since or not yet read to the end more.
+              long records = subtask.path("metrics").path("read-records").asLong();
+              assertThat(subtask.path("metrics").path("read-bytes").asLong())
+                  .as(subtask.toString())
+                  .isBetween(12 * records, 12 * records + (1 << 20));
+              assertThat(subtask.path("metrics").path("read-bytes-complete").asBoolean()).isTrue();
+            });
 
-      JsonNode pressure = client.get(vertex + "/backpressure");
-      assertThat(pressure.path("status").asText()).isEqualTo("ok");
-      assertThat(pressure.path("backpressure-level").asText()).isIn("ok", "low", "high");
-      assertThat(pressure.path("end-timestamp").asLong()).isPositive();
-      JsonNode share = pressure.path("subtasks").get(0);
-      assertThat(share.path("subtask").asInt()).isZero();
-      assertThat(share.path("backpressure-level").asText()).isIn("ok", "low", "high");
-      double sum =
-          share.path("ratio").asDouble()
-              + share.path("idleRatio").asDouble()
-              + share.path("busyRatio").asDouble();
-      assertThat(sum)
-          .as(share.toString())
-          .isCloseTo(1.0, org.assertj.core.data.Offset.offset(0.01));
+    JsonNode pressure = client.get(vertex + "/backpressure");
+    assertThat(pressure.path("status").asText()).isEqualTo("ok");
+    assertThat(pressure.path("backpressure-level").asText()).isIn("ok", "low", "high");
+    assertThat(pressure.path("end-timestamp").asLong()).isPositive();
+    JsonNode share = pressure.path("subtasks").get(0);
+    assertThat(share.path("subtask").asInt()).isZero();
+    assertThat(share.path("backpressure-level").asText()).isIn("ok", "low", "high");
+    double sum =
+        share.path("ratio").asDouble()
+            + share.path("idleRatio").asDouble()
+            + share.path("busyRatio").asDouble();
+    assertThat(sum).as(share.toString()).isCloseTo(1.0, org.assertj.core.data.Offset.offset(0.01));
 
-      assertThatThrownBy(() -> client.get("/jobs/" + jobId + "/vertices/99"))
-          .hasMessageContaining("has no vertex '99'")
-          .hasMessageContaining("0 to " + (vertices.size() - 1));
-      assertThatThrownBy(() -> client.get("/jobs/" + jobId + "/vertices/x/backpressure"))
-          .hasMessageContaining("has no vertex 'x'");
-      assertThatThrownBy(() -> client.get("/jobs/nojob/vertices/0")).hasMessageContaining("nojob");
-      client.cancel(jobId);
-    }
+    assertThatThrownBy(() -> client.get("/jobs/" + jobId + "/vertices/99"))
+        .hasMessageContaining("has no vertex '99'")
+        .hasMessageContaining("0 to " + (vertices.size() - 1));
+    assertThatThrownBy(() -> client.get("/jobs/" + jobId + "/vertices/x/backpressure"))
+        .hasMessageContaining("has no vertex 'x'");
+    assertThatThrownBy(() -> client.get("/jobs/nojob/vertices/0")).hasMessageContaining("nojob");
+    client.cancel(jobId);
   }
 
   @Test
   void aJobsEndTimeAndDurationAreServedAsFlinksAre() throws Exception {
-    try (LocalSessionCluster cluster = new LocalSessionCluster(Map.of())) {
-      ClusterClient client =
-          new ClusterClient(HostPort.parse("127.0.0.1:" + cluster.restPort(), "address"), null);
-      long submitted = System.currentTimeMillis();
-      String jobId = runUntilACheckpoint(client, 20_000);
-      JsonNode running = client.get("/jobs/" + jobId);
-      if (running.path("state").asText().equals("RUNNING")) {
-        assertThat(running.path("end-time").asLong()).as(running.toString()).isEqualTo(-1);
-        assertThat(running.path("duration").asLong())
-            .isEqualTo(running.path("now").asLong() - running.path("start-time").asLong());
-      }
-
-      awaitFinished(client, jobId);
-      long seenFinished = System.currentTimeMillis();
-      JsonNode ended = client.get("/jobs/" + jobId);
-      long start = ended.path("start-time").asLong();
-      long end = ended.path("end-time").asLong();
-      assertThat(start).as(ended.toString()).isBetween(submitted, end);
-      assertThat(end).isLessThanOrEqualTo(seenFinished);
-      assertThat(ended.path("duration").asLong()).isEqualTo(end - start);
-      // It stays put once the job has ended.
-      assertThat(client.get("/jobs/" + jobId).path("end-time").asLong()).isEqualTo(end);
+    ClusterClient client = sharedClient;
+    long submitted = System.currentTimeMillis();
+    String jobId = runUntilACheckpoint(client, 20_000);
+    JsonNode running = client.get("/jobs/" + jobId);
+    if (running.path("state").asText().equals("RUNNING")) {
+      assertThat(running.path("end-time").asLong()).as(running.toString()).isEqualTo(-1);
+      assertThat(running.path("duration").asLong())
+          .isEqualTo(running.path("now").asLong() - running.path("start-time").asLong());
     }
+
+    awaitFinished(client, jobId);
+    long seenFinished = System.currentTimeMillis();
+    JsonNode ended = client.get("/jobs/" + jobId);
+    long start = ended.path("start-time").asLong();
+    long end = ended.path("end-time").asLong();
+    assertThat(start).as(ended.toString()).isBetween(submitted, end);
+    assertThat(end).isLessThanOrEqualTo(seenFinished);
+    assertThat(ended.path("duration").asLong()).isEqualTo(end - start);
+    // It stays put once the job has ended.
+    assertThat(client.get("/jobs/" + jobId).path("end-time").asLong()).isEqualTo(end);
   }
 
   @Test
   void oneEndpointServesTheMetricsOfBothRolesWhenAPortIsSet() throws Exception {
-    try (LocalSessionCluster cluster = new LocalSessionCluster(Map.of())) {
-      assertThat(cluster.metricsPort()).as("no port set: no endpoint").isEqualTo(-1);
-    }
+    assertThat(shared.metricsPort()).as("no port set: no endpoint").isEqualTo(-1);
     try (LocalSessionCluster cluster =
         new LocalSessionCluster(Map.of("metrics.reporter.prom.port", "0"))) {
       ClusterClient client =

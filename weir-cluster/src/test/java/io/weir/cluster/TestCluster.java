@@ -105,7 +105,10 @@ final class TestCluster implements AutoCloseable {
 
   final Path dir;
   final Map<String, String> settings;
-  final List<Node> taskManagers = new ArrayList<>();
+
+  /** Thread-safe: a test may start a TaskManager in the background while it looks for hosts. */
+  final List<Node> taskManagers = new java.util.concurrent.CopyOnWriteArrayList<>();
+
   Node jobManager;
   int rpcPort;
   int restPort;
@@ -212,6 +215,49 @@ final class TestCluster implements AutoCloseable {
   /** Starts a TaskManager and waits until the JobManager lists it. */
   Node startTaskManager(int slots) throws IOException {
     return startTaskManager(slots, Map.of());
+  }
+
+  /**
+   * Starts {@code count} TaskManagers of {@code slots} each side by side (a JVM's start-up is most
+   * of a TaskManager's) and waits until the JobManager lists them all.
+   */
+  List<Node> startTaskManagers(int count, int slots) throws IOException {
+    List<Node> started = new ArrayList<>();
+    List<Path> statuses = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      Path status = statusFile("taskmanager");
+      Map<String, String> withStatus = new java.util.LinkedHashMap<>(settings);
+      withStatus.put(ClusterOptions.STATUS_FILE.key(), status.toString());
+      started.add(startTaskManagerAt("127.0.0.1:" + rpcPort, slots, withStatus));
+      statuses.add(status);
+    }
+    for (int i = 0; i < count; i++) {
+      Node tm = started.get(i);
+      tm.status = tm.awaitStatus(statuses.get(i), Duration.ofSeconds(60));
+      tm.id = tm.status.get("id");
+      await()
+          .atMost(Duration.ofSeconds(60))
+          .pollInterval(Duration.ofMillis(100))
+          .until(() -> taskManagerIds().contains(tm.id));
+      taskManagers.add(tm);
+    }
+    return started;
+  }
+
+  /**
+   * As {@link #startTaskManager(int)}, on a thread of its own: done once the JobManager lists the
+   * TaskManager (and so does {@link #taskManagers}).
+   */
+  java.util.concurrent.CompletableFuture<Node> startTaskManagerInTheBackground(int slots) {
+    return java.util.concurrent.CompletableFuture.supplyAsync(
+        () -> {
+          try {
+            return startTaskManager(slots);
+          } catch (IOException e) {
+            throw new UncheckedIOException(e);
+          }
+        },
+        start -> new Thread(start, "taskmanager-start").start());
   }
 
   /** As {@link #startTaskManager(int)}, with {@code extra} settings of its own. */

@@ -25,7 +25,8 @@ import org.apache.kafka.clients.producer.ProducerRecord;
  * A job shipped to the cluster as a jar: the numbers of a Kafka topic (bounded at the offsets seen
  * at start), throttled, keyed by {@code n % keys}, a count per key in keyed state, and {@code
  * n,key,count} per record into an exactly-once Kafka sink. Arguments: bootstrap servers, input
- * topic, output topic, keys, checkpoint storage URI, records per millisecond of sleep.
+ * topic, output topic, keys, checkpoint storage URI, records per millisecond of sleep, and
+ * optionally a gate file: the input then ends only once that file exists ({@link GatedEnd}).
  */
 public final class KafkaCountJob {
 
@@ -100,15 +101,19 @@ public final class KafkaCountJob {
     env.getCheckpointConfig().setCheckpointStorage(storage);
     env.getCheckpointConfig().setCheckpointTimeout(Duration.ofSeconds(30));
     env.setRestartStrategy(RestartStrategy.fixedDelay(20, Duration.ofMillis(100)));
-    env.fromSource(
-            KafkaSource.<String>builder()
-                .setBootstrapServers(bootstrap)
-                .setTopics(input)
-                .setBounded(OffsetsInitializer.latest())
-                .setDeserializer(KafkaRecordDeserializer.valueAsString())
-                .build(),
-            "numbers",
-            Types.STRING)
+    var numbers =
+        KafkaSource.<String>builder()
+            .setBootstrapServers(bootstrap)
+            .setTopics(input)
+            .setBounded(OffsetsInitializer.latest())
+            .setDeserializer(KafkaRecordDeserializer.valueAsString())
+            .build();
+    // With a gate file (a seventh argument) the input ends only once the file exists.
+    var source =
+        args.length > 6
+            ? env.fromSource(new GatedEnd<>(numbers, args[6]), "numbers", Types.STRING)
+            : env.fromSource(numbers, "numbers", Types.STRING);
+    source
         .map(new Throttle(every))
         .name("Throttle")
         .keyBy(v -> Long.parseLong(v) % keys, Types.LONG)
