@@ -37,6 +37,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -118,7 +119,9 @@ public final class RestServer implements AutoCloseable {
   @Override
   public void close() {
     channel.close().syncUninterruptibly();
-    group.shutdownGracefully().syncUninterruptibly();
+    // No quiet period: the port is closed, so no request comes any more (Netty's default waits
+    // 2 s for tasks that cannot arrive, on every close of a JobManager or local cluster).
+    group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
     handlers.shutdownNow();
   }
 
