@@ -99,37 +99,7 @@ class ClusterKafkaExactlyOnceIT {
                 gate.toString()),
             2,
             Map.of());
-    long seen = 0;
-    // Each victim's replacement starts in the background: the next kill need not wait for its
-    // JVM, only for the job to run again (on a replacement once one is needed).
-    List<CompletableFuture<TestCluster.Node>> replacements = new ArrayList<>();
-    try {
-      for (int kill = 1; kill <= KILLS; kill++) {
-        long before = seen;
-        // Two checkpoints completed since the last restore: the attempt made progress.
-        await()
-            .atMost(Duration.ofSeconds(90))
-            .pollInterval(Duration.ofMillis(100))
-            .until(
-                () ->
-                    cluster.jobState(jobId).equals("RUNNING")
-                        && cluster.completedCheckpoints(jobId) > before + 1);
-        seen = cluster.completedCheckpoints(jobId);
-        TestCluster.Node victim = cluster.hostOf(jobId);
-        victim.process.destroyForcibly().waitFor(); // SIGKILL
-        cluster.taskManagers.remove(victim);
-        replacements.add(cluster.startTaskManagerInTheBackground(1));
-        await()
-            .atMost(Duration.ofSeconds(60))
-            .pollInterval(Duration.ofMillis(100))
-            .until(() -> !cluster.taskManagerIds().contains(victim.id));
-      }
-      Files.createFile(gate);
-    } finally {
-      for (CompletableFuture<TestCluster.Node> replacement : replacements) {
-        replacement.get(90, TimeUnit.SECONDS);
-      }
-    }
+    cluster.killHostOfTimes(jobId, KILLS, gate);
     await()
         .atMost(Duration.ofSeconds(180))
         .pollInterval(Duration.ofMillis(200))

@@ -76,37 +76,7 @@ class ClusterRecoveryIT {
             Map.of(
                 "execution.checkpointing.unaligned.enabled",
                 String.valueOf(alignment.equals("unaligned"))));
-    long seen = 0;
-    // Each victim's replacement starts in the background: the next kill need not wait for its
-    // JVM, only for the job to run again (on a replacement once one is needed).
-    List<CompletableFuture<TestCluster.Node>> replacements = new ArrayList<>();
-    try {
-      for (int kill = 1; kill <= 3; kill++) {
-        long before = seen;
-        // A checkpoint completed since the last restore: the attempt made progress.
-        await()
-            .atMost(Duration.ofSeconds(90))
-            .pollInterval(Duration.ofMillis(100))
-            .until(
-                () ->
-                    cluster.jobState(jobId).equals("RUNNING")
-                        && cluster.completedCheckpoints(jobId) > before + 1);
-        seen = cluster.completedCheckpoints(jobId);
-        TestCluster.Node victim = cluster.hostOf(jobId);
-        victim.process.destroyForcibly().waitFor();
-        cluster.taskManagers.remove(victim);
-        replacements.add(cluster.startTaskManagerInTheBackground(1));
-        await()
-            .atMost(Duration.ofSeconds(60))
-            .pollInterval(Duration.ofMillis(100))
-            .until(() -> !cluster.taskManagerIds().contains(victim.id));
-      }
-      Files.createFile(gate);
-    } finally {
-      for (CompletableFuture<TestCluster.Node> replacement : replacements) {
-        replacement.get(90, TimeUnit.SECONDS);
-      }
-    }
+    cluster.killHostOfTimes(jobId, 3, gate);
     JsonNode job = cluster.awaitEnded(jobId);
     assertThat(job.path("state").asText()).as(job.toString()).isEqualTo("FINISHED");
     assertThat(job.path("metrics").path("job.restarts").asLong()).isGreaterThanOrEqualTo(3);

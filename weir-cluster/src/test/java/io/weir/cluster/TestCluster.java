@@ -245,6 +245,44 @@ final class TestCluster implements AutoCloseable {
   }
 
   /**
+   * Kills the TaskManager that runs job {@code jobId} with SIGKILL, {@code kills} times, each once
+   * the job runs again and completed two checkpoints since the kill before (the attempt made
+   * progress); each victim's replacement starts in the background, so the next kill waits only for
+   * the job to run again. Then opens {@code gate}, which lets the job's input end, so the job
+   * cannot finish before its last kill, and waits for the replacements.
+   */
+  void killHostOfTimes(String jobId, int kills, Path gate) throws Exception {
+    List<java.util.concurrent.CompletableFuture<Node>> replacements = new ArrayList<>();
+    try {
+      long seen = 0;
+      for (int kill = 1; kill <= kills; kill++) {
+        long before = seen;
+        await()
+            .atMost(Duration.ofSeconds(90))
+            .pollInterval(Duration.ofMillis(100))
+            .until(
+                () ->
+                    jobState(jobId).equals("RUNNING")
+                        && completedCheckpoints(jobId) > before + 1);
+        seen = completedCheckpoints(jobId);
+        Node victim = hostOf(jobId);
+        victim.process.destroyForcibly().waitFor(); // SIGKILL
+        taskManagers.remove(victim);
+        replacements.add(startTaskManagerInTheBackground(1));
+        await()
+            .atMost(Duration.ofSeconds(60))
+            .pollInterval(Duration.ofMillis(100))
+            .until(() -> !taskManagerIds().contains(victim.id));
+      }
+      Files.createFile(gate);
+    } finally {
+      for (java.util.concurrent.CompletableFuture<Node> replacement : replacements) {
+        replacement.get(90, java.util.concurrent.TimeUnit.SECONDS);
+      }
+    }
+  }
+
+  /**
    * As {@link #startTaskManager(int)}, on a thread of its own: done once the JobManager lists the
    * TaskManager (and so does {@link #taskManagers}).
    */
