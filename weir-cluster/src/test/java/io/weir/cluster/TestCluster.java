@@ -262,8 +262,7 @@ final class TestCluster implements AutoCloseable {
             .pollInterval(Duration.ofMillis(100))
             .until(
                 () ->
-                    jobState(jobId).equals("RUNNING")
-                        && completedCheckpoints(jobId) > before + 1);
+                    jobState(jobId).equals("RUNNING") && completedCheckpoints(jobId) > before + 1);
         seen = completedCheckpoints(jobId);
         Node victim = hostOf(jobId);
         victim.process.destroyForcibly().waitFor(); // SIGKILL
