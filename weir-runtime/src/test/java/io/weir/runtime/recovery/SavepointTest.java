@@ -612,9 +612,20 @@ class SavepointTest {
   private String savepointOfTheCountingJob(int parallelism) throws Exception {
     StreamEnvironment env = env(parallelism);
     env.getConfiguration().set(CoreOptions.MAX_PARALLELISM, 8);
+    return savepointAfterTenPerSubtask(env, parallelism, SavepointTest::countPipeline);
+  }
+
+  /** How a test builds its counting job on an environment. */
+  private interface CountingJob {
+    void build(StreamEnvironment env, CountingSource source, Sink<Count> sink);
+  }
+
+  /** Runs {@code job} until each source subtask emitted 10 numbers, then stops with a savepoint. */
+  private String savepointAfterTenPerSubtask(
+      StreamEnvironment env, int parallelism, CountingJob job) throws Exception {
     CountingSource source = CountingSource.gated(LIMIT);
     CollectSink<Count> sink = new CollectSink<>();
-    countPipeline(env, source, sink);
+    job.build(env, source, sink);
     JobClient client = env.executeAsync("to-savepoint");
     source.control().allow(10);
     await().atMost(WAIT).until(() -> sink.size() >= 10 * parallelism);
@@ -693,14 +704,8 @@ class SavepointTest {
 
   @Test
   void aJobWhoseKeyedOperatorHasItsOwnMaxParallelismResumesFromItsSavepoint() throws Exception {
-    StreamEnvironment env = env(2);
-    CountingSource source = CountingSource.gated(LIMIT);
-    CollectSink<Count> before = new CollectSink<>();
-    countWithOwnMaxParallelism(env, source, before);
-    JobClient client = env.executeAsync("own-max-parallelism");
-    source.control().allow(10);
-    await().atMost(WAIT).until(() -> before.size() >= 20);
-    String savepoint = client.stopWithSavepoint(null, false).get(60, TimeUnit.SECONDS);
+    String savepoint =
+        savepointAfterTenPerSubtask(env(2), 2, SavepointTest::countWithOwnMaxParallelism);
 
     // A resume compared the chained sink's own max parallelism (the job's) with the checkpoint's
     // record of it (its task's, 4) and refused the job.
