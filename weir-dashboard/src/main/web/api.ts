@@ -43,6 +43,32 @@ export interface BackPressure {
   subtasks: { subtask: number; "backpressure-level": string; ratio?: number; idleRatio?: number; busyRatio?: number }[];
 }
 
+/** A restore's progress, of one subtask or of the job's subtasks together. */
+export interface RestoreProgress {
+  "bytes-read": number;
+  "bytes-total": number;
+  "files-read": number;
+  "files-total": number;
+  duration: number;
+  "estimated-time-left": number;
+  done: boolean;
+}
+
+/** GET /jobs/ID/recovery: how far the current attempt's restore has come. */
+export interface JobRecovery {
+  status: "RESTORING" | "RESTORED" | "NONE";
+  "checkpoint-id"?: number;
+  total?: RestoreProgress;
+  subtasks: {
+    "vertex-id": string;
+    "vertex-name": string;
+    subtask: number;
+    status: string;
+    "taskmanager-id": string;
+    restore: RestoreProgress;
+  }[];
+}
+
 export interface JobDetails extends JobSummary {
   entryClass: string;
   metrics?: Record<string, number>;

@@ -10,8 +10,10 @@ import {
   type JobDetails,
   type JobExceptions,
   type JobPlan,
+  type JobRecovery,
   type JobSummary,
   type JobVertex,
+  type RestoreProgress,
   type TaskManagerInfo,
 } from "./api";
 import { barChart } from "./charts";
@@ -269,6 +271,11 @@ function jobPage(jobId: string, tab: string, checkpointId?: string): Page {
           jobGraph(plan.plan.nodes, vertices ?? undefined),
       });
       sections.push({
+        id: "job-recovery",
+        load: () => get<JobRecovery>(`${base}/recovery`),
+        render: recoveryPanel,
+      });
+      sections.push({
         id: "job-vertices",
         load: () => get<JobDetails>(base),
         render: (job: JobDetails) => vertexTable(job.vertices ?? []),
@@ -372,6 +379,46 @@ function historyTable(jobId: string, history: Checkpoint[], selected?: string): 
  * The vertices with what their subtasks read and sent, as Flink's job overview lists them: bytes
  * and records over the network, summed over the subtasks; "≥" when a TaskManager did not answer.
  */
+/** The restore of the job's current attempt: a bar for the whole and one row per subtask. */
+function recoveryPanel(r: JobRecovery): HTMLElement {
+  if (r.status === "NONE" || !r.total) return h("div", {});
+  const bar = (p: RestoreProgress) =>
+    h(
+      "span",
+      { class: "restore-progress" },
+      h("progress", { max: String(Math.max(1, p["bytes-total"])), value: String(p["bytes-read"]) }),
+      ` ${bytes(p["bytes-read"])} of ${bytes(p["bytes-total"])}`,
+    );
+  const left = (p: RestoreProgress) =>
+    p.done ? "done" : p["estimated-time-left"] < 0 ? "–" : `${duration(p["estimated-time-left"])} left`;
+  const total = r.total;
+  return h(
+    "div",
+    { class: "recovery" },
+    h("h3", {}, `Recovery from checkpoint ${r["checkpoint-id"]} `, badge(r.status)),
+    h(
+      "p",
+      { id: "recovery-total" },
+      bar(total),
+      ` · files ${total["files-read"]} of ${total["files-total"]} · ${duration(total.duration)} · ${left(total)}`,
+    ),
+    table(
+      "recovery-subtasks",
+      ["Vertex", "Subtask", "Status", "TaskManager", "State read", "Files", "Duration", "Time left"],
+      r.subtasks.map((x) => [
+        x["vertex-name"],
+        String(x.subtask + 1),
+        badge(x.status),
+        x["taskmanager-id"],
+        bar(x.restore),
+        `${x.restore["files-read"]} of ${x.restore["files-total"]}`,
+        duration(x.restore.duration),
+        left(x.restore),
+      ]),
+    ),
+  );
+}
+
 function vertexTable(vertices: JobVertex[]): HTMLElement {
   const counter = (v: JobVertex, name: string, format: (n: number) => string) => {
     const value = Number(v.metrics?.[name]);

@@ -208,6 +208,31 @@ class DashboardBrowserIT {
                   && !cells.get(5).getText().equals("0 B");
             });
 
+    // Between them, the restore the job came back from: every subtask, all its state read.
+    JsonNode recovery = client.get("/jobs/" + jobId + "/recovery");
+    assertThat(recovery.path("status").asText()).as(recovery.toString()).isEqualTo("RESTORED");
+    int subtaskCount = 0;
+    for (JsonNode node : plan) {
+      subtaskCount += node.path("parallelism").asInt();
+    }
+    int restoredSubtasks = subtaskCount;
+    waiting()
+        .until(
+            d ->
+                d.findElements(By.cssSelector("#recovery-subtasks tbody tr")).size()
+                    == restoredSubtasks);
+    assertThat(browser.findElement(By.cssSelector("#job-recovery h3")).getText())
+        .isEqualTo(
+            "Recovery from checkpoint " + recovery.path("checkpoint-id").asText() + " RESTORED");
+    JsonNode total = recovery.path("total");
+    assertThat(browser.findElement(By.id("recovery-total")).getText())
+        .contains(
+            "files "
+                + total.path("files-read").asLong()
+                + " of "
+                + total.path("files-total").asLong())
+        .endsWith("done");
+
     // The checkpoints: the counts, the restore, the completed ones in the history.
     click(By.cssSelector("nav.tabs a[data-tab='checkpoints']"));
     waiting()
@@ -244,11 +269,7 @@ class DashboardBrowserIT {
     JsonNode subtasks = details.path("subtasks");
     JsonNode critical = details.path("critical_path");
     List<WebElement> lanes = browser.findElements(By.cssSelector("#checkpoint-timeline g.lane"));
-    int parallelism = 0;
-    for (JsonNode node : plan) {
-      parallelism += node.path("parallelism").asInt();
-    }
-    assertThat(subtasks.size()).as("every subtask acknowledged").isEqualTo(parallelism);
+    assertThat(subtasks.size()).as("every subtask acknowledged").isEqualTo(subtaskCount);
     assertThat(lanes).hasSize(subtasks.size());
 
     Map<String, JsonNode> bySubtask = new HashMap<>();

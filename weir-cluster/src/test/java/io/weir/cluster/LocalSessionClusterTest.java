@@ -7,6 +7,10 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.weir.cluster.client.ClusterClient;
 import io.weir.cluster.rpc.HostPort;
+import io.weir.runtime.storage.FileSystems;
+import io.weir.runtime.storage.ForwardingFileSystem;
+import java.io.IOException;
+import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -16,6 +20,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -385,6 +392,129 @@ class LocalSessionClusterTest {
     client.cancel(jobId);
   }
 
+  /**
+   * A job resumed from a savepoint shows its restore while it runs: its keyed subtask is
+   * INITIALIZING, {@code /recovery} and the vertex's subtask say how many bytes and files of how
+   * many it has read, and once the reads go on it is RUNNING with everything read.
+   */
+  @Test
+  void aResumedJobShowsHowFarItsRestoreHasComeUntilItRuns() throws Exception {
+    HeldReads reads = new HeldReads("held-restore");
+    FileSystems.register("held-restore", reads);
+    try {
+      ClusterClient client = sharedClient;
+      // Every piece of state in a file of its own: a restore with files to count.
+      Map<String, String> inFiles = Map.of("execution.checkpointing.data-inline-threshold", "0");
+      String first = runUntilACheckpoint(client, 1_000_000, "held-restore://" + dir, inFiles);
+      String trigger =
+          client.stopWithSavepoint(first, "held-restore://" + dir.resolve("savepoints"), false);
+      String savepoint = client.awaitSavepoint(first, trigger, () -> {});
+      awaitFinished(client, first);
+      // The keyed subtask's own reads wait; the job master's checks of the files do not.
+      reads.hold(path -> Thread.currentThread().getName().startsWith("Count"));
+
+      Map<String, String> resume = new java.util.HashMap<>(inFiles);
+      resume.put("execution.state-recovery.path", savepoint);
+      String second = submit(client, 1_000_000, "held-restore://" + dir.resolve("again"), resume);
+      reads.awaitHeld();
+
+      JsonNode restoring = client.get("/jobs/" + second + "/recovery");
+      assertThat(restoring.path("status").asText()).as(restoring.toString()).isEqualTo("RESTORING");
+      long checkpointId = restoring.path("checkpoint-id").asLong();
+      JsonNode total = restoring.path("total");
+      assertThat(total.path("bytes-total").asLong()).isPositive();
+      assertThat(total.path("bytes-read").asLong()).isLessThan(total.path("bytes-total").asLong());
+      assertThat(total.path("files-total").asLong()).isPositive();
+      assertThat(total.path("done").asBoolean()).isFalse();
+      JsonNode count = subtaskOf(restoring, "Count");
+      assertThat(count.path("status").asText()).isEqualTo("INITIALIZING");
+      assertThat(count.path("restore").path("done").asBoolean()).isFalse();
+      JsonNode vertices = client.get("/jobs/" + second).path("vertices");
+      JsonNode countVertex = vertices.get(vertices.size() - 1);
+      assertThat(countVertex.path("status").asText()).isEqualTo("INITIALIZING");
+      JsonNode subtask =
+          client
+              .get("/jobs/" + second + "/vertices/" + countVertex.path("id").asText())
+              .path("subtasks")
+              .get(0);
+      assertThat(subtask.path("status").asText()).isEqualTo("INITIALIZING");
+      assertThat(subtask.path("restore").path("bytes-total").asLong())
+          .isEqualTo(count.path("restore").path("bytes-total").asLong());
+
+      reads.release();
+      await()
+          .atMost(Duration.ofSeconds(60))
+          .untilAsserted(
+              () -> {
+                JsonNode restored = client.get("/jobs/" + second + "/recovery");
+                assertThat(restored.path("status").asText())
+                    .as(restored.toString())
+                    .isEqualTo("RESTORED");
+                assertThat(restored.path("checkpoint-id").asLong()).isEqualTo(checkpointId);
+                JsonNode all = restored.path("total");
+                assertThat(all.path("bytes-read").asLong())
+                    .isEqualTo(all.path("bytes-total").asLong());
+                assertThat(all.path("files-read").asLong())
+                    .isEqualTo(all.path("files-total").asLong());
+                assertThat(all.path("estimated-time-left").asLong()).isZero();
+                assertThat(subtaskOf(restored, "Count").path("status").asText())
+                    .isEqualTo("RUNNING");
+              });
+      client.cancel(second);
+    } finally {
+      reads.release();
+      FileSystems.unregister("held-restore");
+    }
+  }
+
+  private static JsonNode subtaskOf(JsonNode recovery, String vertexNamePrefix) {
+    for (JsonNode s : recovery.path("subtasks")) {
+      if (s.path("vertex-name").asText().startsWith(vertexNamePrefix)) {
+        return s;
+      }
+    }
+    throw new AssertionError("no subtask of " + vertexNamePrefix + " in " + recovery);
+  }
+
+  /** The local file system under a scheme of its own whose reads a test can hold. */
+  private static final class HeldReads extends ForwardingFileSystem {
+    private volatile Predicate<String> held = path -> false;
+    private final CountDownLatch heldOne = new CountDownLatch(1);
+    private final CountDownLatch released = new CountDownLatch(1);
+
+    HeldReads(String scheme) {
+      super(scheme);
+    }
+
+    /** From now on, reads of the paths {@code held} accepts wait for {@link #release}. */
+    void hold(Predicate<String> held) {
+      this.held = held;
+    }
+
+    void awaitHeld() throws InterruptedException {
+      assertThat(heldOne.await(60, TimeUnit.SECONDS)).as("a read was held").isTrue();
+    }
+
+    void release() {
+      held = path -> false;
+      released.countDown();
+    }
+
+    @Override
+    public InputStream open(String path) throws IOException {
+      if (held.test(path)) {
+        heldOne.countDown();
+        try {
+          released.await();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new java.io.InterruptedIOException("interrupted while held: " + path);
+        }
+      }
+      return super.open(path);
+    }
+  }
+
   @Test
   void aJobsEndTimeAndDurationAreServedAsFlinksAre() throws Exception {
     ClusterClient client = sharedClient;
@@ -442,19 +572,15 @@ class LocalSessionClusterTest {
    * waits for its first completed checkpoint.
    */
   private String runUntilACheckpoint(ClusterClient client, long records) throws Exception {
-    String jarId = client.upload(TestCluster.testJobJar(dir.resolve("job.jar"), null));
-    String jobId =
-        client.run(
-            jarId,
-            "io.weir.testjobs.KeyedCountJob",
-            List.of(
-                dir.resolve("out").toString(),
-                Long.toString(records),
-                "10",
-                dir.resolve("checkpoints").toUri().toString(),
-                "20"),
-            1,
-            Map.of());
+    return runUntilACheckpoint(
+        client, records, dir.resolve("checkpoints").toUri().toString(), Map.of());
+  }
+
+  /** The same, with its checkpoints in {@code storage} and the job's {@code settings}. */
+  private String runUntilACheckpoint(
+      ClusterClient client, long records, String storage, Map<String, String> settings)
+      throws Exception {
+    String jobId = submit(client, records, storage, settings);
     await()
         .atMost(Duration.ofSeconds(60))
         .until(
@@ -476,6 +602,20 @@ class LocalSessionClusterTest {
           .path("jobid")
           .asText();
     }
+  }
+
+  /** Submits {@code KeyedCountJob} (see {@link #runUntilACheckpoint}); returns its id. */
+  private String submit(
+      ClusterClient client, long records, String storage, Map<String, String> settings)
+      throws Exception {
+    Path jar = dir.resolve("job.jar");
+    String jarId = client.upload(Files.exists(jar) ? jar : TestCluster.testJobJar(jar, null));
+    return client.run(
+        jarId,
+        "io.weir.testjobs.KeyedCountJob",
+        List.of(dir.resolve("out").toString(), Long.toString(records), "10", storage, "20"),
+        1,
+        settings);
   }
 
   private static void awaitFinished(ClusterClient client, String jobId) {

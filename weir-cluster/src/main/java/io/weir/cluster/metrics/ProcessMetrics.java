@@ -14,6 +14,7 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.weir.cluster.ClusterOptions;
 import io.weir.runtime.metrics.JobMetrics;
+import io.weir.runtime.metrics.RestoreProgress;
 import io.weir.runtime.metrics.TaskIOMetrics;
 import io.weir.runtime.metrics.TaskMetricsReporter;
 import io.weir.runtime.metrics.TaskScope;
@@ -291,8 +292,52 @@ public final class ProcessMetrics implements AutoCloseable {
         "The latest checkpoint's alignment here, first to last barrier, ns (ms precision)",
         tags,
         task::checkpointAlignmentNanos);
+    RestoreProgress restore = task.restore();
+    if (restore != null) {
+      registerRestore(registered, prefix, tags, restore);
+    }
     rates.add(taskRates);
     return registered;
+  }
+
+  /** A restoring subtask's progress: {@code weir_taskmanager_job_task_restore*}. */
+  private static void registerRestore(
+      Registered registered, String prefix, Tags tags, RestoreProgress restore) {
+    registered.gauge(
+        prefix + "restoreCheckpointId",
+        "The checkpoint the subtask restored from",
+        tags,
+        () -> restore.sample(System.nanoTime()).checkpointId());
+    registered.gauge(
+        prefix + "restoredBytes",
+        "Bytes of state read and verified so far by the subtask's restore",
+        tags,
+        () -> restore.sample(System.nanoTime()).bytesRead());
+    registered.gauge(
+        prefix + "restoreTotalBytes",
+        "Bytes of state the subtask's restore reads at most",
+        tags,
+        () -> restore.sample(System.nanoTime()).bytesTotal());
+    registered.gauge(
+        prefix + "restoredFiles",
+        "State files read and verified so far by the subtask's restore",
+        tags,
+        () -> restore.sample(System.nanoTime()).filesRead());
+    registered.gauge(
+        prefix + "restoreTotalFiles",
+        "State files the subtask's restore reads at most",
+        tags,
+        () -> restore.sample(System.nanoTime()).filesTotal());
+    registered.gauge(
+        prefix + "restoreDurationMs",
+        "How long the subtask's restore has taken so far, or took, ms",
+        tags,
+        () -> restore.sample(System.nanoTime()).durationMillis());
+    registered.gauge(
+        prefix + "restoreEstimatedTimeLeftMs",
+        "The restore's time left at its rate so far, ms: 0 once done, -1 before any byte",
+        tags,
+        () -> restore.sample(System.nanoTime()).estimatedMillisLeft());
   }
 
   /**

@@ -2,6 +2,7 @@ package io.weir.cluster.rpc;
 
 import io.weir.api.CheckpointStatistics;
 import io.weir.runtime.checkpoint.CorruptCheckpointException;
+import io.weir.runtime.metrics.RestoreProgress;
 import io.weir.runtime.recovery.Failures;
 import io.weir.runtime.task.TaskState;
 import io.weir.runtime.taskexecutor.ExecutionAttemptId;
@@ -111,9 +112,21 @@ public final class Messages {
         s.getCheckpointedSizeBytes());
   }
 
-  /** A failure raised in another process: its class name, messages and stack trace as text. */
   public static SubtaskCounters toProto(SubtaskSample s) {
-    return SubtaskCounters.newBuilder()
+    SubtaskCounters.Builder counters = SubtaskCounters.newBuilder();
+    RestoreProgress.Sample r = s.restore();
+    if (r != null) {
+      counters.setRestore(
+          RestoreSample.newBuilder()
+              .setCheckpointId(r.checkpointId())
+              .setBytesRead(r.bytesRead())
+              .setBytesTotal(r.bytesTotal())
+              .setFilesRead(r.filesRead())
+              .setFilesTotal(r.filesTotal())
+              .setDurationMillis(r.durationMillis())
+              .setDone(r.done()));
+    }
+    return counters
         .setTask(toProto(s.id()))
         .setState(s.state().name())
         .setStartTimeMillis(s.startTimeMillis())
@@ -124,6 +137,7 @@ public final class Messages {
         .setAgeNanos(s.ageNanos())
         .setIdleNanos(s.idleNanos())
         .setBackPressuredNanos(s.backPressuredNanos())
+        .setInitializing(!s.initialized())
         .build();
   }
 
@@ -141,9 +155,23 @@ public final class Messages {
         s.getIdleNanos(),
         s.getBackPressuredNanos(),
         taskManagerId,
-        endpoint);
+        endpoint,
+        !s.getInitializing(),
+        s.hasRestore() ? fromProto(s.getRestore()) : null);
   }
 
+  private static RestoreProgress.Sample fromProto(RestoreSample r) {
+    return new RestoreProgress.Sample(
+        r.getCheckpointId(),
+        r.getBytesRead(),
+        r.getBytesTotal(),
+        r.getFilesRead(),
+        r.getFilesTotal(),
+        r.getDurationMillis(),
+        r.getDone());
+  }
+
+  /** A failure raised in another process: its class name, messages and stack trace as text. */
   public static class RemoteFailure extends Exception {
     private static final long serialVersionUID = 1L;
     private final String remoteClass;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.weir.cluster.ClusterOptions;
 import io.weir.runtime.metrics.JobMetrics;
+import io.weir.runtime.metrics.RestoreProgress;
 import io.weir.runtime.metrics.TaskIOMetrics;
 import io.weir.runtime.metrics.TaskMetricsReporter;
 import io.weir.runtime.metrics.TaskScope;
@@ -206,6 +207,47 @@ class ProcessMetricsTest {
 
     registration.close();
     assertThat(scrape(metrics)).doesNotContain("weir_taskmanager_job_task_");
+  }
+
+  @Test
+  void aRestoringSubtaskReportsHowFarItsRestoreHasComeAndOnlyItDoes() throws Exception {
+    ProcessMetrics metrics = start(Map.of(MetricOptions.PROMETHEUS_PORT.key(), "0"));
+    TaskIOMetrics fresh = new TaskIOMetrics(() -> 0, () -> 0, () -> 0, () -> 0);
+    TaskIOMetrics restoring = new TaskIOMetrics(() -> 0, () -> 0, () -> 0, () -> 0);
+    RestoreProgress progress = new RestoreProgress(7, 4_000, 3);
+    restoring.restoring(progress);
+    metrics.taskReporter().register(new TaskScope("j", "job", "Source", 0, 0), fresh);
+    metrics.taskReporter().register(new TaskScope("j", "job", "Count", 0, 1), restoring);
+    String tags =
+        "{job_id=\"j\",job_name=\"job\",subtask_index=\"0\",task_attempt_num=\"1\","
+            + "task_name=\"Count\"}";
+    progress.begin();
+    progress.read(1_000, true);
+    // A little later: the restore has a rate, and from it a time left.
+    waitNanos(System.nanoTime(), 2_000_000);
+
+    String scraped = scrape(metrics);
+    assertThat(scraped)
+        .contains("weir_taskmanager_job_task_restoreCheckpointId" + tags + " 7")
+        .contains("weir_taskmanager_job_task_restoredBytes" + tags + " 1000")
+        .contains("weir_taskmanager_job_task_restoreTotalBytes" + tags + " 4000")
+        .contains("weir_taskmanager_job_task_restoredFiles" + tags + " 1")
+        .contains("weir_taskmanager_job_task_restoreTotalFiles" + tags + " 3");
+    assertThat(scraped.lines().filter(line -> line.startsWith("weir_taskmanager_job_task_restor")))
+        .as("a subtask that started without state has no restore to report")
+        .hasSize(7)
+        .noneMatch(line -> line.contains("task_name=\"Source\""));
+    assertThat(gauge(scraped, "restoreDurationMs", tags)).isPositive();
+    assertThat(gauge(scraped, "restoreEstimatedTimeLeftMs", tags))
+        .as("bytes are left, and it has a rate to go by")
+        .isPositive();
+
+    progress.read(3_000, true);
+    restoring.initialized();
+    scraped = scrape(metrics);
+    assertThat(scraped)
+        .contains("weir_taskmanager_job_task_restoredBytes" + tags + " 4000")
+        .contains("weir_taskmanager_job_task_restoreEstimatedTimeLeftMs" + tags + " 0");
   }
 
   /** Spins until {@code nanos} passed since {@code from}: a clock the test reads, not a sleep. */

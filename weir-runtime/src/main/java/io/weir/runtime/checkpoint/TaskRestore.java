@@ -1,18 +1,23 @@
 package io.weir.runtime.checkpoint;
 
 import io.weir.api.typeutils.DataInputDeserializer;
+import io.weir.runtime.metrics.RestoreProgress;
 import io.weir.runtime.network.ChannelStateEntry;
 import io.weir.runtime.state.DefaultOperatorStateStore;
 import io.weir.runtime.state.HeapSnapshotStrategy.SerializedKeyGroups;
 import io.weir.runtime.storage.CheckpointStateReader;
 import io.weir.runtime.storage.DamagedStateException;
+import io.weir.runtime.storage.StorageReference;
 import io.weir.runtime.storage.StreamStateHandle;
 import java.io.IOException;
+import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * What one subtask restores, as the job master assigned it: handles into checkpoint storage, never
@@ -198,6 +203,97 @@ public record TaskRestore(
       throw e;
     } catch (IOException e) {
       throw new ReadFailed(e);
+    }
+  }
+
+  /**
+   * How far a restore of this subtask's state has come, counted as it reads: its totals are those
+   * of every piece of state it may read, each once. Null for a fresh start.
+   */
+  public RestoreProgress progress() {
+    if (checkpointId < 0) {
+      return null;
+    }
+    Set<StreamStateHandle> pieces = new HashSet<>();
+    for (OperatorRestore op : operators.values()) {
+      op.keyed().forEach(h -> pieces.add(h.data()));
+      for (IncrementalKeyedStateHandle h : op.incremental()) {
+        pieces.add(h.metaData());
+        h.sharedFiles().forEach(f -> pieces.add(f.handle()));
+        h.privateFiles().forEach(f -> pieces.add(f.handle()));
+      }
+      op.lists().values().forEach(list -> addStored(list.elements(), pieces));
+    }
+    inputChannelState.forEach(h -> pieces.add(h.data()));
+    resultSubpartitionState.forEach(h -> pieces.add(h.data()));
+    addStored(splits.splits(), pieces);
+    addStored(splits.watermarks(), pieces);
+    long bytes = 0;
+    long files = 0;
+    for (StreamStateHandle piece : pieces) {
+      bytes += piece.size();
+      files += piece instanceof StreamStateHandle.File ? 1 : 0;
+    }
+    return new RestoreProgress(checkpointId, bytes, files);
+  }
+
+  private static void addStored(List<StateElement> elements, Set<StreamStateHandle> pieces) {
+    for (StateElement element : elements) {
+      if (element instanceof StateElement.Stored stored) {
+        pieces.add(stored.data());
+      }
+    }
+  }
+
+  /** The same restore, counting into {@code progress} what it reads (null: nothing counted). */
+  public TaskRestore countingInto(RestoreProgress progress) {
+    if (progress == null) {
+      return this;
+    }
+    return new TaskRestore(
+        checkpointId,
+        new CountingReader(storage, progress),
+        claimed,
+        operators,
+        inputChannelState,
+        resultSubpartitionState,
+        splits);
+  }
+
+  /** Reads through another reader and counts each piece of state once it was read and verified. */
+  private record CountingReader(CheckpointStateReader reader, RestoreProgress progress)
+      implements CheckpointStateReader {
+
+    @Override
+    public byte[] readState(StreamStateHandle handle) throws IOException {
+      byte[] bytes = reader.readState(handle);
+      counted(handle);
+      return bytes;
+    }
+
+    @Override
+    public void readStateToFile(StreamStateHandle handle, Path target) throws IOException {
+      reader.readStateToFile(handle, target);
+      counted(handle);
+    }
+
+    @Override
+    public void verifyState(StreamStateHandle handle) throws IOException {
+      reader.verifyState(handle);
+    }
+
+    @Override
+    public StorageReference reference() {
+      return reader.reference();
+    }
+
+    private void counted(StreamStateHandle handle) {
+      progress.read(handle.size(), handle instanceof StreamStateHandle.File);
+    }
+
+    @Override
+    public String toString() {
+      return reader.toString();
     }
   }
 

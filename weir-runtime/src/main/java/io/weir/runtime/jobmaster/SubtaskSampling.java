@@ -1,7 +1,6 @@
 package io.weir.runtime.jobmaster;
 
 import io.weir.api.JobStatus;
-import io.weir.runtime.task.TaskState;
 import io.weir.runtime.taskexecutor.ExecutionAttemptId;
 import io.weir.runtime.taskexecutor.SubtaskSample;
 import io.weir.runtime.taskexecutor.TaskExecutorGateway;
@@ -94,7 +93,8 @@ final class SubtaskSampling {
                     0,
                     Double.NaN,
                     Double.NaN,
-                    Double.NaN)));
+                    Double.NaN),
+                null));
       } else if (sample != null) {
         RecentTimeShares.Shares shares = timeShares.add(sample);
         long age = sample.ageNanos() / 1_000_000;
@@ -103,7 +103,11 @@ final class SubtaskSampling {
         String status =
             stopping
                 ? "CANCELING"
-                : sample.state() == TaskState.CREATED ? "DEPLOYING" : sample.state().name();
+                : switch (sample.state()) {
+                  case CREATED -> "DEPLOYING";
+                  case RUNNING -> sample.initialized() ? "RUNNING" : "INITIALIZING";
+                  default -> sample.state().name();
+                };
         subtasks.add(
             new SubtaskStatus(
                 id.vertex(),
@@ -124,7 +128,8 @@ final class SubtaskSampling {
                     Math.max(0, age - idle - backPressured),
                     shares.idle(),
                     shares.backPressured(),
-                    shares.busy())));
+                    shares.busy()),
+                sample.restore()));
       } else {
         // Its task executor did not answer (or not yet has it): the state the job master knows,
         // SCHEDULED while it waits for slots (as Flink shows it), not RUNNING.
@@ -140,7 +145,16 @@ final class SubtaskSampling {
                     };
         subtasks.add(
             new SubtaskStatus(
-                id.vertex(), id.subtask(), id.attempt(), status, attemptStart, -1, "-", "-", null));
+                id.vertex(),
+                id.subtask(),
+                id.attempt(),
+                status,
+                attemptStart,
+                -1,
+                "-",
+                "-",
+                null,
+                null));
       }
     }
     subtasks.sort(

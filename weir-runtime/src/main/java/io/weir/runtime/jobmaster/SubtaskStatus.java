@@ -1,5 +1,7 @@
 package io.weir.runtime.jobmaster;
 
+import io.weir.runtime.metrics.RestoreProgress;
+
 /**
  * One subtask of a job's current attempt as the REST API shows it (Flink's subtask execution
  * attempt): its state as the job master knows it and the counters its task executor reported.
@@ -7,13 +9,16 @@ package io.weir.runtime.jobmaster;
  * @param vertex the vertex's index
  * @param subtask the subtask's index
  * @param attempt the job's attempt it belongs to
- * @param status Flink's {@code ExecutionState} name: DEPLOYING, RUNNING, CANCELING, FINISHED,
- *     CANCELED, FAILED or RECONCILING
+ * @param status Flink's {@code ExecutionState} name: SCHEDULED, DEPLOYING, INITIALIZING (restoring
+ *     its state, opening its operators), RUNNING, CANCELING, FINISHED, CANCELED, FAILED or
+ *     RECONCILING
  * @param startTimeMillis when it was deployed, epoch milliseconds
  * @param endTimeMillis when it ended, or -1 while it runs
  * @param taskManagerId the TaskManager that runs it, or {@code "-"} when not known
  * @param endpoint where that TaskManager is reached, or {@code "-"}
  * @param io its counters; null when its TaskManager did not answer in time
+ * @param restore how far its restore from a checkpoint has come, as its TaskManager reported it;
+ *     null when it started without state, has ended, or its TaskManager did not answer
  */
 public record SubtaskStatus(
     int vertex,
@@ -24,7 +29,8 @@ public record SubtaskStatus(
     long endTimeMillis,
     String taskManagerId,
     String endpoint,
-    Io io) {
+    Io io,
+    RestoreProgress.Sample restore) {
 
   /**
    * A subtask's counters.

@@ -21,6 +21,8 @@ public final class TaskIOMetrics {
   private final TimerGauge backPressured = new TimerGauge();
   private volatile long checkpointStartDelayNanos;
   private volatile long checkpointAlignmentNanos;
+  private volatile RestoreProgress restore;
+  private volatile boolean initialized;
 
   /**
    * When the subtask was created (deployed), on the wall clock and on {@link System#nanoTime()}.
@@ -107,6 +109,33 @@ public final class TaskIOMetrics {
    */
   public long checkpointAlignmentNanos() {
     return checkpointAlignmentNanos;
+  }
+
+  /** The subtask restores from a checkpoint, measured by {@code progress}; before it starts. */
+  public void restoring(RestoreProgress progress) {
+    restore = progress;
+  }
+
+  /** How far the subtask's restore has come; null when it started without state. */
+  public RestoreProgress restore() {
+    return restore;
+  }
+
+  /** The subtask's operators have their state and are open: it takes records from now on. */
+  public void initialized() {
+    RestoreProgress progress = restore;
+    if (progress != null) {
+      progress.end();
+    }
+    initialized = true;
+  }
+
+  /**
+   * Whether the subtask is past its initialization (Flink's INITIALIZING: state restored, operators
+   * open).
+   */
+  public boolean isInitialized() {
+    return initialized;
   }
 
   /** The subtask took its snapshot of a checkpoint; task thread. */

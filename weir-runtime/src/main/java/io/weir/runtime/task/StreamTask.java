@@ -11,6 +11,7 @@ import io.weir.runtime.checkpoint.TaskRestore;
 import io.weir.runtime.graph.JobGraph;
 import io.weir.runtime.graph.JobVertex;
 import io.weir.runtime.graph.StreamEdge;
+import io.weir.runtime.metrics.RestoreProgress;
 import io.weir.runtime.metrics.TaskIOMetrics;
 import io.weir.runtime.metrics.TimerGauge;
 import io.weir.runtime.network.ChannelEvent;
@@ -108,7 +109,9 @@ public abstract class StreamTask implements Runnable {
       TaskListener listener,
       TaskCheckpointing checkpointing,
       TaskRestore restore) {
-    this.restore = restore;
+    RestoreProgress progress = restore.progress();
+    ioMetrics.restoring(progress);
+    this.restore = restore.countingInto(progress);
     this.graph = graph;
     this.vertex = vertex;
     this.taskInfo = taskInfo;
@@ -306,6 +309,10 @@ public abstract class StreamTask implements Runnable {
   }
 
   private void invoke() throws Exception {
+    RestoreProgress progress = ioMetrics.restore();
+    if (progress != null) {
+      progress.begin();
+    }
     restored = restore.read();
     TaskLocalStateStore localState = checkpointing.localState();
     if (localState != null) {
@@ -329,6 +336,7 @@ public abstract class StreamTask implements Runnable {
     }
     replayOutputChannelState();
     initializeInput();
+    ioMetrics.initialized();
     flusher = new OutputFlusher(writerArray, graph.configuration());
     flusher.start(CoreOptions.bufferTimeout(graph.configuration()), timer, mailbox);
     runMailboxLoop();

@@ -1,5 +1,6 @@
 package io.weir.runtime.taskexecutor;
 
+import io.weir.runtime.metrics.RestoreProgress;
 import io.weir.runtime.metrics.TaskIOMetrics;
 import io.weir.runtime.task.TaskState;
 
@@ -22,6 +23,8 @@ import io.weir.runtime.task.TaskState;
  * @param backPressuredNanos of {@code ageNanos}, waiting for an output to take more
  * @param taskManagerId the TaskManager that runs it ({@code "local"} in one process)
  * @param endpoint where that TaskManager is reached, {@code host:port}
+ * @param initialized whether it has its state and opened its operators (Flink's INITIALIZING ends)
+ * @param restore how far its restore from a checkpoint has come; null when it started without state
  */
 public record SubtaskSample(
     ExecutionAttemptId id,
@@ -35,11 +38,14 @@ public record SubtaskSample(
     long idleNanos,
     long backPressuredNanos,
     String taskManagerId,
-    String endpoint) {
+    String endpoint,
+    boolean initialized,
+    RestoreProgress.Sample restore) {
 
   /** The counters of {@code metrics} now, in this process. */
   public static SubtaskSample of(ExecutionAttemptId id, TaskState state, TaskIOMetrics metrics) {
     long now = System.nanoTime();
+    RestoreProgress restore = metrics.restore();
     return new SubtaskSample(
         id,
         state,
@@ -52,7 +58,9 @@ public record SubtaskSample(
         metrics.idleTime().totalNanos(now),
         metrics.backPressuredTime().totalNanos(now),
         "local",
-        "localhost");
+        "localhost",
+        metrics.isInitialized(),
+        restore == null ? null : restore.sample(now));
   }
 
   /** This sample, of a subtask on the TaskManager {@code taskManagerId} at {@code endpoint}. */
@@ -69,6 +77,8 @@ public record SubtaskSample(
         idleNanos,
         backPressuredNanos,
         taskManagerId,
-        endpoint);
+        endpoint,
+        initialized,
+        restore);
   }
 }

@@ -16,7 +16,7 @@ class RecentTimeSharesTest {
 
   private static SubtaskSample sample(long age, long idle, long backPressured) {
     return new SubtaskSample(
-        ID, TaskState.RUNNING, 0, 0, 0, 0, 0, age, idle, backPressured, "tm", "e");
+        ID, TaskState.RUNNING, 0, 0, 0, 0, 0, age, idle, backPressured, "tm", "e", true, null);
   }
 
   @Test

@@ -7,6 +7,7 @@ import io.weir.cluster.jobmanager.Dispatcher;
 import io.weir.cluster.rest.AbstractRestHandler;
 import io.weir.cluster.rest.RestException;
 import io.weir.cluster.rest.RestRequest;
+import io.weir.cluster.rest.messages.JobRecovery;
 import io.weir.cluster.rest.messages.JobVertexInfo;
 import io.weir.cluster.rest.messages.JobVertexInfo.BackPressureLevel;
 import io.weir.runtime.graph.JobVertex;
@@ -73,7 +74,8 @@ final class VertexHandlers {
                 s.startTimeMillis(),
                 s.endTimeMillis(),
                 duration(s.startTimeMillis(), s.endTimeMillis(), now),
-                metrics(List.of(s))));
+                metrics(List.of(s)),
+                s.restore() == null ? null : JobRecovery.Progress.of(s.restore())));
       }
       return new JobVertexInfo.Details(
           String.valueOf(vertex.getIndex()),

@@ -81,6 +81,8 @@ public final class JobVertexInfo {
    * @param taskmanagerId that TaskManager's id
    * @param endTime when it ended, or -1
    * @param duration from its start to its end, or to now
+   * @param restore how far its restore from a checkpoint has come (not in Flink's message); absent
+   *     when it started without state
    */
   public record Subtask(
       int subtask,
@@ -92,7 +94,8 @@ public final class JobVertexInfo {
       @JsonProperty("start-time") long startTime,
       @JsonProperty("end-time") long endTime,
       long duration,
-      IoMetrics metrics) {}
+      IoMetrics metrics,
+      @JsonInclude(JsonInclude.Include.NON_NULL) JobRecovery.Progress restore) {}
 
   /**
    * {@code GET /jobs/:jobid/vertices/:vertexid/backpressure} (Flink's {@code

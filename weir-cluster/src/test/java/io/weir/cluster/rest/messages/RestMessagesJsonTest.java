@@ -136,12 +136,39 @@ class RestMessagesJsonTest {
             + ioJson
             + "}");
     pin(
-        new JobVertexInfo.Subtask(0, "RUNNING", 3, "h:1", "h:1", "tm-1", 5, -1, 7, io),
+        new JobVertexInfo.Subtask(0, "RUNNING", 3, "h:1", "h:1", "tm-1", 5, -1, 7, io, null),
         "{\"subtask\":0,\"status\":\"RUNNING\",\"attempt\":3,\"host\":\"h:1\","
             + "\"endpoint\":\"h:1\",\"taskmanager-id\":\"tm-1\",\"start-time\":5,"
             + "\"end-time\":-1,\"duration\":7,\"metrics\":"
             + ioJson
             + "}");
+    JobRecovery.Progress progress = new JobRecovery.Progress(100, 400, 1, 3, 50, 150, false);
+    String progressJson =
+        "{\"bytes-read\":100,\"bytes-total\":400,\"files-read\":1,\"files-total\":3,"
+            + "\"duration\":50,\"estimated-time-left\":150,\"done\":false}";
+    pin(
+        new JobVertexInfo.Subtask(
+            0, "INITIALIZING", 3, "h:1", "h:1", "tm-1", 5, -1, 7, io, progress),
+        "{\"subtask\":0,\"status\":\"INITIALIZING\",\"attempt\":3,\"host\":\"h:1\","
+            + "\"endpoint\":\"h:1\",\"taskmanager-id\":\"tm-1\",\"start-time\":5,"
+            + "\"end-time\":-1,\"duration\":7,\"metrics\":"
+            + ioJson
+            + ",\"restore\":"
+            + progressJson
+            + "}");
+    pin(
+        new JobRecovery(
+            "RESTORING",
+            7L,
+            progress,
+            List.of(new JobRecovery.Subtask("1", "Count", 0, "INITIALIZING", "tm-1", progress))),
+        "{\"status\":\"RESTORING\",\"checkpoint-id\":7,\"total\":"
+            + progressJson
+            + ",\"subtasks\":[{\"vertex-id\":\"1\",\"vertex-name\":\"Count\",\"subtask\":0,"
+            + "\"status\":\"INITIALIZING\",\"taskmanager-id\":\"tm-1\",\"restore\":"
+            + progressJson
+            + "}]}");
+    pin(new JobRecovery("NONE", null, null, List.of()), "{\"status\":\"NONE\",\"subtasks\":[]}");
     pin(
         new JobVertexInfo.BackPressure(
             "ok",
