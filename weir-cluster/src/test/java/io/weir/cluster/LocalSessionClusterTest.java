@@ -561,6 +561,7 @@ class LocalSessionClusterTest {
           .contains("weir_taskmanager_job_task_numBytesOut{job_id=\"" + jobId + "\"")
           .contains("weir_taskmanager_job_task_numBytesInPerSecond{job_id=\"" + jobId + "\"")
           .contains("weir_taskmanager_job_task_numBytesOutPerSecond{job_id=\"" + jobId + "\"")
+          .contains("weir_taskmanager_job_task_operator_countedRecords{job_id=\"" + jobId + "\"")
           .contains("weir_taskmanager_rocksdb_block_cache_usage")
           .contains("jvm_memory_used_bytes{");
       client.cancel(jobId);

@@ -7,6 +7,7 @@ import io.weir.api.functions.Collector;
 import io.weir.api.functions.KeyedProcessFunction;
 import io.weir.api.functions.MapFunction;
 import io.weir.api.functions.OpenContext;
+import io.weir.api.metrics.Counter;
 import io.weir.api.source.NumberSequenceSource;
 import io.weir.api.state.ValueState;
 import io.weir.api.state.ValueStateDescriptor;
@@ -48,14 +49,17 @@ public final class KeyedCountJob {
   public static final class Count extends KeyedProcessFunction<Long, Long, String> {
     private static final long serialVersionUID = 1L;
     private transient ValueState<Long> count;
+    private transient Counter counted;
 
     @Override
     public void open(OpenContext openContext) {
       count = getRuntimeContext().getState(new ValueStateDescriptor<>("count", Types.LONG));
+      counted = getRuntimeContext().getMetricGroup().counter("countedRecords");
     }
 
     @Override
     public void processElement(Long value, Context ctx, Collector<String> out) throws Exception {
+      counted.inc();
       Long current = count.value();
       long next = (current == null ? 0 : current) + 1;
       count.update(next);

@@ -43,6 +43,13 @@ public interface RuntimeContext {
    */
   java.util.Map<String, String> getGlobalJobParameters();
 
+  /**
+   * The operator's metric group, as Flink's: counters, gauges, meters and histograms registered
+   * there are reported by the TaskManager's Prometheus endpoint as {@code
+   * weir_taskmanager_job_task_operator_<groups>_<name>} (docs/monitoring.md).
+   */
+  io.weir.api.metrics.OperatorMetricGroup getMetricGroup();
+
   <T> ValueState<T> getState(ValueStateDescriptor<T> descriptor);
 
   <T> ListState<T> getListState(ListStateDescriptor<T> descriptor);

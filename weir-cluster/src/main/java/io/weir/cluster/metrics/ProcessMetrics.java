@@ -12,12 +12,14 @@ import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.weir.api.metrics.View;
 import io.weir.cluster.ClusterOptions;
 import io.weir.runtime.metrics.JobMetrics;
 import io.weir.runtime.metrics.RestoreProgress;
 import io.weir.runtime.metrics.TaskIOMetrics;
 import io.weir.runtime.metrics.TaskMetricsReporter;
 import io.weir.runtime.metrics.TaskScope;
+import io.weir.runtime.metrics.UserMetrics;
 import io.weir.runtime.state.KeyedStateBackendFactory;
 import java.util.ArrayList;
 import java.util.List;
@@ -82,6 +84,7 @@ public final class ProcessMetrics implements AutoCloseable {
   private final ScheduledExecutorService sampler;
   private final JvmGcMetrics gc;
   private final Set<TaskRates> rates = ConcurrentHashMap.newKeySet();
+  private final Set<View> views = ConcurrentHashMap.newKeySet();
   private boolean nativeMemoryRegistered;
 
   private ProcessMetrics() {
@@ -164,13 +167,24 @@ public final class ProcessMetrics implements AutoCloseable {
   /** A set of meters, removed together. */
   private final class Registered implements TaskMetricsReporter.Registration {
     private final List<Meter> meters = new ArrayList<>();
+    private final List<View> taskViews = new ArrayList<>();
     private final TaskRates taskRates;
+    private volatile AutoCloseable userMetrics = () -> {};
 
     Registered(TaskRates taskRates) {
       this.taskRates = taskRates;
     }
 
-    void gauge(String name, String description, Tags tags, Supplier<Number> value) {
+    /** Reports a function's metric, a {@link View} updated at every sample. */
+    synchronized void userMetric(UserMetrics.UserMetric metric, Tags tags) {
+      UserMetricGauges.register(metric, tags, this::gauge);
+      if (metric.metric() instanceof View view) {
+        taskViews.add(view);
+        views.add(view);
+      }
+    }
+
+    synchronized void gauge(String name, String description, Tags tags, Supplier<Number> value) {
       // A meter left by an earlier registration of the same subtask or job gives way: the
       // registry would hand it back instead of reading the new one.
       Meter stale = registry.find(name).tags(tags).meter();
@@ -182,10 +196,20 @@ public final class ProcessMetrics implements AutoCloseable {
 
     @Override
     public void close() {
-      if (taskRates != null) {
-        rates.remove(taskRates);
+      // Unsubscribed first, outside this object's lock: the subtask's metrics tell this object of
+      // a new metric under their own lock.
+      try {
+        userMetrics.close();
+      } catch (Exception e) {
+        LOG.debug("Unsubscribing from a subtask's metrics failed", e);
       }
-      meters.forEach(registry::remove);
+      synchronized (this) {
+        if (taskRates != null) {
+          rates.remove(taskRates);
+        }
+        taskViews.forEach(views::remove);
+        meters.forEach(registry::remove);
+      }
     }
   }
 
@@ -297,6 +321,8 @@ public final class ProcessMetrics implements AutoCloseable {
       registerRestore(registered, prefix, tags, restore);
     }
     rates.add(taskRates);
+    registered.userMetrics =
+        task.userMetrics().subscribe(metric -> registered.userMetric(metric, tags));
     return registered;
   }
 
@@ -418,6 +444,13 @@ public final class ProcessMetrics implements AutoCloseable {
         task.sample(now);
       } catch (RuntimeException e) {
         LOG.debug("Sampling the rates of a subtask failed", e);
+      }
+    }
+    for (View view : views) {
+      try {
+        view.update();
+      } catch (RuntimeException e) {
+        LOG.debug("Updating a function's metric view failed", e);
       }
     }
   }

@@ -3,8 +3,16 @@ package io.weir.cluster.metrics;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.weir.api.functions.TaskInfo;
+import io.weir.api.metrics.Counter;
+import io.weir.api.metrics.DescriptiveStatisticsHistogram;
+import io.weir.api.metrics.Histogram;
+import io.weir.api.metrics.MeterView;
+import io.weir.api.metrics.MetricGroup;
+import io.weir.api.metrics.SimpleCounter;
 import io.weir.cluster.ClusterOptions;
 import io.weir.runtime.metrics.JobMetrics;
+import io.weir.runtime.metrics.OperatorMetrics;
 import io.weir.runtime.metrics.RestoreProgress;
 import io.weir.runtime.metrics.TaskIOMetrics;
 import io.weir.runtime.metrics.TaskMetricsReporter;
@@ -248,6 +256,63 @@ class ProcessMetricsTest {
     assertThat(scraped)
         .contains("weir_taskmanager_job_task_restoredBytes" + tags + " 4000")
         .contains("weir_taskmanager_job_task_restoreEstimatedTimeLeftMs" + tags + " 0");
+  }
+
+  @Test
+  void aFunctionsMetricsAreReportedWithFlinksNamesAndLabelsUntilItsSubtaskEnds() throws Exception {
+    ProcessMetrics metrics = start(Map.of(MetricOptions.PROMETHEUS_PORT.key(), "0"));
+    TaskIOMetrics task = new TaskIOMetrics(() -> 0, () -> 0, () -> 0, () -> 0);
+    TaskInfo info = new TaskInfo("Count -> Sink", 1, 2, 128, 3);
+    MetricGroup group = OperatorMetrics.of(task.userMetrics(), "job", info, "Count", "op-7");
+    // One metric registered before the subtask is reported, the others after.
+    Counter counted = group.counter("counted");
+    TaskMetricsReporter.Registration registration =
+        metrics
+            .taskReporter()
+            .register(new TaskScope("0123abcd", "job", "Count -> Sink", 1, 3), task);
+    MetricGroup shard = group.addGroup("Shards").addGroup("shard", "east");
+    shard.gauge("lag", () -> 42L);
+    group.gauge("healthy", () -> true);
+    group.gauge("mood", () -> "fine");
+    MeterView rate = group.meter("perSecond", new MeterView(new SimpleCounter(), 5));
+    Histogram sizes = group.histogram("sizes", new DescriptiveStatisticsHistogram(100));
+    counted.inc(5);
+    rate.markEvent(50);
+    for (long v = 1; v <= 100; v++) {
+      sizes.update(v);
+    }
+    Counter twice = group.counter("counted", new SimpleCounter());
+    twice.inc(1000);
+    metrics.sampleNow(); // updates the meter's view: 50 events in its 5 s
+
+    String operator =
+        "{job_id=\"0123abcd\",job_name=\"job\",operator_id=\"op-7\",operator_name=\"Count\","
+            + "subtask_index=\"1\",task_attempt_num=\"3\",task_name=\"Count -> Sink\"}";
+    String shardOperator = operator.replace("subtask_index", "shard=\"east\",subtask_index");
+    String scraped = scrape(metrics);
+    assertThat(gauge(scraped, "operator_counted", operator))
+        .as("the first registration of a name is reported, not the second")
+        .isEqualTo(5);
+    assertThat(gauge(scraped, "operator_Shards_shard_lag", shardOperator)).isEqualTo(42);
+    assertThat(gauge(scraped, "operator_healthy", operator)).isEqualTo(1);
+    assertThat(gauge(scraped, "operator_mood", operator)).as("no number").isNaN();
+    assertThat(gauge(scraped, "operator_perSecond", operator)).as("50 in 5 s").isEqualTo(10);
+    assertThat(gauge(scraped, "operator_sizes_count", operator)).isEqualTo(100);
+    assertThat(
+            gauge(
+                scraped,
+                "operator_sizes",
+                operator.replace("subtask_index", "quantile=\"0.5\",subtask_index")))
+        .isCloseTo(50.5, org.assertj.core.data.Offset.offset(1e-9));
+    assertThat(
+            gauge(
+                scraped,
+                "operator_sizes",
+                operator.replace("subtask_index", "quantile=\"0.99\",subtask_index")))
+        .isCloseTo(99.01, org.assertj.core.data.Offset.offset(1e-9));
+
+    registration.close();
+    assertThat(scrape(metrics)).doesNotContain("weir_taskmanager_job_task_operator_");
   }
 
   /** Spins until {@code nanos} passed since {@code from}: a clock the test reads, not a sleep. */

@@ -23,6 +23,7 @@ public final class TaskIOMetrics {
   private volatile long checkpointAlignmentNanos;
   private volatile RestoreProgress restore;
   private volatile boolean initialized;
+  private final UserMetrics userMetrics = new UserMetrics();
 
   /**
    * When the subtask was created (deployed), on the wall clock and on {@link System#nanoTime()}.
@@ -109,6 +110,11 @@ public final class TaskIOMetrics {
    */
   public long checkpointAlignmentNanos() {
     return checkpointAlignmentNanos;
+  }
+
+  /** The metrics the subtask's functions registered on their operators' groups. */
+  public UserMetrics userMetrics() {
+    return userMetrics;
   }
 
   /** The subtask restores from a checkpoint, measured by {@code progress}; before it starts. */

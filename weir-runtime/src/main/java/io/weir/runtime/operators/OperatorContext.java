@@ -1,6 +1,8 @@
 package io.weir.runtime.operators;
 
 import io.weir.api.functions.TaskInfo;
+import io.weir.api.metrics.OperatorMetricGroup;
+import io.weir.runtime.metrics.OperatorMetrics;
 import io.weir.runtime.state.DefaultOperatorStateStore;
 import io.weir.runtime.state.KeyedStateBackend;
 import io.weir.runtime.time.ProcessingTimeService;
@@ -18,6 +20,7 @@ import java.util.Map;
  * @param operatorId the operator's stable id in checkpoints
  * @param restoredCheckpointId the checkpoint the operator was restored from, or -1
  * @param globalJobParameters the job's parameters ({@code pipeline.global-job-parameters})
+ * @param metricGroup where its functions register their metrics
  */
 public record OperatorContext(
     String operatorName,
@@ -28,10 +31,35 @@ public record OperatorContext(
     ProcessingTimeService timeService,
     String operatorId,
     long restoredCheckpointId,
-    Map<String, String> globalJobParameters) {
+    Map<String, String> globalJobParameters,
+    OperatorMetricGroup metricGroup) {
 
   public OperatorContext {
     globalJobParameters = Map.copyOf(globalJobParameters);
+  }
+
+  /** A context whose metrics nobody reports: an operator run outside a task (test harnesses). */
+  public OperatorContext(
+      String operatorName,
+      TaskInfo taskInfo,
+      ClassLoader userClassLoader,
+      KeyedStateBackend<?> keyedStateBackend,
+      DefaultOperatorStateStore operatorStateStore,
+      ProcessingTimeService timeService,
+      String operatorId,
+      long restoredCheckpointId,
+      Map<String, String> globalJobParameters) {
+    this(
+        operatorName,
+        taskInfo,
+        userClassLoader,
+        keyedStateBackend,
+        operatorStateStore,
+        timeService,
+        operatorId,
+        restoredCheckpointId,
+        globalJobParameters,
+        OperatorMetrics.unreported(taskInfo, operatorName, operatorId));
   }
 
   public boolean isRestored() {

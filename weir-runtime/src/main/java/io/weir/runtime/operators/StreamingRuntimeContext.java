@@ -2,6 +2,7 @@ package io.weir.runtime.operators;
 
 import io.weir.api.functions.RuntimeContext;
 import io.weir.api.functions.TaskInfo;
+import io.weir.api.metrics.OperatorMetricGroup;
 import io.weir.api.state.AggregatingState;
 import io.weir.api.state.AggregatingStateDescriptor;
 import io.weir.api.state.KeyedStateStore;
@@ -37,6 +38,11 @@ public final class StreamingRuntimeContext implements RuntimeContext {
   @Override
   public Map<String, String> getGlobalJobParameters() {
     return context.globalJobParameters();
+  }
+
+  @Override
+  public OperatorMetricGroup getMetricGroup() {
+    return context.metricGroup();
   }
 
   KeyedStateStore keyedState() {

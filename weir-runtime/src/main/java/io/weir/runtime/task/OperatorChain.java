@@ -12,6 +12,8 @@ import io.weir.runtime.graph.JobVertex;
 import io.weir.runtime.graph.StreamEdge;
 import io.weir.runtime.graph.StreamNode;
 import io.weir.runtime.graph.UserCode;
+import io.weir.runtime.metrics.OperatorMetrics;
+import io.weir.runtime.metrics.UserMetrics;
 import io.weir.runtime.network.RecordWriter;
 import io.weir.runtime.operators.OneInputOperator;
 import io.weir.runtime.operators.OperatorContext;
@@ -62,7 +64,8 @@ final class OperatorChain {
       Map<StreamEdge, RecordWriter<?>> writers,
       ProcessingTimeService timeService,
       Map<String, RestoredOperatorState> restored,
-      TaskLocalStateStore localState)
+      TaskLocalStateStore localState,
+      UserMetrics metrics)
       throws IOException {
     try {
       boolean objectReuse = graph.configuration().get(CoreOptions.OBJECT_REUSE);
@@ -140,7 +143,9 @@ final class OperatorChain {
                 attributed(timeService, node.getName()),
                 node.getOperatorId(),
                 state == null ? -1 : state.checkpointId(),
-                graph.configuration().get(CoreOptions.GLOBAL_JOB_PARAMETERS));
+                graph.configuration().get(CoreOptions.GLOBAL_JOB_PARAMETERS),
+                OperatorMetrics.of(
+                    metrics, graph.jobName(), taskInfo, node.getName(), node.getOperatorId()));
         op.setup(ctx, output);
         operators.put(node, op);
         if (op instanceof OneInputOperator<?> oneInput) {

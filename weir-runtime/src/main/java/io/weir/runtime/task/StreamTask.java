@@ -327,7 +327,8 @@ public abstract class StreamTask implements Runnable {
             writers,
             new TaskProcessingTimeService(timer, mailbox),
             restored.operators(),
-            localState);
+            localState,
+            ioMetrics.userMetrics());
     List<StreamOperator<?>> operators = chain.operatorsHeadFirst();
     for (int i = operators.size() - 1; i >= 0; i--) {
       StreamOperator<?> op = operators.get(i);

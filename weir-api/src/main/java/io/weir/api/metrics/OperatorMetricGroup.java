@@ -1,0 +1,4 @@
+package io.weir.api.metrics;
+
+/** The metric group of one operator's subtask, as Flink's {@code OperatorMetricGroup}. */
+public interface OperatorMetricGroup extends MetricGroup {}

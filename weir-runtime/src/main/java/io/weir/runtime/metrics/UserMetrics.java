@@ -1,0 +1,89 @@
+package io.weir.runtime.metrics;
+
+import io.weir.api.metrics.Metric;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The metrics one subtask's functions registered on their operators' groups ({@link
+ * OperatorMetrics}), and whoever reports them: a reporter subscribes and is told of every metric,
+ * those registered before and after. Thread-safe: functions register on the task's thread (in
+ * {@code open}, usually), a reporter subscribes from its own.
+ */
+public final class UserMetrics {
+
+  private static final Logger LOG = LoggerFactory.getLogger(UserMetrics.class);
+
+  private final List<UserMetric> metrics = new ArrayList<>();
+  private final List<Consumer<UserMetric>> subscribers = new ArrayList<>();
+
+  /**
+   * One metric with where it belongs.
+   *
+   * @param operatorName the operator whose group it was registered on
+   * @param operatorId the operator's id (its uid's hash, or the generated one)
+   * @param groups the names of the nested groups, outermost first: the keys of key-value groups
+   *     among them
+   * @param variables the variables of key-value groups, by key
+   * @param name the metric's name
+   * @param metric the metric
+   */
+  public record UserMetric(
+      String operatorName,
+      String operatorId,
+      List<String> groups,
+      Map<String, String> variables,
+      String name,
+      Metric metric) {
+    public UserMetric {
+      groups = List.copyOf(groups);
+      variables = Map.copyOf(variables);
+    }
+  }
+
+  /** Adds {@code metric} and tells every subscriber of it. */
+  public synchronized void add(UserMetric metric) {
+    metrics.add(metric);
+    for (Consumer<UserMetric> subscriber : subscribers) {
+      tell(subscriber, metric);
+    }
+  }
+
+  /**
+   * Tells {@code subscriber} of every metric registered so far and from now on, until the returned
+   * handle is closed.
+   */
+  public synchronized AutoCloseable subscribe(Consumer<UserMetric> subscriber) {
+    subscribers.add(subscriber);
+    for (UserMetric metric : metrics) {
+      tell(subscriber, metric);
+    }
+    return () -> {
+      synchronized (this) {
+        subscribers.remove(subscriber);
+      }
+    };
+  }
+
+  /** The metrics registered so far. */
+  public synchronized List<UserMetric> all() {
+    return List.copyOf(metrics);
+  }
+
+  /** A reporter that cannot report a metric does not fail the function that registered it. */
+  private static void tell(Consumer<UserMetric> subscriber, UserMetric metric) {
+    try {
+      subscriber.accept(metric);
+    } catch (RuntimeException e) {
+      LOG.warn(
+          "Metric '{}' of operator '{}' is not reported: {}",
+          metric.name(),
+          metric.operatorName(),
+          e.getMessage());
+    }
+  }
+}
