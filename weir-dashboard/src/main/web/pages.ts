@@ -277,8 +277,25 @@ function jobPage(jobId: string, tab: string, checkpointId?: string): Page {
       });
       sections.push({
         id: "job-vertices",
-        load: () => get<JobDetails>(base),
-        render: (job: JobDetails) => vertexTable(job.vertices ?? []),
+        load: async () => {
+          const job = await get<JobDetails>(base);
+          const vertices = job.vertices ?? [];
+          // Each vertex's low watermark: the least of its subtasks' input watermarks, as Flink's.
+          const lows = await Promise.all(
+            vertices.map(async (v) => {
+              if (job.state !== "RUNNING") return null;
+              try {
+                const marks = await get<{ id: string; value: string }[]>(`${base}/vertices/${v.id}/watermarks`);
+                return marks.length === 0 ? null : Math.min(...marks.map((m) => Number(m.value)));
+              } catch {
+                return null;
+              }
+            }),
+          );
+          return { vertices, lows };
+        },
+        render: ({ vertices, lows }: { vertices: JobVertex[]; lows: (number | null)[] }) =>
+          vertexTable(vertices, lows),
       });
   }
   return { nav: "", header, sections };
@@ -419,7 +436,15 @@ function recoveryPanel(r: JobRecovery): HTMLElement {
   );
 }
 
-function vertexTable(vertices: JobVertex[]): HTMLElement {
+/** Flink's "No Watermark" below this: Long.MIN_VALUE, as a JavaScript number. */
+const NO_WATERMARK = -9.2e18;
+
+function watermark(low: number | null): string {
+  if (low === null) return "–";
+  return low <= NO_WATERMARK ? "No watermark" : new Date(low).toISOString().replace("T", " ").replace("Z", "");
+}
+
+function vertexTable(vertices: JobVertex[], lows: (number | null)[]): HTMLElement {
   const counter = (v: JobVertex, name: string, format: (n: number) => string) => {
     const value = Number(v.metrics?.[name]);
     if (!Number.isFinite(value)) return "–";
@@ -428,8 +453,17 @@ function vertexTable(vertices: JobVertex[]): HTMLElement {
   const count = (n: number) => n.toLocaleString();
   return table(
     "job-vertices-table",
-    ["Name", "Status", "Parallelism", "Bytes received", "Records received", "Bytes sent", "Records sent"],
-    vertices.map((v) => [
+    [
+      "Name",
+      "Status",
+      "Parallelism",
+      "Bytes received",
+      "Records received",
+      "Bytes sent",
+      "Records sent",
+      "Low watermark",
+    ],
+    vertices.map((v, i) => [
       v.name ?? v.id,
       v.status ? badge(v.status) : "–",
       String(v.parallelism ?? "–"),
@@ -437,6 +471,7 @@ function vertexTable(vertices: JobVertex[]): HTMLElement {
       counter(v, "read-records", count),
       counter(v, "write-bytes", bytes),
       counter(v, "write-records", count),
+      watermark(lows[i] ?? null),
     ]),
     vertices.map((v) => ({ "data-vertex-id": v.id })),
   );

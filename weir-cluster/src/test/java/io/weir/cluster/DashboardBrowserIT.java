@@ -184,8 +184,8 @@ class DashboardBrowserIT {
       }
     }
 
-    // Below the graph, each vertex with the bytes and records it received and sent: the source's
-    // row has bytes sent, none received.
+    // Below the graph, each vertex with the bytes and records it received and sent and its low
+    // watermark: the source's row has bytes sent, none received, and no input watermark.
     String source = null;
     for (JsonNode node : plan) {
       if (node.path("inputs").isEmpty()) {
@@ -202,8 +202,9 @@ class DashboardBrowserIT {
         .until(
             d -> {
               List<WebElement> cells = d.findElements(sourceCells);
-              return cells.size() == 7
+              return cells.size() == 8
                   && cells.get(3).getText().equals("0 B")
+                  && cells.get(7).getText().equals("No watermark")
                   && cells.get(5).getText().matches("[0-9.]+ (B|KiB|MiB|GiB)")
                   && !cells.get(5).getText().equals("0 B");
             });

@@ -467,6 +467,44 @@ class LocalSessionClusterTest {
     }
   }
 
+  /**
+   * A vertex's watermarks as Flink serves them: a keyed vertex's subtasks carry their inputs'
+   * watermark, which follows the source's timestamps; a source has none.
+   */
+  @Test
+  void aVertexServesItsSubtasksInputWatermarksAsFlinksRestApiDoes() throws Exception {
+    ClusterClient client = sharedClient;
+    Path jar = dir.resolve("job.jar");
+    String jarId = client.upload(TestCluster.testJobJar(jar, null));
+    String jobId =
+        client.run(jarId, "io.weir.testjobs.EventTimeJob", List.of("1000000", "20"), 2, Map.of());
+    String keyed = "/jobs/" + jobId + "/vertices/1/watermarks";
+    long[] seen = new long[1];
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .untilAsserted(
+            () -> {
+              JsonNode watermarks = client.get(keyed);
+              assertThat(watermarks.size()).as(watermarks.toString()).isEqualTo(2);
+              for (int i = 0; i < 2; i++) {
+                assertThat(watermarks.get(i).path("id").asText())
+                    .isEqualTo(i + ".currentInputWatermark");
+                assertThat(watermarks.get(i).path("value").asLong())
+                    .as("the records' timestamps are 1 to 1 000 000")
+                    .isBetween(1L, 1_000_000L);
+              }
+              seen[0] = watermarks.get(0).path("value").asLong();
+            });
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .until(() -> client.get(keyed).get(0).path("value").asLong() > seen[0]);
+    JsonNode source = client.get("/jobs/" + jobId + "/vertices/0/watermarks");
+    assertThat(source.get(0).path("value").asLong())
+        .as("a source has no input watermark")
+        .isEqualTo(Long.MIN_VALUE);
+    client.cancel(jobId);
+  }
+
   private static JsonNode subtaskOf(JsonNode recovery, String vertexNamePrefix) {
     for (JsonNode s : recovery.path("subtasks")) {
       if (s.path("vertex-name").asText().startsWith(vertexNamePrefix)) {

@@ -316,6 +316,18 @@ public final class ProcessMetrics implements AutoCloseable {
         "The latest checkpoint's alignment here, first to last barrier, ns (ms precision)",
         tags,
         task::checkpointAlignmentNanos);
+    registered.gauge(
+        prefix + "currentInputWatermark",
+        "The watermark of the subtask's inputs together, ms; Long.MIN_VALUE before one or for a"
+            + " source",
+        tags,
+        task::currentInputWatermark);
+    registered.gauge(
+        prefix + "currentOutputWatermark",
+        "The watermark a source subtask emitted last, ms; Long.MIN_VALUE before one or for a"
+            + " subtask that is no source",
+        tags,
+        task::currentOutputWatermark);
     RestoreProgress restore = task.restore();
     if (restore != null) {
       registerRestore(registered, prefix, tags, restore);

@@ -126,7 +126,7 @@ public final class Messages {
               .setDurationMillis(r.durationMillis())
               .setDone(r.done()));
     }
-    return counters
+    counters
         .setTask(toProto(s.id()))
         .setState(s.state().name())
         .setStartTimeMillis(s.startTimeMillis())
@@ -137,8 +137,14 @@ public final class Messages {
         .setAgeNanos(s.ageNanos())
         .setIdleNanos(s.idleNanos())
         .setBackPressuredNanos(s.backPressuredNanos())
-        .setInitializing(!s.initialized())
-        .build();
+        .setInitializing(!s.initialized());
+    if (s.inputWatermark() != Long.MIN_VALUE) {
+      counters.setInputWatermark(s.inputWatermark());
+    }
+    if (s.outputWatermark() != Long.MIN_VALUE) {
+      counters.setOutputWatermark(s.outputWatermark());
+    }
+    return counters.build();
   }
 
   /** A sample a TaskManager sent, of a subtask on {@code taskManagerId} at {@code endpoint}. */
@@ -157,7 +163,9 @@ public final class Messages {
         taskManagerId,
         endpoint,
         !s.getInitializing(),
-        s.hasRestore() ? fromProto(s.getRestore()) : null);
+        s.hasRestore() ? fromProto(s.getRestore()) : null,
+        s.hasInputWatermark() ? s.getInputWatermark() : Long.MIN_VALUE,
+        s.hasOutputWatermark() ? s.getOutputWatermark() : Long.MIN_VALUE);
   }
 
   private static RestoreProgress.Sample fromProto(RestoreSample r) {

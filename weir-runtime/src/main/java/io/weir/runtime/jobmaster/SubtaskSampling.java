@@ -93,7 +93,9 @@ final class SubtaskSampling {
                     0,
                     Double.NaN,
                     Double.NaN,
-                    Double.NaN),
+                    Double.NaN,
+                    Long.MIN_VALUE,
+                    Long.MIN_VALUE),
                 null));
       } else if (sample != null) {
         RecentTimeShares.Shares shares = timeShares.add(sample);
@@ -128,7 +130,9 @@ final class SubtaskSampling {
                     Math.max(0, age - idle - backPressured),
                     shares.idle(),
                     shares.backPressured(),
-                    shares.busy()),
+                    shares.busy(),
+                    sample.inputWatermark(),
+                    sample.outputWatermark()),
                 sample.restore()));
       } else {
         // Its task executor did not answer (or not yet has it): the state the job master knows,

@@ -45,6 +45,10 @@ public record SubtaskStatus(
    * @param idleRatio share of its recent time idle, 0 to 1 (NaN: not known)
    * @param backPressuredRatio share of its recent time back-pressured
    * @param busyRatio share of its recent time busy
+   * @param inputWatermark its inputs' watermark (Flink's {@code currentInputWatermark}), {@link
+   *     Long#MIN_VALUE} before one and for a source
+   * @param outputWatermark a source's emitted watermark, {@link Long#MIN_VALUE} before one and for
+   *     a subtask that is no source
    */
   public record Io(
       long recordsIn,
@@ -56,5 +60,7 @@ public record SubtaskStatus(
       long busyMillis,
       double idleRatio,
       double backPressuredRatio,
-      double busyRatio) {}
+      double busyRatio,
+      long inputWatermark,
+      long outputWatermark) {}
 }

@@ -21,6 +21,8 @@ public final class TaskIOMetrics {
   private final TimerGauge backPressured = new TimerGauge();
   private volatile long checkpointStartDelayNanos;
   private volatile long checkpointAlignmentNanos;
+  private volatile long inputWatermark = Long.MIN_VALUE;
+  private volatile long outputWatermark = Long.MIN_VALUE;
   private volatile RestoreProgress restore;
   private volatile boolean initialized;
   private final UserMetrics userMetrics = new UserMetrics();
@@ -110,6 +112,33 @@ public final class TaskIOMetrics {
    */
   public long checkpointAlignmentNanos() {
     return checkpointAlignmentNanos;
+  }
+
+  /**
+   * Flink's {@code currentInputWatermark}: the event time the subtask's inputs together have
+   * reached, the minimum over its channels; {@link Long#MIN_VALUE} before a watermark came (and for
+   * a source, which has no input channels).
+   */
+  public long currentInputWatermark() {
+    return inputWatermark;
+  }
+
+  /** The subtask's inputs together reached {@code watermark}; task thread, once per watermark. */
+  public void inputWatermark(long watermark) {
+    inputWatermark = watermark;
+  }
+
+  /**
+   * Flink's {@code currentOutputWatermark} of a source subtask: the watermark its splits together
+   * emitted last; {@link Long#MIN_VALUE} before one, and for a subtask that is no source.
+   */
+  public long currentOutputWatermark() {
+    return outputWatermark;
+  }
+
+  /** The source subtask emitted {@code watermark}; task thread, once per watermark. */
+  public void outputWatermark(long watermark) {
+    outputWatermark = watermark;
   }
 
   /** The metrics the subtask's functions registered on their operators' groups. */

@@ -154,6 +154,7 @@ public final class InputStreamTask extends StreamTask {
             new WatermarkValve.Output() {
               @Override
               public void emitWatermark(long watermark) {
+                ioMetrics().inputWatermark(watermark);
                 try {
                   headOperator.processWatermark(watermark);
                 } catch (OperatorException | CancelTaskException e) {

@@ -92,6 +92,7 @@ public final class SourceStreamTask<T, SplitT> extends StreamTask {
               chainOutput,
               taskInfo.indexOfThisSubtask(),
               taskInfo.numberOfParallelSubtasks());
+      watermarks.onEmit(ioMetrics()::outputWatermark);
       if (splits instanceof RestoredSplits<SplitT> restored) {
         watermarks.restore(restored.watermarks);
       }

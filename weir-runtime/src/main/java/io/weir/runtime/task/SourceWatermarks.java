@@ -18,6 +18,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.LongConsumer;
 
 /**
  * Event time of one source subtask, as Flink's {@code ProgressiveTimestampsAndWatermarks}: every
@@ -45,6 +46,7 @@ final class SourceWatermarks<T> {
   private final Map<String, Long> restored = new HashMap<>();
 
   private long emitted = Long.MIN_VALUE;
+  private LongConsumer onEmit = watermark -> {};
   private boolean idle;
   private boolean periodic;
 
@@ -53,6 +55,11 @@ final class SourceWatermarks<T> {
     this.chain = chain;
     this.subtask = subtask;
     this.parallelism = parallelism;
+  }
+
+  /** Tells {@code listener} of every watermark emitted from now on (the task's metrics). */
+  void onEmit(LongConsumer listener) {
+    this.onEmit = listener;
   }
 
   /**
@@ -76,6 +83,7 @@ final class SourceWatermarks<T> {
     }
     if (own && ownMin > Long.MIN_VALUE) {
       emitted = ownMin;
+      onEmit.accept(ownMin);
       chain.emitWatermark(ownMin);
     }
   }
@@ -151,6 +159,7 @@ final class SourceWatermarks<T> {
     }
     if (min > emitted) {
       emitted = min;
+      onEmit.accept(min);
       chain.emitWatermark(min);
     }
   }

@@ -25,6 +25,9 @@ import io.weir.runtime.task.TaskState;
  * @param endpoint where that TaskManager is reached, {@code host:port}
  * @param initialized whether it has its state and opened its operators (Flink's INITIALIZING ends)
  * @param restore how far its restore from a checkpoint has come; null when it started without state
+ * @param inputWatermark its inputs' watermark, {@link Long#MIN_VALUE} before one (and for a source)
+ * @param outputWatermark a source's emitted watermark, {@link Long#MIN_VALUE} before one (and for a
+ *     subtask that is no source)
  */
 public record SubtaskSample(
     ExecutionAttemptId id,
@@ -40,7 +43,9 @@ public record SubtaskSample(
     String taskManagerId,
     String endpoint,
     boolean initialized,
-    RestoreProgress.Sample restore) {
+    RestoreProgress.Sample restore,
+    long inputWatermark,
+    long outputWatermark) {
 
   /** The counters of {@code metrics} now, in this process. */
   public static SubtaskSample of(ExecutionAttemptId id, TaskState state, TaskIOMetrics metrics) {
@@ -60,7 +65,9 @@ public record SubtaskSample(
         "local",
         "localhost",
         metrics.isInitialized(),
-        restore == null ? null : restore.sample(now));
+        restore == null ? null : restore.sample(now),
+        metrics.currentInputWatermark(),
+        metrics.currentOutputWatermark());
   }
 
   /** This sample, of a subtask on the TaskManager {@code taskManagerId} at {@code endpoint}. */
@@ -79,6 +86,8 @@ public record SubtaskSample(
         taskManagerId,
         endpoint,
         initialized,
-        restore);
+        restore,
+        inputWatermark,
+        outputWatermark);
   }
 }

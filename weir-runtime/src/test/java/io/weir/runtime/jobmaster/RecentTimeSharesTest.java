@@ -16,7 +16,22 @@ class RecentTimeSharesTest {
 
   private static SubtaskSample sample(long age, long idle, long backPressured) {
     return new SubtaskSample(
-        ID, TaskState.RUNNING, 0, 0, 0, 0, 0, age, idle, backPressured, "tm", "e", true, null);
+        ID,
+        TaskState.RUNNING,
+        0,
+        0,
+        0,
+        0,
+        0,
+        age,
+        idle,
+        backPressured,
+        "tm",
+        "e",
+        true,
+        null,
+        Long.MIN_VALUE,
+        Long.MIN_VALUE);
   }
 
   @Test

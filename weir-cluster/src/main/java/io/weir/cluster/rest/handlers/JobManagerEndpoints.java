@@ -16,11 +16,11 @@ import java.util.concurrent.CompletableFuture;
  * POST /jobs/:jobid/savepoints}, {@code POST /jobs/:jobid/stop} and {@code GET
  * /jobs/:jobid/savepoints/:triggerid} (asynchronous, as Flink's: the POST answers a {@code
  * request-id} to poll), {@code GET /taskmanagers}, {@code GET /jobs/:jobid/vertices/:vertexid} and
- * {@code .../backpressure} (see {@link VertexHandlers}), {@code GET /jobs/:jobid/recovery} (see
- * {@link RecoveryHandler}); and the probes {@code GET /health} and {@code GET /health/leader} (see
- * {@link HealthHandlers}); the web dashboard at {@code GET /} (see {@link DashboardHandlers}).
- * Under high availability a standby answers 503 on every path but the probes, the dashboard's files
- * and the OpenAPI description.
+ * {@code .../backpressure} and {@code .../watermarks} (see {@link VertexHandlers}), {@code GET
+ * /jobs/:jobid/recovery} (see {@link RecoveryHandler}); and the probes {@code GET /health} and
+ * {@code GET /health/leader} (see {@link HealthHandlers}); the web dashboard at {@code GET /} (see
+ * {@link DashboardHandlers}). Under high availability a standby answers 503 on every path but the
+ * probes, the dashboard's files and the OpenAPI description.
  */
 public final class JobManagerEndpoints {
 
@@ -60,6 +60,7 @@ public final class JobManagerEndpoints {
             new InfoHandlers.Metrics(dispatcher),
             new VertexHandlers.Details(dispatcher),
             new VertexHandlers.BackPressure(dispatcher),
+            new VertexHandlers.Watermarks(dispatcher),
             new RecoveryHandler(dispatcher));
     List<RestHandler> handlers = new ArrayList<>();
     handlers.add(new HealthHandlers.Alive(dispatcher));

@@ -124,6 +124,38 @@ final class VertexHandlers {
   }
 
   /**
+   * {@code GET /jobs/:jobid/vertices/:vertexid/watermarks}: each subtask's {@code
+   * currentInputWatermark} as Flink serves it, {@code [{"id": "0.currentInputWatermark", "value":
+   * "1700000000000"}]}, {@link Long#MIN_VALUE} for a subtask that has none (a source, or before the
+   * first watermark); a subtask whose TaskManager did not answer is left out.
+   */
+  static final class Watermarks extends AbstractRestHandler {
+    private final Dispatcher dispatcher;
+
+    Watermarks(Dispatcher dispatcher) {
+      super(HttpMethod.GET, "/jobs/:jobid/vertices/:vertexid/watermarks");
+      this.dispatcher = dispatcher;
+    }
+
+    @Override
+    public List<Map<String, String>> handle(RestRequest request) {
+      Dispatcher.Job job = JobLookup.find(dispatcher, request.pathParameter("jobid"));
+      JobVertex vertex = vertex(job, request.pathParameter("vertexid"));
+      List<Map<String, String>> watermarks = new ArrayList<>();
+      for (SubtaskStatus s : subtasksOf(subtasks(job), vertex.getIndex())) {
+        if (s.io() == null) {
+          continue;
+        }
+        Map<String, String> entry = new LinkedHashMap<>();
+        entry.put("id", s.subtask() + ".currentInputWatermark");
+        entry.put("value", String.valueOf(s.io().inputWatermark()));
+        watermarks.add(entry);
+      }
+      return watermarks;
+    }
+  }
+
+  /**
    * The vertices of {@code job} for {@code GET /jobs/:jobid}, from {@code subtasks} (see {@link
    * #subtasks}).
    */
