@@ -227,9 +227,26 @@ class W7JobTest {
     assertThat(Workloads.byId("w7")).isSameAs(W7Job.WORKLOAD);
     assertThat(W7Job.WORKLOAD.timed()).isTrue();
     assertThat(W7Job.WORKLOAD.configs())
-        .containsExactly("aligned", "unaligned", "aligned-paced", "unaligned-paced");
+        .containsExactly(
+            "aligned",
+            "unaligned",
+            "aligned-paced",
+            "unaligned-paced",
+            "aligned-5ms",
+            "unaligned-5ms",
+            "aligned-paced-5ms",
+            "unaligned-paced-5ms");
     assertThat(W7Job.paced("unaligned-paced")).isTrue();
+    assertThat(W7Job.paced("unaligned-paced-5ms")).isTrue();
     assertThat(W7Job.paced("unaligned")).isFalse();
+    assertThat(W7Job.paced("aligned-5ms")).isFalse();
+    assertThat(W7Job.settings("aligned-5ms", "file:///tmp/cp"))
+        .as("both engines at Weir's default buffer timeout")
+        .containsEntry("execution.buffer-timeout.interval", "5ms")
+        .containsEntry("execution.checkpointing.unaligned.enabled", "false");
+    assertThat(W7Job.settings("aligned", "file:///tmp/cp"))
+        .as("each engine at its own default")
+        .doesNotContainKey("execution.buffer-timeout.interval");
     assertThat(W7Job.settings("unaligned-paced", "file:///tmp/cp"))
         .containsEntry("execution.checkpointing.unaligned.enabled", "true");
     assertThat(W7Job.DEFAULT_RECORDS).isEqualTo(6_000_000L);
