@@ -16,7 +16,6 @@ import io.weir.api.state.ValueState;
 import io.weir.api.state.ValueStateDescriptor;
 import io.weir.api.typeutils.TypeInformation;
 import io.weir.api.typeutils.TypeSerializer;
-import io.weir.api.typeutils.Types;
 import io.weir.api.windowing.assigners.MergingWindowAssigner;
 import io.weir.api.windowing.assigners.WindowAssigner;
 import io.weir.api.windowing.evictors.Evictor;
@@ -29,14 +28,9 @@ import io.weir.runtime.operators.OneInputOperator;
 import io.weir.runtime.operators.StreamOperator;
 import io.weir.runtime.operators.StreamingRuntimeContext;
 import io.weir.runtime.state.KeyedStateBackend;
-import io.weir.runtime.time.InternalTimerService;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collection;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Objects;
-import java.util.Set;
 
 /**
  * {@code keyBy(...).window(...)} with its function, and {@code windowAll}: Flink's {@code
@@ -51,8 +45,9 @@ import java.util.Set;
  *       MergingWindowSet});
  *   <li>trigger state per window ({@code _trigger_<name>}) and window state of the function ({@code
  *       _window_state_<name>});
- *   <li>timers: the keyed timer service (timestamp and key), plus which windows wait for each
- *       timestamp ({@code _window_timers_event}, {@code _window_timers_processing}).
+ *   <li>timers: one per key, window and time ({@link WindowTimers}); checkpoints hold them as the
+ *       keyed timer service's (timestamp and key), plus which windows wait for each timestamp
+ *       ({@code _window_timers_event}, {@code _window_timers_processing}).
  * </ul>
  *
  * <p>An element whose windows are all past their cleanup time (end + allowed lateness, by the
@@ -66,7 +61,7 @@ import java.util.Set;
  */
 @SuppressWarnings({"unchecked", "rawtypes"})
 public final class WindowOperator<K, IN, OUT, W extends Window> extends StreamOperator<OUT>
-    implements OneInputOperator<IN>, InternalTimerService.Triggerable<K> {
+    implements OneInputOperator<IN> {
 
   private final WindowDefinition definition;
   private final WindowAssigner<IN, W> assigner;
@@ -80,85 +75,11 @@ public final class WindowOperator<K, IN, OUT, W extends Window> extends StreamOp
   private final TypeInformation<Object> accumulatorType;
 
   private KeyedStateBackend<K> backend;
-  private InternalTimerService<K> timers;
+  private WindowTimers<K, W> timers;
   private WindowContents<IN, W> contents;
   private MapState<W, W> mergingState;
-  private MapState<Long, List<W>> eventTimers;
-  private MapState<Long, List<W>> processingTimers;
   private PerWindowState<W> triggerState;
   private PerWindowState<W> windowState;
-
-  /**
-   * Window timers known to be in {@code _window_timers_*}: a trigger registers its window's timer
-   * for every element, and the cleanup timer is registered again with it, so without this each
-   * element would read the timer state twice (two reads of RocksDB). Only what the state holds is
-   * cached (every path that removes a timer from the state removes it here first), so a miss or a
-   * fresh instance after a restore just reads the state; cleared when it reaches {@link
-   * #MAX_KNOWN_TIMERS}.
-   */
-  private final Set<KnownTimer<K, W>> knownTimers = new HashSet<>();
-
-  /**
-   * The timers registered or found last, in front of {@link #knownTimers}, filled round robin: a
-   * window's trigger timer and its cleanup timer are the same timer when there is no allowed
-   * lateness, registered one after the other, and an element of a key seen a moment ago (a hot key)
-   * registers the same timers again, so these need no lookup in the large set, whose probes are
-   * mostly cache misses. Emptied when any timer is removed.
-   */
-  private final KnownTimer<K, W>[] recentTimers = new KnownTimer[RECENT_TIMERS];
-
-  private int nextRecent;
-
-  /** Size of {@link #recentTimers}: a few elements' windows (a sliding window has several). */
-  static final int RECENT_TIMERS = 16;
-
-  /** Bounds {@link #knownTimers}: about 100 bytes each. */
-  static final int MAX_KNOWN_TIMERS = 1 << 18;
-
-  /**
-   * A window timer of a key (event or processing time) that the timer state holds. Not a record: a
-   * record's generated {@code equals} compares its components through method handles, which
-   * profiles showed on the hot path; this one compares the time first, then the window and key.
-   */
-  private static final class KnownTimer<K, W> {
-    final K key;
-    final long time;
-    final W window;
-    final boolean eventTime;
-    private final int hash;
-
-    KnownTimer(K key, long time, W window, boolean eventTime) {
-      this.key = key;
-      this.time = time;
-      this.window = window;
-      this.eventTime = eventTime;
-      int h = 31 * Objects.hashCode(key) + window.hashCode();
-      h = 31 * h + Long.hashCode(time);
-      this.hash = 31 * h + (eventTime ? 1 : 0);
-    }
-
-    boolean matches(K key, long time, W window, boolean eventTime) {
-      return this.time == time
-          && this.eventTime == eventTime
-          && this.window.equals(window)
-          && Objects.equals(this.key, key);
-    }
-
-    @Override
-    public boolean equals(Object o) {
-      return o instanceof KnownTimer<?, ?> other
-          && hash == other.hash
-          && time == other.time
-          && eventTime == other.eventTime
-          && window.equals(other.window)
-          && Objects.equals(key, other.key);
-    }
-
-    @Override
-    public int hashCode() {
-      return hash;
-    }
-  }
 
   private final Context triggerContext = new Context();
   private final WindowAssigner.WindowAssignerContext assignerContext =
@@ -232,20 +153,9 @@ public final class WindowOperator<K, IN, OUT, W extends Window> extends StreamOp
               new MapStateDescriptor<>(
                   "_window_merging", windowSerializer.duplicate(), windowSerializer.duplicate()));
     }
-    TypeSerializer<List<W>> windowList = Types.LIST(windowType).createSerializer();
-    eventTimers =
-        backend.getMapState(
-            new MapStateDescriptor<>(
-                "_window_timers_event", Types.LONG.createSerializer(), windowList));
-    processingTimers =
-        backend.getMapState(
-            new MapStateDescriptor<>(
-                "_window_timers_processing",
-                Types.LONG.createSerializer(),
-                windowList.duplicate()));
     triggerState = new PerWindowState<>(backend, windowSerializer, "_trigger_", describe());
     windowState = new PerWindowState<>(backend, windowSerializer, "_window_state_", describe());
-    timers = new InternalTimerService<>(backend, context.timeService(), this);
+    timers = WindowTimers.create(backend, context.timeService(), windowType, this::onTimer);
     evictorContext =
         new Evictor.EvictorContext() {
           @Override
@@ -379,32 +289,6 @@ public final class WindowOperator<K, IN, OUT, W extends Window> extends StreamOp
 
   // ------------------------------------------------------------------ timers
 
-  @Override
-  public void onEventTime(K key, long time) throws Exception {
-    List<W> windows = eventTimers.get(time);
-    if (windows == null) {
-      return;
-    }
-    eventTimers.remove(time);
-    forget(key, time, windows, true);
-    for (W window : windows) {
-      onTimer(key, time, window, true);
-    }
-  }
-
-  @Override
-  public void onProcessingTime(K key, long time) throws Exception {
-    List<W> windows = processingTimers.get(time);
-    if (windows == null) {
-      return;
-    }
-    processingTimers.remove(time);
-    forget(key, time, windows, false);
-    for (W window : windows) {
-      onTimer(key, time, window, false);
-    }
-  }
-
   private void onTimer(K key, long time, W window, boolean eventTime) throws Exception {
     triggerContext.key = key;
     triggerContext.window = window;
@@ -456,6 +340,12 @@ public final class WindowOperator<K, IN, OUT, W extends Window> extends StreamOp
     timers.advanceWatermark(Long.MAX_VALUE);
   }
 
+  /** On the heap the window timers are written into the keyed state only now. */
+  @Override
+  protected void snapshotUserState(long checkpointId, long timestamp) throws Exception {
+    timers.beforeSnapshot();
+  }
+
   @Override
   public void close() throws Exception {
     if (timers != null) {
@@ -465,78 +355,6 @@ public final class WindowOperator<K, IN, OUT, W extends Window> extends StreamOp
       if (f instanceof RichFunction rich) {
         rich.close();
       }
-    }
-  }
-
-  private void forget(K key, long time, List<W> windows, boolean eventTime) {
-    forgetRecent();
-    for (W window : windows) {
-      knownTimers.remove(new KnownTimer<>(key, time, window, eventTime));
-    }
-  }
-
-  private void registerTimer(long time, W window, boolean eventTime) throws Exception {
-    K key = backend.getCurrentKey();
-    for (KnownTimer<K, W> recent : recentTimers) {
-      if (recent != null && recent.matches(key, time, window, eventTime)) {
-        return;
-      }
-    }
-    KnownTimer<K, W> known = new KnownTimer<>(key, time, window, eventTime);
-    if (knownTimers.contains(known)) {
-      remember(known);
-      return;
-    }
-    if (knownTimers.size() >= MAX_KNOWN_TIMERS) {
-      knownTimers.clear();
-    }
-    MapState<Long, List<W>> state = eventTime ? eventTimers : processingTimers;
-    List<W> windows = state.get(time);
-    if (windows != null && windows.contains(window)) {
-      knownTimers.add(known);
-      remember(known);
-      return;
-    }
-    List<W> updated = windows == null ? new ArrayList<>(1) : new ArrayList<>(windows);
-    updated.add(window);
-    state.put(time, updated);
-    knownTimers.add(known);
-    remember(known);
-    if (eventTime) {
-      timers.registerEventTimeTimer(time);
-    } else {
-      timers.registerProcessingTimeTimer(time);
-    }
-  }
-
-  private void remember(KnownTimer<K, W> known) {
-    recentTimers[nextRecent] = known;
-    nextRecent = (nextRecent + 1) % RECENT_TIMERS;
-  }
-
-  private void forgetRecent() {
-    Arrays.fill(recentTimers, null);
-  }
-
-  private void deleteTimer(long time, W window, boolean eventTime) throws Exception {
-    MapState<Long, List<W>> state = eventTime ? eventTimers : processingTimers;
-    List<W> windows = state.get(time);
-    if (windows == null || !windows.contains(window)) {
-      return; // nor known then: only what the state holds is (a fired window's trigger clears)
-    }
-    forgetRecent();
-    knownTimers.remove(new KnownTimer<>(backend.getCurrentKey(), time, window, eventTime));
-    if (windows.size() == 1) {
-      state.remove(time);
-      if (eventTime) {
-        timers.deleteEventTimeTimer(time);
-      } else {
-        timers.deleteProcessingTimeTimer(time);
-      }
-    } else {
-      List<W> updated = new ArrayList<>(windows);
-      updated.remove(window);
-      state.put(time, updated);
     }
   }
 
@@ -566,13 +384,13 @@ public final class WindowOperator<K, IN, OUT, W extends Window> extends StreamOp
     if (time == Long.MAX_VALUE) {
       return; // a global window: kept until a trigger purges it
     }
-    registerTimer(time, window, assigner.isEventTime());
+    timers.register(time, window, assigner.isEventTime());
   }
 
   private void deleteCleanupTimer(W window) throws Exception {
     long time = cleanupTime(window);
     if (time != Long.MAX_VALUE) {
-      deleteTimer(time, window, assigner.isEventTime());
+      timers.delete(time, window, assigner.isEventTime());
     }
   }
 
@@ -698,7 +516,7 @@ public final class WindowOperator<K, IN, OUT, W extends Window> extends StreamOp
     @Override
     public void registerProcessingTimeTimer(long time) {
       try {
-        registerTimer(time, window, false);
+        timers.register(time, window, false);
       } catch (Exception e) {
         throw new IllegalStateException("Cannot register a timer in " + describe(), e);
       }
@@ -707,7 +525,7 @@ public final class WindowOperator<K, IN, OUT, W extends Window> extends StreamOp
     @Override
     public void registerEventTimeTimer(long time) {
       try {
-        registerTimer(time, window, true);
+        timers.register(time, window, true);
       } catch (Exception e) {
         throw new IllegalStateException("Cannot register a timer in " + describe(), e);
       }
@@ -716,7 +534,7 @@ public final class WindowOperator<K, IN, OUT, W extends Window> extends StreamOp
     @Override
     public void deleteProcessingTimeTimer(long time) {
       try {
-        deleteTimer(time, window, false);
+        timers.delete(time, window, false);
       } catch (Exception e) {
         throw new IllegalStateException("Cannot delete a timer in " + describe(), e);
       }
@@ -725,7 +543,7 @@ public final class WindowOperator<K, IN, OUT, W extends Window> extends StreamOp
     @Override
     public void deleteEventTimeTimer(long time) {
       try {
-        deleteTimer(time, window, true);
+        timers.delete(time, window, true);
       } catch (Exception e) {
         throw new IllegalStateException("Cannot delete a timer in " + describe(), e);
       }
