@@ -2,7 +2,7 @@ package io.weir.runtime.checkpoint;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.weir.runtime.checkpoint.CheckpointCoordinator.AbortReason;
+import io.weir.runtime.checkpoint.CheckpointFinalizer.AbortReason;
 import java.io.IOException;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
