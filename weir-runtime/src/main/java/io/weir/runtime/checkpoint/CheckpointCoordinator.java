@@ -61,6 +61,16 @@ public final class CheckpointCoordinator {
     void failJob(Throwable cause);
 
     /**
+     * Where {@code task} runs, so that a message lets an operator find it: its TaskManager as the
+     * cluster names it, {@code tm-1 (127.0.0.1:41234)}, or null when not known (not placed yet).
+     * Called under the coordinator's lock: answers from what it knows, waits for nothing. Null by
+     * default.
+     */
+    default String locationOf(TaskKey task) {
+      return null;
+    }
+
+    /**
      * Runs deletes of checkpoint files, in order, off the coordinator's lock. Runs them at once by
      * default (tests).
      */
@@ -528,7 +538,7 @@ public final class CheckpointCoordinator {
           "not complete after "
               + settings.timeoutMillis()
               + " ms (execution.checkpointing.timeout); waiting for "
-              + plan.describe(p.notYetAcknowledged()));
+              + plan.describe(p.notYetAcknowledged(), context::locationOf));
     }
   }
 

@@ -9,6 +9,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
@@ -76,10 +77,13 @@ final class CheckpointPlan {
   }
 
   /**
-   * Subtasks as Flink names them in messages, {@code 'Keyed Count -> Sink' (2/4)}, in the job's
-   * order; at most ten, then how many more.
+   * Subtasks as Flink names them in messages, {@code 'Keyed Count -> Sink' (2/4)}, each with where
+   * it runs when {@code locations} knows it ({@code 'Keyed Count -> Sink' (2/4) on tm-1
+   * (127.0.0.1:41234)}), in the job's order; at most ten, then how many more.
+   *
+   * @param locations where each subtask runs; null for one whose place is not known
    */
-  String describe(Collection<TaskKey> tasks) {
+  String describe(Collection<TaskKey> tasks, Function<TaskKey, String> locations) {
     List<TaskKey> sorted =
         tasks.stream()
             .sorted(Comparator.comparingInt(TaskKey::vertex).thenComparingInt(TaskKey::subtask))
@@ -102,6 +106,10 @@ final class CheckpointPlan {
           .append('/')
           .append(parallelism)
           .append(')');
+      String location = locations.apply(task);
+      if (location != null) {
+        text.append(" on ").append(location);
+      }
     }
     if (sorted.size() > 10) {
       text.append(" and ").append(sorted.size() - 10).append(" more");
