@@ -56,19 +56,21 @@ final class CheckpointFailureManager {
     int failures = consecutiveFailures;
     // The job fails over; its next attempt starts counting afresh, as in Flink.
     consecutiveFailures = 0;
+    // Why the job fails first, then the details, which may be long (an expired checkpoint names
+    // every subtask it waited for and where it runs).
     return Optional.of(
         new CheckpointException(
             "Checkpoint "
                 + checkpointId
                 + " failed ("
                 + reason
-                + ": "
-                + why
-                + "): "
+                + "), "
                 + failures
                 + " checkpoint failure(s) in a row while"
                 + " execution.checkpointing.tolerable-failed-checkpoints is "
-                + tolerableFailures,
+                + tolerableFailures
+                + ": "
+                + why,
             cause));
   }
 

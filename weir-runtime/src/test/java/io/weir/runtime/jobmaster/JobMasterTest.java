@@ -198,7 +198,7 @@ class JobMasterTest {
         .hasStackTraceContaining("(1/2) on tm-0-0 (10.0.0.0:6121), ")
         .hasStackTraceContaining("(2/2) on tm-0-1 (10.0.0.0:6121), ")
         .hasStackTraceContaining("(1/2) on tm-1-0 (10.0.0.1:6121), ")
-        .hasStackTraceContaining("(2/2) on tm-1-1 (10.0.0.1:6121)): ");
+        .hasStackTraceContaining("(2/2) on tm-1-1 (10.0.0.1:6121)");
   }
 
   @Test
