@@ -39,10 +39,11 @@ import org.slf4j.LoggerFactory;
  * </ul>
  *
  * <p>Locking: it has no lock of its own; the coordinator's lock guards it, and every method is
- * called with that lock held except three that take it themselves: {@link #complete} takes it
- * around its steps and writes the metadata without it (acknowledgements of other checkpoints go on
- * meanwhile), {@link #awaitCommits} waits on it, and {@link #notifyEndsOwedByLostLeader} tells the
- * tasks without it. Deletes run on the context's I/O executor, never under the lock.
+ * called with that lock held except four: three take it themselves ({@link #complete} takes it
+ * around its steps and writes the metadata without it, so acknowledgements of other checkpoints go
+ * on meanwhile; {@link #awaitCommits} waits on it; {@link #notifyEndsOwedByLostLeader} tells the
+ * tasks without it), and {@link #discardOrphanedState} needs none (it only queues a delete).
+ * Deletes run on the context's I/O executor, never under the lock.
  */
 final class CheckpointFinalizer {
 
