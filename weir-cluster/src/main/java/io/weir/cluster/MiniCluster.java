@@ -147,6 +147,13 @@ public final class MiniCluster implements AutoCloseable {
               });
     }
 
+    /** Its TaskManager as {@link #sampleSubtasks} names it, with its data plane's address. */
+    @Override
+    public String location(ExecutionAttemptId task) {
+      int tm = executors.indexOf(placed.get(task));
+      return tm < 0 ? null : "minicluster-" + tm + " (" + planes.get(tm).address() + ")";
+    }
+
     @Override
     public void triggerCheckpoint(
         ExecutionAttemptId task, long checkpointId, long timestamp, CheckpointOptions options) {

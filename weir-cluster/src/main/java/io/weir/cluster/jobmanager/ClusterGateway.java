@@ -435,6 +435,16 @@ public final class ClusterGateway implements TaskExecutorGateway {
     }
   }
 
+  /**
+   * The TaskManager this gateway placed {@code task} on, by id and control address; null while it
+   * waits for slots or once it ended. Reads the placement without this gateway's lock.
+   */
+  @Override
+  public String location(ExecutionAttemptId task) {
+    TaskManagerRegistry.TaskManager tm = placed.get(task);
+    return tm == null ? null : tm.id + " (" + tm.address() + ")";
+  }
+
   /** Runs {@code call} now, or once the deployment of {@code task} completed; false if neither. */
   private boolean whenDeployed(ExecutionAttemptId task, Runnable call) {
     synchronized (this) {

@@ -2,19 +2,15 @@ package io.weir.runtime.checkpoint;
 
 import io.weir.api.CheckpointStatistics;
 import io.weir.api.config.CheckpointingOptions;
+import io.weir.runtime.checkpoint.CheckpointFinalizer.AbortReason;
 import io.weir.runtime.storage.CheckpointStorageCoordinatorView;
 import java.util.ArrayList;
-import java.util.Collection;
-import java.util.Comparator;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
-import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,9 +27,12 @@ import org.slf4j.LoggerFactory;
  * <p>Its parts, as in Flink, each without threads or clocks and called under its lock: {@link
  * CheckpointTriggerDecider} says when the next checkpoint may start, a {@link PendingCheckpoint}
  * (or {@link PendingSavepoint}) collects one checkpoint's acknowledgements, {@link CheckpointPlan}
- * says which subtasks a checkpoint waits for, {@link CheckpointFailureManager} counts failures and
- * says when the job must fail, and {@link CheckpointFlightRecorder} keeps the statistics. The
- * coordinator ties them to the timers, the tasks and the storage.
+ * says which subtasks a checkpoint waits for, {@link CheckpointFinalizer} ends a checkpoint
+ * (completes and retains it, or aborts it) and owns the completed checkpoints, {@link
+ * CheckpointFailureManager} counts failures and says when the job must fail, and {@link
+ * CheckpointFlightRecorder} keeps the statistics. The coordinator itself triggers checkpoints and
+ * keeps the pending ones until they end; it ties its parts to the timers, the tasks and the
+ * storage.
  */
 public final class CheckpointCoordinator {
 
@@ -60,6 +59,16 @@ public final class CheckpointCoordinator {
 
     /** Fails the job: too many checkpoints failed. */
     void failJob(Throwable cause);
+
+    /**
+     * Where {@code task} runs, so that a message lets an operator find it: its TaskManager as the
+     * cluster names it, {@code tm-1 (127.0.0.1:41234)}, or null when not known (not placed yet).
+     * Called under the coordinator's lock: answers from what it knows, waits for nothing. Null by
+     * default.
+     */
+    default String locationOf(TaskKey task) {
+      return null;
+    }
 
     /**
      * Runs deletes of checkpoint files, in order, off the coordinator's lock. Runs them at once by
@@ -129,91 +138,23 @@ public final class CheckpointCoordinator {
   public record OperatorInfo(
       String operatorId, String name, int vertex, int parallelism, int maxParallelism) {}
 
-  /**
-   * Why a checkpoint was aborted; only some count as failures ({@link
-   * CheckpointFailureManager#countsAsFailure}).
-   */
-  public enum AbortReason {
-    /** Not complete within the timeout. */
-    TIMEOUT,
-    /** A task could not take its snapshot. */
-    DECLINED,
-    /** The metadata could not be written. */
-    STORAGE_FAILURE,
-    /** A newer checkpoint completed first. */
-    SUBSUMED,
-    /** The job is failing over or stopping. */
-    JOB_STOPPED,
-    /**
-     * The completed-checkpoint store did not record it (a ZooKeeper write was refused or its
-     * outcome is unknown): its files stay, since the store may hold it, and no task hears it
-     * completed.
-     */
-    NOT_RECORDED
-  }
-
   private final String jobId;
   private final Settings settings;
-  private final List<OperatorInfo> operators;
   private final CheckpointStorageCoordinatorView storage;
-  private final SharedStateRegistry sharedState;
-  private final CheckpointsCleaner cleaner;
   private final Context context;
   private final TreeMap<Long, PendingCheckpoint> pending = new TreeMap<>();
-  private final CompletedCheckpointStore completed;
   private final CheckpointIDCounter ids;
   private final CheckpointPlan plan;
-  private final CheckpointFailureManager failures;
   private final CheckpointFlightRecorder recorder;
   private final CheckpointTriggerDecider triggers;
+  private final CheckpointFinalizer finalizer;
   private boolean running;
-
-  /**
-   * Counts {@link #stop()}s and {@link #suspend()}s: a checkpoint whose metadata is written after
-   * one belongs to an attempt that has ended, and no task of it hears of its end.
-   */
-  private long epoch;
-
-  /**
-   * Set by {@link #suspend()}: this job master no longer leads, and a checkpoint whose metadata is
-   * written afterwards is given up (the next leader owns the store).
-   */
-  private boolean suspended;
-
-  /**
-   * Checkpoints every task acknowledged whose metadata is being written: they still count against
-   * max-concurrent-checkpoints, so a slow metadata write (a throttled store) is not overtaken by
-   * the next checkpoint.
-   */
-  private int committing;
-
   private Runnable cancelNextTrigger;
   private boolean triggerSoonRequested;
-
-  /** Completed checkpoints in which every subtask had ended its input. */
-  private final Set<Long> finalCheckpoints = new HashSet<>();
 
   /** How periodic checkpoints align; savepoints always align. */
   private CheckpointOptions checkpointOptions =
       CheckpointOptions.checkpoint(BarrierHandler.Alignment.ALIGNED);
-
-  /**
-   * A checkpoint the job was restored from in {@code CLAIM} mode: the job owns it and deletes it
-   * once it is subsumed, as it would one of its own; null otherwise.
-   */
-  private Runnable claimedRestoreDiscard;
-
-  /**
-   * The directories of recently aborted savepoints, by id: a task whose upload ends after the abort
-   * deleted the directory wrote into it again, and its late acknowledgement deletes it once more.
-   */
-  private final java.util.LinkedHashMap<Long, String> abortedSavepoints =
-      new java.util.LinkedHashMap<>() {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<Long, String> eldest) {
-          return size() > 16;
-        }
-      };
 
   public CheckpointCoordinator(
       String jobId,
@@ -244,31 +185,66 @@ public final class CheckpointCoordinator {
       CompletedCheckpointStore completed) {
     this.jobId = jobId;
     this.settings = settings;
-    this.operators = List.copyOf(operators);
     this.plan = new CheckpointPlan(operators);
     this.storage = storage;
-    this.sharedState = new SharedStateRegistry(storage);
     this.context = context;
-    this.cleaner =
-        new CheckpointsCleaner(jobId, storage, command -> context.ioExecutor().execute(command));
     this.ids = ids;
-    this.completed = completed;
-    this.failures = new CheckpointFailureManager(settings.tolerableFailures());
     this.recorder =
         new CheckpointFlightRecorder(
             jobId, settings.historySize(), storage, context::currentTimeMillis);
     this.triggers =
         new CheckpointTriggerDecider(
             settings.intervalMillis(), settings.minPauseMillis(), settings.maxConcurrent());
-    // Checkpoints the store recovered (a new leader after a failover): their shared files are
-    // registered, oldest first, as Flink registers them after a restore. A task restored from one
-    // refers to its shared files without uploading them again, and the registry must know them
-    // then; it also deletes them once no retained checkpoint uses them.
-    List<CompletedCheckpoint> recovered = completed.all();
-    for (int i = recovered.size() - 1; i >= 0; i--) {
-      if (!recovered.get(i).savepoint()) {
-        sharedState.register(recovered.get(i));
+    this.finalizer =
+        new CheckpointFinalizer(
+            jobId,
+            settings,
+            operators,
+            storage,
+            context,
+            this,
+            new FinalizerView(),
+            ids,
+            plan,
+            triggers,
+            recorder,
+            completed);
+  }
+
+  /** What the finalizer sees of this coordinator; every call under its lock. */
+  private final class FinalizerView implements CheckpointFinalizer.Coordinator {
+    @Override
+    public boolean isPending(PendingCheckpoint p) {
+      return pending.get(p.id) == p;
+    }
+
+    @Override
+    public void removePending(PendingCheckpoint p) {
+      pending.remove(p.id);
+    }
+
+    @Override
+    public List<PendingCheckpoint> pendingBefore(long checkpointId) {
+      return new ArrayList<>(pending.headMap(checkpointId).values());
+    }
+
+    @Override
+    public void jobEnds() {
+      stopTriggering(); // the job ends: no checkpoint after its stop-with-savepoint
+    }
+
+    @Override
+    public void failJob(CheckpointException cause) {
+      running = false;
+      context.failJob(cause);
+    }
+
+    @Override
+    public void checkpointEnded() {
+      if (running && cancelNextTrigger == null) {
+        scheduleTrigger(triggers.delayAfterEnd());
       }
+      serveTriggerSoon();
     }
   }
 
@@ -283,7 +259,7 @@ public final class CheckpointCoordinator {
    * checkpoints completed, as it would for a checkpoint of the job's own.
    */
   public synchronized void claimRestoredCheckpoint(Runnable discard) {
-    this.claimedRestoreDiscard = discard;
+    finalizer.claimRestoredCheckpoint(discard);
   }
 
   /** The subtasks of the current attempt; called at every (re)deployment. */
@@ -322,22 +298,7 @@ public final class CheckpointCoordinator {
    * newest recorded one uncommitted, and periodic triggering goes on from there.
    */
   public void takeOver() {
-    long newestRecorded;
-    long lastIssued;
-    synchronized (this) {
-      CompletedCheckpoint latest = latestCompleted();
-      newestRecorded = latest == null ? 0 : latest.checkpointId();
-      lastIssued = ids.get();
-    }
-    // Only the newest can still be in flight on the tasks, as many as may run at once (and a
-    // savepoint besides); the earlier ones were aborted or subsumed then.
-    long oldest = lastIssued - Math.max(1, settings.maxConcurrent());
-    for (long id = Math.max(newestRecorded + 1, oldest); id <= lastIssued; id++) {
-      context.notifyAborted(id);
-    }
-    if (newestRecorded > 0) {
-      context.notifyComplete(newestRecorded);
-    }
+    finalizer.notifyEndsOwedByLostLeader();
     start();
     triggerSoon();
   }
@@ -351,15 +312,11 @@ public final class CheckpointCoordinator {
    * restore, the retention policy) calls {@link #awaitCommits()} first.
    */
   public synchronized void stop() {
-    running = false;
-    if (cancelNextTrigger != null) {
-      cancelNextTrigger.run();
-      cancelNextTrigger = null;
-    }
+    stopTriggering();
     for (PendingCheckpoint p : new ArrayList<>(pending.values())) {
-      abort(p, AbortReason.JOB_STOPPED, "the job attempt ended");
+      finalizer.abort(p, AbortReason.JOB_STOPPED, "the job attempt ended");
     }
-    epoch++;
+    finalizer.attemptEnded();
   }
 
   /**
@@ -368,7 +325,7 @@ public final class CheckpointCoordinator {
    * completed-checkpoint store now.
    */
   public synchronized void suspend() {
-    suspended = true;
+    finalizer.stopLeading();
     stop();
   }
 
@@ -377,18 +334,8 @@ public final class CheckpointCoordinator {
    * final: a restore picks the newest of them, and the retention policy keeps or deletes them, only
    * after this. The writes end on their own (they do not need the caller's locks).
    */
-  public synchronized void awaitCommits() {
-    boolean interrupted = false;
-    while (committing > 0) {
-      try {
-        wait();
-      } catch (InterruptedException e) {
-        interrupted = true;
-      }
-    }
-    if (interrupted) {
-      Thread.currentThread().interrupt();
-    }
+  public void awaitCommits() {
+    finalizer.awaitCommits();
   }
 
   /**
@@ -396,13 +343,12 @@ public final class CheckpointCoordinator {
    * input: a bounded job may finish once such a checkpoint completed.
    */
   public synchronized boolean isFinal(long checkpointId) {
-    return finalCheckpoints.contains(checkpointId);
+    return finalizer.isFinal(checkpointId);
   }
 
   /** The newest completed checkpoint, or null. */
   public synchronized CompletedCheckpoint latestCompleted() {
-    List<CompletedCheckpoint> all = completed.all();
-    return all.isEmpty() ? null : all.get(0);
+    return finalizer.latestCompleted();
   }
 
   /**
@@ -410,11 +356,7 @@ public final class CheckpointCoordinator {
    * checkpoints not retained.
    */
   public synchronized void discardRetained() {
-    for (CompletedCheckpoint c : completed.removeAll()) {
-      cleaner.discardCheckpoint(c.checkpointId());
-    }
-    sharedState.release(Long.MAX_VALUE);
-    cleaner.discardUnreferencedSharedState(Set.of(), Long.MAX_VALUE);
+    finalizer.discardRetained();
   }
 
   /**
@@ -431,17 +373,17 @@ public final class CheckpointCoordinator {
    * checkpoint was aborted, which no acknowledgement named.
    */
   public void discardOrphanedState(boolean nothingInProgress) {
-    cleaner.discardOrphanedState(nothingInProgress);
+    finalizer.discardOrphanedState(nothingInProgress);
   }
 
   /** The files of the shared-state registry, for tests. */
   public synchronized Set<String> sharedStatePaths() {
-    return sharedState.referencedPaths();
+    return finalizer.sharedStatePaths();
   }
 
   /** The retained completed checkpoints, newest first. */
   public synchronized List<CompletedCheckpoint> retained() {
-    return completed.all();
+    return finalizer.retained();
   }
 
   public synchronized int numberOfPending() {
@@ -449,11 +391,19 @@ public final class CheckpointCoordinator {
   }
 
   public synchronized int consecutiveFailures() {
-    return failures.consecutiveFailures();
+    return finalizer.consecutiveFailures();
   }
 
   public synchronized long lastCheckpointId() {
     return ids.get();
+  }
+
+  private void stopTriggering() {
+    running = false;
+    if (cancelNextTrigger != null) {
+      cancelNextTrigger.run();
+      cancelNextTrigger = null;
+    }
   }
 
   private void scheduleTrigger(long delay) {
@@ -472,7 +422,8 @@ public final class CheckpointCoordinator {
       return;
     }
     long now = context.currentTimeMillis();
-    CheckpointTriggerDecider.Decision decision = triggers.onTimer(pending.size() + committing, now);
+    CheckpointTriggerDecider.Decision decision =
+        triggers.onTimer(pending.size() + finalizer.committing(), now);
     if (decision instanceof CheckpointTriggerDecider.TriggerNow trigger) {
       triggerCheckpoint(now);
       scheduleTrigger(trigger.nextTimerDelayMillis());
@@ -488,7 +439,7 @@ public final class CheckpointCoordinator {
    * #start}, is remembered and served when possible.
    */
   public synchronized void triggerSoon() {
-    if (running && pending.isEmpty() && committing == 0) {
+    if (running && pending.isEmpty() && finalizer.committing() == 0) {
       triggerSoonRequested = false;
       scheduleTrigger(triggers.delayUntilPauseOver(context.currentTimeMillis()));
     } else {
@@ -498,7 +449,7 @@ public final class CheckpointCoordinator {
 
   /** Serves a remembered {@link #triggerSoon} once nothing is pending. */
   private void serveTriggerSoon() {
-    if (triggerSoonRequested && running && pending.isEmpty() && committing == 0) {
+    if (triggerSoonRequested && running && pending.isEmpty() && finalizer.committing() == 0) {
       triggerSoon();
     }
   }
@@ -508,7 +459,9 @@ public final class CheckpointCoordinator {
     if (expected.isEmpty()) {
       return;
     }
-    trigger(new PendingCheckpoint(ids.getAndIncrement(), now, expected, checkpointOptions, epoch));
+    trigger(
+        new PendingCheckpoint(
+            ids.getAndIncrement(), now, expected, checkpointOptions, finalizer.epoch()));
   }
 
   private void trigger(PendingCheckpoint p) {
@@ -565,7 +518,7 @@ public final class CheckpointCoordinator {
             now,
             expected,
             CheckpointOptions.savepoint(type, target),
-            epoch,
+            finalizer.epoch(),
             target,
             result);
     trigger(p);
@@ -579,48 +532,14 @@ public final class CheckpointCoordinator {
   private synchronized void onTimeout(long id) {
     PendingCheckpoint p = pending.get(id);
     if (p != null) {
-      abort(
+      finalizer.abort(
           p,
           AbortReason.TIMEOUT,
           "not complete after "
               + settings.timeoutMillis()
               + " ms (execution.checkpointing.timeout); waiting for "
-              + describe(p.notYetAcknowledged()));
+              + plan.describe(p.notYetAcknowledged(), context::locationOf));
     }
-  }
-
-  /**
-   * Subtasks as Flink names them in messages, {@code 'Keyed Count -> Sink' (2/4)}, in the job's
-   * order; at most ten, then how many more.
-   */
-  private String describe(Collection<TaskKey> tasks) {
-    List<TaskKey> sorted =
-        tasks.stream()
-            .sorted(Comparator.comparingInt(TaskKey::vertex).thenComparingInt(TaskKey::subtask))
-            .toList();
-    StringBuilder text = new StringBuilder();
-    for (int i = 0; i < sorted.size() && i < 10; i++) {
-      TaskKey task = sorted.get(i);
-      List<OperatorInfo> chain =
-          operators.stream().filter(o -> o.vertex() == task.vertex()).toList();
-      String name =
-          chain.isEmpty()
-              ? "vertex " + task.vertex()
-              : chain.stream().map(OperatorInfo::name).collect(Collectors.joining(" -> "));
-      int parallelism = chain.isEmpty() ? 0 : chain.get(0).parallelism();
-      text.append(i == 0 ? "" : ", ")
-          .append('\'')
-          .append(name)
-          .append("' (")
-          .append(task.subtask() + 1)
-          .append('/')
-          .append(parallelism)
-          .append(')');
-    }
-    if (sorted.size() > 10) {
-      text.append(" and ").append(sorted.size() - 10).append(" more");
-    }
-    return text.toString();
   }
 
   /** A task finished its snapshot for {@code checkpointId}. */
@@ -640,7 +559,7 @@ public final class CheckpointCoordinator {
       done = acknowledgeLocked(task, checkpointId, states, statistics);
     }
     if (done != null) {
-      complete(done);
+      finalizer.complete(done);
     }
   }
 
@@ -652,16 +571,7 @@ public final class CheckpointCoordinator {
       CheckpointStatistics.SubtaskCheckpointStatistics statistics) {
     PendingCheckpoint p = pending.get(checkpointId);
     if (p == null) {
-      // Aborted meanwhile: the task wrote its state after the abort deleted the checkpoint's
-      // files, so delete again rather than leave orphans.
-      String abortedSavepoint = abortedSavepoints.get(checkpointId);
-      if (abortedSavepoint != null) {
-        cleaner.discardSavepoint(checkpointId, abortedSavepoint);
-      } else if (checkpointId <= ids.get()
-          && completed.all().stream().noneMatch(c -> c.checkpointId() == checkpointId)) {
-        cleaner.discardCheckpoint(checkpointId);
-        sharedState.discardUnregistered(states);
-      }
+      finalizer.acknowledgedAfterEnd(checkpointId, states);
       return null;
     }
     if (statistics != null) {
@@ -684,7 +594,7 @@ public final class CheckpointCoordinator {
     PendingCheckpoint p = pending.get(checkpointId);
     if (p != null && p.awaits(task)) {
       p.setFailureCause(cause);
-      abort(p, AbortReason.DECLINED, "declined by " + task + ": " + cause);
+      finalizer.abort(p, AbortReason.DECLINED, "declined by " + task + ": " + cause);
     }
   }
 
@@ -700,200 +610,8 @@ public final class CheckpointCoordinator {
       }
     }
     for (PendingCheckpoint p : done) {
-      complete(p);
+      finalizer.complete(p);
     }
-  }
-
-  /**
-   * Completes a checkpoint every task acknowledged: builds and registers it under the lock, writes
-   * its metadata without the lock, then retains it and tells the tasks under the lock again.
-   */
-  private void complete(PendingCheckpoint p) {
-    CompletedCheckpoint checkpoint;
-    synchronized (this) {
-      if (pending.get(p.id) != p) {
-        return; // aborted meanwhile
-      }
-      checkpoint = p.toCompleted(jobId, operators, plan.finishedTasks());
-      if (!p.isSavepoint()) {
-        // A savepoint refers to no shared file (its keyed state is written in full): it is not
-        // registered, so it never holds a shared file of the job's checkpoints alive.
-        checkpoint = sharedState.register(checkpoint);
-      }
-      pending.remove(p.id);
-      committing++;
-      p.cancelTimeout();
-    }
-    Exception failure = null;
-    String externalPath = null;
-    try {
-      externalPath =
-          p instanceof PendingSavepoint savepoint
-              ? storage.commitSavepoint(checkpoint, savepoint.directory)
-              : storage.commitCheckpoint(checkpoint);
-    } catch (Exception e) {
-      failure = e;
-    }
-    if (failure == null) {
-      CheckpointHistory history;
-      synchronized (this) {
-        p.committed(externalPath, context.currentTimeMillis());
-        history = recorder.historyOnCompletion(p);
-      }
-      recorder.write(externalPath, history);
-    }
-    synchronized (this) {
-      committing--;
-      notifyAll();
-      if (suspended) {
-        abort(p, AbortReason.JOB_STOPPED, "the job master stopped leading while it was written");
-        return;
-      }
-      if (failure != null) {
-        LOG.warn("Could not write the metadata of checkpoint {}", p.id, failure);
-        p.setFailureCause(failure);
-        abort(
-            p,
-            p.epoch == epoch ? AbortReason.STORAGE_FAILURE : AbortReason.JOB_STOPPED,
-            "writing the metadata failed: " + failure);
-        return;
-      }
-      if (p instanceof PendingSavepoint savepoint) {
-        completeSavepoint(savepoint);
-      } else {
-        retain(p, checkpoint);
-      }
-    }
-  }
-
-  /**
-   * The savepoint's metadata is written in its directory: the tasks hear that it completed (a
-   * stopping savepoint counts as final: every task ends), and whoever triggered it gets its path.
-   * Nothing is subsumed, nothing is retained. Under the lock.
-   */
-  private void completeSavepoint(PendingSavepoint p) {
-    if (p.isStopping()) {
-      finalCheckpoints.add(p.id);
-      running = false; // the job ends: no checkpoint after its stop-with-savepoint
-      if (cancelNextTrigger != null) {
-        cancelNextTrigger.run();
-        cancelNextTrigger = null;
-      }
-    }
-    recorder.completed(p);
-    LOG.info(
-        "Completed savepoint {} of job {} in {} ms: {}",
-        p.id,
-        jobId,
-        context.currentTimeMillis() - p.timestamp,
-        p.externalPath());
-    if (p.epoch == epoch) {
-      context.notifyComplete(p.id);
-    }
-    p.completed();
-    if (running && cancelNextTrigger == null) {
-      scheduleTrigger(triggers.delayAfterEnd());
-    }
-    serveTriggerSoon();
-  }
-
-  /** The checkpoint's metadata is written: it is retained, older ones may go. Under the lock. */
-  private void retain(PendingCheckpoint p, CompletedCheckpoint checkpoint) {
-    CompletedCheckpoint newest = latestCompleted();
-    if (newest != null && newest.checkpointId() > p.id) {
-      // A newer checkpoint's metadata was written first: this one is subsumed already.
-      abort(p, AbortReason.SUBSUMED, "subsumed by checkpoint " + newest.checkpointId());
-      return;
-    }
-    List<CompletedCheckpoint> subsumedByIt;
-    try {
-      subsumedByIt = completed.add(checkpoint);
-    } catch (RuntimeException e) {
-      LOG.warn("The completed-checkpoint store did not record checkpoint {}", p.id, e);
-      p.setFailureCause(e);
-      abort(p, AbortReason.NOT_RECORDED, "the completed-checkpoint store did not record it: " + e);
-      return;
-    }
-    for (CompletedCheckpoint subsumed : subsumedByIt) {
-      cleaner.discardCheckpoint(subsumed.checkpointId());
-    }
-    if (claimedRestoreDiscard != null && completed.all().size() >= settings.numRetained()) {
-      // The claimed checkpoint would be the oldest retained one: it is subsumed now.
-      Runnable discard = claimedRestoreDiscard;
-      claimedRestoreDiscard = null;
-      cleaner.discard(discard);
-    }
-    boolean allEnded = true;
-    for (OperatorState op : checkpoint.operators()) {
-      for (OperatorSubtaskState st : op.subtasks()) {
-        allEnded &= st.finished();
-      }
-    }
-    if (allEnded) {
-      finalCheckpoints.add(p.id);
-    }
-    failures.checkpointCompleted();
-    long now = context.currentTimeMillis();
-    triggers.checkpointEnded(now);
-    recorder.completed(p);
-    LOG.info("Completed checkpoint {} of job {} in {} ms", p.id, jobId, now - p.timestamp);
-    for (PendingCheckpoint older : new ArrayList<>(pending.headMap(p.id).values())) {
-      if (!older.isSavepoint()) { // a savepoint is never subsumed
-        abort(older, AbortReason.SUBSUMED, "subsumed by checkpoint " + p.id);
-      }
-    }
-    List<CompletedCheckpoint> retained = completed.all();
-    sharedState.release(retained.get(retained.size() - 1).checkpointId());
-    cleaner.discardUnreferencedSharedState(sharedState.referencedPaths(), p.id);
-    if (p.epoch == epoch) { // else its attempt ended while its metadata was written
-      context.notifyComplete(p.id);
-    }
-    if (running && cancelNextTrigger == null) {
-      scheduleTrigger(triggers.delayAfterEnd());
-    }
-    serveTriggerSoon();
-  }
-
-  private void abort(PendingCheckpoint p, AbortReason reason, String why) {
-    pending.remove(p.id);
-    p.cancelTimeout();
-    LOG.warn("Checkpoint {} of job {} aborted: {}", p.id, jobId, why);
-    recorder.failed(p, reason + ": " + why);
-    if (p instanceof PendingSavepoint savepoint) {
-      // Its tasks wrote into its own directory only, nothing into the job's storage.
-      abortedSavepoints.put(p.id, savepoint.directory);
-      cleaner.discardSavepoint(p.id, savepoint.directory);
-    } else if (reason != AbortReason.NOT_RECORDED) {
-      cleaner.discardCheckpoint(p.id);
-      // Registered already if it failed after every task acknowledged (its metadata, a newer
-      // checkpoint first, a stop meanwhile): the registry forgets what only it used.
-      sharedState.unregister(p.id);
-      p.acknowledgedStates().forEach(sharedState::discardUnregistered);
-    }
-    boolean ofTheRunningAttempt = p.epoch == epoch;
-    if (ofTheRunningAttempt) {
-      context.notifyAborted(p.id);
-    }
-    if (p instanceof PendingSavepoint savepoint) {
-      triggers.savepointAborted(p.id);
-      savepoint.failed(
-          new CheckpointException(
-              "Savepoint " + p.id + " of job " + jobId + " failed (" + reason + "): " + why,
-              p.failureCause()));
-    }
-    if (ofTheRunningAttempt && CheckpointFailureManager.countsAsFailure(reason, p.isSavepoint())) {
-      triggers.checkpointEnded(context.currentTimeMillis());
-      Optional<CheckpointException> jobFailure =
-          failures.checkpointFailed(p.id, reason, why, p.failureCause());
-      if (jobFailure.isPresent()) {
-        running = false;
-        context.failJob(jobFailure.get());
-      }
-    }
-    if (running && cancelNextTrigger == null) {
-      scheduleTrigger(triggers.delayAfterEnd());
-    }
-    serveTriggerSoon();
   }
 
   /**
@@ -920,6 +638,6 @@ public final class CheckpointCoordinator {
   }
 
   public synchronized int failuresTotal() {
-    return failures.failuresTotal();
+    return finalizer.failuresTotal();
   }
 }

@@ -1,14 +1,14 @@
 package io.weir.runtime.checkpoint;
 
-import io.weir.runtime.checkpoint.CheckpointCoordinator.AbortReason;
+import io.weir.runtime.checkpoint.CheckpointFinalizer.AbortReason;
 import java.util.Optional;
 
 /**
  * Counts the checkpoints that failed, in a row and in total, and says when the job must fail: when
  * more than {@code execution.checkpointing.tolerable-failed-checkpoints} failed in a row (Flink's
  * {@code CheckpointFailureManager}). Only some aborts are failures: see {@link #countsAsFailure}.
- * Holds no threads and reads no clock; not thread-safe: the {@link CheckpointCoordinator} calls it
- * under its lock.
+ * Holds no threads and reads no clock; not thread-safe: the {@link CheckpointFinalizer} calls it
+ * under the coordinator's lock.
  */
 final class CheckpointFailureManager {
 
@@ -56,19 +56,21 @@ final class CheckpointFailureManager {
     int failures = consecutiveFailures;
     // The job fails over; its next attempt starts counting afresh, as in Flink.
     consecutiveFailures = 0;
+    // Why the job fails first, then the details, which may be long (an expired checkpoint names
+    // every subtask it waited for and where it runs).
     return Optional.of(
         new CheckpointException(
             "Checkpoint "
                 + checkpointId
                 + " failed ("
                 + reason
-                + ": "
-                + why
-                + "): "
+                + "), "
                 + failures
                 + " checkpoint failure(s) in a row while"
                 + " execution.checkpointing.tolerable-failed-checkpoints is "
-                + tolerableFailures,
+                + tolerableFailures
+                + ": "
+                + why,
             cause));
   }
 

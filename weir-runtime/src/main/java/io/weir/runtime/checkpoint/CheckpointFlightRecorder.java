@@ -15,7 +15,8 @@ import org.slf4j.LoggerFactory;
  * web.checkpoints.history}). When a checkpoint completes, the history is written beside its
  * metadata (after the metadata, before the checkpoint is recorded as completed), so whoever takes
  * the job up from that checkpoint shows what came before. Not thread-safe: the {@link
- * CheckpointCoordinator} calls it under its lock, except {@link #write}.
+ * CheckpointCoordinator} and its {@link CheckpointFinalizer} call it under the coordinator's lock,
+ * except {@link #write}.
  */
 final class CheckpointFlightRecorder {
 

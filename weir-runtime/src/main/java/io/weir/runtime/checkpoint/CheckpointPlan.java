@@ -2,18 +2,23 @@ package io.weir.runtime.checkpoint;
 
 import io.weir.runtime.checkpoint.CheckpointCoordinator.OperatorInfo;
 import io.weir.runtime.checkpoint.CheckpointCoordinator.TaskKey;
+import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
+import java.util.stream.Collectors;
 
 /**
  * Which subtasks of the current attempt take part in the next checkpoint (Flink's checkpoint plan):
  * every deployed subtask that has not finished. A subtask that finished takes part in none and
  * counts as acknowledged with {@link OperatorSubtaskState#FINISHED} for each of its operators; one
- * that ended its input waits for a checkpoint taken after every subtask had (a final one). No
- * threads, no clock; the coordinator calls it under its lock.
+ * that ended its input waits for a checkpoint taken after every subtask had (a final one). It also
+ * names subtasks in messages as Flink does. No threads, no clock; the coordinator calls it under
+ * its lock.
  */
 final class CheckpointPlan {
 
@@ -69,5 +74,46 @@ final class CheckpointPlan {
       }
     }
     return states;
+  }
+
+  /**
+   * Subtasks as Flink names them in messages, {@code 'Keyed Count -> Sink' (2/4)}, each with where
+   * it runs when {@code locations} knows it ({@code 'Keyed Count -> Sink' (2/4) on tm-1
+   * (127.0.0.1:41234)}), in the job's order; at most ten, then how many more.
+   *
+   * @param locations where each subtask runs; null for one whose place is not known
+   */
+  String describe(Collection<TaskKey> tasks, Function<TaskKey, String> locations) {
+    List<TaskKey> sorted =
+        tasks.stream()
+            .sorted(Comparator.comparingInt(TaskKey::vertex).thenComparingInt(TaskKey::subtask))
+            .toList();
+    StringBuilder text = new StringBuilder();
+    for (int i = 0; i < sorted.size() && i < 10; i++) {
+      TaskKey task = sorted.get(i);
+      List<OperatorInfo> chain =
+          operators.stream().filter(o -> o.vertex() == task.vertex()).toList();
+      String name =
+          chain.isEmpty()
+              ? "vertex " + task.vertex()
+              : chain.stream().map(OperatorInfo::name).collect(Collectors.joining(" -> "));
+      int parallelism = chain.isEmpty() ? 0 : chain.get(0).parallelism();
+      text.append(i == 0 ? "" : ", ")
+          .append('\'')
+          .append(name)
+          .append("' (")
+          .append(task.subtask() + 1)
+          .append('/')
+          .append(parallelism)
+          .append(')');
+      String location = locations.apply(task);
+      if (location != null) {
+        text.append(" on ").append(location);
+      }
+    }
+    if (sorted.size() > 10) {
+      text.append(" and ").append(sorted.size() - 10).append(" more");
+    }
+    return text.toString();
   }
 }

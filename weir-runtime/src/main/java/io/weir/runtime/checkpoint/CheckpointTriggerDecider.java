@@ -6,7 +6,7 @@ package io.weir.runtime.checkpoint;
  * ended, and never while a stop-with-savepoint is pending (with drain, a checkpoint could complete
  * as a final one and end the job before the savepoint). Holds no threads and reads no clock: the
  * caller passes the time and runs the timers. Not thread-safe: the {@link CheckpointCoordinator}
- * calls it under its lock.
+ * and its {@link CheckpointFinalizer} call it under the coordinator's lock.
  */
 final class CheckpointTriggerDecider {
 

@@ -353,6 +353,16 @@ public final class JobMaster implements JobClient, JobMasterGateway {
     }
 
     @Override
+    public String locationOf(CheckpointCoordinator.TaskKey task) {
+      for (ExecutionAttemptId id : scheduler.deployed()) {
+        if (id.vertex() == task.vertex() && id.subtask() == task.subtask()) {
+          return taskExecutor.location(id);
+        }
+      }
+      return null;
+    }
+
+    @Override
     public Executor ioExecutor() {
       return command -> {
         if (!suspended) { // a deposed leader deletes no file: the next leader owns them

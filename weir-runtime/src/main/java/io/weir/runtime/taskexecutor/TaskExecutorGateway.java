@@ -78,6 +78,18 @@ public interface TaskExecutorGateway {
   }
 
   /**
+   * Where {@code task} runs, so that a message lets an operator find it (a checkpoint that expired
+   * names each subtask it waited for with this): the id and address of its TaskManager as the
+   * cluster knows them, {@code tm-1 (127.0.0.1:41234)}; null while it waits for a slot, or once it
+   * ended. Answers from what this gateway knows and calls no one: the checkpoint coordinator asks
+   * under its lock. Default: {@code local (localhost)}, this process, as {@link SubtaskSample#of}
+   * names its TaskManager for the REST API.
+   */
+  default String location(ExecutionAttemptId task) {
+    return "local (localhost)";
+  }
+
+  /**
    * The subtasks of job {@code jobId} that a lost job master left running and that task executors
    * offer to this one (high availability): known once every subtask of {@code graph} is accounted
    * for, one of them has ended, or the wait for offers is over. In one process nothing outlives a

@@ -676,6 +676,34 @@ class CheckpointCoordinatorTest {
     assertThat(coordinator.numberOfPending()).isZero();
   }
 
+  /**
+   * An expired checkpoint names each subtask it still waited for with the TaskManager it runs on,
+   * as the deployment knows it, so that an operator finds the slow one (Flink's message); a subtask
+   * whose place is not known (waiting for a slot) is named alone, and one that acknowledged not at
+   * all.
+   */
+  @Test
+  void anExpiredCheckpointNamesTheTaskManagerOfEachSubtaskItWaitedFor() throws IOException {
+    context.locations.put(SOURCE_0, "tm-1 (127.0.0.1:41234)");
+    context.locations.put(SINK_0, "tm-2 (127.0.0.1:41235)");
+    CheckpointCoordinator coordinator = started(settings(0, 1, 0, 1));
+    long id = nextTrigger();
+    ack(coordinator, id, SOURCE_0);
+
+    context.advance(TIMEOUT);
+
+    assertThat(context.aborted).containsExactly(id);
+    assertThat(context.failures).hasSize(1);
+    assertThat(context.failures.get(0))
+        .hasMessage(
+            "Checkpoint "
+                + id
+                + " failed (TIMEOUT), 1 checkpoint failure(s) in a row while"
+                + " execution.checkpointing.tolerable-failed-checkpoints is 0: not complete after"
+                + " 10000 ms (execution.checkpointing.timeout); waiting for 'Source' (2/2), 'Sink'"
+                + " (1/1) on tm-2 (127.0.0.1:41235)");
+  }
+
   @Test
   void withTwoTolerableFailuresTheThirdInARowFailsTheJob() {
     CheckpointCoordinator coordinator = started(settings(0, 1, 2, 1));
@@ -1274,6 +1302,9 @@ class CheckpointCoordinatorTest {
     final List<Long> aborted = new ArrayList<>();
     final List<Throwable> failures = new ArrayList<>();
 
+    /** Where subtasks run, as a deployment would say; absent: not known. */
+    final Map<TaskKey, String> locations = new HashMap<>();
+
     @Override
     public long currentTimeMillis() {
       return now;
@@ -1308,6 +1339,11 @@ class CheckpointCoordinatorTest {
     @Override
     public void failJob(Throwable cause) {
       failures.add(cause);
+    }
+
+    @Override
+    public String locationOf(TaskKey task) {
+      return locations.get(task);
     }
 
     /** The timers neither fired nor cancelled, earliest first. */

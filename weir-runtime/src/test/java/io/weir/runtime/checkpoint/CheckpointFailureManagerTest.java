@@ -2,7 +2,7 @@ package io.weir.runtime.checkpoint;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.weir.runtime.checkpoint.CheckpointCoordinator.AbortReason;
+import io.weir.runtime.checkpoint.CheckpointFinalizer.AbortReason;
 import java.io.IOException;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -38,8 +38,8 @@ class CheckpointFailureManagerTest {
     assertThat(failure).isPresent();
     assertThat(failure.get())
         .hasMessage(
-            "Checkpoint 3 failed (STORAGE_FAILURE: writing failed): 3 checkpoint failure(s) in a"
-                + " row while execution.checkpointing.tolerable-failed-checkpoints is 2")
+            "Checkpoint 3 failed (STORAGE_FAILURE), 3 checkpoint failure(s) in a row while"
+                + " execution.checkpointing.tolerable-failed-checkpoints is 2: writing failed")
         .hasCause(cause);
     // The next attempt starts counting afresh; the total goes on.
     assertThat(manager.consecutiveFailures()).isZero();

@@ -173,6 +173,34 @@ class JobMasterTest {
     assertThat(tasks.attempts()).isEqualTo(1);
   }
 
+  /**
+   * A checkpoint that expires fails the job (no failure tolerated) with a message that names each
+   * subtask it waited for and the TaskManager its task executor placed it on.
+   */
+  @Test
+  void anExpiredCheckpointNamesWhereEachSubtaskItWaitedForRuns() throws Exception {
+    tasks.locations =
+        id -> "tm-" + id.vertex() + "-" + id.subtask() + " (10.0.0." + id.vertex() + ":6121)";
+    JobMaster master =
+        jobMaster(
+            env -> {
+              env.enableCheckpointing(Duration.ofMillis(10));
+              env.getCheckpointConfig().setCheckpointTimeout(Duration.ofMillis(50));
+              env.setRestartStrategy(RestartStrategy.none());
+            });
+    awaitAttempts(1);
+
+    Throwable failure =
+        catchThrowable(() -> master.getJobExecutionResult().get(20, TimeUnit.SECONDS));
+
+    assertThat(failure)
+        .hasStackTraceContaining("TIMEOUT")
+        .hasStackTraceContaining("(1/2) on tm-0-0 (10.0.0.0:6121), ")
+        .hasStackTraceContaining("(2/2) on tm-0-1 (10.0.0.0:6121), ")
+        .hasStackTraceContaining("(1/2) on tm-1-0 (10.0.0.1:6121), ")
+        .hasStackTraceContaining("(2/2) on tm-1-1 (10.0.0.1:6121)");
+  }
+
   @Test
   void aRestartRestoresEverySubtaskFromTheLatestCompletedCheckpoint() throws Exception {
     tasks.acknowledgeCheckpoints();

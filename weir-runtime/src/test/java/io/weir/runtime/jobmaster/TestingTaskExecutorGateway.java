@@ -16,6 +16,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.function.Function;
 
 /**
  * A task executor that runs no task: it records what the job master asks and answers as a test says
@@ -74,6 +75,14 @@ final class TestingTaskExecutorGateway implements TaskExecutorGateway {
   @Override
   public Placement placement(ExecutionAttemptId task) {
     return placements.getOrDefault(task, Placement.DEPLOYED);
+  }
+
+  /** Where a subtask runs, as a test says; null: not known. */
+  volatile Function<ExecutionAttemptId, String> locations = id -> null;
+
+  @Override
+  public String location(ExecutionAttemptId task) {
+    return locations.apply(task);
   }
 
   /** The gateway for {@code jobMaster}; what a JobMaster's task executor factory returns. */
