@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
+import io.weir.api.source.SourceReaderContext;
 import org.junit.jupiter.api.Test;
 
 /** Flink's metric types as a function uses them. */
@@ -44,6 +45,19 @@ class MetricsTest {
     assertThatThrownBy(() -> stats.getQuantile(1.5)).hasMessageContaining("[0, 1]");
     assertThatThrownBy(() -> new DescriptiveStatisticsHistogram(0))
         .hasMessageContaining("at least 1");
+  }
+
+  @Test
+  void aReaderCreatedOutsideAJobHasAGroupThatReportsNothingAndHandsBackItsMetrics() {
+    MetricGroup group = new SourceReaderContext(0, 1, 0).metricGroup().addGroup("split", "a");
+    Counter counter = group.counter("records");
+    counter.inc(3);
+    assertThat(counter.getCount()).isEqualTo(3);
+    SimpleCounter mine = new SimpleCounter();
+    assertThat(group.counter("mine", mine)).isSameAs(mine);
+    Histogram histogram = new DescriptiveStatisticsHistogram(8);
+    assertThat(group.histogram("sizes", histogram)).isSameAs(histogram);
+    assertThat(group.getMetricIdentifier("records")).isEqualTo("records");
   }
 
   @Test

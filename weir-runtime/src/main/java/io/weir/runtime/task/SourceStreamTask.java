@@ -16,6 +16,7 @@ import io.weir.runtime.checkpoint.TaskRestore;
 import io.weir.runtime.graph.JobGraph;
 import io.weir.runtime.graph.JobVertex;
 import io.weir.runtime.graph.UserCode;
+import io.weir.runtime.metrics.OperatorMetrics;
 import io.weir.runtime.network.RecordWriter;
 import io.weir.runtime.operators.OperatorException;
 import io.weir.runtime.operators.Output;
@@ -76,7 +77,13 @@ public final class SourceStreamTask<T, SplitT> extends StreamTask {
               new SourceReaderContext(
                   taskInfo.indexOfThisSubtask(),
                   taskInfo.numberOfParallelSubtasks(),
-                  taskInfo.attemptNumber()));
+                  taskInfo.attemptNumber(),
+                  OperatorMetrics.of(
+                      ioMetrics().userMetrics(),
+                      graph.jobName(),
+                      taskInfo,
+                      name,
+                      vertex.getHead().getOperatorId())));
       splits = deserializeSplits(restored().splits(), source.getSplitSerializer());
       reader.addSplits(splits);
     } catch (Exception e) {
