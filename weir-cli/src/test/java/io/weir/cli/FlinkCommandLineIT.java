@@ -28,10 +28,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * The command line as a Flink user types it, end to end: the real {@code ./weir} launcher in child
- * processes, against one cluster of real processes (a JobManager, one TaskManager of two slots)
- * shared by the tests, which each cancel what they start. Checks output, exit codes and what the
- * cluster then holds.
+ * The command line as a Flink user types it, end to end, against one cluster of real processes (a
+ * JobManager, one TaskManager of two slots) shared by the tests, which each cancel what they start.
+ * Checks output, exit codes and what the cluster then holds. Where the process is what is under
+ * test (its exit code, its logging, what an attached run prints while its job fails or waits) the
+ * real {@code ./weir} launcher runs in a child process; every other command runs through the CLI's
+ * entry point in this JVM ({@link Cli#runCapturingSystemStreams}), which spares a JVM start per
+ * command (this class took 125 s with a process for each).
  */
 @Timeout(300)
 class FlinkCommandLineIT {
@@ -107,6 +110,19 @@ class FlinkCommandLineIT {
     return WeirProcess.run(dir, args);
   }
 
+  /** {@code weir COMMAND -m JOBMANAGER ARGS...} through the CLI's entry point in this JVM. */
+  private static WeirProcess.Result cli(String command, String... args) {
+    List<String> all = new ArrayList<>(List.of(command, "-m", jobManager));
+    all.addAll(List.of(args));
+    return cliLocal(all.toArray(String[]::new));
+  }
+
+  /** {@code weir ARGS...} with no JobManager given, through the CLI's entry point in this JVM. */
+  private static WeirProcess.Result cliLocal(String... args) {
+    Cli.Result result = Cli.runCapturingSystemStreams(args);
+    return new WeirProcess.Result(result.exitCode(), result.out(), result.err());
+  }
+
   /**
    * Submits the counting job detached, checkpointing into {@code checkpoints}; returns its id once
    * it runs.
@@ -115,7 +131,7 @@ class FlinkCommandLineIT {
     List<String> args = new ArrayList<>(List.of("-d", "-p", "2"));
     args.addAll(List.of(options));
     args.addAll(List.of("-c", COUNT_JOB, jar.toString(), checkpoints.toUri().toString()));
-    WeirProcess.Result result = weir("run", args.toArray(String[]::new));
+    WeirProcess.Result result = cli("run", args.toArray(String[]::new));
     assertThat(result.exitCode()).as(result.toString()).isZero();
     String jobId = jobId(result);
     await().atMost(Duration.ofSeconds(60)).until(() -> state(jobId).equals("RUNNING"));
@@ -133,7 +149,7 @@ class FlinkCommandLineIT {
   }
 
   private static void cancel(String jobId) throws Exception {
-    WeirProcess.Result cancel = weir("cancel", jobId);
+    WeirProcess.Result cancel = cli("cancel", jobId);
     assertThat(cancel.exitCode()).as(cancel.toString()).isZero();
     await().atMost(Duration.ofSeconds(60)).until(() -> state(jobId).equals("CANCELED"));
   }
@@ -182,7 +198,7 @@ class FlinkCommandLineIT {
 
     // --verbose: the whole trace, the engine's frames too.
     WeirProcess.Result verbose =
-        weir("run", "--verbose", "-c", FAILING_JOB, jar.toString(), "--input", "orders.csv");
+        cli("run", "--verbose", "-c", FAILING_JOB, jar.toString(), "--input", "orders.csv");
     assertThat(verbose.exitCode()).as(verbose.toString()).isEqualTo(1);
     assertThat(verbose.err()).contains(USER_FRAME).contains("at io.weir.");
   }
@@ -223,7 +239,7 @@ class FlinkCommandLineIT {
   void runIsAttachedAsFlinksAndPassesEverythingAfterTheJarToTheJob() throws Exception {
     // -p after the jar is the job's (an unknown argument it ignores), not weir run's option.
     WeirProcess.Result run =
-        weir("run", "-c", FAILING_JOB, jar.toString(), "--records", "3", "-p", "9");
+        cli("run", "-c", FAILING_JOB, jar.toString(), "--records", "3", "-p", "9");
     assertThat(run.exitCode()).as(run.toString()).isZero();
     String jobId = jobId(run);
     assertThat(run.out()).contains("Job " + jobId + " finished.");
@@ -269,7 +285,7 @@ class FlinkCommandLineIT {
     assertThat(info.err()).doesNotContain("local session cluster").doesNotContain("JobID");
     assertThat(client.jobs()).hasSize(jobsBefore);
 
-    WeirProcess.Result flink = local("info", flinkJar.toString());
+    WeirProcess.Result flink = cliLocal("info", flinkJar.toString());
     assertThat(flink.exitCode()).as(flink.toString()).isEqualTo(1);
     assertThat(flink.err()).contains(flinkJar + ": this job was compiled against Flink's API");
   }
@@ -278,7 +294,7 @@ class FlinkCommandLineIT {
   void checkpointTriggersOneAndSaysWhyItCannot() throws Exception {
     String jobId = runCountJob(dir.resolve("checkpoints"));
     try {
-      WeirProcess.Result checkpoint = weir("checkpoint", jobId);
+      WeirProcess.Result checkpoint = cli("checkpoint", jobId);
       assertThat(checkpoint.exitCode()).as(checkpoint.toString()).isZero();
       Matcher id =
           Pattern.compile("Checkpoint\\((\\d+)\\) for job " + jobId + " completed\\.")
@@ -294,14 +310,14 @@ class FlinkCommandLineIT {
       }
       assertThat(found).as("checkpoint %d in the job's history", checkpointId).isTrue();
 
-      WeirProcess.Result full = weir("checkpoint", "-full", jobId);
+      WeirProcess.Result full = cli("checkpoint", "-full", jobId);
       assertThat(full.exitCode()).as(full.toString()).isEqualTo(1);
       assertThat(full.err()).contains("FULL is not supported").doesNotContain("refused POST");
     } finally {
       cancel(jobId);
     }
     String unknown = "0123456789abcdef0123456789abcdef";
-    WeirProcess.Result none = weir("checkpoint", unknown);
+    WeirProcess.Result none = cli("checkpoint", unknown);
     assertThat(none.exitCode()).as(none.toString()).isEqualTo(1);
     assertThat(none.err()).contains(unknown).doesNotContain("refused POST");
   }
@@ -309,7 +325,7 @@ class FlinkCommandLineIT {
   @Test
   void checkpointOfAJobWithoutCheckpointingIsRefusedNamingTheSetting() throws Exception {
     WeirProcess.Result run =
-        weir(
+        cli(
             "run",
             "-d",
             "-p",
@@ -322,7 +338,7 @@ class FlinkCommandLineIT {
     assertThat(run.exitCode()).as(run.toString()).isZero();
     String jobId = jobId(run);
     try {
-      WeirProcess.Result checkpoint = weir("checkpoint", jobId);
+      WeirProcess.Result checkpoint = cli("checkpoint", jobId);
       assertThat(checkpoint.exitCode()).as(checkpoint.toString()).isEqualTo(1);
       assertThat(checkpoint.err())
           .contains("does not take checkpoints")
@@ -342,7 +358,7 @@ class FlinkCommandLineIT {
             "execution.checkpointing.externalized-checkpoint-retention=RETAIN_ON_CANCELLATION");
     Path savepoint;
     try {
-      WeirProcess.Result taken = weir("savepoint", jobId, dir.resolve("savepoints").toString());
+      WeirProcess.Result taken = cli("savepoint", jobId, dir.resolve("savepoints").toString());
       assertThat(taken.exitCode()).as(taken.toString()).isZero();
       Matcher path = Pattern.compile("Savepoint completed\\. Path: (\\S+)").matcher(taken.out());
       assertThat(path.find()).as(taken.toString()).isTrue();
@@ -359,7 +375,7 @@ class FlinkCommandLineIT {
               .orElseThrow();
     }
 
-    WeirProcess.Result ofCheckpoint = local("savepoint", "--dispose", checkpoint.toString());
+    WeirProcess.Result ofCheckpoint = cliLocal("savepoint", "--dispose", checkpoint.toString());
     assertThat(ofCheckpoint.exitCode()).as(ofCheckpoint.toString()).isEqualTo(1);
     assertThat(ofCheckpoint.err())
         .contains(checkpoint.toString())
@@ -368,18 +384,18 @@ class FlinkCommandLineIT {
     assertThat(checkpoint.resolve("_metadata")).exists();
 
     Path nothing = dir.resolve("no-such-savepoint");
-    WeirProcess.Result missing = local("savepoint", "-d", nothing.toString());
+    WeirProcess.Result missing = cliLocal("savepoint", "-d", nothing.toString());
     assertThat(missing.exitCode()).as(missing.toString()).isEqualTo(1);
     assertThat(missing.err()).contains(nothing.toString()).contains("does not exist");
 
     Path notOne = Files.createDirectories(dir.resolve("not-a-savepoint"));
     Files.writeString(notOne.resolve("data.txt"), "keep me");
-    WeirProcess.Result other = local("savepoint", "--dispose", notOne.toString());
+    WeirProcess.Result other = cliLocal("savepoint", "--dispose", notOne.toString());
     assertThat(other.exitCode()).as(other.toString()).isEqualTo(1);
     assertThat(other.err()).contains(notOne.toString()).contains("not a savepoint");
     assertThat(notOne.resolve("data.txt")).exists();
 
-    WeirProcess.Result dispose = local("savepoint", "-d", savepoint.toString());
+    WeirProcess.Result dispose = cliLocal("savepoint", "-d", savepoint.toString());
     assertThat(dispose.exitCode()).as(dispose.toString()).isZero();
     assertThat(dispose.out()).contains("disposed");
     assertThat(savepoint).doesNotExist();
@@ -394,7 +410,7 @@ class FlinkCommandLineIT {
                 + jobId
                 + " : throttled-count \\((\\w+)\\)");
     try {
-      WeirProcess.Result list = weir("list");
+      WeirProcess.Result list = cli("list");
       assertThat(list.exitCode()).as(list.toString()).isZero();
       assertThat(list.out())
           .contains("------------------ Running/Restarting Jobs -------------------")
@@ -404,16 +420,16 @@ class FlinkCommandLineIT {
       assertThat(running.find()).as(list.toString()).isTrue();
       assertThat(running.group(1)).isEqualTo("RUNNING");
 
-      WeirProcess.Result onlyRunning = weir("list", "-r");
+      WeirProcess.Result onlyRunning = cli("list", "-r");
       assertThat(line.matcher(onlyRunning.out()).find()).as(onlyRunning.toString()).isTrue();
       assertThat(onlyRunning.out()).doesNotContain("scheduled");
 
-      WeirProcess.Result onlyScheduled = weir("list", "-s");
+      WeirProcess.Result onlyScheduled = cli("list", "-s");
       assertThat(onlyScheduled.out()).isEqualTo("No scheduled jobs.\n");
     } finally {
       cancel(jobId);
     }
-    WeirProcess.Result all = weir("list", "-a");
+    WeirProcess.Result all = cli("list", "-a");
     assertThat(all.exitCode()).as(all.toString()).isZero();
     assertThat(all.out())
         .contains("---------------------- Terminated Jobs -----------------------");
@@ -462,7 +478,7 @@ class FlinkCommandLineIT {
   void aJobWaitingForSlotsShowsItsSubtasksScheduled() throws Exception {
     // Three subtasks wide on a cluster of two slots: it waits for slots until cancelled.
     WeirProcess.Result run =
-        weir(
+        cli(
             "run",
             "-d",
             "-p",
@@ -498,7 +514,7 @@ class FlinkCommandLineIT {
 
   @Test
   void errorsNameTheJarTheUserGaveAndKeepTheRequestForVerbose() throws Exception {
-    WeirProcess.Result noClass = weir("run", "-c", "com.example.NoSuchMain", jar.toString());
+    WeirProcess.Result noClass = cli("run", "-c", "com.example.NoSuchMain", jar.toString());
     assertThat(noClass.exitCode()).as(noClass.toString()).isEqualTo(1);
     assertThat(noClass.err())
         .contains(jar + " has no class com.example.NoSuchMain")
@@ -508,7 +524,7 @@ class FlinkCommandLineIT {
     // The job's main fails on the JobManager: the jar is named as given, not by its hash, and
     // without the REST call that carried the refusal.
     WeirProcess.Result mainFails =
-        weir("run", "-c", FAILING_JOB, jar.toString(), "--records", "many");
+        cli("run", "-c", FAILING_JOB, jar.toString(), "--records", "many");
     assertThat(mainFails.exitCode()).as(mainFails.toString()).isEqualTo(1);
     assertThat(mainFails.err())
         .contains("The entry class " + FAILING_JOB + " of jar " + jar + " failed")
@@ -520,18 +536,18 @@ class FlinkCommandLineIT {
         .doesNotContainPattern("[0-9a-f]{64}");
 
     WeirProcess.Result verbose =
-        weir("run", "--verbose", "-c", FAILING_JOB, jar.toString(), "--records", "many");
+        cli("run", "--verbose", "-c", FAILING_JOB, jar.toString(), "--records", "many");
     assertThat(verbose.exitCode()).as(verbose.toString()).isEqualTo(1);
     assertThat(verbose.err()).contains("refused POST /jars/").contains("\tat io.weir.");
 
-    WeirProcess.Result noMain = weir("run", jar.toString());
+    WeirProcess.Result noMain = cli("run", jar.toString());
     assertThat(noMain.exitCode()).as(noMain.toString()).isEqualTo(1);
     assertThat(noMain.err())
         .contains(jar.toString())
         .contains("Main-Class")
         .doesNotContainPattern("[0-9a-f]{64}");
 
-    WeirProcess.Result flink = weir("run", flinkJar.toString());
+    WeirProcess.Result flink = cli("run", flinkJar.toString());
     assertThat(flink.exitCode()).as(flink.toString()).isEqualTo(1);
     assertThat(flink.err())
         .contains(
@@ -555,7 +571,8 @@ class FlinkCommandLineIT {
   @Test
   void theLocalSessionClusterStartsOnlyOnceTheJarAndSettingsAreChecked() throws Exception {
     WeirProcess.Result typo =
-        local("run", "-D", "execution.checkpointing.intervall=1s", "-c", COUNT_JOB, jar.toString());
+        cliLocal(
+            "run", "-D", "execution.checkpointing.intervall=1s", "-c", COUNT_JOB, jar.toString());
     assertThat(typo.exitCode()).as(typo.toString()).isEqualTo(1);
     assertThat(typo.err())
         .contains("did you mean 'execution.checkpointing.interval'")
@@ -564,12 +581,12 @@ class FlinkCommandLineIT {
     assertThat(typo.out()).doesNotContain("local session cluster");
 
     Path missing = dir.resolve("missing.jar");
-    WeirProcess.Result noJar = local("run", missing.toString());
+    WeirProcess.Result noJar = cliLocal("run", missing.toString());
     assertThat(noJar.exitCode()).as(noJar.toString()).isEqualTo(1);
     assertThat(noJar.err()).contains(missing + ": no such file").doesNotContain("Cannot register");
     assertThat(noJar.out()).doesNotContain("local session cluster");
 
-    WeirProcess.Result flink = local("run", flinkJar.toString());
+    WeirProcess.Result flink = cliLocal("run", flinkJar.toString());
     assertThat(flink.exitCode()).as(flink.toString()).isEqualTo(1);
     assertThat(flink.err()).contains(flinkJar + ": this job was compiled against Flink's API");
     assertThat(flink.out()).doesNotContain("local session cluster");
@@ -577,19 +594,19 @@ class FlinkCommandLineIT {
     Path broken = dir.resolve("broken.yaml");
     Files.writeString(broken, "execution.checkpointing.interval: 1 s\nparallelism.default 2\n");
     WeirProcess.Result yaml =
-        local("run", "--config", broken.toString(), "-c", COUNT_JOB, jar.toString());
+        cliLocal("run", "--config", broken.toString(), "-c", COUNT_JOB, jar.toString());
     assertThat(yaml.exitCode()).as(yaml.toString()).isEqualTo(1);
     assertThat(yaml.err()).contains(broken + ":2").doesNotContain("\tat ");
     assertThat(yaml.out()).doesNotContain("local session cluster");
 
-    WeirProcess.Result noClass = local("run", "-c", "com.example.NoSuchMain", jar.toString());
+    WeirProcess.Result noClass = cliLocal("run", "-c", "com.example.NoSuchMain", jar.toString());
     assertThat(noClass.exitCode()).as(noClass.toString()).isEqualTo(1);
     assertThat(noClass.err()).contains(jar + " has no class com.example.NoSuchMain");
     assertThat(noClass.out()).doesNotContain("local session cluster");
 
     Path noSavepoint = dir.resolve("no-such-savepoint-to-resume");
     WeirProcess.Result resume =
-        local("run", "-s", noSavepoint.toString(), "-c", COUNT_JOB, jar.toString());
+        cliLocal("run", "-s", noSavepoint.toString(), "-c", COUNT_JOB, jar.toString());
     assertThat(resume.exitCode()).as(resume.toString()).isEqualTo(1);
     assertThat(resume.err()).contains(noSavepoint + ": does not exist");
     assertThat(resume.out()).doesNotContain("local session cluster");
@@ -604,7 +621,7 @@ class FlinkCommandLineIT {
       throws Exception {
     Path home = dir.resolve("refused-cluster");
     WeirProcess.Result typo =
-        local("cluster", "start", "--dir", home.toString(), "-D", "rest.prot=0");
+        cliLocal("cluster", "start", "--dir", home.toString(), "-D", "rest.prot=0");
     assertThat(typo.exitCode()).as(typo.toString()).isEqualTo(1);
     assertThat(typo.err()).contains("'rest.prot' (did you mean 'rest.port'?)");
     assertThat(home.resolve("jobmanager.pid")).doesNotExist();
@@ -612,7 +629,7 @@ class FlinkCommandLineIT {
     Path broken = dir.resolve("broken-cluster.yaml");
     Files.writeString(broken, "rest.port: 0\n\tjobmanager.rpc.port: 0\n");
     WeirProcess.Result yaml =
-        local("cluster", "start", "--dir", home.toString(), "--config", broken.toString());
+        cliLocal("cluster", "start", "--dir", home.toString(), "--config", broken.toString());
     assertThat(yaml.exitCode()).as(yaml.toString()).isEqualTo(1);
     assertThat(yaml.err()).contains(broken + ":2").doesNotContain("\tat ");
     assertThat(home.resolve("jobmanager.pid")).doesNotExist();

@@ -29,9 +29,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * {@code weir run -s}, {@code weir savepoint} and {@code weir stop [--drain]} end to end: the real
- * {@code ./weir} launcher in child processes against a cluster of real processes, checking output
- * and exit codes.
+ * {@code weir run -s}, {@code weir savepoint} and {@code weir stop [--drain]} end to end against a
+ * cluster of real processes, checking output and exit codes: a savepoint, a stop and a run on the
+ * embedded cluster through the real {@code ./weir} launcher in child processes, the other commands
+ * through the CLI's entry point in this JVM ({@link Cli#runCapturingSystemStreams}).
  */
 @Timeout(300)
 class SavepointCommandsIT {
@@ -110,16 +111,30 @@ class SavepointCommandsIT {
    * everything after a jar is the job's; {@code run} detached, returning once submitted.
    */
   private static WeirProcess.Result weir(String... args) throws Exception {
+    return WeirProcess.run(dir, againstTheCluster(args));
+  }
+
+  /**
+   * As {@link #weir}, through the CLI's entry point in this JVM: the launcher's process runs where
+   * it is what a test checks (a savepoint and a stop that succeed, the embedded cluster's run); the
+   * other commands spare a JVM start each.
+   */
+  private static WeirProcess.Result cli(String... args) {
+    Cli.Result result = Cli.runCapturingSystemStreams(againstTheCluster(args));
+    return new WeirProcess.Result(result.exitCode(), result.out(), result.err());
+  }
+
+  private static String[] againstTheCluster(String... args) {
     List<String> all = new ArrayList<>(List.of(args));
     all.add(1, "--jobmanager");
     all.add(2, jobManager);
     if (args[0].equals("run")) {
       all.add(3, "-d");
     }
-    return WeirProcess.run(dir, all.toArray(String[]::new));
+    return all.toArray(String[]::new);
   }
 
-  /** Runs the test job through {@code ./weir run}; returns its id once it runs. */
+  /** Runs the test job through {@code weir run}; returns its id once it runs. */
   private static String run(String... extra) throws Exception {
     List<String> args = new ArrayList<>(List.of("run", "-p", "2"));
     args.addAll(List.of(extra));
@@ -129,7 +144,7 @@ class SavepointCommandsIT {
             "io.weir.cli.testjobs.ThrottledCountJob",
             jar.toString(),
             dir.resolve("checkpoints").toUri().toString()));
-    WeirProcess.Result result = weir(args.toArray(String[]::new));
+    WeirProcess.Result result = cli(args.toArray(String[]::new));
     assertThat(result.exitCode()).as(result.toString()).isZero();
     Matcher id = Pattern.compile("JobID ([0-9a-f]{32})").matcher(result.out());
     assertThat(id.find()).as(result.toString()).isTrue();
@@ -150,7 +165,7 @@ class SavepointCommandsIT {
   void savepointThenStopThenResumeAndStopWithDrain() throws Exception {
     String jobId = run();
 
-    WeirProcess.Result noDir = weir("savepoint", jobId);
+    WeirProcess.Result noDir = cli("savepoint", jobId);
     assertThat(noDir.exitCode()).as(noDir.toString()).isEqualTo(1);
     assertThat(noDir.err()).contains("execution.checkpointing.savepoint-dir").contains(jobId);
 
@@ -169,7 +184,7 @@ class SavepointCommandsIT {
 
     String resumed = run("-s", stopped.toString());
     // As Flink's fingers type it: flink stop -d -p DIR JOB.
-    WeirProcess.Result drain = weir("stop", "-d", "-p", dir.resolve("drained").toString(), resumed);
+    WeirProcess.Result drain = cli("stop", "-d", "-p", dir.resolve("drained").toString(), resumed);
     assertThat(drain.exitCode()).as(drain.toString()).isZero();
     assertThat(savepointPath(drain).resolve("_metadata")).exists();
     assertThat(savepointPath(drain).getParent()).isEqualTo(dir.resolve("drained"));
@@ -220,7 +235,7 @@ class SavepointCommandsIT {
       await()
           .atMost(Duration.ofSeconds(60))
           .until(() -> embedded.get("/jobs/" + jobId).path("state").asText().equals("RUNNING"));
-      WeirProcess.Result list = WeirProcess.run(dir, "list", "-m", address);
+      Cli.Result list = Cli.runCapturingSystemStreams("list", "-m", address);
       assertThat(list.exitCode()).as(list.toString()).isZero();
       assertThat(list.out()).contains(jobId).contains("RUNNING");
       WeirProcess.Result stop =
@@ -240,7 +255,7 @@ class SavepointCommandsIT {
   void flinksDeprecatedCheckpointDirectoryKeyGivenWithDashDIsUsedAndWarnedAbout() throws Exception {
     Path checkpoints = dir.resolve("deprecated-key-checkpoints");
     WeirProcess.Result result =
-        weir(
+        cli(
             "run",
             "-p",
             "2",
@@ -262,7 +277,7 @@ class SavepointCommandsIT {
       assertThat(Files.readString(dir.resolve("log/jobmanager.log")))
           .contains("Job 'throttled-count': " + warning);
     } finally {
-      WeirProcess.Result cancel = weir("cancel", jobId);
+      WeirProcess.Result cancel = cli("cancel", jobId);
       assertThat(cancel.exitCode()).as(cancel.toString()).isZero();
     }
   }
@@ -270,7 +285,7 @@ class SavepointCommandsIT {
   @Test
   void aJobWithoutStorageSettingsCheckpointsWhereTheClustersConfigurationSays() throws Exception {
     WeirProcess.Result result =
-        weir("run", "-p", "2", "-c", "io.weir.cli.testjobs.ThrottledCountJob", jar.toString());
+        cli("run", "-p", "2", "-c", "io.weir.cli.testjobs.ThrottledCountJob", jar.toString());
     assertThat(result.exitCode()).as(result.toString()).isZero();
     Matcher id = Pattern.compile("JobID ([0-9a-f]{32})").matcher(result.out());
     assertThat(id.find()).as(result.toString()).isTrue();
@@ -278,7 +293,7 @@ class SavepointCommandsIT {
     try {
       awaitCompletedCheckpoint(dir.resolve("cluster-checkpoints").resolve(jobId));
     } finally {
-      WeirProcess.Result cancel = weir("cancel", jobId);
+      WeirProcess.Result cancel = cli("cancel", jobId);
       assertThat(cancel.exitCode()).as(cancel.toString()).isZero();
     }
   }
@@ -301,10 +316,10 @@ class SavepointCommandsIT {
   @Test
   void aSavepointOfAnUnknownJobFailsNamingIt() throws Exception {
     String unknown = "0123456789abcdef0123456789abcdef";
-    WeirProcess.Result result = weir("savepoint", unknown, dir.resolve("savepoints").toString());
+    WeirProcess.Result result = cli("savepoint", unknown, dir.resolve("savepoints").toString());
     assertThat(result.exitCode()).as(result.toString()).isEqualTo(1);
     assertThat(result.err()).contains(unknown);
-    WeirProcess.Result stop = weir("stop", unknown);
+    WeirProcess.Result stop = cli("stop", unknown);
     assertThat(stop.exitCode()).as(stop.toString()).isEqualTo(1);
     assertThat(stop.err()).contains(unknown);
   }
@@ -315,7 +330,7 @@ class SavepointCommandsIT {
     Files.writeString(
         config, "execution:\n  checkpointing:\n    savepoint-dirr: /tmp/savepoints\n");
     WeirProcess.Result result =
-        weir(
+        cli(
             "run",
             "--config",
             config.toString(),
@@ -331,7 +346,7 @@ class SavepointCommandsIT {
     Path malformed = dir.resolve("malformed.yaml");
     Files.writeString(malformed, "execution.checkpointing.interval 1 s\n");
     WeirProcess.Result bad =
-        weir(
+        cli(
             "run",
             "--config",
             malformed.toString(),
@@ -355,7 +370,7 @@ class SavepointCommandsIT {
             "io.weir.cli.testjobs.ThrottledCountJob",
             jar.toString(),
             dir.resolve("checkpoints").toUri().toString());
-    WeirProcess.Result result = weir(args.toArray(String[]::new));
+    WeirProcess.Result result = cli(args.toArray(String[]::new));
     assertThat(result.exitCode()).as(result.toString()).isEqualTo(1);
     assertThat(result.err()).contains(nothing.toString()).contains("does not exist");
   }

@@ -243,9 +243,29 @@ public final class RocksDBKeyedStateBackend<K> implements KeyedStateBackend<K> {
       descriptors.add(new ColumnFamilyDescriptor(name, columnOptions.options()));
     }
     List<ColumnFamilyHandle> handles = new ArrayList<>();
+    fileOpeningThreads(dbOptions, dbDir);
     db = RocksDB.open(dbOptions, dbDir.toString(), descriptors, handles);
     handlesToClose.addAll(handles);
     return handles;
+  }
+
+  /** RocksDB's default {@code max_file_opening_threads}. */
+  private static final int MAX_FILE_OPENING_THREADS = 16;
+
+  /**
+   * Sets {@code max_file_opening_threads} for opening the database in {@code dir}: one thread per
+   * SST file there, up to RocksDB's default of 16. RocksDB starts and joins that many threads on
+   * every open, even of an empty database; with the default, an empty database took 5 ms to open
+   * instead of 3, and the tasks of a job open one per keyed operator on every start and restore.
+   */
+  static void fileOpeningThreads(DBOptions options, Path dir) {
+    long files;
+    try (Stream<Path> list = Files.list(dir)) {
+      files = list.filter(p -> p.getFileName().toString().endsWith(".sst")).count();
+    } catch (IOException e) {
+      files = MAX_FILE_OPENING_THREADS; // RocksDB's open will say what is wrong with the directory
+    }
+    options.setMaxFileOpeningThreads((int) Math.max(1, Math.min(MAX_FILE_OPENING_THREADS, files)));
   }
 
   /** The column of a state or timer queue, created on first use (or adopted from a restore). */

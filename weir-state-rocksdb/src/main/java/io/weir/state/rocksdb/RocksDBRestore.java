@@ -253,6 +253,7 @@ final class RocksDBRestore {
         descriptors.add(new ColumnFamilyDescriptor(name, backend.columnOptions.options()));
       }
       List<ColumnFamilyHandle> handles = new ArrayList<>();
+      RocksDBKeyedStateBackend.fileOpeningThreads(backend.dbOptions, dir);
       try (RocksDB other =
           RocksDB.openReadOnly(backend.dbOptions, dir.toString(), descriptors, handles)) {
         Map<String, HeapSnapshotStrategy.StateMeta> byName = new HashMap<>();
