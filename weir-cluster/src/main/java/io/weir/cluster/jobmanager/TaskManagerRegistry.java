@@ -147,6 +147,7 @@ public final class TaskManagerRegistry implements AutoCloseable {
   /** The epoch this JobManager leads with, sent with every call (0: none, no high availability). */
   private final LongSupplier leaderEpoch;
 
+  private final Duration interval;
   private final Duration timeout;
   private final ScheduledExecutorService timer;
   private final Map<String, TaskManager> taskManagers = new LinkedHashMap<>();
@@ -166,6 +167,7 @@ public final class TaskManagerRegistry implements AutoCloseable {
     this.secret = secret;
     this.leaderEpoch = leaderEpoch;
     this.spreadOut = spreadOut;
+    this.interval = interval;
     this.timeout = timeout;
     this.timer = timer;
     var unused =
@@ -378,7 +380,10 @@ public final class TaskManagerRegistry implements AutoCloseable {
         lost(tm, "no heartbeat for " + silentMillis + " ms (" + timeoutSetting() + ")");
         continue;
       }
-      if (unansweredMillis > timeout.toMillis()) {
+      // Broken one way only while its own heartbeats still come (within two intervals): a process
+      // that stopped falls silent both ways, a moment apart, and is lost as silent when nothing
+      // was heard for the timeout.
+      if (unansweredMillis > timeout.toMillis() && silentMillis <= 2 * interval.toMillis()) {
         lost(
             tm,
             "its heartbeats arrive, but it answered none of the JobManager's for "

@@ -111,6 +111,28 @@ class TaskManagerRegistryTest {
     }
   }
 
+  /**
+   * A TaskManager that stops (SIGSTOP) answers nothing and sends nothing, its last heartbeat a
+   * little after its last answer: it is silent, not a link broken one way, whichever went quiet
+   * first.
+   */
+  @Test
+  void aTaskManagerWhoseHeartbeatsStopSoonAfterItsAnswersIsLostAsSilent() throws Exception {
+    int port = taskManagerPort(false);
+    try (TaskManagerRegistry registry =
+        new TaskManagerRegistry(null, INTERVAL, TIMEOUT, false, timer, () -> 0)) {
+      CompletableFuture<String> lost = registerHeardTaskManager(registry, port);
+      // Its heartbeats stop 300 ms after it stopped answering (it never answered here).
+      var unused =
+          taskManagerHeartbeats.schedule(
+              () -> taskManagerHeartbeats.shutdownNow(), 300, TimeUnit.MILLISECONDS);
+
+      String reason = lost.get(10, TimeUnit.SECONDS);
+
+      assertThat(reason).contains("no heartbeat for").doesNotContain("broken one way");
+    }
+  }
+
   @Test
   void aTaskManagerThatAnswersIsNotLost() throws Exception {
     int port = taskManagerPort(true);
