@@ -48,10 +48,10 @@ final class JobManagerConnection {
     void registered(String address, long leaderEpoch);
 
     /**
-     * The leader of epoch {@code lostEpoch} is lost, or no longer knows this TaskManager; the
-     * connection registers again next.
+     * The leader of epoch {@code lostEpoch} is lost, or no longer knows this TaskManager, as {@code
+     * why} says; the connection registers again next.
      */
-    void lost(long lostEpoch);
+    void lost(long lostEpoch, String why);
   }
 
   private final String taskManagerId;
@@ -206,7 +206,7 @@ final class JobManagerConnection {
       int current = connection;
       register(1, 500, current);
     } else {
-      reconnect(lost);
+      reconnect(lost, "the JobManager it was registered with no longer leads");
     }
   }
 
@@ -283,7 +283,7 @@ final class JobManagerConnection {
         LOG.warn(
             "The JobManager at {} does not know this TaskManager (any more): registering again",
             jobManagerAddress);
-        reconnect(leaderEpoch);
+        reconnect(leaderEpoch, "the JobManager at " + jobManagerAddress + " no longer knows it");
         return;
       }
     } catch (RuntimeException e) {
@@ -299,8 +299,19 @@ final class JobManagerConnection {
         // A fresh channel: the old one's connection may be half-open (a peer or a link that went
         // silent without closing it), and gRPC would go on sending every call into it.
         HostPort at = jobManagerHostPort;
+        String lostAt = jobManagerAddress;
         connect(jobManagerAddress, at.host(), at.port());
-        reconnect(leaderEpoch);
+        reconnect(
+            leaderEpoch,
+            "it lost the JobManager at "
+                + lostAt
+                + ": nothing heard for "
+                + silent
+                + " ms ("
+                + ClusterOptions.HEARTBEAT_TIMEOUT.key()
+                + " = "
+                + heartbeatTimeout
+                + ")");
         return;
       }
     }
@@ -310,9 +321,9 @@ final class JobManagerConnection {
   /**
    * The leader is lost, or no longer knows this TaskManager: the TaskManager hears, then registers.
    */
-  private void reconnect(long lostEpoch) {
+  private void reconnect(long lostEpoch, String why) {
     registered = false;
-    registrant.lost(lostEpoch);
+    registrant.lost(lostEpoch, why);
     int current = connection;
     timer.execute(() -> register(1, 500, current));
   }

@@ -279,10 +279,13 @@ final class JobOnTaskManager implements JobMasterGateway {
     executor.cancelTask(id);
   }
 
-  /** Cancels every task (the JobManager is lost or forgot this TaskManager). */
-  void cancelAll() {
+  /**
+   * Cancels every task (the JobManager is lost or forgot this TaskManager, or the TaskManager
+   * stops), for {@code reason}, which their CANCELED ends report.
+   */
+  void cancelAll(String reason) {
     for (ExecutionAttemptId id : running()) {
-      executor.cancelTask(id);
+      executor.cancelTask(id, reason);
     }
   }
 

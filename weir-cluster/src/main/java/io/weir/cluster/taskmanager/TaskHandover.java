@@ -32,8 +32,8 @@ final class TaskHandover {
     /** The job of {@code jobId}, or null. */
     JobOnTaskManager get(String jobId);
 
-    /** Cancels the job's tasks here and forgets it. */
-    void forget(JobOnTaskManager job);
+    /** Cancels the job's tasks here, for {@code reason}, and forgets it. */
+    void forget(JobOnTaskManager job, String reason);
   }
 
   private final String taskManagerId;
@@ -59,8 +59,9 @@ final class TaskHandover {
    * tasks cancelled (all of them, with a grace of zero).
    *
    * @param lostEpoch the epoch of the leader that was lost
+   * @param why how it was lost, for the cancelled tasks' reports
    */
-  void leaderLost(long lostEpoch) {
+  void leaderLost(long lostEpoch, String why) {
     boolean keep = !lossGrace.isZero();
     for (JobOnTaskManager job : jobs.all()) {
       if (keep && !job.running().isEmpty()) {
@@ -88,7 +89,7 @@ final class TaskHandover {
         }
         continue;
       }
-      jobs.forget(job);
+      jobs.forget(job, why);
     }
   }
 
@@ -124,7 +125,7 @@ final class TaskHandover {
   private void stopHolding(JobOnTaskManager job, long lostEpoch, String why) {
     if (job.stopHolding(lostEpoch)) {
       LOG.warn("Cancelling the tasks of job {}: {}", job.jobId(), why);
-      jobs.forget(job);
+      jobs.forget(job, why);
     }
   }
 

@@ -316,19 +316,19 @@ public final class TaskManager implements AutoCloseable {
     }
 
     @Override
-    public void lost(long lostEpoch) {
-      handover.leaderLost(lostEpoch);
+    public void lost(long lostEpoch, String why) {
+      handover.leaderLost(lostEpoch, why);
     }
   }
 
-  /** Cancels the job's tasks here and forgets it. */
-  private void forget(JobOnTaskManager job) {
+  /** Cancels the job's tasks here, for {@code reason}, and forgets it. */
+  private void forget(JobOnTaskManager job, String reason) {
     synchronized (this) {
       // A deployment of the next leader, for the same job, gets a new one, even while this one's
       // cancelled tasks are still ending.
       jobs.remove(job.jobId(), job);
     }
-    job.cancelAll();
+    job.cancelAll("TaskManager " + id + " cancelled its tasks: " + reason);
     job.release();
   }
 
@@ -350,8 +350,8 @@ public final class TaskManager implements AutoCloseable {
     }
 
     @Override
-    public void forget(JobOnTaskManager job) {
-      TaskManager.this.forget(job);
+    public void forget(JobOnTaskManager job, String reason) {
+      TaskManager.this.forget(job, reason);
     }
   }
 
@@ -450,7 +450,7 @@ public final class TaskManager implements AutoCloseable {
   public void close() throws InterruptedException {
     connection.stop();
     for (JobOnTaskManager job : jobsSnapshot()) {
-      job.cancelAll();
+      job.cancelAll("TaskManager " + id + " is shutting down");
     }
     timer.shutdownNow();
     server.shutdownNow();

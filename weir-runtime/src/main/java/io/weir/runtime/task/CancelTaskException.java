@@ -5,6 +5,11 @@ public final class CancelTaskException extends RuntimeException {
   private static final long serialVersionUID = 1L;
 
   public CancelTaskException() {
-    super("Task cancelled", null, false, false);
+    this("Task cancelled");
+  }
+
+  /** A cancellation for {@code reason}, which the task's end reports. */
+  public CancelTaskException(String reason) {
+    super(reason, null, false, false);
   }
 }

@@ -28,6 +28,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -52,6 +53,10 @@ public abstract class StreamTask implements Runnable {
   private final TaskListener listener;
   private final Map<StreamEdge, RecordWriter<?>> writers = new LinkedHashMap<>();
   private final AtomicBoolean cancelled = new AtomicBoolean();
+
+  /** Why the task was cancelled, when its canceller said; set before {@link #cancelled}. */
+  private final AtomicReference<String> cancelReason = new AtomicReference<>();
+
   private final CompletableFuture<TaskState> termination = new CompletableFuture<>();
   private volatile TaskState state = TaskState.CREATED;
   private volatile Thread thread;
@@ -240,6 +245,17 @@ public abstract class StreamTask implements Runnable {
 
   /** Stops the task as soon as possible; its thread ends with state CANCELED. */
   public void cancel() {
+    cancel(null);
+  }
+
+  /**
+   * Stops the task as soon as possible, for {@code reason} (null: none given); its thread ends with
+   * state CANCELED, reporting the first reason given as a {@link CancelTaskException}.
+   */
+  public void cancel(String reason) {
+    if (reason != null) {
+      cancelReason.compareAndSet(null, reason);
+    }
     if (cancelled.compareAndSet(false, true)) {
       waker.signal();
       Thread t = thread;
@@ -263,6 +279,8 @@ public abstract class StreamTask implements Runnable {
     } catch (Throwable t) {
       if (cancelled.get() || t instanceof CancelTaskException) {
         end = TaskState.CANCELED;
+        String reason = cancelReason.get();
+        failure = reason == null ? null : new CancelTaskException(reason);
       } else {
         end = TaskState.FAILED;
         failure = wrapFailure(t);

@@ -494,9 +494,17 @@ public final class TaskExecutor implements TaskExecutorGateway, AutoCloseable {
 
   @Override
   public void cancelTask(ExecutionAttemptId task) {
+    cancelTask(task, null);
+  }
+
+  /**
+   * Stops the subtask as soon as possible, for {@code reason}, which its CANCELED end reports to
+   * the job master (null: none).
+   */
+  public void cancelTask(ExecutionAttemptId task, String reason) {
     StreamTask t = tasks.get(task);
     if (t != null) {
-      t.cancel();
+      t.cancel(reason);
     }
   }
 

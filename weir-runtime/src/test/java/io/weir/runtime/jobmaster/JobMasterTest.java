@@ -21,6 +21,7 @@ import io.weir.runtime.checkpoint.CompletedCheckpointStore;
 import io.weir.runtime.graph.JobGraph;
 import io.weir.runtime.graph.JobGraphBuilder;
 import io.weir.runtime.metrics.JobMetrics;
+import io.weir.runtime.task.CancelTaskException;
 import io.weir.runtime.task.TaskState;
 import io.weir.runtime.taskexecutor.ExecutionAttemptId;
 import io.weir.runtime.taskexecutor.RunningAttempt;
@@ -93,7 +94,8 @@ class JobMasterTest {
   /**
    * Subtasks cancelled on their TaskManager without the job master asking (a TaskManager that gave
    * up waiting for a new leader cancels the tasks it kept) have not finished: the job restarts
-   * rather than ending FINISHED with its sinks' last transactions never committed.
+   * rather than ending FINISHED with its sinks' last transactions never committed. The attempt's
+   * failure says why its TaskManager cancelled them.
    */
   @Test
   void subtasksCancelledWithoutTheJobMasterAskingRestartTheJobRatherThanFinishIt()
@@ -102,11 +104,19 @@ class JobMasterTest {
         jobMaster(env -> env.setRestartStrategy(RestartStrategy.fixedDelay(3, Duration.ZERO)));
     awaitAttempts(1);
 
+    String why = "TaskManager tm-1 cancelled its tasks: it lost the JobManager at 127.0.0.1:6123";
     for (TaskDeploymentDescriptor task : tasks.latest()) {
-      tasks.end(task.id(), TaskState.CANCELED, null);
+      tasks.end(task.id(), TaskState.CANCELED, new CancelTaskException(why));
     }
 
     awaitAttempts(2);
+    assertThat(tasks.attemptFailures)
+        .singleElement()
+        .satisfies(
+            cause ->
+                assertThat(cause.getMessage())
+                    .contains("of attempt 0 was cancelled on its TaskManager")
+                    .endsWith("without the job master asking: " + why));
     assertThat(master.getJobStatus().get()).isEqualTo(JobStatus.RUNNING);
     tasks.finishAll();
     JobExecutionResult result = master.getJobExecutionResult().get(20, TimeUnit.SECONDS);

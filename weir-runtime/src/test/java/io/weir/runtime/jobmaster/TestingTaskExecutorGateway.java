@@ -58,6 +58,9 @@ final class TestingTaskExecutorGateway implements TaskExecutorGateway {
   /** Every subtask asked to cancel, in order. */
   final List<ExecutionAttemptId> cancelled = new CopyOnWriteArrayList<>();
 
+  /** The causes of the attempts the job master failed itself, in order. */
+  final List<Throwable> attemptFailures = new CopyOnWriteArrayList<>();
+
   /** Every adoption: the subtasks of the attempt a job master took over. */
   final List<List<ExecutionAttemptId>> adoptions = new CopyOnWriteArrayList<>();
 
@@ -216,6 +219,11 @@ final class TestingTaskExecutorGateway implements TaskExecutorGateway {
   @Override
   public void notifyCheckpointAborted(ExecutionAttemptId task, long checkpointId) {
     abortedNotifications.computeIfAbsent(task, t -> new CopyOnWriteArrayList<>()).add(checkpointId);
+  }
+
+  @Override
+  public void attemptFailed(int attempt, Throwable cause) {
+    attemptFailures.add(cause);
   }
 
   @Override

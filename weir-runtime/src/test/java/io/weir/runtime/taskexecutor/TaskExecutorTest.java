@@ -35,6 +35,7 @@ import io.weir.runtime.metrics.TaskIOMetrics;
 import io.weir.runtime.metrics.TaskMetricsReporter;
 import io.weir.runtime.metrics.TaskScope;
 import io.weir.runtime.storage.StateSizeLimitException;
+import io.weir.runtime.task.CancelTaskException;
 import io.weir.runtime.task.SourceStreamTask;
 import io.weir.runtime.task.StreamTask;
 import io.weir.runtime.task.TaskFailureException;
@@ -233,6 +234,28 @@ class TaskExecutorTest {
         .isInstanceOf(FailurePropagationTest.Boom.class)
         .hasMessage("boom at element 17");
     assertThat(end.metrics().vertexName()).isEqualTo(taskName);
+  }
+
+  /**
+   * Cancelled for a reason (its TaskManager lost the JobManager, say), a subtask reports that
+   * reason with its CANCELED end; the second reason given is not the one reported.
+   */
+  @Test
+  void subtasksCancelledForAReasonReportIt() throws Exception {
+    StreamEnvironment env = StreamEnvironment.create();
+    env.setParallelism(1);
+    CollectSink<Long> sink = new CollectSink<>();
+    JobGraph graph = graph(env, env.fromSource(UnboundedSource.endless(1), "Endless").sinkTo(sink));
+    ExecutionAttemptId task = deploy(graph, false).get(0).id();
+    await().atMost(WAIT).until(() -> sink.size() >= 10);
+
+    String why = "TaskManager tm-1 cancelled its tasks: it lost the JobManager at 127.0.0.1:6123";
+    taskExecutor.cancelTask(task, why);
+    taskExecutor.cancelTask(task, "a later reason");
+
+    Terminated end = jobMaster.awaitTermination(task);
+    assertThat(end.state()).isEqualTo(TaskState.CANCELED);
+    assertThat(end.failure()).isInstanceOf(CancelTaskException.class).hasMessage(why);
   }
 
   @Test
