@@ -18,6 +18,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
@@ -390,6 +391,75 @@ class LocalSessionClusterTest {
         .hasMessageContaining("has no vertex 'x'");
     assertThatThrownBy(() -> client.get("/jobs/nojob/vertices/0")).hasMessageContaining("nojob");
     client.cancel(jobId);
+  }
+
+  /**
+   * A vertex serves its subtasks' task metrics and its functions' own as Flink's REST API does: per
+   * subtask ({@code 0.numRecordsIn}, {@code 0.Count.countedRecords}), aggregated over the subtasks,
+   * and for one subtask; a name no subtask has is left out, a bad aggregation is 400 and an unknown
+   * subtask 404, each naming what is wrong.
+   */
+  @Test
+  void aVertexServesItsSubtasksMetricsAndItsFunctionsOwnAsFlinksRestApiDoes() throws Exception {
+    ClusterClient client = sharedClient;
+    String jobId = runUntilACheckpoint(client, 1_000_000);
+    JsonNode vertices = client.get("/jobs/" + jobId).path("vertices");
+    String vertex =
+        "/jobs/" + jobId + "/vertices/" + vertices.get(vertices.size() - 1).path("id").asText();
+
+    List<String> names = new ArrayList<>();
+    client.get(vertex + "/metrics").forEach(m -> names.add(m.path("id").asText()));
+    assertThat(names)
+        .contains(
+            "0.numRecordsIn",
+            "0.numRecordsOut",
+            "0.numBytesIn",
+            "0.numRecordsInPerSecond",
+            "0.busyTimeMsPerSecond",
+            "0.accumulatedBusyTimeMs",
+            "0.currentInputWatermark",
+            "0.Count.countedRecords");
+
+    long first = counted(client.get(vertex + "/metrics?get=0.Count.countedRecords,0.nothing"));
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .untilAsserted(
+            () ->
+                assertThat(counted(client.get(vertex + "/metrics?get=0.Count.countedRecords")))
+                    .as("the function's counter goes on counting")
+                    .isGreaterThan(first));
+
+    JsonNode aggregated =
+        client.get(vertex + "/subtasks/metrics?get=numRecordsIn,Count.countedRecords&agg=sum,max");
+    assertThat(aggregated.size()).as(aggregated.toString()).isEqualTo(2);
+    for (JsonNode metric : aggregated) {
+      assertThat(metric.path("sum").asDouble()).as(metric.toString()).isPositive();
+      assertThat(metric.path("max").asDouble()).isEqualTo(metric.path("sum").asDouble());
+      assertThat(metric.has("min")).as("only the aggregations asked for").isFalse();
+    }
+    List<String> subtaskNames = new ArrayList<>();
+    client
+        .get(vertex + "/subtasks/0/metrics")
+        .forEach(m -> subtaskNames.add(m.path("id").asText()));
+    assertThat(subtaskNames).contains("numRecordsIn", "Count.countedRecords");
+    assertThat(counted(client.get(vertex + "/subtasks/0/metrics?get=Count.countedRecords")))
+        .isPositive();
+
+    assertThatThrownBy(() -> client.get(vertex + "/subtasks/metrics?get=numRecordsIn&agg=median"))
+        .hasMessageContaining("'agg' has 'median'")
+        .hasMessageContaining("min, max, avg, sum, skew");
+    assertThatThrownBy(() -> client.get(vertex + "/subtasks/metrics?get=numRecordsIn&subtasks=2-1"))
+        .hasMessageContaining("'2-1', which ends before it starts");
+    assertThatThrownBy(() -> client.get(vertex + "/subtasks/1/metrics"))
+        .hasMessageContaining("has no subtask '1'")
+        .hasMessageContaining("0 to 0");
+    client.cancel(jobId);
+  }
+
+  /** The value of the only metric of an answer, {@code [{"id", "value"}]}. */
+  private static long counted(JsonNode answer) {
+    assertThat(answer.size()).as(answer.toString()).isEqualTo(1);
+    return answer.get(0).path("value").asLong();
   }
 
   /**

@@ -12,7 +12,6 @@ import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import io.weir.api.metrics.View;
 import io.weir.cluster.ClusterOptions;
 import io.weir.runtime.metrics.JobMetrics;
 import io.weir.runtime.metrics.RestoreProgress;
@@ -84,7 +83,6 @@ public final class ProcessMetrics implements AutoCloseable {
   private final ScheduledExecutorService sampler;
   private final JvmGcMetrics gc;
   private final Set<TaskRates> rates = ConcurrentHashMap.newKeySet();
-  private final Set<View> views = ConcurrentHashMap.newKeySet();
   private boolean nativeMemoryRegistered;
 
   private ProcessMetrics() {
@@ -167,7 +165,6 @@ public final class ProcessMetrics implements AutoCloseable {
   /** A set of meters, removed together. */
   private final class Registered implements TaskMetricsReporter.Registration {
     private final List<Meter> meters = new ArrayList<>();
-    private final List<View> taskViews = new ArrayList<>();
     private final TaskRates taskRates;
     private volatile AutoCloseable userMetrics = () -> {};
 
@@ -175,13 +172,12 @@ public final class ProcessMetrics implements AutoCloseable {
       this.taskRates = taskRates;
     }
 
-    /** Reports a function's metric, a {@link View} updated at every sample. */
+    /**
+     * Reports a function's metric (a view, such as a {@code MeterView}, as the runtime's {@link
+     * io.weir.runtime.metrics.ViewUpdater} updates it).
+     */
     synchronized void userMetric(UserMetrics.UserMetric metric, Tags tags) {
       UserMetricGauges.register(metric, tags, this::gauge);
-      if (metric.metric() instanceof View view) {
-        taskViews.add(view);
-        views.add(view);
-      }
     }
 
     synchronized void gauge(String name, String description, Tags tags, Supplier<Number> value) {
@@ -207,7 +203,6 @@ public final class ProcessMetrics implements AutoCloseable {
         if (taskRates != null) {
           rates.remove(taskRates);
         }
-        taskViews.forEach(views::remove);
         meters.forEach(registry::remove);
       }
     }
@@ -456,13 +451,6 @@ public final class ProcessMetrics implements AutoCloseable {
         task.sample(now);
       } catch (RuntimeException e) {
         LOG.debug("Sampling the rates of a subtask failed", e);
-      }
-    }
-    for (View view : views) {
-      try {
-        view.update();
-      } catch (RuntimeException e) {
-        LOG.debug("Updating a function's metric view failed", e);
       }
     }
   }

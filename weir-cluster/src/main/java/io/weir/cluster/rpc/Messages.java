@@ -137,7 +137,8 @@ public final class Messages {
         .setAgeNanos(s.ageNanos())
         .setIdleNanos(s.idleNanos())
         .setBackPressuredNanos(s.backPressuredNanos())
-        .setInitializing(!s.initialized());
+        .setInitializing(!s.initialized())
+        .putAllOperatorMetrics(s.operatorMetrics());
     if (s.inputWatermark() != Long.MIN_VALUE) {
       counters.setInputWatermark(s.inputWatermark());
     }
@@ -165,7 +166,8 @@ public final class Messages {
         !s.getInitializing(),
         s.hasRestore() ? fromProto(s.getRestore()) : null,
         s.hasInputWatermark() ? s.getInputWatermark() : Long.MIN_VALUE,
-        s.hasOutputWatermark() ? s.getOutputWatermark() : Long.MIN_VALUE);
+        s.hasOutputWatermark() ? s.getOutputWatermark() : Long.MIN_VALUE,
+        s.getOperatorMetricsMap());
   }
 
   private static RestoreProgress.Sample fromProto(RestoreSample r) {

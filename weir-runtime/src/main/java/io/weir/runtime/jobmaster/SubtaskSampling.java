@@ -94,8 +94,13 @@ final class SubtaskSampling {
                     Double.NaN,
                     Double.NaN,
                     Double.NaN,
+                    Double.NaN,
+                    Double.NaN,
+                    Double.NaN,
+                    Double.NaN,
                     Long.MIN_VALUE,
-                    Long.MIN_VALUE),
+                    Long.MIN_VALUE,
+                    Map.of()),
                 null));
       } else if (sample != null) {
         RecentTimeShares.Shares shares = timeShares.add(sample);
@@ -131,8 +136,13 @@ final class SubtaskSampling {
                     shares.idle(),
                     shares.backPressured(),
                     shares.busy(),
+                    shares.recordsInPerSecond(),
+                    shares.recordsOutPerSecond(),
+                    shares.bytesInPerSecond(),
+                    shares.bytesOutPerSecond(),
                     sample.inputWatermark(),
-                    sample.outputWatermark()),
+                    sample.outputWatermark(),
+                    sample.operatorMetrics()),
                 sample.restore()));
       } else {
         // Its task executor did not answer (or not yet has it): the state the job master knows,

@@ -1,6 +1,7 @@
 package io.weir.runtime.jobmaster;
 
 import io.weir.runtime.metrics.RestoreProgress;
+import java.util.Map;
 
 /**
  * One subtask of a job's current attempt as the REST API shows it (Flink's subtask execution
@@ -45,10 +46,16 @@ public record SubtaskStatus(
    * @param idleRatio share of its recent time idle, 0 to 1 (NaN: not known)
    * @param backPressuredRatio share of its recent time back-pressured
    * @param busyRatio share of its recent time busy
+   * @param recordsInPerSecond its recent rate of records read (NaN: not known)
+   * @param recordsOutPerSecond its recent rate of records sent to other subtasks
+   * @param bytesInPerSecond its recent rate of bytes read from its input channels
+   * @param bytesOutPerSecond its recent rate of bytes sent to other subtasks
    * @param inputWatermark its inputs' watermark (Flink's {@code currentInputWatermark}), {@link
    *     Long#MIN_VALUE} before one and for a source
    * @param outputWatermark a source's emitted watermark, {@link Long#MIN_VALUE} before one and for
    *     a subtask that is no source
+   * @param operatorMetrics its functions' metrics by their names in Flink's REST API ({@code
+   *     <operator>.<scope>.<name>}), as text; empty once it ended
    */
   public record Io(
       long recordsIn,
@@ -61,6 +68,15 @@ public record SubtaskStatus(
       double idleRatio,
       double backPressuredRatio,
       double busyRatio,
+      double recordsInPerSecond,
+      double recordsOutPerSecond,
+      double bytesInPerSecond,
+      double bytesOutPerSecond,
       long inputWatermark,
-      long outputWatermark) {}
+      long outputWatermark,
+      Map<String, String> operatorMetrics) {
+    public Io {
+      operatorMetrics = Map.copyOf(operatorMetrics);
+    }
+  }
 }

@@ -30,6 +30,10 @@ public final class OperatorMetrics implements OperatorMetricGroup {
   private final String operatorName;
   private final String operatorId;
   private final List<String> scope;
+
+  /** The part of {@link #scope} below the operator: the groups', with key-value groups' values. */
+  private final List<String> userScope;
+
   private final List<String> groups;
   private final Map<String, String> variables;
   private final Map<String, String> labels;
@@ -40,6 +44,7 @@ public final class OperatorMetrics implements OperatorMetricGroup {
       String operatorName,
       String operatorId,
       List<String> scope,
+      List<String> userScope,
       List<String> groups,
       Map<String, String> variables,
       Map<String, String> labels) {
@@ -47,6 +52,7 @@ public final class OperatorMetrics implements OperatorMetricGroup {
     this.operatorName = operatorName;
     this.operatorId = operatorId;
     this.scope = List.copyOf(scope);
+    this.userScope = List.copyOf(userScope);
     this.groups = List.copyOf(groups);
     this.variables = variables;
     this.labels = labels;
@@ -70,6 +76,7 @@ public final class OperatorMetrics implements OperatorMetricGroup {
         operatorName,
         operatorId,
         List.of("taskmanager", jobName, operatorName, String.valueOf(task.indexOfThisSubtask())),
+        List.of(),
         List.of(),
         variables,
         Map.of());
@@ -126,7 +133,8 @@ public final class OperatorMetrics implements OperatorMetricGroup {
       }
     }
     registry.add(
-        new UserMetrics.UserMetric(operatorName, operatorId, groups, labels, name, metric));
+        new UserMetrics.UserMetric(
+            operatorName, operatorId, groups, labels, userScope, name, metric));
     return metric;
   }
 
@@ -146,13 +154,16 @@ public final class OperatorMetrics implements OperatorMetricGroup {
           "A metric group of operator '" + operatorName + "' needs a name, but was '" + key + "'");
     }
     List<String> nestedScope = new ArrayList<>(scope);
+    List<String> nestedUserScope = new ArrayList<>(userScope);
     List<String> nestedGroups = new ArrayList<>(groups);
     nestedScope.add(key);
+    nestedUserScope.add(key);
     nestedGroups.add(key);
     Map<String, String> nestedVariables = new LinkedHashMap<>(variables);
     Map<String, String> nestedLabels = new LinkedHashMap<>(labels);
     if (value != null) {
       nestedScope.add(value);
+      nestedUserScope.add(value);
       nestedVariables.put("<" + key + ">", value);
       nestedLabels.put(key, value);
     }
@@ -161,6 +172,7 @@ public final class OperatorMetrics implements OperatorMetricGroup {
         operatorName,
         operatorId,
         nestedScope,
+        nestedUserScope,
         nestedGroups,
         nestedVariables,
         nestedLabels);

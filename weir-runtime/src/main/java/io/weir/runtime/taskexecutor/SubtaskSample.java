@@ -1,8 +1,10 @@
 package io.weir.runtime.taskexecutor;
 
+import io.weir.runtime.metrics.MetricDump;
 import io.weir.runtime.metrics.RestoreProgress;
 import io.weir.runtime.metrics.TaskIOMetrics;
 import io.weir.runtime.task.TaskState;
+import java.util.Map;
 
 /**
  * One running subtask's counters as its task executor read them at one moment: what the REST API
@@ -28,6 +30,8 @@ import io.weir.runtime.task.TaskState;
  * @param inputWatermark its inputs' watermark, {@link Long#MIN_VALUE} before one (and for a source)
  * @param outputWatermark a source's emitted watermark, {@link Long#MIN_VALUE} before one (and for a
  *     subtask that is no source)
+ * @param operatorMetrics its functions' metrics, by their names in Flink's REST API, as text (see
+ *     {@link MetricDump})
  */
 public record SubtaskSample(
     ExecutionAttemptId id,
@@ -45,7 +49,12 @@ public record SubtaskSample(
     boolean initialized,
     RestoreProgress.Sample restore,
     long inputWatermark,
-    long outputWatermark) {
+    long outputWatermark,
+    Map<String, String> operatorMetrics) {
+
+  public SubtaskSample {
+    operatorMetrics = Map.copyOf(operatorMetrics);
+  }
 
   /** The counters of {@code metrics} now, in this process. */
   public static SubtaskSample of(ExecutionAttemptId id, TaskState state, TaskIOMetrics metrics) {
@@ -67,7 +76,8 @@ public record SubtaskSample(
         metrics.isInitialized(),
         restore == null ? null : restore.sample(now),
         metrics.currentInputWatermark(),
-        metrics.currentOutputWatermark());
+        metrics.currentOutputWatermark(),
+        MetricDump.of(metrics.userMetrics().all()));
   }
 
   /** This sample, of a subtask on the TaskManager {@code taskManagerId} at {@code endpoint}. */
@@ -88,6 +98,7 @@ public record SubtaskSample(
         initialized,
         restore,
         inputWatermark,
-        outputWatermark);
+        outputWatermark,
+        operatorMetrics);
   }
 }

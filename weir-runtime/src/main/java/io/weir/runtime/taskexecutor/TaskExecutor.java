@@ -247,6 +247,7 @@ public final class TaskExecutor implements TaskExecutorGateway, AutoCloseable {
     TaskListener listener =
         (task, state, cause) -> {
           reported[0].close();
+          task.ioMetrics().userMetrics().close();
           tasks.remove(id, task);
           if (dataPlane != null) {
             dataPlane.subtaskEnded(id.jobId(), id.attempt(), id.vertex(), id.subtask());

@@ -15,14 +15,19 @@ class RecentTimeSharesTest {
   private static final long S = 1_000_000_000L;
 
   private static SubtaskSample sample(long age, long idle, long backPressured) {
+    return sample(age, idle, backPressured, 0);
+  }
+
+  /** A sample whose subtask read {@code records} records of 10 bytes and sent them on. */
+  private static SubtaskSample sample(long age, long idle, long backPressured, long records) {
     return new SubtaskSample(
         ID,
         TaskState.RUNNING,
         0,
-        0,
-        0,
-        0,
-        0,
+        records,
+        records,
+        records * 10,
+        records * 10,
         age,
         idle,
         backPressured,
@@ -31,7 +36,8 @@ class RecentTimeSharesTest {
         true,
         null,
         Long.MIN_VALUE,
-        Long.MIN_VALUE);
+        Long.MIN_VALUE,
+        java.util.Map.of());
   }
 
   @Test
@@ -74,5 +80,21 @@ class RecentTimeSharesTest {
     shares.retain(List.of());
     RecentTimeShares.Shares fresh = shares.add(sample(20 * S, 10 * S, 10 * S));
     assertThat(fresh.backPressured()).isCloseTo(0.5, within(1e-9));
+  }
+
+  @Test
+  void ratesAreTakenOverTheSameWindowAsTheShares() {
+    RecentTimeShares window = new RecentTimeShares();
+    RecentTimeShares.Shares first = window.add(sample(10 * S, 0, 0, 1_000));
+    assertThat(first.recordsInPerSecond()).as("since the deployment").isCloseTo(100, within(1e-9));
+    window.add(sample(12 * S, 0, 0, 3_000));
+
+    RecentTimeShares.Shares recent = window.add(sample(16 * S, 0, 0, 13_000));
+
+    // From the newest sample at least 5 s older (at 10 s): 12 000 records in 6 s.
+    assertThat(recent.recordsInPerSecond()).isCloseTo(2_000, within(1e-9));
+    assertThat(recent.recordsOutPerSecond()).isCloseTo(2_000, within(1e-9));
+    assertThat(recent.bytesInPerSecond()).isCloseTo(20_000, within(1e-9));
+    assertThat(recent.bytesOutPerSecond()).isCloseTo(20_000, within(1e-9));
   }
 }

@@ -61,6 +61,9 @@ public final class JobManagerEndpoints {
             new VertexHandlers.Details(dispatcher),
             new VertexHandlers.BackPressure(dispatcher),
             new VertexHandlers.Watermarks(dispatcher),
+            new VertexMetricsHandlers.Vertex(dispatcher),
+            new VertexMetricsHandlers.Aggregated(dispatcher),
+            new VertexMetricsHandlers.Subtask(dispatcher),
             new RecoveryHandler(dispatcher));
     List<RestHandler> handlers = new ArrayList<>();
     handlers.add(new HealthHandlers.Alive(dispatcher));
