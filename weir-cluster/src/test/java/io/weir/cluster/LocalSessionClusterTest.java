@@ -213,6 +213,16 @@ class LocalSessionClusterTest {
     JsonNode settings = client.get("/jobmanager/config");
     assertThat(settings.isArray()).isTrue();
     settings.forEach(e -> assertThat(e.has("key") && e.has("value")).isTrue());
+    assertThat(client.get("/jobmanager/metrics").toString())
+        .contains("{\"id\":\"Status.JVM.Memory.Heap.Used\"}", "{\"id\":\"taskSlotsTotal\"}");
+    JsonNode jobManager =
+        client.get("/jobmanager/metrics?get=Status.JVM.Memory.Heap.Used,numRunningJobs,nope");
+    assertThat(jobManager.size()).as("a name it has not is left out: %s", jobManager).isEqualTo(2);
+    assertThat(Long.parseLong(jobManager.get(0).path("value").asText())).isPositive();
+    assertThat(jobManager.get(1).path("value").asText()).isEqualTo("1");
+    assertThat(client.get("/jobs/" + jobId + "/status").toString())
+        .isEqualTo("{\"status\":\"RUNNING\"}");
+    assertThatThrownBy(() -> client.get("/jobs/nojob/status")).hasMessageContaining("nojob");
 
     JsonNode jars = client.get("/jars");
     // The newest first: the jar this test uploaded (the upload directory may hold older ones).

@@ -56,7 +56,7 @@ public final class MetricDump {
   }
 
   /** {@code part} with {@code ' '}, {@code '.'}, {@code ':'} and {@code ','} replaced by '_'. */
-  static String filter(String part) {
+  public static String filter(String part) {
     StringBuilder filtered = new StringBuilder(part.length());
     for (int i = 0; i < part.length(); i++) {
       char c = part.charAt(i);

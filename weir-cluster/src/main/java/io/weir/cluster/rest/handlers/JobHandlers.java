@@ -68,6 +68,18 @@ final class JobHandlers {
     }
   }
 
+  /** {@code GET /jobs/:jobid/status}: the job's status alone, {@code {"status"}}, as Flink's. */
+  static final class Status extends Get {
+    Status(Dispatcher dispatcher) {
+      super(dispatcher, "/jobs/:jobid/status");
+    }
+
+    @Override
+    public Map<String, String> handle(RestRequest request) {
+      return Map.of("status", JobLookup.find(dispatcher, jobId(request)).status().name());
+    }
+  }
+
   /** {@code GET /jobs/:jobid}: a job's summary, vertices and exception history. */
   static final class Details extends Get {
     Details(Dispatcher dispatcher) {

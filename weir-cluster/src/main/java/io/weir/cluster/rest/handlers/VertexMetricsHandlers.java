@@ -76,7 +76,7 @@ final class VertexMetricsHandlers {
       for (SubtaskStatus s : subtasks(dispatcher, request)) {
         metricsOf(s).forEach((name, value) -> all.put(s.subtask() + "." + name, value));
       }
-      return namesOrValues(all, request.queryParameter("get"));
+      return MetricQuery.namesOrValues(all, request.queryParameter("get"));
     }
   }
 
@@ -115,7 +115,7 @@ final class VertexMetricsHandlers {
           metrics.putAll(metricsOf(s));
         }
       }
-      return namesOrValues(metrics, request.queryParameter("get"));
+      return MetricQuery.namesOrValues(metrics, request.queryParameter("get"));
     }
   }
 
@@ -250,23 +250,6 @@ final class VertexMetricsHandlers {
     return VertexHandlers.subtasks(job).stream()
         .filter(s -> s.vertex() == vertex.getIndex())
         .toList();
-  }
-
-  /** The names of {@code metrics} ({@code [{"id"}]}), or the values of those {@code asked}. */
-  private static List<Map<String, String>> namesOrValues(
-      Map<String, String> metrics, List<String> asked) {
-    List<Map<String, String>> answer = new ArrayList<>();
-    if (asked.isEmpty()) {
-      metrics.keySet().forEach(name -> answer.add(Map.of("id", name)));
-      return answer;
-    }
-    for (String name : new LinkedHashSet<>(asked)) {
-      String value = metrics.get(name);
-      if (value != null) {
-        answer.add(Map.of("id", name, "value", value));
-      }
-    }
-    return answer;
   }
 
   /** The aggregations {@code ?agg=} asks for, all by default. */
