@@ -1,6 +1,5 @@
 package io.weir.cluster.rest.handlers;
 
-import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.weir.api.CheckpointConfig;
 import io.weir.api.CheckpointStatistics;
@@ -13,7 +12,6 @@ import io.weir.api.config.CoreOptions;
 import io.weir.cluster.ClusterOptions;
 import io.weir.cluster.jobmanager.Dispatcher;
 import io.weir.cluster.jobmanager.TaskManagerRegistry;
-import io.weir.cluster.rest.AbstractRestHandler;
 import io.weir.cluster.rest.RestException;
 import io.weir.cluster.rest.RestRequest;
 import io.weir.cluster.rest.messages.CheckpointConfigInfo;
@@ -64,18 +62,8 @@ final class InfoHandlers {
     return version != null ? version : "dev";
   }
 
-  /** A GET handler of {@code path} over the dispatcher's jobs. */
-  private abstract static class Get extends AbstractRestHandler {
-    final Dispatcher dispatcher;
-
-    Get(Dispatcher dispatcher, String path) {
-      super(HttpMethod.GET, path);
-      this.dispatcher = dispatcher;
-    }
-  }
-
   /** {@code GET /overview}: TaskManagers, slots, and jobs by state. */
-  static final class Overview extends Get {
+  static final class Overview extends DispatcherGet {
     private final TaskManagerRegistry registry;
 
     Overview(Dispatcher dispatcher, TaskManagerRegistry registry) {
@@ -108,7 +96,7 @@ final class InfoHandlers {
   }
 
   /** {@code GET /config}: what a dashboard needs to know of this server. */
-  static final class Config extends Get {
+  static final class Config extends DispatcherGet {
     Config(Dispatcher dispatcher) {
       super(dispatcher, "/config");
     }
@@ -126,7 +114,7 @@ final class InfoHandlers {
   }
 
   /** {@code GET /jobmanager/config}: this JobManager's settings, the secret hidden. */
-  static final class JobManagerConfig extends Get {
+  static final class JobManagerConfig extends DispatcherGet {
     JobManagerConfig(Dispatcher dispatcher) {
       super(dispatcher, "/jobmanager/config");
     }
@@ -151,7 +139,7 @@ final class InfoHandlers {
   }
 
   /** {@code GET /jars}: the jars uploaded here, newest first. */
-  static final class Jars extends Get {
+  static final class Jars extends DispatcherGet {
     Jars(Dispatcher dispatcher) {
       super(dispatcher, "/jars");
     }
@@ -171,7 +159,7 @@ final class InfoHandlers {
   }
 
   /** {@code GET /taskmanagers/:taskmanagerid}: one TaskManager as of its last heartbeat. */
-  static final class TaskManagerDetails extends Get {
+  static final class TaskManagerDetails extends DispatcherGet {
     private final TaskManagerRegistry registry;
 
     TaskManagerDetails(Dispatcher dispatcher, TaskManagerRegistry registry) {
@@ -194,7 +182,7 @@ final class InfoHandlers {
   }
 
   /** {@code GET /jobs/:jobid/config}: how the job runs. */
-  static final class JobConfig extends Get {
+  static final class JobConfig extends DispatcherGet {
     JobConfig(Dispatcher dispatcher) {
       super(dispatcher, "/jobs/:jobid/config");
     }
@@ -215,7 +203,7 @@ final class InfoHandlers {
   }
 
   /** {@code GET /jobs/:jobid/plan}: the job's vertices and edges. */
-  static final class Plan extends Get {
+  static final class Plan extends DispatcherGet {
     Plan(Dispatcher dispatcher) {
       super(dispatcher, "/jobs/:jobid/plan");
     }
@@ -249,7 +237,7 @@ final class InfoHandlers {
   }
 
   /** {@code GET /jobs/:jobid/checkpoints/config}: how the job takes checkpoints. */
-  static final class CheckpointSettings extends Get {
+  static final class CheckpointSettings extends DispatcherGet {
     CheckpointSettings(Dispatcher dispatcher) {
       super(dispatcher, "/jobs/:jobid/checkpoints/config");
     }
@@ -285,7 +273,7 @@ final class InfoHandlers {
    * with {@code ?get=a,b} their values now ({@code [{"id", "value"}]}, values as text); a name the
    * job has not is 400 naming it.
    */
-  static final class Metrics extends Get {
+  static final class Metrics extends DispatcherGet {
     Metrics(Dispatcher dispatcher) {
       super(dispatcher, "/jobs/:jobid/metrics");
     }
@@ -319,7 +307,7 @@ final class InfoHandlers {
   }
 
   /** {@code GET /jobs/:jobid/checkpoints/details/:checkpointid}: one checkpoint, per subtask. */
-  static final class CheckpointDetails extends Get {
+  static final class CheckpointDetails extends DispatcherGet {
     CheckpointDetails(Dispatcher dispatcher) {
       super(dispatcher, "/jobs/:jobid/checkpoints/details/:checkpointid");
     }
@@ -334,7 +322,7 @@ final class InfoHandlers {
    * {@code GET /jobs/:jobid/checkpoints/details/:checkpointid/subtasks/:vertexid}: one vertex's
    * subtasks in one checkpoint.
    */
-  static final class VertexCheckpointDetails extends Get {
+  static final class VertexCheckpointDetails extends DispatcherGet {
     VertexCheckpointDetails(Dispatcher dispatcher) {
       super(dispatcher, "/jobs/:jobid/checkpoints/details/:checkpointid/subtasks/:vertexid");
     }

@@ -30,18 +30,8 @@ final class JobHandlers {
 
   private JobHandlers() {}
 
-  /** A GET handler of {@code path}. */
-  private abstract static class Get extends AbstractRestHandler {
-    final Dispatcher dispatcher;
-
-    Get(Dispatcher dispatcher, String path) {
-      super(HttpMethod.GET, path);
-      this.dispatcher = dispatcher;
-    }
-  }
-
   /** {@code GET /jobs}: every job's id and status. */
-  static final class Jobs extends Get {
+  static final class Jobs extends DispatcherGet {
     Jobs(Dispatcher dispatcher) {
       super(dispatcher, "/jobs");
     }
@@ -57,7 +47,7 @@ final class JobHandlers {
   }
 
   /** {@code GET /jobs/overview}: every job's summary. */
-  static final class Overview extends Get {
+  static final class Overview extends DispatcherGet {
     Overview(Dispatcher dispatcher) {
       super(dispatcher, "/jobs/overview");
     }
@@ -69,7 +59,7 @@ final class JobHandlers {
   }
 
   /** {@code GET /jobs/:jobid/status}: the job's status alone, {@code {"status"}}, as Flink's. */
-  static final class Status extends Get {
+  static final class Status extends DispatcherGet {
     Status(Dispatcher dispatcher) {
       super(dispatcher, "/jobs/:jobid/status");
     }
@@ -81,7 +71,7 @@ final class JobHandlers {
   }
 
   /** {@code GET /jobs/:jobid}: a job's summary, vertices and exception history. */
-  static final class Details extends Get {
+  static final class Details extends DispatcherGet {
     Details(Dispatcher dispatcher) {
       super(dispatcher, "/jobs/:jobid");
     }
@@ -100,7 +90,7 @@ final class JobHandlers {
   }
 
   /** {@code GET /jobs/:jobid/exceptions}. */
-  static final class Exceptions extends Get {
+  static final class Exceptions extends DispatcherGet {
     Exceptions(Dispatcher dispatcher) {
       super(dispatcher, "/jobs/:jobid/exceptions");
     }
@@ -112,7 +102,7 @@ final class JobHandlers {
   }
 
   /** {@code GET /jobs/:jobid/checkpoints}. */
-  static final class Checkpoints extends Get {
+  static final class Checkpoints extends DispatcherGet {
     Checkpoints(Dispatcher dispatcher) {
       super(dispatcher, "/jobs/:jobid/checkpoints");
     }

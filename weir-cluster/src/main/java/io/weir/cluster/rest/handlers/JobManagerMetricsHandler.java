@@ -1,10 +1,8 @@
 package io.weir.cluster.rest.handlers;
 
-import io.netty.handler.codec.http.HttpMethod;
 import io.weir.api.JobStatus;
 import io.weir.cluster.jobmanager.Dispatcher;
 import io.weir.cluster.jobmanager.TaskManagerRegistry;
-import io.weir.cluster.rest.AbstractRestHandler;
 import io.weir.cluster.rest.RestRequest;
 import io.weir.runtime.metrics.MetricDump;
 import java.lang.management.ClassLoadingMXBean;
@@ -22,14 +20,12 @@ import java.util.TreeMap;
  * numRegisteredTaskManagers}, {@code numRunningJobs}, {@code taskSlotsTotal}, {@code
  * taskSlotsAvailable}). Without {@code ?get=}, their names; with it, their values as text.
  */
-final class JobManagerMetricsHandler extends AbstractRestHandler {
+final class JobManagerMetricsHandler extends DispatcherGet {
 
-  private final Dispatcher dispatcher;
   private final TaskManagerRegistry registry;
 
   JobManagerMetricsHandler(Dispatcher dispatcher, TaskManagerRegistry registry) {
-    super(HttpMethod.GET, "/jobmanager/metrics");
-    this.dispatcher = dispatcher;
+    super(dispatcher, "/jobmanager/metrics");
     this.registry = registry;
   }
 

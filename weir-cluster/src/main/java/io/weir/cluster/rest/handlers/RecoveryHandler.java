@@ -1,8 +1,6 @@
 package io.weir.cluster.rest.handlers;
 
-import io.netty.handler.codec.http.HttpMethod;
 import io.weir.cluster.jobmanager.Dispatcher;
-import io.weir.cluster.rest.AbstractRestHandler;
 import io.weir.cluster.rest.RestRequest;
 import io.weir.cluster.rest.messages.JobRecovery;
 import io.weir.runtime.graph.JobVertex;
@@ -16,13 +14,10 @@ import java.util.List;
  * sampled from the TaskManagers at each call as the vertices' counters are ({@link
  * VertexHandlers#subtasks}).
  */
-final class RecoveryHandler extends AbstractRestHandler {
-
-  private final Dispatcher dispatcher;
+final class RecoveryHandler extends DispatcherGet {
 
   RecoveryHandler(Dispatcher dispatcher) {
-    super(HttpMethod.GET, "/jobs/:jobid/recovery");
-    this.dispatcher = dispatcher;
+    super(dispatcher, "/jobs/:jobid/recovery");
   }
 
   @Override

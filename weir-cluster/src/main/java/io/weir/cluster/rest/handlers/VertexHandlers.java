@@ -1,10 +1,8 @@
 package io.weir.cluster.rest.handlers;
 
-import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.weir.api.JobStatus;
 import io.weir.cluster.jobmanager.Dispatcher;
-import io.weir.cluster.rest.AbstractRestHandler;
 import io.weir.cluster.rest.RestException;
 import io.weir.cluster.rest.RestRequest;
 import io.weir.cluster.rest.messages.JobRecovery;
@@ -48,12 +46,9 @@ final class VertexHandlers {
   private VertexHandlers() {}
 
   /** {@code GET /jobs/:jobid/vertices/:vertexid}: one vertex's subtasks. */
-  static final class Details extends AbstractRestHandler {
-    private final Dispatcher dispatcher;
-
+  static final class Details extends DispatcherGet {
     Details(Dispatcher dispatcher) {
-      super(HttpMethod.GET, "/jobs/:jobid/vertices/:vertexid");
-      this.dispatcher = dispatcher;
+      super(dispatcher, "/jobs/:jobid/vertices/:vertexid");
     }
 
     @Override
@@ -88,12 +83,9 @@ final class VertexHandlers {
   }
 
   /** {@code GET /jobs/:jobid/vertices/:vertexid/backpressure}. */
-  static final class BackPressure extends AbstractRestHandler {
-    private final Dispatcher dispatcher;
-
+  static final class BackPressure extends DispatcherGet {
     BackPressure(Dispatcher dispatcher) {
-      super(HttpMethod.GET, "/jobs/:jobid/vertices/:vertexid/backpressure");
-      this.dispatcher = dispatcher;
+      super(dispatcher, "/jobs/:jobid/vertices/:vertexid/backpressure");
     }
 
     @Override
@@ -129,12 +121,9 @@ final class VertexHandlers {
    * "1700000000000"}]}, {@link Long#MIN_VALUE} for a subtask that has none (a source, or before the
    * first watermark); a subtask whose TaskManager did not answer is left out.
    */
-  static final class Watermarks extends AbstractRestHandler {
-    private final Dispatcher dispatcher;
-
+  static final class Watermarks extends DispatcherGet {
     Watermarks(Dispatcher dispatcher) {
-      super(HttpMethod.GET, "/jobs/:jobid/vertices/:vertexid/watermarks");
-      this.dispatcher = dispatcher;
+      super(dispatcher, "/jobs/:jobid/vertices/:vertexid/watermarks");
     }
 
     @Override

@@ -1,9 +1,7 @@
 package io.weir.cluster.rest.handlers;
 
-import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.weir.cluster.jobmanager.Dispatcher;
-import io.weir.cluster.rest.AbstractRestHandler;
 import io.weir.cluster.rest.RestException;
 import io.weir.cluster.rest.RestRequest;
 import io.weir.runtime.graph.JobVertex;
@@ -62,12 +60,9 @@ final class VertexMetricsHandlers {
   private VertexMetricsHandlers() {}
 
   /** {@code GET /jobs/:jobid/vertices/:vertexid/metrics}. */
-  static final class Vertex extends AbstractRestHandler {
-    private final Dispatcher dispatcher;
-
+  static final class Vertex extends DispatcherGet {
     Vertex(Dispatcher dispatcher) {
-      super(HttpMethod.GET, "/jobs/:jobid/vertices/:vertexid/metrics");
-      this.dispatcher = dispatcher;
+      super(dispatcher, "/jobs/:jobid/vertices/:vertexid/metrics");
     }
 
     @Override
@@ -81,12 +76,9 @@ final class VertexMetricsHandlers {
   }
 
   /** {@code GET /jobs/:jobid/vertices/:vertexid/subtasks/:subtaskindex/metrics}. */
-  static final class Subtask extends AbstractRestHandler {
-    private final Dispatcher dispatcher;
-
+  static final class Subtask extends DispatcherGet {
     Subtask(Dispatcher dispatcher) {
-      super(HttpMethod.GET, "/jobs/:jobid/vertices/:vertexid/subtasks/:subtaskindex/metrics");
-      this.dispatcher = dispatcher;
+      super(dispatcher, "/jobs/:jobid/vertices/:vertexid/subtasks/:subtaskindex/metrics");
     }
 
     @Override
@@ -125,12 +117,9 @@ final class VertexMetricsHandlers {
    * "avg", "sum", "skew"}]}, or those {@code ?agg=} names), of every subtask or those {@code
    * ?subtasks=} names ({@code 0,2-4}).
    */
-  static final class Aggregated extends AbstractRestHandler {
-    private final Dispatcher dispatcher;
-
+  static final class Aggregated extends DispatcherGet {
     Aggregated(Dispatcher dispatcher) {
-      super(HttpMethod.GET, "/jobs/:jobid/vertices/:vertexid/subtasks/metrics");
-      this.dispatcher = dispatcher;
+      super(dispatcher, "/jobs/:jobid/vertices/:vertexid/subtasks/metrics");
     }
 
     @Override
