@@ -6,16 +6,13 @@ import io.weir.api.source.InputStatus;
 import io.weir.runtime.checkpoint.CheckpointOptions;
 import io.weir.runtime.checkpoint.InFlightData;
 import io.weir.runtime.checkpoint.OperatorSnapshot;
-import io.weir.runtime.checkpoint.ResultSubpartitionInfo;
 import io.weir.runtime.checkpoint.TaskRestore;
 import io.weir.runtime.graph.JobGraph;
 import io.weir.runtime.graph.JobVertex;
 import io.weir.runtime.graph.StreamEdge;
-import io.weir.runtime.metrics.RestoreProgress;
 import io.weir.runtime.metrics.TaskIOMetrics;
 import io.weir.runtime.metrics.TimerGauge;
 import io.weir.runtime.network.ChannelEvent;
-import io.weir.runtime.network.ChannelStateEntry;
 import io.weir.runtime.network.RecordWriter;
 import io.weir.runtime.operators.OperatorException;
 import io.weir.runtime.operators.StreamOperator;
@@ -88,11 +85,8 @@ public abstract class StreamTask implements Runnable {
 
   protected final TaskCheckpointing checkpointing;
 
-  /** What this subtask restores, as handles; read by the task itself when it starts. */
-  private final TaskRestore restore;
-
-  /** The restored state, once read; task thread. */
-  private TaskRestore.Read restored;
+  /** Reads what this subtask restores, when it starts, and opens the operators from it. */
+  private final TaskStateRestorer restorer;
 
   /** This subtask's side of the checkpoint protocol. */
   private final SubtaskCheckpointCoordinator checkpoints;
@@ -114,9 +108,7 @@ public abstract class StreamTask implements Runnable {
       TaskListener listener,
       TaskCheckpointing checkpointing,
       TaskRestore restore) {
-    RestoreProgress progress = restore.progress();
-    ioMetrics.restoring(progress);
-    this.restore = restore.countingInto(progress);
+    this.restorer = new TaskStateRestorer(restore, ioMetrics);
     this.graph = graph;
     this.vertex = vertex;
     this.taskInfo = taskInfo;
@@ -327,16 +319,8 @@ public abstract class StreamTask implements Runnable {
   }
 
   private void invoke() throws Exception {
-    RestoreProgress progress = ioMetrics.restore();
-    if (progress != null) {
-      progress.begin();
-    }
-    restored = restore.read();
     TaskLocalStateStore localState = checkpointing.localState();
-    if (localState != null) {
-      // Copies of other checkpoints are subsumed or of checkpoints that never completed.
-      localState.retainOnly(restore.checkpointId());
-    }
+    TaskRestore.Read restored = restorer.read(localState);
     chain =
         new OperatorChain(
             graph,
@@ -348,12 +332,8 @@ public abstract class StreamTask implements Runnable {
             localState,
             ioMetrics.userMetrics());
     List<StreamOperator<?>> operators = chain.operatorsHeadFirst();
-    for (int i = operators.size() - 1; i >= 0; i--) {
-      StreamOperator<?> op = operators.get(i);
-      callOperator(op, op::initializeState);
-      callOperator(op, op::open);
-    }
-    replayOutputChannelState();
+    TaskStateRestorer.openOperators(operators);
+    restorer.replayOutputChannelState(writers);
     initializeInput();
     ioMetrics.initialized();
     flusher = new OutputFlusher(writerArray, graph.configuration());
@@ -406,23 +386,9 @@ public abstract class StreamTask implements Runnable {
     checkpoints.awaitUploads();
   }
 
-  /** Restored overtaken output buffers and events go out before any new record. */
-  private void replayOutputChannelState() {
-    for (Map.Entry<StreamEdge, RecordWriter<?>> e : writers.entrySet()) {
-      RecordWriter<?> writer = e.getValue();
-      for (int c = 0; c < writer.getNumberOfChannels(); c++) {
-        List<ChannelStateEntry> entries =
-            restored.inFlight().outputs().get(new ResultSubpartitionInfo(e.getKey().id(), c));
-        if (entries != null) {
-          writer.replay(c, entries);
-        }
-      }
-    }
-  }
-
   /** The restored state, read when the task started: operators, channel state, splits. */
   protected TaskRestore.Read restored() {
-    return restored;
+    return restorer.restored();
   }
 
   /** The shared timer thread, for task-side timeouts. */

@@ -15,7 +15,6 @@ import io.weir.api.state.ValueState;
 import io.weir.api.state.ValueStateDescriptor;
 import io.weir.api.typeutils.DataOutputSerializer;
 import io.weir.api.typeutils.TypeSerializer;
-import io.weir.runtime.state.HeapSnapshotStrategy;
 import io.weir.runtime.state.KeyGroupRange;
 import io.weir.runtime.state.KeyGroupRangeAssignment;
 import io.weir.runtime.state.KeyedStateBackend;
@@ -26,7 +25,6 @@ import io.weir.runtime.storage.StreamStateHandle;
 import io.weir.runtime.time.InternalTimerService;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -36,11 +34,9 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.stream.Stream;
-import org.rocksdb.ColumnFamilyDescriptor;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.DBOptions;
 import org.rocksdb.FlushOptions;
@@ -227,47 +223,6 @@ public final class RocksDBKeyedStateBackend<K> implements KeyedStateBackend<K> {
             + "' (key-group format, restorable by any backend).");
   }
 
-  /** Opens the database in {@link #dbDir} with every column family found there. */
-  List<ColumnFamilyHandle> open() throws RocksDBException {
-    List<byte[]> names = new ArrayList<>();
-    if (Files.exists(dbDir.resolve("CURRENT"))) {
-      try (org.rocksdb.Options probe = new org.rocksdb.Options()) {
-        names.addAll(RocksDB.listColumnFamilies(probe, dbDir.toString()));
-      }
-    }
-    if (names.isEmpty()) {
-      names.add(RocksDB.DEFAULT_COLUMN_FAMILY);
-    }
-    List<ColumnFamilyDescriptor> descriptors = new ArrayList<>();
-    for (byte[] name : names) {
-      descriptors.add(new ColumnFamilyDescriptor(name, columnOptions.options()));
-    }
-    List<ColumnFamilyHandle> handles = new ArrayList<>();
-    fileOpeningThreads(dbOptions, dbDir);
-    db = RocksDB.open(dbOptions, dbDir.toString(), descriptors, handles);
-    handlesToClose.addAll(handles);
-    return handles;
-  }
-
-  /** RocksDB's default {@code max_file_opening_threads}. */
-  private static final int MAX_FILE_OPENING_THREADS = 16;
-
-  /**
-   * Sets {@code max_file_opening_threads} for opening the database in {@code dir}: one thread per
-   * SST file there, up to RocksDB's default of 16. RocksDB starts and joins that many threads on
-   * every open, even of an empty database; with the default, an empty database took 5 ms to open
-   * instead of 3, and the tasks of a job open one per keyed operator on every start and restore.
-   */
-  static void fileOpeningThreads(DBOptions options, Path dir) {
-    long files;
-    try (Stream<Path> list = Files.list(dir)) {
-      files = list.filter(p -> p.getFileName().toString().endsWith(".sst")).count();
-    } catch (IOException e) {
-      files = MAX_FILE_OPENING_THREADS; // RocksDB's open will say what is wrong with the directory
-    }
-    options.setMaxFileOpeningThreads((int) Math.max(1, Math.min(MAX_FILE_OPENING_THREADS, files)));
-  }
-
   /** The column of a state or timer queue, created on first use (or adopted from a restore). */
   @SuppressWarnings("unchecked")
   RocksDBColumn column(
@@ -300,7 +255,7 @@ public final class RocksDBKeyedStateBackend<K> implements KeyedStateBackend<K> {
       existing.mapKeySerializer = (TypeSerializer<Object>) mapKeySerializer;
       return existing;
     }
-    ColumnFamilyHandle handle = createColumnFamily(name);
+    ColumnFamilyHandle handle = RocksDBOpen.createColumnFamily(this, name);
     RocksDBColumn created =
         new RocksDBColumn(
             name,
@@ -311,73 +266,6 @@ public final class RocksDBKeyedStateBackend<K> implements KeyedStateBackend<K> {
             (TypeSerializer<Object>) mapKeySerializer);
     columns.put(name, created);
     return created;
-  }
-
-  /**
-   * Creates the columns of the states a restore brings that the backend has none of yet, in one
-   * call to RocksDB: it rewrites its OPTIONS file, and reads it back to verify it, once per call
-   * and for every column family, so one call per state made a restore of n states cost n² column
-   * family options.
-   */
-  void createMissingColumns(List<HeapSnapshotStrategy.StateMeta> states, Set<String> timers) {
-    List<HeapSnapshotStrategy.StateMeta> missing =
-        states.stream().filter(s -> !columns.containsKey(s.name())).toList();
-    if (missing.isEmpty()) {
-      return;
-    }
-    List<ColumnFamilyDescriptor> descriptors = new ArrayList<>();
-    for (HeapSnapshotStrategy.StateMeta s : missing) {
-      descriptors.add(
-          new ColumnFamilyDescriptor(
-              s.name().getBytes(StandardCharsets.UTF_8), columnOptions.options()));
-    }
-    List<ColumnFamilyHandle> handles;
-    try {
-      handles = db.createColumnFamilies(descriptors);
-    } catch (RocksDBException e) {
-      throw new IllegalStateException(
-          "RocksDB of '"
-              + operatorName
-              + "' could not create the column families of the restored states "
-              + missing.stream().map(HeapSnapshotStrategy.StateMeta::name).toList()
-              + ": "
-              + e.getMessage(),
-          e);
-    }
-    handlesToClose.addAll(handles);
-    for (int i = 0; i < missing.size(); i++) {
-      HeapSnapshotStrategy.StateMeta s = missing.get(i);
-      boolean timer = timers.contains(s.name());
-      columns.put(
-          s.name(),
-          new RocksDBColumn(
-              s.name(),
-              s.kind(),
-              timer,
-              handles.get(i),
-              timer ? null : s.valueSerializer(),
-              timer ? null : s.mapKeySerializer()));
-    }
-  }
-
-  ColumnFamilyHandle createColumnFamily(String name) {
-    try {
-      ColumnFamilyHandle handle =
-          db.createColumnFamily(
-              new ColumnFamilyDescriptor(
-                  name.getBytes(StandardCharsets.UTF_8), columnOptions.options()));
-      handlesToClose.add(handle);
-      return handle;
-    } catch (RocksDBException e) {
-      throw new IllegalStateException(
-          "RocksDB of '"
-              + operatorName
-              + "' could not create the column family of state '"
-              + name
-              + "': "
-              + e.getMessage(),
-          e);
-    }
   }
 
   @Override

@@ -66,7 +66,7 @@ final class RocksDBRestore {
     backend.backendId = UUID.randomUUID().toString();
     if (overlapping.isEmpty()) {
       Files.createDirectories(backend.dbDir);
-      backend.open();
+      RocksDBOpen.open(backend);
     } else {
       RestoredOperatorState.IncrementalRestore first = overlapping.get(0);
       byte[] localMeta =
@@ -77,7 +77,7 @@ final class RocksDBRestore {
       if (localMeta == null) {
         download(backend, first, backend.dbDir);
       }
-      List<ColumnFamilyHandle> handles = backend.open();
+      List<ColumnFamilyHandle> handles = RocksDBOpen.open(backend);
       RocksDBMeta.Meta meta =
           localMeta == null
               ? readMeta(backend, first, loader)
@@ -253,7 +253,7 @@ final class RocksDBRestore {
         descriptors.add(new ColumnFamilyDescriptor(name, backend.columnOptions.options()));
       }
       List<ColumnFamilyHandle> handles = new ArrayList<>();
-      RocksDBKeyedStateBackend.fileOpeningThreads(backend.dbOptions, dir);
+      RocksDBOpen.fileOpeningThreads(backend.dbOptions, dir);
       try (RocksDB other =
           RocksDB.openReadOnly(backend.dbOptions, dir.toString(), descriptors, handles)) {
         Map<String, HeapSnapshotStrategy.StateMeta> byName = new HashMap<>();
@@ -265,7 +265,7 @@ final class RocksDBRestore {
             theirStates.add(s);
           }
         }
-        backend.createMissingColumns(theirStates, meta.timers());
+        RocksDBOpen.createMissingColumns(backend, theirStates, meta.timers());
         byte[] start = RocksDBKeyedStateBackend.keyGroupPrefix(overlap.startKeyGroup());
         byte[] end = RocksDBKeyedStateBackend.keyGroupPrefix(overlap.endKeyGroup() + 1);
         for (ColumnFamilyHandle handle : handles) {
@@ -321,7 +321,8 @@ final class RocksDBRestore {
     TypeSerializer<Object> keys = header.keySerializer();
     StateMigration.checkKey(
         backend.operatorName, keys.snapshotConfiguration(), backend.keySerializer);
-    backend.createMissingColumns(
+    RocksDBOpen.createMissingColumns(
+        backend,
         header.states(),
         header.states().stream()
             .map(HeapSnapshotStrategy.StateMeta::name)

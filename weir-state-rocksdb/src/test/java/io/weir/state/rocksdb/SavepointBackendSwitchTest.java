@@ -119,22 +119,6 @@ class SavepointBackendSwitchTest {
     return out;
   }
 
-  private StreamEnvironment env(String backend, String localDir) {
-    StreamEnvironment env = StreamEnvironment.create();
-    env.setParallelism(2);
-    env.getConfiguration()
-        .setString("state.backend.type", backend.startsWith("rocksdb") ? "rocksdb" : backend);
-    env.getConfiguration()
-        .set(CheckpointingOptions.INCREMENTAL_CHECKPOINTS, backend.equals("rocksdb-incremental"));
-    env.getConfiguration()
-        .setString("state.backend.rocksdb.localdir", dir.resolve(localDir).toString());
-    env.enableCheckpointing(Duration.ofMillis(50));
-    env.getCheckpointConfig().setCheckpointStorage(dir.resolve("checkpoints").toUri().toString());
-    env.getConfiguration()
-        .set(CheckpointingOptions.SAVEPOINT_DIRECTORY, dir.resolve("savepoints").toString());
-    return env;
-  }
-
   @ParameterizedTest(name = "{0} -> {1}")
   @CsvSource({
     "hashmap, rocksdb-incremental",
@@ -143,7 +127,7 @@ class SavepointBackendSwitchTest {
     "hashmap, rocksdb-full"
   })
   void stateWrittenByOneBackendIsReadExactlyByTheOther(String from, String to) throws Exception {
-    StreamEnvironment first = env(from, "local-" + from);
+    StreamEnvironment first = TestBackends.environment(from, dir, "local-" + from);
     CollectSink<String> updates = new CollectSink<>();
     first
         .fromSource(UnboundedSource.emitting(PER_SUBTASK, 0), "numbers", Types.LONG)
@@ -161,7 +145,7 @@ class SavepointBackendSwitchTest {
           .noneMatch(name -> name.endsWith(".sst"));
     }
 
-    StreamEnvironment second = env(to, "local-" + to + "-2");
+    StreamEnvironment second = TestBackends.environment(to, dir, "local-" + to + "-2");
     second.getConfiguration().set(CheckpointingOptions.SAVEPOINT_PATH, savepoint);
     // The summary job reads its markers from another source; the first job's one is dropped.
     second.getConfiguration().set(CheckpointingOptions.SAVEPOINT_IGNORE_UNCLAIMED_STATE, true);

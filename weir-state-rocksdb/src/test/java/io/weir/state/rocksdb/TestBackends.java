@@ -1,5 +1,6 @@
 package io.weir.state.rocksdb;
 
+import io.weir.api.StreamEnvironment;
 import io.weir.api.config.CheckpointingOptions;
 import io.weir.api.config.Configuration;
 import io.weir.api.functions.TaskInfo;
@@ -18,11 +19,15 @@ import io.weir.runtime.state.TaskLocalStateStore;
 import io.weir.runtime.storage.CheckpointStorage;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-/** Builds, snapshots and restores keyed backends the way the runtime does, for tests. */
+/**
+ * Builds, snapshots and restores keyed backends the way the runtime does, for tests; and the jobs
+ * of the tests that switch backends.
+ */
 final class TestBackends {
 
   static final int MAX_PARALLELISM = 128;
@@ -47,6 +52,28 @@ final class TestBackends {
       conf.set(RocksDBOptions.LOCAL_DIRECTORIES, localDir.toString());
     }
     return conf;
+  }
+
+  /**
+   * A job before or after a switch of backends through a savepoint: parallelism 2 on {@code
+   * backend} (hashmap, rocksdb-incremental or rocksdb-full), checkpoints every 50 ms into {@code
+   * dir}/checkpoints, savepoints into {@code dir}/savepoints, RocksDB working in {@code dir}/{@code
+   * localDir}.
+   */
+  static StreamEnvironment environment(String backend, Path dir, String localDir) {
+    StreamEnvironment env = StreamEnvironment.create();
+    env.setParallelism(2);
+    env.getConfiguration()
+        .setString("state.backend.type", backend.startsWith("rocksdb") ? "rocksdb" : backend);
+    env.getConfiguration()
+        .set(CheckpointingOptions.INCREMENTAL_CHECKPOINTS, backend.equals("rocksdb-incremental"));
+    env.getConfiguration()
+        .setString("state.backend.rocksdb.localdir", dir.resolve(localDir).toString());
+    env.enableCheckpointing(Duration.ofMillis(50));
+    env.getCheckpointConfig().setCheckpointStorage(dir.resolve("checkpoints").toUri().toString());
+    env.getConfiguration()
+        .set(CheckpointingOptions.SAVEPOINT_DIRECTORY, dir.resolve("savepoints").toString());
+    return env;
   }
 
   static <K> KeyedStateBackend<K> create(

@@ -120,22 +120,6 @@ class WindowTimersBackendSwitchTest {
     return out;
   }
 
-  private StreamEnvironment env(String backend, String localDir) {
-    StreamEnvironment env = StreamEnvironment.create();
-    env.setParallelism(2);
-    env.getConfiguration()
-        .setString("state.backend.type", backend.startsWith("rocksdb") ? "rocksdb" : backend);
-    env.getConfiguration()
-        .set(CheckpointingOptions.INCREMENTAL_CHECKPOINTS, backend.equals("rocksdb-incremental"));
-    env.getConfiguration()
-        .setString("state.backend.rocksdb.localdir", dir.resolve(localDir).toString());
-    env.enableCheckpointing(Duration.ofMillis(50));
-    env.getCheckpointConfig().setCheckpointStorage(dir.resolve("checkpoints").toUri().toString());
-    env.getConfiguration()
-        .set(CheckpointingOptions.SAVEPOINT_DIRECTORY, dir.resolve("savepoints").toString());
-    return env;
-  }
-
   @ParameterizedTest(name = "{0} -> {1}")
   @CsvSource({"hashmap, rocksdb-full", "rocksdb-full, hashmap", "hashmap, hashmap"})
   void openWindowsFireOnceAfterTheSwitch(String from, String to) throws Exception {
@@ -143,7 +127,7 @@ class WindowTimersBackendSwitchTest {
     SEEN.put(id, new AtomicLong());
     WatermarkStrategy<Long> strategy =
         WatermarkStrategy.<Long>forMonotonousTimestamps().withTimestampAssigner((v, ts) -> v);
-    StreamEnvironment first = env(from, "local-" + from);
+    StreamEnvironment first = TestBackends.environment(from, dir, "local-" + from);
     CollectSink<String> before = new CollectSink<>();
     first
         .fromSource(UnboundedSource.emitting(PER_SUBTASK, 0), strategy, "numbers", Types.LONG)
@@ -161,7 +145,7 @@ class WindowTimersBackendSwitchTest {
     // are open in the savepoint.
     String savepoint = client.stopWithSavepoint(null, false).get(60, TimeUnit.SECONDS);
 
-    StreamEnvironment second = env(to, "local-" + to + "-2");
+    StreamEnvironment second = TestBackends.environment(to, dir, "local-" + to + "-2");
     second.getConfiguration().set(CheckpointingOptions.SAVEPOINT_PATH, savepoint);
     second.getConfiguration().set(CheckpointingOptions.SAVEPOINT_IGNORE_UNCLAIMED_STATE, true);
     CollectSink<String> after = new CollectSink<>();
