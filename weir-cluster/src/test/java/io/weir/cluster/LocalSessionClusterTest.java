@@ -220,6 +220,25 @@ class LocalSessionClusterTest {
     assertThat(jobManager.size()).as("a name it has not is left out: %s", jobManager).isEqualTo(2);
     assertThat(Long.parseLong(jobManager.get(0).path("value").asText())).isPositive();
     assertThat(jobManager.get(1).path("value").asText()).isEqualTo("1");
+    String taskManager =
+        client.get("/taskmanagers").path("taskmanagers").get(0).path("id").asText();
+    // As of the TaskManager's first heartbeat, within heartbeat.interval of its registration.
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .untilAsserted(
+            () ->
+                assertThat(
+                        client
+                            .get(
+                                "/taskmanagers/"
+                                    + taskManager
+                                    + "/metrics?get=Status.JVM.Memory.Heap.Used")
+                            .path(0)
+                            .path("value")
+                            .asLong())
+                    .isPositive());
+    assertThatThrownBy(() -> client.get("/taskmanagers/tm-nope/metrics"))
+        .hasMessageContaining("No TaskManager tm-nope is registered");
     assertThat(client.get("/jobs/" + jobId + "/status").toString())
         .isEqualTo("{\"status\":\"RUNNING\"}");
     assertThatThrownBy(() -> client.get("/jobs/nojob/status")).hasMessageContaining("nojob");

@@ -8,6 +8,7 @@ import io.weir.cluster.data.ConnectionLiveness;
 import io.weir.cluster.data.DataTransport;
 import io.weir.cluster.data.NettyDataPlane;
 import io.weir.cluster.ha.ZooKeeperHaServices;
+import io.weir.cluster.metrics.JvmStatus;
 import io.weir.cluster.metrics.ProcessMetrics;
 import io.weir.cluster.rpc.ControlPlane;
 import io.weir.cluster.rpc.JarChunk;
@@ -431,7 +432,8 @@ public final class TaskManager implements AutoCloseable {
   }
 
   TaskManagerStatus status() {
-    TaskManagerStatus.Builder status = TaskManagerStatus.newBuilder().setTaskManagerId(id);
+    TaskManagerStatus.Builder status =
+        TaskManagerStatus.newBuilder().setTaskManagerId(id).putAllJvmMetrics(JvmStatus.metrics());
     for (JobOnTaskManager job : jobsSnapshot()) {
       status.addLoadedJobs(job.jobId());
       job.running().forEach(t -> status.addRunning(Messages.toProto(t)));

@@ -169,15 +169,30 @@ final class InfoHandlers {
 
     @Override
     public TaskManagersResponse.TaskManagerInfo handle(RestRequest request) {
-      String id = request.pathParameter("taskmanagerid");
-      for (TaskManagerRegistry.TaskManager tm : registry.taskManagers()) {
-        if (tm.id().equals(id)) {
-          return TaskManagersHandler.info(tm);
-        }
-      }
-      throw new RestException(
-          HttpResponseStatus.NOT_FOUND,
-          "No TaskManager " + id + " is registered: list them with GET /taskmanagers");
+      return TaskManagersHandler.info(
+          TaskManagersHandler.find(registry, request.pathParameter("taskmanagerid")));
+    }
+  }
+
+  /**
+   * {@code GET /taskmanagers/:taskmanagerid/metrics}: the TaskManager's JVM metrics as of its last
+   * heartbeat, by Flink's names ({@code Status.JVM.*}); their names, or with {@code ?get=} their
+   * values as text.
+   */
+  static final class TaskManagerMetrics extends DispatcherGet {
+    private final TaskManagerRegistry registry;
+
+    TaskManagerMetrics(Dispatcher dispatcher, TaskManagerRegistry registry) {
+      super(dispatcher, "/taskmanagers/:taskmanagerid/metrics");
+      this.registry = registry;
+    }
+
+    @Override
+    public List<Map<String, String>> handle(RestRequest request) {
+      TaskManagerRegistry.TaskManager tm =
+          TaskManagersHandler.find(registry, request.pathParameter("taskmanagerid"));
+      return MetricQuery.namesOrValues(
+          new TreeMap<>(tm.status().getJvmMetricsMap()), request.queryParameter("get"));
     }
   }
 

@@ -54,6 +54,7 @@ public final class JobManagerEndpoints {
             new JobManagerMetricsHandler(dispatcher, registry),
             new InfoHandlers.Jars(dispatcher),
             new InfoHandlers.TaskManagerDetails(dispatcher, registry),
+            new InfoHandlers.TaskManagerMetrics(dispatcher, registry),
             new InfoHandlers.JobConfig(dispatcher),
             new InfoHandlers.Plan(dispatcher),
             new InfoHandlers.CheckpointSettings(dispatcher),

@@ -1,8 +1,10 @@
 package io.weir.cluster.rest.handlers;
 
 import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpResponseStatus;
 import io.weir.cluster.jobmanager.TaskManagerRegistry;
 import io.weir.cluster.rest.AbstractRestHandler;
+import io.weir.cluster.rest.RestException;
 import io.weir.cluster.rest.RestRequest;
 import io.weir.cluster.rest.messages.TaskManagersResponse;
 import io.weir.cluster.rpc.Messages;
@@ -26,6 +28,22 @@ final class TaskManagersHandler extends AbstractRestHandler {
       infos.add(info(tm));
     }
     return new TaskManagersResponse(infos);
+  }
+
+  /**
+   * The registered TaskManager of id {@code id}.
+   *
+   * @throws RestException 404 naming it
+   */
+  static TaskManagerRegistry.TaskManager find(TaskManagerRegistry registry, String id) {
+    for (TaskManagerRegistry.TaskManager tm : registry.taskManagers()) {
+      if (tm.id().equals(id)) {
+        return tm;
+      }
+    }
+    throw new RestException(
+        HttpResponseStatus.NOT_FOUND,
+        "No TaskManager " + id + " is registered: list them with GET /taskmanagers");
   }
 
   /** {@code tm} as of its last heartbeat. */
