@@ -94,4 +94,29 @@ class NexmarkGeneratorTest {
     assertThat(TypeInformation.of(NexmarkResults.WinningBid.class))
         .isInstanceOf(PojoTypeInfo.class);
   }
+
+  @Test
+  void paddingIsLowercaseLettersOfTheAverageLengthGiven() {
+    java.util.Random random = new java.util.Random(7);
+    int[] counts = new int[26];
+    long total = 0;
+    int n = 10_000;
+    for (int i = 0; i < n; i++) {
+      String extra = NexmarkGenerator.extra(random, 100, 500);
+      assertThat(extra.length()).isBetween(320, 480);
+      total += extra.length();
+      for (char c : extra.toCharArray()) {
+        assertThat(c).isBetween('a', 'z');
+        counts[c - 'a']++;
+      }
+    }
+    assertThat((double) total / n).isCloseTo(400, org.assertj.core.data.Offset.offset(2.0));
+    double expected = total / 26.0;
+    for (int count : counts) {
+      assertThat(count)
+          .as("each letter about as often")
+          .isBetween((int) (expected * 0.97), (int) (expected * 1.03));
+    }
+    assertThat(NexmarkGenerator.extra(random, 600, 500)).as("an event over the average").isEmpty();
+  }
 }
