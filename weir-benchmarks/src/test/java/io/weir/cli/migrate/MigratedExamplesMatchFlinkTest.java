@@ -1,0 +1,370 @@
+package io.weir.cli.migrate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.github.javaparser.StaticJavaParser;
+import com.github.javaparser.ast.CompilationUnit;
+import com.github.javaparser.ast.NodeList;
+import com.github.javaparser.ast.body.MethodDeclaration;
+import com.github.javaparser.ast.expr.SimpleName;
+import com.github.javaparser.ast.stmt.BlockStmt;
+import com.github.javaparser.ast.stmt.IfStmt;
+import com.github.javaparser.ast.stmt.Statement;
+import java.io.File;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystem;
+import java.nio.file.FileSystems;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Flink's own streaming examples (weir-cli's src/test/resources/flink-examples, Flink 2.3.0's
+ * sources) print the same lines on Flink 2.3 as on Weir once {@code weir migrate} has rewritten
+ * them. Each example is compiled as it is against Flink (this module's Flink 2.3 dependencies) and
+ * its {@code main} run on Flink's local environment; the same source is migrated in this JVM, given
+ * only the hand edits a user would make for what the tool reports it could not map, compiled
+ * against Weir alone and run. Each side runs in a JVM of its own whose class path holds one engine
+ * only (so a Flink class left in the migrated code fails to compile instead of running on Flink);
+ * what their {@code print()} sinks print is compared as a multiset of lines, the subtask prefix
+ * ({@code "2> "}) removed on both sides.
+ *
+ * <ul>
+ *   <li>WordCount: as it is, its built-in text (no options). The hand edit drops its command-line
+ *       handling (MigratedWordCountRunTest's).
+ *   <li>SocketWindowWordCount: against a server this test runs on 127.0.0.1, which sends a few
+ *       lines at the start of a 5-second processing-time window, keeps the connection open until
+ *       that window has closed, then closes it, which ends the job on both engines. No hand edit.
+ *   <li>WindowJoin: its generators are unbounded and unseeded ({@code Long.MAX_VALUE} records from
+ *       {@code new Random()}), and no option changes that, so WindowJoinSampleData gets the one
+ *       edit this test makes to Flink's sources, the same on both sides: 30 records from {@code new
+ *       Random(42)} per stream. Its timestamps are the wall clock's; {@code --windowSize} of
+ *       10<sup>13</sup> ms puts every record in the one window [0, 10<sup>13</sup>), which fires at
+ *       the end of input, so the output is each name's grades joined with its salaries. The hand
+ *       edits drop the file output branch (Flink's FileSink encoder and rolling policy) and the
+ *       {@code TimestampAssignerSupplier.Context} parameter Weir's strategy does not take.
+ *   <li>Not StateMachineExample: its source is unbounded ({@code Long.MAX_VALUE} events) with no
+ *       option to bound it, its events come from unseeded random generators, with the default error
+ *       rate of 0 it prints nothing at all, and on Weir it needs its state V2 calls ({@code
+ *       asyncValue().thenAccept(...)}) rewritten by hand: a comparison would check the edits, not
+ *       the migration.
+ * </ul>
+ *
+ * <p>Each example takes a few seconds per engine (a JVM, Flink's mini cluster); the socket one runs
+ * both engines at once and waits for the end of the window, up to 10 s.
+ */
+class MigratedExamplesMatchFlinkTest {
+
+  private static final String EXAMPLES = "flink-examples/org/apache/flink/streaming/examples/";
+  private static final String PACKAGE = "org.apache.flink.streaming.examples";
+
+  /** What print() prints of a record, once the subtask prefix is removed. */
+  private static final Pattern TUPLE = Pattern.compile("\\(.*\\)");
+
+  /** The subtask print() puts before a line when it runs in parallel, on both engines. */
+  private static final Pattern SUBTASK = Pattern.compile("^\\d+> ");
+
+  @TempDir Path tmp;
+
+  @Test
+  void wordCount() throws Exception {
+    Path flink = flinkClasses("wordcount");
+    Path migrated = migrate("wordcount");
+    Path wordCount = migrated.resolve("WordCount.java");
+    Files.writeString(
+        wordCount, MigratedWordCountRunTest.withoutOptions(Files.readString(wordCount)));
+    Files.delete(migrated.resolve("util/CLI.java"));
+    Path weir = weirClasses(migrated);
+
+    String main = PACKAGE + ".wordcount.WordCount";
+    List<String> onFlink = printed(start(Engine.FLINK, flink, main), TUPLE);
+    List<String> onWeir = printed(start(Engine.WEIR, weir, main), TUPLE);
+
+    assertThat(onFlink).as("Flink's running counts").hasSizeGreaterThan(100);
+    assertThat(onWeir).containsExactlyInAnyOrderElementsOf(onFlink);
+  }
+
+  @Test
+  void socketWindowWordCount() throws Exception {
+    Path flink = flinkClasses("socket");
+    Path weir = weirClasses(migrate("socket"));
+
+    String main = PACKAGE + ".socket.SocketWindowWordCount";
+    String text = "to be or not to be\nthat is the question\nto be is to do\n";
+    List<String> onFlink;
+    List<String> onWeir;
+    try (ServerSocket flinkServer = server();
+        ServerSocket weirServer = server()) {
+      Job flinkJob = start(Engine.FLINK, flink, main, socketArgs(flinkServer));
+      Job weirJob = start(Engine.WEIR, weir, main, socketArgs(weirServer));
+      try (Socket toFlink = accept(flinkServer, flinkJob);
+          Socket toWeir = accept(weirServer, weirJob)) {
+        // Both get the text early in one 5-second window and keep the connection until that
+        // window has fired: Flink drops a processing-time window still open at the end of input.
+        long windowEnd = startOfAWindow(5_000) + 5_000;
+        send(toFlink, text);
+        send(toWeir, text);
+        Thread.sleep(Math.max(0, windowEnd - System.currentTimeMillis()) + 1_500);
+      }
+      onFlink = printed(flinkJob, Pattern.compile(".* : \\d+"));
+      onWeir = printed(weirJob, Pattern.compile(".* : \\d+"));
+    }
+
+    assertThat(onFlink)
+        .containsExactlyInAnyOrder(
+            "to : 4",
+            "be : 3",
+            "or : 1",
+            "not : 1",
+            "that : 1",
+            "is : 2",
+            "the : 1",
+            "question : 1",
+            "do : 1");
+    assertThat(onWeir).containsExactlyInAnyOrderElementsOf(onFlink);
+  }
+
+  @Test
+  void windowJoin() throws Exception {
+    Path source = example("join");
+    Path sampleData = source.resolve("WindowJoinSampleData.java");
+    String generators = Files.readString(sampleData);
+    assertThat(generators).contains("new Random()", "Long.MAX_VALUE");
+    Files.writeString(
+        sampleData,
+        generators.replace("new Random()", "new Random(42)").replace("Long.MAX_VALUE", "30L"));
+    Path flink = compiled(source, tmp.resolve("flink-classes"), Engine.FLINK);
+    Path migrated = migrate(source);
+    Path windowJoin = migrated.resolve("WindowJoin.java");
+    Files.writeString(windowJoin, withoutFileOutput(Files.readString(windowJoin)));
+    Path weir = weirClasses(migrated);
+
+    String main = PACKAGE + ".join.WindowJoin";
+    String[] args = {"--windowSize", "10000000000000", "--rate", "1000"};
+    List<String> onFlink = printed(start(Engine.FLINK, flink, main, args), TUPLE);
+    List<String> onWeir = printed(start(Engine.WEIR, weir, main, args), TUPLE);
+
+    assertThat(onFlink).as("every name's grades joined with its salaries").hasSizeGreaterThan(30);
+    assertThat(onWeir).containsExactlyInAnyOrderElementsOf(onFlink);
+  }
+
+  /**
+   * WindowJoin's hand edits: main prints instead of choosing a file sink by {@code --output} (the
+   * tool lists the encoder, the rolling policy and Flink's Path as things to do), and the timestamp
+   * assigner is created without Flink's {@code TimestampAssignerSupplier.Context}, which Weir's
+   * strategy does not pass (the compiler's "does not override" on the migrated source).
+   */
+  static String withoutFileOutput(String source) {
+    CompilationUnit unit = StaticJavaParser.parse(source);
+    unit.getImports()
+        .removeIf(
+            i ->
+                i.getNameAsString().startsWith("org.apache.flink.")
+                    || i.getNameAsString().equals("io.weir.connector.files.FileSink"));
+    BlockStmt main = method(unit, "main").getBody().orElseThrow();
+    NodeList<Statement> kept = new NodeList<>();
+    for (Statement statement : main.getStatements()) {
+      boolean aboutFileOutput =
+          statement.findAll(SimpleName.class).stream()
+              .anyMatch(n -> n.getIdentifier().equals("fileOutput"));
+      if (!aboutFileOutput) {
+        kept.add(statement);
+      } else if (statement instanceof IfStmt branch && branch.getElseStmt().isPresent()) {
+        kept.addAll(branch.getElseStmt().get().asBlockStmt().getStatements());
+      }
+    }
+    main.setStatements(kept);
+    method(unit, "createTimestampAssigner").getParameters().clear();
+    return unit.toString();
+  }
+
+  private static MethodDeclaration method(CompilationUnit unit, String name) {
+    return unit.findFirst(MethodDeclaration.class, m -> m.getNameAsString().equals(name))
+        .orElseThrow(() -> new AssertionError("no method " + name + " in\n" + unit));
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // The two engines' class paths, compiling and running
+
+  /** Which engine a class path or a child JVM is for. */
+  private enum Engine {
+    FLINK,
+    WEIR;
+
+    /**
+     * This JVM's class path without the other engine: Weir's side without Flink's jars (and its
+     * frocksdbjni), Flink's without Weir's modules (and Weir's rocksdbjni, another build of the
+     * same org.rocksdb package).
+     */
+    String classPath() {
+      List<String> kept = new ArrayList<>();
+      for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
+        Path path = Path.of(entry);
+        String name = path.getFileName().toString();
+        boolean flink = name.startsWith("flink-") || name.startsWith("frocksdbjni-");
+        boolean weir =
+            name.startsWith("weir-")
+                || name.startsWith("rocksdbjni-")
+                || Files.isDirectory(path.resolve("io/weir"));
+        if (this == FLINK ? !weir : !flink) {
+          kept.add(entry);
+        }
+      }
+      return String.join(File.pathSeparator, kept);
+    }
+  }
+
+  /** One example's original sources, copied out of weir-cli's test jar into tmp. */
+  private Path example(String name) throws IOException, URISyntaxException {
+    Path into = tmp.resolve("src").resolve(name);
+    if (Files.isDirectory(into)) {
+      return into;
+    }
+    Path codeSource =
+        Path.of(MigratedSources.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+    if (Files.isDirectory(codeSource)) {
+      copyTree(codeSource.resolve(EXAMPLES + name), into);
+    } else {
+      try (FileSystem jar = FileSystems.newFileSystem(codeSource)) {
+        copyTree(jar.getPath(EXAMPLES + name), into);
+      }
+    }
+    return into;
+  }
+
+  private static void copyTree(Path from, Path to) throws IOException {
+    try (Stream<Path> walk = Files.walk(from)) {
+      for (Path file : walk.filter(Files::isRegularFile).toList()) {
+        Path target = to.resolve(from.relativize(file).toString());
+        Files.createDirectories(target.getParent());
+        Files.copy(file, target);
+      }
+    }
+  }
+
+  private Path flinkClasses(String example) throws Exception {
+    return compiled(example(example), tmp.resolve("flink-classes"), Engine.FLINK);
+  }
+
+  private Path weirClasses(Path migrated) throws IOException {
+    return compiled(migrated, tmp.resolve("weir-classes"), Engine.WEIR);
+  }
+
+  private static Path compiled(Path sources, Path classes, Engine engine) throws IOException {
+    assertThat(MigratedSources.compile(sources, classes, engine.classPath()))
+        .as("compiling " + sources + " against " + engine)
+        .isEmpty();
+    return classes;
+  }
+
+  private Path migrate(String example) throws Exception {
+    return migrate(example(example));
+  }
+
+  /** {@code weir migrate source --output tmp/migrated}, in this JVM. */
+  private Path migrate(Path source) {
+    Path out = tmp.resolve("migrated");
+    MigratedSources.Run run =
+        MigratedSources.weir("migrate", source.toString(), "--output", out.toString());
+    assertThat(run.exitCode()).as(run.toString()).isZero();
+    return out;
+  }
+
+  /** A job's JVM and the directory of its stdout, stderr and temporary files. */
+  private record Job(Engine engine, Process process, Path dir) {}
+
+  /** Starts {@code mainClass} in a JVM of its own with {@code engine}'s class path. */
+  private Job start(Engine engine, Path classes, String mainClass, String... args)
+      throws IOException {
+    Path dir = Files.createDirectories(tmp.resolve("run-" + engine));
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Djava.io.tmpdir=" + dir,
+                // Flink's and the CLI's logging on stderr, at WARN: stdout is what print() prints.
+                "-Dslf4j.provider=org.slf4j.simple.SimpleServiceProvider",
+                "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
+                "-cp",
+                classes + File.pathSeparator + engine.classPath(),
+                mainClass));
+    command.addAll(Arrays.asList(args));
+    Process process =
+        new ProcessBuilder(command)
+            .redirectOutput(dir.resolve("stdout").toFile())
+            .redirectError(dir.resolve("stderr").toFile())
+            .start();
+    return new Job(engine, process, dir);
+  }
+
+  /**
+   * Waits for {@code job} to end and returns the lines it printed that match {@code record}, after
+   * print()'s subtask prefix ("3> "); its other lines are the example's usage notes.
+   */
+  private static List<String> printed(Job job, Pattern record) throws Exception {
+    boolean ended = job.process().waitFor(120, TimeUnit.SECONDS);
+    if (!ended) {
+      job.process().destroyForcibly().waitFor();
+    }
+    String stderr = Files.readString(job.dir().resolve("stderr"));
+    assertThat(ended).as(job.engine() + "'s job ended within 120 s; stderr:\n" + stderr).isTrue();
+    assertThat(job.process().exitValue()).as(job.engine() + "'s job; stderr:\n" + stderr).isZero();
+    List<String> lines = new ArrayList<>();
+    for (String line : Files.readAllLines(job.dir().resolve("stdout"), StandardCharsets.UTF_8)) {
+      String printed = SUBTASK.matcher(line).replaceFirst("");
+      if (record.matcher(printed).matches()) {
+        lines.add(printed);
+      }
+    }
+    return lines;
+  }
+
+  private static ServerSocket server() throws IOException {
+    return new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+  }
+
+  private static String[] socketArgs(ServerSocket server) {
+    return new String[] {
+      "--hostname", "127.0.0.1", "--port", Integer.toString(server.getLocalPort())
+    };
+  }
+
+  private static Socket accept(ServerSocket server, Job job) throws IOException {
+    server.setSoTimeout(60_000);
+    assertThat(job.process().isAlive()).as(job.engine() + "'s job is running").isTrue();
+    return server.accept();
+  }
+
+  private static void send(Socket socket, String text) throws IOException {
+    OutputStream out = socket.getOutputStream();
+    out.write(text.getBytes(StandardCharsets.UTF_8));
+    out.flush();
+  }
+
+  /**
+   * Waits, if need be, until early in a tumbling processing-time window of {@code size} ms (Flink's
+   * and Weir's start at multiples of the size) and returns that window's start.
+   */
+  private static long startOfAWindow(long size) throws InterruptedException {
+    long now = System.currentTimeMillis();
+    long start = now - now % size;
+    if (now - start > size / 2) {
+      start += size;
+      Thread.sleep(start + 100 - now);
+    }
+    return start;
+  }
+}
