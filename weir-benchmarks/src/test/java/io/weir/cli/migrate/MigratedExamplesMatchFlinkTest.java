@@ -28,6 +28,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -46,8 +47,9 @@ import org.junit.jupiter.api.io.TempDir;
  *   <li>WordCount: as it is, its built-in text (no options). The hand edit drops its command-line
  *       handling (MigratedWordCountRunTest's).
  *   <li>SocketWindowWordCount: against a server this test runs on 127.0.0.1, which sends a few
- *       lines at the start of a 5-second processing-time window, keeps the connection open until
- *       that window has closed, then closes it, which ends the job on both engines. No hand edit.
+ *       lines while at least 2.5 s of a 5-second processing-time window are left, keeps the
+ *       connection open until that window has fired, then closes it, which ends the job on both
+ *       engines (both drop a window still open at the end of input). No hand edit.
  *   <li>WindowJoin: its generators are unbounded and unseeded ({@code Long.MAX_VALUE} records from
  *       {@code new Random()}), and no option changes that, so WindowJoinSampleData gets the one
  *       edit this test makes to Flink's sources, the same on both sides: 30 records from {@code new
@@ -63,8 +65,8 @@ import org.junit.jupiter.api.io.TempDir;
  *       the migration.
  * </ul>
  *
- * <p>Each example takes a few seconds per engine (a JVM, Flink's mini cluster); the socket one runs
- * both engines at once and waits for the end of the window, up to 10 s.
+ * <p>The two engines' jobs run at the same time; an example takes a few seconds (Flink's mini
+ * cluster starts in 2 to 3 s), the socket one up to 8 s more, waiting for its window to fire.
  */
 class MigratedExamplesMatchFlinkTest {
 
@@ -79,6 +81,16 @@ class MigratedExamplesMatchFlinkTest {
 
   @TempDir Path tmp;
 
+  /** The jobs' JVMs, ended after each test if an assertion left one running. */
+  private final List<Process> started = new ArrayList<>();
+
+  @AfterEach
+  void endTheJobs() throws InterruptedException {
+    for (Process process : started) {
+      process.destroyForcibly().waitFor();
+    }
+  }
+
   @Test
   void wordCount() throws Exception {
     Path flink = flinkClasses("wordcount");
@@ -90,8 +102,10 @@ class MigratedExamplesMatchFlinkTest {
     Path weir = weirClasses(migrated);
 
     String main = PACKAGE + ".wordcount.WordCount";
-    List<String> onFlink = printed(start(Engine.FLINK, flink, main), TUPLE);
-    List<String> onWeir = printed(start(Engine.WEIR, weir, main), TUPLE);
+    Job flinkJob = start(Engine.FLINK, flink, main);
+    Job weirJob = start(Engine.WEIR, weir, main);
+    List<String> onFlink = printed(flinkJob, TUPLE);
+    List<String> onWeir = printed(weirJob, TUPLE);
 
     assertThat(onFlink).as("Flink's running counts").hasSizeGreaterThan(100);
     assertThat(onWeir).containsExactlyInAnyOrderElementsOf(onFlink);
@@ -112,9 +126,9 @@ class MigratedExamplesMatchFlinkTest {
       Job weirJob = start(Engine.WEIR, weir, main, socketArgs(weirServer));
       try (Socket toFlink = accept(flinkServer, flinkJob);
           Socket toWeir = accept(weirServer, weirJob)) {
-        // Both get the text early in one 5-second window and keep the connection until that
-        // window has fired: Flink drops a processing-time window still open at the end of input.
-        long windowEnd = startOfAWindow(5_000) + 5_000;
+        // Both get the text in one 5-second window and keep the connection until that window has
+        // fired: both engines drop a processing-time window still open at the end of input.
+        long windowEnd = windowWithTimeLeft(5_000, 2_500) + 5_000;
         send(toFlink, text);
         send(toWeir, text);
         Thread.sleep(Math.max(0, windowEnd - System.currentTimeMillis()) + 1_500);
@@ -154,8 +168,10 @@ class MigratedExamplesMatchFlinkTest {
 
     String main = PACKAGE + ".join.WindowJoin";
     String[] args = {"--windowSize", "10000000000000", "--rate", "1000"};
-    List<String> onFlink = printed(start(Engine.FLINK, flink, main, args), TUPLE);
-    List<String> onWeir = printed(start(Engine.WEIR, weir, main, args), TUPLE);
+    Job flinkJob = start(Engine.FLINK, flink, main, args);
+    Job weirJob = start(Engine.WEIR, weir, main, args);
+    List<String> onFlink = printed(flinkJob, TUPLE);
+    List<String> onWeir = printed(weirJob, TUPLE);
 
     assertThat(onFlink).as("every name's grades joined with its salaries").hasSizeGreaterThan(30);
     assertThat(onWeir).containsExactlyInAnyOrderElementsOf(onFlink);
@@ -307,6 +323,7 @@ class MigratedExamplesMatchFlinkTest {
             .redirectOutput(dir.resolve("stdout").toFile())
             .redirectError(dir.resolve("stderr").toFile())
             .start();
+    started.add(process);
     return new Job(engine, process, dir);
   }
 
@@ -355,13 +372,14 @@ class MigratedExamplesMatchFlinkTest {
   }
 
   /**
-   * Waits, if need be, until early in a tumbling processing-time window of {@code size} ms (Flink's
-   * and Weir's start at multiples of the size) and returns that window's start.
+   * Waits, if need be, until at least {@code timeLeft} ms remain of a tumbling processing-time
+   * window of {@code size} ms (Flink's and Weir's start at multiples of the size) and returns that
+   * window's start.
    */
-  private static long startOfAWindow(long size) throws InterruptedException {
+  private static long windowWithTimeLeft(long size, long timeLeft) throws InterruptedException {
     long now = System.currentTimeMillis();
     long start = now - now % size;
-    if (now - start > size / 2) {
+    if (start + size - now < timeLeft) {
       start += size;
       Thread.sleep(start + 100 - now);
     }
