@@ -6,6 +6,8 @@ import com.github.javaparser.StaticJavaParser;
 import com.github.javaparser.ast.CompilationUnit;
 import com.github.javaparser.ast.NodeList;
 import com.github.javaparser.ast.body.MethodDeclaration;
+import com.github.javaparser.ast.expr.LambdaExpr;
+import com.github.javaparser.ast.expr.MethodCallExpr;
 import com.github.javaparser.ast.expr.SimpleName;
 import com.github.javaparser.ast.stmt.BlockStmt;
 import com.github.javaparser.ast.stmt.IfStmt;
@@ -24,6 +26,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
@@ -58,11 +61,14 @@ import org.junit.jupiter.api.io.TempDir;
  *       the end of input, so the output is each name's grades joined with its salaries. The hand
  *       edits drop the file output branch (Flink's FileSink encoder and rolling policy) and the
  *       {@code TimestampAssignerSupplier.Context} parameter Weir's strategy does not take.
- *   <li>Not StateMachineExample: its source is unbounded ({@code Long.MAX_VALUE} events) with no
- *       option to bound it, its events come from unseeded random generators, with the default error
- *       rate of 0 it prints nothing at all, and on Weir it needs its state V2 calls ({@code
- *       asyncValue().thenAccept(...)}) rewritten by hand: a comparison would check the edits, not
- *       the migration.
+ *   <li>StateMachineExample: its generator is unbounded and unseeded ({@code Long.MAX_VALUE} events
+ *       from {@code new Random()}) with no option to change that, so it gets the same kind of edit,
+ *       on both sides: 2000 events from {@code new Random(42)}; {@code --error-rate 0.1} makes one
+ *       event in ten an invalid transition (the default, 0, prints nothing). Its events depend on
+ *       the number of source subtasks (each draws addresses from its own range), so both engines
+ *       run at parallelism 2. The hand edits drop the Kafka source and the file sink (and the kafka
+ *       package, which only they use) and turn the state V2 calls the tool lists into Weir's
+ *       synchronous ones.
  * </ul>
  *
  * <p>The two engines' jobs run at the same time; an example takes a few seconds (Flink's mini
@@ -72,6 +78,9 @@ class MigratedExamplesMatchFlinkTest {
 
   private static final String EXAMPLES = "flink-examples/org/apache/flink/streaming/examples/";
   private static final String PACKAGE = "org.apache.flink.streaming.examples";
+
+  /** What StateMachineExample's print() prints of an alert. */
+  private static final Pattern ALERT = Pattern.compile("ALERT .*");
 
   /** What print() prints of a record, once the subtask prefix is removed. */
   private static final Pattern TUPLE = Pattern.compile("\\(.*\\)");
@@ -154,12 +163,9 @@ class MigratedExamplesMatchFlinkTest {
   @Test
   void windowJoin() throws Exception {
     Path source = example("join");
-    Path sampleData = source.resolve("WindowJoinSampleData.java");
-    String generators = Files.readString(sampleData);
-    assertThat(generators).contains("new Random()", "Long.MAX_VALUE");
-    Files.writeString(
-        sampleData,
-        generators.replace("new Random()", "new Random(42)").replace("Long.MAX_VALUE", "30L"));
+    // The input edits, the same on both sides: bounded, seeded generators.
+    edit(source.resolve("WindowJoinSampleData.java"), "new Random()", "new Random(42)");
+    edit(source.resolve("WindowJoinSampleData.java"), "Long.MAX_VALUE", "30L");
     Path flink = compiled(source, tmp.resolve("flink-classes"), Engine.FLINK);
     Path migrated = migrate(source);
     Path windowJoin = migrated.resolve("WindowJoin.java");
@@ -175,6 +181,85 @@ class MigratedExamplesMatchFlinkTest {
 
     assertThat(onFlink).as("every name's grades joined with its salaries").hasSizeGreaterThan(30);
     assertThat(onWeir).containsExactlyInAnyOrderElementsOf(onFlink);
+  }
+
+  @Test
+  void stateMachine() throws Exception {
+    Path source = example("statemachine");
+    // The input edits, the same on both sides: a bounded, seeded generator.
+    edit(source.resolve("generator/EventsGenerator.java"), "new Random()", "new Random(42)");
+    edit(source.resolve("StateMachineExample.java"), "Long.MAX_VALUE", "2000L");
+    Path flink = compiled(source, tmp.resolve("flink-classes"), Engine.FLINK);
+    Path migrated = migrate(source);
+    Path stateMachine = migrated.resolve("StateMachineExample.java");
+    Files.writeString(stateMachine, synchronousAndPrinted(Files.readString(stateMachine)));
+    deleteTree(migrated.resolve("kafka"));
+    Path weir = weirClasses(migrated);
+
+    String main = PACKAGE + ".statemachine.StateMachineExample";
+    String[] args = {"--error-rate", "0.1", "--rps", "1000000"};
+    Job flinkJob = start(Engine.FLINK, flink, main, args);
+    Job weirJob = start(Engine.WEIR, weir, main, args);
+    List<String> onFlink = printed(flinkJob, ALERT);
+    List<String> onWeir = printed(weirJob, ALERT);
+
+    assertThat(onFlink).as("alerts for the invalid transitions").hasSizeGreaterThan(10);
+    assertThat(onWeir).containsExactlyInAnyOrderElementsOf(onFlink);
+  }
+
+  private static void edit(Path file, String from, String to) throws IOException {
+    String text = Files.readString(file);
+    assertThat(text).contains(from);
+    Files.writeString(file, text.replace(from, to));
+  }
+
+  /**
+   * StateMachineExample's hand edits: the Kafka source and the file sink, which the options choose,
+   * are dropped (the tool lists Flink's deserialization schemas, encoder and rolling policy), and
+   * the state machine uses Weir's synchronous state, as the tool's list says ({@code asyncValue()}
+   * becomes {@code value()}, the body of its {@code thenAccept} follows it, {@code asyncUpdate} and
+   * {@code asyncClear} become {@code update} and {@code clear}).
+   */
+  static String synchronousAndPrinted(String source) {
+    CompilationUnit unit = StaticJavaParser.parse(source);
+    unit.getImports()
+        .removeIf(
+            i ->
+                (i.getNameAsString().startsWith("org.apache.flink.")
+                        && !i.getNameAsString().startsWith(PACKAGE + "."))
+                    || i.getNameAsString().endsWith(".kafka.EventDeSerializationSchema"));
+    BlockStmt main = method(unit, "main").getBody().orElseThrow();
+    NodeList<Statement> kept = new NodeList<>();
+    for (Statement statement : main.getStatements()) {
+      if (statement instanceof IfStmt branch
+          && branch.getCondition().toString().contains("kafka-topic")) {
+        kept.addAll(branch.getElseStmt().orElseThrow().asBlockStmt().getStatements());
+      } else if (statement instanceof IfStmt branch
+          && branch.getCondition().toString().equals("outputFile == null")) {
+        kept.addAll(branch.getThenStmt().asBlockStmt().getStatements());
+      } else {
+        kept.add(statement);
+      }
+    }
+    main.setStatements(kept);
+    BlockStmt flatMap = method(unit, "flatMap").getBody().orElseThrow();
+    LambdaExpr thenAccept = flatMap.findFirst(LambdaExpr.class).orElseThrow();
+    NodeList<Statement> body = new NodeList<>();
+    body.add(StaticJavaParser.parseStatement("State state = currentState.value();"));
+    body.addAll(thenAccept.getBody().asBlockStmt().getStatements());
+    BlockStmt synchronous = new BlockStmt(body);
+    synchronous
+        .findAll(MethodCallExpr.class)
+        .forEach(
+            call -> {
+              switch (call.getNameAsString()) {
+                case "asyncUpdate" -> call.setName("update");
+                case "asyncClear" -> call.setName("clear");
+                default -> {}
+              }
+            });
+    method(unit, "flatMap").setBody(synchronous);
+    return unit.toString();
   }
 
   /**
@@ -261,6 +346,14 @@ class MigratedExamplesMatchFlinkTest {
     return into;
   }
 
+  private static void deleteTree(Path dir) throws IOException {
+    try (Stream<Path> walk = Files.walk(dir)) {
+      for (Path path : walk.sorted(Comparator.reverseOrder()).toList()) {
+        Files.delete(path);
+      }
+    }
+  }
+
   private static void copyTree(Path from, Path to) throws IOException {
     try (Stream<Path> walk = Files.walk(from)) {
       for (Path file : walk.filter(Files::isRegularFile).toList()) {
@@ -311,12 +404,17 @@ class MigratedExamplesMatchFlinkTest {
             List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Djava.io.tmpdir=" + dir,
-                // Flink's and the CLI's logging on stderr, at WARN: stdout is what print() prints.
+                // Flink's local environment runs at the number of cores, Weir's at its
+                // parallelism.default (1): both at 2 (for Weir as 'weir run -p 2' would), since
+                // StateMachineExample's events depend on the number of source subtasks.
+                "-XX:ActiveProcessorCount=2",
+                // Flink's and Weir's logging on stderr, at WARN: stdout is what the job prints.
                 "-Dslf4j.provider=org.slf4j.simple.SimpleServiceProvider",
-                "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
-                "-cp",
-                classes + File.pathSeparator + engine.classPath(),
-                mainClass));
+                "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"));
+    if (engine == Engine.WEIR) {
+      command.add("-Dparallelism.default=2");
+    }
+    command.addAll(List.of("-cp", classes + File.pathSeparator + engine.classPath(), mainClass));
     command.addAll(Arrays.asList(args));
     Process process =
         new ProcessBuilder(command)
