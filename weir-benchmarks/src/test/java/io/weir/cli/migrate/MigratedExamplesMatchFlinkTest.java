@@ -269,7 +269,7 @@ class MigratedExamplesMatchFlinkTest {
    * WindowJoin's hand edits: main prints instead of choosing a file sink by {@code --output} (the
    * tool lists the encoder, the rolling policy and Flink's Path as things to do), and the timestamp
    * assigner is created without Flink's {@code TimestampAssignerSupplier.Context}, which Weir's
-   * strategy does not pass (the compiler's "does not override" on the migrated source).
+   * strategy does not pass (listed by the tool too).
    */
   private static String withoutFileOutput(String source) {
     CompilationUnit unit = StaticJavaParser.parse(source);
