@@ -74,7 +74,7 @@ import org.junit.jupiter.api.io.TempDir;
  *
  * <p>The two engines' jobs run at the same time. Flink's JVM takes most of an example's time (about
  * 6 s on 2 busy cores, its mini cluster's start included; Weir's under 2 s), the socket example up
- * to 8 s more, waiting for its window to fire: the four took 42 s in all beside other builds.
+ * to 8 s more, waiting for its window to fire: the four took 42 to 48 s beside other builds.
  */
 class MigratedExamplesMatchFlinkTest {
 
