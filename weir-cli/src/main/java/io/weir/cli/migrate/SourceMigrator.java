@@ -74,6 +74,7 @@ final class SourceMigrator {
     rewriteQualifiedTypes(unit);
     rewriteQualifiedExpressions(unit);
     renameSimpleNames(unit, imported);
+    listNestedClassesWeirLacks(unit, imported);
     rewriteImports(unit, imported);
     checkCalls(unit);
 
@@ -245,6 +246,25 @@ final class SourceMigrator {
       if (weir != null) {
         edits.replace(name, weir);
         changes++;
+      }
+    }
+  }
+
+  /**
+   * {@code TimestampAssignerSupplier.Context}, named through its imported outer class: listed when
+   * the map says Weir's outer class has no such nested class (the outer class is renamed as usual).
+   */
+  private void listNestedClassesWeirLacks(CompilationUnit unit, Map<String, String> imported) {
+    for (ClassOrInterfaceType type : unit.findAll(ClassOrInterfaceType.class)) {
+      ClassOrInterfaceType outer = type.getScope().orElse(null);
+      String flinkOuter = outer == null ? null : imported.get(outer.getNameAsString());
+      if (flinkOuter == null || outer.getScope().isPresent()) {
+        continue;
+      }
+      String nested = flinkOuter + "." + type.getNameAsString();
+      String advice = map.untranslatable().get(nested);
+      if (advice != null) {
+        todo(type, nested + ": " + advice);
       }
     }
   }

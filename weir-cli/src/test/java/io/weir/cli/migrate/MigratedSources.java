@@ -89,6 +89,14 @@ final class MigratedSources {
    * message: symbol", without duplicates.
    */
   static Set<String> compile(Path dir, Path classes) throws IOException {
+    return compile(dir, classes, System.getProperty("java.class.path"));
+  }
+
+  /**
+   * Compiles the Java files under {@code dir} into {@code classes} against {@code classPath} and
+   * returns the errors as {@link #compile(Path, Path)} does.
+   */
+  static Set<String> compile(Path dir, Path classes, String classPath) throws IOException {
     JavaCompiler compiler = ToolProvider.getSystemJavaCompiler();
     DiagnosticCollector<JavaFileObject> diagnostics = new DiagnosticCollector<>();
     Files.createDirectories(classes);
@@ -99,7 +107,7 @@ final class MigratedSources {
               "-d",
               classes.toString(),
               "-classpath",
-              System.getProperty("java.class.path"),
+              classPath,
               "-sourcepath",
               "",
               "-proc:none",

@@ -70,8 +70,11 @@ class MigratedWordCountRunTest {
     assertThat(sorted(printed)).isEqualTo(sorted(expectedRunningCounts(classes)));
   }
 
-  /** The hand edit: main without the command-line options, imports of what is gone removed. */
-  private static String withoutOptions(String source) {
+  /**
+   * The hand edit: main without the command-line options, imports of what is gone removed (also
+   * MigratedExamplesMatchFlinkTest's, in weir-benchmarks).
+   */
+  static String withoutOptions(String source) {
     CompilationUnit unit = StaticJavaParser.parse(source);
     unit.getImports()
         .removeIf(

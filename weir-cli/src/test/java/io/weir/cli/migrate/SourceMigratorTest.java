@@ -91,6 +91,31 @@ class SourceMigratorTest {
   }
 
   @Test
+  void aNestedClassWeirLacksIsListedWhereItIsNamedThroughItsOuterClass() {
+    String source =
+        """
+        import org.apache.flink.api.common.eventtime.TimestampAssignerSupplier;
+        import org.apache.flink.api.common.eventtime.WatermarkGeneratorSupplier;
+
+        class Strategy {
+          Object a(TimestampAssignerSupplier.Context context) { return null; }
+          Object g(WatermarkGeneratorSupplier.Context context) { return null; }
+        }
+        """;
+
+    SourceMigrator.Result result = migrate(source);
+
+    assertThat(result.text())
+        .contains("Object a(TimestampAssignerSupplier.Context context)")
+        .contains("import io.weir.api.eventtime.TimestampAssignerSupplier;");
+    assertThat(result.todo())
+        .extracting(f -> f.line() + ": " + f.message())
+        .containsExactly(
+            "5: org.apache.flink.api.common.eventtime.TimestampAssignerSupplier.Context: Weir's"
+                + " createTimestampAssigner() takes no context: drop the parameter");
+  }
+
+  @Test
   void aWildcardImportBecomesOneForEachWeirPackageTheFileUses() {
     String source =
         """
