@@ -462,7 +462,7 @@ public final class CheckpointCoordinator {
   public synchronized long triggerCheckpointSoon(boolean full) {
     fullCheckpointRequested |= full;
     triggerSoon();
-    return ids.get();
+    return ids.get() + 1; // not one pending now: that one may have started before the request
   }
 
   /** Serves a remembered {@link #triggerSoon} once nothing is pending. */
