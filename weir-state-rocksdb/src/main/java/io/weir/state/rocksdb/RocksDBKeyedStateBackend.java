@@ -136,7 +136,7 @@ public final class RocksDBKeyedStateBackend<K> implements KeyedStateBackend<K> {
   private final Map<String, Object> states = new HashMap<>();
   private final Map<String, RocksDBTimerQueue<K>> timerQueues = new HashMap<>();
 
-  /** Identifies this database in the shared-state registry (with a file's name). */
+  /** This database in the shared-state registry until a checkpoint completed: see uploadedBase. */
   String backendId;
 
   /** The SST files of the last completed checkpoint: what need not be uploaded; null: none. */

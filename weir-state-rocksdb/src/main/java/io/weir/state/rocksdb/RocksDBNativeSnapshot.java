@@ -122,13 +122,6 @@ final class RocksDBNativeSnapshot implements KeyedStateSnapshot {
     return false;
   }
 
-  /** A snapshot that may refer to the files of the last completed checkpoint when incremental. */
-  static RocksDBNativeSnapshot take(
-      RocksDBKeyedStateBackend<?> backend, long checkpointId, boolean incremental)
-      throws IOException, RocksDBException {
-    return take(backend, checkpointId, incremental, true);
-  }
-
   /**
    * A snapshot; with {@code reuseEarlierFiles} false (a full checkpoint) an incremental one uploads
    * every SST file anew, in a new lineage.
