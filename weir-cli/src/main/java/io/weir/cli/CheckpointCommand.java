@@ -12,8 +12,8 @@ import picocli.CommandLine.Parameters;
     name = "checkpoint",
     mixinStandardHelpOptions = true,
     description =
-        "Trigger a checkpoint of a running job now, of the kind it is configured with, and wait"
-            + " for it to complete. Prints the checkpoint's id.")
+        "Trigger a checkpoint of a running job now, of the kind it is configured with (full with"
+            + " --full), and wait for it to complete. Prints the checkpoint's id.")
 final class CheckpointCommand implements Callable<Integer> {
 
   @Mixin ClientOptions client;
@@ -24,14 +24,15 @@ final class CheckpointCommand implements Callable<Integer> {
   @Option(
       names = {"-full", "--full"},
       description =
-          "Flink's full checkpoint of an incremental job: refused, Weir checkpoints as the job is"
-              + " configured (execution.checkpointing.incremental).")
+          "A full checkpoint: one that refers to no file of an earlier checkpoint. A job with"
+              + " incremental checkpoints (execution.checkpointing.incremental) uploads its whole"
+              + " state; the incremental checkpoints after it build on it.")
   boolean full;
 
   @Override
   public Integer call() throws Exception {
     ClusterClient c = client.client();
-    System.err.println("Triggering checkpoint for job " + jobId + ".");
+    System.err.println("Triggering " + (full ? "full " : "") + "checkpoint for job " + jobId + ".");
     String trigger;
     try {
       trigger = c.triggerCheckpoint(jobId, full ? "FULL" : null);

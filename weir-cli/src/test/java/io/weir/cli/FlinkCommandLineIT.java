@@ -310,9 +310,22 @@ class FlinkCommandLineIT {
       }
       assertThat(found).as("checkpoint %d in the job's history", checkpointId).isTrue();
 
-      WeirProcess.Result full = cli("checkpoint", "-full", jobId);
-      assertThat(full.exitCode()).as(full.toString()).isEqualTo(1);
-      assertThat(full.err()).contains("FULL is not supported").doesNotContain("refused POST");
+      for (String option : List.of("-full", "--full")) {
+        WeirProcess.Result full = cli("checkpoint", option, jobId);
+        assertThat(full.exitCode()).as(full.toString()).isZero();
+        Matcher fullId =
+            Pattern.compile("Checkpoint\\((\\d+)\\) for job " + jobId + " completed\\.")
+                .matcher(full.out());
+        assertThat(fullId.find()).as(full.toString()).isTrue();
+        assertThat(Long.parseLong(fullId.group(1))).isGreaterThan(checkpointId);
+        assertThat(full.err()).contains("Triggering full checkpoint for job " + jobId);
+      }
+      assertThat(client.awaitCheckpoint(jobId, client.triggerCheckpoint(jobId, "INCREMENTAL")))
+          .as("INCREMENTAL: the job's configured kind, as Flink takes it")
+          .isGreaterThan(checkpointId);
+      assertThatThrownBy(() -> client.triggerCheckpoint(jobId, "DIFFERENTIAL"))
+          .isInstanceOf(ClusterClient.RefusedException.class)
+          .hasMessageContaining("checkpointType DIFFERENTIAL is not one of CONFIGURED, FULL or");
     } finally {
       cancel(jobId);
     }

@@ -19,7 +19,8 @@ import java.nio.charset.StandardCharsets;
 final class Frames {
 
   static final int MAGIC = 0x57454952; // "WEIR"
-  static final int VERSION = 4; // 2: a barrier carries its target location; 3: DEPTH; 4: PING
+  // 2: a barrier carries its target location; 3: DEPTH; 4: PING; 5: a barrier says full checkpoint
+  static final int VERSION = 5;
 
   /** Frames larger than this are refused (garbage on the port is closed, not buffered). */
   static final int MAX_FRAME = 16 << 20;
@@ -127,6 +128,7 @@ final class Frames {
           .writeBoolean(b.savepoint())
           .writeBoolean(b.unaligned());
       writeNullableString(out, b.targetLocation());
+      out.writeBoolean(b.fullCheckpoint());
     } else if (event instanceof ChannelEvent.CancelCheckpointMarker m) {
       out.writeByte(CANCEL_MARKER).writeLong(m.checkpointId());
     } else if (event instanceof ChannelEvent.Watermark w) {
@@ -149,7 +151,8 @@ final class Frames {
               in.readLong(),
               in.readBoolean(),
               in.readBoolean(),
-              readNullableString(in, MAX_LOCATION_BYTES));
+              readNullableString(in, MAX_LOCATION_BYTES),
+              in.readBoolean());
       case CANCEL_MARKER -> new ChannelEvent.CancelCheckpointMarker(in.readLong());
       case WATERMARK -> new ChannelEvent.Watermark(in.readLong());
       case WATERMARK_STATUS ->

@@ -152,6 +152,9 @@ public final class CheckpointCoordinator {
   private Runnable cancelNextTrigger;
   private boolean triggerSoonRequested;
 
+  /** A full checkpoint was asked for ({@link #triggerCheckpointSoon}): the next one is full. */
+  private boolean fullCheckpointRequested;
+
   /** How periodic checkpoints align; savepoints always align. */
   private CheckpointOptions checkpointOptions =
       CheckpointOptions.checkpoint(BarrierHandler.Alignment.ALIGNED);
@@ -447,6 +450,21 @@ public final class CheckpointCoordinator {
     }
   }
 
+  /**
+   * A checkpoint on request (Flink's {@code triggerCheckpoint(CheckpointType)}): the next
+   * checkpoint starts as soon as min pause allows, as {@link #triggerSoon}; with {@code full} it
+   * refers to no file an earlier checkpoint uploaded ({@link
+   * CheckpointOptions.Type#FULL_CHECKPOINT}).
+   *
+   * @return the id the next checkpoint will have at least: the first checkpoint (not savepoint)
+   *     with this id or a higher one answers the request
+   */
+  public synchronized long triggerCheckpointSoon(boolean full) {
+    fullCheckpointRequested |= full;
+    triggerSoon();
+    return ids.get() + 1; // not one pending now: that one may have started before the request
+  }
+
   /** Serves a remembered {@link #triggerSoon} once nothing is pending. */
   private void serveTriggerSoon() {
     if (triggerSoonRequested && running && pending.isEmpty() && finalizer.committing() == 0) {
@@ -459,9 +477,13 @@ public final class CheckpointCoordinator {
     if (expected.isEmpty()) {
       return;
     }
+    CheckpointOptions options =
+        fullCheckpointRequested
+            ? CheckpointOptions.fullCheckpoint(checkpointOptions.alignment())
+            : checkpointOptions;
+    fullCheckpointRequested = false;
     trigger(
-        new PendingCheckpoint(
-            ids.getAndIncrement(), now, expected, checkpointOptions, finalizer.epoch()));
+        new PendingCheckpoint(ids.getAndIncrement(), now, expected, options, finalizer.epoch()));
   }
 
   private void trigger(PendingCheckpoint p) {
@@ -469,7 +491,11 @@ public final class CheckpointCoordinator {
     pending.put(id, p);
     recorder.inProgress(p);
     p.setTimeout(context.schedule(() -> onTimeout(id), settings.timeoutMillis()));
-    LOG.debug("Triggering {} {} of job {}", p.options.type(), id, jobId);
+    if (p.options.type() == CheckpointOptions.Type.FULL_CHECKPOINT) {
+      LOG.info("Triggering full checkpoint {} of job {}", id, jobId);
+    } else {
+      LOG.debug("Triggering {} {} of job {}", p.options.type(), id, jobId);
+    }
     context.triggerSources(id, p.timestamp, p.options);
   }
 

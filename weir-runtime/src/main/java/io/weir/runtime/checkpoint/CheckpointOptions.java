@@ -20,8 +20,17 @@ public record CheckpointOptions(
 
   /** The kinds of snapshot. */
   public enum Type {
-    /** A periodic checkpoint, owned by Weir and deleted when subsumed. */
+    /**
+     * A checkpoint of the kind the job is configured with, owned by Weir and deleted when subsumed:
+     * an incremental one refers to the files earlier checkpoints uploaded.
+     */
     CHECKPOINT,
+    /**
+     * A checkpoint that refers to no file an earlier checkpoint uploaded: an incremental backend
+     * uploads its whole state, and later checkpoints may build on it (Flink's {@code
+     * FULL_CHECKPOINT}, sharing files only forward). Owned, subsumed and restored as any other.
+     */
+    FULL_CHECKPOINT,
     /** A savepoint: the job goes on. */
     SAVEPOINT,
     /** A savepoint after which the job stops (stop-with-savepoint without drain). */
@@ -30,16 +39,21 @@ public record CheckpointOptions(
      * A savepoint after which the job stops, taken after the sources ended their input and emitted
      * the final watermark (stop-with-savepoint with drain).
      */
-    SAVEPOINT_TERMINATE
+    SAVEPOINT_TERMINATE;
+
+    /** True for every savepoint kind. */
+    public boolean isSavepoint() {
+      return this != CHECKPOINT && this != FULL_CHECKPOINT;
+    }
   }
 
   public CheckpointOptions {
     Objects.requireNonNull(type, "type");
     Objects.requireNonNull(alignment, "alignment");
-    if (type != Type.CHECKPOINT && alignment != BarrierHandler.Alignment.ALIGNED) {
+    if (type.isSavepoint() && alignment != BarrierHandler.Alignment.ALIGNED) {
       throw new IllegalArgumentException("A savepoint is always aligned, not " + alignment);
     }
-    if (type == Type.CHECKPOINT && targetLocation != null) {
+    if (!type.isSavepoint() && targetLocation != null) {
       throw new IllegalArgumentException(
           "A checkpoint is written to the job's checkpoint storage, not to " + targetLocation);
     }
@@ -55,6 +69,14 @@ public record CheckpointOptions(
     return new CheckpointOptions(Type.CHECKPOINT, alignment);
   }
 
+  /**
+   * A checkpoint, triggered by hand, that refers to no file of an earlier checkpoint; its barriers
+   * align as configured.
+   */
+  public static CheckpointOptions fullCheckpoint(BarrierHandler.Alignment alignment) {
+    return new CheckpointOptions(Type.FULL_CHECKPOINT, alignment);
+  }
+
   /** A savepoint of kind {@code type}: aligned; its state goes to the job's storage. */
   public static CheckpointOptions savepoint(Type type) {
     return savepoint(type, null);
@@ -65,7 +87,7 @@ public record CheckpointOptions(
    * targetLocation}, the savepoint's own directory (null: the job's checkpoint storage).
    */
   public static CheckpointOptions savepoint(Type type, String targetLocation) {
-    if (type == Type.CHECKPOINT) {
+    if (!type.isSavepoint()) {
       throw new IllegalArgumentException("Not a savepoint type: " + type);
     }
     return new CheckpointOptions(type, BarrierHandler.Alignment.ALIGNED, targetLocation);
@@ -73,7 +95,16 @@ public record CheckpointOptions(
 
   /** True for every savepoint kind. */
   public boolean isSavepoint() {
-    return type != Type.CHECKPOINT;
+    return type.isSavepoint();
+  }
+
+  /**
+   * True when the snapshot may refer to files earlier checkpoints uploaded (Flink's sharing
+   * strategy {@code FORWARD_BACKWARD}): only a checkpoint of the configured kind. A full checkpoint
+   * shares its files only with later checkpoints, a savepoint with none.
+   */
+  public boolean mayReuseEarlierFiles() {
+    return type == Type.CHECKPOINT;
   }
 
   /** True when the job stops once this savepoint completed (Flink's synchronous savepoint). */
@@ -95,18 +126,24 @@ public record CheckpointOptions(
     boolean unaligned =
         exactlyOnce && !isSavepoint() && alignment == BarrierHandler.Alignment.UNALIGNED;
     return new ChannelEvent.CheckpointBarrier(
-        checkpointId, timestamp, isSavepoint(), unaligned, targetLocation);
+        checkpointId,
+        timestamp,
+        isSavepoint(),
+        unaligned,
+        targetLocation,
+        type == Type.FULL_CHECKPOINT);
   }
 
   /**
-   * The options as a task that receives {@code barrier} sees them: the barrier says savepoint or
-   * checkpoint and where its state goes; a savepoint's kind matters only at the sources, which
-   * received the trigger.
+   * The options as a task that receives {@code barrier} sees them: the barrier says savepoint, full
+   * checkpoint or checkpoint and where its state goes; a savepoint's kind matters only at the
+   * sources, which received the trigger.
    */
   public static CheckpointOptions of(
       ChannelEvent.CheckpointBarrier barrier, BarrierHandler.Alignment configured) {
-    return barrier.savepoint()
-        ? savepoint(Type.SAVEPOINT, barrier.targetLocation())
-        : checkpoint(configured);
+    if (barrier.savepoint()) {
+      return savepoint(Type.SAVEPOINT, barrier.targetLocation());
+    }
+    return barrier.fullCheckpoint() ? fullCheckpoint(configured) : checkpoint(configured);
   }
 }

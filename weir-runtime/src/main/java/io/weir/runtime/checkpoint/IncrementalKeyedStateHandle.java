@@ -12,7 +12,8 @@ import java.util.List;
  * OPTIONS) belong to this checkpoint alone.
  *
  * @param range the key groups in the database
- * @param backendId identifies the database the files came from: with a file's local name it forms
+ * @param backendId identifies the database the files came from and the lineage of their uploads (a
+ *     full checkpoint uploads every file anew under a new one): with a file's local name it forms
  *     the file's key in the shared-state registry
  * @param checkpointId the checkpoint these files were taken for
  * @param metaData the backend's description of its states (names, kinds, serializers, column

@@ -21,10 +21,11 @@ import org.slf4j.LoggerFactory;
  * only names the key ({@link IncrementalKeyedStateHandle.SharedFile#reused}); the registry fills in
  * the handle it registered. A task that uploads a file the registry already knows (it had not yet
  * heard that the earlier checkpoint completed) made a duplicate: the duplicate is deleted and the
- * registered handle used instead. Each entry remembers the newest checkpoint that used it; when the
- * oldest retained checkpoint is newer than that, no retained checkpoint can use it any more — a
- * checkpoint between the two would have had the file as well, since an SST that compaction removed
- * never comes back.
+ * registered handle used instead. A full checkpoint uploads every file anew under a new database id
+ * (its lineage), so its files are entries of their own, apart from the earlier copies. Each entry
+ * remembers the newest checkpoint that used it; when the oldest retained checkpoint is newer than
+ * that, no retained checkpoint can use it any more — a checkpoint between the two would have had
+ * the file as well, since an SST that compaction removed never comes back.
  *
  * <p>Coordinator only (its lock).
  */

@@ -40,14 +40,34 @@ public sealed interface ChannelEvent
    * @param unaligned true when the barrier overtakes in-flight data (unaligned checkpoint)
    * @param targetLocation where every task writes the snapshot's state: null for the job's
    *     checkpoint storage, or a savepoint's own directory
+   * @param fullCheckpoint true for a checkpoint that refers to no file of an earlier checkpoint
+   *     (Flink's {@code FULL_CHECKPOINT}); never a savepoint
    */
   record CheckpointBarrier(
       long checkpointId,
       long timestamp,
       boolean savepoint,
       boolean unaligned,
-      String targetLocation)
+      String targetLocation,
+      boolean fullCheckpoint)
       implements ChannelEvent {
+
+    public CheckpointBarrier {
+      if (savepoint && fullCheckpoint) {
+        throw new IllegalArgumentException(
+            "Barrier " + checkpointId + " is a savepoint's: it cannot be a full checkpoint's too");
+      }
+    }
+
+    /** A barrier of a savepoint or of a checkpoint of the configured kind. */
+    public CheckpointBarrier(
+        long checkpointId,
+        long timestamp,
+        boolean savepoint,
+        boolean unaligned,
+        String targetLocation) {
+      this(checkpointId, timestamp, savepoint, unaligned, targetLocation, false);
+    }
 
     /** An aligned barrier whose state goes to the job's checkpoint storage. */
     public CheckpointBarrier(long checkpointId, long timestamp, boolean savepoint) {
@@ -67,7 +87,8 @@ public sealed interface ChannelEvent
 
     /** The same barrier, overtaking in-flight data or not. */
     public CheckpointBarrier withUnaligned(boolean overtakes) {
-      return new CheckpointBarrier(checkpointId, timestamp, savepoint, overtakes, targetLocation);
+      return new CheckpointBarrier(
+          checkpointId, timestamp, savepoint, overtakes, targetLocation, fullCheckpoint);
     }
 
     /** Unaligned barriers jump ahead of the buffers queued in a channel. */

@@ -1026,6 +1026,33 @@ class CheckpointCoordinatorTest {
   }
 
   @Test
+  void aFullCheckpointOnRequestIsTheNextOneAndOnlyThatOne() throws IOException {
+    CheckpointCoordinator coordinator = started(new Settings(60_000, TIMEOUT, 0, 1, 0, 1));
+    coordinator.setCheckpointAlignment(BarrierHandler.Alignment.UNALIGNED);
+    context.advance(10);
+
+    long answeredBy = coordinator.triggerCheckpointSoon(true);
+    context.advance(0);
+    ackAll(coordinator, 1);
+    long next = coordinator.triggerCheckpointSoon(false);
+    context.advance(0);
+
+    assertThat(answeredBy).isEqualTo(1L);
+    assertThat(next).isEqualTo(2L);
+    assertThat(context.triggered).containsExactly(1L, 2L);
+    assertThat(context.triggerOptions)
+        .extracting(CheckpointOptions::type)
+        .containsExactly(CheckpointOptions.Type.FULL_CHECKPOINT, CheckpointOptions.Type.CHECKPOINT);
+    assertThat(context.triggerOptions)
+        .as("a full checkpoint aligns as the job's checkpoints do")
+        .extracting(CheckpointOptions::alignment)
+        .containsOnly(BarrierHandler.Alignment.UNALIGNED);
+    assertThat(context.triggerOptions.get(0).isSavepoint()).isFalse();
+    assertThat(context.triggerOptions.get(0).mayReuseEarlierFiles()).isFalse();
+    assertThat(context.triggerOptions.get(1).mayReuseEarlierFiles()).isTrue();
+  }
+
+  @Test
   void theEndOfInputTriggersOneCheckpointOnceEverySubtaskHasEndedItsInput() {
     CheckpointCoordinator coordinator = started(new Settings(60_000, TIMEOUT, 0, 1, 0, 1));
 

@@ -21,7 +21,6 @@ import io.weir.runtime.state.KeyedStateBackend;
 import io.weir.runtime.state.KeyedStateSnapshot;
 import io.weir.runtime.state.TaskLocalStateStore;
 import io.weir.runtime.state.TimerQueue;
-import io.weir.runtime.storage.StreamStateHandle;
 import io.weir.runtime.time.InternalTimerService;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -133,14 +132,14 @@ public final class RocksDBKeyedStateBackend<K> implements KeyedStateBackend<K> {
   private final Map<String, Object> states = new HashMap<>();
   private final Map<String, RocksDBTimerQueue<K>> timerQueues = new HashMap<>();
 
-  /** Identifies this database in the shared-state registry (with a file's name). */
+  /** This database in the shared-state registry until a checkpoint completed: see uploadedBase. */
   String backendId;
 
-  /** The SST files of the last completed checkpoint, by local name: what need not be uploaded. */
-  Map<String, StreamStateHandle> uploadedBase = Map.of();
+  /** The SST files of the last completed checkpoint: what need not be uploaded; null: none. */
+  RocksDBNativeSnapshot.Uploaded uploadedBase;
 
   /** SST files each pending checkpoint refers to; moved to the base when it completes. */
-  final TreeMap<Long, Map<String, StreamStateHandle>> pendingUploads = new TreeMap<>();
+  final TreeMap<Long, RocksDBNativeSnapshot.Uploaded> pendingUploads = new TreeMap<>();
 
   private K currentKey;
   private int currentKeyGroup = -1;
@@ -423,12 +422,15 @@ public final class RocksDBKeyedStateBackend<K> implements KeyedStateBackend<K> {
         || InternalTimerService.EVENT_TIMERS.equals(name);
   }
 
-  /** A savepoint is written in the canonical key-group format, never incremental or native. */
+  /**
+   * A savepoint is written in the canonical key-group format, never incremental or native; a full
+   * checkpoint of an incremental backend reuses no file of an earlier checkpoint.
+   */
   @Override
   public KeyedStateSnapshot snapshot(
       long checkpointId, io.weir.runtime.checkpoint.CheckpointOptions options) throws Exception {
     if (!options.isSavepoint()) {
-      return snapshot(checkpointId);
+      return snapshot(checkpointId, options.mayReuseEarlierFiles());
     }
     checkOpen();
     if (columns.isEmpty()) {
@@ -440,6 +442,11 @@ public final class RocksDBKeyedStateBackend<K> implements KeyedStateBackend<K> {
 
   @Override
   public KeyedStateSnapshot snapshot(long checkpointId) throws Exception {
+    return snapshot(checkpointId, true);
+  }
+
+  private KeyedStateSnapshot snapshot(long checkpointId, boolean reuseEarlierFiles)
+      throws Exception {
     checkOpen();
     if (columns.isEmpty()) {
       return null;
@@ -447,7 +454,7 @@ public final class RocksDBKeyedStateBackend<K> implements KeyedStateBackend<K> {
     // Before the RocksDB checkpoint or snapshot: it must hold every update made before the barrier.
     singleValues.flush();
     if (incremental || nativeFull) {
-      return RocksDBNativeSnapshot.take(this, checkpointId, incremental);
+      return RocksDBNativeSnapshot.take(this, checkpointId, incremental, reuseEarlierFiles);
     }
     return new RocksDBFullSnapshot(this);
   }
@@ -464,7 +471,7 @@ public final class RocksDBKeyedStateBackend<K> implements KeyedStateBackend<K> {
   @Override
   public void notifyCheckpointComplete(long checkpointId) {
     synchronized (pendingUploads) {
-      Map<String, StreamStateHandle> files = pendingUploads.get(checkpointId);
+      RocksDBNativeSnapshot.Uploaded files = pendingUploads.get(checkpointId);
       if (files != null) {
         uploadedBase = files;
       }

@@ -2,6 +2,7 @@ package io.weir.state.rocksdb;
 
 import io.weir.api.config.CheckpointingOptions;
 import io.weir.api.typeutils.TypeSerializer;
+import io.weir.runtime.checkpoint.CheckpointOptions;
 import io.weir.runtime.checkpoint.IncrementalKeyedStateHandle;
 import io.weir.runtime.checkpoint.KeyedStateHandle;
 import io.weir.runtime.checkpoint.StateSchema;
@@ -15,6 +16,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import org.rocksdb.Checkpoint;
@@ -31,6 +33,10 @@ import org.slf4j.LoggerFactory;
  * <ul>
  *   <li>incremental: uploads the SST files the last completed checkpoint did not have into the
  *       storage's shared directory and refers to the others by name;
+ *   <li>incremental, for a full checkpoint ({@link CheckpointOptions.Type#FULL_CHECKPOINT}, Flink's
+ *       sharing strategy {@code FORWARD}): uploads every SST file into the shared directory anew,
+ *       under a new lineage ({@link Uploaded#backendId}), so it refers to no file of an earlier
+ *       checkpoint while later incremental checkpoints build on its files;
  *   <li>full (Flink 2.x's native full checkpoint): copies every SST file, in parallel, into the
  *       checkpoint's own files, so the checkpoint is self-contained and shares nothing;
  * </ul>
@@ -42,12 +48,26 @@ import org.slf4j.LoggerFactory;
  */
 final class RocksDBNativeSnapshot implements KeyedStateSnapshot {
 
+  /**
+   * SST files an incremental snapshot uploaded to the shared directory: those of the last completed
+   * checkpoint need not be uploaded again.
+   *
+   * @param backendId the lineage the files were uploaded in: with a file's local name, its key in
+   *     the coordinator's shared-state registry. A full checkpoint starts a new lineage, so its
+   *     fresh uploads of files an earlier checkpoint also has are registered apart from those
+   * @param files by local name
+   */
+  record Uploaded(String backendId, Map<String, StreamStateHandle> files) {}
+
   private final RocksDBKeyedStateBackend<?> backend;
   private final Path checkpointDir;
   private final byte[] meta;
   private final StateSchema schema;
   private final Map<String, StreamStateHandle> base;
+
+  /** The lineage of this snapshot's shared files ({@link Uploaded#backendId}). */
   private final String backendId;
+
   private final int transferThreads;
   private final boolean incremental;
 
@@ -62,6 +82,7 @@ final class RocksDBNativeSnapshot implements KeyedStateSnapshot {
       byte[] meta,
       StateSchema schema,
       boolean incremental,
+      boolean reuseEarlierFiles,
       boolean localCopy) {
     this.backend = backend;
     this.localCopy = localCopy;
@@ -70,14 +91,46 @@ final class RocksDBNativeSnapshot implements KeyedStateSnapshot {
     this.meta = meta;
     this.incremental = incremental;
     synchronized (backend.pendingUploads) {
-      this.base = incremental ? backend.uploadedBase : Map.of();
+      Uploaded last = backend.uploadedBase;
+      String lineage = last == null ? backend.backendId : last.backendId();
+      if (!incremental) {
+        this.base = Map.of();
+        this.backendId = backend.backendId;
+      } else if (reuseEarlierFiles && !newLineagePending(backend, lineage)) {
+        this.base = last == null ? Map.of() : last.files();
+        this.backendId = lineage;
+      } else {
+        this.base = Map.of();
+        this.backendId = UUID.randomUUID().toString();
+      }
     }
-    this.backendId = backend.backendId;
     this.transferThreads = backend.transferThreads;
   }
 
+  /**
+   * True when a snapshot this subtask has not yet heard the end of started a lineage other than
+   * {@code lineage} (a full checkpoint): once that checkpoint completed, the registry may no longer
+   * hold the files of {@code lineage}, so an incremental snapshot taken before this subtask heard
+   * of it reuses nothing either and starts a lineage of its own.
+   */
+  private static boolean newLineagePending(RocksDBKeyedStateBackend<?> backend, String lineage) {
+    for (Uploaded pending : backend.pendingUploads.values()) {
+      if (!pending.backendId().equals(lineage)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * A snapshot; with {@code reuseEarlierFiles} false (a full checkpoint) an incremental one uploads
+   * every SST file anew, in a new lineage.
+   */
   static RocksDBNativeSnapshot take(
-      RocksDBKeyedStateBackend<?> backend, long checkpointId, boolean incremental)
+      RocksDBKeyedStateBackend<?> backend,
+      long checkpointId,
+      boolean incremental,
+      boolean reuseEarlierFiles)
       throws IOException, RocksDBException {
     List<RocksDBFullSnapshot.ColumnView> columns = new ArrayList<>();
     backend.columns.values().forEach(c -> columns.add(RocksDBFullSnapshot.ColumnView.of(c)));
@@ -109,7 +162,8 @@ final class RocksDBNativeSnapshot implements KeyedStateSnapshot {
     try (Checkpoint checkpoint = Checkpoint.create(backend.db)) {
       checkpoint.createCheckpoint(dir.toString());
     }
-    return new RocksDBNativeSnapshot(backend, dir, meta, schema, incremental, localCopy);
+    return new RocksDBNativeSnapshot(
+        backend, dir, meta, schema, incremental, reuseEarlierFiles, localCopy);
   }
 
   @Override
@@ -162,7 +216,7 @@ final class RocksDBNativeSnapshot implements KeyedStateSnapshot {
         Map<String, StreamStateHandle> files = new HashMap<>();
         shared.forEach(f -> files.put(f.localName(), f.handle()));
         synchronized (backend.pendingUploads) {
-          backend.pendingUploads.put(checkpointId, files);
+          backend.pendingUploads.put(checkpointId, new Uploaded(backendId, files));
         }
       }
       IncrementalKeyedStateHandle handle =

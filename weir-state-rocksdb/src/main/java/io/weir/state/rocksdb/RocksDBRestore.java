@@ -89,7 +89,7 @@ final class RocksDBRestore {
         backend.backendId = first.handle().backendId();
         Map<String, StreamStateHandle> files = new HashMap<>();
         first.handle().sharedFiles().forEach(f -> files.put(f.localName(), f.handle()));
-        backend.uploadedBase = files;
+        backend.uploadedBase = new RocksDBNativeSnapshot.Uploaded(backend.backendId, files);
       }
       clip(backend, theirs);
       for (int i = 1; i < overlapping.size(); i++) {

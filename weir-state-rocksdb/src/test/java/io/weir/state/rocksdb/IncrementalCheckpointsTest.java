@@ -19,10 +19,12 @@ import io.weir.api.state.ValueState;
 import io.weir.api.state.ValueStateDescriptor;
 import io.weir.api.typeutils.Types;
 import io.weir.runtime.api.UnboundedSource;
+import io.weir.runtime.checkpoint.CheckpointCoordinator;
 import io.weir.runtime.checkpoint.IncrementalKeyedStateHandle;
 import io.weir.runtime.checkpoint.OperatorState;
 import io.weir.runtime.checkpoint.OperatorSubtaskState;
 import io.weir.runtime.checkpoint.RestoredOperatorState;
+import io.weir.runtime.jobmaster.JobMaster;
 import io.weir.runtime.state.KeyedStateBackend;
 import io.weir.runtime.storage.CompletedCheckpointLocation;
 import io.weir.runtime.storage.RetainedCheckpoint;
@@ -39,6 +41,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -54,6 +57,7 @@ class IncrementalCheckpointsTest {
   static final Duration WAIT = Duration.ofSeconds(120);
 
   static final AtomicBoolean FAIL = new AtomicBoolean();
+  static final AtomicLong PROCESSED = new AtomicLong();
   static final List<Long> RESTORED_FROM = new CopyOnWriteArrayList<>();
 
   @TempDir Path dir;
@@ -76,6 +80,7 @@ class IncrementalCheckpointsTest {
       }
       Long c = count.value();
       count.update(c == null ? 1 : c + 1);
+      PROCESSED.incrementAndGet();
     }
 
     @Override
@@ -92,8 +97,15 @@ class IncrementalCheckpointsTest {
   }
 
   private JobClient start(Duration interval, int restartAttempts) throws Exception {
+    return start(interval, restartAttempts, UnboundedSource.endless(0), 3);
+  }
+
+  private JobClient start(
+      Duration interval, int restartAttempts, UnboundedSource source, int retained)
+      throws Exception {
     FAIL.set(false);
     RESTORED_FROM.clear();
+    PROCESSED.set(0);
     StreamEnvironment env = StreamEnvironment.create();
     env.setParallelism(2);
     env.setStateBackend(
@@ -101,10 +113,10 @@ class IncrementalCheckpointsTest {
     env.enableCheckpointing(interval);
     env.getCheckpointConfig()
         .setCheckpointStorage(dir.resolve("checkpoints").toUri().toString())
-        .setNumRetainedCheckpoints(3)
+        .setNumRetainedCheckpoints(retained)
         .setExternalizedCheckpointRetention(ExternalizedCheckpointRetention.RETAIN_ON_CANCELLATION);
     env.setRestartStrategy(RestartStrategy.fixedDelay(restartAttempts, Duration.ZERO));
-    env.fromSource(UnboundedSource.endless(0), "numbers", Types.LONG)
+    env.fromSource(source, "numbers", Types.LONG)
         .uid("numbers")
         .keyBy(v -> v % KEYS, Types.LONG)
         .process(new Counter())
@@ -220,6 +232,90 @@ class IncrementalCheckpointsTest {
     assertThat(restoredFrom)
         .as("restored from a checkpoint without the corrupt files of checkpoint %s", corrupted)
         .isLessThan(corrupted);
+  }
+
+  @Test
+  void aFullCheckpointOnRequestUploadsEveryFileAnewAndTheNextIncrementalOneBuildsOnIt()
+      throws Exception {
+    long perSubtask = 3_000; // 6,000 numbers: every one of the 300 keys counts 20
+    JobClient client = start(Duration.ofHours(1), 0, UnboundedSource.emitting(perSubtask, 1), 10);
+    CheckpointCoordinator coordinator = ((JobMaster) client).coordinator();
+    await().atMost(WAIT).until(() -> PROCESSED.get() >= 1_000);
+    long first = checkpointOnRequest(client, coordinator, false);
+    await().atMost(WAIT).until(() -> PROCESSED.get() >= 3_000);
+    long second = checkpointOnRequest(client, coordinator, false);
+    await().atMost(WAIT).until(() -> PROCESSED.get() == 2 * perSubtask);
+    long full = checkpointOnRequest(client, coordinator, true);
+    long next = checkpointOnRequest(client, coordinator, false);
+    client.cancel().get();
+
+    Map<Long, RetainedCheckpoint> retained = new TreeMap<>();
+    try (Stream<Path> chks = Files.list(jobDir())) {
+      for (Path chk : chks.filter(p -> p.getFileName().toString().startsWith("chk-")).toList()) {
+        RetainedCheckpoint r = CompletedCheckpointLocation.load(chk.toString(), null);
+        retained.put(r.checkpoint().checkpointId(), r);
+      }
+    }
+    assertThat(retained).containsOnlyKeys(first, second, full, next);
+    Set<String> earlierFiles = new HashSet<>();
+    Set<String> earlierLineages = new HashSet<>();
+    for (long id : List.of(first, second)) {
+      for (IncrementalKeyedStateHandle h : counterHandles(retained.get(id))) {
+        h.sharedFiles().forEach(f -> earlierFiles.add(fileName(f)));
+        earlierLineages.add(h.backendId());
+      }
+    }
+    Set<String> fullFiles = new HashSet<>();
+    for (IncrementalKeyedStateHandle h : counterHandles(retained.get(full))) {
+      assertThat(h.sharedFiles()).isNotEmpty();
+      h.sharedFiles().forEach(f -> fullFiles.add(fileName(f)));
+      assertThat(h.backendId()).as("a new lineage").isNotIn(earlierLineages);
+    }
+    assertThat(fullFiles)
+        .as("checkpoint %d refers only to files it uploaded itself", full)
+        .allMatch(name -> name.startsWith(full + "-"))
+        .doesNotContainAnyElementsOf(earlierFiles);
+    // Nothing changed after the full checkpoint (the sources had emitted all): the next one uploads
+    // no
+    // SST file and refers to the full one's.
+    Set<String> nextFiles = new HashSet<>();
+    for (IncrementalKeyedStateHandle h : counterHandles(retained.get(next))) {
+      h.sharedFiles().forEach(f -> nextFiles.add(fileName(f)));
+    }
+    assertThat(nextFiles).isEqualTo(fullFiles);
+    CheckpointStatistics nextStats = statistics(client, next);
+    assertThat(nextStats.checkpointedSizeBytes())
+        .as("checkpoint %d uploads only its small files", next)
+        .isLessThan(statistics(client, full).checkpointedSizeBytes());
+
+    Map<Long, Long> expected = new TreeMap<>();
+    for (long k = 0; k < KEYS; k++) {
+      expected.put(k, 2 * perSubtask / KEYS);
+    }
+    assertThat(counts(retained.get(full))).isEqualTo(expected);
+    assertThat(counts(retained.get(next))).isEqualTo(expected);
+    Set<String> inShared = new HashSet<>();
+    try (Stream<Path> files = Files.list(jobDir().resolve("shared"))) {
+      files.forEach(f -> inShared.add(f.getFileName().toString()));
+    }
+    Set<String> referenced = new HashSet<>(earlierFiles);
+    referenced.addAll(fullFiles);
+    assertThat(inShared).as("files in shared/").isEqualTo(referenced);
+  }
+
+  /** Triggers a checkpoint now, as the REST API does, and waits until it completed; its id. */
+  private static long checkpointOnRequest(
+      JobClient client, CheckpointCoordinator coordinator, boolean full) {
+    long id = coordinator.triggerCheckpointSoon(full);
+    await().atMost(WAIT).until(() -> completed(client).contains(id));
+    return id;
+  }
+
+  private static CheckpointStatistics statistics(JobClient client, long id) {
+    return client.getCheckpointStatistics().stream()
+        .filter(s -> s.checkpointId() == id)
+        .findFirst()
+        .orElseThrow();
   }
 
   private static String fileName(IncrementalKeyedStateHandle.SharedFile f) {

@@ -23,8 +23,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Checkpoints on request, asynchronous as Flink 1.19's: {@code POST /jobs/:jobid/checkpoints}
  * answers a trigger id, {@code GET /jobs/:jobid/checkpoints/:triggerid} the outcome. The
- * coordinator starts the next checkpoint as soon as its minimum pause allows; the outcome is the
- * first checkpoint (not savepoint) it starts from then on.
+ * coordinator starts the next checkpoint as soon as its minimum pause allows, a full one for {@code
+ * "checkpointType": "FULL"}; the outcome is the first checkpoint (not savepoint) it starts from
+ * then on.
  */
 final class CheckpointTriggerHandlers {
 
@@ -52,21 +53,7 @@ final class CheckpointTriggerHandlers {
     public TriggerResponse handle(RestRequest request) throws Exception {
       Dispatcher.Job job = JobLookup.find(dispatcher, request.pathParameter("jobid"));
       CheckpointTriggerRequest body = request.body(CheckpointTriggerRequest.class);
-      String type =
-          body == null || body.checkpointType() == null
-              ? "CONFIGURED"
-              : body.checkpointType().toUpperCase(Locale.ROOT);
-      if (!type.equals("CONFIGURED")) {
-        throw new RestException(
-            HttpResponseStatus.BAD_REQUEST,
-            "checkpointType "
-                + type
-                + " is not supported: Weir takes a checkpoint of the kind job '"
-                + job.name()
-                + "' is configured with ("
-                + CheckpointingOptions.INCREMENTAL_CHECKPOINTS.key()
-                + "); leave checkpointType out or give CONFIGURED");
-      }
+      boolean full = isFull(body == null ? null : body.checkpointType());
       Duration interval =
           job.master()
               .graph()
@@ -90,17 +77,42 @@ final class CheckpointTriggerHandlers {
             HttpResponseStatus.CONFLICT,
             "Job '" + job.name() + "' (" + job.id() + ") is " + status + ", not RUNNING");
       }
-      long firstId = job.master().coordinator().lastCheckpointId();
-      job.master().coordinator().triggerSoon();
+      long firstId = job.master().coordinator().triggerCheckpointSoon(full);
       String triggerId = UUID.randomUUID().toString().replace("-", "");
       triggers.firstIds.put(job.id() + "/" + triggerId, firstId);
       LOG.info(
-          "Checkpoint of job '{}' ({}) on request of {}",
+          "{} of job '{}' ({}) on request of {}",
+          full ? "Full checkpoint" : "Checkpoint",
           job.name(),
           job.id(),
           request.remoteAddress());
       return new TriggerResponse(triggerId);
     }
+  }
+
+  /**
+   * Flink's {@code checkpointType}: {@code CONFIGURED} (or none) and {@code INCREMENTAL} take a
+   * checkpoint of the kind the job is configured with (a job configured with full checkpoints takes
+   * a full one for {@code INCREMENTAL}, as Flink's does), {@code FULL} one that refers to no file
+   * of an earlier checkpoint.
+   *
+   * @return true for {@code FULL}
+   */
+  static boolean isFull(String checkpointType) {
+    String type = checkpointType == null ? "CONFIGURED" : checkpointType.toUpperCase(Locale.ROOT);
+    return switch (type) {
+      case "CONFIGURED", "INCREMENTAL" -> false;
+      case "FULL" -> true;
+      default ->
+          throw new RestException(
+              HttpResponseStatus.BAD_REQUEST,
+              "checkpointType "
+                  + checkpointType
+                  + " is not one of CONFIGURED, FULL or INCREMENTAL; leave it out for a checkpoint"
+                  + " of the kind the job is configured with ("
+                  + CheckpointingOptions.INCREMENTAL_CHECKPOINTS.key()
+                  + ")");
+    };
   }
 
   /** {@code GET /jobs/:jobid/checkpoints/:triggerid}. */
