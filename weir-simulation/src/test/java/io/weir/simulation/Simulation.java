@@ -10,6 +10,7 @@ import io.weir.runtime.checkpoint.CompletedCheckpoint;
 import io.weir.runtime.checkpoint.CompletedCheckpointStore;
 import io.weir.runtime.checkpoint.CorruptCheckpointException;
 import io.weir.runtime.checkpoint.IncrementalKeyedStateHandle;
+import io.weir.runtime.checkpoint.KeyGroupsStateHandle;
 import io.weir.runtime.checkpoint.OperatorState;
 import io.weir.runtime.checkpoint.OperatorStateHandle;
 import io.weir.runtime.checkpoint.OperatorSubtaskState;
@@ -22,7 +23,9 @@ import io.weir.runtime.network.ChannelEvent.EndOfPartition;
 import io.weir.runtime.state.DefaultOperatorStateStore;
 import io.weir.runtime.state.KeyGroupRange;
 import io.weir.runtime.state.KeyGroupRangeAssignment;
+import io.weir.runtime.storage.CheckpointStateReader;
 import io.weir.runtime.storage.CheckpointStorageCoordinatorView;
+import io.weir.runtime.storage.CompletedCheckpointLocation;
 import io.weir.runtime.storage.DamagedStateException;
 import io.weir.runtime.storage.FileSystemCheckpointStorage;
 import io.weir.runtime.storage.FileSystems;
@@ -87,6 +90,8 @@ final class Simulation {
    * @param faults faults injected
    * @param faultsByKind the same by kind
    * @param completed checkpoints completed
+   * @param savepoints savepoints completed (asked for by the seed, not counted as faults)
+   * @param savepointsFailed savepoints that failed or expired (refused ones not counted)
    * @param restarts attempts restarted (task failures, checkpoint failures, job master failovers)
    * @param virtualMillis virtual time at the end
    * @param traceHash a digest of the whole trace: equal for equal seeds
@@ -100,6 +105,8 @@ final class Simulation {
       int faults,
       Map<String, Integer> faultsByKind,
       int completed,
+      int savepoints,
+      int savepointsFailed,
       int restarts,
       long virtualMillis,
       long traceHash,
@@ -157,6 +164,10 @@ final class Simulation {
   private final long seed;
   private final Set<Mutation> mutations;
   private final Random rng;
+
+  /** When the user asks for savepoints: apart from {@link #rng}, so the faults' draws stay. */
+  private final Random savepointRng;
+
   private final int records;
   private final int[][] keysOf; // per source, per offset
   private final CheckpointCoordinator.Settings settings;
@@ -201,6 +212,7 @@ final class Simulation {
 
   private final String scheme;
   private final SimFileSystem fs;
+  private final SimSavepoints savepoints;
   private final FileSystemCheckpointStorage storage;
   private final String jobDir;
   private final Path scratch;
@@ -239,6 +251,7 @@ final class Simulation {
     this.mutations =
         mutations.isEmpty() ? EnumSet.noneOf(Mutation.class) : EnumSet.copyOf(mutations);
     this.rng = new Random(seed);
+    this.savepointRng = new Random(~seed);
     this.records = 30 + rng.nextInt(40);
     this.keysOf = new int[SOURCES][records];
     for (int s = 0; s < SOURCES; s++) {
@@ -258,6 +271,7 @@ final class Simulation {
     this.faultWindowEnd = 600 + rng.nextInt(1500);
     this.scheme = "sim" + SCHEMES.incrementAndGet();
     this.fs = new SimFileSystem(scheme, new FsFaults());
+    this.savepoints = new SimSavepoints(scheme);
     FileSystems.register(scheme, fs);
     String jobId = String.format("%032x", seed);
     this.storage = new FileSystemCheckpointStorage(URI.create(scheme + ":///ckpt"), jobId, 24);
@@ -301,6 +315,7 @@ final class Simulation {
     try {
       startJobMaster(false);
       chaosTick();
+      at(20 + savepointRng.nextInt(60), this::savepointTick);
       loop();
       checkEnd();
     } catch (Violation v) {
@@ -315,6 +330,8 @@ final class Simulation {
         faults,
         Map.copyOf(faultsByKind),
         completed,
+        savepoints.completedCount(),
+        savepoints.failedCount(),
         restarts,
         now,
         traceCrc.getValue() ^ (traceLines << 40),
@@ -372,7 +389,8 @@ final class Simulation {
 
   private static final java.util.regex.Pattern RANDOM_NAMES =
       java.util.regex.Pattern.compile(
-          "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|sim\\d+:");
+          "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|sim\\d+:"
+              + "|savepoint-[0-9a-f]{6}-[0-9a-f]{12}");
 
   private void trace(String line) {
     // File names carry random UUIDs (FileSystemCheckpointStorage) and each run its own scheme:
@@ -478,6 +496,13 @@ final class Simulation {
       }
       problems.forEach(p -> trace("recovery: " + p));
     }
+    savepoints.jobMasterChanged();
+    for (CompletedCheckpoint c : recovered) {
+      if (c.savepoint()) {
+        throw new Violation(
+            "savepoint-not-retained", "a new job master recovers savepoint " + c.checkpointId());
+      }
+    }
     long lastId = recovered.isEmpty() ? 0 : recovered.get(0).checkpointId();
     int gen = generation;
     coordinator =
@@ -538,7 +563,10 @@ final class Simulation {
       trace("trigger " + checkpointId);
       for (Task t : current.values()) {
         if (t instanceof SourceTask s) {
-          rpc("trigger " + checkpointId + " to " + s.id, true, () -> s.trigger(checkpointId));
+          rpc(
+              "trigger " + checkpointId + " to " + s.id,
+              true,
+              () -> s.trigger(checkpointId, options));
         }
       }
     }
@@ -548,12 +576,22 @@ final class Simulation {
       if (deposed()) {
         return;
       }
+      if (savepoints.isSavepoint(checkpointId)) {
+        trace("completed savepoint " + checkpointId);
+        checkNoSavepointRetained();
+        notifyTasks(checkpointId, false);
+        return;
+      }
       completed++;
       restartsSinceCompletion = 0;
       restartsWhileQuiet = 0;
       trace("completed " + checkpointId + " retained " + ids(coordinator.retained()));
       checkCut(checkpointId);
-      boolean isFinal = coordinator.isFinal(checkpointId);
+      checkNoSavepointRetained();
+      notifyTasks(checkpointId, coordinator.isFinal(checkpointId));
+    }
+
+    private void notifyTasks(long checkpointId, boolean isFinal) {
       int copies = mutations.contains(Mutation.DOUBLE_NOTIFY) ? 2 : 1;
       for (Task t : current.values()) {
         for (int i = 0; i < copies; i++) {
@@ -620,6 +658,11 @@ final class Simulation {
       failing = true;
       onAttemptEnded();
       return;
+    }
+    if (from != null && (from.savepoint() || savepoints.isSavepoint(from.checkpointId()))) {
+      throw new Violation(
+          "savepoint-not-retained",
+          "attempt " + attempt + " restores savepoint " + from.checkpointId());
     }
     // As the scheduler: the databases restored go on under their ids only from the newest retained
     // checkpoint; after a fallback they start anew, so their files never take the names of the
@@ -840,6 +883,92 @@ final class Simulation {
   }
 
   /**
+   * Now and then, while the job runs, the user asks for a savepoint into the savepoints' directory
+   * ({@link SimSavepoints}); not a fault. The real coordinator triggers it (or refuses: the job
+   * restarts), its tasks write into its own directory, and it completes, fails or expires under the
+   * same faults as the checkpoints.
+   */
+  private void savepointTick() {
+    if (jobFinished) {
+      return;
+    }
+    if (savepointRng.nextInt(100) < 25) {
+      triggerSavepoint();
+    }
+    at(20 + savepointRng.nextInt(60), this::savepointTick);
+  }
+
+  private void triggerSavepoint() {
+    java.util.concurrent.CompletableFuture<String> result =
+        coordinator.triggerSavepoint(savepoints.directory(), CheckpointOptions.Type.SAVEPOINT);
+    if (result.isDone()) {
+      savepoints.refused();
+      trace("savepoint refused: " + result.handle((p, e) -> e.getMessage()).join());
+      return;
+    }
+    long id = coordinator.lastCheckpointId();
+    savepoints.triggered(id);
+    trace("savepoint " + id + " triggered");
+    result.whenComplete(
+        (pointer, failure) -> {
+          try {
+            if (failure != null) {
+              savepoints.failed();
+              trace("savepoint " + id + " failed: " + failure.getMessage());
+            } else {
+              savepointCompleted(id, pointer);
+            }
+          } catch (Violation v) {
+            caught = v; // the coordinator completes the future: thrown again by the loop
+          }
+        });
+  }
+
+  /**
+   * Savepoint {@code id} completed at {@code pointer}: read back from there, as a user resuming
+   * from it would, it is a consistent cut, and it is not among the checkpoints the job retains.
+   */
+  private void savepointCompleted(long id, String pointer) {
+    io.weir.runtime.storage.RetainedCheckpoint loaded;
+    checking = true;
+    try {
+      loaded = CompletedCheckpointLocation.load(pointer, null);
+    } catch (IOException e) {
+      throw new Violation(
+          "consistent-cut", "savepoint " + id + " at " + pointer + " cannot be read: " + e);
+    } finally {
+      checking = false;
+    }
+    CompletedCheckpoint savepoint = loaded.checkpoint();
+    if (!savepoint.savepoint() || savepoint.checkpointId() != id) {
+      throw new Violation(
+          "consistent-cut",
+          pointer + " holds " + savepoint.checkpointId() + ", not savepoint " + id);
+    }
+    savepoints.completed(savepoint, pointer);
+    trace("savepoint " + id + " completed at " + pointer);
+    checkCut(savepoint, loaded.storage(), "savepoint " + id);
+    checkNoSavepointRetained();
+  }
+
+  /**
+   * A savepoint is never one of the job's retained checkpoints: it subsumes none, is subsumed by
+   * none, and a restart never restores it (Flink: only the checkpoints recover a job).
+   */
+  private void checkNoSavepointRetained() {
+    for (CompletedCheckpoint c : coordinator.retained()) {
+      if (c.savepoint() || savepoints.isSavepoint(c.checkpointId())) {
+        throw new Violation(
+            "savepoint-not-retained",
+            "savepoint "
+                + c.checkpointId()
+                + " is among the retained checkpoints "
+                + ids(coordinator.retained()));
+      }
+    }
+  }
+
+  /**
    * Flips a byte of a file that only the newest retained checkpoint holds (not a shared one, which
    * older checkpoints may hold as well), as a disk or a copy gone wrong does: that checkpoint can
    * no longer be restored, and the job falls back to an older one. Its sinks may have committed the
@@ -875,7 +1004,7 @@ final class Simulation {
 
   /**
    * The storage as the coordinator sees it: the real {@link FileSystemCheckpointStorage}; the seam
-   * of {@link Mutation#EARLY_SHARED_DELETE}.
+   * of {@link Mutation#EARLY_SHARED_DELETE} and {@link Mutation#SUBSUMED_SAVEPOINT_DELETE}.
    */
   private final class StorageView implements CheckpointStorageCoordinatorView {
     @Override
@@ -909,6 +1038,13 @@ final class Simulation {
             if (name.startsWith(checkpointId + "-")) {
               fs.delete(shared + "/" + name, false);
             }
+          }
+        }
+      }
+      if (mutations.contains(Mutation.SUBSUMED_SAVEPOINT_DELETE)) {
+        for (SimSavepoints.Completed savepoint : savepoints.completed()) {
+          if (savepoint.id() < checkpointId) {
+            storage.discardSavepoint(savepoint.pointer());
           }
         }
       }
@@ -981,6 +1117,7 @@ final class Simulation {
     final Set<Integer> endOfData = new HashSet<>();
     final Set<Integer> closed = new HashSet<>();
     final Set<Long> notified = new HashSet<>();
+    final Set<Long> savepointIds = new HashSet<>();
     final CompletedCheckpoint from;
     final TaskRestore restore;
     final boolean finishedOnRestore;
@@ -1161,7 +1298,7 @@ final class Simulation {
 
     @Override
     public void triggerCheckpoint(CheckpointBarrier barrier) {
-      snapshot(barrier.checkpointId());
+      snapshot(barrier);
       for (Channel c : outputs) {
         c.send(barrier);
       }
@@ -1179,8 +1316,12 @@ final class Simulation {
      * The synchronous part: copies what the snapshot holds; the asynchronous part writes it later
      * (and may outlive the task, as a snapshot thread does) and acknowledges.
      */
-    void snapshot(long checkpointId) {
-      Upload upload = capture(checkpointId);
+    void snapshot(CheckpointBarrier barrier) {
+      long checkpointId = barrier.checkpointId();
+      if (barrier.savepoint()) {
+        savepointIds.add(checkpointId);
+      }
+      Upload upload = capture(checkpointId, new Target(barrier.targetLocation()));
       long delay = 1 + rng.nextInt(8);
       if (fault("upload-stalls", 0.03)) {
         delay += 150 + rng.nextInt(250);
@@ -1213,7 +1354,8 @@ final class Simulation {
       rpc("ack " + checkpointId + " by " + id, true, () -> onAcknowledge(id, checkpointId, states));
     }
 
-    abstract Upload capture(long checkpointId);
+    /** The synchronous part of the snapshot of {@code checkpointId}, written to {@code target}. */
+    abstract Upload capture(long checkpointId, Target target);
 
     void notifyComplete(long checkpointId, boolean isFinal) {
       if (!alive) {
@@ -1240,6 +1382,28 @@ final class Simulation {
       } catch (Exception e) {
         throw new IllegalStateException(e);
       }
+    }
+  }
+
+  /**
+   * Where a snapshot's state goes, as the barrier says: the job's checkpoint storage, or a
+   * savepoint's own directory (the storage's task view, {@code location}). A savepoint's state is
+   * never recorded as finished (a job resumed from it restores every operator), as the runtime's
+   * {@code SubtaskCheckpointCoordinator} has it.
+   */
+  private final class Target {
+    private final String savepointDirectory;
+
+    Target(String savepointDirectory) {
+      this.savepointDirectory = savepointDirectory;
+    }
+
+    boolean savepoint() {
+      return savepointDirectory != null;
+    }
+
+    io.weir.runtime.storage.CheckpointStateWriter writer(long checkpointId) throws IOException {
+      return storage.location(checkpointId, savepointDirectory);
     }
   }
 
@@ -1291,7 +1455,7 @@ final class Simulation {
       at(2 + rng.nextInt(7), this::emit);
     }
 
-    void trigger(long checkpointId) {
+    void trigger(long checkpointId, CheckpointOptions options) {
       if (!alive || finished) {
         return;
       }
@@ -1302,26 +1466,34 @@ final class Simulation {
             () -> onDecline(id, checkpointId, "not running yet"));
         return;
       }
-      triggerCheckpoint(new CheckpointBarrier(checkpointId, now, false));
+      triggerCheckpoint(options.toBarrier(checkpointId, now, true));
     }
 
     @Override
-    Upload capture(long checkpointId) {
+    Upload capture(long checkpointId, Target target) {
       long at = offset;
-      boolean ended = endedInput;
+      boolean ended = endedInput && !target.savepoint();
       return () -> {
         ByteArrayOutputStream b = new ByteArrayOutputStream();
         new DataOutputStream(b).writeLong(at);
         OperatorStateHandle h =
-            writeLists(checkpointId, Map.of("offset", List.of(b.toByteArray())), "source offset");
+            writeLists(
+                target.writer(checkpointId),
+                checkpointId,
+                Map.of("offset", List.of(b.toByteArray())),
+                "source offset");
         return Map.of(SRC, new OperatorSubtaskState(null, h, ended));
       };
     }
   }
 
   /** Writes list states through the storage's task view. */
-  private OperatorStateHandle writeLists(
-      long checkpointId, Map<String, List<byte[]>> lists, String what) throws IOException {
+  private static OperatorStateHandle writeLists(
+      io.weir.runtime.storage.CheckpointStateWriter writer,
+      long checkpointId,
+      Map<String, List<byte[]>> lists,
+      String what)
+      throws IOException {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     DataOutputStream out = new DataOutputStream(bytes);
     Map<String, OperatorStateHandle.StateMetaInfo> meta = new LinkedHashMap<>();
@@ -1338,7 +1510,7 @@ final class Simulation {
           new OperatorStateHandle.StateMetaInfo(DefaultOperatorStateStore.Mode.SPLIT, offsets));
     }
     out.flush();
-    StreamStateHandle data = storage.writeState(checkpointId, bytes.toByteArray(), what);
+    StreamStateHandle data = writer.writeState(checkpointId, bytes.toByteArray(), what);
     return new OperatorStateHandle(meta, data);
   }
 
@@ -1413,7 +1585,10 @@ final class Simulation {
     }
 
     @Override
-    Upload capture(long checkpointId) {
+    Upload capture(long checkpointId, Target target) {
+      if (target.savepoint()) {
+        return captureCanonical(checkpointId, target);
+      }
       if (!dirty.isEmpty()) {
         segments.put("seg-" + (++localSeq), new TreeMap<>(dirty));
         dirty.clear();
@@ -1461,9 +1636,45 @@ final class Simulation {
       };
     }
 
+    /**
+     * A savepoint: every count in the canonical key-group format, as RocksDB writes a savepoint
+     * (never incremental or native); the database's segments and uploads are left as they are.
+     */
+    private Upload captureCanonical(long checkpointId, Target target) {
+      Map<Integer, Integer> all = new TreeMap<>(counts);
+      return () -> {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        DataOutputStream out = new DataOutputStream(bytes);
+        long[] offsets = new long[range.getNumberOfKeyGroups()];
+        for (int i = 0; i < offsets.length; i++) {
+          offsets[i] = out.size();
+          int group = range.startKeyGroup() + i;
+          Map<Integer, Integer> inGroup = new TreeMap<>();
+          all.forEach(
+              (k, n) -> {
+                if (KeyGroupRangeAssignment.assignToKeyGroup(k, MAX_PARALLELISM) == group) {
+                  inGroup.put(k, n);
+                }
+              });
+          out.write(segmentBytes(inGroup));
+        }
+        StreamStateHandle data =
+            target.writer(checkpointId).writeState(checkpointId, bytes.toByteArray(), "count");
+        return Map.of(
+            COUNT,
+            new OperatorSubtaskState(new KeyGroupsStateHandle(range, offsets, data), null, false));
+      };
+    }
+
     @Override
     void completedCheckpoint(long checkpointId) {
       var done = uploadedBy.headMap(checkpointId, true);
+      if (savepointIds.contains(checkpointId)) {
+        // As RocksDB: a savepoint uploaded nothing of the database's; the uploads of the
+        // checkpoints before it are forgotten, not confirmed.
+        done.clear();
+        return;
+      }
       done.values().forEach(confirmed::putAll);
       done.clear();
     }
@@ -1522,7 +1733,7 @@ final class Simulation {
     }
 
     @Override
-    Upload capture(long checkpointId) {
+    Upload capture(long checkpointId, Target target) {
       String txn = "t" + attempt(id) + "." + checkpointId;
       prepare(txn, List.copyOf(open));
       open.clear();
@@ -1532,13 +1743,14 @@ final class Simulation {
         pendingElements.add(txnBytes(e.getKey(), e.getValue(), txnRecords.get(e.getValue())));
       }
       byte[] log = outsBytes(committedLog);
-      boolean ended = endedInput;
+      boolean ended = endedInput && !target.savepoint();
       return () ->
           Map.of(
               SINK,
               new OperatorSubtaskState(
                   null,
                   writeLists(
+                      target.writer(checkpointId),
                       checkpointId,
                       Map.of("pending", pendingElements, "committed", List.of(log)),
                       "sink transactions"),
@@ -1626,7 +1838,10 @@ final class Simulation {
   }
 
   private static Map<Integer, Integer> readSegment(byte[] bytes) throws IOException {
-    DataInputStream in = new DataInputStream(new java.io.ByteArrayInputStream(bytes));
+    return readSegment(new DataInputStream(new java.io.ByteArrayInputStream(bytes)));
+  }
+
+  private static Map<Integer, Integer> readSegment(DataInputStream in) throws IOException {
     Map<Integer, Integer> seg = new TreeMap<>();
     int n = in.readInt();
     for (int i = 0; i < n; i++) {
@@ -1719,6 +1934,17 @@ final class Simulation {
   }
 
   private void checkDelete(String path, boolean recursive) {
+    String savepointFile = savepoints.touchedBy(path, recursive);
+    if (savepointFile != null) {
+      throw caught =
+          new Violation(
+              "no-retained-file-deleted",
+              "deleting "
+                  + path
+                  + " removes "
+                  + savepointFile
+                  + ", which is the user's: Weir never deletes a completed savepoint");
+    }
     for (String kept : retainedFiles()) {
       if (kept.equals(path) || (recursive && kept.startsWith(path + "/"))) {
         // Kept as well as thrown: the cleaner logs and swallows what a delete throws.
@@ -1746,9 +1972,16 @@ final class Simulation {
         c = r;
       }
     }
-    if (c == null) {
-      return;
+    if (c != null) {
+      checkCut(c, storage, "checkpoint " + checkpointId);
     }
+  }
+
+  /**
+   * {@code c}, read through {@code reader}, is a consistent cut (see {@link #checkCut(long)});
+   * {@code what} names it in a violation.
+   */
+  private void checkCut(CompletedCheckpoint c, CheckpointStateReader reader, String what) {
     checking = true;
     try {
       long[] offsets = new long[SOURCES];
@@ -1757,12 +1990,11 @@ final class Simulation {
         OperatorSubtaskState st = src.subtasks().get(i);
         if (st.hasNoState()) {
           if (!st.finished()) {
-            throw new Violation(
-                "consistent-cut", "checkpoint " + checkpointId + ": source " + i + " has no state");
+            throw new Violation("consistent-cut", what + ": source " + i + " has no state");
           }
           offsets[i] = records;
         } else {
-          byte[] data = storage.readState(st.operator().data());
+          byte[] data = reader.readState(st.operator().data());
           DataInputStream in = new DataInputStream(new java.io.ByteArrayInputStream(data));
           in.skipBytes((int) st.operator().states().get("offset").offsets()[0] + 4);
           offsets[i] = in.readLong();
@@ -1779,18 +2011,27 @@ final class Simulation {
         if (st.hasNoState()) {
           return; // a finished counter: nothing to compare once the job is ending
         }
+        if (st.keyed() instanceof KeyGroupsStateHandle canonical) {
+          // A savepoint's: each key group of the range, in order.
+          DataInputStream in =
+              new DataInputStream(
+                  new java.io.ByteArrayInputStream(reader.readState(canonical.data())));
+          for (int i = 0; i < canonical.offsets().length; i++) {
+            counts.putAll(readSegment(in));
+          }
+          continue;
+        }
         IncrementalKeyedStateHandle h = (IncrementalKeyedStateHandle) st.keyed();
         Map<String, StreamStateHandle> byName = new HashMap<>();
         h.sharedFiles().forEach(f -> byName.put(f.localName(), f.handle()));
-        for (String name : readNames(storage.readState(h.metaData()))) {
-          counts.putAll(readSegment(storage.readState(byName.get(name))));
+        for (String name : readNames(reader.readState(h.metaData()))) {
+          counts.putAll(readSegment(reader.readState(byName.get(name))));
         }
       }
       if (!counts.equals(expected)) {
         throw new Violation(
             "consistent-cut",
-            "checkpoint "
-                + checkpointId
+            what
                 + ": source offsets "
                 + java.util.Arrays.toString(offsets)
                 + " make counts "
@@ -1803,7 +2044,7 @@ final class Simulation {
         return;
       }
       List<Out> outs = new ArrayList<>();
-      byte[] data = storage.readState(sink.operator().data());
+      byte[] data = reader.readState(sink.operator().data());
       for (var list : sink.operator().states().entrySet()) {
         for (long off : list.getValue().offsets()) {
           DataInputStream in = new DataInputStream(new java.io.ByteArrayInputStream(data));
@@ -1829,16 +2070,14 @@ final class Simulation {
       if (!got.equals(want)) {
         throw new Violation(
             "consistent-cut",
-            "checkpoint "
-                + checkpointId
+            what
                 + ": the sink's transactions hold "
                 + got.size()
                 + " outputs, the cut has "
                 + want.size());
       }
     } catch (IOException e) {
-      throw new Violation(
-          "consistent-cut", "checkpoint " + checkpointId + " cannot be read: " + e.getMessage());
+      throw new Violation("consistent-cut", what + " cannot be read: " + e.getMessage());
     } finally {
       checking = false;
     }
