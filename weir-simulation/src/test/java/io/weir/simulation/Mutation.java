@@ -18,5 +18,10 @@ enum Mutation {
    * Discarding a subsumed checkpoint also deletes the savepoints taken before it (a cleaner that
    * counts savepoints among the checkpoints a newer one subsumes).
    */
-  SUBSUMED_SAVEPOINT_DELETE
+  SUBSUMED_SAVEPOINT_DELETE,
+  /**
+   * A restart of a job resumed from a savepoint restores that savepoint even when the job has a
+   * newer checkpoint of its own (a savepoint taken for the latest checkpoint).
+   */
+  RESTORE_SAVEPOINT_OVER_CHECKPOINT
 }

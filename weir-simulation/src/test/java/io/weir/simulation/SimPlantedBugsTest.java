@@ -19,7 +19,8 @@ class SimPlantedBugsTest {
     "DOUBLE_NOTIFY, notified-once",
     "EARLY_SHARED_DELETE, no-retained-file-deleted",
     "OLD_ATTEMPT_ACK, consistent-cut",
-    "SUBSUMED_SAVEPOINT_DELETE, no-retained-file-deleted"
+    "SUBSUMED_SAVEPOINT_DELETE, no-retained-file-deleted",
+    "RESTORE_SAVEPOINT_OVER_CHECKPOINT, savepoint-not-retained"
   })
   void theHarnessCatchesIt(Mutation mutation, String invariant) {
     Simulation.Result caught = null;

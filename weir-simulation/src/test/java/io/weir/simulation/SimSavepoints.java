@@ -30,6 +30,7 @@ final class SimSavepoints {
   private final String baseUri;
   private final Map<Long, Completed> completed = new LinkedHashMap<>();
   private final Set<Long> triggered = new HashSet<>();
+  private final Set<String> heldTxns = new HashSet<>();
   private int failed;
   private int refused;
 
@@ -74,9 +75,11 @@ final class SimSavepoints {
 
   /**
    * Savepoint {@code savepoint}, read back from {@code pointer}, completed: its metadata and every
-   * file it refers to are the user's from now on.
+   * file it refers to are the user's from now on, and the sink's transactions it holds pending
+   * ({@code pendingTxns}) are left for a job resumed from it to commit.
    */
-  Completed completed(CompletedCheckpoint savepoint, String pointer) {
+  Completed completed(CompletedCheckpoint savepoint, String pointer, List<String> pendingTxns) {
+    heldTxns.addAll(pendingTxns);
     String dir = URI.create(pointer).getPath();
     Set<String> files = new HashSet<>();
     files.add(dir + "/" + FileSystemCheckpointStorage.METADATA_FILE);
@@ -94,6 +97,11 @@ final class SimSavepoints {
     Completed c = new Completed(savepoint.checkpointId(), pointer, dir, Set.copyOf(files));
     completed.put(c.id(), c);
     return c;
+  }
+
+  /** True when a completed savepoint holds transaction {@code txn} pending. */
+  boolean holds(String txn) {
+    return heldTxns.contains(txn);
   }
 
   /** The completed savepoints, oldest first. */

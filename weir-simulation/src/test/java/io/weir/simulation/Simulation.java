@@ -92,6 +92,7 @@ final class Simulation {
    * @param completed checkpoints completed
    * @param savepoints savepoints completed (asked for by the seed, not counted as faults)
    * @param savepointsFailed savepoints that failed or expired (refused ones not counted)
+   * @param resumes times the user cancelled the job and resumed it from a savepoint
    * @param restarts attempts restarted (task failures, checkpoint failures, job master failovers)
    * @param virtualMillis virtual time at the end
    * @param traceHash a digest of the whole trace: equal for equal seeds
@@ -107,6 +108,7 @@ final class Simulation {
       int completed,
       int savepoints,
       int savepointsFailed,
+      int resumes,
       int restarts,
       long virtualMillis,
       long traceHash,
@@ -213,8 +215,24 @@ final class Simulation {
   private final String scheme;
   private final SimFileSystem fs;
   private final SimSavepoints savepoints;
-  private final FileSystemCheckpointStorage storage;
-  private final String jobDir;
+  private FileSystemCheckpointStorage
+      storage; // the job's; a job resumed from a savepoint has its own
+  private String jobDir;
+  private String jobId;
+  private int job; // the user's submissions: a resume from a savepoint is the next
+  private int resumes;
+
+  /** The savepoint the job was resumed from, as loaded from its path; null for the first job. */
+  private io.weir.runtime.storage.RetainedCheckpoint initialRestore;
+
+  /**
+   * The outputs the resumed job took over from its savepoint (its sink's committed and pending).
+   */
+  private List<Out> inherited = List.of();
+
+  private final Map<String, Integer> txnJob = new HashMap<>();
+  private SimSavepoints.Completed resumeFrom; // set while the user cancels the job to resume it
+  private CheckpointStateReader restoreReader; // where the attempt's tasks read their state
   private final Path scratch;
 
   // ------------------------------------------------------------------ the job master (modelled)
@@ -273,7 +291,7 @@ final class Simulation {
     this.fs = new SimFileSystem(scheme, new FsFaults());
     this.savepoints = new SimSavepoints(scheme);
     FileSystems.register(scheme, fs);
-    String jobId = String.format("%032x", seed);
+    this.jobId = String.format("%032x", seed);
     this.storage = new FileSystemCheckpointStorage(URI.create(scheme + ":///ckpt"), jobId, 24);
     this.jobDir = "/ckpt/" + jobId;
     try {
@@ -332,6 +350,7 @@ final class Simulation {
         completed,
         savepoints.completedCount(),
         savepoints.failedCount(),
+        resumes,
         restarts,
         now,
         traceCrc.getValue() ^ (traceLines << 40),
@@ -503,11 +522,16 @@ final class Simulation {
             "savepoint-not-retained", "a new job master recovers savepoint " + c.checkpointId());
       }
     }
-    long lastId = recovered.isEmpty() ? 0 : recovered.get(0).checkpointId();
+    // As JobMaster: the ids count on from the newest recovered checkpoint, or from the savepoint
+    // the job was resumed from.
+    long lastId =
+        Math.max(
+            recovered.isEmpty() ? 0 : recovered.get(0).checkpointId(),
+            initialRestore == null ? 0 : initialRestore.checkpoint().checkpointId());
     int gen = generation;
     coordinator =
         new CheckpointCoordinator(
-            String.format("%032x", seed),
+            jobId,
             settings,
             OPERATORS,
             new StorageView(),
@@ -659,15 +683,34 @@ final class Simulation {
       onAttemptEnded();
       return;
     }
-    if (from != null && (from.savepoint() || savepoints.isSavepoint(from.checkpointId()))) {
+    boolean fromSavepoint = initialRestore != null && from == initialRestore.checkpoint();
+    if (from != null
+        && !fromSavepoint
+        && (from.savepoint() || savepoints.isSavepoint(from.checkpointId()))) {
       throw new Violation(
           "savepoint-not-retained",
           "attempt " + attempt + " restores savepoint " + from.checkpointId());
     }
+    if (fromSavepoint) {
+      for (CompletedCheckpoint c : coordinator.retained()) {
+        if (!unrestorable.contains(c.checkpointId())) {
+          throw new Violation(
+              "savepoint-not-retained",
+              "attempt "
+                  + attempt
+                  + " restores the savepoint the job was resumed from over its checkpoint "
+                  + c.checkpointId());
+        }
+      }
+    }
+    restoreReader = fromSavepoint ? initialRestore.storage() : storage;
     // As the scheduler: the databases restored go on under their ids only from the newest retained
     // checkpoint; after a fallback they start anew, so their files never take the names of the
     // newer (unrestorable, still registered) checkpoint's files.
-    claimed = from != null && from.checkpointId() == coordinator.retained().get(0).checkpointId();
+    claimed =
+        from != null
+            && !fromSavepoint
+            && from.checkpointId() == coordinator.retained().get(0).checkpointId();
     trace(
         "attempt "
             + attempt
@@ -716,6 +759,9 @@ final class Simulation {
    * nothing and is thrown.
    */
   private CompletedCheckpoint newestRestorable() throws IOException {
+    if (initialRestore != null && mutations.contains(Mutation.RESTORE_SAVEPOINT_OVER_CHECKPOINT)) {
+      return initialRestore.checkpoint();
+    }
     List<CompletedCheckpoint> retained = coordinator.retained();
     for (CompletedCheckpoint c : retained) {
       if (unrestorable.contains(c.checkpointId())) {
@@ -734,6 +780,10 @@ final class Simulation {
         trace("checkpoint " + c.checkpointId() + " unrestorable: " + e.getMessage());
         unrestorable.add(c.checkpointId());
       }
+    }
+    if (initialRestore != null) {
+      // As RestorableCheckpoints: after the job's own checkpoints, the savepoint it started from.
+      return initialRestore.checkpoint();
     }
     if (!retained.isEmpty()) {
       throw new Violation(
@@ -813,9 +863,35 @@ final class Simulation {
   }
 
   private void onAttemptEnded() {
+    if (resumeFrom != null) {
+      SimSavepoints.Completed savepoint = resumeFrom;
+      resumeFrom = null;
+      // As JobMaster.finishJob for a cancelled job: the retained checkpoints go (no
+      // RETAIN_ON_CANCELLATION), then the orphans; never a savepoint.
+      trace("job " + job + " cancelled");
+      coordinator.discardRetained();
+      coordinator.discardOrphanedState(true);
+      int gen = generation;
+      at(
+          5 + rng.nextInt(20),
+          () -> {
+            if (gen == generation) {
+              resumeJob(savepoint);
+            }
+          });
+      return;
+    }
     if (!failing) {
       jobFinished = true;
       trace("job finished");
+      // Transactions held by savepoints nobody resumed from, and the empty ones of checkpoints
+      // after the final one: the external system times them out.
+      for (Map.Entry<String, Txn> t : new ArrayList<>(txns.entrySet())) {
+        if (t.getValue() == Txn.PREPARED
+            && (savepoints.holds(t.getKey()) || txnRecords.get(t.getKey()).isEmpty())) {
+          abortTxn(t.getKey());
+        }
+      }
       coordinator.stop();
       coordinator.discardRetained();
       coordinator.discardOrphanedState(true);
@@ -892,6 +968,11 @@ final class Simulation {
     if (jobFinished) {
       return;
     }
+    List<SimSavepoints.Completed> done = savepoints.completed();
+    if (!failing && resumes < 2 && !done.isEmpty() && savepointRng.nextInt(100) < 6) {
+      cancelToResume(done.get(done.size() - 1));
+      return; // the resumed job's ticks start with it
+    }
     if (savepointRng.nextInt(100) < 25) {
       triggerSavepoint();
     }
@@ -945,11 +1026,82 @@ final class Simulation {
           "consistent-cut",
           pointer + " holds " + savepoint.checkpointId() + ", not savepoint " + id);
     }
-    savepoints.completed(savepoint, pointer);
-    trace("savepoint " + id + " completed at " + pointer);
     checkCut(savepoint, loaded.storage(), "savepoint " + id);
+    List<String> pending = new ArrayList<>();
+    checking = true;
+    try {
+      sinkOutputs(savepoint, loaded.storage(), pending);
+    } catch (IOException e) {
+      throw new Violation("consistent-cut", "savepoint " + id + " cannot be read: " + e);
+    } finally {
+      checking = false;
+    }
+    savepoints.completed(savepoint, pointer, pending);
+    trace("savepoint " + id + " completed at " + pointer + ", holding " + pending);
     checkNoSavepointRetained();
   }
+
+  /**
+   * The user cancels the job to resume it from {@code savepoint} ({@code cancel}, then a submission
+   * with {@code execution.state-recovery.path}): the attempt's tasks are cancelled, and once all
+   * ended the job's clean-up runs and the resumed job starts ({@link #onAttemptEnded}).
+   */
+  private void cancelToResume(SimSavepoints.Completed savepoint) {
+    trace("the user cancels job " + job + " to resume from savepoint " + savepoint.id());
+    resumeFrom = savepoint;
+    failing = true;
+    coordinator.stop();
+    for (Task t : current.values()) {
+      rpc("cancel " + t.id, false, t::cancel);
+    }
+    if (terminated.size() == current.size()) {
+      onAttemptEnded();
+    }
+  }
+
+  /**
+   * The resumed job, as {@code JobMaster} makes it: a job of its own (its own checkpoint
+   * directory), a new coordinator whose ids count on from the savepoint's, no retained checkpoint;
+   * its attempts restore the savepoint until a checkpoint of its own completed.
+   */
+  private void resumeJob(SimSavepoints.Completed savepoint) {
+    job++;
+    resumes++;
+    jobId = String.format("%028x%04x", seed, job);
+    storage = new FileSystemCheckpointStorage(URI.create(scheme + ":///ckpt"), jobId, 24);
+    jobDir = "/ckpt/" + jobId;
+    checking = true;
+    try {
+      initialRestore = CompletedCheckpointLocation.load(savepoint.pointer(), null);
+      List<String> pending = new ArrayList<>();
+      inherited = sinkOutputs(initialRestore.checkpoint(), initialRestore.storage(), pending);
+      inheritedTxns = pending;
+    } catch (IOException e) {
+      throw new Violation(
+          "no-retained-file-deleted",
+          "savepoint " + savepoint.id() + " cannot be loaded to resume from: " + e);
+    } finally {
+      checking = false;
+    }
+    generation++;
+    savepoints.jobMasterChanged();
+    int gen = generation;
+    coordinator =
+        new CheckpointCoordinator(
+            jobId,
+            settings,
+            OPERATORS,
+            new StorageView(),
+            new Context(gen),
+            CheckpointIDCounter.inMemory(savepoint.id()),
+            CompletedCheckpointStore.inMemory(settings.numRetained(), List.of()));
+    unrestorable.clear();
+    trace("job " + job + " resumes from savepoint " + savepoint.id());
+    deploy();
+    at(20 + savepointRng.nextInt(60), this::savepointTick);
+  }
+
+  private List<String> inheritedTxns = List.of();
 
   /**
    * A savepoint is never one of the job's retained checkpoints: it subsumes none, is subsumed by
@@ -1142,7 +1294,7 @@ final class Simulation {
         restore =
             new TaskRestore(
                 from.checkpointId(),
-                storage,
+                restoreReader,
                 claimed,
                 Map.of(
                     operatorId,
@@ -1549,6 +1701,20 @@ final class Simulation {
 
     @Override
     void restore(io.weir.runtime.checkpoint.RestoredOperatorState state) throws IOException {
+      for (var kg : state.keyed()) {
+        // A savepoint's canonical key groups: those of this subtask's range go into the database,
+        // a new one that uploads everything with its first checkpoint.
+        Map<Integer, Integer> restored = new TreeMap<>();
+        for (int i = 0; i < kg.offsets().length; i++) {
+          if (range.contains(kg.range().startKeyGroup() + i)) {
+            DataInputStream in = new DataInputStream(new java.io.ByteArrayInputStream(kg.data()));
+            in.skipBytes((int) kg.offsets()[i]);
+            restored.putAll(readSegment(in));
+          }
+        }
+        counts.putAll(restored);
+        segments.put("seg-" + (++localSeq), restored);
+      }
       for (var r : state.incremental()) {
         IncrementalKeyedStateHandle h = r.handle();
         Map<String, StreamStateHandle> byName = new HashMap<>();
@@ -1719,9 +1885,11 @@ final class Simulation {
 
     @Override
     void begin() {
-      // Whatever an earlier attempt prepared and this checkpoint does not hold is aborted.
+      // Whatever an earlier attempt prepared and this checkpoint does not hold is aborted; not a
+      // completed savepoint's (Weir's sink aborts only the restored current transaction): a job
+      // resumed from that savepoint commits them.
       for (Map.Entry<String, Txn> t : new ArrayList<>(txns.entrySet())) {
-        if (t.getValue() == Txn.PREPARED) {
+        if (t.getValue() == Txn.PREPARED && !savepoints.holds(t.getKey())) {
           abortTxn(t.getKey());
         }
       }
@@ -1769,13 +1937,14 @@ final class Simulation {
 
     @Override
     void finish() {
-      // Transactions of checkpoints after the final one hold nothing: the input had ended.
+      // Transactions of checkpoints after the final one hold nothing: the input had ended. They
+      // stay pending, as in Weir's sink (its close aborts only the current one): the job may yet
+      // fail and restore such a checkpoint, whose restore commits them; at the job's end they go.
       for (String txn : pending.values()) {
         if (!txnRecords.get(txn).isEmpty()) {
           throw new Violation(
               "exactly-once", id + " finishes with records in transaction " + txn + " uncommitted");
         }
-        abortTxn(txn);
       }
       pending.clear();
       super.finish();
@@ -1794,6 +1963,7 @@ final class Simulation {
     }
     txns.put(txn, Txn.PREPARED);
     txnRecords.put(txn, outs);
+    txnJob.put(txn, job);
   }
 
   private void commit(String txn, List<Out> outs, boolean recovery) {
@@ -2043,19 +2213,7 @@ final class Simulation {
       if (sink.hasNoState()) {
         return;
       }
-      List<Out> outs = new ArrayList<>();
-      byte[] data = reader.readState(sink.operator().data());
-      for (var list : sink.operator().states().entrySet()) {
-        for (long off : list.getValue().offsets()) {
-          DataInputStream in = new DataInputStream(new java.io.ByteArrayInputStream(data));
-          in.skipBytes((int) off + 4);
-          if (list.getKey().equals("pending")) {
-            in.readLong();
-            in.readUTF();
-          }
-          outs.addAll(readOuts(in));
-        }
-      }
+      List<Out> outs = sinkOutputs(c, reader, new ArrayList<>());
       List<String> got = new ArrayList<>();
       outs.forEach(o -> got.add(o.key() + "=" + o.count()));
       got.sort(null);
@@ -2083,17 +2241,68 @@ final class Simulation {
     }
   }
 
-  /** At the end: the committed output is the uninterrupted run's, every transaction decided. */
+  /**
+   * The outputs the sink's state in {@code c} holds, committed and pending, read through {@code
+   * reader}; the pending transactions' names go into {@code pendingTxns}.
+   */
+  private List<Out> sinkOutputs(
+      CompletedCheckpoint c, CheckpointStateReader reader, List<String> pendingTxns)
+      throws IOException {
+    List<Out> outs = new ArrayList<>();
+    OperatorSubtaskState sink = c.operator(SINK).subtasks().get(0);
+    if (sink.hasNoState()) {
+      return outs;
+    }
+    byte[] data = reader.readState(sink.operator().data());
+    for (var list : sink.operator().states().entrySet()) {
+      for (long off : list.getValue().offsets()) {
+        DataInputStream in = new DataInputStream(new java.io.ByteArrayInputStream(data));
+        in.skipBytes((int) off + 4);
+        if (list.getKey().equals("pending")) {
+          in.readLong();
+          pendingTxns.add(in.readUTF());
+        }
+        outs.addAll(readOuts(in));
+      }
+    }
+    return outs;
+  }
+
+  /**
+   * At the end: the committed output is the uninterrupted run's, every transaction decided. For a
+   * job resumed from a savepoint, relative to that savepoint: what its sink held (committed and
+   * pending, all of which must be committed now) and what the resumed job committed together are
+   * the uninterrupted run's output, every record once. What the cancelled job committed after the
+   * savepoint is another timeline's (in the external system those records are there twice, as in
+   * Flink's: resuming from an older savepoint replays what followed it).
+   */
   private void checkEnd() {
     List<String> got = new ArrayList<>();
     Set<String> committed = new HashSet<>();
+    for (String txn : inheritedTxns) {
+      if (txns.get(txn) != Txn.COMMITTED) {
+        throw new Violation(
+            "exactly-once",
+            "transaction "
+                + txn
+                + " of the savepoint the job resumed from ends "
+                + txns.get(txn)
+                + ", not committed");
+      }
+    }
+    List<Out> lineage = new ArrayList<>(inherited);
     for (Map.Entry<String, Txn> t : txns.entrySet()) {
       if (t.getValue() == Txn.PREPARED) {
         throw new Violation(
             "two-phase-commit", "transaction " + t.getKey() + " neither committed nor aborted");
       }
-      if (t.getValue() == Txn.COMMITTED) {
-        for (Out o : txnRecords.get(t.getKey())) {
+      if (t.getValue() == Txn.COMMITTED && txnJob.get(t.getKey()) == job) {
+        lineage.addAll(txnRecords.get(t.getKey()));
+      }
+    }
+    {
+      {
+        for (Out o : lineage) {
           got.add(o.key() + "=" + o.count());
           if (!committed.add(o.src() + ":" + o.idx()) && !damaged) {
             throw new Violation(
@@ -2138,6 +2347,17 @@ final class Simulation {
           "exactly-once",
           "committed " + got.size() + " outputs, the uninterrupted run has " + want.size());
     }
-    trace("end: " + completed + " checkpoints, " + restarts + " restarts, " + faults + " faults");
+    trace(
+        "end: "
+            + completed
+            + " checkpoints, "
+            + savepoints.completedCount()
+            + " savepoints, "
+            + resumes
+            + " resumes, "
+            + restarts
+            + " restarts, "
+            + faults
+            + " faults");
   }
 }
