@@ -40,6 +40,7 @@ class SimChaosTest {
     int checkpoints = 0;
     int savepoints = 0;
     int savepointsFailed = 0;
+    int resumes = 0;
     int restarts = 0;
     Map<String, Integer> byKind = new TreeMap<>();
     List<String> failures = new ArrayList<>();
@@ -49,6 +50,7 @@ class SimChaosTest {
       checkpoints += r.completed();
       savepoints += r.savepoints();
       savepointsFailed += r.savepointsFailed();
+      resumes += r.resumes();
       restarts += r.restarts();
       r.faultsByKind().forEach((k, v) -> byKind.merge(k, v, Integer::sum));
       if (!r.ok() && failures.size() < 5) {
@@ -62,8 +64,17 @@ class SimChaosTest {
     String summary =
         String.format(
             "weir-simulation: %d seeds, %d faults injected %s, %d checkpoints completed, %d"
-                + " savepoints completed (%d failed or expired), %d restarts, %d ms",
-            count, faults, byKind, checkpoints, savepoints, savepointsFailed, restarts, millis);
+                + " savepoints completed (%d failed or expired), %d resumes from a savepoint, %d"
+                + " restarts, %d ms",
+            count,
+            faults,
+            byKind,
+            checkpoints,
+            savepoints,
+            savepointsFailed,
+            resumes,
+            restarts,
+            millis);
     System.out.println(summary);
     System.err.println(summary);
     assertThat(failures).as(summary).isEmpty();
