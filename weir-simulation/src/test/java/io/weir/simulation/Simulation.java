@@ -1335,6 +1335,8 @@ final class Simulation {
         if (restore != null) {
           restore(restore.read().operators().values().iterator().next());
         }
+      } catch (Violation v) {
+        throw v; // an invariant broken while restoring (a commit after an abort), not a failure
       } catch (Exception e) {
         fail(e);
         return;
