@@ -13,5 +13,15 @@ enum Mutation {
    */
   EARLY_SHARED_DELETE,
   /** The job master's gateway hands acknowledgements of any attempt to the coordinator. */
-  OLD_ATTEMPT_ACK
+  OLD_ATTEMPT_ACK,
+  /**
+   * Discarding a subsumed checkpoint also deletes the savepoints taken before it (a cleaner that
+   * counts savepoints among the checkpoints a newer one subsumes).
+   */
+  SUBSUMED_SAVEPOINT_DELETE,
+  /**
+   * A restart of a job resumed from a savepoint restores that savepoint even when the job has a
+   * newer checkpoint of its own (a savepoint taken for the latest checkpoint).
+   */
+  RESTORE_SAVEPOINT_OVER_CHECKPOINT
 }

@@ -18,6 +18,7 @@ class SimChaosTest {
   static final int CI_SEEDS = 300;
   static final int LONG_SEEDS = 20_000;
   static final int MIN_FAULTS_PER_RUN = 1000;
+  static final int MIN_SAVEPOINTS_PER_RUN = 100;
 
   @Test
   void everySeedKeepsTheInvariants() {
@@ -37,6 +38,9 @@ class SimChaosTest {
     long start = System.nanoTime();
     int faults = 0;
     int checkpoints = 0;
+    int savepoints = 0;
+    int savepointsFailed = 0;
+    int resumes = 0;
     int restarts = 0;
     Map<String, Integer> byKind = new TreeMap<>();
     List<String> failures = new ArrayList<>();
@@ -44,6 +48,9 @@ class SimChaosTest {
       Simulation.Result r = Simulation.run(seed, Set.of());
       faults += r.faults();
       checkpoints += r.completed();
+      savepoints += r.savepoints();
+      savepointsFailed += r.savepointsFailed();
+      resumes += r.resumes();
       restarts += r.restarts();
       r.faultsByKind().forEach((k, v) -> byKind.merge(k, v, Integer::sum));
       if (!r.ok() && failures.size() < 5) {
@@ -57,13 +64,23 @@ class SimChaosTest {
     String summary =
         String.format(
             "weir-simulation: %d seeds, %d faults injected %s, %d checkpoints completed, %d"
+                + " savepoints completed (%d failed or expired), %d resumes from a savepoint, %d"
                 + " restarts, %d ms",
-            count, faults, byKind, checkpoints, restarts, millis);
+            count,
+            faults,
+            byKind,
+            checkpoints,
+            savepoints,
+            savepointsFailed,
+            resumes,
+            restarts,
+            millis);
     System.out.println(summary);
     System.err.println(summary);
     assertThat(failures).as(summary).isEmpty();
     if (one == null) {
       assertThat(faults).as(summary).isGreaterThanOrEqualTo(MIN_FAULTS_PER_RUN);
+      assertThat(savepoints).as(summary).isGreaterThanOrEqualTo(MIN_SAVEPOINTS_PER_RUN);
     }
   }
 }

@@ -18,7 +18,9 @@ class SimPlantedBugsTest {
   @CsvSource({
     "DOUBLE_NOTIFY, notified-once",
     "EARLY_SHARED_DELETE, no-retained-file-deleted",
-    "OLD_ATTEMPT_ACK, consistent-cut"
+    "OLD_ATTEMPT_ACK, consistent-cut",
+    "SUBSUMED_SAVEPOINT_DELETE, no-retained-file-deleted",
+    "RESTORE_SAVEPOINT_OVER_CHECKPOINT, savepoint-not-retained"
   })
   void theHarnessCatchesIt(Mutation mutation, String invariant) {
     Simulation.Result caught = null;

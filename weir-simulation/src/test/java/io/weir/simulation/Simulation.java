@@ -10,6 +10,7 @@ import io.weir.runtime.checkpoint.CompletedCheckpoint;
 import io.weir.runtime.checkpoint.CompletedCheckpointStore;
 import io.weir.runtime.checkpoint.CorruptCheckpointException;
 import io.weir.runtime.checkpoint.IncrementalKeyedStateHandle;
+import io.weir.runtime.checkpoint.KeyGroupsStateHandle;
 import io.weir.runtime.checkpoint.OperatorState;
 import io.weir.runtime.checkpoint.OperatorStateHandle;
 import io.weir.runtime.checkpoint.OperatorSubtaskState;
@@ -22,7 +23,9 @@ import io.weir.runtime.network.ChannelEvent.EndOfPartition;
 import io.weir.runtime.state.DefaultOperatorStateStore;
 import io.weir.runtime.state.KeyGroupRange;
 import io.weir.runtime.state.KeyGroupRangeAssignment;
+import io.weir.runtime.storage.CheckpointStateReader;
 import io.weir.runtime.storage.CheckpointStorageCoordinatorView;
+import io.weir.runtime.storage.CompletedCheckpointLocation;
 import io.weir.runtime.storage.DamagedStateException;
 import io.weir.runtime.storage.FileSystemCheckpointStorage;
 import io.weir.runtime.storage.FileSystems;
@@ -87,6 +90,9 @@ final class Simulation {
    * @param faults faults injected
    * @param faultsByKind the same by kind
    * @param completed checkpoints completed
+   * @param savepoints savepoints completed (asked for by the seed, not counted as faults)
+   * @param savepointsFailed savepoints that failed or expired (refused ones not counted)
+   * @param resumes times the user cancelled the job and resumed it from a savepoint
    * @param restarts attempts restarted (task failures, checkpoint failures, job master failovers)
    * @param virtualMillis virtual time at the end
    * @param traceHash a digest of the whole trace: equal for equal seeds
@@ -100,6 +106,9 @@ final class Simulation {
       int faults,
       Map<String, Integer> faultsByKind,
       int completed,
+      int savepoints,
+      int savepointsFailed,
+      int resumes,
       int restarts,
       long virtualMillis,
       long traceHash,
@@ -157,6 +166,10 @@ final class Simulation {
   private final long seed;
   private final Set<Mutation> mutations;
   private final Random rng;
+
+  /** When the user asks for savepoints: apart from {@link #rng}, so the faults' draws stay. */
+  private final Random savepointRng;
+
   private final int records;
   private final int[][] keysOf; // per source, per offset
   private final CheckpointCoordinator.Settings settings;
@@ -201,8 +214,25 @@ final class Simulation {
 
   private final String scheme;
   private final SimFileSystem fs;
-  private final FileSystemCheckpointStorage storage;
-  private final String jobDir;
+  private final SimSavepoints savepoints;
+  private FileSystemCheckpointStorage
+      storage; // the job's; a job resumed from a savepoint has its own
+  private String jobDir;
+  private String jobId;
+  private int job; // the user's submissions: a resume from a savepoint is the next
+  private int resumes;
+
+  /** The savepoint the job was resumed from, as loaded from its path; null for the first job. */
+  private io.weir.runtime.storage.RetainedCheckpoint initialRestore;
+
+  /**
+   * The outputs the resumed job took over from its savepoint (its sink's committed and pending).
+   */
+  private List<Out> inherited = List.of();
+
+  private final Map<String, Integer> txnJob = new HashMap<>();
+  private SimSavepoints.Completed resumeFrom; // set while the user cancels the job to resume it
+  private CheckpointStateReader restoreReader; // where the attempt's tasks read their state
   private final Path scratch;
 
   // ------------------------------------------------------------------ the job master (modelled)
@@ -239,6 +269,7 @@ final class Simulation {
     this.mutations =
         mutations.isEmpty() ? EnumSet.noneOf(Mutation.class) : EnumSet.copyOf(mutations);
     this.rng = new Random(seed);
+    this.savepointRng = new Random(~seed);
     this.records = 30 + rng.nextInt(40);
     this.keysOf = new int[SOURCES][records];
     for (int s = 0; s < SOURCES; s++) {
@@ -258,8 +289,9 @@ final class Simulation {
     this.faultWindowEnd = 600 + rng.nextInt(1500);
     this.scheme = "sim" + SCHEMES.incrementAndGet();
     this.fs = new SimFileSystem(scheme, new FsFaults());
+    this.savepoints = new SimSavepoints(scheme);
     FileSystems.register(scheme, fs);
-    String jobId = String.format("%032x", seed);
+    this.jobId = String.format("%032x", seed);
     this.storage = new FileSystemCheckpointStorage(URI.create(scheme + ":///ckpt"), jobId, 24);
     this.jobDir = "/ckpt/" + jobId;
     try {
@@ -301,6 +333,7 @@ final class Simulation {
     try {
       startJobMaster(false);
       chaosTick();
+      at(20 + savepointRng.nextInt(60), this::savepointTick);
       loop();
       checkEnd();
     } catch (Violation v) {
@@ -315,6 +348,9 @@ final class Simulation {
         faults,
         Map.copyOf(faultsByKind),
         completed,
+        savepoints.completedCount(),
+        savepoints.failedCount(),
+        resumes,
         restarts,
         now,
         traceCrc.getValue() ^ (traceLines << 40),
@@ -372,7 +408,8 @@ final class Simulation {
 
   private static final java.util.regex.Pattern RANDOM_NAMES =
       java.util.regex.Pattern.compile(
-          "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|sim\\d+:");
+          "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|sim\\d+:"
+              + "|savepoint-[0-9a-f]{6}-[0-9a-f]{12}");
 
   private void trace(String line) {
     // File names carry random UUIDs (FileSystemCheckpointStorage) and each run its own scheme:
@@ -478,11 +515,23 @@ final class Simulation {
       }
       problems.forEach(p -> trace("recovery: " + p));
     }
-    long lastId = recovered.isEmpty() ? 0 : recovered.get(0).checkpointId();
+    savepoints.jobMasterChanged();
+    for (CompletedCheckpoint c : recovered) {
+      if (c.savepoint()) {
+        throw new Violation(
+            "savepoint-not-retained", "a new job master recovers savepoint " + c.checkpointId());
+      }
+    }
+    // As JobMaster: the ids count on from the newest recovered checkpoint, or from the savepoint
+    // the job was resumed from.
+    long lastId =
+        Math.max(
+            recovered.isEmpty() ? 0 : recovered.get(0).checkpointId(),
+            initialRestore == null ? 0 : initialRestore.checkpoint().checkpointId());
     int gen = generation;
     coordinator =
         new CheckpointCoordinator(
-            String.format("%032x", seed),
+            jobId,
             settings,
             OPERATORS,
             new StorageView(),
@@ -538,7 +587,10 @@ final class Simulation {
       trace("trigger " + checkpointId);
       for (Task t : current.values()) {
         if (t instanceof SourceTask s) {
-          rpc("trigger " + checkpointId + " to " + s.id, true, () -> s.trigger(checkpointId));
+          rpc(
+              "trigger " + checkpointId + " to " + s.id,
+              true,
+              () -> s.trigger(checkpointId, options));
         }
       }
     }
@@ -548,12 +600,22 @@ final class Simulation {
       if (deposed()) {
         return;
       }
+      if (savepoints.isSavepoint(checkpointId)) {
+        trace("completed savepoint " + checkpointId);
+        checkNoSavepointRetained();
+        notifyTasks(checkpointId, false);
+        return;
+      }
       completed++;
       restartsSinceCompletion = 0;
       restartsWhileQuiet = 0;
       trace("completed " + checkpointId + " retained " + ids(coordinator.retained()));
       checkCut(checkpointId);
-      boolean isFinal = coordinator.isFinal(checkpointId);
+      checkNoSavepointRetained();
+      notifyTasks(checkpointId, coordinator.isFinal(checkpointId));
+    }
+
+    private void notifyTasks(long checkpointId, boolean isFinal) {
       int copies = mutations.contains(Mutation.DOUBLE_NOTIFY) ? 2 : 1;
       for (Task t : current.values()) {
         for (int i = 0; i < copies; i++) {
@@ -621,10 +683,34 @@ final class Simulation {
       onAttemptEnded();
       return;
     }
+    boolean fromSavepoint = initialRestore != null && from == initialRestore.checkpoint();
+    if (from != null
+        && !fromSavepoint
+        && (from.savepoint() || savepoints.isSavepoint(from.checkpointId()))) {
+      throw new Violation(
+          "savepoint-not-retained",
+          "attempt " + attempt + " restores savepoint " + from.checkpointId());
+    }
+    if (fromSavepoint) {
+      for (CompletedCheckpoint c : coordinator.retained()) {
+        if (!unrestorable.contains(c.checkpointId())) {
+          throw new Violation(
+              "savepoint-not-retained",
+              "attempt "
+                  + attempt
+                  + " restores the savepoint the job was resumed from over its checkpoint "
+                  + c.checkpointId());
+        }
+      }
+    }
+    restoreReader = fromSavepoint ? initialRestore.storage() : storage;
     // As the scheduler: the databases restored go on under their ids only from the newest retained
     // checkpoint; after a fallback they start anew, so their files never take the names of the
     // newer (unrestorable, still registered) checkpoint's files.
-    claimed = from != null && from.checkpointId() == coordinator.retained().get(0).checkpointId();
+    claimed =
+        from != null
+            && !fromSavepoint
+            && from.checkpointId() == coordinator.retained().get(0).checkpointId();
     trace(
         "attempt "
             + attempt
@@ -673,6 +759,9 @@ final class Simulation {
    * nothing and is thrown.
    */
   private CompletedCheckpoint newestRestorable() throws IOException {
+    if (initialRestore != null && mutations.contains(Mutation.RESTORE_SAVEPOINT_OVER_CHECKPOINT)) {
+      return initialRestore.checkpoint();
+    }
     List<CompletedCheckpoint> retained = coordinator.retained();
     for (CompletedCheckpoint c : retained) {
       if (unrestorable.contains(c.checkpointId())) {
@@ -691,6 +780,10 @@ final class Simulation {
         trace("checkpoint " + c.checkpointId() + " unrestorable: " + e.getMessage());
         unrestorable.add(c.checkpointId());
       }
+    }
+    if (initialRestore != null) {
+      // As RestorableCheckpoints: after the job's own checkpoints, the savepoint it started from.
+      return initialRestore.checkpoint();
     }
     if (!retained.isEmpty()) {
       throw new Violation(
@@ -770,9 +863,35 @@ final class Simulation {
   }
 
   private void onAttemptEnded() {
+    if (resumeFrom != null) {
+      SimSavepoints.Completed savepoint = resumeFrom;
+      resumeFrom = null;
+      // As JobMaster.finishJob for a cancelled job: the retained checkpoints go (no
+      // RETAIN_ON_CANCELLATION), then the orphans; never a savepoint.
+      trace("job " + job + " cancelled");
+      coordinator.discardRetained();
+      coordinator.discardOrphanedState(true);
+      int gen = generation;
+      at(
+          5 + rng.nextInt(20),
+          () -> {
+            if (gen == generation) {
+              resumeJob(savepoint);
+            }
+          });
+      return;
+    }
     if (!failing) {
       jobFinished = true;
       trace("job finished");
+      // Transactions held by savepoints nobody resumed from, and the empty ones of checkpoints
+      // after the final one: the external system times them out.
+      for (Map.Entry<String, Txn> t : new ArrayList<>(txns.entrySet())) {
+        if (t.getValue() == Txn.PREPARED
+            && (savepoints.holds(t.getKey()) || txnRecords.get(t.getKey()).isEmpty())) {
+          abortTxn(t.getKey());
+        }
+      }
       coordinator.stop();
       coordinator.discardRetained();
       coordinator.discardOrphanedState(true);
@@ -840,6 +959,168 @@ final class Simulation {
   }
 
   /**
+   * Now and then, while the job runs, the user asks for a savepoint into the savepoints' directory
+   * ({@link SimSavepoints}); not a fault. The real coordinator triggers it (or refuses: the job
+   * restarts), its tasks write into its own directory, and it completes, fails or expires under the
+   * same faults as the checkpoints.
+   */
+  private void savepointTick() {
+    if (jobFinished) {
+      return;
+    }
+    List<SimSavepoints.Completed> done = savepoints.completed();
+    if (!failing && resumes < 2 && !done.isEmpty() && savepointRng.nextInt(100) < 6) {
+      cancelToResume(done.get(done.size() - 1));
+      return; // the resumed job's ticks start with it
+    }
+    if (savepointRng.nextInt(100) < 25) {
+      triggerSavepoint();
+    }
+    at(20 + savepointRng.nextInt(60), this::savepointTick);
+  }
+
+  private void triggerSavepoint() {
+    java.util.concurrent.CompletableFuture<String> result =
+        coordinator.triggerSavepoint(savepoints.directory(), CheckpointOptions.Type.SAVEPOINT);
+    if (result.isDone()) {
+      savepoints.refused();
+      trace("savepoint refused: " + result.handle((p, e) -> e.getMessage()).join());
+      return;
+    }
+    long id = coordinator.lastCheckpointId();
+    savepoints.triggered(id);
+    trace("savepoint " + id + " triggered");
+    result.whenComplete(
+        (pointer, failure) -> {
+          try {
+            if (failure != null) {
+              savepoints.failed();
+              trace("savepoint " + id + " failed: " + failure.getMessage());
+            } else {
+              savepointCompleted(id, pointer);
+            }
+          } catch (Violation v) {
+            caught = v; // the coordinator completes the future: thrown again by the loop
+          }
+        });
+  }
+
+  /**
+   * Savepoint {@code id} completed at {@code pointer}: read back from there, as a user resuming
+   * from it would, it is a consistent cut, and it is not among the checkpoints the job retains.
+   */
+  private void savepointCompleted(long id, String pointer) {
+    io.weir.runtime.storage.RetainedCheckpoint loaded;
+    checking = true;
+    try {
+      loaded = CompletedCheckpointLocation.load(pointer, null);
+    } catch (IOException e) {
+      throw new Violation(
+          "consistent-cut", "savepoint " + id + " at " + pointer + " cannot be read: " + e);
+    } finally {
+      checking = false;
+    }
+    CompletedCheckpoint savepoint = loaded.checkpoint();
+    if (!savepoint.savepoint() || savepoint.checkpointId() != id) {
+      throw new Violation(
+          "consistent-cut",
+          pointer + " holds " + savepoint.checkpointId() + ", not savepoint " + id);
+    }
+    checkCut(savepoint, loaded.storage(), "savepoint " + id);
+    List<String> pending = new ArrayList<>();
+    checking = true;
+    try {
+      sinkOutputs(savepoint, loaded.storage(), pending);
+    } catch (IOException e) {
+      throw new Violation("consistent-cut", "savepoint " + id + " cannot be read: " + e);
+    } finally {
+      checking = false;
+    }
+    savepoints.completed(savepoint, pointer, pending);
+    trace("savepoint " + id + " completed at " + pointer + ", holding " + pending);
+    checkNoSavepointRetained();
+  }
+
+  /**
+   * The user cancels the job to resume it from {@code savepoint} ({@code cancel}, then a submission
+   * with {@code execution.state-recovery.path}): the attempt's tasks are cancelled, and once all
+   * ended the job's clean-up runs and the resumed job starts ({@link #onAttemptEnded}).
+   */
+  private void cancelToResume(SimSavepoints.Completed savepoint) {
+    trace("the user cancels job " + job + " to resume from savepoint " + savepoint.id());
+    resumeFrom = savepoint;
+    failing = true;
+    coordinator.stop();
+    for (Task t : current.values()) {
+      rpc("cancel " + t.id, false, t::cancel);
+    }
+    if (terminated.size() == current.size()) {
+      onAttemptEnded();
+    }
+  }
+
+  /**
+   * The resumed job, as {@code JobMaster} makes it: a job of its own (its own checkpoint
+   * directory), a new coordinator whose ids count on from the savepoint's, no retained checkpoint;
+   * its attempts restore the savepoint until a checkpoint of its own completed.
+   */
+  private void resumeJob(SimSavepoints.Completed savepoint) {
+    job++;
+    resumes++;
+    jobId = String.format("%028x%04x", seed, job);
+    storage = new FileSystemCheckpointStorage(URI.create(scheme + ":///ckpt"), jobId, 24);
+    jobDir = "/ckpt/" + jobId;
+    checking = true;
+    try {
+      initialRestore = CompletedCheckpointLocation.load(savepoint.pointer(), null);
+      List<String> pending = new ArrayList<>();
+      inherited = sinkOutputs(initialRestore.checkpoint(), initialRestore.storage(), pending);
+      inheritedTxns = pending;
+    } catch (IOException e) {
+      throw new Violation(
+          "no-retained-file-deleted",
+          "savepoint " + savepoint.id() + " cannot be loaded to resume from: " + e);
+    } finally {
+      checking = false;
+    }
+    generation++;
+    savepoints.jobMasterChanged();
+    int gen = generation;
+    coordinator =
+        new CheckpointCoordinator(
+            jobId,
+            settings,
+            OPERATORS,
+            new StorageView(),
+            new Context(gen),
+            CheckpointIDCounter.inMemory(savepoint.id()),
+            CompletedCheckpointStore.inMemory(settings.numRetained(), List.of()));
+    unrestorable.clear();
+    trace("job " + job + " resumes from savepoint " + savepoint.id());
+    deploy();
+    at(20 + savepointRng.nextInt(60), this::savepointTick);
+  }
+
+  private List<String> inheritedTxns = List.of();
+
+  /**
+   * A savepoint is never one of the job's retained checkpoints: it subsumes none, is subsumed by
+   * none, and a restart never restores it (Flink: only the checkpoints recover a job).
+   */
+  private void checkNoSavepointRetained() {
+    for (CompletedCheckpoint c : coordinator.retained()) {
+      if (c.savepoint() || savepoints.isSavepoint(c.checkpointId())) {
+        throw new Violation(
+            "savepoint-not-retained",
+            "savepoint "
+                + c.checkpointId()
+                + " is among the retained checkpoints "
+                + ids(coordinator.retained()));
+      }
+    }
+  }
+
+  /**
    * Flips a byte of a file that only the newest retained checkpoint holds (not a shared one, which
    * older checkpoints may hold as well), as a disk or a copy gone wrong does: that checkpoint can
    * no longer be restored, and the job falls back to an older one. Its sinks may have committed the
@@ -875,7 +1156,7 @@ final class Simulation {
 
   /**
    * The storage as the coordinator sees it: the real {@link FileSystemCheckpointStorage}; the seam
-   * of {@link Mutation#EARLY_SHARED_DELETE}.
+   * of {@link Mutation#EARLY_SHARED_DELETE} and {@link Mutation#SUBSUMED_SAVEPOINT_DELETE}.
    */
   private final class StorageView implements CheckpointStorageCoordinatorView {
     @Override
@@ -909,6 +1190,13 @@ final class Simulation {
             if (name.startsWith(checkpointId + "-")) {
               fs.delete(shared + "/" + name, false);
             }
+          }
+        }
+      }
+      if (mutations.contains(Mutation.SUBSUMED_SAVEPOINT_DELETE)) {
+        for (SimSavepoints.Completed savepoint : savepoints.completed()) {
+          if (savepoint.id() < checkpointId) {
+            storage.discardSavepoint(savepoint.pointer());
           }
         }
       }
@@ -981,6 +1269,7 @@ final class Simulation {
     final Set<Integer> endOfData = new HashSet<>();
     final Set<Integer> closed = new HashSet<>();
     final Set<Long> notified = new HashSet<>();
+    final Set<Long> savepointIds = new HashSet<>();
     final CompletedCheckpoint from;
     final TaskRestore restore;
     final boolean finishedOnRestore;
@@ -1005,7 +1294,7 @@ final class Simulation {
         restore =
             new TaskRestore(
                 from.checkpointId(),
-                storage,
+                restoreReader,
                 claimed,
                 Map.of(
                     operatorId,
@@ -1046,6 +1335,8 @@ final class Simulation {
         if (restore != null) {
           restore(restore.read().operators().values().iterator().next());
         }
+      } catch (Violation v) {
+        throw v; // an invariant broken while restoring (a commit after an abort), not a failure
       } catch (Exception e) {
         fail(e);
         return;
@@ -1161,7 +1452,7 @@ final class Simulation {
 
     @Override
     public void triggerCheckpoint(CheckpointBarrier barrier) {
-      snapshot(barrier.checkpointId());
+      snapshot(barrier);
       for (Channel c : outputs) {
         c.send(barrier);
       }
@@ -1179,8 +1470,12 @@ final class Simulation {
      * The synchronous part: copies what the snapshot holds; the asynchronous part writes it later
      * (and may outlive the task, as a snapshot thread does) and acknowledges.
      */
-    void snapshot(long checkpointId) {
-      Upload upload = capture(checkpointId);
+    void snapshot(CheckpointBarrier barrier) {
+      long checkpointId = barrier.checkpointId();
+      if (barrier.savepoint()) {
+        savepointIds.add(checkpointId);
+      }
+      Upload upload = capture(checkpointId, new Target(barrier.targetLocation()));
       long delay = 1 + rng.nextInt(8);
       if (fault("upload-stalls", 0.03)) {
         delay += 150 + rng.nextInt(250);
@@ -1213,7 +1508,8 @@ final class Simulation {
       rpc("ack " + checkpointId + " by " + id, true, () -> onAcknowledge(id, checkpointId, states));
     }
 
-    abstract Upload capture(long checkpointId);
+    /** The synchronous part of the snapshot of {@code checkpointId}, written to {@code target}. */
+    abstract Upload capture(long checkpointId, Target target);
 
     void notifyComplete(long checkpointId, boolean isFinal) {
       if (!alive) {
@@ -1240,6 +1536,28 @@ final class Simulation {
       } catch (Exception e) {
         throw new IllegalStateException(e);
       }
+    }
+  }
+
+  /**
+   * Where a snapshot's state goes, as the barrier says: the job's checkpoint storage, or a
+   * savepoint's own directory (the storage's task view, {@code location}). A savepoint's state is
+   * never recorded as finished (a job resumed from it restores every operator), as the runtime's
+   * {@code SubtaskCheckpointCoordinator} has it.
+   */
+  private final class Target {
+    private final String savepointDirectory;
+
+    Target(String savepointDirectory) {
+      this.savepointDirectory = savepointDirectory;
+    }
+
+    boolean savepoint() {
+      return savepointDirectory != null;
+    }
+
+    io.weir.runtime.storage.CheckpointStateWriter writer(long checkpointId) throws IOException {
+      return storage.location(checkpointId, savepointDirectory);
     }
   }
 
@@ -1291,7 +1609,7 @@ final class Simulation {
       at(2 + rng.nextInt(7), this::emit);
     }
 
-    void trigger(long checkpointId) {
+    void trigger(long checkpointId, CheckpointOptions options) {
       if (!alive || finished) {
         return;
       }
@@ -1302,26 +1620,34 @@ final class Simulation {
             () -> onDecline(id, checkpointId, "not running yet"));
         return;
       }
-      triggerCheckpoint(new CheckpointBarrier(checkpointId, now, false));
+      triggerCheckpoint(options.toBarrier(checkpointId, now, true));
     }
 
     @Override
-    Upload capture(long checkpointId) {
+    Upload capture(long checkpointId, Target target) {
       long at = offset;
-      boolean ended = endedInput;
+      boolean ended = endedInput && !target.savepoint();
       return () -> {
         ByteArrayOutputStream b = new ByteArrayOutputStream();
         new DataOutputStream(b).writeLong(at);
         OperatorStateHandle h =
-            writeLists(checkpointId, Map.of("offset", List.of(b.toByteArray())), "source offset");
+            writeLists(
+                target.writer(checkpointId),
+                checkpointId,
+                Map.of("offset", List.of(b.toByteArray())),
+                "source offset");
         return Map.of(SRC, new OperatorSubtaskState(null, h, ended));
       };
     }
   }
 
   /** Writes list states through the storage's task view. */
-  private OperatorStateHandle writeLists(
-      long checkpointId, Map<String, List<byte[]>> lists, String what) throws IOException {
+  private static OperatorStateHandle writeLists(
+      io.weir.runtime.storage.CheckpointStateWriter writer,
+      long checkpointId,
+      Map<String, List<byte[]>> lists,
+      String what)
+      throws IOException {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     DataOutputStream out = new DataOutputStream(bytes);
     Map<String, OperatorStateHandle.StateMetaInfo> meta = new LinkedHashMap<>();
@@ -1338,7 +1664,7 @@ final class Simulation {
           new OperatorStateHandle.StateMetaInfo(DefaultOperatorStateStore.Mode.SPLIT, offsets));
     }
     out.flush();
-    StreamStateHandle data = storage.writeState(checkpointId, bytes.toByteArray(), what);
+    StreamStateHandle data = writer.writeState(checkpointId, bytes.toByteArray(), what);
     return new OperatorStateHandle(meta, data);
   }
 
@@ -1377,6 +1703,20 @@ final class Simulation {
 
     @Override
     void restore(io.weir.runtime.checkpoint.RestoredOperatorState state) throws IOException {
+      for (var kg : state.keyed()) {
+        // A savepoint's canonical key groups: those of this subtask's range go into the database,
+        // a new one that uploads everything with its first checkpoint.
+        Map<Integer, Integer> restored = new TreeMap<>();
+        for (int i = 0; i < kg.offsets().length; i++) {
+          if (range.contains(kg.range().startKeyGroup() + i)) {
+            DataInputStream in = new DataInputStream(new java.io.ByteArrayInputStream(kg.data()));
+            in.skipBytes((int) kg.offsets()[i]);
+            restored.putAll(readSegment(in));
+          }
+        }
+        counts.putAll(restored);
+        segments.put("seg-" + (++localSeq), restored);
+      }
       for (var r : state.incremental()) {
         IncrementalKeyedStateHandle h = r.handle();
         Map<String, StreamStateHandle> byName = new HashMap<>();
@@ -1413,7 +1753,10 @@ final class Simulation {
     }
 
     @Override
-    Upload capture(long checkpointId) {
+    Upload capture(long checkpointId, Target target) {
+      if (target.savepoint()) {
+        return captureCanonical(checkpointId, target);
+      }
       if (!dirty.isEmpty()) {
         segments.put("seg-" + (++localSeq), new TreeMap<>(dirty));
         dirty.clear();
@@ -1461,9 +1804,45 @@ final class Simulation {
       };
     }
 
+    /**
+     * A savepoint: every count in the canonical key-group format, as RocksDB writes a savepoint
+     * (never incremental or native); the database's segments and uploads are left as they are.
+     */
+    private Upload captureCanonical(long checkpointId, Target target) {
+      Map<Integer, Integer> all = new TreeMap<>(counts);
+      return () -> {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        DataOutputStream out = new DataOutputStream(bytes);
+        long[] offsets = new long[range.getNumberOfKeyGroups()];
+        for (int i = 0; i < offsets.length; i++) {
+          offsets[i] = out.size();
+          int group = range.startKeyGroup() + i;
+          Map<Integer, Integer> inGroup = new TreeMap<>();
+          all.forEach(
+              (k, n) -> {
+                if (KeyGroupRangeAssignment.assignToKeyGroup(k, MAX_PARALLELISM) == group) {
+                  inGroup.put(k, n);
+                }
+              });
+          out.write(segmentBytes(inGroup));
+        }
+        StreamStateHandle data =
+            target.writer(checkpointId).writeState(checkpointId, bytes.toByteArray(), "count");
+        return Map.of(
+            COUNT,
+            new OperatorSubtaskState(new KeyGroupsStateHandle(range, offsets, data), null, false));
+      };
+    }
+
     @Override
     void completedCheckpoint(long checkpointId) {
       var done = uploadedBy.headMap(checkpointId, true);
+      if (savepointIds.contains(checkpointId)) {
+        // As RocksDB: a savepoint uploaded nothing of the database's; the uploads of the
+        // checkpoints before it are forgotten, not confirmed.
+        done.clear();
+        return;
+      }
       done.values().forEach(confirmed::putAll);
       done.clear();
     }
@@ -1508,9 +1887,11 @@ final class Simulation {
 
     @Override
     void begin() {
-      // Whatever an earlier attempt prepared and this checkpoint does not hold is aborted.
+      // Whatever an earlier attempt prepared and this checkpoint does not hold is aborted; not a
+      // completed savepoint's (Weir's sink aborts only the restored current transaction): a job
+      // resumed from that savepoint commits them.
       for (Map.Entry<String, Txn> t : new ArrayList<>(txns.entrySet())) {
-        if (t.getValue() == Txn.PREPARED) {
+        if (t.getValue() == Txn.PREPARED && !savepoints.holds(t.getKey())) {
           abortTxn(t.getKey());
         }
       }
@@ -1522,7 +1903,7 @@ final class Simulation {
     }
 
     @Override
-    Upload capture(long checkpointId) {
+    Upload capture(long checkpointId, Target target) {
       String txn = "t" + attempt(id) + "." + checkpointId;
       prepare(txn, List.copyOf(open));
       open.clear();
@@ -1532,13 +1913,14 @@ final class Simulation {
         pendingElements.add(txnBytes(e.getKey(), e.getValue(), txnRecords.get(e.getValue())));
       }
       byte[] log = outsBytes(committedLog);
-      boolean ended = endedInput;
+      boolean ended = endedInput && !target.savepoint();
       return () ->
           Map.of(
               SINK,
               new OperatorSubtaskState(
                   null,
                   writeLists(
+                      target.writer(checkpointId),
                       checkpointId,
                       Map.of("pending", pendingElements, "committed", List.of(log)),
                       "sink transactions"),
@@ -1557,13 +1939,14 @@ final class Simulation {
 
     @Override
     void finish() {
-      // Transactions of checkpoints after the final one hold nothing: the input had ended.
+      // Transactions of checkpoints after the final one hold nothing: the input had ended. They
+      // stay pending, as in Weir's sink (its close aborts only the current one): the job may yet
+      // fail and restore such a checkpoint, whose restore commits them; at the job's end they go.
       for (String txn : pending.values()) {
         if (!txnRecords.get(txn).isEmpty()) {
           throw new Violation(
               "exactly-once", id + " finishes with records in transaction " + txn + " uncommitted");
         }
-        abortTxn(txn);
       }
       pending.clear();
       super.finish();
@@ -1582,6 +1965,7 @@ final class Simulation {
     }
     txns.put(txn, Txn.PREPARED);
     txnRecords.put(txn, outs);
+    txnJob.put(txn, job);
   }
 
   private void commit(String txn, List<Out> outs, boolean recovery) {
@@ -1626,7 +2010,10 @@ final class Simulation {
   }
 
   private static Map<Integer, Integer> readSegment(byte[] bytes) throws IOException {
-    DataInputStream in = new DataInputStream(new java.io.ByteArrayInputStream(bytes));
+    return readSegment(new DataInputStream(new java.io.ByteArrayInputStream(bytes)));
+  }
+
+  private static Map<Integer, Integer> readSegment(DataInputStream in) throws IOException {
     Map<Integer, Integer> seg = new TreeMap<>();
     int n = in.readInt();
     for (int i = 0; i < n; i++) {
@@ -1719,6 +2106,17 @@ final class Simulation {
   }
 
   private void checkDelete(String path, boolean recursive) {
+    String savepointFile = savepoints.touchedBy(path, recursive);
+    if (savepointFile != null) {
+      throw caught =
+          new Violation(
+              "no-retained-file-deleted",
+              "deleting "
+                  + path
+                  + " removes "
+                  + savepointFile
+                  + ", which is the user's: Weir never deletes a completed savepoint");
+    }
     for (String kept : retainedFiles()) {
       if (kept.equals(path) || (recursive && kept.startsWith(path + "/"))) {
         // Kept as well as thrown: the cleaner logs and swallows what a delete throws.
@@ -1746,9 +2144,16 @@ final class Simulation {
         c = r;
       }
     }
-    if (c == null) {
-      return;
+    if (c != null) {
+      checkCut(c, storage, "checkpoint " + checkpointId);
     }
+  }
+
+  /**
+   * {@code c}, read through {@code reader}, is a consistent cut (see {@link #checkCut(long)});
+   * {@code what} names it in a violation.
+   */
+  private void checkCut(CompletedCheckpoint c, CheckpointStateReader reader, String what) {
     checking = true;
     try {
       long[] offsets = new long[SOURCES];
@@ -1757,12 +2162,11 @@ final class Simulation {
         OperatorSubtaskState st = src.subtasks().get(i);
         if (st.hasNoState()) {
           if (!st.finished()) {
-            throw new Violation(
-                "consistent-cut", "checkpoint " + checkpointId + ": source " + i + " has no state");
+            throw new Violation("consistent-cut", what + ": source " + i + " has no state");
           }
           offsets[i] = records;
         } else {
-          byte[] data = storage.readState(st.operator().data());
+          byte[] data = reader.readState(st.operator().data());
           DataInputStream in = new DataInputStream(new java.io.ByteArrayInputStream(data));
           in.skipBytes((int) st.operator().states().get("offset").offsets()[0] + 4);
           offsets[i] = in.readLong();
@@ -1779,18 +2183,27 @@ final class Simulation {
         if (st.hasNoState()) {
           return; // a finished counter: nothing to compare once the job is ending
         }
+        if (st.keyed() instanceof KeyGroupsStateHandle canonical) {
+          // A savepoint's: each key group of the range, in order.
+          DataInputStream in =
+              new DataInputStream(
+                  new java.io.ByteArrayInputStream(reader.readState(canonical.data())));
+          for (int i = 0; i < canonical.offsets().length; i++) {
+            counts.putAll(readSegment(in));
+          }
+          continue;
+        }
         IncrementalKeyedStateHandle h = (IncrementalKeyedStateHandle) st.keyed();
         Map<String, StreamStateHandle> byName = new HashMap<>();
         h.sharedFiles().forEach(f -> byName.put(f.localName(), f.handle()));
-        for (String name : readNames(storage.readState(h.metaData()))) {
-          counts.putAll(readSegment(storage.readState(byName.get(name))));
+        for (String name : readNames(reader.readState(h.metaData()))) {
+          counts.putAll(readSegment(reader.readState(byName.get(name))));
         }
       }
       if (!counts.equals(expected)) {
         throw new Violation(
             "consistent-cut",
-            "checkpoint "
-                + checkpointId
+            what
                 + ": source offsets "
                 + java.util.Arrays.toString(offsets)
                 + " make counts "
@@ -1802,19 +2215,7 @@ final class Simulation {
       if (sink.hasNoState()) {
         return;
       }
-      List<Out> outs = new ArrayList<>();
-      byte[] data = storage.readState(sink.operator().data());
-      for (var list : sink.operator().states().entrySet()) {
-        for (long off : list.getValue().offsets()) {
-          DataInputStream in = new DataInputStream(new java.io.ByteArrayInputStream(data));
-          in.skipBytes((int) off + 4);
-          if (list.getKey().equals("pending")) {
-            in.readLong();
-            in.readUTF();
-          }
-          outs.addAll(readOuts(in));
-        }
-      }
+      List<Out> outs = sinkOutputs(c, reader, new ArrayList<>());
       List<String> got = new ArrayList<>();
       outs.forEach(o -> got.add(o.key() + "=" + o.count()));
       got.sort(null);
@@ -1829,32 +2230,81 @@ final class Simulation {
       if (!got.equals(want)) {
         throw new Violation(
             "consistent-cut",
-            "checkpoint "
-                + checkpointId
+            what
                 + ": the sink's transactions hold "
                 + got.size()
                 + " outputs, the cut has "
                 + want.size());
       }
     } catch (IOException e) {
-      throw new Violation(
-          "consistent-cut", "checkpoint " + checkpointId + " cannot be read: " + e.getMessage());
+      throw new Violation("consistent-cut", what + " cannot be read: " + e.getMessage());
     } finally {
       checking = false;
     }
   }
 
-  /** At the end: the committed output is the uninterrupted run's, every transaction decided. */
+  /**
+   * The outputs the sink's state in {@code c} holds, committed and pending, read through {@code
+   * reader}; the pending transactions' names go into {@code pendingTxns}.
+   */
+  private List<Out> sinkOutputs(
+      CompletedCheckpoint c, CheckpointStateReader reader, List<String> pendingTxns)
+      throws IOException {
+    List<Out> outs = new ArrayList<>();
+    OperatorSubtaskState sink = c.operator(SINK).subtasks().get(0);
+    if (sink.hasNoState()) {
+      return outs;
+    }
+    byte[] data = reader.readState(sink.operator().data());
+    for (var list : sink.operator().states().entrySet()) {
+      for (long off : list.getValue().offsets()) {
+        DataInputStream in = new DataInputStream(new java.io.ByteArrayInputStream(data));
+        in.skipBytes((int) off + 4);
+        if (list.getKey().equals("pending")) {
+          in.readLong();
+          pendingTxns.add(in.readUTF());
+        }
+        outs.addAll(readOuts(in));
+      }
+    }
+    return outs;
+  }
+
+  /**
+   * At the end: the committed output is the uninterrupted run's, every transaction decided. For a
+   * job resumed from a savepoint, relative to that savepoint: what its sink held (committed and
+   * pending, all of which must be committed now) and what the resumed job committed together are
+   * the uninterrupted run's output, every record once. What the cancelled job committed after the
+   * savepoint is another timeline's (in the external system those records are there twice, as in
+   * Flink's: resuming from an older savepoint replays what followed it).
+   */
   private void checkEnd() {
     List<String> got = new ArrayList<>();
     Set<String> committed = new HashSet<>();
+    for (String txn : inheritedTxns) {
+      if (txns.get(txn) != Txn.COMMITTED) {
+        throw new Violation(
+            "exactly-once",
+            "transaction "
+                + txn
+                + " of the savepoint the job resumed from ends "
+                + txns.get(txn)
+                + ", not committed");
+      }
+    }
+    List<Out> lineage = new ArrayList<>(inherited);
     for (Map.Entry<String, Txn> t : txns.entrySet()) {
       if (t.getValue() == Txn.PREPARED) {
         throw new Violation(
             "two-phase-commit", "transaction " + t.getKey() + " neither committed nor aborted");
       }
-      if (t.getValue() == Txn.COMMITTED) {
-        for (Out o : txnRecords.get(t.getKey())) {
+      if (t.getValue() == Txn.COMMITTED && txnJob.get(t.getKey()) == job) {
+        lineage.addAll(txnRecords.get(t.getKey()));
+      }
+    }
+    {
+      {
+        for (Out o : lineage) {
           got.add(o.key() + "=" + o.count());
           if (!committed.add(o.src() + ":" + o.idx()) && !damaged) {
             throw new Violation(
@@ -1899,6 +2349,17 @@ final class Simulation {
           "exactly-once",
           "committed " + got.size() + " outputs, the uninterrupted run has " + want.size());
     }
-    trace("end: " + completed + " checkpoints, " + restarts + " restarts, " + faults + " faults");
+    trace(
+        "end: "
+            + completed
+            + " checkpoints, "
+            + savepoints.completedCount()
+            + " savepoints, "
+            + resumes
+            + " resumes, "
+            + restarts
+            + " restarts, "
+            + faults
+            + " faults");
   }
 }

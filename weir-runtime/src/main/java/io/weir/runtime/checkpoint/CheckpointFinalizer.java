@@ -401,9 +401,13 @@ final class CheckpointFinalizer {
   }
 
   /**
-   * The savepoint's metadata is written in its directory: the tasks hear that it completed (a
-   * stopping savepoint counts as final: every task ends), and whoever triggered it gets its path.
-   * Nothing is subsumed, nothing is retained.
+   * The savepoint's metadata is written in its directory: whoever triggered it gets its path.
+   * Nothing is subsumed, nothing is retained. Only a stopping savepoint is told to the tasks (it
+   * counts as final: every task ends, its sinks commit). An intermediate savepoint commits no side
+   * effects, as in Flink since 1.15: a failover restores the newest checkpoint, never a savepoint,
+   * so the records between that checkpoint and the savepoint come again, and a two-phase-commit
+   * sink that had committed the savepoint's transactions would commit them twice. Its transactions
+   * stay pending and the next checkpoint's completion commits them.
    */
   private void completeSavepoint(PendingSavepoint p) {
     if (p.isStopping()) {
@@ -417,7 +421,7 @@ final class CheckpointFinalizer {
         jobId,
         context.currentTimeMillis() - p.timestamp,
         p.externalPath());
-    if (p.epoch == epoch) {
+    if (p.isStopping() && p.epoch == epoch) {
       context.notifyComplete(p.id);
     }
     p.completed();

@@ -144,11 +144,40 @@ class CheckpointCoordinatorTest {
 
     String path = savepoint.get();
     assertThat(java.nio.file.Path.of(java.net.URI.create(path)).resolve("_metadata")).exists();
-    assertThat(context.completed).containsExactly(checkpointId, savepointId);
+    assertThat(context.completed)
+        .as("an intermediate savepoint is not told to the tasks: it commits no side effects")
+        .containsExactly(checkpointId);
     assertThat(ids(coordinator.retained())).containsExactly(checkpointId);
     assertThat(stored())
         .as("the savepoint's copy in the job's storage is gone")
         .containsExactly(checkpointId);
+  }
+
+  /**
+   * Found by the simulation (seed 8): savepoint 3 completed and its notification made the sink
+   * commit its transactions (of the aborted checkpoint 2 and of the savepoint); the attempt then
+   * failed and restarted from nothing, since no checkpoint had completed and a failover never
+   * restores a savepoint, and those records were committed again. A stop-with-savepoint is told:
+   * the job ends with it.
+   */
+  @Test
+  void anIntermediateSavepointCommitsNoSideEffectsAStoppingOneDoes() throws Exception {
+    CheckpointCoordinator coordinator = started(settings(0, 2, 0, 1));
+    java.util.concurrent.CompletableFuture<String> intermediate =
+        coordinator.triggerSavepoint(savepoints.toString(), CheckpointOptions.Type.SAVEPOINT);
+    long intermediateId = context.triggered.get(0);
+    ackAll(coordinator, intermediateId);
+    assertThat(intermediate.get()).isNotNull();
+    assertThat(context.completed).as("no task hears of the intermediate savepoint").isEmpty();
+
+    java.util.concurrent.CompletableFuture<String> stopping =
+        coordinator.triggerSavepoint(
+            savepoints.toString(), CheckpointOptions.Type.SAVEPOINT_SUSPEND);
+    long stoppingId = context.triggered.get(1);
+    ackAll(coordinator, stoppingId);
+    assertThat(stopping.get()).isNotNull();
+    assertThat(context.completed).containsExactly(stoppingId);
+    assertThat(coordinator.isFinal(stoppingId)).isTrue();
   }
 
   @Test
