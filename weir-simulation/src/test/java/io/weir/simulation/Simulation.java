@@ -529,15 +529,7 @@ final class Simulation {
             recovered.isEmpty() ? 0 : recovered.get(0).checkpointId(),
             initialRestore == null ? 0 : initialRestore.checkpoint().checkpointId());
     int gen = generation;
-    coordinator =
-        new CheckpointCoordinator(
-            jobId,
-            settings,
-            OPERATORS,
-            new StorageView(),
-            new Context(gen),
-            CheckpointIDCounter.inMemory(lastId),
-            CompletedCheckpointStore.inMemory(settings.numRetained(), recovered));
+    coordinator = newCoordinator(gen, lastId, recovered);
     unrestorable.clear();
     trace("job master " + gen + " takes the job; recovered " + ids(recovered));
     deploy();
@@ -667,6 +659,23 @@ final class Simulation {
   }
 
   /** Deploys the next attempt from the newest restorable retained checkpoint (or fresh). */
+
+  /**
+   * A job master's coordinator of generation {@code gen}, its ids counting on from {@code lastId},
+   * with {@code recovered} as its retained checkpoints.
+   */
+  private CheckpointCoordinator newCoordinator(
+      int gen, long lastId, List<CompletedCheckpoint> recovered) {
+    return new CheckpointCoordinator(
+        jobId,
+        settings,
+        OPERATORS,
+        new StorageView(),
+        new Context(gen),
+        CheckpointIDCounter.inMemory(lastId),
+        CompletedCheckpointStore.inMemory(settings.numRetained(), recovered));
+  }
+
   private void deploy() {
     attempt++;
     failing = false;
@@ -1086,15 +1095,7 @@ final class Simulation {
     generation++;
     savepoints.jobMasterChanged();
     int gen = generation;
-    coordinator =
-        new CheckpointCoordinator(
-            jobId,
-            settings,
-            OPERATORS,
-            new StorageView(),
-            new Context(gen),
-            CheckpointIDCounter.inMemory(savepoint.id()),
-            CompletedCheckpointStore.inMemory(settings.numRetained(), List.of()));
+    coordinator = newCoordinator(gen, savepoint.id(), List.of());
     unrestorable.clear();
     trace("job " + job + " resumes from savepoint " + savepoint.id());
     deploy();
