@@ -5,8 +5,11 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 
 import io.weir.api.RestartStrategy;
 import io.weir.api.StreamEnvironment;
+import io.weir.api.functions.CheckpointedFunction;
 import io.weir.api.functions.MapFunction;
 import io.weir.api.sink.DiscardingSink;
+import io.weir.api.state.FunctionInitializationContext;
+import io.weir.api.state.FunctionSnapshotContext;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.AfterEach;
@@ -20,18 +23,29 @@ import org.junit.jupiter.api.Test;
  */
 class ExpiredCheckpointLocationTest {
 
-  /** Holds the first record of every subtask until the test ends: no barrier passes. */
+  /**
+   * Holds every subtask's snapshot until the test ends: no subtask acknowledges a checkpoint.
+   * Holding records instead would race with the first trigger, whose barrier passes a source
+   * subtask that has not emitted its first record yet (seen in CI: subtask 1 acknowledged).
+   */
   private static volatile CountDownLatch gate;
 
-  /** A map that waits at the gate; the job's cancellation interrupts it. */
-  static final class HeldAtTheGate implements MapFunction<Long, Long> {
+  /** A map whose snapshot waits at the gate; the job's cancellation interrupts it. */
+  static final class HeldAtTheGate implements MapFunction<Long, Long>, CheckpointedFunction {
     private static final long serialVersionUID = 1L;
 
     @Override
-    public Long map(Long value) throws Exception {
-      gate.await();
+    public Long map(Long value) {
       return value;
     }
+
+    @Override
+    public void snapshotState(FunctionSnapshotContext context) throws Exception {
+      gate.await();
+    }
+
+    @Override
+    public void initializeState(FunctionInitializationContext context) {}
   }
 
   @BeforeEach
