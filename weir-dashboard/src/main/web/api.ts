@@ -52,6 +52,8 @@ export interface RestoreProgress {
   duration: number;
   "estimated-time-left": number;
   done: boolean;
+  /** Records read so far from restored in-flight data (an unaligned checkpoint's). */
+  "records-replayed"?: number;
 }
 
 /** GET /jobs/ID/recovery: how far the current attempt's restore has come. */
@@ -103,8 +105,19 @@ export interface JobExceptions {
   exceptionHistory: { entries: ExceptionEntry[]; truncated: boolean };
 }
 
-/** A subtask's phases in a checkpoint, and "finalize": the coordinator writing the metadata. */
-export type Phase = "start_delay" | "alignment" | "sync" | "async" | "acknowledgement" | "finalize";
+/**
+ * A subtask's phases in a checkpoint, "finalize": the coordinator writing the metadata, and
+ * "commit": a two-phase-commit sink's commit once told of the completion.
+ */
+export type Phase = "start_delay" | "alignment" | "sync" | "async" | "acknowledgement" | "finalize" | "commit";
+
+/** A sink subtask's commit after the checkpoint completed. */
+export interface SinkCommit {
+  /** When the completion reached the subtask, epoch millis (its TaskManager's clock). */
+  notified_timestamp: number;
+  duration: number;
+  failure?: string;
+}
 
 export interface SubtaskCheckpoint {
   task: string;
@@ -120,6 +133,9 @@ export interface SubtaskCheckpoint {
   checkpointed_size: number;
   ack_timestamp?: number;
   end_to_end_duration?: number;
+  /** Files its upload wrote; -1 when not known. */
+  files_written?: number;
+  commit?: SinkCommit;
 }
 
 /** The subtask acknowledged last and its longest phase; index -1: a vertex's aggregate. */

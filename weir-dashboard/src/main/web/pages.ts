@@ -408,6 +408,7 @@ function recoveryPanel(r: JobRecovery): HTMLElement {
     );
   const left = (p: RestoreProgress) =>
     p.done ? "done" : p["estimated-time-left"] < 0 ? "–" : `${duration(p["estimated-time-left"])} left`;
+  const replayed = (p: RestoreProgress) => String(p["records-replayed"] ?? 0);
   const total = r.total;
   return h(
     "div",
@@ -417,11 +418,12 @@ function recoveryPanel(r: JobRecovery): HTMLElement {
       "p",
       { id: "recovery-total" },
       bar(total),
-      ` · files ${total["files-read"]} of ${total["files-total"]} · ${duration(total.duration)} · ${left(total)}`,
+      ` · files ${total["files-read"]} of ${total["files-total"]}` +
+        ` · ${replayed(total)} records replayed · ${duration(total.duration)} · ${left(total)}`,
     ),
     table(
       "recovery-subtasks",
-      ["Vertex", "Subtask", "Status", "TaskManager", "State read", "Files", "Duration", "Time left"],
+      ["Vertex", "Subtask", "Status", "TaskManager", "State read", "Files", "Replayed", "Duration", "Time left"],
       r.subtasks.map((x) => [
         x["vertex-name"],
         String(x.subtask + 1),
@@ -429,6 +431,7 @@ function recoveryPanel(r: JobRecovery): HTMLElement {
         x["taskmanager-id"],
         bar(x.restore),
         `${x.restore["files-read"]} of ${x.restore["files-total"]}`,
+        replayed(x.restore),
         duration(x.restore.duration),
         left(x.restore),
       ]),

@@ -1,8 +1,9 @@
 // A checkpoint's timeline: one lane per subtask from the trigger (time 0) to the coordinator's
 // receipt of its acknowledgement, in phases start delay -> alignment -> sync -> async ->
-// acknowledgement, and a lane for the coordinator's finalize (writing the metadata after the last
-// acknowledgement). The checkpoint's critical path (the subtask acknowledged last, and its longest
-// phase) is highlighted and explained.
+// acknowledgement, then, for a two-phase-commit sink, its commit once told of the completion; and a
+// lane for the coordinator's finalize (writing the metadata after the last acknowledgement). The
+// checkpoint's critical path (the subtask acknowledged last and its longest phase, or a sink commit
+// longer than all of them) is highlighted and explained.
 import type { Checkpoint, CriticalPath, Phase, PlanNode, SubtaskCheckpoint } from "./api";
 import { badge, bytes, duration, h, s, table, time } from "./dom";
 
@@ -13,6 +14,7 @@ export const PHASES: { phase: Phase; label: string }[] = [
   { phase: "async", label: "async" },
   { phase: "acknowledgement", label: "acknowledgement" },
   { phase: "finalize", label: "finalize" },
+  { phase: "commit", label: "sink commit" },
 ];
 
 const MAX_LABEL_CHARS = 48;
@@ -42,6 +44,17 @@ export function segments(t: SubtaskCheckpoint): { phase: Phase; start: number; l
   return out;
 }
 
+/**
+ * A sink's commit: from when the completion reached it (never before the checkpoint completed, as
+ * its TaskManager's clock may be behind the JobManager's) for as long as it took.
+ */
+export function commitSegment(t: SubtaskCheckpoint, checkpoint: Checkpoint): { start: number; length: number } | null {
+  if (!t.commit) return null;
+  const completed = Math.max(0, checkpoint.end_to_end_duration);
+  const start = Math.max(completed, t.commit.notified_timestamp - checkpoint.trigger_timestamp);
+  return { start, length: Math.max(0, t.commit.duration) };
+}
+
 function durationOf(t: SubtaskCheckpoint, phase: Phase, start: number, length: number): number {
   switch (phase) {
     case "start_delay":
@@ -52,6 +65,8 @@ function durationOf(t: SubtaskCheckpoint, phase: Phase, start: number, length: n
       return t.sync_duration;
     case "async":
       return t.async_duration;
+    case "commit":
+      return t.commit ? t.commit.duration : -1;
     default:
       return start >= 0 ? length : -1;
   }
@@ -111,7 +126,11 @@ export function checkpointTimeline(checkpoint: Checkpoint, nodes: PlanNode[]): H
   const labelWidth = Math.round(Math.min(longest, MAX_LABEL_CHARS) * 7.2 + 18);
   const short = (label: string) =>
     label.length <= MAX_LABEL_CHARS ? label : "…" + label.slice(label.length - MAX_LABEL_CHARS + 1);
-  const span = Math.max(1, checkpoint.end_to_end_duration, ...ends);
+  const commitEnds = subtasks.map((t) => {
+    const c = commitSegment(t, checkpoint);
+    return c ? c.start + c.length : 0;
+  });
+  const span = Math.max(1, checkpoint.end_to_end_duration, ...ends, ...commitEnds);
   const scale = PLOT_W / span;
   const laneCount = subtasks.length + (finalize >= 0 ? 1 : 0);
   const height = TOP + laneCount * (LANE_H + LANE_GAP) + 8;
@@ -140,13 +159,25 @@ export function checkpointTimeline(checkpoint: Checkpoint, nodes: PlanNode[]): H
       },
       s("rect", { class: "lane-bg", x: 0, y: y - 2, width: labelWidth + PLOT_W + 10, height: LANE_H + 4 }),
       s("text", { class: "lane-label", x: labelWidth - 8, y: y + LANE_H - 5, "text-anchor": "end" }, short(label)),
-      ...segments(t).map(({ phase, start, length }) => {
+      ...[
+        ...segments(t),
+        ...(() => {
+          const c = commitSegment(t, checkpoint);
+          return c ? [{ phase: "commit" as Phase, start: c.start, length: c.length }] : [];
+        })(),
+      ].map(({ phase, start, length }) => {
         const segmentCritical = laneCritical && critical!.phase === phase;
         const width = length * scale;
+        const failed = phase === "commit" && t.commit?.failure;
+        const title =
+          phase === "commit"
+            ? `${label}: sink commit ${duration(length)}, told of the completion at ${duration(start)}` +
+              (failed ? `; failed: ${t.commit!.failure}` : "")
+            : `${label}: ${phase.replace("_", " ")} ${duration(length)} (from ${duration(start)})`;
         return s(
           "rect",
           {
-            class: `segment phase-${phase}${segmentCritical ? " critical" : ""}`,
+            class: `segment phase-${phase}${failed ? " failed" : ""}${segmentCritical ? " critical" : ""}`,
             "data-phase": phase,
             "data-start": start,
             "data-duration": durationOf(t, phase, start, length),
@@ -156,7 +187,7 @@ export function checkpointTimeline(checkpoint: Checkpoint, nodes: PlanNode[]): H
             width: segmentCritical ? Math.max(width, 3) : width,
             height: LANE_H,
           },
-          s("title", {}, `${label}: ${phase.replace("_", " ")} ${duration(length)} (from ${duration(start)})`),
+          s("title", {}, title),
         );
       }),
     );
@@ -249,7 +280,19 @@ export function checkpointTimeline(checkpoint: Checkpoint, nodes: PlanNode[]): H
     h("div", { class: "timeline-box" }, svg),
     table(
       "checkpoint-subtasks",
-      ["Subtask", "Start delay", "Alignment", "Sync", "Async", "Acknowledged after", "Written", "In flight", "State"],
+      [
+        "Subtask",
+        "Start delay",
+        "Alignment",
+        "Sync",
+        "Async",
+        "Acknowledged after",
+        "Written",
+        "Files",
+        "In flight",
+        "State",
+        "Sink commit",
+      ],
       subtasks.map((t) => [
         name(t),
         duration(t.start_delay),
@@ -258,8 +301,12 @@ export function checkpointTimeline(checkpoint: Checkpoint, nodes: PlanNode[]): H
         duration(t.async_duration),
         duration(t.end_to_end_duration),
         bytes(t.checkpointed_size),
+        t.files_written === undefined || t.files_written < 0 ? "–" : String(t.files_written),
         bytes(t.channel_state_size),
         bytes(t.state_size),
+        t.commit
+          ? duration(t.commit.duration) + (t.commit.failure ? ` failed: ${t.commit.failure}` : "")
+          : "–",
       ]),
       subtasks.map((t) => ({ class: isCritical(t, critical) ? "critical" : "" })),
     ),

@@ -119,8 +119,9 @@ public record CheckpointStatistics(
   /**
    * The subtask and phase that set this checkpoint's end-to-end duration: the subtask whose
    * acknowledgement arrived last, and the longest of its phases — or, when writing the checkpoint's
-   * metadata took longer than every subtask, {@link Phase#FINALIZE}. Null while no subtask
-   * acknowledged with its measurements.
+   * metadata took longer than every subtask, {@link Phase#FINALIZE}; or, when a sink subtask's
+   * commit after the completion took longer than all of that, {@link Phase#COMMIT} of that subtask
+   * (its records became visible last). Null while no subtask acknowledged with its measurements.
    */
   public CriticalPath criticalPath() {
     SubtaskCheckpointStatistics last = null;
@@ -159,25 +160,60 @@ public record CheckpointStatistics(
         phase = phases[i];
       }
     }
+    // A sink's commit comes after the checkpoint completed: it does not lengthen the checkpoint,
+    // but the records it commits become visible only then, so a commit longer than every phase
+    // before it is what to look at.
+    SubtaskCheckpointStatistics slowestCommit = null;
+    for (SubtaskCheckpointStatistics s : subtasks) {
+      if (s.commit() != null
+          && s.commit().durationMillis() > longest
+          && (slowestCommit == null
+              || s.commit().durationMillis() > slowestCommit.commit().durationMillis())) {
+        slowestCommit = s;
+      }
+    }
+    if (slowestCommit != null) {
+      last = slowestCommit;
+      phase = Phase.COMMIT;
+      longest = slowestCommit.commit().durationMillis();
+    }
+    String subtask = subtaskName(last);
+    String description =
+        switch (phase) {
+          case FINALIZE ->
+              "the coordinator writing the metadata took "
+                  + seconds(longest)
+                  + " after the last acknowledgement, from "
+                  + subtask;
+          case COMMIT ->
+              subtask
+                  + ": sink commit "
+                  + seconds(longest)
+                  + " after the checkpoint completed"
+                  + (last.commit().failure() == null
+                      ? ""
+                      : ", and it failed: " + last.commit().failure());
+          default -> subtask + ": " + phase.label + " " + seconds(longest);
+        };
+    return new CriticalPath(
+        last.vertexIndex(), last.taskName(), last.subtaskIndex(), phase, longest, description);
+  }
+
+  /**
+   * A subtask as a user reads it: {@code "Count (2/4)"}, the parallelism being the highest index of
+   * its task here; {@code "Count (all subtasks)"} for a vertex's aggregate.
+   */
+  public String subtaskName(SubtaskCheckpointStatistics t) {
+    if (t.subtaskIndex() < 0) {
+      return t.taskName() + " (all subtasks)";
+    }
     int parallelism = 0;
     for (SubtaskCheckpointStatistics s : subtasks) {
-      if (s.taskName().equals(last.taskName())) {
+      if (s.taskName().equals(t.taskName())) {
         parallelism = Math.max(parallelism, s.subtaskIndex() + 1);
       }
     }
-    String subtask =
-        last.subtaskIndex() < 0
-            ? last.taskName() + " (all subtasks)"
-            : last.taskName() + " (" + (last.subtaskIndex() + 1) + "/" + parallelism + ")";
-    String description =
-        phase == Phase.FINALIZE
-            ? "the coordinator writing the metadata took "
-                + seconds(longest)
-                + " after the last acknowledgement, from "
-                + subtask
-            : subtask + ": " + phase.label + " " + seconds(longest);
-    return new CriticalPath(
-        last.vertexIndex(), last.taskName(), last.subtaskIndex(), phase, longest, description);
+    return t.taskName() + " (" + (t.subtaskIndex() + 1) + "/" + parallelism + ")";
   }
 
   private static String seconds(long millis) {
@@ -221,7 +257,17 @@ public record CheckpointStatistics(
     FINALIZE(
         "finalize",
         "writing the checkpoint's metadata was slow: check the checkpoint storage"
-            + " (execution.checkpointing.dir) and, with high availability, ZooKeeper");
+            + " (execution.checkpointing.dir) and, with high availability, ZooKeeper"),
+    /**
+     * After the checkpoint completed: a two-phase-commit sink committing its transactions when told
+     * of the completion, on the task thread.
+     */
+    COMMIT(
+        "sink commit",
+        "a slow sink commit: the external system took long to commit the checkpoint's"
+            + " transactions (a Kafka transaction coordinator, a file system's rename); the"
+            + " committed records become visible only then, and the subtask processes nothing"
+            + " meanwhile. Look at the sink's system; a longer interval commits less often");
 
     private final String label;
     private final String advice;
@@ -267,6 +313,18 @@ public record CheckpointStatistics(
   }
 
   /**
+   * A two-phase-commit sink subtask's commit after a checkpoint completed, as the subtask reported
+   * it: the flight recorder's segment after the acknowledgement.
+   *
+   * @param notifiedTimestamp when the completion's notification reached the subtask (its
+   *     TaskManager's clock, epoch millis)
+   * @param durationMillis how long the subtask's commit took, from the start of its handling of the
+   *     notification on the task thread to its end (the wait for the task thread not included)
+   * @param failure why the commit failed, which fails the task; null when it succeeded
+   */
+  public record SinkCommit(long notifiedTimestamp, long durationMillis, String failure) {}
+
+  /**
    * One subtask's part of a checkpoint.
    *
    * @param taskName the task, e.g. {@code "Keyed Process -> Sink"}
@@ -284,6 +342,11 @@ public record CheckpointStatistics(
    * @param vertexIndex the subtask's job vertex, -1 while the coordinator has not received it
    * @param ackTimestamp when the coordinator received the acknowledgement (its clock, epoch
    *     millis), -1 while it has not
+   * @param filesWritten files the subtask's upload wrote to checkpoint storage for this checkpoint
+   *     (files earlier incremental checkpoints uploaded and state inline in the metadata not
+   *     counted); -1 when not known (history written before Weir counted them)
+   * @param commit its sink's commit after the checkpoint completed; null for a subtask without a
+   *     two-phase-commit sink, and until it reported one
    */
   public record SubtaskCheckpointStatistics(
       String taskName,
@@ -297,9 +360,11 @@ public record CheckpointStatistics(
       long stateSizeBytes,
       long checkpointedSizeBytes,
       int vertexIndex,
-      long ackTimestamp) {
+      long ackTimestamp,
+      int filesWritten,
+      SinkCommit commit) {
 
-    /** What a subtask measured, before the coordinator received it. */
+    /** What a subtask measured, before the coordinator received it; files not counted. */
     public SubtaskCheckpointStatistics(
         String taskName,
         int subtaskIndex,
@@ -326,6 +391,37 @@ public record CheckpointStatistics(
           -1);
     }
 
+    /** As the coordinator received it, files not counted and no commit. */
+    public SubtaskCheckpointStatistics(
+        String taskName,
+        int subtaskIndex,
+        long startDelayMillis,
+        long alignmentDurationMillis,
+        boolean unaligned,
+        long channelStateBytes,
+        long syncDurationMillis,
+        long asyncDurationMillis,
+        long stateSizeBytes,
+        long checkpointedSizeBytes,
+        int vertexIndex,
+        long ackTimestamp) {
+      this(
+          taskName,
+          subtaskIndex,
+          startDelayMillis,
+          alignmentDurationMillis,
+          unaligned,
+          channelStateBytes,
+          syncDurationMillis,
+          asyncDurationMillis,
+          stateSizeBytes,
+          checkpointedSizeBytes,
+          vertexIndex,
+          ackTimestamp,
+          -1,
+          null);
+    }
+
     /** The same, as the coordinator received it from vertex {@code vertex} at {@code at}. */
     public SubtaskCheckpointStatistics received(int vertex, long at) {
       return new SubtaskCheckpointStatistics(
@@ -340,7 +436,47 @@ public record CheckpointStatistics(
           stateSizeBytes,
           checkpointedSizeBytes,
           vertex,
-          at);
+          at,
+          filesWritten,
+          commit);
+    }
+
+    /** The same with {@code filesWritten} files uploaded. */
+    public SubtaskCheckpointStatistics withFilesWritten(int files) {
+      return new SubtaskCheckpointStatistics(
+          taskName,
+          subtaskIndex,
+          startDelayMillis,
+          alignmentDurationMillis,
+          unaligned,
+          channelStateBytes,
+          syncDurationMillis,
+          asyncDurationMillis,
+          stateSizeBytes,
+          checkpointedSizeBytes,
+          vertexIndex,
+          ackTimestamp,
+          files,
+          commit);
+    }
+
+    /** The same with the sink's commit after the checkpoint completed. */
+    public SubtaskCheckpointStatistics withCommit(SinkCommit sinkCommit) {
+      return new SubtaskCheckpointStatistics(
+          taskName,
+          subtaskIndex,
+          startDelayMillis,
+          alignmentDurationMillis,
+          unaligned,
+          channelStateBytes,
+          syncDurationMillis,
+          asyncDurationMillis,
+          stateSizeBytes,
+          checkpointedSizeBytes,
+          vertexIndex,
+          ackTimestamp,
+          filesWritten,
+          sinkCommit);
     }
 
     /** From the checkpoint's trigger to the acknowledgement's arrival; -1 before it arrived. */

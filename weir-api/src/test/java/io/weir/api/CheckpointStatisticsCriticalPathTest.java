@@ -55,6 +55,42 @@ class CheckpointStatisticsCriticalPathTest {
   }
 
   @Test
+  void aSinkCommitLongerThanEveryPhaseIsTheCriticalPath() {
+    CheckpointStatistics c =
+        completed(
+            120,
+            subtask("Source", 0, 0, 5, 0, 1, 3, TRIGGER + 20),
+            subtask("Sink", 1, 0, 5, 10, 5, 20, TRIGGER + 100)
+                .withCommit(new CheckpointStatistics.SinkCommit(TRIGGER + 125, 2_300, null)),
+            subtask("Sink", 1, 1, 5, 10, 5, 20, TRIGGER + 90)
+                .withCommit(
+                    new CheckpointStatistics.SinkCommit(
+                        TRIGGER + 125, 2_500, "ProducerFencedException: fenced")));
+
+    CriticalPath path = c.criticalPath();
+
+    assertThat(path.phase()).isEqualTo(Phase.COMMIT);
+    assertThat(path.subtaskIndex()).isEqualTo(1);
+    assertThat(path.durationMillis()).isEqualTo(2_500);
+    assertThat(path.description())
+        .isEqualTo(
+            "Sink (2/2): sink commit 2.5 s after the checkpoint completed, and it failed:"
+                + " ProducerFencedException: fenced");
+    assertThat(path.advice()).startsWith("a slow sink commit");
+  }
+
+  @Test
+  void aQuickSinkCommitLeavesTheCriticalPathBeforeIt() {
+    CheckpointStatistics c =
+        completed(
+            2_100,
+            subtask("Sink", 1, 0, 60, 1_800, 5, 30, TRIGGER + 2_000)
+                .withCommit(new CheckpointStatistics.SinkCommit(TRIGGER + 2_101, 40, null)));
+
+    assertThat(c.criticalPath().phase()).isEqualTo(Phase.ALIGNMENT);
+  }
+
+  @Test
   void withoutAnAcknowledgementThereIsNone() {
     CheckpointStatistics c =
         new CheckpointStatistics(

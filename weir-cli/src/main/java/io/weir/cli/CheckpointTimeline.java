@@ -2,6 +2,7 @@ package io.weir.cli;
 
 import io.weir.api.CheckpointStatistics;
 import io.weir.api.CheckpointStatistics.CriticalPath;
+import io.weir.api.CheckpointStatistics.SinkCommit;
 import io.weir.api.CheckpointStatistics.SubtaskCheckpointStatistics;
 import io.weir.runtime.checkpoint.CheckpointHistory;
 import java.io.PrintWriter;
@@ -107,10 +108,18 @@ final class CheckpointTimeline {
           "ACKNOWLEDGED AT",
           "IN-FLIGHT",
           "STATE SIZE",
-          "UPLOADED"
+          "UPLOADED",
+          "FILES",
+          "COMMIT AT",
+          "COMMIT"
         });
+    List<String> failedCommits = new ArrayList<>();
     for (SubtaskCheckpointStatistics s : c.subtasks()) {
       long acknowledged = s.endToEndDurationMillis(c.triggerTimestamp());
+      SinkCommit commit = s.commit();
+      if (commit != null && commit.failure() != null) {
+        failedCommits.add(c.subtaskName(s) + ": " + commit.failure());
+      }
       rows.add(
           new String[] {
             s.taskName(),
@@ -122,14 +131,29 @@ final class CheckpointTimeline {
             acknowledged < 0 ? "-" : Long.toString(acknowledged),
             Sizes.format(s.channelStateBytes()),
             Sizes.format(s.stateSizeBytes()),
-            Sizes.format(s.checkpointedSizeBytes())
+            Sizes.format(s.checkpointedSizeBytes()),
+            s.filesWritten() < 0 ? "-" : Integer.toString(s.filesWritten()),
+            commit == null
+                ? "-"
+                : Long.toString(Math.max(0, commit.notifiedTimestamp() - c.triggerTimestamp())),
+            commit == null
+                ? "-"
+                : commit.durationMillis() + (commit.failure() == null ? "" : " (failed)")
           });
     }
     TextTable.print(rows, out);
+    for (String failed : failedCommits) {
+      out.println("Sink commit failed at " + failed);
+    }
     if (c.subtasks().stream().anyMatch(s -> s.subtaskIndex() < 0)) {
       out.println(
           "Older checkpoints keep one line per vertex: the longest of each phase, the sum of"
-              + " sizes.");
+              + " sizes and files, the longest commit.");
+    }
+    if (c.subtasks().stream().anyMatch(s -> s.commit() != null)) {
+      out.println(
+          "COMMIT AT: when the completion reached a two-phase-commit sink (its TaskManager's"
+              + " clock), after the trigger; COMMIT: how long its commit took.");
     }
     CriticalPath path = c.criticalPath();
     if (path != null) {

@@ -8,6 +8,7 @@ import io.weir.api.JobClient;
 import io.weir.api.StreamEnvironment;
 import io.weir.api.config.CheckpointingOptions;
 import io.weir.api.config.MemorySize;
+import io.weir.api.functions.CheckpointListener;
 import io.weir.api.functions.Collector;
 import io.weir.api.functions.KeyedProcessFunction;
 import io.weir.api.functions.OpenContext;
@@ -150,7 +151,7 @@ final class CheckpointFixture {
         .process(new Counter())
         .uid("counter")
         .name("counter")
-        .addSink((SinkFunction<Long>) (value, ctx) -> SEEN.get(run).incrementAndGet())
+        .addSink(new CommittingSink(run))
         .name("sink");
     JobClient client = env.executeAsync("cli-fixture-" + backend);
     Path jobDir = base.resolve(client.getJobID().value());
@@ -179,6 +180,27 @@ final class CheckpointFixture {
   }
 
   static final ConcurrentHashMap<String, AtomicLong> SEEN = new ConcurrentHashMap<>();
+
+  /**
+   * Counts what it is given, and "commits" when a checkpoint completes, as a two-phase-commit sink
+   * does: the flight recorder times that commit.
+   */
+  static final class CommittingSink implements SinkFunction<Long>, CheckpointListener {
+    private static final long serialVersionUID = 1L;
+    private final String run;
+
+    CommittingSink(String run) {
+      this.run = run;
+    }
+
+    @Override
+    public void invoke(Long value, Context ctx) {
+      SEEN.get(run).incrementAndGet();
+    }
+
+    @Override
+    public void notifyCheckpointComplete(long checkpointId) {}
+  }
 
   /** Per source run: the checkpoints whose source snapshot came after every record. */
   static final ConcurrentHashMap<String, Map<Long, Long>> SNAPSHOTTED = new ConcurrentHashMap<>();

@@ -5,7 +5,11 @@ import static io.weir.cli.CheckpointFixture.Backend.ROCKSDB_INCREMENTAL;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.weir.api.CheckpointStatistics;
+import io.weir.api.CheckpointStatistics.SubtaskCheckpointStatistics;
+import io.weir.api.config.Configuration;
 import io.weir.cli.CheckpointFixture.Retained;
+import io.weir.runtime.checkpoint.CheckpointHistory;
 import io.weir.runtime.storage.CheckpointHistoryFormat;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -110,6 +114,64 @@ class CheckpointsCommandTest {
     assertThat(unknown.exitCode()).isNotZero();
     assertThat(unknown.err())
         .contains("Checkpoint 999999 is not in the history kept beside " + name);
+  }
+
+  @Test
+  void theTimelineShowsEachSubtasksFilesAndTheSinksCommitAfterTheCompletion() throws Exception {
+    Retained heap = CheckpointFixture.shared(HEAP);
+    Path historyFile = heap.checkpointDir().resolve(CheckpointHistoryFormat.FILE);
+    await().atMost(Duration.ofSeconds(30)).until(() -> Files.exists(historyFile));
+    CheckpointHistory history =
+        CheckpointHistoryFormat.read(heap.checkpointDir().toUri().toString(), new Configuration());
+
+    // Read back from storage: the newest checkpoint's files, as `weir checkpoints` counts them
+    // (every piece of state in a file of its own: each subtask's splits or keyed state).
+    CheckpointStatistics newest = history.checkpoints().get(history.checkpoints().size() - 1);
+    assertThat(newest.subtasks()).allMatch(t -> t.filesWritten() >= 1, "a file per subtask");
+    assertThat(newest.subtasks().stream().mapToInt(t -> t.filesWritten()).sum()).isEqualTo(4);
+    // The sink commits after a checkpoint completed: reported late, kept in the history all the
+    // same, on the sink's subtasks only.
+    CheckpointStatistics committed =
+        history.checkpoints().stream()
+            .filter(
+                c ->
+                    c.status() == CheckpointStatistics.Status.COMPLETED
+                        && c.subtasks().stream()
+                            .filter(t -> t.taskName().endsWith("sink"))
+                            .allMatch(t -> t.subtaskIndex() >= 0 && t.commit() != null))
+            .findFirst()
+            .orElseThrow(() -> new AssertionError("no checkpoint with the sinks' commits"));
+    for (SubtaskCheckpointStatistics t : committed.subtasks()) {
+      if (t.taskName().endsWith("sink")) {
+        assertThat(t.commit().failure()).isNull();
+        assertThat(t.commit().durationMillis()).isNotNegative();
+        assertThat(t.commit().notifiedTimestamp())
+            .as("notified after the completion")
+            .isGreaterThanOrEqualTo(
+                committed.triggerTimestamp() + committed.endToEndDurationMillis());
+      } else {
+        assertThat(t.commit()).as("a source commits nothing").isNull();
+      }
+    }
+
+    Cli.Result result =
+        Cli.run("checkpoints", heap.jobDir().toString(), "--timeline=" + committed.checkpointId());
+
+    assertThat(result.exitCode()).as(result.toString()).isZero();
+    List<String> lines = result.out().lines().toList();
+    assertThat(lines)
+        .anyMatch(
+            l ->
+                l.matches(
+                    "TASK +SUBTASK +START DELAY +ALIGNMENT +SYNC +ASYNC +ACKNOWLEDGED AT"
+                        + " +IN-FLIGHT +STATE SIZE +UPLOADED +FILES +COMMIT AT +COMMIT"));
+    // A sink's lane ends with its files, when the completion reached it and its commit's length.
+    assertThat(lines.stream().filter(l -> l.startsWith("counter -> sink ")))
+        .hasSize(CheckpointFixture.PARALLELISM)
+        .allMatch(l -> l.matches(".* (B|KiB|MiB) +\\d+ +\\d+ +\\d+$"), "files, commit at, commit");
+    assertThat(lines.stream().filter(l -> l.startsWith("numbers ")))
+        .allMatch(l -> l.matches(".* +\\d+ +- +-$"), "a source's lane has no commit");
+    assertThat(lines).anyMatch(l -> l.startsWith("COMMIT AT: when the completion reached"));
   }
 
   @Test

@@ -85,10 +85,22 @@ class ClusterRecoveryIT {
 
     // Exactly once: every key's counts 1..total, each line once.
     TestCluster.assertKeyedCountExactlyOnce(out, n);
+    JsonNode history = cluster.client.get("/jobs/" + jobId + "/checkpoints").path("history");
     if (alignment.equals("unaligned")) {
-      JsonNode history = cluster.client.get("/jobs/" + jobId + "/checkpoints").path("history");
       assertThat(history.toString()).contains("\"is_unaligned\":true");
     }
+    // The file sink's commits, reported by the TaskManagers after each completion (a subtask
+    // reports before it ends, so the final checkpoint's are in too).
+    List<JsonNode> commits = new ArrayList<>();
+    for (JsonNode checkpoint : history) {
+      for (JsonNode lane : checkpoint.path("subtasks")) {
+        if (lane.path("task").asText().endsWith("Files") && lane.has("commit")) {
+          commits.add(lane.path("commit"));
+        }
+      }
+    }
+    assertThat(commits).as(history.toString()).isNotEmpty();
+    assertThat(commits).allMatch(c -> c.path("duration").asLong() >= 0 && !c.has("failure"));
   }
 
   @Test

@@ -293,10 +293,34 @@ class LocalSessionClusterTest {
       assertThat(lane.path("end_to_end_duration").asLong()).isEqualTo(ack - triggered);
       lastAck = Math.max(lastAck, ack);
     }
+    for (JsonNode lane : lanes) {
+      assertThat(lane.path("files_written").asInt()).as(lane.toString()).isNotNegative();
+    }
+    // The exactly-once file sink commits once told of the completion: its lane gets that segment
+    // when the subtask reports it, after the checkpoint completed; the source's never does.
+    long completedAt = triggered + details.path("end_to_end_duration").asLong();
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .untilAsserted(
+            () -> {
+              JsonNode later = client.get("/jobs/" + jobId + "/checkpoints/details/" + id);
+              for (JsonNode lane : later.path("subtasks")) {
+                if (lane.path("task").asText().endsWith("Files")) {
+                  JsonNode commit = lane.path("commit");
+                  assertThat(commit.isObject()).as(later.toString()).isTrue();
+                  assertThat(commit.path("notified_timestamp").asLong())
+                      .isGreaterThanOrEqualTo(completedAt);
+                  assertThat(commit.path("duration").asLong()).isNotNegative();
+                  assertThat(commit.has("failure")).isFalse();
+                } else {
+                  assertThat(lane.has("commit")).as(lane.toString()).isFalse();
+                }
+              }
+            });
     JsonNode critical = details.path("critical_path");
     assertThat(critical.path("phase").asText())
         .as(details.toString())
-        .isIn("start_delay", "alignment", "sync", "async", "acknowledgement", "finalize");
+        .isIn("start_delay", "alignment", "sync", "async", "acknowledgement", "finalize", "commit");
     assertThat(critical.path("description").asText()).isNotEmpty();
     assertThat(critical.path("advice").asText()).isNotEmpty();
     String criticalVertex = critical.path("vertex_id").asText();
@@ -505,6 +529,18 @@ class LocalSessionClusterTest {
       // Every piece of state in a file of its own: a restore with files to count.
       Map<String, String> inFiles = Map.of("execution.checkpointing.data-inline-threshold", "0");
       String first = runUntilACheckpoint(client, 1_000_000, "held-restore://" + dir, inFiles);
+      long written =
+          client
+              .get("/jobs/" + first + "/checkpoints")
+              .path("latest")
+              .path("completed")
+              .path("id")
+              .asLong();
+      for (JsonNode lane :
+          client.get("/jobs/" + first + "/checkpoints/details/" + written).path("subtasks")) {
+        // The source's splits and the count's keyed state, each in a file of its own.
+        assertThat(lane.path("files_written").asInt()).as(lane.toString()).isPositive();
+      }
       String trigger =
           client.stopWithSavepoint(first, "held-restore://" + dir.resolve("savepoints"), false);
       String savepoint = client.awaitSavepoint(first, trigger, () -> {});
@@ -525,6 +561,7 @@ class LocalSessionClusterTest {
       assertThat(total.path("bytes-read").asLong()).isLessThan(total.path("bytes-total").asLong());
       assertThat(total.path("files-total").asLong()).isPositive();
       assertThat(total.path("done").asBoolean()).isFalse();
+      assertThat(total.path("records-replayed").isNumber()).as(total.toString()).isTrue();
       JsonNode count = subtaskOf(restoring, "Count");
       assertThat(count.path("status").asText()).isEqualTo("INITIALIZING");
       assertThat(count.path("restore").path("done").asBoolean()).isFalse();
@@ -556,6 +593,9 @@ class LocalSessionClusterTest {
                 assertThat(all.path("files-read").asLong())
                     .isEqualTo(all.path("files-total").asLong());
                 assertThat(all.path("estimated-time-left").asLong()).isZero();
+                assertThat(all.path("records-replayed").asLong())
+                    .as("a savepoint is aligned: it holds no in-flight data to replay")
+                    .isZero();
                 assertThat(subtaskOf(restored, "Count").path("status").asText())
                     .isEqualTo("RUNNING");
               });

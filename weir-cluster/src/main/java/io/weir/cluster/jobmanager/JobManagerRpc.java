@@ -3,6 +3,7 @@ package io.weir.cluster.jobmanager;
 import com.google.protobuf.ByteString;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
+import io.weir.api.CheckpointStatistics;
 import io.weir.cluster.ClusterOptions;
 import io.weir.cluster.rpc.AcknowledgeCheckpoint;
 import io.weir.cluster.rpc.DeclineCheckpoint;
@@ -15,6 +16,7 @@ import io.weir.cluster.rpc.JobManagerServiceGrpc;
 import io.weir.cluster.rpc.Messages;
 import io.weir.cluster.rpc.RegisterTaskManagerRequest;
 import io.weir.cluster.rpc.RegisterTaskManagerResponse;
+import io.weir.cluster.rpc.SinkCommitReport;
 import io.weir.cluster.rpc.TaskManagerHeartbeat;
 import io.weir.cluster.rpc.TaskManagerHeartbeatResponse;
 import io.weir.cluster.rpc.TaskStateUpdate;
@@ -173,6 +175,23 @@ final class JobManagerRpc extends JobManagerServiceGrpc.JobManagerServiceImplBas
     JobMasterGateway master = master(id);
     if (master != null) {
       master.reachedEndOfInput(id);
+    }
+    response.onNext(EMPTY);
+    response.onCompleted();
+  }
+
+  @Override
+  public void reportSinkCommit(SinkCommitReport request, StreamObserver<Empty> response) {
+    ExecutionAttemptId id = Messages.fromProto(request.getTask());
+    JobMasterGateway master = master(id);
+    if (master != null) {
+      master.sinkCommitted(
+          id,
+          request.getCheckpointId(),
+          new CheckpointStatistics.SinkCommit(
+              request.getNotifiedTimestamp(),
+              request.getDurationMillis(),
+              request.getFailure().isEmpty() ? null : request.getFailure()));
     }
     response.onNext(EMPTY);
     response.onCompleted();

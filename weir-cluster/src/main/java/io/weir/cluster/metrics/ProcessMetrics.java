@@ -371,6 +371,12 @@ public final class ProcessMetrics implements AutoCloseable {
         "The restore's time left at its rate so far, ms: 0 once done, -1 before any byte",
         tags,
         () -> restore.sample(System.nanoTime()).estimatedMillisLeft());
+    registered.gauge(
+        prefix + "replayedRecords",
+        "Records the subtask read so far from the in-flight data of the unaligned checkpoint it"
+            + " restored",
+        tags,
+        () -> restore.sample(System.nanoTime()).recordsReplayed());
   }
 
   /**

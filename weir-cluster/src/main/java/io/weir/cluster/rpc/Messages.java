@@ -95,21 +95,23 @@ public final class Messages {
         .setAsyncDurationMillis(s.asyncDurationMillis())
         .setStateSizeBytes(s.stateSizeBytes())
         .setCheckpointedSizeBytes(s.checkpointedSizeBytes())
+        .setFilesWritten(s.filesWritten())
         .build();
   }
 
   public static CheckpointStatistics.SubtaskCheckpointStatistics fromProto(SubtaskStatistics s) {
     return new CheckpointStatistics.SubtaskCheckpointStatistics(
-        s.getTaskName(),
-        s.getSubtaskIndex(),
-        s.getStartDelayMillis(),
-        s.getAlignmentDurationMillis(),
-        s.getUnaligned(),
-        s.getChannelStateBytes(),
-        s.getSyncDurationMillis(),
-        s.getAsyncDurationMillis(),
-        s.getStateSizeBytes(),
-        s.getCheckpointedSizeBytes());
+            s.getTaskName(),
+            s.getSubtaskIndex(),
+            s.getStartDelayMillis(),
+            s.getAlignmentDurationMillis(),
+            s.getUnaligned(),
+            s.getChannelStateBytes(),
+            s.getSyncDurationMillis(),
+            s.getAsyncDurationMillis(),
+            s.getStateSizeBytes(),
+            s.getCheckpointedSizeBytes())
+        .withFilesWritten(s.getFilesWritten());
   }
 
   public static SubtaskCounters toProto(SubtaskSample s) {
@@ -124,7 +126,8 @@ public final class Messages {
               .setFilesRead(r.filesRead())
               .setFilesTotal(r.filesTotal())
               .setDurationMillis(r.durationMillis())
-              .setDone(r.done()));
+              .setDone(r.done())
+              .setRecordsReplayed(r.recordsReplayed()));
     }
     counters
         .setTask(toProto(s.id()))
@@ -178,7 +181,8 @@ public final class Messages {
         r.getFilesRead(),
         r.getFilesTotal(),
         r.getDurationMillis(),
-        r.getDone());
+        r.getDone(),
+        r.getRecordsReplayed());
   }
 
   /** A failure raised in another process: its class name, messages and stack trace as text. */

@@ -9,6 +9,7 @@ import io.weir.cluster.rpc.EndOfInput;
 import io.weir.cluster.rpc.JobManagerServiceGrpc;
 import io.weir.cluster.rpc.JobPayload;
 import io.weir.cluster.rpc.Messages;
+import io.weir.cluster.rpc.SinkCommitReport;
 import io.weir.cluster.rpc.TaskDeployment;
 import io.weir.cluster.rpc.TaskStateUpdate;
 import io.weir.cluster.rpc.VertexLocations;
@@ -430,6 +431,22 @@ final class JobOnTaskManager implements JobMasterGateway {
     send(
         "that " + task + " reached the end of its input",
         () -> jobManager.get().reachedEndOfInput(end));
+  }
+
+  @Override
+  public void sinkCommitted(
+      ExecutionAttemptId task, long checkpointId, CheckpointStatistics.SinkCommit commit) {
+    SinkCommitReport report =
+        SinkCommitReport.newBuilder()
+            .setTask(Messages.toProto(task))
+            .setCheckpointId(checkpointId)
+            .setNotifiedTimestamp(commit.notifiedTimestamp())
+            .setDurationMillis(commit.durationMillis())
+            .setFailure(commit.failure() == null ? "" : commit.failure())
+            .build();
+    send(
+        "the sink commit of checkpoint " + checkpointId + " by " + task,
+        () -> jobManager.get().reportSinkCommit(report));
   }
 
   @Override

@@ -252,10 +252,14 @@ class ProcessMetricsTest {
 
     progress.read(3_000, true);
     restoring.initialized();
+    // Once running, the subtask reads the in-flight data it restored.
+    progress.replayed(40);
+    progress.replayed(2);
     scraped = scrape(metrics);
     assertThat(scraped)
         .contains("weir_taskmanager_job_task_restoredBytes" + tags + " 4000")
-        .contains("weir_taskmanager_job_task_restoreEstimatedTimeLeftMs" + tags + " 0");
+        .contains("weir_taskmanager_job_task_restoreEstimatedTimeLeftMs" + tags + " 0")
+        .contains("weir_taskmanager_job_task_replayedRecords" + tags + " 42");
   }
 
   @Test

@@ -146,6 +146,10 @@ public final class CheckpointCoordinator {
   private final CheckpointIDCounter ids;
   private final CheckpointPlan plan;
   private final CheckpointFlightRecorder recorder;
+
+  /** A rewrite of the history with newly reported sink commits waits on the I/O executor. */
+  private boolean historyRewriteQueued;
+
   private final CheckpointTriggerDecider triggers;
   private final CheckpointFinalizer finalizer;
   private boolean running;
@@ -638,6 +642,55 @@ public final class CheckpointCoordinator {
     for (PendingCheckpoint p : done) {
       finalizer.complete(p);
     }
+  }
+
+  /**
+   * Subtask {@code task}'s two-phase-commit sink committed (or failed to) on the completion of
+   * checkpoint {@code checkpointId}: the flight recorder records it, and when that checkpoint is
+   * still the newest completed one, the history beside it is written again on the I/O executor —
+   * once for however many commits arrive before that write runs. Statistics only: nothing here can
+   * fail or hold up a checkpoint, and a restore never reads what it writes.
+   */
+  public synchronized void sinkCommitted(
+      TaskKey task, long checkpointId, CheckpointStatistics.SinkCommit commit) {
+    if (!recorder.sinkCommitted(checkpointId, task.vertex(), task.subtask(), commit)) {
+      return;
+    }
+    CheckpointStatistics latest = recorder.latestCompleted();
+    if (latest != null
+        && latest.checkpointId() == checkpointId
+        && latest.externalPath() != null
+        && !historyRewriteQueued) {
+      historyRewriteQueued = true;
+      context.ioExecutor().execute(this::rewriteHistory);
+    }
+  }
+
+  /**
+   * Writes the history beside the newest completed checkpoint or savepoint again, with the sink
+   * commits reported since. On the I/O executor, which runs the deletes of checkpoint files in
+   * order: a checkpoint still retained when this runs is deleted, if at all, after it.
+   */
+  private void rewriteHistory() {
+    String pointer;
+    CheckpointHistory history;
+    synchronized (this) {
+      historyRewriteQueued = false;
+      CheckpointStatistics latest = recorder.latestCompleted();
+      if (latest == null || latest.externalPath() == null) {
+        return;
+      }
+      boolean kept =
+          latest.savepoint()
+              || finalizer.retained().stream()
+                  .anyMatch(c -> c.checkpointId() == latest.checkpointId());
+      if (!kept) {
+        return; // subsumed or discarded meanwhile: its directory is going
+      }
+      pointer = latest.externalPath();
+      history = recorder.history();
+    }
+    recorder.write(pointer, history);
   }
 
   /**

@@ -17,6 +17,11 @@ import org.slf4j.LoggerFactory;
  * the job up from that checkpoint shows what came before. Not thread-safe: the {@link
  * CheckpointCoordinator} and its {@link CheckpointFinalizer} call it under the coordinator's lock,
  * except {@link #write}.
+ *
+ * <p>A two-phase-commit sink commits after the checkpoint completed, when the history beside its
+ * metadata is written already: its commit is recorded when the subtask reports it ({@link
+ * #sinkCommitted}), and the coordinator writes the history beside that checkpoint again (the next
+ * checkpoint's carries it anyway).
  */
 final class CheckpointFlightRecorder {
 
@@ -76,6 +81,20 @@ final class CheckpointFlightRecorder {
         p.committedAt(),
         p.subtaskStatistics(),
         p.externalPath());
+  }
+
+  /**
+   * A sink subtask reported its commit after checkpoint {@code checkpointId} completed: recorded in
+   * that checkpoint's statistics. False when the history does not hold it.
+   */
+  boolean sinkCommitted(
+      long checkpointId, int vertex, int subtask, CheckpointStatistics.SinkCommit commit) {
+    return tracker.recordCommit(checkpointId, vertex, subtask, commit);
+  }
+
+  /** The ended checkpoints kept and the counts: what {@link #write} writes. */
+  CheckpointHistory history() {
+    return tracker.snapshot();
   }
 
   /** {@code p} was aborted, and why. */

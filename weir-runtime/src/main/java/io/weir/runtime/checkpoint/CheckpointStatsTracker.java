@@ -205,6 +205,47 @@ final class CheckpointStatsTracker {
     return new CheckpointHistory(completed + 1, failed, kept);
   }
 
+  /**
+   * Adds the sink commit that subtask {@code subtask} of vertex {@code vertex} reported after
+   * checkpoint {@code checkpointId} completed; false when the history does not hold that
+   * checkpoint's subtask (forgotten, or never acknowledged by it).
+   */
+  boolean recordCommit(
+      long checkpointId, int vertex, int subtask, CheckpointStatistics.SinkCommit commit) {
+    CheckpointStatistics c = history.get(checkpointId);
+    if (c == null) {
+      return false;
+    }
+    List<SubtaskCheckpointStatistics> subtasks = new java.util.ArrayList<>(c.subtasks());
+    boolean found = false;
+    for (int i = 0; i < subtasks.size(); i++) {
+      SubtaskCheckpointStatistics s = subtasks.get(i);
+      if (s.vertexIndex() == vertex && s.subtaskIndex() == subtask) {
+        subtasks.set(i, s.withCommit(commit));
+        found = true;
+      }
+    }
+    if (!found) {
+      return false;
+    }
+    CheckpointStatistics updated =
+        new CheckpointStatistics(
+            c.checkpointId(),
+            c.status(),
+            c.triggerTimestamp(),
+            c.endToEndDurationMillis(),
+            c.unaligned(),
+            subtasks,
+            c.externalPath(),
+            c.savepoint(),
+            c.failureMessage());
+    history.put(checkpointId, updated); // replaces in place: the order stays
+    if (latestCompleted != null && latestCompleted.checkpointId() == checkpointId) {
+      latestCompleted = updated;
+    }
+    return true;
+  }
+
   private void trim() {
     while (history.size() > kept) {
       history.remove(history.keySet().iterator().next());

@@ -89,6 +89,24 @@ public record OperatorSubtaskState(
     return handles;
   }
 
+  /**
+   * The files of the checkpoint storage this snapshot wrote: without the shared files an earlier
+   * incremental checkpoint uploaded, and without state inline in the metadata.
+   */
+  public List<StreamStateHandle.File> filesWritten() {
+    List<StreamStateHandle.File> files = new ArrayList<>();
+    Set<StreamStateHandle> reused = Collections.newSetFromMap(new IdentityHashMap<>());
+    if (keyed instanceof IncrementalKeyedStateHandle k) {
+      k.sharedFiles().stream().filter(f -> f.reused()).forEach(f -> reused.add(f.handle()));
+    }
+    for (StreamStateHandle h : handles()) {
+      if (h instanceof StreamStateHandle.File f && !reused.contains(h)) {
+        files.add(f);
+      }
+    }
+    return files;
+  }
+
   /** Bytes of state this subtask's snapshot refers to, files shared with earlier ones included. */
   public long stateSize() {
     return (keyed == null ? 0 : keyed.stateSize()) + ownStreamsSize();

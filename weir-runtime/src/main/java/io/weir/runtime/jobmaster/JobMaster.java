@@ -403,6 +403,12 @@ public final class JobMaster implements JobClient, JobMasterGateway {
   }
 
   @Override
+  public void sinkCommitted(
+      ExecutionAttemptId task, long checkpointId, CheckpointStatistics.SinkCommit commit) {
+    coordinator.sinkCommitted(key(task), checkpointId, commit);
+  }
+
+  @Override
   public void taskTerminated(
       ExecutionAttemptId task, TaskState state, Throwable failure, TaskMetrics metrics) {
     scheduler.taskTerminated(task, state, failure, metrics);

@@ -29,6 +29,14 @@ public interface JobMasterGateway {
   void reachedEndOfInput(ExecutionAttemptId task);
 
   /**
+   * The subtask's two-phase-commit sink committed on the completion of checkpoint {@code
+   * checkpointId}, or failed to: statistics for the flight recorder, never needed for the
+   * checkpoint. Ignored by default.
+   */
+  default void sinkCommitted(
+      ExecutionAttemptId task, long checkpointId, CheckpointStatistics.SinkCommit commit) {}
+
+  /**
    * The subtask reached a terminal state.
    *
    * @param failure why it failed, for FAILED; otherwise null

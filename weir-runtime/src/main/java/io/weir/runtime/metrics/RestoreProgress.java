@@ -7,7 +7,8 @@ import java.util.concurrent.atomic.LongAdder;
  * takes its first record, against the total its share of the checkpoint holds, and how long it has
  * taken. Flink reports a restore only once it is over ({@code lastCheckpointRestoreTimestamp}, and
  * in its traces the totals after the fact); this is what a user watching a long restore wants while
- * it runs: bytes and files so far, and an estimate of the time left.
+ * it runs: bytes and files so far, and an estimate of the time left; and then the records it
+ * replays from the in-flight data of an unaligned checkpoint.
  *
  * <p>Bytes and files are counted as each piece of state has been read and verified, so a large file
  * counts when it is whole. A subtask that restores its RocksDB database from its task-local copy
@@ -31,6 +32,9 @@ public final class RestoreProgress {
 
   /** How long the restore took, once it ended; -1 before. */
   private volatile long durationNanos = -1;
+
+  /** Records read from restored in-flight data; written by the task's thread only. */
+  private volatile long recordsReplayed;
 
   /**
    * @param checkpointId the checkpoint (or savepoint) restored
@@ -62,6 +66,14 @@ public final class RestoreProgress {
     durationNanos = began ? System.nanoTime() - beganNanos : 0;
   }
 
+  /**
+   * The subtask read {@code records} more records from the in-flight data it restored (an unaligned
+   * checkpoint's input channel state); after {@link #end}, as it processes. The task's thread only.
+   */
+  public void replayed(long records) {
+    recordsReplayed += records; // one writer: volatile for the readers
+  }
+
   /** The progress now, {@code nowNanos} on {@link System#nanoTime()}. */
   public Sample sample(long nowNanos) {
     long duration = durationNanos;
@@ -74,7 +86,8 @@ public final class RestoreProgress {
         filesRead.sum(),
         filesTotal,
         elapsed / 1_000_000,
-        done);
+        done,
+        recordsReplayed);
   }
 
   /**
@@ -87,6 +100,8 @@ public final class RestoreProgress {
    * @param filesTotal files of the subtask's share
    * @param durationMillis how long the restore has taken so far, or took once done
    * @param done whether the subtask has its state and processes records
+   * @param recordsReplayed records the subtask read so far from the in-flight data it restored (an
+   *     unaligned checkpoint's recorded input), which it processes after {@code done}
    */
   public record Sample(
       long checkpointId,
@@ -95,7 +110,20 @@ public final class RestoreProgress {
       long filesRead,
       long filesTotal,
       long durationMillis,
-      boolean done) {
+      boolean done,
+      long recordsReplayed) {
+
+    /** A sample without replayed records. */
+    public Sample(
+        long checkpointId,
+        long bytesRead,
+        long bytesTotal,
+        long filesRead,
+        long filesTotal,
+        long durationMillis,
+        boolean done) {
+      this(checkpointId, bytesRead, bytesTotal, filesRead, filesTotal, durationMillis, done, 0);
+    }
 
     /**
      * The time left at the rate read so far, in milliseconds: 0 once done, -1 while nothing was

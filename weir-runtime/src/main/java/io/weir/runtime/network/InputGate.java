@@ -106,6 +106,7 @@ public final class InputGate {
    */
   public Polled pollNext() {
     boolean consumed = false;
+    boolean replayed = false;
     long delivered = -1;
     Polled polled;
     InputChannel channel;
@@ -122,13 +123,14 @@ public final class InputGate {
       }
       if (element instanceof Buffer) {
         consumed = true;
-      } else if (element instanceof InputChannel.Replayed replayed) {
-        element = replayed.buffer();
+      } else if (element instanceof InputChannel.Replayed restored) {
+        element = restored.buffer();
+        replayed = true;
       } else if (element instanceof ChannelEvent.CheckpointBarrier barrier
           && channel.takeDeliveredLocked(barrier)) {
         delivered = barrier.checkpointId();
       }
-      polled = new Polled(channel, element);
+      polled = new Polled(channel, element, replayed);
     }
     // Outside the lock: a local producer's end may wake its task, a remote one sends a message.
     InputChannel.Upstream upstream = channel.upstream();
@@ -228,6 +230,13 @@ public final class InputGate {
    *
    * @param channel where it came from
    * @param element a {@link Buffer}, a {@link ChannelEvent}, or an {@link InputChannel.Failed}
+   * @param replayed true for a buffer of in-flight data restored from an unaligned checkpoint
    */
-  public record Polled(InputChannel channel, Object element) {}
+  public record Polled(InputChannel channel, Object element, boolean replayed) {
+
+    /** An element received, not replayed. */
+    public Polled(InputChannel channel, Object element) {
+      this(channel, element, false);
+    }
+  }
 }

@@ -74,6 +74,11 @@ public final class SimpleOperators {
     }
 
     @Override
+    public boolean commitsOnCheckpointComplete() {
+      return userFunction instanceof io.weir.api.functions.CheckpointListener;
+    }
+
+    @Override
     public void processElement(T value, long timestamp) throws Exception {
       ctx.timestamp = timestamp;
       userFunction.invoke(value, ctx);
@@ -104,6 +109,11 @@ public final class SimpleOperators {
 
     public SinkTo(Sink<T> sink) {
       super(sink);
+    }
+
+    @Override
+    public boolean commitsOnCheckpointComplete() {
+      return userFunction instanceof io.weir.api.functions.CheckpointListener;
     }
 
     @Override

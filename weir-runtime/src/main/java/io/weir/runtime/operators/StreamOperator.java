@@ -82,6 +82,15 @@ public abstract class StreamOperator<OUT> {
   /** Checkpoint {@code checkpointId} completed everywhere. */
   public void notifyCheckpointComplete(long checkpointId) throws Exception {}
 
+  /**
+   * True for a sink that commits what it wrote when a checkpoint completes (a two-phase-commit
+   * sink): the flight recorder times its {@link #notifyCheckpointComplete} as the checkpoint's
+   * commit segment.
+   */
+  public boolean commitsOnCheckpointComplete() {
+    return false;
+  }
+
   /** Checkpoint {@code checkpointId} will not complete. */
   public void notifyCheckpointAborted(long checkpointId) throws Exception {}
 }

@@ -1,6 +1,7 @@
 package io.weir.runtime.storage;
 
 import io.weir.api.CheckpointStatistics;
+import io.weir.api.CheckpointStatistics.SinkCommit;
 import io.weir.api.CheckpointStatistics.SubtaskCheckpointStatistics;
 import io.weir.api.config.Configuration;
 import io.weir.runtime.checkpoint.CheckpointHistory;
@@ -28,8 +29,8 @@ import java.util.Map;
  * <p>The newest checkpoints keep every subtask's figures — at most {@value #FULL_DETAIL} of them,
  * and no more than {@value #SUBTASK_BUDGET} subtask entries in all, but always the newest one;
  * older ones keep one aggregate per vertex (subtask index -1: the largest duration of each phase,
- * the sums of sizes). The file grows with the history's length and the job's vertices, not with its
- * parallelism beyond the newest checkpoint.
+ * the sums of sizes and files, the longest sink commit). The file grows with the history's length
+ * and the job's vertices, not with its parallelism beyond the newest checkpoint.
  */
 public final class CheckpointHistoryFormat {
 
@@ -46,7 +47,13 @@ public final class CheckpointHistoryFormat {
   public static final int SUBTASK_BUDGET = 2_000;
 
   private static final int MAGIC = 0x57484953; // "WHIS"
-  private static final int VERSION = 1;
+
+  /**
+   * 2 adds each subtask's files written and its sink commit after the completion; version 1 is
+   * still read (files unknown, no commit).
+   */
+  private static final int VERSION = 2;
+
   private static final int MAX_ENTRIES = 1 << 20;
 
   private CheckpointHistoryFormat() {}
@@ -126,7 +133,7 @@ public final class CheckpointHistoryFormat {
         throw new IOException("not a checkpoint history file (wrong magic number)");
       }
       int version = in.readInt();
-      if (version != VERSION) {
+      if (version != VERSION && version != 1) {
         throw new IOException(
             "written in format "
                 + version
@@ -139,7 +146,7 @@ public final class CheckpointHistoryFormat {
       int n = count(in);
       List<CheckpointStatistics> checkpoints = new ArrayList<>(n);
       for (int i = 0; i < n; i++) {
-        checkpoints.add(readCheckpoint(in));
+        checkpoints.add(readCheckpoint(in, version));
       }
       return new CheckpointHistory(completed, failed, checkpoints);
     } catch (EOFException e) {
@@ -179,7 +186,9 @@ public final class CheckpointHistoryFormat {
               s.stateSizeBytes(),
               s.checkpointedSizeBytes(),
               s.vertexIndex(),
-              s.ackTimestamp()),
+              s.ackTimestamp(),
+              s.filesWritten(),
+              s.commit()),
           (a, b) ->
               new SubtaskCheckpointStatistics(
                   a.taskName(),
@@ -193,9 +202,24 @@ public final class CheckpointHistoryFormat {
                   a.stateSizeBytes() + b.stateSizeBytes(),
                   a.checkpointedSizeBytes() + b.checkpointedSizeBytes(),
                   a.vertexIndex(),
-                  Math.max(a.ackTimestamp(), b.ackTimestamp())));
+                  Math.max(a.ackTimestamp(), b.ackTimestamp()),
+                  a.filesWritten() < 0 || b.filesWritten() < 0
+                      ? -1
+                      : a.filesWritten() + b.filesWritten(),
+                  longerCommit(a.commit(), b.commit())));
     }
     return List.copyOf(byVertex.values());
+  }
+
+  /** Of two subtasks' commits, the longer, with a failure of either. */
+  private static SinkCommit longerCommit(SinkCommit a, SinkCommit b) {
+    if (a == null || b == null) {
+      return a == null ? b : a;
+    }
+    SinkCommit longer = a.durationMillis() >= b.durationMillis() ? a : b;
+    String failure = a.failure() != null ? a.failure() : b.failure();
+    return new SinkCommit(
+        Math.min(a.notifiedTimestamp(), b.notifiedTimestamp()), longer.durationMillis(), failure);
   }
 
   private static void writeCheckpoint(
@@ -223,10 +247,19 @@ public final class CheckpointHistoryFormat {
       out.writeLong(s.stateSizeBytes());
       out.writeLong(s.checkpointedSizeBytes());
       out.writeLong(s.ackTimestamp());
+      out.writeInt(s.filesWritten());
+      SinkCommit commit = s.commit();
+      out.writeBoolean(commit != null);
+      if (commit != null) {
+        out.writeLong(commit.notifiedTimestamp());
+        out.writeLong(commit.durationMillis());
+        writeString(out, commit.failure());
+      }
     }
   }
 
-  private static CheckpointStatistics readCheckpoint(DataInputStream in) throws IOException {
+  private static CheckpointStatistics readCheckpoint(DataInputStream in, int version)
+      throws IOException {
     long id = in.readLong();
     int status = in.readByte();
     if (status < 0 || status >= CheckpointStatistics.Status.values().length) {
@@ -244,7 +277,7 @@ public final class CheckpointHistoryFormat {
       String task = readString(in);
       int index = in.readInt();
       int vertex = in.readInt();
-      subtasks.add(
+      SubtaskCheckpointStatistics s =
           new SubtaskCheckpointStatistics(
               task,
               index,
@@ -257,7 +290,14 @@ public final class CheckpointHistoryFormat {
               in.readLong(),
               in.readLong(),
               vertex,
-              in.readLong()));
+              in.readLong());
+      if (version >= 2) {
+        s = s.withFilesWritten(in.readInt());
+        if (in.readBoolean()) {
+          s = s.withCommit(new SinkCommit(in.readLong(), in.readLong(), readString(in)));
+        }
+      }
+      subtasks.add(s);
     }
     return new CheckpointStatistics(
         id,

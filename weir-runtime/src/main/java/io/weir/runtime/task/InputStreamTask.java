@@ -11,6 +11,7 @@ import io.weir.runtime.checkpoint.TaskRestore;
 import io.weir.runtime.graph.JobEdge;
 import io.weir.runtime.graph.JobGraph;
 import io.weir.runtime.graph.JobVertex;
+import io.weir.runtime.metrics.RestoreProgress;
 import io.weir.runtime.network.Buffer;
 import io.weir.runtime.network.ChannelEvent;
 import io.weir.runtime.network.ChannelStateEntry;
@@ -43,6 +44,13 @@ public final class InputStreamTask extends StreamTask {
   private TwoInputOperator<Object, Object> twoInput;
   private String headName;
   private InputChannel current;
+
+  /**
+   * {@link #numRecordsIn} when the buffer being read began, if that buffer is restored in-flight
+   * data (an unaligned checkpoint's); -1 otherwise. Task thread.
+   */
+  private long replayedFrom = -1;
+
   private int endOfDataChannels;
   private int closedChannels;
   private BarrierHandler barriers;
@@ -226,6 +234,9 @@ public final class InputStreamTask extends StreamTask {
           return InputStatus.MORE_AVAILABLE;
         }
         current = null;
+        if (replayedFrom >= 0) {
+          replayedBufferRead();
+        }
       }
       InputGate.Polled polled = gate.pollNext();
       if (polled == null) {
@@ -236,6 +247,9 @@ public final class InputStreamTask extends StreamTask {
         recorder.onBuffer(polled.channel().getChannelIndex(), buffer);
         polled.channel().getDeserializer().setNextBuffer(buffer);
         current = polled.channel();
+        if (polled.replayed()) {
+          replayedFrom = numRecordsIn;
+        }
       } else if (polled.element() instanceof InputChannel.Failed failed) {
         throw new IllegalStateException(
             "The input "
@@ -261,6 +275,19 @@ public final class InputStreamTask extends StreamTask {
     while (barriers != null && (polled = gate.pollPriority()) != null) {
       handleEvent(polled.channel(), (ChannelEvent) polled.element());
     }
+  }
+
+  /**
+   * A buffer of restored in-flight data was read to its end: its records count as replayed. Counted
+   * per buffer, never per record (a buffer's records are read one after the other, and none spans
+   * the end of the in-flight data, which was cut at a barrier).
+   */
+  private void replayedBufferRead() {
+    RestoreProgress progress = ioMetrics().restore();
+    if (progress != null) {
+      progress.replayed(numRecordsIn - replayedFrom);
+    }
+    replayedFrom = -1;
   }
 
   private void processRecord(int input) throws IOException {

@@ -1,5 +1,6 @@
 package io.weir.runtime.task;
 
+import io.weir.api.CheckpointStatistics;
 import io.weir.api.config.CoreOptions;
 import io.weir.api.functions.TaskInfo;
 import io.weir.api.source.InputStatus;
@@ -467,6 +468,7 @@ public abstract class StreamTask implements Runnable {
    * took this checkpoint, so a task whose input ended may finish now.
    */
   public void notifyCheckpointCompleteAsync(long checkpointId, boolean isFinal) {
+    long notifiedAt = System.currentTimeMillis();
     mailbox.put(
         () -> {
           if (checkpointId <= lastNotifiedComplete) {
@@ -475,9 +477,57 @@ public abstract class StreamTask implements Runnable {
             return;
           }
           lastNotifiedComplete = checkpointId;
-          notifyCheckpointComplete(checkpointId);
+          if (commitsOnCheckpointComplete()) {
+            notifyCheckpointCompleteTimed(checkpointId, notifiedAt);
+          } else {
+            notifyCheckpointComplete(checkpointId);
+          }
           lifecycle.on(new TaskLifecycle.CheckpointCompleted(isFinal));
         });
+  }
+
+  /** True when an operator of the chain is a sink that commits on a checkpoint's completion. */
+  private boolean commitsOnCheckpointComplete() {
+    for (StreamOperator<?> op : chain.operatorsHeadFirst()) {
+      if (op.commitsOnCheckpointComplete()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Notifies the chain of the completion and reports how long its sink's commit took, or why it
+   * failed, for the flight recorder; a failed commit still fails the task. Task thread.
+   */
+  private void notifyCheckpointCompleteTimed(long checkpointId, long notifiedAt) throws Exception {
+    long start = System.nanoTime();
+    String failure = null;
+    try {
+      notifyCheckpointComplete(checkpointId);
+    } catch (Exception | Error e) {
+      failure = e instanceof OperatorException ? e.getMessage() : e.toString();
+      throw e;
+    } finally {
+      TaskCheckpointing.Responder responder = checkpointing.responder();
+      if (responder != null) {
+        try {
+          responder.sinkCommitted(
+              vertex.getIndex(),
+              taskInfo.indexOfThisSubtask(),
+              checkpointId,
+              new CheckpointStatistics.SinkCommit(
+                  notifiedAt, (System.nanoTime() - start) / 1_000_000, failure));
+        } catch (RuntimeException e) {
+          // Statistics only: a report that cannot be sent must not fail the task.
+          LOG.warn(
+              "{}: could not report the commit of checkpoint {}",
+              taskInfo.taskNameWithSubtasks(),
+              checkpointId,
+              e);
+        }
+      }
+    }
   }
 
   /** From the coordinator, any thread. */

@@ -17,11 +17,14 @@ import io.weir.runtime.network.ChannelEvent;
 import io.weir.runtime.network.ChannelStateEntry;
 import io.weir.runtime.network.RecordWriter;
 import io.weir.runtime.storage.CheckpointStateWriter;
+import io.weir.runtime.storage.StreamStateHandle;
 import java.util.BitSet;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -369,12 +372,15 @@ final class SubtaskCheckpointCoordinator {
       Map<String, OperatorSubtaskState> states = new LinkedHashMap<>();
       long stateSize = 0;
       long checkpointedSize = 0;
+      // Operators of a chain may share a stream (older formats): each file once.
+      Set<StreamStateHandle.File> files = new HashSet<>();
       for (OperatorSnapshot snapshot : snapshots) {
         OperatorSubtaskState state =
             SubtaskStateCodec.persist(id, snapshot, storage, m.endOfInput());
         states.put(snapshot.operatorId(), state);
         stateSize += state.stateSize();
         checkpointedSize += state.checkpointedSize();
+        files.addAll(state.filesWritten());
       }
       checkpointing
           .responder()
@@ -384,16 +390,17 @@ final class SubtaskCheckpointCoordinator {
               id,
               states,
               new CheckpointStatistics.SubtaskCheckpointStatistics(
-                  vertex.getName(),
-                  subtask,
-                  m.startDelayMillis(),
-                  m.alignmentMillis(),
-                  m.unaligned(),
-                  inFlightBytes,
-                  m.syncMillis(),
-                  (System.nanoTime() - asyncStart) / 1_000_000,
-                  stateSize,
-                  checkpointedSize));
+                      vertex.getName(),
+                      subtask,
+                      m.startDelayMillis(),
+                      m.alignmentMillis(),
+                      m.unaligned(),
+                      inFlightBytes,
+                      m.syncMillis(),
+                      (System.nanoTime() - asyncStart) / 1_000_000,
+                      stateSize,
+                      checkpointedSize)
+                  .withFilesWritten(files.size()));
     } catch (Throwable t) {
       StreamTask.releaseAll(snapshots);
       if (task.stopped()) {

@@ -49,5 +49,12 @@ public record TaskCheckpointing(
 
     /** A source subtask has no more input: a final checkpoint should come soon. */
     void reachedEndOfInput(int vertex, int subtask);
+
+    /**
+     * The subtask's two-phase-commit sink committed (or failed to commit) on the completion of
+     * checkpoint {@code checkpointId}: the flight recorder's late segment. Ignored by default.
+     */
+    default void sinkCommitted(
+        int vertex, int subtask, long checkpointId, CheckpointStatistics.SinkCommit commit) {}
   }
 }

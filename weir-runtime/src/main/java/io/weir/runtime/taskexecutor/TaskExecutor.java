@@ -317,6 +317,12 @@ public final class TaskExecutor implements TaskExecutorGateway, AutoCloseable {
     public void reachedEndOfInput(int vertex, int subtask) {
       jobMaster.reachedEndOfInput(id);
     }
+
+    @Override
+    public void sinkCommitted(
+        int vertex, int subtask, long checkpointId, CheckpointStatistics.SinkCommit commit) {
+      jobMaster.sinkCommitted(id, checkpointId, commit);
+    }
   }
 
   /**

@@ -3,6 +3,7 @@ package io.weir.runtime.checkpoint;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.weir.api.CheckpointStatistics;
+import io.weir.api.config.Configuration;
 import io.weir.runtime.checkpoint.CheckpointCoordinator.OperatorInfo;
 import io.weir.runtime.checkpoint.CheckpointCoordinator.Settings;
 import io.weir.runtime.checkpoint.CheckpointCoordinator.TaskKey;
@@ -527,8 +528,32 @@ class CheckpointCoordinatorTest {
     long second = nextTrigger();
     options = context.triggerOptions.get(context.triggerOptions.size() - 1);
     for (TaskKey task : List.of(SOURCE_0, SOURCE_1, SINK_0)) {
-      ack(coordinator, second, task, upload(jobStorage, second, options, task));
+      coordinator.acknowledge(
+          task,
+          second,
+          Map.of(
+              task.vertex() == 0 ? "source-uid" : "sink-uid",
+              new OperatorSubtaskState(
+                  null,
+                  new OperatorStateHandle(Map.of(), upload(jobStorage, second, options, task)),
+                  false)),
+          new CheckpointStatistics.SubtaskCheckpointStatistics(
+              task.vertex() == 0 ? "Source" : "Sink", task.subtask(), 1, 2, false, 0, 3, 1, 9, 9));
     }
+    String pointer = jobStorage.externalPointer(second);
+    // The sink's commits come after the completions: the subsumed checkpoint's only into the
+    // history (its directory is gone and stays gone), the newest one's beside it too.
+    CheckpointStatistics.SinkCommit late =
+        new CheckpointStatistics.SinkCommit(context.now + 3, 4, "Operator 'Sink' failed: fenced");
+    coordinator.sinkCommitted(SINK_0, first, late);
+    coordinator.sinkCommitted(
+        SINK_0, second, new CheckpointStatistics.SinkCommit(context.now + 1, 2, null));
+    assertThat(pathOf(jobStorage.externalPointer(first))).doesNotExist();
+    CheckpointHistory kept = CheckpointHistoryFormat.read(pointer, new Configuration());
+    assertThat(kept.checkpoints().get(0).subtasks().get(2).commit()).isEqualTo(late);
+    assertThat(kept.checkpoints().get(2).subtasks())
+        .extracting(CheckpointStatistics.SubtaskCheckpointStatistics::commit)
+        .containsExactly(null, null, new CheckpointStatistics.SinkCommit(context.now + 1, 2, null));
     List<CheckpointStatistics> before = coordinator.statistics();
     CheckpointStatistics firstStats = before.get(0);
     assertThat(firstStats.subtasks())
@@ -541,7 +566,6 @@ class CheckpointCoordinatorTest {
         .extracting(CheckpointStatistics.SubtaskCheckpointStatistics::vertexIndex)
         .containsExactly(0, 0, 1);
     assertThat(firstStats.criticalPath().description()).startsWith("Sink (1/1)");
-    String pointer = jobStorage.externalPointer(second);
     assertThat(pathOf(pointer).resolve(CheckpointHistoryFormat.FILE)).exists();
     // The first checkpoint was subsumed: its directory, history and all, is gone.
     assertThat(pathOf(jobStorage.externalPointer(first))).doesNotExist();

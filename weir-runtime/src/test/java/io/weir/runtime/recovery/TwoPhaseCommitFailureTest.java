@@ -2,6 +2,8 @@ package io.weir.runtime.recovery;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.weir.api.CheckpointStatistics;
+import io.weir.api.JobClient;
 import io.weir.api.JobExecutionResult;
 import io.weir.api.RestartStrategy;
 import io.weir.api.StreamEnvironment;
@@ -161,6 +163,10 @@ class TwoPhaseCommitFailureTest {
   }
 
   private static JobExecutionResult run(StoreSink sink) throws Exception {
+    return start(sink).getJobExecutionResult().get();
+  }
+
+  private static JobClient start(StoreSink sink) throws Exception {
     StreamEnvironment env = StreamEnvironment.create();
     env.setParallelism(1);
     env.enableCheckpointing(Duration.ofMillis(20));
@@ -169,7 +175,7 @@ class TwoPhaseCommitFailureTest {
         .map(v -> v)
         .name("slow-enough")
         .sinkTo(sink);
-    return env.execute("two-phase-commit-failure");
+    return env.executeAsync("two-phase-commit-failure");
   }
 
   private static void assertExactlyOnce(StoreSink sink) {
@@ -193,9 +199,21 @@ class TwoPhaseCommitFailureTest {
   void aCommitThatThrowsFailsTheTaskAndTheRestoreCommitsTheTransaction() throws Exception {
     StoreSink sink = new StoreSink(Failing.COMMIT, 1);
 
-    JobExecutionResult result = run(sink);
+    JobClient job = start(sink);
+    JobExecutionResult result = job.getJobExecutionResult().get();
 
     assertThat(result.metrics()).containsEntry("job.restarts", 1L);
     assertExactlyOnce(sink);
+    // The flight recorder keeps the failed commit's reason on the sink's lane of its checkpoint,
+    // and the commits of the checkpoints after the restore.
+    List<CheckpointStatistics.SinkCommit> commits =
+        job.getCheckpointStatistics().stream()
+            .flatMap(c -> c.subtasks().stream())
+            .map(CheckpointStatistics.SubtaskCheckpointStatistics::commit)
+            .filter(java.util.Objects::nonNull)
+            .toList();
+    assertThat(commits)
+        .anyMatch(c -> c.failure() != null && c.failure().contains("commit refused"))
+        .anyMatch(c -> c.failure() == null && c.durationMillis() >= 0);
   }
 }

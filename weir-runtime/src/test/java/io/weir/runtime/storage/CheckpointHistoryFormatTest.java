@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.weir.api.CheckpointStatistics;
+import io.weir.api.CheckpointStatistics.SinkCommit;
 import io.weir.api.CheckpointStatistics.Status;
 import io.weir.api.CheckpointStatistics.SubtaskCheckpointStatistics;
 import io.weir.api.config.Configuration;
@@ -47,6 +48,14 @@ class CheckpointHistoryFormatTest {
     assertThat(compacted.failureMessage()).isEqualTo(original.failureMessage());
     assertThat(compacted.criticalPath().vertexIndex())
         .isEqualTo(original.criticalPath().vertexIndex());
+    // Files summed per vertex; the longest commit, with the failure one subtask's had.
+    assertThat(compacted.subtasks().get(0).filesWritten()).isEqualTo(0 + 1 + 2);
+    assertThat(compacted.subtasks().get(1).filesWritten()).isEqualTo(6);
+    assertThat(compacted.subtasks().get(0).commit()).isNull();
+    assertThat(compacted.subtasks().get(1).commit())
+        .isEqualTo(
+            new SinkCommit(
+                original.triggerTimestamp() + 200, 32, "Operator 'Sink' failed: fenced"));
   }
 
   @Test
@@ -104,10 +113,17 @@ class CheckpointHistoryFormatTest {
     for (int i = 0; i < parallelism; i++) {
       subtasks.add(
           new SubtaskCheckpointStatistics("Source", i, 2, 0, false, 0, 1, 3 + i, 10, 10)
-              .received(0, trigger + 10 + i));
+              .received(0, trigger + 10 + i)
+              .withFilesWritten(i));
       subtasks.add(
-          new SubtaskCheckpointStatistics("Count", i, 5, 20 * i, i == 2, 7, 2, 8, 100, 40)
-              .received(1, trigger + 50 + 20 * i));
+          new SubtaskCheckpointStatistics("Sink", i, 5, 20 * i, i == 2, 7, 2, 8, 100, 40)
+              .received(1, trigger + 50 + 20 * i)
+              .withFilesWritten(2)
+              .withCommit(
+                  new SinkCommit(
+                      trigger + 200 + i,
+                      30 + i,
+                      i == 1 ? "Operator 'Sink' failed: fenced" : null)));
     }
     return new CheckpointStatistics(
         id,

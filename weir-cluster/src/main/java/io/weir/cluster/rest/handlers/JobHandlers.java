@@ -256,7 +256,12 @@ final class JobHandlers {
         t.checkpointedSizeBytes(),
         Integer.toString(t.vertexIndex()),
         t.ackTimestamp(),
-        t.endToEndDurationMillis(triggerTimestamp));
+        t.endToEndDurationMillis(triggerTimestamp),
+        t.filesWritten(),
+        t.commit() == null
+            ? null
+            : new CheckpointingStatistics.Commit(
+                t.commit().notifiedTimestamp(), t.commit().durationMillis(), t.commit().failure()));
   }
 
   static CheckpointingStatistics checkpoints(

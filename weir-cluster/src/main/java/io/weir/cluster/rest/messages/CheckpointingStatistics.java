@@ -170,6 +170,10 @@ public record CheckpointingStatistics(
    * @param vertexId its vertex, as the plan names it
    * @param ackTimestamp when the coordinator received its acknowledgement, epoch millis; -1 not yet
    * @param endToEndDuration from the trigger to that acknowledgement, millis; -1 not yet
+   * @param filesWritten files its upload wrote to checkpoint storage for this checkpoint (not those
+   *     an earlier incremental checkpoint uploaded, nor state inline in the metadata); -1 not known
+   * @param commit its two-phase-commit sink's commit after the checkpoint completed; absent for a
+   *     subtask without one, and until it reported
    */
   public record Subtask(
       String task,
@@ -184,5 +188,21 @@ public record CheckpointingStatistics(
       @JsonProperty("checkpointed_size") long checkpointedSize,
       @JsonProperty("vertex_id") String vertexId,
       @JsonProperty("ack_timestamp") long ackTimestamp,
-      @JsonProperty("end_to_end_duration") long endToEndDuration) {}
+      @JsonProperty("end_to_end_duration") long endToEndDuration,
+      @JsonProperty("files_written") int filesWritten,
+      @JsonInclude(JsonInclude.Include.NON_NULL) Commit commit) {}
+
+  /**
+   * A sink subtask's commit on the checkpoint's completion: the timeline's segment after the
+   * acknowledgement.
+   *
+   * @param notifiedTimestamp when the completion's notification reached the subtask, epoch millis
+   *     (its TaskManager's clock)
+   * @param duration how long its commit took, millis
+   * @param failure why it failed (which fails the task); absent when it succeeded
+   */
+  public record Commit(
+      @JsonProperty("notified_timestamp") long notifiedTimestamp,
+      long duration,
+      @JsonInclude(JsonInclude.Include.NON_NULL) String failure) {}
 }

@@ -35,6 +35,8 @@ public record JobRecovery(
    * @param estimatedTimeLeft milliseconds left at the rate so far: 0 once done, -1 before any byte
    *     was read
    * @param done whether the state is restored
+   * @param recordsReplayed records read so far from the restored in-flight data of an unaligned
+   *     checkpoint (its recorded input channels), which the subtasks process once {@code done}
    */
   public record Progress(
       @JsonProperty("bytes-read") long bytesRead,
@@ -43,7 +45,8 @@ public record JobRecovery(
       @JsonProperty("files-total") long filesTotal,
       long duration,
       @JsonProperty("estimated-time-left") long estimatedTimeLeft,
-      boolean done) {
+      boolean done,
+      @JsonProperty("records-replayed") long recordsReplayed) {
 
     /** One subtask's progress as its TaskManager reported it. */
     public static Progress of(RestoreProgress.Sample s) {
@@ -54,12 +57,13 @@ public record JobRecovery(
           s.filesTotal(),
           s.durationMillis(),
           s.estimatedMillisLeft(),
-          s.done());
+          s.done(),
+          s.recordsReplayed());
     }
 
     /**
-     * Several subtasks' progress together: bytes and files summed, the longest duration, and the
-     * time left of the subtask that needs most (-1 while one not done has no estimate yet).
+     * Several subtasks' progress together: bytes, files and records summed, the longest duration,
+     * and the time left of the subtask that needs most (-1 while one not done has no estimate yet).
      */
     public static Progress together(List<RestoreProgress.Sample> samples) {
       long bytesRead = 0;
@@ -69,7 +73,9 @@ public record JobRecovery(
       long duration = 0;
       long left = 0;
       boolean done = true;
+      long replayed = 0;
       for (RestoreProgress.Sample s : samples) {
+        replayed += s.recordsReplayed();
         bytesRead += s.bytesRead();
         bytesTotal += s.bytesTotal();
         filesRead += s.filesRead();
@@ -79,7 +85,8 @@ public record JobRecovery(
         left = left < 0 || mine < 0 ? -1 : Math.max(left, mine);
         done &= s.done();
       }
-      return new Progress(bytesRead, bytesTotal, filesRead, filesTotal, duration, left, done);
+      return new Progress(
+          bytesRead, bytesTotal, filesRead, filesTotal, duration, left, done, replayed);
     }
   }
 

@@ -142,10 +142,11 @@ class RestMessagesJsonTest {
             + "\"end-time\":-1,\"duration\":7,\"metrics\":"
             + ioJson
             + "}");
-    JobRecovery.Progress progress = new JobRecovery.Progress(100, 400, 1, 3, 50, 150, false);
+    JobRecovery.Progress progress = new JobRecovery.Progress(100, 400, 1, 3, 50, 150, false, 9);
     String progressJson =
         "{\"bytes-read\":100,\"bytes-total\":400,\"files-read\":1,\"files-total\":3,"
-            + "\"duration\":50,\"estimated-time-left\":150,\"done\":false}";
+            + "\"duration\":50,\"estimated-time-left\":150,\"done\":false,"
+            + "\"records-replayed\":9}";
     pin(
         new JobVertexInfo.Subtask(
             0, "INITIALIZING", 3, "h:1", "h:1", "tm-1", 5, -1, 7, io, progress),
@@ -199,7 +200,21 @@ class RestMessagesJsonTest {
             null,
             List.of(
                 new CheckpointingStatistics.Subtask(
-                    "Map", 1, 2, 3, true, 4, 5, 6, 7, 8, "1", 118, 18)),
+                    "Map",
+                    1,
+                    2,
+                    3,
+                    true,
+                    4,
+                    5,
+                    6,
+                    7,
+                    8,
+                    "1",
+                    118,
+                    18,
+                    2,
+                    new CheckpointingStatistics.Commit(125, 9, null))),
             new CheckpointingStatistics.CriticalPath(
                 "1", "Map", 1, "async", 6, "Map (2/2): async 6 ms", "incremental"));
     CheckpointingStatistics.Checkpoint failed =
@@ -232,7 +247,8 @@ class RestMessagesJsonTest {
             + "\"start_delay\":2,\"alignment_duration\":3,\"unaligned\":true,"
             + "\"channel_state_size\":4,\"sync_duration\":5,\"async_duration\":6,"
             + "\"state_size\":7,\"checkpointed_size\":8,\"vertex_id\":\"1\","
-            + "\"ack_timestamp\":118,\"end_to_end_duration\":18}],"
+            + "\"ack_timestamp\":118,\"end_to_end_duration\":18,\"files_written\":2,"
+            + "\"commit\":{\"notified_timestamp\":125,\"duration\":9}}],"
             + "\"critical_path\":{\"vertex_id\":\"1\",\"task\":\"Map\",\"index\":1,"
             + "\"phase\":\"async\",\"duration\":6,\"description\":\"Map (2/2): async 6 ms\","
             + "\"advice\":\"incremental\"}},"
@@ -249,7 +265,8 @@ class RestMessagesJsonTest {
             + "[{\"task\":\"Map\",\"index\":1,\"start_delay\":2,\"alignment_duration\":3,"
             + "\"unaligned\":true,\"channel_state_size\":4,\"sync_duration\":5,"
             + "\"async_duration\":6,\"state_size\":7,\"checkpointed_size\":8,"
-            + "\"vertex_id\":\"1\",\"ack_timestamp\":118,\"end_to_end_duration\":18}],"
+            + "\"vertex_id\":\"1\",\"ack_timestamp\":118,\"end_to_end_duration\":18,"
+            + "\"files_written\":2,\"commit\":{\"notified_timestamp\":125,\"duration\":9}}],"
             + "\"critical_path\":{\"vertex_id\":\"1\",\"task\":\"Map\",\"index\":1,"
             + "\"phase\":\"async\",\"duration\":6,\"description\":\"Map (2/2): async 6 ms\","
             + "\"advice\":\"incremental\"}},"
