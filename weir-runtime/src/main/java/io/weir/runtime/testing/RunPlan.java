@@ -21,12 +21,15 @@ record RunPlan(String name, Set<Integer> restoreBefore, Failover failover) {
   static final int ALL_CRASH_POINTS_UP_TO = 40;
 
   /**
-   * The system property that makes failover runs try a sample of checkpoints and crash points at
-   * any length (the first, the second, the middle and the last of each), leaving the restore before
-   * every position whole: weir-state-rocksdb sets it for the runtime's harness suites, whose every
-   * run opens RocksDB instances, and {@code -Dweir.test.matrix.full=true} turns it off.
+   * The system property that makes {@code verify()} try a sample of the positions (the first, the
+   * second, the middle and the last) where it otherwise tries them all: for the single restores,
+   * and for the checkpoints and crash points of the failover runs at any length. The run with a
+   * restore before every position stays whole, so every position is still restored at. It is for
+   * suites whose every run opens RocksDB instances: weir-state-rocksdb sets it for the runtime's
+   * harness suites (they run whole on the heap backend in weir-runtime), and {@code
+   * -Dweir.test.matrix.full=true} turns it off.
    */
-  static final String SAMPLED_FAILOVER = "weir.harness.sampled-failover";
+  static final String SAMPLED = "weir.harness.sampled";
 
   /**
    * A checkpoint, more steps, then a crash: the instance is abandoned without {@code close()} (its
@@ -96,20 +99,20 @@ record RunPlan(String name, Set<Integer> restoreBefore, Failover failover) {
   }
 
   /**
-   * Every run {@code verify()} makes, the uninterrupted one first: a restore before each position,
-   * a restore before every position, and (if enabled) the failover scenarios.
+   * Every run {@code verify()} makes, the uninterrupted one first: a restore before each position
+   * (or a {@link #SAMPLED sample} of them), a restore before every position, and (if enabled) the
+   * failover scenarios.
    */
   static List<RunPlan> all(List<Step> steps, boolean failover) {
     int n = steps.size();
     List<RunPlan> plans = new ArrayList<>();
+    boolean sampled = Boolean.getBoolean(SAMPLED) && !Boolean.getBoolean("weir.test.matrix.full");
     plans.add(uninterrupted());
-    for (int p = 0; p <= n; p++) {
+    for (int p : sampled ? sample(0, n) : range(0, n)) {
       plans.add(restoreBefore(steps, p));
     }
     plans.add(restoreBeforeEvery(steps));
     if (failover) {
-      boolean sampled =
-          Boolean.getBoolean(SAMPLED_FAILOVER) && !Boolean.getBoolean("weir.test.matrix.full");
       for (int checkpoint : sampled ? sample(0, n - 1) : range(0, n - 1)) {
         Set<Integer> crashes =
             sampled || n > ALL_CRASH_POINTS_UP_TO

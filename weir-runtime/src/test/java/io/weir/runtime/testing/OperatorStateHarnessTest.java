@@ -93,17 +93,24 @@ class OperatorStateHarnessTest {
         .input("a", "b", "c", "d", "e")
         .expectOutput(List.of("1:a", "2:b", "3:c", "4:d", "5:e"))
         .verify();
-    // Every run starts fresh once; every restore reports isRestored. The failover runs are 2 * 15
-    // (a crash after each checkpoint position), or a sample of them where the build says so.
+    // Every run starts fresh once; every restore reports isRestored. The single restores are 6 (one
+    // before each position) and the failover runs 2 * 15 (a crash after each checkpoint position),
+    // or a sample of them where the build says so.
     List<Step> steps = new java.util.ArrayList<>();
     for (String s : List.of("a", "b", "c", "d", "e")) {
       steps.add(new Step.Element(0, s, Long.MIN_VALUE));
     }
-    long failovers =
-        RunPlan.all(steps, true).stream().filter(plan -> plan.failover() != null).count();
-    assertThat(failovers).isEqualTo(Boolean.getBoolean(RunPlan.SAMPLED_FAILOVER) ? 2 * 11 : 2 * 15);
-    assertThat(FRESH_STARTS.get()).isEqualTo(1 + 6 + 1 + failovers);
-    assertThat(RESTORED_STARTS.get()).isEqualTo(6 + 6 + failovers);
+    List<RunPlan> plans = RunPlan.all(steps, true);
+    long failovers = plans.stream().filter(plan -> plan.failover() != null).count();
+    long singleRestores =
+        plans.stream()
+            .filter(plan -> plan.failover() == null && plan.restoreBefore().size() == 1)
+            .count();
+    boolean sampled = Boolean.getBoolean(RunPlan.SAMPLED);
+    assertThat(failovers).isEqualTo(sampled ? 2 * 11 : 2 * 15);
+    assertThat(singleRestores).isEqualTo(sampled ? 4 : 6);
+    assertThat(FRESH_STARTS.get()).isEqualTo(1 + singleRestores + 1 + failovers);
+    assertThat(RESTORED_STARTS.get()).isEqualTo(singleRestores + 6 + failovers);
   }
 
   @Test

@@ -25,8 +25,8 @@ import org.junit.jupiter.params.provider.CsvSource;
  * harness: a snapshot + restore before every element, and a crash + replay, must not change the
  * output. The harness builds its backend from system properties, so this test sets them for the
  * duration of each case (tests of this module run one at a time). As for every harness suite on
- * RocksDB, the crash + replay runs take a sample of checkpoint and crash positions (the first, the
- * second, the middle and the last; weir.harness.sampled-failover in this module's pom) and {@code
+ * RocksDB, the single restores and the crash + replay runs take a sample of positions (the first,
+ * the second, the middle and the last; weir.harness.sampled in this module's pom) and {@code
  * -Dweir.test.matrix.full=true} takes them all; {@link RocksDBWriteCachePropertyTest} fails and
  * restores at random points.
  */
