@@ -67,7 +67,11 @@ final class CollectResultIterator<T> implements CloseableIterator<T> {
   private RuntimeException failure;
   private boolean discarding;
 
+  /** How long the iterator reads the sink's connections after the job ended. */
+  private static final long DRAIN_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+
   // The caller's thread.
+  private long endedAt;
   private T next;
   private boolean hasNext;
   private boolean closed;
@@ -126,7 +130,18 @@ final class CollectResultIterator<T> implements CloseableIterator<T> {
             return true;
           }
           if (ended) {
-            break;
+            // A sink that ended without its end-of-input handshake (a stop with a savepoint) may
+            // have sent results this side has not read yet: read until its connection closes.
+            if (endedAt == 0) {
+              endedAt = System.nanoTime();
+            }
+            boolean draining =
+                !result.isCompletedExceptionally()
+                    && !connections.isEmpty()
+                    && System.nanoTime() - endedAt < DRAIN_NANOS;
+            if (!draining) {
+              break;
+            }
           }
           lock.wait(50);
         }
