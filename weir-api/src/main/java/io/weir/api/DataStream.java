@@ -19,6 +19,7 @@ import io.weir.api.sink.PrintSink;
 import io.weir.api.sink.Sink;
 import io.weir.api.typeutils.TypeExtractor;
 import io.weir.api.typeutils.TypeInformation;
+import io.weir.api.typeutils.TypeSerializer;
 import io.weir.api.typeutils.Types;
 import io.weir.api.util.CloseableIterator;
 import io.weir.api.windowing.assigners.GlobalWindows;
@@ -293,10 +294,11 @@ public class DataStream<T> {
   /**
    * Runs the job (everything defined on this stream's environment) and returns this stream's
    * elements as they come, as Flink's {@code executeAndCollect()}: a collect sink of parallelism 1
-   * hands them to the returned iterator, which ends when the job ends and throws the job's failure.
-   * Closing the iterator cancels the job if it still runs. The job must run on the embedded local
-   * cluster (the results come back to this process). After a failure and restart, elements emitted
-   * before the failure may come again.
+   * sends them to the returned iterator, wherever the job runs (local execution, or a cluster whose
+   * JobManager runs this program); the iterator ends when the job ends and throws the job's
+   * failure. Closing the iterator cancels the job if it still runs. With checkpointing an element
+   * is returned once a checkpoint after it completed (or the job finished), and a restart neither
+   * repeats nor loses one; without, elements returned before a restart come again.
    */
   public CloseableIterator<T> executeAndCollect() throws Exception {
     return executeAndCollect(environment.defaultJobName());
@@ -305,12 +307,21 @@ public class DataStream<T> {
   /** {@link #executeAndCollect()} with the job's name. */
   public CloseableIterator<T> executeAndCollect(String jobExecutionName) throws Exception {
     StreamEnvironment.requireType(getType());
-    CollectSink<T> sink = CollectSink.open();
+    TypeSerializer<T> serializer = getType().createSerializer();
+    // A TaskManager re-runs the program to build the plan: the key is the same there, and the
+    // JobManager's value of it (this program's address) overrides the one set there.
+    int index = CollectSink.definedIn(environment.getConfiguration());
+    String key = CollectSink.addressKey(index);
+    CollectResultIterator<T> iterator = CollectResultIterator.open(serializer);
     try {
-      sinkTo(sink).name("Collect Sink").setParallelism(1);
-      return new CollectResultIterator<>(sink, environment.executeAsync(jobExecutionName));
+      environment.getConfiguration().setString(key, iterator.address());
+      sinkTo(new CollectSink<T>(key, CollectSink.snapshotOf(serializer)))
+          .name("Collect Sink")
+          .uid("collect-sink-" + index)
+          .setParallelism(1);
+      return iterator.start(environment.executeAsync(jobExecutionName));
     } catch (Exception | Error e) {
-      sink.release();
+      iterator.close();
       throw e;
     }
   }

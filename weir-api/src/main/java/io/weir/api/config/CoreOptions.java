@@ -21,7 +21,11 @@ public final class CoreOptions {
       ConfigOptions.key("parallelism.default")
           .intType()
           .defaultValue(1)
-          .withDescription("Parallelism of operators that do not set their own.");
+          .withDescription(
+              "Parallelism of operators that do not set their own. When it is not set, a job run"
+                  + " in the program's own JVM (local execution: started with java, from an IDE,"
+                  + " in a test) runs at the number of processors, as Flink's local environment"
+                  + " does; weir run and a cluster use this default, 1.");
 
   public static final ConfigOption<Integer> MAX_PARALLELISM =
       ConfigOptions.key("pipeline.max-parallelism")

@@ -12,7 +12,9 @@ public interface Sink<T> extends Serializable {
    * Checks this sink against the job's configuration when the job is submitted, before any task
    * runs, so that a setting that can only fail later (a transaction timeout shorter than a
    * checkpoint may take) fails the submission instead, with a message saying what to change. Runs
-   * once, on the submitting side, on the sink object given to {@code sinkTo}. Does nothing by
+   * wherever the job's plan is built, on the sink object given to {@code sinkTo}, before it is
+   * copied to the subtasks: on the submitting side, and again on each TaskManager, which rebuilds
+   * the plan by running the program (with the job's configuration as submitted). Does nothing by
    * default.
    *
    * @throws IllegalArgumentException naming the settings at fault

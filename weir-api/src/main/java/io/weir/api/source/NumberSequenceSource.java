@@ -60,7 +60,7 @@ public final class NumberSequenceSource implements Source<Long, NumberSequenceSo
       if (Long.compareUnsigned(i, Long.remainderUnsigned(count, parallelism)) < 0) {
         share++;
       }
-      if (share > 0) {
+      if (share != 0) { // unsigned: 0..2^63 (the whole range from 0 in one split is 2^63)
         splits.add(new Split(start, start + share - 1));
         start += share;
       }

@@ -2,6 +2,7 @@ package io.weir.cluster.jobmanager;
 
 import io.grpc.Server;
 import io.grpc.ServerInterceptors;
+import io.weir.api.CollectEndpoint;
 import io.weir.cluster.ClusterOptions;
 import io.weir.cluster.StatusFile;
 import io.weir.cluster.ha.HighAvailabilityOptions;
@@ -142,6 +143,9 @@ public final class JobManager implements AutoCloseable {
         new Dispatcher(new JarStore(jarDir), registry, options, ha, this.metrics, spans, timer);
     String rpcHost = options.get(ClusterOptions.JM_BIND_HOST);
     int rpcPort = options.get(ClusterOptions.JM_PORT);
+    // The programs this JobManager runs receive executeAndCollect's results where TaskManagers
+    // reach it.
+    CollectEndpoint.listenOn(rpcHost, options.get(ClusterOptions.JM_ADDRESS));
     try {
       this.rpc =
           ControlPlane.server(new InetSocketAddress(rpcHost, rpcPort))

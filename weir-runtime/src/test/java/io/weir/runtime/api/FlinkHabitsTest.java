@@ -145,7 +145,8 @@ class FlinkHabitsTest {
         expected.add(word + "=2");
       }
     }
-    assertThat(windows).isEqualTo(expected);
+    // Local execution runs at the number of processors: windows of different words interleave.
+    assertThat(windows).containsExactlyInAnyOrderElementsOf(expected);
   }
 
   @Test
