@@ -222,6 +222,16 @@ final class KryoSerializer<T> extends TypeSerializer<T> {
       if (newSerializer instanceof KryoSerializer<T> kryo && kryo.type == type) {
         return TypeSerializerSchemaCompatibility.compatibleAsIs();
       }
+      if (newSerializer instanceof PojoSerializer<T> pojo && pojo.pojoClass() == type) {
+        // Written before Weir inferred POJOs (or with Types.GENERIC): Kryo reads the values into
+        // the class as it is now, the POJO serializer writes them.
+        return TypeSerializerSchemaCompatibility.compatibleAfterMigration(
+            type.getName()
+                + " was serialized with Kryo and is now a POJO; to keep reading it with Kryo,"
+                + " declare it as Types.GENERIC("
+                + type.getSimpleName()
+                + ".class)");
+      }
       return TypeSerializerSchemaCompatibility.incompatible(
           "The state was written by Kryo for "
               + type.getName()
