@@ -120,7 +120,9 @@ final class KryoSerializer<T> extends TypeSerializer<T> {
               + record.getClass().getName()
               + ": "
               + e.getMessage()
-              + ". Give the type a Weir serializer (a record, a tuple, or .returns(...))",
+              + ". Give the type a Weir serializer: make it a record, a tuple or a POJO (public,"
+              + " with a public no-argument constructor, its fields public or with getters and"
+              + " setters), or declare it with .returns(...)",
           e);
     }
     target.writeInt(output.position());

@@ -16,7 +16,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,8 +30,17 @@ final class SerializerFactory {
 
   private static final Logger LOG = LoggerFactory.getLogger(SerializerFactory.class);
 
-  /** The classes whose fall back to Kryo was logged, so that it is logged once per class. */
-  private static final Set<Class<?>> LOGGED = ConcurrentHashMap.newKeySet();
+  /**
+   * Whether a class's fall back to Kryo was logged, so that it is logged once per class; kept with
+   * the class, so that a job's classes stay free to be unloaded.
+   */
+  private static final ClassValue<AtomicBoolean> LOGGED =
+      new ClassValue<>() {
+        @Override
+        protected AtomicBoolean computeValue(Class<?> type) {
+          return new AtomicBoolean();
+        }
+      };
 
   /** Records and POJOs whose serializer is being built, to stop at one that contains itself. */
   private final Set<Class<?>> inProgress = new HashSet<>();
@@ -136,7 +145,7 @@ final class SerializerFactory {
     if (whyNot == null) {
       return pojo(type, raw);
     }
-    if (LOGGED.add(raw) && !raw.getName().startsWith("java.") && raw != Object.class) {
+    if (!raw.getName().startsWith("java.") && LOGGED.get(raw).compareAndSet(false, true)) {
       LOG.info(
           "Class {} cannot be used as a POJO type because {}; it is serialized with Kryo as a"
               + " GenericType, which is slower and whose state cannot evolve"
