@@ -254,8 +254,10 @@ public class DataStream<T> {
   /**
    * Spreads elements round robin over a subset of the next operator's subtasks, as Flink's {@code
    * rescale()}: from 2 subtasks to 4, subtask 0 feeds 0 and 1, subtask 1 feeds 2 and 3; from 4 to
-   * 2, subtasks 0 and 1 feed 0, subtasks 2 and 3 feed 1. Cheaper to rebalance within a TaskManager
-   * than {@link #rebalance()}.
+   * 2, subtasks 0 and 1 feed 0, subtasks 2 and 3 feed 1. As in Flink the connection is pointwise: a
+   * subtask of the next operator has input channels only from the subtasks that feed it, and aligns
+   * checkpoint barriers over those alone. Cheaper than {@link #rebalance()}, which connects every
+   * subtask to every one.
    */
   public DataStream<T> rescale() {
     return partition(new Partitioning.Rescale());

@@ -18,7 +18,8 @@ public sealed interface Partitioning {
   /**
    * Round robin over a subset of the consumers, as Flink's {@code rescale()}: with {@code p}
    * producers and {@code c} consumers, each producer feeds the consumers of its share (when {@code
-   * p < c}), or shares one consumer with its neighbours (when {@code p >= c}).
+   * p < c}), or shares one consumer with its neighbours (when {@code p >= c}). A pointwise
+   * connection: each consumer is wired only to its producers.
    */
   record Rescale() implements Partitioning {}
 

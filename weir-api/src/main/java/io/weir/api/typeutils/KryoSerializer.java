@@ -120,7 +120,9 @@ final class KryoSerializer<T> extends TypeSerializer<T> {
               + record.getClass().getName()
               + ": "
               + e.getMessage()
-              + ". Give the type a Weir serializer (a record, a tuple, or .returns(...))",
+              + ". Give the type a Weir serializer: make it a record, a tuple or a POJO (public,"
+              + " with a public no-argument constructor, its fields public or with getters and"
+              + " setters), or declare it with .returns(...)",
           e);
     }
     target.writeInt(output.position());
@@ -221,6 +223,16 @@ final class KryoSerializer<T> extends TypeSerializer<T> {
         TypeSerializer<T> newSerializer) {
       if (newSerializer instanceof KryoSerializer<T> kryo && kryo.type == type) {
         return TypeSerializerSchemaCompatibility.compatibleAsIs();
+      }
+      if (newSerializer instanceof PojoSerializer<T> pojo && pojo.pojoClass() == type) {
+        // Written before Weir inferred POJOs (or with Types.GENERIC): Kryo reads the values into
+        // the class as it is now, the POJO serializer writes them.
+        return TypeSerializerSchemaCompatibility.compatibleAfterMigration(
+            type.getName()
+                + " was serialized with Kryo and is now a POJO; to keep reading it with Kryo,"
+                + " declare it as Types.GENERIC("
+                + type.getSimpleName()
+                + ".class)");
       }
       return TypeSerializerSchemaCompatibility.incompatible(
           "The state was written by Kryo for "

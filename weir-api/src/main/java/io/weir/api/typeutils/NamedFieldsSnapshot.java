@@ -35,6 +35,12 @@ abstract class NamedFieldsSnapshot<T> implements TypeSerializerSnapshot<T> {
   /** Throws when {@code loaded} can no longer be read by this kind of serializer. */
   protected void checkType(Class<?> loaded) throws IOException {}
 
+  /** Writes what a subclass adds after the fields (nothing by default). */
+  protected void writeExtra(DataOutputView out) throws IOException {}
+
+  /** Reads what {@link #writeExtra} wrote in snapshot version {@code readVersion}. */
+  protected void readExtra(int readVersion, DataInputView in) throws IOException {}
+
   @Override
   public int getCurrentVersion() {
     return VERSION;
@@ -49,13 +55,14 @@ abstract class NamedFieldsSnapshot<T> implements TypeSerializerSnapshot<T> {
       out.writeBoolean(nullable[i]);
     }
     CompositeSerializers.writeNestedSnapshots(out, nested);
+    writeExtra(out);
   }
 
   @Override
   @SuppressWarnings("unchecked")
   public void readSnapshot(int readVersion, DataInputView in, ClassLoader classLoader)
       throws IOException {
-    CompositeSerializers.checkVersion(readVersion, VERSION, what());
+    CompositeSerializers.checkVersion(readVersion, getCurrentVersion(), what());
     Class<?> loaded = CompositeSerializers.loadClass(in.readUTF(), classLoader);
     checkType(loaded);
     type = (Class<T>) loaded;
@@ -80,5 +87,6 @@ abstract class NamedFieldsSnapshot<T> implements TypeSerializerSnapshot<T> {
               + nested.length
               + " serializers");
     }
+    readExtra(readVersion, in);
   }
 }

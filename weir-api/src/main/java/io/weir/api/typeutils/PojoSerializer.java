@@ -14,6 +14,11 @@ import java.util.List;
  * non-transient field of the class and its superclasses, sorted by name, each non-primitive one
  * behind a null marker. Reads call the no-argument constructor, then set the fields.
  *
+ * <p>Each value starts with a tag byte, as in Flink's {@code PojoSerializer}: the class itself (its
+ * fields follow), {@code null}, or a subclass, which is written with Kryo with its class name so
+ * that it keeps its class and its own fields. Serializers restored from snapshots of version 1
+ * (written before Weir inferred POJOs) read and write values without the tag.
+ *
  * <p>A serializer restored from a snapshot reads the fields as they were written (by name), so a
  * class that gained or lost fields can still be restored: lost fields are dropped, new ones keep
  * what the constructor gave them (their initializer, or {@code null}, {@code 0}, {@code false}).
@@ -21,7 +26,17 @@ import java.util.List;
  */
 final class PojoSerializer<T> extends TypeSerializer<T> {
 
+  private static final byte EXACT = 0;
+  private static final byte NULL = 1;
+  private static final byte SUBCLASS = 2;
+
   private final Class<T> pojoClass;
+
+  /** Whether each value starts with a tag: null, the class itself, or a subclass. */
+  private final boolean tagged;
+
+  /** Subclass values, created on first use: Kryo keeps scratch state, so one per duplicate. */
+  private KryoSerializer<T> subclasses;
 
   // The written layout, one entry per serialized field.
   private final String[] fieldNames;
@@ -35,7 +50,7 @@ final class PojoSerializer<T> extends TypeSerializer<T> {
 
   /** A serializer for the class as it is now, one serializer per field of {@link #fieldsOf}. */
   PojoSerializer(Class<T> pojoClass, TypeSerializer<?>[] fieldSerializers) {
-    this(pojoClass, currentNames(pojoClass), currentNullable(pojoClass), fieldSerializers);
+    this(pojoClass, currentNames(pojoClass), currentNullable(pojoClass), fieldSerializers, true);
   }
 
   /** A serializer for data written with the given layout. */
@@ -44,11 +59,13 @@ final class PojoSerializer<T> extends TypeSerializer<T> {
       Class<T> pojoClass,
       String[] fieldNames,
       boolean[] nullable,
-      TypeSerializer<?>[] fieldSerializers) {
+      TypeSerializer<?>[] fieldSerializers,
+      boolean tagged) {
     if (fieldNames.length != nullable.length || fieldNames.length != fieldSerializers.length) {
       throw new IllegalArgumentException("One name, nullability and serializer per field");
     }
     this.pojoClass = pojoClass;
+    this.tagged = tagged;
     this.fieldNames = fieldNames.clone();
     this.nullable = nullable.clone();
     this.fieldSerializers = (TypeSerializer<Object>[]) fieldSerializers.clone();
@@ -142,9 +159,20 @@ final class PojoSerializer<T> extends TypeSerializer<T> {
   @Override
   public TypeSerializer<T> duplicate() {
     TypeSerializer<?>[] duplicates = CompositeSerializers.duplicateAll(fieldSerializers);
-    return duplicates == fieldSerializers
+    return duplicates == fieldSerializers && !tagged
         ? this
-        : new PojoSerializer<>(pojoClass, fieldNames, nullable, duplicates);
+        : new PojoSerializer<>(pojoClass, fieldNames, nullable, duplicates, tagged);
+  }
+
+  private KryoSerializer<T> subclasses() {
+    if (subclasses == null) {
+      subclasses = new KryoSerializer<>(pojoClass); // writes the class: pojoClass is not final
+    }
+    return subclasses;
+  }
+
+  private boolean isSubclass(T value) {
+    return value.getClass() != pojoClass;
   }
 
   private T newInstance() {
@@ -160,6 +188,9 @@ final class PojoSerializer<T> extends TypeSerializer<T> {
   public T copy(T from) {
     if (from == null) {
       return null;
+    }
+    if (tagged && isSubclass(from)) {
+      return subclasses().copy(from);
     }
     checkWritable();
     T copy = newInstance();
@@ -177,6 +208,17 @@ final class PojoSerializer<T> extends TypeSerializer<T> {
   @Override
   public void serialize(T value, DataOutputView target) throws IOException {
     checkWritable();
+    if (tagged) {
+      if (value == null) {
+        target.writeByte(NULL);
+        return;
+      } else if (isSubclass(value)) {
+        target.writeByte(SUBCLASS);
+        subclasses().serialize(value, target);
+        return;
+      }
+      target.writeByte(EXACT);
+    }
     try {
       for (int i = 0; i < fields.length; i++) {
         Object field = fields[i].get(value);
@@ -193,6 +235,16 @@ final class PojoSerializer<T> extends TypeSerializer<T> {
 
   @Override
   public T deserialize(DataInputView source) throws IOException {
+    if (tagged) {
+      byte tag = source.readByte();
+      if (tag == NULL) {
+        return null;
+      } else if (tag == SUBCLASS) {
+        return subclasses().deserialize(source);
+      } else if (tag != EXACT) {
+        throw new IOException("Corrupt data of POJO " + pojoClass.getName() + ": tag " + tag);
+      }
+    }
     T value = newInstance();
     try {
       for (int i = 0; i < fieldSerializers.length; i++) {
@@ -212,6 +264,16 @@ final class PojoSerializer<T> extends TypeSerializer<T> {
 
   @Override
   public void copy(DataInputView source, DataOutputView target) throws IOException {
+    if (tagged) {
+      byte tag = source.readByte();
+      target.writeByte(tag);
+      if (tag == NULL) {
+        return;
+      } else if (tag == SUBCLASS) {
+        subclasses().copy(source, target);
+        return;
+      }
+    }
     for (int i = 0; i < fieldSerializers.length; i++) {
       if (nullable[i]) {
         CompositeSerializers.copyNullable(fieldSerializers[i], source, target);
@@ -239,6 +301,7 @@ final class PojoSerializer<T> extends TypeSerializer<T> {
   public boolean equals(Object obj) {
     return obj instanceof PojoSerializer<?> that
         && pojoClass == that.pojoClass
+        && tagged == that.tagged
         && Arrays.equals(fieldNames, that.fieldNames)
         && Arrays.equals(nullable, that.nullable)
         && Arrays.equals(fieldSerializers, that.fieldSerializers);
@@ -258,8 +321,14 @@ final class PojoSerializer<T> extends TypeSerializer<T> {
     return s.append(')').toString();
   }
 
-  /** The class, the written field names and nullability, and the field snapshots. */
+  /**
+   * The class, the written field names and nullability, and the field snapshots; from version 2
+   * whether values are tagged (version 1 knew no tags).
+   */
   static final class Snapshot<T> extends NamedFieldsSnapshot<T> {
+    private static final int VERSION = 2;
+
+    private boolean tagged;
 
     public Snapshot() {}
 
@@ -269,6 +338,22 @@ final class PojoSerializer<T> extends TypeSerializer<T> {
           serializer.fieldNames,
           serializer.nullable,
           serializer.fieldSerializers);
+      this.tagged = serializer.tagged;
+    }
+
+    @Override
+    public int getCurrentVersion() {
+      return VERSION;
+    }
+
+    @Override
+    protected void writeExtra(DataOutputView out) throws IOException {
+      out.writeBoolean(tagged);
+    }
+
+    @Override
+    protected void readExtra(int readVersion, DataInputView in) throws IOException {
+      tagged = readVersion >= 2 && in.readBoolean();
     }
 
     @Override
@@ -279,24 +364,32 @@ final class PojoSerializer<T> extends TypeSerializer<T> {
     @Override
     public TypeSerializer<T> restoreSerializer() {
       return new PojoSerializer<>(
-          type, fieldNames, nullable, CompositeSerializers.restoreAll(nested));
+          type, fieldNames, nullable, CompositeSerializers.restoreAll(nested), tagged);
     }
 
     @Override
     public TypeSerializerSchemaCompatibility<T> resolveSchemaCompatibility(
         TypeSerializer<T> newSerializer) {
+      if (newSerializer instanceof KryoSerializer<T> kryo && kryo.type() == type) {
+        // Back to Kryo (Types.GENERIC): read as the POJO, write with Kryo.
+        return TypeSerializerSchemaCompatibility.compatibleAfterMigration();
+      }
       if (!(newSerializer instanceof PojoSerializer<T> now) || now.pojoClass != type) {
         return TypeSerializerSchemaCompatibility.incompatible(
             "The state was POJO " + type.getName() + " but is now read with " + newSerializer);
       }
-      return CompositeSerializers.resolveByName(
-          "POJO " + type.getName() + ", field",
-          fieldNames,
-          nullable,
-          nested,
-          now.fieldNames,
-          now.nullable,
-          now.fieldSerializers);
+      TypeSerializerSchemaCompatibility<T> fields =
+          CompositeSerializers.resolveByName(
+              "POJO " + type.getName() + ", field",
+              fieldNames,
+              nullable,
+              nested,
+              now.fieldNames,
+              now.nullable,
+              now.fieldSerializers);
+      return fields.isCompatibleAsIs() && tagged != now.tagged
+          ? TypeSerializerSchemaCompatibility.compatibleAfterMigration()
+          : fields;
     }
   }
 }

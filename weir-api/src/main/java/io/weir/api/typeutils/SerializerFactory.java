@@ -1,6 +1,7 @@
 package io.weir.api.typeutils;
 
 import io.weir.api.tuple.Tuple;
+import java.lang.reflect.Field;
 import java.lang.reflect.GenericArrayType;
 import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.RecordComponent;
@@ -15,16 +16,34 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Chooses the serializer for a reflective type: built-ins for primitives, strings, arrays, enums,
- * lists, maps, tuples and records (recursively, from their generic type arguments), Kryo for
- * everything else. Type variables left in a type stand for their bound.
+ * lists, maps, tuples, records and POJOs by Flink's rules ({@link PojoRules}), recursively from
+ * their generic type arguments, and Kryo for everything else. Type variables left in a type stand
+ * for their bound.
  */
 final class SerializerFactory {
 
-  /** Records whose serializer is being built, to stop at a record that contains itself. */
-  private final Set<Class<?>> recordsInProgress = new HashSet<>();
+  private static final Logger LOG = LoggerFactory.getLogger(SerializerFactory.class);
+
+  /**
+   * Whether a class's fall back to Kryo was logged, so that it is logged once per class; kept with
+   * the class, so that a job's classes stay free to be unloaded.
+   */
+  private static final ClassValue<AtomicBoolean> LOGGED =
+      new ClassValue<>() {
+        @Override
+        protected AtomicBoolean computeValue(Class<?> type) {
+          return new AtomicBoolean();
+        }
+      };
+
+  /** Records and POJOs whose serializer is being built, to stop at one that contains itself. */
+  private final Set<Class<?>> inProgress = new HashSet<>();
 
   private SerializerFactory() {}
 
@@ -117,7 +136,53 @@ final class SerializerFactory {
     } else if (raw.isRecord()) {
       return record(type, raw);
     }
+    if (inProgress.contains(raw)) {
+      // A POJO that contains itself (a linked list, a tree): Kryo follows such graphs, as Flink
+      // falls back to a GenericType for the recursive field.
+      return new KryoSerializer<>(raw);
+    }
+    String whyNot = PojoRules.whyNotPojo(raw);
+    if (whyNot == null) {
+      return pojo(type, raw);
+    }
+    if (!raw.getName().startsWith("java.") && LOGGED.get(raw).compareAndSet(false, true)) {
+      LOG.info(
+          "Class {} cannot be used as a POJO type because {}; it is serialized with Kryo as a"
+              + " GenericType, which is slower and whose state cannot evolve"
+              + " (see docs/schema-evolution.md)",
+          raw.getName(),
+          whyNot);
+    }
     return new KryoSerializer<>(raw);
+  }
+
+  /**
+   * A POJO serializer for {@code pojoClass} as it is now, whatever Flink's rules say of it: {@code
+   * Types.POJO} accepts any concrete class with a no-argument constructor.
+   */
+  static <T> PojoSerializer<T> pojo(Class<T> pojoClass) {
+    return new SerializerFactory().pojo(pojoClass, pojoClass);
+  }
+
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private PojoSerializer pojo(Type type, Class<?> raw) {
+    inProgress.add(raw); // build() checked that it was not already in progress
+    try {
+      List<Field> fields = PojoSerializer.fieldsOf(raw);
+      TypeSerializer<?>[] serializers = new TypeSerializer<?>[fields.size()];
+      for (int i = 0; i < serializers.length; i++) {
+        Field f = fields.get(i);
+        Type declaring = GenericTypes.resolveSupertype(type, f.getDeclaringClass());
+        Type fieldType =
+            GenericTypes.substitute(
+                f.getGenericType(),
+                declaring == null ? Map.of() : GenericTypes.bindingsOf(declaring));
+        serializers[i] = build(fieldType, "field '" + f.getName() + "' of POJO " + raw.getName());
+      }
+      return new PojoSerializer(raw, serializers);
+    } finally {
+      inProgress.remove(raw);
+    }
   }
 
   private TypeSerializer<?> tuple(Type type, Class<?> raw, String where) {
@@ -139,7 +204,7 @@ final class SerializerFactory {
 
   @SuppressWarnings({"unchecked", "rawtypes"})
   private TypeSerializer<?> record(Type type, Class<?> raw) {
-    if (!recordsInProgress.add(raw)) {
+    if (!inProgress.add(raw)) {
       // The record contains itself (e.g. through a List of itself): Kryo follows such graphs.
       return new KryoSerializer<>(raw);
     }
@@ -156,7 +221,7 @@ final class SerializerFactory {
       }
       return new RecordSerializer(raw, serializers);
     } finally {
-      recordsInProgress.remove(raw);
+      inProgress.remove(raw);
     }
   }
 

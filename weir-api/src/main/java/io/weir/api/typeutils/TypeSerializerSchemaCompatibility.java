@@ -4,7 +4,7 @@ package io.weir.api.typeutils;
  * Whether a new serializer can read state written by an old one.
  *
  * @param kind as-is, after migration (read with the old, write with the new), or not at all
- * @param message why, for incompatible results; empty otherwise
+ * @param message why, for incompatible results; for a migration, optionally, what it does
  */
 public record TypeSerializerSchemaCompatibility<T>(Kind kind, String message) {
 
@@ -24,6 +24,11 @@ public record TypeSerializerSchemaCompatibility<T>(Kind kind, String message) {
 
   public static <T> TypeSerializerSchemaCompatibility<T> compatibleAfterMigration() {
     return new TypeSerializerSchemaCompatibility<>(Kind.COMPATIBLE_AFTER_MIGRATION, "");
+  }
+
+  /** A migration, with a note on what it does for a reader who cannot migrate (a key). */
+  public static <T> TypeSerializerSchemaCompatibility<T> compatibleAfterMigration(String what) {
+    return new TypeSerializerSchemaCompatibility<>(Kind.COMPATIBLE_AFTER_MIGRATION, what);
   }
 
   public static <T> TypeSerializerSchemaCompatibility<T> incompatible(String why) {

@@ -127,6 +127,12 @@ public final class Types {
    * A plain Java object with a no-argument constructor, serialized field by field (every
    * non-static, non-transient field, by name), with serializers chosen from the field types. Its
    * state can evolve: fields may be added (they keep the constructor's value) or removed.
+   *
+   * <p>Not needed for a class that follows Flink's POJO rules (public, a public no-argument
+   * constructor, every field public or with a getter and a setter): {@link
+   * TypeInformation#of(Class)}, type hints and function signatures infer it as this same POJO type.
+   * {@code POJO} also accepts classes that break those rules, such as one with private fields
+   * without setters, which would otherwise go to Kryo.
    */
   public static <T> TypeInformation<T> POJO(Class<T> pojoClass) {
     if (pojoClass.isInterface()
@@ -142,16 +148,7 @@ public final class Types {
       throw new InvalidTypesException(
           pojoClass.getName() + " is not a POJO: it has no constructor without arguments", e);
     }
-    return TypeInfos.withSerializer(pojoClass, pojoSerializer(pojoClass));
-  }
-
-  private static <T> PojoSerializer<T> pojoSerializer(Class<T> pojoClass) {
-    java.util.List<java.lang.reflect.Field> fields = PojoSerializer.fieldsOf(pojoClass);
-    TypeSerializer<?>[] serializers = new TypeSerializer<?>[fields.size()];
-    for (int i = 0; i < serializers.length; i++) {
-      serializers[i] = SerializerFactory.create(fields.get(i).getGenericType());
-    }
-    return new PojoSerializer<>(pojoClass, serializers);
+    return TypeInfos.withSerializer(pojoClass, SerializerFactory.pojo(pojoClass));
   }
 
   /**

@@ -213,7 +213,8 @@ class SchemaEvolutionTest {
               BasicSerializers.LongSerializer.INSTANCE,
               StringSerializer.INSTANCE,
               StringSerializer.INSTANCE
-            })
+            },
+            true)
         .snapshotConfiguration();
   }
 
@@ -248,7 +249,8 @@ class SchemaEvolutionTest {
                 Meter.class,
                 new String[] {"count", "key"},
                 new boolean[] {true, true},
-                new TypeSerializer<?>[] {StringSerializer.INSTANCE, StringSerializer.INSTANCE})
+                new TypeSerializer<?>[] {StringSerializer.INSTANCE, StringSerializer.INSTANCE},
+                true)
             .snapshotConfiguration();
     TypeSerializerSchemaCompatibility<Meter> result =
         snapshot.resolveSchemaCompatibility(serializer(Types.POJO(Meter.class)));
@@ -257,15 +259,72 @@ class SchemaEvolutionTest {
   }
 
   @Test
-  void pojoOfAnotherClassOrWrittenByKryoIsIncompatible() {
+  void pojoOfAnotherClassIsIncompatible() {
     TypeSerializerSnapshot<Meter> pojo =
         serializer(Types.POJO(Meter.class)).snapshotConfiguration();
-    TypeSerializerSnapshot<Meter> kryo =
-        serializer(Types.GENERIC(Meter.class)).snapshotConfiguration();
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    TypeSerializer<Meter> other = (TypeSerializer) serializer(Types.POJO(OldMeter.class));
+    assertThat(pojo.resolveSchemaCompatibility(other).kind()).isEqualTo(Kind.INCOMPATIBLE);
+  }
 
-    assertThat(pojo.resolveSchemaCompatibility(serializer(Types.GENERIC(Meter.class))).kind())
-        .isEqualTo(Kind.INCOMPATIBLE);
-    assertThat(kryo.resolveSchemaCompatibility(serializer(Types.POJO(Meter.class))).kind())
-        .isEqualTo(Kind.INCOMPATIBLE);
+  @Test
+  void aPojoWrittenByKryoMigratesToThePojoFormatAndBack() {
+    Meter meter = new Meter();
+    meter.key = "k";
+    meter.count = 41;
+    meter.unit = 3;
+    TypeSerializer<Meter> kryo = serializer(Types.GENERIC(Meter.class));
+    byte[] kryoBytes = serialize(kryo, meter);
+    TypeSerializerSnapshot<Meter> kryoSnapshot =
+        readSnapshot(writeSnapshot(kryo.snapshotConfiguration()));
+    TypeSerializer<Meter> inferred = serializer(TypeInformation.of(Meter.class));
+    assertThat(inferred).isInstanceOf(PojoSerializer.class);
+
+    TypeSerializerSchemaCompatibility<Meter> toPojo =
+        kryoSnapshot.resolveSchemaCompatibility(inferred);
+    assertThat(toPojo.kind()).isEqualTo(Kind.COMPATIBLE_AFTER_MIGRATION);
+    assertThat(toPojo.message()).contains("Types.GENERIC(Meter.class)");
+    Meter read = deserialize(kryoSnapshot.restoreSerializer(), kryoBytes);
+    assertThat(deserialize(inferred, serialize(inferred, read))).isEqualTo(meter);
+
+    TypeSerializerSnapshot<Meter> pojoSnapshot =
+        readSnapshot(writeSnapshot(inferred.snapshotConfiguration()));
+    assertThat(pojoSnapshot.resolveSchemaCompatibility(kryo).kind())
+        .as("back to Types.GENERIC")
+        .isEqualTo(Kind.COMPATIBLE_AFTER_MIGRATION);
+  }
+
+  @Test
+  void aPojoWrittenWithoutTagsMigratesToTaggedValues() {
+    Meter meter = new Meter();
+    meter.key = "k";
+    meter.count = 5;
+    // What Types.POJO wrote before values had a tag (snapshot version 1).
+    PojoSerializer<Meter> untagged =
+        new PojoSerializer<>(
+            Meter.class,
+            new String[] {"count", "key", "unit"},
+            new boolean[] {false, true, false},
+            new TypeSerializer<?>[] {
+              BasicSerializers.LongSerializer.INSTANCE,
+              StringSerializer.INSTANCE,
+              BasicSerializers.IntSerializer.INSTANCE
+            },
+            false);
+    byte[] old = serialize(untagged, meter);
+    // The snapshot as version 1 wrote it: the version int after the class name, no tag flag.
+    byte[] v2 = writeSnapshot(untagged.snapshotConfiguration());
+    byte[] v1 = java.util.Arrays.copyOf(v2, v2.length - 1);
+    int versionAt = 2 + ((v1[0] & 0xFF) << 8 | (v1[1] & 0xFF));
+    assertThat(v1[versionAt + 3]).isEqualTo((byte) 2);
+    v1[versionAt + 3] = 1;
+    TypeSerializerSnapshot<Meter> snapshot = readSnapshot(v1);
+    TypeSerializer<Meter> now = serializer(Types.POJO(Meter.class));
+    assertThat(snapshot.resolveSchemaCompatibility(now).kind())
+        .isEqualTo(Kind.COMPATIBLE_AFTER_MIGRATION);
+    assertThat(deserialize(snapshot.restoreSerializer(), old)).isEqualTo(meter);
+    TypeSerializerSnapshot<Meter> current =
+        readSnapshot(writeSnapshot(now.snapshotConfiguration()));
+    assertThat(current.resolveSchemaCompatibility(now).kind()).isEqualTo(Kind.COMPATIBLE_AS_IS);
   }
 }

@@ -39,28 +39,19 @@ public final class ChannelSelectors {
   }
 
   /**
-   * Round robin over the consumers that producer {@code producerIndex} of {@code producers} feeds
-   * under Flink's pointwise distribution: with fewer producers than consumers, a contiguous share
-   * of them; otherwise the one consumer it shares with its neighbours.
+   * Round robin over a producer's channels under rescale: the wiring connects it only to the
+   * consumers of its {@link #rescaleRange}, in order, so channel 0 is the first of them.
    */
-  public static <T> ChannelSelector<T> rescale(int producers, int consumers, int producerIndex) {
-    int[] range = rescaleRange(producers, consumers, producerIndex);
-    int first = range[0];
-    int count = range[1] - range[0];
-    return new ChannelSelector<>() {
-      private int next;
-
-      @Override
-      public int selectChannel(T record) {
-        int channel = first + next;
-        next = next + 1 == count ? 0 : next + 1;
-        return channel;
-      }
-    };
+  public static <T> ChannelSelector<T> rescale(int numberOfChannels) {
+    return rebalance(numberOfChannels, 0);
   }
 
-  /** The consumers {@code [from, to)} that a producer feeds under {@link #rescale}. */
-  static int[] rescaleRange(int producers, int consumers, int producerIndex) {
+  /**
+   * The consumers {@code [from, to)} that a producer feeds under rescale: Flink's pointwise
+   * distribution. With fewer producers than consumers each feeds a contiguous share of them;
+   * otherwise neighbouring producers share one consumer. Every consumer has at least one producer.
+   */
+  public static int[] rescaleRange(int producers, int consumers, int producerIndex) {
     if (producers >= consumers) {
       // Consumer c takes producers [c * p / n, (c + 1) * p / n), as Flink's pointwise edges.
       for (int c = 0; c < consumers; c++) {

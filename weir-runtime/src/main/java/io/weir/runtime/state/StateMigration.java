@@ -53,7 +53,7 @@ public final class StateMigration {
               + old.restoreSerializer()
               + " in the restored state and is now "
               + now
-              + (compatibility.isIncompatible() ? " (" + compatibility.message() + ")" : "")
+              + (compatibility.message().isEmpty() ? "" : " (" + compatibility.message() + ")")
               + ". Keyed state is partitioned by its key's bytes, so the key type cannot change"
               + " across a restore: keep the old key type, or start the job without this state.");
     }

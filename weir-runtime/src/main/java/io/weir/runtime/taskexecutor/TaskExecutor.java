@@ -371,17 +371,20 @@ public final class TaskExecutor implements TaskExecutorGateway, AutoCloseable {
     private void wire(JobEdge edge) {
       StreamEdge streamEdge = edge.streamEdge();
       Partitioning partitioning = streamEdge.partitioning();
-      boolean pointwise = partitioning instanceof Partitioning.Forward;
       JobVertex producerVertex = edge.producer();
       JobVertex consumerVertex = edge.consumer();
       for (int p = 0; p < producerVertex.getParallelism(); p++) {
         StreamTask producer = local(producerVertex, p);
-        int targets = pointwise ? 1 : consumerVertex.getParallelism();
+        int[] consumers =
+            consumersOf(
+                partitioning, producerVertex.getParallelism(), consumerVertex.getParallelism(), p);
+        int first = consumers[0];
+        int targets = consumers[1] - consumers[0];
         ResultSubpartition[] channels = new ResultSubpartition[targets];
         String producerName =
             producerVertex.getName() + " (" + (p + 1) + "/" + producerVertex.getParallelism() + ")";
         for (int t = 0; t < targets; t++) {
-          int c = pointwise ? p : t;
+          int c = first + t;
           StreamTask consumerTask = local(consumerVertex, c);
           if (producer == null && consumerTask == null) {
             continue;
@@ -430,6 +433,23 @@ public final class TaskExecutor implements TaskExecutorGateway, AutoCloseable {
     }
   }
 
+  /**
+   * The consumer subtasks {@code [from, to)} that producer subtask {@code producer} is connected
+   * to: pointwise for forward (the one with its index) and rescale (Flink's pointwise distribution,
+   * {@link ChannelSelectors#rescaleRange}), so that a consumer has an input channel, and waits for
+   * barriers, only from the producers that feed it; all of them for every other partitioning. Each
+   * producer's channels are these consumers in order, and each consumer's channels of an edge are
+   * its producers in order, on every task executor alike.
+   */
+  static int[] consumersOf(Partitioning partitioning, int producers, int consumers, int producer) {
+    if (partitioning instanceof Partitioning.Forward) {
+      return new int[] {producer, producer + 1};
+    } else if (partitioning instanceof Partitioning.Rescale) {
+      return ChannelSelectors.rescaleRange(producers, consumers, producer);
+    }
+    return new int[] {0, consumers};
+  }
+
   private static ChannelSelector<?> selector(
       JobGraph graph, Partitioning partitioning, int channels, int producerIndex, StreamEdge edge) {
     if (partitioning instanceof Partitioning.Forward) {
@@ -443,7 +463,7 @@ public final class TaskExecutor implements TaskExecutorGateway, AutoCloseable {
     } else if (partitioning instanceof Partitioning.Global) {
       return ChannelSelectors.global();
     } else if (partitioning instanceof Partitioning.Rescale) {
-      return ChannelSelectors.rescale(edge.source().getParallelism(), channels, producerIndex);
+      return ChannelSelectors.rescale(channels);
     } else if (partitioning instanceof Partitioning.Hash<?, ?> hash) {
       return ChannelSelectors.keyGroup(
           UserCode.copy(hash.keyContext().selector(), "key selector of " + edge.target().getName()),

@@ -151,6 +151,38 @@ public abstract class SchemaEvolutionScenario {
     }
   }
 
+  /**
+   * Before Weir inferred POJOs a class such as {@code evo.Reading} without {@code Types.POJO} was
+   * written with Kryo; the same job now infers it as a POJO and must restore that state, migrated.
+   */
+  @Test
+  void aPojoThatKryoWroteRestoresAsAnInferredPojo() throws Exception {
+    ClassLoader v1 = ClassVersions.compile(dir.resolve("v1"), CLASS, POJO_V1);
+    StreamEnvironment first = firstEnv();
+    CollectSink<String> firstSink = new CollectSink<>();
+    pipeline(
+        first,
+        UnboundedSource.emitting(FIRST, 0),
+        new ReadingCounter(Shape.KRYO, Declares.BOTH),
+        new OpenCounter(),
+        firstSink);
+    Path retained = runToRetained(first, firstSink, FIRST, v1);
+
+    ClassLoader v2 = ClassVersions.compile(dir.resolve("v2"), CLASS, POJO_V1);
+    assertThat(withLoader(v2, () -> TypeInformation.of(Shapes.load()).toString()))
+        .as("inferred as a POJO, not a GenericType")
+        .isEqualTo("Reading");
+    Map<Long, String> resumed = resume(retained, v2, Shape.INFERRED);
+    for (long key = 0; key < KEYS; key++) {
+      assertThat(resumed.get(key))
+          .isEqualTo("count=" + (expected(key) + 1) + ",key=" + key + ",note=n");
+    }
+    long last = (FIRST - 1) % KEYS;
+    assertThat(resumed.get(-1L))
+        .as("operator list state, migrated")
+        .isEqualTo("count=" + expected(last) + ",key=" + last + ",note=n");
+  }
+
   @Test
   void aRecordComponentThatChangedTypeIsRefusedBeforeAnyTaskRuns() throws Exception {
     Path retained = runV1(RECORD_V1, false);
@@ -218,7 +250,7 @@ public abstract class SchemaEvolutionScenario {
     pipeline(
         env,
         UnboundedSource.emitting(KEYS, 0),
-        new ReadingCounter(false, Declares.NOTHING),
+        new ReadingCounter(Shape.RECORD, Declares.NOTHING),
         opens,
         sink);
     JobClient client = withLoader(loader, () -> env.executeAsync("undeclared"));
@@ -245,7 +277,7 @@ public abstract class SchemaEvolutionScenario {
     pipeline(
         env,
         UnboundedSource.emitting(KEYS, 0),
-        new ReadingCounter(false, Declares.READING_AS_LIST),
+        new ReadingCounter(Shape.RECORD, Declares.READING_AS_LIST),
         opens,
         new CollectSink<>());
     assertThatThrownBy(() -> withLoader(loader, () -> env.executeAsync("kind")))
@@ -376,9 +408,19 @@ public abstract class SchemaEvolutionScenario {
    */
   private Map<Long, String> resume(Path retained, String v2, boolean pojo) throws Exception {
     ClassLoader loader = ClassVersions.compile(dir.resolve("v2"), CLASS, v2);
+    return resume(retained, loader, pojo ? Shape.POJO : Shape.RECORD);
+  }
+
+  private Map<Long, String> resume(Path retained, ClassLoader loader, Shape shape)
+      throws Exception {
     StreamEnvironment env = resumedEnv(retained);
     CollectSink<String> sink = new CollectSink<>();
-    pipeline(env, UnboundedSource.emitting(KEYS, 0), pojo, new OpenCounter(), sink);
+    pipeline(
+        env,
+        UnboundedSource.emitting(KEYS, 0),
+        new ReadingCounter(shape, Declares.BOTH),
+        new OpenCounter(),
+        sink);
     JobClient client = withLoader(loader, () -> env.executeAsync("v2"));
     await().atMost(Duration.ofSeconds(60)).until(() -> sink.size() >= KEYS + 1);
     client.cancel().get(30, TimeUnit.SECONDS);
@@ -397,7 +439,12 @@ public abstract class SchemaEvolutionScenario {
       boolean pojo,
       OpenCounter opens,
       CollectSink<String> sink) {
-    pipeline(env, source, new ReadingCounter(pojo, Declares.BOTH), opens, sink);
+    pipeline(
+        env,
+        source,
+        new ReadingCounter(pojo ? Shape.POJO : Shape.RECORD, Declares.BOTH),
+        opens,
+        sink);
   }
 
   private static void pipeline(
@@ -543,22 +590,27 @@ public abstract class SchemaEvolutionScenario {
   static final class ReadingCounter extends KeyedProcessFunction<Long, Long, String>
       implements CheckpointedFunction {
     private static final long serialVersionUID = 1L;
-    private final boolean pojo;
+    private final Shape shape;
     private final Declares declares;
     private transient ValueState<Object> reading;
     private transient ListState<Object> last;
     private transient Object restoredLast;
     private transient Object lastSeen;
 
-    ReadingCounter(boolean pojo, Declares declares) {
-      this.pojo = pojo;
+    ReadingCounter(Shape shape, Declares declares) {
+      this.shape = shape;
       this.declares = declares;
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})
     private TypeInformation<Object> type() {
       Class<?> c = Shapes.load();
-      return pojo ? (TypeInformation) Types.POJO(c) : (TypeInformation) Types.RECORD((Class) c);
+      return switch (shape) {
+        case RECORD -> (TypeInformation) Types.RECORD((Class) c);
+        case POJO -> (TypeInformation) Types.POJO(c);
+        case KRYO -> (TypeInformation) Types.GENERIC(c);
+        case INFERRED -> (TypeInformation) TypeInformation.of(c);
+      };
     }
 
     private ValueStateDescriptor<Object> readingState() {
@@ -607,6 +659,18 @@ public abstract class SchemaEvolutionScenario {
       lastSeen = next;
       out.collect(ctx.getCurrentKey() + ":" + Shapes.describe(next));
     }
+  }
+
+  /** How {@link ReadingCounter} declares the type of its states. */
+  enum Shape {
+    /** {@code Types.RECORD}. */
+    RECORD,
+    /** {@code Types.POJO}. */
+    POJO,
+    /** {@code Types.GENERIC}: Kryo, as Weir chose for POJOs before it inferred them. */
+    KRYO,
+    /** {@code TypeInformation.of}: inferred. */
+    INFERRED
   }
 
   /** What {@link ReadingCounter#usesStates} declares. */
