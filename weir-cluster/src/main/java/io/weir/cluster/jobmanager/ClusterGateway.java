@@ -1,16 +1,8 @@
 package io.weir.cluster.jobmanager;
 
-import com.google.common.util.concurrent.Futures;
-import com.google.common.util.concurrent.ListenableFuture;
 import io.grpc.Status;
 import io.weir.cluster.client.JobProgram;
-import io.weir.cluster.rpc.CancelTaskRequest;
-import io.weir.cluster.rpc.Messages;
-import io.weir.cluster.rpc.NotifyCheckpointRequest;
-import io.weir.cluster.rpc.ReleaseJobRequest;
-import io.weir.cluster.rpc.SampleSubtasksRequest;
 import io.weir.cluster.rpc.SubmitTasksRequest;
-import io.weir.cluster.rpc.TriggerCheckpointRequest;
 import io.weir.cluster.rpc.VertexLocations;
 import io.weir.runtime.checkpoint.CheckpointOptions;
 import io.weir.runtime.graph.JobGraph;
@@ -34,15 +26,16 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The job master's {@link TaskExecutorGateway} in a cluster: places each attempt on a TaskManager
  * with enough free slots, sends deployments, triggers, notifications and cancellations over the
- * control plane, and turns a lost TaskManager into failed tasks. What TaskManagers report comes in
- * through {@link #reported}, which forwards each task's end to the job master once.
+ * control plane (the calls themselves are {@link TaskManagerCalls}), and turns a lost TaskManager
+ * into failed tasks. What TaskManagers report comes in through {@link #reported}, which forwards
+ * each task's end to the job master once, and records a failure in the job's {@link
+ * ExceptionHistory}.
  *
  * <p>Reports it makes itself (a task that never reached a TaskManager, a TaskManager lost) go to
  * the job master from its own thread, never from inside a call of the job master.
@@ -51,28 +44,9 @@ public final class ClusterGateway implements TaskExecutorGateway {
 
   private static final Logger LOG = LoggerFactory.getLogger(ClusterGateway.class);
 
-  /** How long a TaskManager may take to report its subtasks' counters for the REST API. */
-  static final Duration SAMPLE_TIMEOUT = Duration.ofSeconds(2);
-
-  /**
-   * One entry of a job's exception history.
-   *
-   * @param stacktrace the failure as Java prints it, every cause with its frames, as raised on the
-   *     TaskManager that ran the task
-   * @param attempt the job's attempt the task belonged to: the first failure of an attempt is the
-   *     one that ended it, the others followed from it
-   */
-  public record ExceptionEntry(
-      long timestamp,
-      String exceptionName,
-      String message,
-      String stacktrace,
-      String taskName,
-      String location,
-      int attempt) {}
-
   private final JobProgram program;
   private final TaskManagerRegistry registry;
+  private final TaskManagerCalls calls;
   private final long slotWaitMillis;
 
   /** High availability: what the TaskManagers offer of a job taken over from a lost leader. */
@@ -102,7 +76,7 @@ public final class ClusterGateway implements TaskExecutorGateway {
   /** Vertex names by index, for the exception history. */
   private volatile List<String> vertexNames = List.of();
 
-  private final List<ExceptionEntry> exceptions = new ArrayList<>();
+  private final ExceptionHistory exceptions = new ExceptionHistory();
   private volatile String jobName = "";
 
   ClusterGateway(
@@ -113,6 +87,7 @@ public final class ClusterGateway implements TaskExecutorGateway {
       JobMasterGateway jobMaster) {
     this.program = program;
     this.registry = registry;
+    this.calls = new TaskManagerCalls(registry);
     this.slotWaitMillis = slotWaitMillis;
     this.offers = new TaskOffers(registry, adoptionWait);
     this.jobMaster = jobMaster;
@@ -341,19 +316,7 @@ public final class ClusterGateway implements TaskExecutorGateway {
       waiting.remove(id);
     }
     if (state == TaskState.FAILED && failure != null) {
-      synchronized (exceptions) {
-        exceptions.add(
-            new ExceptionEntry(
-                System.currentTimeMillis(),
-                failure instanceof Messages.RemoteFailure r
-                    ? r.remoteClass()
-                    : failure.getClass().getName(),
-                failure.getMessage(),
-                stackTraceOf(failure),
-                metrics.vertexName() + " (" + (id.subtask() + 1) + ")",
-                location,
-                id.attempt()));
-      }
+      exceptions.taskFailed(id, failure, metrics.vertexName(), location);
     }
     String allocation = allocationId(id);
     boolean allEnded;
@@ -371,23 +334,6 @@ public final class ClusterGateway implements TaskExecutorGateway {
     return true;
   }
 
-  /**
-   * The stack trace of {@code failure}: as its TaskManager printed it when it came from one (the
-   * control plane carries it as text), else as this process prints it.
-   */
-  static String stackTraceOf(Throwable failure) {
-    for (Throwable t = failure; t != null; t = t.getCause()) {
-      if (t instanceof Messages.RemoteFailure remote
-          && remote.remoteTrace() != null
-          && !remote.remoteTrace().isEmpty()) {
-        return remote.remoteTrace();
-      }
-    }
-    java.io.StringWriter trace = new java.io.StringWriter();
-    failure.printStackTrace(new java.io.PrintWriter(trace));
-    return trace.toString();
-  }
-
   /** Whether {@code id} is a task of this job not yet ended. */
   boolean isOpen(ExecutionAttemptId id) {
     return open.contains(id);
@@ -395,26 +341,12 @@ public final class ClusterGateway implements TaskExecutorGateway {
 
   @Override
   public void attemptFailed(int attempt, Throwable cause) {
-    synchronized (exceptions) {
-      exceptions.add(
-          new ExceptionEntry(
-              System.currentTimeMillis(),
-              cause.getClass().getName(),
-              cause.getMessage(),
-              stackTraceOf(cause),
-              null,
-              null,
-              attempt));
-    }
+    exceptions.attemptFailed(attempt, cause);
   }
 
-  /** The exception history, newest first (as Flink's). */
-  public List<ExceptionEntry> exceptions() {
-    synchronized (exceptions) {
-      List<ExceptionEntry> newestFirst = new ArrayList<>(exceptions);
-      java.util.Collections.reverse(newestFirst);
-      return newestFirst;
-    }
+  /** The exception history, newest first (as Flink's; see {@link ExceptionHistory}). */
+  public List<ExceptionHistory.ExceptionEntry> exceptions() {
+    return exceptions.newestFirst();
   }
 
   /** TaskManagers that ran tasks of this job. */
@@ -473,18 +405,7 @@ public final class ClusterGateway implements TaskExecutorGateway {
       ExecutionAttemptId task, long checkpointId, long timestamp, CheckpointOptions options) {
     TaskManagerRegistry.TaskManager tm = placed.get(task);
     if (tm != null) {
-      fireAndForget(
-          tm,
-          tm.stub.triggerCheckpoint(
-              TriggerCheckpointRequest.newBuilder()
-                  .setTask(Messages.toProto(task))
-                  .setCheckpointId(checkpointId)
-                  .setTimestamp(timestamp)
-                  .setCheckpointType(options.type().name())
-                  .setAlignment(options.alignment().name())
-                  .setTargetLocation(
-                      options.targetLocation() == null ? "" : options.targetLocation())
-                  .build()));
+      calls.triggerCheckpoint(tm, task, checkpointId, timestamp, options);
     }
   }
 
@@ -507,15 +428,7 @@ public final class ClusterGateway implements TaskExecutorGateway {
       ExecutionAttemptId task, long checkpointId, boolean complete, boolean fin) {
     TaskManagerRegistry.TaskManager tm = placed.get(task);
     if (tm != null) {
-      fireAndForget(
-          tm,
-          tm.stub.notifyCheckpoint(
-              NotifyCheckpointRequest.newBuilder()
-                  .setTask(Messages.toProto(task))
-                  .setCheckpointId(checkpointId)
-                  .setComplete(complete)
-                  .setIsFinal(fin)
-                  .build()));
+      calls.notifyCheckpoint(tm, task, checkpointId, complete, fin);
     }
   }
 
@@ -538,25 +451,14 @@ public final class ClusterGateway implements TaskExecutorGateway {
         return;
       }
     }
-    whenDeployed(task, () -> sendCancel(task, tm));
-  }
-
-  private void sendCancel(ExecutionAttemptId task, TaskManagerRegistry.TaskManager tm) {
-    TaskManagerRegistry.whenDone(
-        tm.stub.cancelTask(CancelTaskRequest.newBuilder().setTask(Messages.toProto(task)).build()),
-        () -> {},
-        cause -> {
-          if (TaskManagerRegistry.unreachable(cause)) {
-            registry.lost(tm, "its connection failed while cancelling " + task);
-          }
-        });
+    whenDeployed(task, () -> calls.cancelTask(tm, task));
   }
 
   /**
    * Asks every TaskManager that runs subtasks of {@code jobId} for their counters, all at once,
-   * each with a deadline of {@link #SAMPLE_TIMEOUT}: a TaskManager that does not answer in time is
-   * left out (its subtasks' counters show as unknown), so a REST call never hangs on one. Fenced as
-   * every call of the stub is (the leader's epoch goes with it).
+   * each with a deadline of {@link TaskManagerCalls#SAMPLE_TIMEOUT}: a TaskManager that does not
+   * answer in time is left out (its subtasks' counters show as unknown), so a REST call never hangs
+   * on one. Fenced as every call of the stub is (the leader's epoch goes with it).
    */
   @Override
   public CompletableFuture<List<SubtaskSample>> sampleSubtasks(String jobId) {
@@ -567,35 +469,7 @@ public final class ClusterGateway implements TaskExecutorGateway {
             running.add(tm);
           }
         });
-    List<CompletableFuture<List<SubtaskSample>>> answers = new ArrayList<>();
-    for (TaskManagerRegistry.TaskManager tm : running) {
-      CompletableFuture<List<SubtaskSample>> answer = new CompletableFuture<>();
-      var call =
-          tm.stub
-              .withDeadlineAfter(SAMPLE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
-              .sampleSubtasks(SampleSubtasksRequest.newBuilder().setJobId(jobId).build());
-      TaskManagerRegistry.whenDone(
-          call,
-          () -> {
-            List<SubtaskSample> samples = new ArrayList<>();
-            Futures.getUnchecked(call)
-                .getSubtasksList()
-                .forEach(c -> samples.add(Messages.fromProto(c, tm.id, tm.address())));
-            answer.complete(samples);
-          },
-          cause -> {
-            LOG.debug("{} did not report its subtasks' counters: {}", tm, cause.toString());
-            answer.complete(List.of());
-          });
-      answers.add(answer);
-    }
-    return CompletableFuture.allOf(answers.toArray(CompletableFuture[]::new))
-        .thenApply(
-            done -> {
-              List<SubtaskSample> all = new ArrayList<>();
-              answers.forEach(a -> all.addAll(a.join()));
-              return all;
-            });
+    return calls.sampleSubtasks(running, jobId);
   }
 
   /** The job's subtasks that the registered TaskManagers offer (see {@link TaskOffers}). */
@@ -656,24 +530,10 @@ public final class ClusterGateway implements TaskExecutorGateway {
     for (String id : hosts) {
       TaskManagerRegistry.TaskManager tm = registry.get(id);
       if (tm != null) {
-        fireAndForget(
-            tm, tm.stub.releaseJob(ReleaseJobRequest.newBuilder().setJobId(jobId).build()));
+        calls.releaseJob(tm, jobId);
       }
     }
     reporter.shutdown();
-  }
-
-  private void fireAndForget(TaskManagerRegistry.TaskManager tm, ListenableFuture<?> call) {
-    TaskManagerRegistry.whenDone(
-        call,
-        () -> {},
-        cause -> {
-          if (TaskManagerRegistry.unreachable(cause)) {
-            registry.lost(tm, "its connection failed (" + cause.getMessage() + ")");
-          } else {
-            LOG.warn("A call to {} failed: {}", tm, cause.toString());
-          }
-        });
   }
 
   /** A task's TaskManager was lost. */

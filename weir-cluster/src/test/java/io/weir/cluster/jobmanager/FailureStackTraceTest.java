@@ -38,7 +38,7 @@ class FailureStackTraceTest {
     // What the JobManager builds from the bytes it received.
     Throwable received = Messages.fromProto(Failure.parseFrom(sent.toByteArray()));
 
-    String trace = ClusterGateway.stackTraceOf(received);
+    String trace = ExceptionHistory.stackTraceOf(received);
     assertThat(trace)
         .startsWith("io.weir.runtime.task.TaskFailureException: Operator 'Map' in task 'Map'")
         .contains("Caused by: java.lang.IllegalStateException: Cannot parse record 3")
@@ -50,14 +50,15 @@ class FailureStackTraceTest {
   void aFailureWrappedOnTheJobManagerStillShowsTheTaskManagersTrace() throws Exception {
     Throwable received = Messages.fromProto(Messages.toProto(taskFailure()));
     Throwable wrapped = new CorruptCheckpointException(7, "checkpoint 7 is corrupt", received);
-    assertThat(ClusterGateway.stackTraceOf(wrapped))
+    assertThat(ExceptionHistory.stackTraceOf(wrapped))
         .contains("Caused by: java.lang.IllegalStateException: Cannot parse record 3")
         .contains(UserFunction.class.getName() + ".parse(");
   }
 
   @Test
   void aFailureOfTheJobManagersOwnIsPrintedHere() {
-    String trace = ClusterGateway.stackTraceOf(new IllegalStateException("TaskManager tm-1 lost"));
+    String trace =
+        ExceptionHistory.stackTraceOf(new IllegalStateException("TaskManager tm-1 lost"));
     assertThat(trace)
         .startsWith("java.lang.IllegalStateException: TaskManager tm-1 lost")
         .contains("\tat " + FailureStackTraceTest.class.getName());

@@ -29,8 +29,9 @@ import org.slf4j.LoggerFactory;
  * (or {@link PendingSavepoint}) collects one checkpoint's acknowledgements, {@link CheckpointPlan}
  * says which subtasks a checkpoint waits for, {@link CheckpointFinalizer} ends a checkpoint
  * (completes and retains it, or aborts it) and owns the completed checkpoints, {@link
- * CheckpointFailureManager} counts failures and says when the job must fail, and {@link
- * CheckpointFlightRecorder} keeps the statistics. The coordinator itself triggers checkpoints and
+ * CheckpointFailureManager} counts failures and says when the job must fail, {@link
+ * CheckpointFlightRecorder} keeps the statistics, and {@link SinkCommitHistory} adds the sink
+ * commits reported after a checkpoint completed. The coordinator itself triggers checkpoints and
  * keeps the pending ones until they end; it ties its parts to the timers, the tasks and the
  * storage.
  */
@@ -147,8 +148,8 @@ public final class CheckpointCoordinator {
   private final CheckpointPlan plan;
   private final CheckpointFlightRecorder recorder;
 
-  /** A rewrite of the history with newly reported sink commits waits on the I/O executor. */
-  private boolean historyRewriteQueued;
+  /** The sink commits reported after their checkpoint completed, and the history's rewrite. */
+  private final SinkCommitHistory sinkCommits;
 
   private final CheckpointTriggerDecider triggers;
   private final CheckpointFinalizer finalizer;
@@ -199,6 +200,7 @@ public final class CheckpointCoordinator {
     this.recorder =
         new CheckpointFlightRecorder(
             jobId, settings.historySize(), storage, context::currentTimeMillis);
+    this.sinkCommits = new SinkCommitHistory(this, recorder, this::retained, context);
     this.triggers =
         new CheckpointTriggerDecider(
             settings.intervalMillis(), settings.minPauseMillis(), settings.maxConcurrent());
@@ -646,51 +648,12 @@ public final class CheckpointCoordinator {
 
   /**
    * Subtask {@code task}'s two-phase-commit sink committed (or failed to) on the completion of
-   * checkpoint {@code checkpointId}: the flight recorder records it, and when that checkpoint is
-   * still the newest completed one, the history beside it is written again on the I/O executor —
-   * once for however many commits arrive before that write runs. Statistics only: nothing here can
-   * fail or hold up a checkpoint, and a restore never reads what it writes.
+   * checkpoint {@code checkpointId}: recorded for the flight recorder (see {@link
+   * SinkCommitHistory}). Statistics only: nothing here can fail or hold up a checkpoint.
    */
   public synchronized void sinkCommitted(
       TaskKey task, long checkpointId, CheckpointStatistics.SinkCommit commit) {
-    if (!recorder.sinkCommitted(checkpointId, task.vertex(), task.subtask(), commit)) {
-      return;
-    }
-    CheckpointStatistics latest = recorder.latestCompleted();
-    if (latest != null
-        && latest.checkpointId() == checkpointId
-        && latest.externalPath() != null
-        && !historyRewriteQueued) {
-      historyRewriteQueued = true;
-      context.ioExecutor().execute(this::rewriteHistory);
-    }
-  }
-
-  /**
-   * Writes the history beside the newest completed checkpoint or savepoint again, with the sink
-   * commits reported since. On the I/O executor, which runs the deletes of checkpoint files in
-   * order: a checkpoint still retained when this runs is deleted, if at all, after it.
-   */
-  private void rewriteHistory() {
-    String pointer;
-    CheckpointHistory history;
-    synchronized (this) {
-      historyRewriteQueued = false;
-      CheckpointStatistics latest = recorder.latestCompleted();
-      if (latest == null || latest.externalPath() == null) {
-        return;
-      }
-      boolean kept =
-          latest.savepoint()
-              || finalizer.retained().stream()
-                  .anyMatch(c -> c.checkpointId() == latest.checkpointId());
-      if (!kept) {
-        return; // subsumed or discarded meanwhile: its directory is going
-      }
-      pointer = latest.externalPath();
-      history = recorder.history();
-    }
-    recorder.write(pointer, history);
+    sinkCommits.sinkCommitted(task, checkpointId, commit);
   }
 
   /**

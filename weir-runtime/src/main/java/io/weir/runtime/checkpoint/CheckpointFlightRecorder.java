@@ -20,8 +20,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A two-phase-commit sink commits after the checkpoint completed, when the history beside its
  * metadata is written already: its commit is recorded when the subtask reports it ({@link
- * #sinkCommitted}), and the coordinator writes the history beside that checkpoint again (the next
- * checkpoint's carries it anyway).
+ * #sinkCommitted}), and {@link SinkCommitHistory} writes the history beside that checkpoint again
+ * (the next checkpoint's carries it anyway).
  */
 final class CheckpointFlightRecorder {
 

@@ -118,14 +118,34 @@ final class PendingSnapshot {
   /** The snapshots with the in-flight data added to the head operator's; once complete. */
   List<OperatorSnapshot> snapshotsWithChannelState() {
     cancelTimer();
-    StreamTask.addChannelState(snapshots, inFlight);
+    addChannelState(snapshots, inFlight);
     return snapshots;
   }
 
   /** Gives the checkpoint up: frees the frozen state and stops the timer. */
   void release() {
     cancelTimer();
-    StreamTask.releaseAll(snapshots);
+    releaseAll(snapshots);
+  }
+
+  /**
+   * Adds in-flight data to the head operator's snapshot (the first one), which carries the task's
+   * own state.
+   */
+  private static void addChannelState(List<OperatorSnapshot> snapshots, InFlightData data) {
+    if (data.isEmpty() || snapshots.isEmpty()) {
+      return;
+    }
+    snapshots.set(0, snapshots.get(0).withInFlight(data));
+  }
+
+  /** Frees the keyed state that {@code snapshots} froze. */
+  static void releaseAll(List<OperatorSnapshot> snapshots) {
+    for (OperatorSnapshot s : snapshots) {
+      if (s.keyed() != null) {
+        s.keyed().release();
+      }
+    }
   }
 
   private void cancelTimer() {

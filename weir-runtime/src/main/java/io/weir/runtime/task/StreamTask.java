@@ -1,6 +1,5 @@
 package io.weir.runtime.task;
 
-import io.weir.api.CheckpointStatistics;
 import io.weir.api.config.CoreOptions;
 import io.weir.api.functions.TaskInfo;
 import io.weir.api.source.InputStatus;
@@ -98,8 +97,8 @@ public abstract class StreamTask implements Runnable {
    */
   private final TaskLifecycle lifecycle = new TaskLifecycle();
 
-  /** The newest checkpoint the operators were told completed; mailbox thread only. */
-  private long lastNotifiedComplete = -1;
+  /** Brings the coordinator's triggers, completions and aborts onto the task thread. */
+  private final CheckpointNotifier notifier;
 
   protected StreamTask(
       JobGraph graph,
@@ -127,9 +126,14 @@ public abstract class StreamTask implements Runnable {
             ioMetrics,
             new SubtaskCheckpointCoordinator.Task() {
               @Override
-              public List<OperatorSnapshot> snapshotState(
-                  long checkpointId, long timestamp, CheckpointOptions options) throws Exception {
-                return StreamTask.this.snapshotState(checkpointId, timestamp, options);
+              public void snapshotTaskState(long checkpointId, List<OperatorSnapshot> into)
+                  throws Exception {
+                StreamTask.this.snapshotTaskState(checkpointId, into);
+              }
+
+              @Override
+              public List<StreamOperator<?>> operators() {
+                return chain.operatorsHeadFirst();
               }
 
               @Override
@@ -152,6 +156,7 @@ public abstract class StreamTask implements Runnable {
                 return stopped || cancelled.get();
               }
             });
+    this.notifier = new CheckpointNotifier(this, checkpointing, checkpoints, lifecycle);
   }
 
   public TaskInfo getTaskInfo() {
@@ -285,7 +290,7 @@ public abstract class StreamTask implements Runnable {
       Thread.interrupted(); // clear a cancellation interrupt before cleanup
     }
     stopped = true;
-    awaitUploads();
+    checkpoints.awaitUploads();
     try {
       cleanup(end == TaskState.FINISHED);
     } catch (Throwable t) {
@@ -369,24 +374,6 @@ public abstract class StreamTask implements Runnable {
     }
   }
 
-  /**
-   * A task that stops — finished, failed or cancelled — lets the uploads of its snapshots end
-   * before {@link #cleanup} closes the state they read, and before it reports its end (as Flink's
-   * tasks wait for their pending checkpoints):
-   *
-   * <ul>
-   *   <li>finishing: a checkpoint triggered just after the final one may reach the task before it
-   *       ends; closing a RocksDB backend under that snapshot's upload would make the task decline
-   *       the checkpoint, and the coordinator would fail the job over although nothing failed;
-   *   <li>cancelled or failed: the coordinator aborted the checkpoint and deleted its directory; an
-   *       upload cut short by the closed state would leave the files it wrote so far behind, while
-   *       an upload that ends acknowledges late and the coordinator deletes them again.
-   * </ul>
-   */
-  private void awaitUploads() {
-    checkpoints.awaitUploads();
-  }
-
   /** The restored state, read when the task started: operators, channel state, splits. */
   protected TaskRestore.Read restored() {
     return restorer.restored();
@@ -436,26 +423,11 @@ public abstract class StreamTask implements Runnable {
   }
 
   /**
-   * From the coordinator, any thread: a source takes checkpoint or savepoint {@code id}. A
-   * stop-with-savepoint without drain emits its barrier and then no record until the savepoint
-   * completed or was aborted; one with drain first ends the input (final watermark, end of data),
-   * then emits its barrier.
+   * From the coordinator, any thread: a source takes checkpoint or savepoint {@code id} (see {@link
+   * CheckpointNotifier#triggerCheckpoint}).
    */
   public void triggerCheckpointAsync(long checkpointId, long timestamp, CheckpointOptions options) {
-    mailbox.put(
-        () -> {
-          ChannelEvent.CheckpointBarrier barrier =
-              checkpoints.barrierForTrigger(checkpointId, timestamp, options);
-          if (options.drain() && !lifecycle.inputEnded()) {
-            // The loop ends the input, then emits the barrier.
-            lifecycle.on(new TaskLifecycle.DrainRequested(barrier));
-            return;
-          }
-          performCheckpoint(barrier);
-          if (options.isSynchronous()) {
-            lifecycle.on(new TaskLifecycle.SuspendedForSavepoint(checkpointId));
-          }
-        });
+    notifier.triggerCheckpoint(checkpointId, timestamp, options);
   }
 
   /** From the coordinator, any thread. */
@@ -468,82 +440,12 @@ public abstract class StreamTask implements Runnable {
    * took this checkpoint, so a task whose input ended may finish now.
    */
   public void notifyCheckpointCompleteAsync(long checkpointId, boolean isFinal) {
-    long notifiedAt = System.currentTimeMillis();
-    mailbox.put(
-        () -> {
-          if (checkpointId <= lastNotifiedComplete) {
-            // A new leader that adopted this task notifies the newest checkpoint again, in case
-            // the lost leader's notification never came: once is what operators see.
-            return;
-          }
-          lastNotifiedComplete = checkpointId;
-          if (commitsOnCheckpointComplete()) {
-            notifyCheckpointCompleteTimed(checkpointId, notifiedAt);
-          } else {
-            notifyCheckpointComplete(checkpointId);
-          }
-          lifecycle.on(new TaskLifecycle.CheckpointCompleted(isFinal));
-        });
-  }
-
-  /** True when an operator of the chain is a sink that commits on a checkpoint's completion. */
-  private boolean commitsOnCheckpointComplete() {
-    for (StreamOperator<?> op : chain.operatorsHeadFirst()) {
-      if (op.commitsOnCheckpointComplete()) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  /**
-   * Notifies the chain of the completion and reports how long its sink's commit took, or why it
-   * failed, for the flight recorder; a failed commit still fails the task. Task thread.
-   */
-  private void notifyCheckpointCompleteTimed(long checkpointId, long notifiedAt) throws Exception {
-    long start = System.nanoTime();
-    String failure = null;
-    try {
-      notifyCheckpointComplete(checkpointId);
-    } catch (Exception | Error e) {
-      failure = e instanceof OperatorException ? e.getMessage() : e.toString();
-      throw e;
-    } finally {
-      TaskCheckpointing.Responder responder = checkpointing.responder();
-      if (responder != null) {
-        try {
-          responder.sinkCommitted(
-              vertex.getIndex(),
-              taskInfo.indexOfThisSubtask(),
-              checkpointId,
-              new CheckpointStatistics.SinkCommit(
-                  notifiedAt, (System.nanoTime() - start) / 1_000_000, failure));
-        } catch (RuntimeException e) {
-          // Statistics only: a report that cannot be sent must not fail the task.
-          LOG.warn(
-              "{}: could not report the commit of checkpoint {}",
-              taskInfo.taskNameWithSubtasks(),
-              checkpointId,
-              e);
-        }
-      }
-    }
+    notifier.checkpointComplete(checkpointId, isFinal);
   }
 
   /** From the coordinator, any thread. */
   public void notifyCheckpointAbortedAsync(long checkpointId) {
-    mailbox.put(
-        () -> {
-          if (lifecycle.suspended()
-              && lifecycle.on(new TaskLifecycle.CheckpointAborted(checkpointId))
-                  == TaskLifecycle.Phase.RUNNING) {
-            LOG.info(
-                "{}: the stop-with-savepoint {} was aborted; reading on",
-                taskInfo.taskNameWithSubtasks(),
-                checkpointId);
-          }
-          notifyCheckpointAborted(checkpointId);
-        });
+    notifier.checkpointAborted(checkpointId);
   }
 
   /**
@@ -557,22 +459,6 @@ public abstract class StreamTask implements Runnable {
   /** Takes this task's snapshot for {@code barrier} and forwards the barrier. Task thread. */
   protected void performCheckpoint(ChannelEvent.CheckpointBarrier barrier) throws Exception {
     checkpoints.checkpoint(barrier);
-  }
-
-  /** The synchronous snapshots: the task's own state, then every operator's, head first. */
-  private List<OperatorSnapshot> snapshotState(
-      long checkpointId, long timestamp, CheckpointOptions options) throws Exception {
-    List<OperatorSnapshot> snapshots = new ArrayList<>();
-    try {
-      snapshotTaskState(checkpointId, snapshots);
-      for (StreamOperator<?> op : chain.operatorsHeadFirst()) {
-        snapshots.add(snapshotOperator(op, checkpointId, timestamp, options));
-      }
-    } catch (Exception e) {
-      releaseAll(snapshots);
-      throw e;
-    }
-    return snapshots;
   }
 
   /**
@@ -594,42 +480,12 @@ public abstract class StreamTask implements Runnable {
   }
 
   /**
-   * Adds in-flight data to the head operator's snapshot (the first one), which carries the task's
-   * own state.
-   */
-  protected static void addChannelState(List<OperatorSnapshot> snapshots, InFlightData data) {
-    if (data.isEmpty() || snapshots.isEmpty()) {
-      return;
-    }
-    snapshots.set(0, snapshots.get(0).withInFlight(data));
-  }
-
-  /**
    * Unaligned checkpoints of tasks with inputs keep the snapshot until the in-flight data of every
    * input channel is recorded ({@link #inputChannelStateComplete}); returns true when this one
    * must.
    */
   protected boolean holdForChannelState(ChannelEvent.CheckpointBarrier barrier) {
     return false;
-  }
-
-  private static OperatorSnapshot snapshotOperator(
-      StreamOperator<?> op, long id, long timestamp, CheckpointOptions options) throws Exception {
-    try {
-      return op.snapshotState(id, timestamp, options);
-    } catch (OperatorException | CancelTaskException e) {
-      throw e;
-    } catch (Exception e) {
-      throw new OperatorException(op.getName(), e);
-    }
-  }
-
-  protected static void releaseAll(List<OperatorSnapshot> snapshots) {
-    for (OperatorSnapshot s : snapshots) {
-      if (s.keyed() != null) {
-        s.keyed().release();
-      }
-    }
   }
 
   /** State the task itself holds (a source's splits); added before the operators'. */

@@ -16,8 +16,11 @@ import io.weir.runtime.metrics.TaskIOMetrics;
 import io.weir.runtime.network.ChannelEvent;
 import io.weir.runtime.network.ChannelStateEntry;
 import io.weir.runtime.network.RecordWriter;
+import io.weir.runtime.operators.OperatorException;
+import io.weir.runtime.operators.StreamOperator;
 import io.weir.runtime.storage.CheckpointStateWriter;
 import io.weir.runtime.storage.StreamStateHandle;
+import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -48,9 +51,11 @@ final class SubtaskCheckpointCoordinator {
 
   /** What the coordinator needs of its task. Task thread. */
   interface Task {
-    /** The synchronous snapshots of the task's state and of every operator, head first. */
-    List<OperatorSnapshot> snapshotState(
-        long checkpointId, long timestamp, CheckpointOptions options) throws Exception;
+    /** State the task itself holds (a source's splits), added before the operators'. */
+    void snapshotTaskState(long checkpointId, List<OperatorSnapshot> into) throws Exception;
+
+    /** The operators of the task's chain, head first. */
+    List<StreamOperator<?>> operators();
 
     /** When the first barrier of {@code checkpointId} reached the task; sources: now. */
     long firstBarrierMillis(long checkpointId, long now);
@@ -150,7 +155,7 @@ final class SubtaskCheckpointCoordinator {
     long syncStart = System.nanoTime();
     long firstBarrier = Math.min(now, task.firstBarrierMillis(id, now));
     List<OperatorSnapshot> snapshots =
-        task.snapshotState(
+        snapshotState(
             id, barrier.timestamp(), CheckpointOptions.of(barrier, checkpointing.alignment()));
     PendingSnapshot pending = new PendingSnapshot(id, snapshots, barrier.targetLocation());
     ChannelEvent.CheckpointBarrier forward = barrierToForward(barrier);
@@ -197,6 +202,33 @@ final class SubtaskCheckpointCoordinator {
       uploadAndAcknowledge(id, pending.targetLocation(), pending.snapshotsWithChannelState());
     } else {
       pendingSnapshots.put(id, pending);
+    }
+  }
+
+  /** The synchronous part: the task's own state, then every operator's, head first. */
+  private List<OperatorSnapshot> snapshotState(
+      long checkpointId, long timestamp, CheckpointOptions options) throws Exception {
+    List<OperatorSnapshot> snapshots = new ArrayList<>();
+    try {
+      task.snapshotTaskState(checkpointId, snapshots);
+      for (StreamOperator<?> op : task.operators()) {
+        snapshots.add(snapshotOperator(op, checkpointId, timestamp, options));
+      }
+    } catch (Exception e) {
+      PendingSnapshot.releaseAll(snapshots);
+      throw e;
+    }
+    return snapshots;
+  }
+
+  private static OperatorSnapshot snapshotOperator(
+      StreamOperator<?> op, long id, long timestamp, CheckpointOptions options) throws Exception {
+    try {
+      return op.snapshotState(id, timestamp, options);
+    } catch (OperatorException | CancelTaskException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new OperatorException(op.getName(), e);
     }
   }
 
@@ -317,8 +349,18 @@ final class SubtaskCheckpointCoordinator {
   }
 
   /**
-   * Waits until the uploads of this task's snapshots ended. A stopping task calls it before it
-   * closes the state they read (see {@link StreamTask}).
+   * Waits until the uploads of this task's snapshots ended. A task that stops — finished, failed or
+   * cancelled — calls it before {@link StreamTask#cleanup} closes the state they read, and before
+   * it reports its end (as Flink's tasks wait for their pending checkpoints):
+   *
+   * <ul>
+   *   <li>finishing: a checkpoint triggered just after the final one may reach the task before it
+   *       ends; closing a RocksDB backend under that snapshot's upload would make the task decline
+   *       the checkpoint, and the coordinator would fail the job over although nothing failed;
+   *   <li>cancelled or failed: the coordinator aborted the checkpoint and deleted its directory; an
+   *       upload cut short by the closed state would leave the files it wrote so far behind, while
+   *       an upload that ends acknowledges late and the coordinator deletes them again.
+   * </ul>
    */
   void awaitUploads() {
     while (uploadsInFlight.get() > 0) {
@@ -402,7 +444,7 @@ final class SubtaskCheckpointCoordinator {
                       checkpointedSize)
                   .withFilesWritten(files.size()));
     } catch (Throwable t) {
-      StreamTask.releaseAll(snapshots);
+      PendingSnapshot.releaseAll(snapshots);
       if (task.stopped()) {
         // The task stopped (failed, was cancelled) and closed the state this upload read. Its
         // end reaches the coordinator, which aborts the attempt's checkpoints: a decline here

@@ -5,6 +5,7 @@ import io.weir.api.CheckpointStatistics;
 import io.weir.api.JobExecutionException;
 import io.weir.cluster.jobmanager.ClusterGateway;
 import io.weir.cluster.jobmanager.Dispatcher;
+import io.weir.cluster.jobmanager.ExceptionHistory;
 import io.weir.cluster.rest.AbstractRestHandler;
 import io.weir.cluster.rest.RestRequest;
 import io.weir.cluster.rest.messages.CancelJobResponse;
@@ -193,11 +194,11 @@ final class JobHandlers {
   }
 
   /** The answer for {@code history}, newest first (as {@link ClusterGateway#exceptions()}). */
-  static JobExceptions exceptions(List<ClusterGateway.ExceptionEntry> history) {
+  static JobExceptions exceptions(List<ExceptionHistory.ExceptionEntry> history) {
     List<JobExceptions.Entry> entries = new ArrayList<>();
     JobExceptions.Entry root = null;
     int rootAttempt = history.isEmpty() ? -1 : history.get(0).attempt();
-    for (ClusterGateway.ExceptionEntry e : history) {
+    for (ExceptionHistory.ExceptionEntry e : history) {
       JobExceptions.Entry entry =
           JobExceptions.Entry.of(
               e.exceptionName(),

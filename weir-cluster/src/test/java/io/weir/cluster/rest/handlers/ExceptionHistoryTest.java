@@ -2,7 +2,7 @@ package io.weir.cluster.rest.handlers;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.weir.cluster.jobmanager.ClusterGateway.ExceptionEntry;
+import io.weir.cluster.jobmanager.ExceptionHistory.ExceptionEntry;
 import io.weir.cluster.rest.messages.JobExceptions;
 import java.util.List;
 import org.junit.jupiter.api.Test;
