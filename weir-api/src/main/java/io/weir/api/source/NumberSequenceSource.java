@@ -5,6 +5,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
+import java.math.BigInteger;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -51,18 +52,18 @@ public final class NumberSequenceSource implements Source<Long, NumberSequenceSo
   @Override
   public List<Split> createSplits(int parallelism) {
     List<Split> splits = new ArrayList<>(parallelism);
-    // Spread the count evenly; (to - from + 1) may overflow for the full long range, so use
-    // unsigned arithmetic on the count.
-    long count = to - from + 1;
-    long start = from;
+    // The count, to - from + 1, is up to 2^64 (the whole long range), which no long holds.
+    BigInteger count =
+        BigInteger.valueOf(to).subtract(BigInteger.valueOf(from)).add(BigInteger.ONE);
+    BigInteger[] shareAndRest = count.divideAndRemainder(BigInteger.valueOf(parallelism));
+    BigInteger start = BigInteger.valueOf(from);
     for (int i = 0; i < parallelism; i++) {
-      long share = Long.divideUnsigned(count, parallelism);
-      if (Long.compareUnsigned(i, Long.remainderUnsigned(count, parallelism)) < 0) {
-        share++;
-      }
-      if (share != 0) { // unsigned: 0..2^63 (the whole range from 0 in one split is 2^63)
-        splits.add(new Split(start, start + share - 1));
-        start += share;
+      BigInteger share =
+          i < shareAndRest[1].intValue() ? shareAndRest[0].add(BigInteger.ONE) : shareAndRest[0];
+      if (share.signum() > 0) {
+        BigInteger end = start.add(share).subtract(BigInteger.ONE);
+        splits.add(new Split(start.longValueExact(), end.longValueExact()));
+        start = end.add(BigInteger.ONE);
       }
     }
     return splits;

@@ -16,4 +16,22 @@ class NumberSequenceSourceTest {
             new NumberSequenceSource.Split(0, (1L << 62) - 1),
             new NumberSequenceSource.Split(1L << 62, Long.MAX_VALUE));
   }
+
+  /** The whole long range has 2^64 numbers, one more than a long counts. */
+  @Test
+  void theWholeLongRangeIsSplitEvenly() {
+    assertThat(new NumberSequenceSource(Long.MIN_VALUE, Long.MAX_VALUE).createSplits(1))
+        .containsExactly(new NumberSequenceSource.Split(Long.MIN_VALUE, Long.MAX_VALUE));
+    assertThat(new NumberSequenceSource(Long.MIN_VALUE, Long.MAX_VALUE).createSplits(2))
+        .containsExactly(
+            new NumberSequenceSource.Split(Long.MIN_VALUE, -1),
+            new NumberSequenceSource.Split(0, Long.MAX_VALUE));
+  }
+
+  @Test
+  void aRangeSmallerThanTheParallelismLeavesTheOtherSubtasksWithoutASplit() {
+    assertThat(new NumberSequenceSource(5, 6).createSplits(3))
+        .containsExactly(
+            new NumberSequenceSource.Split(5, 5), new NumberSequenceSource.Split(6, 6));
+  }
 }
