@@ -19,6 +19,7 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The iterator {@code executeAndCollect} returns: the elements of the job's {@link CollectSink}, in
@@ -68,7 +69,7 @@ final class CollectResultIterator<T> implements CloseableIterator<T> {
   private boolean discarding;
 
   /** How long the iterator reads the sink's connections after the job ended. */
-  private static final long DRAIN_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+  private static final long DRAIN_NANOS = TimeUnit.SECONDS.toNanos(10);
 
   // The caller's thread.
   private long endedAt;
@@ -97,6 +98,15 @@ final class CollectResultIterator<T> implements CloseableIterator<T> {
 
   CollectResultIterator<T> start(JobClient client) {
     this.client = client;
+    // The reader waits on the lock: the job's end is one of the events it waits for.
+    client
+        .getJobExecutionResult()
+        .whenComplete(
+            (result, failure) -> {
+              synchronized (lock) {
+                lock.notifyAll();
+              }
+            });
     return this;
   }
 
@@ -135,15 +145,17 @@ final class CollectResultIterator<T> implements CloseableIterator<T> {
             if (endedAt == 0) {
               endedAt = System.nanoTime();
             }
+            long drainLeft = DRAIN_NANOS - (System.nanoTime() - endedAt);
             boolean draining =
-                !result.isCompletedExceptionally()
-                    && !connections.isEmpty()
-                    && System.nanoTime() - endedAt < DRAIN_NANOS;
+                !result.isCompletedExceptionally() && !connections.isEmpty() && drainLeft > 0;
             if (!draining) {
               break;
             }
+            // Until an element or the connection's close, at most what is left of the drain.
+            TimeUnit.NANOSECONDS.timedWait(lock, drainLeft);
+          } else {
+            lock.wait(); // an element, a failure, or the job's end (see start) wakes it
           }
-          lock.wait(50);
         }
       }
       RuntimeException broken = failure;
@@ -316,6 +328,9 @@ final class CollectResultIterator<T> implements CloseableIterator<T> {
       }
     } finally {
       connections.remove(socket);
+      synchronized (lock) {
+        lock.notifyAll(); // a reader draining after the job's end waits for this close
+      }
     }
   }
 
