@@ -46,6 +46,8 @@ class SimChaosTest {
     int unaligned = 0;
     int inFlightCheckpoints = 0;
     int inFlightRestores = 0;
+    int stops = 0;
+    int stopsCompleted = 0;
     Map<String, Integer> byKind = new TreeMap<>();
     List<String> failures = new ArrayList<>();
     for (long seed = first; seed < first + count; seed++) {
@@ -59,6 +61,8 @@ class SimChaosTest {
       unaligned += r.unaligned() ? 1 : 0;
       inFlightCheckpoints += r.inFlightCheckpoints();
       inFlightRestores += r.inFlightRestores();
+      stops += r.stops();
+      stopsCompleted += r.stopsCompleted();
       r.faultsByKind().forEach((k, v) -> byKind.merge(k, v, Integer::sum));
       if (!r.ok() && failures.size() < 5) {
         failures.add(r.replay());
@@ -73,7 +77,8 @@ class SimChaosTest {
             "weir-simulation: %d seeds, %d faults injected %s, %d checkpoints completed, %d"
                 + " savepoints completed (%d failed or expired), %d resumes from a savepoint, %d"
                 + " restarts; %d seeds unaligned, %d checkpoints with in-flight data, %d task"
-                + " restores replaying in-flight data; %d ms",
+                + " restores replaying in-flight data; %d stop-with-savepoints (%d completed and"
+                + " ended the job); %d ms",
             count,
             faults,
             byKind,
@@ -85,6 +90,8 @@ class SimChaosTest {
             unaligned,
             inFlightCheckpoints,
             inFlightRestores,
+            stops,
+            stopsCompleted,
             millis);
     System.out.println(summary);
     System.err.println(summary);

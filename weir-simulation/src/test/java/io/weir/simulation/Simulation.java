@@ -114,6 +114,8 @@ final class Simulation {
    * @param unaligned whether the run checkpointed unaligned
    * @param inFlightCheckpoints checkpoints completed that hold in-flight data
    * @param inFlightRestores task restores that replayed in-flight data
+   * @param stops stop-with-savepoints triggered (not refused)
+   * @param stopsCompleted stop-with-savepoints that completed and ended the job
    */
   record Result(
       long seed,
@@ -132,7 +134,9 @@ final class Simulation {
       boolean readFaults,
       boolean unaligned,
       int inFlightCheckpoints,
-      int inFlightRestores) {
+      int inFlightRestores,
+      int stops,
+      int stopsCompleted) {
 
     boolean ok() {
       return violation == null;
@@ -172,6 +176,12 @@ final class Simulation {
   private static final int TAIL = Integer.getInteger("weir.sim.tail", 40);
   private static final AtomicInteger SCHEMES = new AtomicInteger();
   private static final boolean READ_FAULTS = Boolean.getBoolean("weir.sim.readFaults");
+
+  /**
+   * {@code -Dweir.sim.stops=true}: the user now and then stops the job with a savepoint (see {@link
+   * #stopWithSavepoint}). Off in CI until the bugs it found are fixed (docs/reliability.md).
+   */
+  private static final boolean STOPS = Boolean.getBoolean("weir.sim.stops");
 
   /** {@code -Dweir.sim.unaligned=false} runs every seed aligned (as before unaligned runs). */
   private static final boolean UNALIGNED_RUNS =
@@ -323,6 +333,7 @@ final class Simulation {
         mutations.isEmpty() ? EnumSet.noneOf(Mutation.class) : EnumSet.copyOf(mutations);
     this.rng = new Random(seed);
     this.savepointRng = new Random(~seed);
+    this.stopRng = new Random(seed * 0x2545F4914F6CDD1DL + 7);
     this.records = 30 + rng.nextInt(40);
     this.keysOf = new int[SOURCES][records];
     for (int s = 0; s < SOURCES; s++) {
@@ -430,7 +441,9 @@ final class Simulation {
         readFaults,
         unaligned,
         inFlightCheckpoints,
-        inFlightRestores);
+        inFlightRestores,
+        stops,
+        stopsCompleted);
   }
 
   private void loop() {
@@ -591,6 +604,7 @@ final class Simulation {
       problems.forEach(p -> trace("recovery: " + p));
     }
     savepoints.jobMasterChanged();
+    stopFailed();
     for (CompletedCheckpoint c : recovered) {
       if (c.savepoint()) {
         throw new Violation(
@@ -668,9 +682,11 @@ final class Simulation {
         return;
       }
       if (savepoints.isSavepoint(checkpointId)) {
+        // Only a stop-with-savepoint is told to the tasks (CheckpointFinalizer.completeSavepoint):
+        // it is final, every task ends.
         trace("completed savepoint " + checkpointId);
         checkNoSavepointRetained();
-        notifyTasks(checkpointId, false);
+        notifyTasks(checkpointId, coordinator.isFinal(checkpointId));
         return;
       }
       completed++;
@@ -937,6 +953,7 @@ final class Simulation {
     }
     failing = true;
     trace("attempt " + attempt + " fails: " + cause.getMessage());
+    stopFailed();
     long corrupt = CorruptCheckpointException.findIn(cause);
     if (corrupt >= 0) {
       trace("checkpoint " + corrupt + " marked unrestorable");
@@ -968,6 +985,10 @@ final class Simulation {
               resumeJob(savepoint);
             }
           });
+      return;
+    }
+    if (!failing && stoppedWith != null) {
+      jobStopped();
       return;
     }
     if (!failing) {
@@ -1057,8 +1078,19 @@ final class Simulation {
     if (jobFinished) {
       return;
     }
+    if (stopping >= 0 || stoppedWith != null) {
+      at(20 + savepointRng.nextInt(60), this::savepointTick);
+      return; // the job is stopping: the user waits
+    }
+    if (STOPS && !failing && resumes < 2 && stopRng.nextInt(100) < 4) {
+      stopWithSavepoint();
+    }
     List<SimSavepoints.Completed> done = savepoints.completed();
-    if (!failing && resumes < 2 && !done.isEmpty() && savepointRng.nextInt(100) < 6) {
+    if (!failing
+        && stopping < 0
+        && resumes < 2
+        && !done.isEmpty()
+        && savepointRng.nextInt(100) < 6) {
       cancelToResume(done.get(done.size() - 1));
       return; // the resumed job's ticks start with it
     }
@@ -1066,6 +1098,103 @@ final class Simulation {
       triggerSavepoint();
     }
     at(20 + savepointRng.nextInt(60), this::savepointTick);
+  }
+
+  /**
+   * The user stops the job with a savepoint (without drain: {@code SAVEPOINT_SUSPEND}), as {@code
+   * JobMaster.stopWithSavepoint} asks the coordinator. The sources emit its barrier and then
+   * nothing; if it completes every task is told and ends (the sink commits), the job ends with it,
+   * and the user resumes from it ({@link #jobStopped}); if it fails, or the attempt fails before
+   * every task ended, the job reads on (or restarts) and no transaction may be committed twice.
+   */
+  private void stopWithSavepoint() {
+    java.util.concurrent.CompletableFuture<String> result =
+        coordinator.triggerSavepoint(
+            savepoints.directory(), CheckpointOptions.Type.SAVEPOINT_SUSPEND);
+    if (result.isDone()) {
+      trace("stop-with-savepoint refused: " + result.handle((p, e) -> e.getMessage()).join());
+      return;
+    }
+    long id = coordinator.lastCheckpointId();
+    savepoints.triggered(id);
+    stopping = id;
+    stops++;
+    int gen = generation;
+    int att = attempt;
+    trace("stop-with-savepoint " + id + " triggered");
+    result.whenComplete(
+        (pointer, failure) -> {
+          try {
+            if (failure != null) {
+              savepoints.failed();
+              trace("stop-with-savepoint " + id + " failed: " + failure.getMessage());
+              if (stopping == id) {
+                stopping = -1;
+              }
+              return;
+            }
+            savepointCompleted(id, pointer);
+            if (stopping == id && gen == generation && att == attempt && !failing) {
+              stopping = -1;
+              stoppedWith = savepoints.completed().get(savepoints.completed().size() - 1);
+            }
+          } catch (Violation v) {
+            caught = v;
+          }
+        });
+  }
+
+  /**
+   * The attempt failed or the job master changed while a stop-with-savepoint was in progress or
+   * after it completed, before every task ended: the stop failed ("completed, but then the job
+   * failed"), and the job goes on from its newest checkpoint.
+   */
+  private void stopFailed() {
+    if (stopping >= 0 || stoppedWith != null) {
+      trace("the stop-with-savepoint " + (stopping >= 0 ? stopping : stoppedWith.id()) + " fails");
+    }
+    stopping = -1;
+    stoppedWith = null;
+  }
+
+  /**
+   * Every task ended after the stop-with-savepoint completed: the job is finished (as {@code
+   * JobMaster.finishJob}: its checkpoints go, then the orphans; the savepoint is the user's). Its
+   * sink committed what the savepoint holds pending, each transaction once; the user resumes from
+   * the savepoint.
+   */
+  private void jobStopped() {
+    SimSavepoints.Completed savepoint = stoppedWith;
+    stoppedWith = null;
+    stopsCompleted++;
+    trace("job " + job + " stopped with savepoint " + savepoint.id());
+    for (String txn : savepoints.heldBy(savepoint.id())) {
+      // Empty ones (of checkpoints after the final one) may stay pending: the sink had finished.
+      if (txns.get(txn) != Txn.COMMITTED && !txnRecords.get(txn).isEmpty()) {
+        throw new Violation(
+            "two-phase-commit",
+            "job "
+                + job
+                + " stopped with savepoint "
+                + savepoint.id()
+                + ", but its transaction "
+                + txn
+                + " is "
+                + txns.get(txn)
+                + ", not committed");
+      }
+    }
+    coordinator.stop();
+    coordinator.discardRetained();
+    coordinator.discardOrphanedState(true);
+    int gen = generation;
+    at(
+        5 + rng.nextInt(20),
+        () -> {
+          if (gen == generation) {
+            resumeJob(savepoint);
+          }
+        });
   }
 
   private void triggerSavepoint() {
@@ -1154,6 +1283,12 @@ final class Simulation {
    * its attempts restore the savepoint until a checkpoint of its own completed.
    */
   private void resumeJob(SimSavepoints.Completed savepoint) {
+    List<Out> committedBefore = new ArrayList<>(inherited);
+    for (Map.Entry<String, Txn> t : txns.entrySet()) {
+      if (t.getValue() == Txn.COMMITTED && txnJob.get(t.getKey()) == job) {
+        committedBefore.addAll(txnRecords.get(t.getKey()));
+      }
+    }
     job++;
     resumes++;
     jobId = String.format("%028x%04x", seed, job);
@@ -1165,6 +1300,13 @@ final class Simulation {
       List<String> pending = new ArrayList<>();
       inherited = sinkOutputs(initialRestore.checkpoint(), initialRestore.storage(), pending);
       inheritedTxns = pending;
+      OperatorSubtaskState sink = initialRestore.checkpoint().operator(SINK).subtasks().get(0);
+      if (sink.finished() && sink.hasNoState()) {
+        // The sink had finished before the savepoint (its final checkpoint completed first): it
+        // committed everything it ever received, which the resumed job takes over.
+        inherited = committedBefore;
+        inheritedTxns = List.of();
+      }
     } catch (IOException e) {
       throw new Violation(
           "no-retained-file-deleted",
@@ -1183,6 +1325,14 @@ final class Simulation {
   }
 
   private List<String> inheritedTxns = List.of();
+
+  /** When the user stops the job with a savepoint: apart from the other draws, as above. */
+  private final Random stopRng;
+
+  private long stopping = -1; // the stop-with-savepoint in progress, or -1
+  private SimSavepoints.Completed stoppedWith; // it completed: the job ends with it
+  private int stops; // stop-with-savepoints asked for (not refused)
+  private int stopsCompleted; // ... that completed and ended the job
 
   /**
    * A savepoint is never one of the job's retained checkpoints: it subsumes none, is subsumed by
@@ -1832,7 +1982,9 @@ final class Simulation {
             "notified-once", id + " was told twice that checkpoint " + checkpointId + " completed");
       }
       completedCheckpoint(checkpointId);
-      if (isFinal && endedInput && started && !finished) {
+      // A stop-with-savepoint is final for a task whose input goes on: it ends without ending its
+      // input (TaskLifecycle: STOPPED_WITH_SAVEPOINT).
+      if (isFinal && (endedInput || savepointIds.contains(checkpointId)) && started && !finished) {
         finish();
       }
     }
@@ -1884,6 +2036,8 @@ final class Simulation {
   private final class SourceTask extends Task {
     final int index;
     long offset;
+    long suspendedFor = -1; // the stop-with-savepoint whose barrier it emitted, or -1
+    boolean emitting; // an emit is scheduled
 
     SourceTask(int index, CompletedCheckpoint from) {
       super(0, index, SOURCES, SRC, from);
@@ -1908,11 +2062,16 @@ final class Simulation {
           c.send(new ChannelEvent.Watermark(watermarkBefore[index][(int) offset]));
         }
       }
+      emitting = true;
       emit();
     }
 
     void emit() {
       if (!alive || finished) {
+        return;
+      }
+      if (suspendedFor >= 0) {
+        emitting = false; // nothing, not even watermarks, until the savepoint completed or aborted
         return;
       }
       if (offset >= records) {
@@ -1945,6 +2104,24 @@ final class Simulation {
         return;
       }
       triggerCheckpoint(options.toBarrier(checkpointId, now, true));
+      if (options.isSynchronous()) {
+        suspendedFor = checkpointId;
+        trace(id + " suspended for savepoint " + checkpointId);
+      }
+    }
+
+    @Override
+    void notifyAborted(long checkpointId) {
+      if (!alive || suspendedFor != checkpointId) {
+        return;
+      }
+      // The stop-with-savepoint was aborted: the source reads on (TaskLifecycle: RUNNING).
+      suspendedFor = -1;
+      trace(id + " reads on after savepoint " + checkpointId + " was aborted");
+      if (!emitting && started && !finished) {
+        emitting = true;
+        at(1 + rng.nextInt(3), this::emit);
+      }
     }
 
     @Override
