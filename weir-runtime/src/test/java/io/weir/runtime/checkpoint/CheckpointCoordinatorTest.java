@@ -181,7 +181,7 @@ class CheckpointCoordinatorTest {
   }
 
   /**
-   * Found by the simulation with stop-with-savepoint (seeds 161, 204, 288): a checkpoint still
+   * Found by the simulation with stop-with-savepoint (seeds 161 and 288): a checkpoint still
    * pending when the stop completed was completed by the stopped tasks' FINISHED reports, as if
    * every source had ended its input; a restore of it lost every record after it.
    */
