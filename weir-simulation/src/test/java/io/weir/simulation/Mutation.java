@@ -23,5 +23,16 @@ enum Mutation {
    * A restart of a job resumed from a savepoint restores that savepoint even when the job has a
    * newer checkpoint of its own (a savepoint taken for the latest checkpoint).
    */
-  RESTORE_SAVEPOINT_OVER_CHECKPOINT
+  RESTORE_SAVEPOINT_OVER_CHECKPOINT,
+  /**
+   * A task restored from an unaligned checkpoint replays the in-flight data of all its input
+   * channels but the last (channel state lost for one channel).
+   */
+  DROPPED_CHANNEL_STATE,
+  /**
+   * A task restored from an unaligned checkpoint replays the in-flight buffers but neither the
+   * watermarks among them nor the event time at the cut: it starts event time afresh, so replayed
+   * records that were late are taken for on-time ones (the event-time bug of issue 44).
+   */
+  WATERMARKS_NOT_RESTORED
 }

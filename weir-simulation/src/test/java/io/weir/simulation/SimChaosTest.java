@@ -19,6 +19,7 @@ class SimChaosTest {
   static final int LONG_SEEDS = 20_000;
   static final int MIN_FAULTS_PER_RUN = 1000;
   static final int MIN_SAVEPOINTS_PER_RUN = 100;
+  static final int MIN_IN_FLIGHT_RESTORES_PER_RUN = 50;
 
   @Test
   void everySeedKeepsTheInvariants() {
@@ -42,6 +43,11 @@ class SimChaosTest {
     int savepointsFailed = 0;
     int resumes = 0;
     int restarts = 0;
+    int unaligned = 0;
+    int inFlightCheckpoints = 0;
+    int inFlightRestores = 0;
+    int stops = 0;
+    int stopsCompleted = 0;
     Map<String, Integer> byKind = new TreeMap<>();
     List<String> failures = new ArrayList<>();
     for (long seed = first; seed < first + count; seed++) {
@@ -52,6 +58,11 @@ class SimChaosTest {
       savepointsFailed += r.savepointsFailed();
       resumes += r.resumes();
       restarts += r.restarts();
+      unaligned += r.unaligned() ? 1 : 0;
+      inFlightCheckpoints += r.inFlightCheckpoints();
+      inFlightRestores += r.inFlightRestores();
+      stops += r.stops();
+      stopsCompleted += r.stopsCompleted();
       r.faultsByKind().forEach((k, v) -> byKind.merge(k, v, Integer::sum));
       if (!r.ok() && failures.size() < 5) {
         failures.add(r.replay());
@@ -65,7 +76,9 @@ class SimChaosTest {
         String.format(
             "weir-simulation: %d seeds, %d faults injected %s, %d checkpoints completed, %d"
                 + " savepoints completed (%d failed or expired), %d resumes from a savepoint, %d"
-                + " restarts, %d ms",
+                + " restarts; %d seeds unaligned, %d checkpoints with in-flight data, %d task"
+                + " restores replaying in-flight data; %d stop-with-savepoints (%d completed and"
+                + " ended the job); %d ms",
             count,
             faults,
             byKind,
@@ -74,6 +87,11 @@ class SimChaosTest {
             savepointsFailed,
             resumes,
             restarts,
+            unaligned,
+            inFlightCheckpoints,
+            inFlightRestores,
+            stops,
+            stopsCompleted,
             millis);
     System.out.println(summary);
     System.err.println(summary);
@@ -81,6 +99,9 @@ class SimChaosTest {
     if (one == null) {
       assertThat(faults).as(summary).isGreaterThanOrEqualTo(MIN_FAULTS_PER_RUN);
       assertThat(savepoints).as(summary).isGreaterThanOrEqualTo(MIN_SAVEPOINTS_PER_RUN);
+      assertThat(inFlightRestores)
+          .as(summary)
+          .isGreaterThanOrEqualTo(MIN_IN_FLIGHT_RESTORES_PER_RUN);
     }
   }
 }

@@ -20,7 +20,9 @@ class SimPlantedBugsTest {
     "EARLY_SHARED_DELETE, no-retained-file-deleted",
     "OLD_ATTEMPT_ACK, consistent-cut",
     "SUBSUMED_SAVEPOINT_DELETE, no-retained-file-deleted",
-    "RESTORE_SAVEPOINT_OVER_CHECKPOINT, savepoint-not-retained"
+    "RESTORE_SAVEPOINT_OVER_CHECKPOINT, savepoint-not-retained",
+    "DROPPED_CHANNEL_STATE, consistent-cut",
+    "WATERMARKS_NOT_RESTORED, event-time"
   })
   void theHarnessCatchesIt(Mutation mutation, String invariant) {
     Simulation.Result caught = null;

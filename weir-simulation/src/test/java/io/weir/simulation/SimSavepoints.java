@@ -31,6 +31,7 @@ final class SimSavepoints {
   private final Map<Long, Completed> completed = new LinkedHashMap<>();
   private final Set<Long> triggered = new HashSet<>();
   private final Set<String> heldTxns = new HashSet<>();
+  private final Map<Long, List<String>> heldBy = new LinkedHashMap<>();
   private int failed;
   private int refused;
 
@@ -80,6 +81,7 @@ final class SimSavepoints {
    */
   Completed completed(CompletedCheckpoint savepoint, String pointer, List<String> pendingTxns) {
     heldTxns.addAll(pendingTxns);
+    heldBy.put(savepoint.checkpointId(), List.copyOf(pendingTxns));
     String dir = URI.create(pointer).getPath();
     Set<String> files = new HashSet<>();
     files.add(dir + "/" + FileSystemCheckpointStorage.METADATA_FILE);
@@ -102,6 +104,11 @@ final class SimSavepoints {
   /** True when a completed savepoint holds transaction {@code txn} pending. */
   boolean holds(String txn) {
     return heldTxns.contains(txn);
+  }
+
+  /** The transactions completed savepoint {@code id} holds pending. */
+  List<String> heldBy(long id) {
+    return heldBy.getOrDefault(id, List.of());
   }
 
   /** The completed savepoints, oldest first. */

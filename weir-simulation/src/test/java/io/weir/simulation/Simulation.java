@@ -1,5 +1,6 @@
 package io.weir.simulation;
 
+import io.weir.api.typeutils.DataInputDeserializer;
 import io.weir.runtime.checkpoint.BarrierHandler;
 import io.weir.runtime.checkpoint.CheckpointCoordinator;
 import io.weir.runtime.checkpoint.CheckpointCoordinator.OperatorInfo;
@@ -9,17 +10,27 @@ import io.weir.runtime.checkpoint.CheckpointOptions;
 import io.weir.runtime.checkpoint.CompletedCheckpoint;
 import io.weir.runtime.checkpoint.CompletedCheckpointStore;
 import io.weir.runtime.checkpoint.CorruptCheckpointException;
+import io.weir.runtime.checkpoint.InFlightData;
 import io.weir.runtime.checkpoint.IncrementalKeyedStateHandle;
+import io.weir.runtime.checkpoint.InputChannelStateRecorder;
 import io.weir.runtime.checkpoint.KeyGroupsStateHandle;
+import io.weir.runtime.checkpoint.OperatorSnapshot;
 import io.weir.runtime.checkpoint.OperatorState;
 import io.weir.runtime.checkpoint.OperatorStateHandle;
 import io.weir.runtime.checkpoint.OperatorSubtaskState;
 import io.weir.runtime.checkpoint.StateAssignment;
+import io.weir.runtime.checkpoint.SubtaskStateCodec;
 import io.weir.runtime.checkpoint.TaskRestore;
+import io.weir.runtime.network.Buffer;
+import io.weir.runtime.network.ChannelEvent;
 import io.weir.runtime.network.ChannelEvent.CancelCheckpointMarker;
 import io.weir.runtime.network.ChannelEvent.CheckpointBarrier;
 import io.weir.runtime.network.ChannelEvent.EndOfData;
 import io.weir.runtime.network.ChannelEvent.EndOfPartition;
+import io.weir.runtime.network.ChannelStateEntry;
+import io.weir.runtime.network.InputChannel;
+import io.weir.runtime.network.InputGate;
+import io.weir.runtime.network.RecordDeserializer;
 import io.weir.runtime.state.DefaultOperatorStateStore;
 import io.weir.runtime.state.KeyGroupRange;
 import io.weir.runtime.state.KeyGroupRangeAssignment;
@@ -31,7 +42,9 @@ import io.weir.runtime.storage.FileSystemCheckpointStorage;
 import io.weir.runtime.storage.FileSystems;
 import io.weir.runtime.storage.StreamStateHandle;
 import io.weir.runtime.task.TaskState;
+import io.weir.runtime.task.Waker;
 import io.weir.runtime.taskexecutor.ExecutionAttemptId;
+import io.weir.runtime.time.WatermarkValve;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
@@ -98,6 +111,11 @@ final class Simulation {
    * @param traceHash a digest of the whole trace: equal for equal seeds
    * @param traceTail the last lines of the trace
    * @param readFaults whether the run had the storage's read-side faults
+   * @param unaligned whether the run checkpointed unaligned
+   * @param inFlightCheckpoints checkpoints completed that hold in-flight data
+   * @param inFlightRestores task restores that replayed in-flight data
+   * @param stops stop-with-savepoints triggered (not refused)
+   * @param stopsCompleted stop-with-savepoints that completed and ended the job
    */
   record Result(
       long seed,
@@ -113,7 +131,12 @@ final class Simulation {
       long virtualMillis,
       long traceHash,
       List<String> traceTail,
-      boolean readFaults) {
+      boolean readFaults,
+      boolean unaligned,
+      int inFlightCheckpoints,
+      int inFlightRestores,
+      int stops,
+      int stopsCompleted) {
 
     boolean ok() {
       return violation == null;
@@ -153,13 +176,30 @@ final class Simulation {
   private static final int TAIL = Integer.getInteger("weir.sim.tail", 40);
   private static final AtomicInteger SCHEMES = new AtomicInteger();
   private static final boolean READ_FAULTS = Boolean.getBoolean("weir.sim.readFaults");
+
+  /**
+   * {@code -Dweir.sim.stops=true}: the user now and then stops the job with a savepoint (see {@link
+   * #stopWithSavepoint}). Off in CI until the bugs it found are fixed (docs/reliability.md).
+   */
+  private static final boolean STOPS = Boolean.getBoolean("weir.sim.stops");
+
+  /** {@code -Dweir.sim.unaligned=false} runs every seed aligned (as before unaligned runs). */
+  private static final boolean UNALIGNED_RUNS =
+      Boolean.parseBoolean(System.getProperty("weir.sim.unaligned", "true"));
+
   private final boolean readFaults;
 
-  /** A record of source {@code src} at offset {@code idx}. */
-  private record Rec(int src, int idx, int key) {}
+  /**
+   * A record of source {@code src} at offset {@code idx}, at event time {@code ts} (0 unless the
+   * run checkpoints unaligned).
+   */
+  private record Rec(int src, int idx, int key, long ts) {}
 
-  /** What the counter emits: key {@code key} reached {@code count} with that record. */
-  private record Out(int key, int count, int src, int idx) {}
+  /**
+   * What the counter emits: key {@code key} reached {@code count} with that record, which the
+   * counter took for {@code late} (behind its channel's watermark; never in aligned runs).
+   */
+  private record Out(int key, int count, int src, int idx, boolean late) {}
 
   // ------------------------------------------------------------------ run settings
 
@@ -173,6 +213,29 @@ final class Simulation {
   private final int records;
   private final int[][] keysOf; // per source, per offset
   private final CheckpointCoordinator.Settings settings;
+
+  /**
+   * Unaligned checkpoints (a third of the seeds, drawn apart from {@link #rng}, so that the other
+   * seeds keep their schedules): the tasks with inputs read through the runtime's {@link
+   * InputGate}, {@link InputChannelStateRecorder} and {@link WatermarkValve}, and the sources emit
+   * watermarks.
+   */
+  private final boolean unaligned;
+
+  /** Unaligned runs: per source and offset, the record's event time. */
+  private final long[][] tsOf;
+
+  /** Unaligned runs: per source and offset, the watermark emitted after it, or none (MIN). */
+  private final long[][] watermarkAfter;
+
+  /** Unaligned runs: per source and offset, the highest watermark emitted before it. */
+  private final long[][] watermarkBefore;
+
+  /** Unaligned runs: per source and offset, late in the uninterrupted run (ts below it). */
+  private final boolean[][] lateOf;
+
+  private int inFlightCheckpoints; // completed checkpoints holding in-flight data
+  private int inFlightRestores; // task restores that replayed in-flight data
   private final int faultBudget;
   private final long faultWindowEnd;
 
@@ -270,6 +333,7 @@ final class Simulation {
         mutations.isEmpty() ? EnumSet.noneOf(Mutation.class) : EnumSet.copyOf(mutations);
     this.rng = new Random(seed);
     this.savepointRng = new Random(~seed);
+    this.stopRng = new Random(seed * 0x2545F4914F6CDD1DL + 7);
     this.records = 30 + rng.nextInt(40);
     this.keysOf = new int[SOURCES][records];
     for (int s = 0; s < SOURCES; s++) {
@@ -287,6 +351,25 @@ final class Simulation {
             1 + rng.nextInt(3)); // retained
     this.faultBudget = 6 + rng.nextInt(10);
     this.faultWindowEnd = 600 + rng.nextInt(1500);
+    Random eventTime = new Random(seed * 0x9E3779B97F4A7C15L + 44);
+    this.unaligned = UNALIGNED_RUNS ? eventTime.nextInt(3) == 0 : false;
+    this.tsOf = new long[SOURCES][records];
+    this.watermarkAfter = new long[SOURCES][records];
+    this.watermarkBefore = new long[SOURCES][records + 1];
+    this.lateOf = new boolean[SOURCES][records];
+    for (int s = 0; s < SOURCES; s++) {
+      long maxTs = Long.MIN_VALUE;
+      watermarkBefore[s][0] = Long.MIN_VALUE;
+      for (int i = 0; i < records; i++) {
+        // Out of order by up to 60; a watermark now and then, 20 behind the highest event time:
+        // about one record in five comes behind it, late.
+        tsOf[s][i] = i * 10L + eventTime.nextInt(60);
+        lateOf[s][i] = tsOf[s][i] < watermarkBefore[s][i];
+        maxTs = Math.max(maxTs, tsOf[s][i]);
+        watermarkAfter[s][i] = eventTime.nextInt(3) == 0 ? maxTs - 20 : Long.MIN_VALUE;
+        watermarkBefore[s][i + 1] = Math.max(watermarkBefore[s][i], watermarkAfter[s][i]);
+      }
+    }
     this.scheme = "sim" + SCHEMES.incrementAndGet();
     this.fs = new SimFileSystem(scheme, new FsFaults());
     this.savepoints = new SimSavepoints(scheme);
@@ -355,7 +438,12 @@ final class Simulation {
         now,
         traceCrc.getValue() ^ (traceLines << 40),
         List.copyOf(tail),
-        readFaults);
+        readFaults,
+        unaligned,
+        inFlightCheckpoints,
+        inFlightRestores,
+        stops,
+        stopsCompleted);
   }
 
   private void loop() {
@@ -516,6 +604,7 @@ final class Simulation {
       problems.forEach(p -> trace("recovery: " + p));
     }
     savepoints.jobMasterChanged();
+    stopFailed();
     for (CompletedCheckpoint c : recovered) {
       if (c.savepoint()) {
         throw new Violation(
@@ -593,9 +682,11 @@ final class Simulation {
         return;
       }
       if (savepoints.isSavepoint(checkpointId)) {
+        // Only a stop-with-savepoint is told to the tasks (CheckpointFinalizer.completeSavepoint):
+        // it is final, every task ends.
         trace("completed savepoint " + checkpointId);
         checkNoSavepointRetained();
-        notifyTasks(checkpointId, false);
+        notifyTasks(checkpointId, coordinator.isFinal(checkpointId));
         return;
       }
       completed++;
@@ -666,14 +757,19 @@ final class Simulation {
    */
   private CheckpointCoordinator newCoordinator(
       int gen, long lastId, List<CompletedCheckpoint> recovered) {
-    return new CheckpointCoordinator(
-        jobId,
-        settings,
-        OPERATORS,
-        new StorageView(),
-        new Context(gen),
-        CheckpointIDCounter.inMemory(lastId),
-        CompletedCheckpointStore.inMemory(settings.numRetained(), recovered));
+    CheckpointCoordinator c =
+        new CheckpointCoordinator(
+            jobId,
+            settings,
+            OPERATORS,
+            new StorageView(),
+            new Context(gen),
+            CheckpointIDCounter.inMemory(lastId),
+            CompletedCheckpointStore.inMemory(settings.numRetained(), recovered));
+    if (unaligned) {
+      c.setCheckpointAlignment(BarrierHandler.Alignment.UNALIGNED);
+    }
+    return c;
   }
 
   private void deploy() {
@@ -857,6 +953,7 @@ final class Simulation {
     }
     failing = true;
     trace("attempt " + attempt + " fails: " + cause.getMessage());
+    stopFailed();
     long corrupt = CorruptCheckpointException.findIn(cause);
     if (corrupt >= 0) {
       trace("checkpoint " + corrupt + " marked unrestorable");
@@ -888,6 +985,10 @@ final class Simulation {
               resumeJob(savepoint);
             }
           });
+      return;
+    }
+    if (!failing && stoppedWith != null) {
+      jobStopped();
       return;
     }
     if (!failing) {
@@ -977,8 +1078,19 @@ final class Simulation {
     if (jobFinished) {
       return;
     }
+    if (stopping >= 0 || stoppedWith != null) {
+      at(20 + savepointRng.nextInt(60), this::savepointTick);
+      return; // the job is stopping: the user waits
+    }
+    if (STOPS && !failing && resumes < 2 && stopRng.nextInt(100) < 4) {
+      stopWithSavepoint();
+    }
     List<SimSavepoints.Completed> done = savepoints.completed();
-    if (!failing && resumes < 2 && !done.isEmpty() && savepointRng.nextInt(100) < 6) {
+    if (!failing
+        && stopping < 0
+        && resumes < 2
+        && !done.isEmpty()
+        && savepointRng.nextInt(100) < 6) {
       cancelToResume(done.get(done.size() - 1));
       return; // the resumed job's ticks start with it
     }
@@ -986,6 +1098,103 @@ final class Simulation {
       triggerSavepoint();
     }
     at(20 + savepointRng.nextInt(60), this::savepointTick);
+  }
+
+  /**
+   * The user stops the job with a savepoint (without drain: {@code SAVEPOINT_SUSPEND}), as {@code
+   * JobMaster.stopWithSavepoint} asks the coordinator. The sources emit its barrier and then
+   * nothing; if it completes every task is told and ends (the sink commits), the job ends with it,
+   * and the user resumes from it ({@link #jobStopped}); if it fails, or the attempt fails before
+   * every task ended, the job reads on (or restarts) and no transaction may be committed twice.
+   */
+  private void stopWithSavepoint() {
+    java.util.concurrent.CompletableFuture<String> result =
+        coordinator.triggerSavepoint(
+            savepoints.directory(), CheckpointOptions.Type.SAVEPOINT_SUSPEND);
+    if (result.isDone()) {
+      trace("stop-with-savepoint refused: " + result.handle((p, e) -> e.getMessage()).join());
+      return;
+    }
+    long id = coordinator.lastCheckpointId();
+    savepoints.triggered(id);
+    stopping = id;
+    stops++;
+    int gen = generation;
+    int att = attempt;
+    trace("stop-with-savepoint " + id + " triggered");
+    result.whenComplete(
+        (pointer, failure) -> {
+          try {
+            if (failure != null) {
+              savepoints.failed();
+              trace("stop-with-savepoint " + id + " failed: " + failure.getMessage());
+              if (stopping == id) {
+                stopping = -1;
+              }
+              return;
+            }
+            savepointCompleted(id, pointer);
+            if (stopping == id && gen == generation && att == attempt && !failing) {
+              stopping = -1;
+              stoppedWith = savepoints.completed().get(savepoints.completed().size() - 1);
+            }
+          } catch (Violation v) {
+            caught = v;
+          }
+        });
+  }
+
+  /**
+   * The attempt failed or the job master changed while a stop-with-savepoint was in progress or
+   * after it completed, before every task ended: the stop failed ("completed, but then the job
+   * failed"), and the job goes on from its newest checkpoint.
+   */
+  private void stopFailed() {
+    if (stopping >= 0 || stoppedWith != null) {
+      trace("the stop-with-savepoint " + (stopping >= 0 ? stopping : stoppedWith.id()) + " fails");
+    }
+    stopping = -1;
+    stoppedWith = null;
+  }
+
+  /**
+   * Every task ended after the stop-with-savepoint completed: the job is finished (as {@code
+   * JobMaster.finishJob}: its checkpoints go, then the orphans; the savepoint is the user's). Its
+   * sink committed what the savepoint holds pending, each transaction once; the user resumes from
+   * the savepoint.
+   */
+  private void jobStopped() {
+    SimSavepoints.Completed savepoint = stoppedWith;
+    stoppedWith = null;
+    stopsCompleted++;
+    trace("job " + job + " stopped with savepoint " + savepoint.id());
+    for (String txn : savepoints.heldBy(savepoint.id())) {
+      // Empty ones (of checkpoints after the final one) may stay pending: the sink had finished.
+      if (txns.get(txn) != Txn.COMMITTED && !txnRecords.get(txn).isEmpty()) {
+        throw new Violation(
+            "two-phase-commit",
+            "job "
+                + job
+                + " stopped with savepoint "
+                + savepoint.id()
+                + ", but its transaction "
+                + txn
+                + " is "
+                + txns.get(txn)
+                + ", not committed");
+      }
+    }
+    coordinator.stop();
+    coordinator.discardRetained();
+    coordinator.discardOrphanedState(true);
+    int gen = generation;
+    at(
+        5 + rng.nextInt(20),
+        () -> {
+          if (gen == generation) {
+            resumeJob(savepoint);
+          }
+        });
   }
 
   private void triggerSavepoint() {
@@ -1074,6 +1283,12 @@ final class Simulation {
    * its attempts restore the savepoint until a checkpoint of its own completed.
    */
   private void resumeJob(SimSavepoints.Completed savepoint) {
+    List<Out> committedBefore = new ArrayList<>(inherited);
+    for (Map.Entry<String, Txn> t : txns.entrySet()) {
+      if (t.getValue() == Txn.COMMITTED && txnJob.get(t.getKey()) == job) {
+        committedBefore.addAll(txnRecords.get(t.getKey()));
+      }
+    }
     job++;
     resumes++;
     jobId = String.format("%028x%04x", seed, job);
@@ -1085,6 +1300,13 @@ final class Simulation {
       List<String> pending = new ArrayList<>();
       inherited = sinkOutputs(initialRestore.checkpoint(), initialRestore.storage(), pending);
       inheritedTxns = pending;
+      OperatorSubtaskState sink = initialRestore.checkpoint().operator(SINK).subtasks().get(0);
+      if (sink.finished() && sink.hasNoState()) {
+        // The sink had finished before the savepoint (its final checkpoint completed first): it
+        // committed everything it ever received, which the resumed job takes over.
+        inherited = committedBefore;
+        inheritedTxns = List.of();
+      }
     } catch (IOException e) {
       throw new Violation(
           "no-retained-file-deleted",
@@ -1103,6 +1325,14 @@ final class Simulation {
   }
 
   private List<String> inheritedTxns = List.of();
+
+  /** When the user stops the job with a savepoint: apart from the other draws, as above. */
+  private final Random stopRng;
+
+  private long stopping = -1; // the stop-with-savepoint in progress, or -1
+  private SimSavepoints.Completed stoppedWith; // it completed: the job ends with it
+  private int stops; // stop-with-savepoints asked for (not refused)
+  private int stopsCompleted; // ... that completed and ended the job
 
   /**
    * A savepoint is never one of the job's retained checkpoints: it subsumes none, is subsumed by
@@ -1244,19 +1474,42 @@ final class Simulation {
 
   // ------------------------------------------------------------------ model tasks
 
-  /** A FIFO channel of one attempt; barriers travel in band. */
+  /**
+   * A FIFO channel of one attempt; barriers travel in band. In unaligned runs its data goes into
+   * the consumer's real {@link InputChannel}, as from a producer in another process: each record
+   * framed as the data plane frames it, a buffer each (one in four cut across two buffers), the
+   * events in order, and an unaligned barrier ahead of the buffers queued, which the channel keeps
+   * for the consumer to record ({@link InputChannel#receivePriorityBarrier}).
+   */
   private final class Channel {
     final Task consumer;
     final int index;
     final ArrayDeque<Object> queue = new ArrayDeque<>();
+    final InputChannel input; // unaligned runs only
 
-    Channel(Task consumer, int index) {
+    Channel(Task consumer, int index, InputChannel input) {
       this.consumer = consumer;
       this.index = index;
+      this.input = input;
     }
 
     void send(Object event) {
-      queue.addLast(event);
+      if (input == null) {
+        queue.addLast(event);
+      } else if (event instanceof Rec || event instanceof Out) {
+        byte[] frame = frame(event);
+        if (rng.nextInt(4) == 0) {
+          int cut = 1 + rng.nextInt(frame.length - 1);
+          input.enqueueBuffer(Buffer.wrap(java.util.Arrays.copyOfRange(frame, 0, cut)));
+          input.enqueueBuffer(Buffer.wrap(java.util.Arrays.copyOfRange(frame, cut, frame.length)));
+        } else {
+          input.enqueueBuffer(Buffer.wrap(frame));
+        }
+      } else if (event instanceof CheckpointBarrier b && b.unaligned()) {
+        input.receivePriorityBarrier(b);
+      } else {
+        input.addEvent((ChannelEvent) event);
+      }
       consumer.wake();
     }
   }
@@ -1275,6 +1528,19 @@ final class Simulation {
     final TaskRestore restore;
     final boolean finishedOnRestore;
     BarrierHandler handler;
+
+    // Unaligned runs, tasks with inputs: the runtime's input side of an unaligned checkpoint.
+    InputGate gate;
+    InputChannelStateRecorder recorder;
+    WatermarkValve valve;
+    InputChannel reading; // whose deserializer holds the buffer being read
+    int readingChannel; // the channel of the record being processed
+    final DataInputDeserializer view = new DataInputDeserializer();
+
+    /** An unaligned snapshot waiting for its in-flight data (the task's holdForChannelState). */
+    Upload held;
+
+    long heldId = -1;
     boolean alive = true;
     boolean started;
     boolean endedInput;
@@ -1292,6 +1558,7 @@ final class Simulation {
       } else {
         OperatorSubtaskState own = op.subtasks().get(subtask);
         finishedOnRestore = own.finished() && own.hasNoState();
+        // As StateAssignment at the same parallelism: subtask i replays what subtask i recorded.
         restore =
             new TaskRestore(
                 from.checkpointId(),
@@ -1300,21 +1567,81 @@ final class Simulation {
                 Map.of(
                     operatorId,
                     StateAssignment.assignOperator(op, parallelism, MAX_PARALLELISM, subtask)),
-                List.of(),
+                own.inputChannelState(),
                 List.of(),
                 TaskRestore.AssignedSplits.NONE);
       }
     }
 
     Channel newInput() {
-      Channel c = new Channel(this, inputs.size());
+      InputChannel in = null;
+      if (unaligned) {
+        if (gate == null) {
+          gate = new InputGate(new Waker(), 2);
+        }
+        in = gate.addChannel(0, "channel " + inputs.size() + " of " + id);
+      }
+      Channel c = new Channel(this, inputs.size(), in);
       inputs.add(c);
       return c;
     }
 
     void setUpInputs() {
-      if (!inputs.isEmpty()) {
+      if (inputs.isEmpty()) {
+        return;
+      }
+      if (gate == null) {
         handler = new BarrierHandler(inputs.size(), true, this);
+        return;
+      }
+      recorder = new InputChannelStateRecorder(gate.getChannels());
+      valve =
+          new WatermarkValve(
+              inputs.size(),
+              new WatermarkValve.Output() {
+                @Override
+                public void emitWatermark(long watermark) {}
+
+                @Override
+                public void emitWatermarkStatus(boolean idle) {}
+              });
+      handler = new BarrierHandler(inputs.size(), true, BarrierHandler.Alignment.UNALIGNED, this);
+    }
+
+    /**
+     * As {@code InputStreamTask}: event time goes back to where it stood at the cut, then each
+     * channel's recorded buffers and events are read before anything it receives.
+     */
+    void replay(InFlightData inFlight) {
+      Map<Integer, List<ChannelStateEntry>> recorded = inFlight.inputs();
+      if (recorded.isEmpty()) {
+        return;
+      }
+      inFlightRestores++;
+      boolean plantedLoss = mutations.contains(Mutation.WATERMARKS_NOT_RESTORED);
+      WatermarkValve.Position[] cut = new WatermarkValve.Position[inputs.size()];
+      int cuts = 0;
+      for (Channel c : inputs) {
+        List<ChannelStateEntry> entries = recorded.get(c.index);
+        if (entries == null) {
+          continue;
+        }
+        if (!entries.isEmpty() && entries.get(0) instanceof ChannelStateEntry.Cut k) {
+          cut[c.index] = k.position();
+          cuts++;
+          entries = entries.subList(1, entries.size());
+        }
+        if (mutations.contains(Mutation.DROPPED_CHANNEL_STATE) && c.index == inputs.size() - 1) {
+          entries = List.of();
+        }
+        if (plantedLoss) {
+          entries = entries.stream().filter(e -> e instanceof ChannelStateEntry.Bytes).toList();
+        }
+        trace(id + " replays " + entries.size() + " entries of channel " + c.index);
+        c.input.prependForReplay(entries);
+      }
+      if (cuts == cut.length && !plantedLoss) {
+        valve.restore(cut);
       }
     }
 
@@ -1334,7 +1661,9 @@ final class Simulation {
           throw new IOException("injected: the task manager died while " + id + " restored");
         }
         if (restore != null) {
-          restore(restore.read().operators().values().iterator().next());
+          TaskRestore.Read read = restore.read();
+          restore(read.operators().values().iterator().next());
+          replay(read.inFlight());
         }
       } catch (Violation v) {
         throw v; // an invariant broken while restoring (a commit after an abort), not a failure
@@ -1390,6 +1719,10 @@ final class Simulation {
       if (!alive || !started || finished) {
         return;
       }
+      if (gate != null) {
+        pollGate();
+        return;
+      }
       List<Channel> readable = new ArrayList<>();
       for (Channel c : inputs) {
         if (!c.queue.isEmpty() && !blocked.contains(c.index) && !closed.contains(c.index)) {
@@ -1425,6 +1758,72 @@ final class Simulation {
       wake();
     }
 
+    /**
+     * As {@code InputStreamTask.processInput}, one step: an overtaking barrier first (the task's
+     * mail between two records), else the next record of the buffer being read, else the next
+     * buffer or event of the gate.
+     */
+    private void pollGate() {
+      try {
+        InputGate.Polled polled = gate.pollPriority();
+        if (polled == null) {
+          if (reading != null && reading.getDeserializer().nextRecord(view)) {
+            readingChannel = reading.getChannelIndex();
+            process(decode(this instanceof CountTask, view));
+            wake();
+            return;
+          }
+          reading = null;
+          polled = gate.pollNext();
+          if (polled == null) {
+            return;
+          }
+        }
+        int channel = polled.channel().getChannelIndex();
+        if (polled.element() instanceof Buffer buffer) {
+          recorder.onBuffer(channel, buffer);
+          polled.channel().getDeserializer().setNextBuffer(buffer);
+          reading = polled.channel();
+        } else {
+          handleGateEvent(polled.channel(), (ChannelEvent) polled.element());
+        }
+      } catch (Violation v) {
+        throw v;
+      } catch (Exception e) {
+        throw new IllegalStateException(id + " could not read its input", e);
+      }
+      wake();
+    }
+
+    private void handleGateEvent(InputChannel in, ChannelEvent event) throws Exception {
+      int channel = in.getChannelIndex();
+      if (event instanceof ChannelEvent.Watermark w) {
+        recorder.onEvent(channel, event);
+        valve.inputWatermark(channel, w.timestamp());
+      } else if (event instanceof CheckpointBarrier b) {
+        recorder.barrierArriving(channel, b.checkpointId());
+        try {
+          handler.onBarrier(channel, b);
+        } finally {
+          recorder.barrierHandled(channel);
+        }
+      } else if (event instanceof CancelCheckpointMarker m) {
+        handler.onCancel(channel, m);
+      } else if (event instanceof EndOfData) {
+        if (in.getDeserializer().hasPartialRecord()) {
+          throw new IllegalStateException(in + " ended in the middle of a record");
+        }
+        valve.inputEnded(channel);
+        endOfData.add(channel);
+        if (endOfData.size() == inputs.size()) {
+          endInput();
+        }
+      } else if (event instanceof EndOfPartition) {
+        closed.add(channel);
+        handler.onChannelClosed(channel);
+      }
+    }
+
     void process(Object record) {}
 
     void endInput() {
@@ -1443,16 +1842,59 @@ final class Simulation {
     @Override
     public void block(int channel) {
       blocked.add(channel);
+      if (gate != null) {
+        gate.block(gate.getChannels().get(channel));
+      }
     }
 
     @Override
     public void unblockAll() {
       blocked.clear();
+      if (gate != null) {
+        gate.unblockAll();
+      }
       wake();
     }
 
     @Override
+    public void startRecording(int channel) {
+      recorder.start(channel);
+    }
+
+    @Override
+    public void recordUnconsumed(int channel) {
+      recorder.keepUnconsumed(channel, handler.currentCheckpointId());
+    }
+
+    @Override
+    public void stopRecording(int channel) {
+      recorder.stop(channel, handler.currentCheckpointId());
+    }
+
+    /** Every channel delivered its barrier: the held snapshot goes with its in-flight data. */
+    @Override
+    public void channelStateComplete(long checkpointId) {
+      if (heldId != checkpointId) {
+        return;
+      }
+      InFlightData inFlight = new InFlightData(recorder.take(), Map.of());
+      Upload own = held;
+      held = null;
+      heldId = -1;
+      scheduleUpload(checkpointId, () -> withInFlight(checkpointId, own.write(), inFlight));
+    }
+
+    @Override
     public void triggerCheckpoint(CheckpointBarrier barrier) {
+      if (barrier.unaligned() && recorder != null) {
+        // As InputStreamTask.holdForChannelState: where event time stands leads the recording.
+        recorder.clear();
+        WatermarkValve.Position[] cut = new WatermarkValve.Position[inputs.size()];
+        for (int c = 0; c < cut.length; c++) {
+          cut[c] = valve.position(c);
+        }
+        recorder.cut(cut);
+      }
       snapshot(barrier);
       for (Channel c : outputs) {
         c.send(barrier);
@@ -1461,6 +1903,7 @@ final class Simulation {
 
     @Override
     public void abortCheckpoint(long checkpointId, String reason) {
+      dropHeld(checkpointId);
       for (Channel c : outputs) {
         c.send(new CancelCheckpointMarker(checkpointId));
       }
@@ -1477,6 +1920,24 @@ final class Simulation {
         savepointIds.add(checkpointId);
       }
       Upload upload = capture(checkpointId, new Target(barrier.targetLocation()));
+      if (barrier.unaligned() && recorder != null) {
+        held = upload;
+        heldId = checkpointId;
+        return;
+      }
+      scheduleUpload(checkpointId, upload);
+    }
+
+    /** An unaligned snapshot of {@code checkpointId} or older held is given up. */
+    void dropHeld(long checkpointId) {
+      if (heldId >= 0 && heldId <= checkpointId) {
+        held = null;
+        heldId = -1;
+      }
+    }
+
+    /** The asynchronous part, later (and maybe after its task died). */
+    void scheduleUpload(long checkpointId, Upload upload) {
       long delay = 1 + rng.nextInt(8);
       if (fault("upload-stalls", 0.03)) {
         delay += 150 + rng.nextInt(250);
@@ -1521,7 +1982,9 @@ final class Simulation {
             "notified-once", id + " was told twice that checkpoint " + checkpointId + " completed");
       }
       completedCheckpoint(checkpointId);
-      if (isFinal && endedInput && started && !finished) {
+      // A stop-with-savepoint is final for a task whose input goes on: it ends without ending its
+      // input (TaskLifecycle: STOPPED_WITH_SAVEPOINT).
+      if (isFinal && (endedInput || savepointIds.contains(checkpointId)) && started && !finished) {
         finish();
       }
     }
@@ -1532,6 +1995,7 @@ final class Simulation {
       if (!alive || handler == null) {
         return;
       }
+      dropHeld(checkpointId);
       try {
         handler.abort(checkpointId);
       } catch (Exception e) {
@@ -1572,6 +2036,8 @@ final class Simulation {
   private final class SourceTask extends Task {
     final int index;
     long offset;
+    long suspendedFor = -1; // the stop-with-savepoint whose barrier it emitted, or -1
+    boolean emitting; // an emit is scheduled
 
     SourceTask(int index, CompletedCheckpoint from) {
       super(0, index, SOURCES, SRC, from);
@@ -1590,11 +2056,22 @@ final class Simulation {
 
     @Override
     void begin() {
+      // As a source reader restored with its split's watermark: event time goes on from there.
+      if (unaligned && watermarkBefore[index][(int) offset] != Long.MIN_VALUE) {
+        for (Channel c : outputs) {
+          c.send(new ChannelEvent.Watermark(watermarkBefore[index][(int) offset]));
+        }
+      }
+      emitting = true;
       emit();
     }
 
     void emit() {
       if (!alive || finished) {
+        return;
+      }
+      if (suspendedFor >= 0) {
+        emitting = false; // nothing, not even watermarks, until the savepoint completed or aborted
         return;
       }
       if (offset >= records) {
@@ -1606,7 +2083,12 @@ final class Simulation {
       digest(index, idx, k);
       int target =
           KeyGroupRangeAssignment.assignKeyToParallelOperator(k, MAX_PARALLELISM, COUNTERS);
-      outputs.get(target).send(new Rec(index, idx, k));
+      outputs.get(target).send(new Rec(index, idx, k, unaligned ? tsOf[index][idx] : 0));
+      if (unaligned && watermarkAfter[index][idx] != Long.MIN_VALUE) {
+        for (Channel c : outputs) {
+          c.send(new ChannelEvent.Watermark(watermarkAfter[index][idx]));
+        }
+      }
       at(2 + rng.nextInt(7), this::emit);
     }
 
@@ -1622,6 +2104,24 @@ final class Simulation {
         return;
       }
       triggerCheckpoint(options.toBarrier(checkpointId, now, true));
+      if (options.isSynchronous()) {
+        suspendedFor = checkpointId;
+        trace(id + " suspended for savepoint " + checkpointId);
+      }
+    }
+
+    @Override
+    void notifyAborted(long checkpointId) {
+      if (!alive || suspendedFor != checkpointId) {
+        return;
+      }
+      // The stop-with-savepoint was aborted: the source reads on (TaskLifecycle: RUNNING).
+      suspendedFor = -1;
+      trace(id + " reads on after savepoint " + checkpointId + " was aborted");
+      if (!emitting && started && !finished) {
+        emitting = true;
+        at(1 + rng.nextInt(3), this::emit);
+      }
     }
 
     @Override
@@ -1750,7 +2250,10 @@ final class Simulation {
       int c = counts.merge(r.key(), 1, Integer::sum);
       dirty.put(r.key(), c);
       digest(100 + index, r.key(), c);
-      outputs.get(0).send(new Out(r.key(), c, r.src(), r.idx()));
+      // Late: behind the watermark of the channel it came on, as the uninterrupted run has it only
+      // if a restore put that channel's event time back where it stood (the issue's bug).
+      boolean late = valve != null && r.ts() < valve.position(readingChannel).watermark();
+      outputs.get(0).send(new Out(r.key(), c, r.src(), r.idx(), late));
     }
 
     @Override
@@ -1999,6 +2502,101 @@ final class Simulation {
 
   // ------------------------------------------------------------------ encodings
 
+  /**
+   * A model record framed as the data plane frames records ({@code RecordDeserializer}): a header
+   * with the payload's length, then the payload.
+   */
+  private static byte[] frame(Object record) {
+    java.nio.ByteBuffer b;
+    if (record instanceof Rec r) {
+      b = java.nio.ByteBuffer.allocate(4 + 20);
+      b.putInt(20).putInt(r.src()).putInt(r.idx()).putInt(r.key()).putLong(r.ts());
+    } else {
+      Out o = (Out) record;
+      b = java.nio.ByteBuffer.allocate(4 + 17);
+      b.putInt(17).putInt(o.key()).putInt(o.count()).putInt(o.src()).putInt(o.idx());
+      b.put((byte) (o.late() ? 1 : 0));
+    }
+    return b.array();
+  }
+
+  /** The record {@code view} points at: a source's {@link Rec} or a counter's {@link Out}. */
+  private static Object decode(boolean rec, DataInputDeserializer view) throws IOException {
+    if (rec) {
+      return new Rec(view.readInt(), view.readInt(), view.readInt(), view.readLong());
+    }
+    return new Out(
+        view.readInt(), view.readInt(), view.readInt(), view.readInt(), view.readBoolean());
+  }
+
+  /**
+   * {@code states} (one operator's) with the in-flight data {@code inFlight} written as the runtime
+   * writes it ({@link SubtaskStateCodec}): one stream, a handle per input channel.
+   */
+  private Map<String, OperatorSubtaskState> withInFlight(
+      long checkpointId, Map<String, OperatorSubtaskState> states, InFlightData inFlight)
+      throws IOException {
+    Map.Entry<String, OperatorSubtaskState> own = states.entrySet().iterator().next();
+    OperatorSubtaskState recorded =
+        SubtaskStateCodec.persist(
+            checkpointId,
+            new OperatorSnapshot(own.getKey(), own.getKey(), null, Map.of(), inFlight, null),
+            storage.location(checkpointId, null));
+    OperatorSubtaskState s = own.getValue();
+    return Map.of(
+        own.getKey(),
+        new OperatorSubtaskState(
+            s.keyed(),
+            s.operator(),
+            recorded.inputChannelState(),
+            List.of(),
+            null,
+            s.finished(),
+            null));
+  }
+
+  /**
+   * The records in the in-flight data of {@code st} (of checkpoint {@code c}), read back through
+   * {@link TaskRestore} and cut into records by a {@link RecordDeserializer} per channel: {@link
+   * Rec}s for a counter ({@code recs}), {@link Out}s for the sink.
+   */
+  private static List<Object> inFlightRecords(
+      CompletedCheckpoint c, CheckpointStateReader reader, OperatorSubtaskState st, boolean recs)
+      throws IOException {
+    List<Object> records = new ArrayList<>();
+    if (st.inputChannelState().isEmpty()) {
+      return records;
+    }
+    Map<Integer, List<ChannelStateEntry>> inputs =
+        new TaskRestore(
+                c.checkpointId(),
+                reader,
+                false,
+                Map.of(),
+                st.inputChannelState(),
+                List.of(),
+                TaskRestore.AssignedSplits.NONE)
+            .read()
+            .inFlight()
+            .inputs();
+    DataInputDeserializer view = new DataInputDeserializer();
+    for (List<ChannelStateEntry> entries : inputs.values()) {
+      RecordDeserializer records0 = new RecordDeserializer();
+      for (ChannelStateEntry e : entries) {
+        if (e instanceof ChannelStateEntry.Bytes b) {
+          records0.setNextBuffer(Buffer.wrap(b.bytes()));
+          while (records0.nextRecord(view)) {
+            records.add(decode(recs, view));
+          }
+        }
+      }
+      if (records0.hasPartialRecord()) {
+        throw new IOException("the in-flight data of a channel ends in the middle of a record");
+      }
+    }
+    return records;
+  }
+
   private static byte[] segmentBytes(Map<Integer, Integer> seg) throws IOException {
     ByteArrayOutputStream b = new ByteArrayOutputStream();
     DataOutputStream out = new DataOutputStream(b);
@@ -2043,7 +2641,7 @@ final class Simulation {
     return names;
   }
 
-  private static byte[] outsBytes(List<Out> outs) {
+  private byte[] outsBytes(List<Out> outs) {
     try {
       ByteArrayOutputStream b = new ByteArrayOutputStream();
       DataOutputStream out = new DataOutputStream(b);
@@ -2054,26 +2652,35 @@ final class Simulation {
     }
   }
 
-  private static void writeOuts(DataOutputStream out, List<Out> outs) throws IOException {
+  private void writeOuts(DataOutputStream out, List<Out> outs) throws IOException {
     out.writeInt(outs.size());
     for (Out o : outs) {
       out.writeInt(o.key());
       out.writeInt(o.count());
       out.writeInt(o.src());
       out.writeInt(o.idx());
+      if (unaligned) { // aligned runs keep their files' sizes, so their schedules stay
+        out.writeBoolean(o.late());
+      }
     }
   }
 
-  private static List<Out> readOuts(DataInputStream in) throws IOException {
+  private List<Out> readOuts(DataInputStream in) throws IOException {
     int n = in.readInt();
     List<Out> outs = new ArrayList<>(n);
     for (int i = 0; i < n; i++) {
-      outs.add(new Out(in.readInt(), in.readInt(), in.readInt(), in.readInt()));
+      outs.add(
+          new Out(
+              in.readInt(),
+              in.readInt(),
+              in.readInt(),
+              in.readInt(),
+              unaligned && in.readBoolean()));
     }
     return outs;
   }
 
-  private static byte[] txnBytes(long checkpointId, String txn, List<Out> outs) {
+  private byte[] txnBytes(long checkpointId, String txn, List<Out> outs) {
     try {
       ByteArrayOutputStream b = new ByteArrayOutputStream();
       DataOutputStream out = new DataOutputStream(b);
@@ -2147,6 +2754,12 @@ final class Simulation {
     }
     if (c != null) {
       checkCut(c, storage, "checkpoint " + checkpointId);
+      for (OperatorState op : c.operators()) {
+        if (op.subtasks().stream().anyMatch(OperatorSubtaskState::hasChannelState)) {
+          inFlightCheckpoints++;
+          break;
+        }
+      }
     }
   }
 
@@ -2180,9 +2793,13 @@ final class Simulation {
         }
       }
       Map<Integer, Integer> counts = new TreeMap<>();
+      Map<Integer, Integer> inFlight = new TreeMap<>(); // unaligned: records still on their way
       for (OperatorSubtaskState st : c.operator(COUNT).subtasks()) {
         if (st.hasNoState()) {
           return; // a finished counter: nothing to compare once the job is ending
+        }
+        for (Object r : inFlightRecords(c, reader, st, true)) {
+          inFlight.merge(((Rec) r).key(), 1, Integer::sum);
         }
         if (st.keyed() instanceof KeyGroupsStateHandle canonical) {
           // A savepoint's: each key group of the range, in order.
@@ -2201,7 +2818,9 @@ final class Simulation {
           counts.putAll(readSegment(reader.readState(byName.get(name))));
         }
       }
-      if (!counts.equals(expected)) {
+      Map<Integer, Integer> cut = new TreeMap<>(counts);
+      inFlight.forEach((k, n) -> cut.merge(k, n, Integer::sum));
+      if (!cut.equals(expected)) {
         throw new Violation(
             "consistent-cut",
             what
@@ -2210,18 +2829,24 @@ final class Simulation {
                 + " make counts "
                 + expected
                 + " but the keyed state holds "
-                + counts);
+                + counts
+                + (inFlight.isEmpty() ? "" : " and its in-flight data " + inFlight));
       }
       OperatorSubtaskState sink = c.operator(SINK).subtasks().get(0);
       if (sink.hasNoState()) {
         return;
       }
+      // The sink's transactions and its in-flight data hold what the counters emitted before
+      // their snapshots: the outputs of the counts in their state.
       List<Out> outs = sinkOutputs(c, reader, new ArrayList<>());
+      for (Object o : inFlightRecords(c, reader, sink, false)) {
+        outs.add((Out) o);
+      }
       List<String> got = new ArrayList<>();
       outs.forEach(o -> got.add(o.key() + "=" + o.count()));
       got.sort(null);
       List<String> want = new ArrayList<>();
-      expected.forEach(
+      counts.forEach(
           (k, n) -> {
             for (int i = 1; i <= n; i++) {
               want.add(k + "=" + i);
@@ -2307,6 +2932,22 @@ final class Simulation {
       {
         for (Out o : lineage) {
           got.add(o.key() + "=" + o.count());
+          if (unaligned && o.late() != lateOf[o.src()][o.idx()]) {
+            throw new Violation(
+                "event-time",
+                "record "
+                    + o.src()
+                    + ":"
+                    + o.idx()
+                    + " at event time "
+                    + tsOf[o.src()][o.idx()]
+                    + " was taken for "
+                    + (o.late() ? "late" : "on time")
+                    + "; the uninterrupted run, whose watermark before it was "
+                    + watermarkBefore[o.src()][o.idx()]
+                    + ", took it for "
+                    + (lateOf[o.src()][o.idx()] ? "late" : "on time"));
+          }
           if (!committed.add(o.src() + ":" + o.idx()) && !damaged) {
             throw new Violation(
                 "exactly-once", "record " + o.src() + ":" + o.idx() + " committed twice");

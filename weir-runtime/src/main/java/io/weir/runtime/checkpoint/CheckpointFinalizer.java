@@ -413,6 +413,12 @@ final class CheckpointFinalizer {
     if (p.isStopping()) {
       finalCheckpoints.add(p.id);
       coordinator.jobEnds();
+      // The tasks now end without ending their input: a checkpoint still pending from before the
+      // stop would count each as finished (taskFinished) and complete as if every source had
+      // read all its input; restored after a failure, it would lose every record after the stop.
+      for (PendingCheckpoint older : coordinator.pendingBefore(p.id)) {
+        abort(older, AbortReason.JOB_STOPPED, "the job stops with savepoint " + p.id);
+      }
     }
     recorder.completed(p);
     LOG.info(

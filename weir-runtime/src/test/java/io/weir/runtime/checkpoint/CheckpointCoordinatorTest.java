@@ -181,6 +181,32 @@ class CheckpointCoordinatorTest {
     assertThat(coordinator.isFinal(stoppingId)).isTrue();
   }
 
+  /**
+   * Found by the simulation with stop-with-savepoint (seeds 161 and 288): a checkpoint still
+   * pending when the stop completed was completed by the stopped tasks' FINISHED reports, as if
+   * every source had ended its input; a restore of it lost every record after it.
+   */
+  @Test
+  void aCompletedStopWithSavepointAbortsTheCheckpointsPendingBeforeIt() throws Exception {
+    CheckpointCoordinator coordinator = started(settings(0, 2, 0, 1));
+    long checkpointId = nextTrigger();
+    ack(coordinator, checkpointId, SOURCE_0);
+    java.util.concurrent.CompletableFuture<String> stopping =
+        coordinator.triggerSavepoint(
+            savepoints.toString(), CheckpointOptions.Type.SAVEPOINT_SUSPEND);
+    long stoppingId = context.triggered.get(context.triggered.size() - 1);
+    ackAll(coordinator, stoppingId);
+    assertThat(stopping.get()).isNotNull();
+    assertThat(context.aborted).contains(checkpointId);
+
+    for (TaskKey task : TASKS) {
+      coordinator.taskFinished(task); // stopped with the savepoint, input not ended
+    }
+
+    assertThat(context.completed).containsExactly(stoppingId);
+    assertThat(coordinator.retained()).isEmpty();
+  }
+
   @Test
   void aFailedSavepointIsNotCountedAmongTheTolerableFailures() {
     CheckpointCoordinator coordinator = started(settings(0, 1, 0, 1));
