@@ -184,6 +184,16 @@ class KafkaJobJarIT {
     // The canceled attempt's open transaction is aborted, not left to time out.
     KAFKA.awaitNoOpenTransaction("page-view-counts", Duration.ofSeconds(30));
     assertExactlyOnce(KAFKA.readCommitted("page-view-counts"), total);
+
+    // The Kafka clients came from the job's jar: no class went missing on either TaskManager,
+    // and no client's MBean found another registered under its name.
+    for (int i = 1; i <= 2; i++) {
+      assertThat(Files.readString(dir.resolve("log/taskmanager-" + i + ".log")))
+          .as("taskmanager-%s.log", i)
+          .doesNotContain("ClassNotFoundException")
+          .doesNotContain("NoClassDefFoundError")
+          .doesNotContain("InstanceAlreadyExistsException");
+    }
   }
 
   /** Views {@code from .. from + n - 1}, view {@code i} of page {@code /p(i % PAGES)}. */
