@@ -14,7 +14,8 @@ import java.util.List;
  * The class loader of one job's jar: child-first for the job's classes, so a job brings its own
  * libraries, and parent-first for the JDK, Weir's API and runtime, and logging, so the engine and
  * the job share those types; parent-first too for Weir's examples, which every Weir process has.
- * Closed when the job ends.
+ * Parent-first means the parent's class when it has one, else the jar's, as Flink's {@code
+ * classloader.parent-first-patterns}. Closed when the job ends.
  */
 public final class JobClassLoader extends URLClassLoader {
 
@@ -70,7 +71,13 @@ public final class JobClassLoader extends URLClassLoader {
       Class<?> c = findLoadedClass(name);
       if (c == null) {
         if (parentFirst(name)) {
-          c = getParent().loadClass(name);
+          try {
+            c = getParent().loadClass(name);
+          } catch (ClassNotFoundException e) {
+            // Parent-first, not parent-only (as Flink's patterns): a job's own class in such a
+            // package, such as io.weir.examples.kafka of a job jar, is the jar's.
+            c = findClass(name);
+          }
         } else {
           try {
             c = findClass(name);
