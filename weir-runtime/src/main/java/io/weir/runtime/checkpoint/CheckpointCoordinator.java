@@ -154,6 +154,10 @@ public final class CheckpointCoordinator {
   private final CheckpointTriggerDecider triggers;
   private final CheckpointFinalizer finalizer;
   private boolean running;
+
+  /** The stop-with-savepoint that completed, whose tasks were told to commit; null before. */
+  private volatile CompletedStop completedStop;
+
   private Runnable cancelNextTrigger;
   private boolean triggerSoonRequested;
 
@@ -238,7 +242,8 @@ public final class CheckpointCoordinator {
     }
 
     @Override
-    public void jobEnds() {
+    public void jobEnds(long savepointId, String path) {
+      completedStop = new CompletedStop(savepointId, path);
       stopTriggering(); // the job ends: no checkpoint after its stop-with-savepoint
     }
 
@@ -255,6 +260,17 @@ public final class CheckpointCoordinator {
       }
       serveTriggerSoon();
     }
+  }
+
+  /** A stop-with-savepoint that completed: its savepoint's id and path. */
+  public record CompletedStop(long savepointId, String path) {}
+
+  /**
+   * The stop-with-savepoint that completed, or null: its tasks were told to commit the savepoint's
+   * side effects, so the job must never restore a checkpoint older than that savepoint.
+   */
+  public CompletedStop completedStop() {
+    return completedStop;
   }
 
   /** How the barriers of periodic checkpoints align (from the job's settings); before start. */

@@ -87,8 +87,11 @@ final class CheckpointFinalizer {
     /** The pending checkpoints older than {@code checkpointId}, oldest first. */
     List<PendingCheckpoint> pendingBefore(long checkpointId);
 
-    /** A stop-with-savepoint completed: the job ends, no checkpoint is triggered after it. */
-    void jobEnds();
+    /**
+     * Stop-with-savepoint {@code savepointId} completed at {@code path}, and its tasks are told to
+     * commit: the job ends, no checkpoint is triggered after it.
+     */
+    void jobEnds(long savepointId, String path);
 
     /** Too many checkpoints failed: no checkpoint is triggered any more, the job fails. */
     void failJob(CheckpointException cause);
@@ -412,7 +415,7 @@ final class CheckpointFinalizer {
   private void completeSavepoint(PendingSavepoint p) {
     if (p.isStopping()) {
       finalCheckpoints.add(p.id);
-      coordinator.jobEnds();
+      coordinator.jobEnds(p.id, p.externalPath());
       // The tasks now end without ending their input: a checkpoint still pending from before the
       // stop would count each as finished (taskFinished) and complete as if every source had
       // read all its input; restored after a failure, it would lose every record after the stop.

@@ -435,6 +435,34 @@ final class Scheduler {
     }
     endedAttempt = attempt;
     if (failure != null && !cancelRequested) {
+      CheckpointCoordinator.CompletedStop stop = coordinator.completedStop();
+      if (stop != null) {
+        // Its tasks were told to commit the savepoint's side effects: restoring an older
+        // checkpoint would commit its records a second time (as Flink, FLINK-26783).
+        LOG.warn(
+            "Job '{}' does not restart: it failed after its stop-with-savepoint {} completed",
+            graph.jobName(),
+            stop.savepointId());
+        end(
+            Outcome.FAILED,
+            "Job '"
+                + graph.jobName()
+                + "' ("
+                + jobId
+                + ") was stopped with savepoint "
+                + stop.savepointId()
+                + " at "
+                + stop.path()
+                + ", which is complete, but failed before every task had ended: "
+                + failure.getMessage()
+                + ". It does not restart from an older checkpoint, which would commit the"
+                + " savepoint's records a second time: resume the job from the savepoint (weir run"
+                + " -s "
+                + stop.path()
+                + " ...), which commits what its sinks had not",
+            failure);
+        return;
+      }
       Throwable nonRecoverable = Failures.findNonRecoverable(failure);
       if (nonRecoverable != null) {
         LOG.warn(

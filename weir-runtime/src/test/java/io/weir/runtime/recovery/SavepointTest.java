@@ -15,12 +15,15 @@ import io.weir.api.ExternalizedCheckpointRetention;
 import io.weir.api.JobClient;
 import io.weir.api.JobStatus;
 import io.weir.api.RecoveryClaimMode;
+import io.weir.api.RestartStrategy;
 import io.weir.api.StreamEnvironment;
 import io.weir.api.config.CheckpointingOptions;
 import io.weir.api.config.CoreOptions;
+import io.weir.api.functions.CheckpointListener;
 import io.weir.api.functions.CheckpointedFunction;
 import io.weir.api.functions.Collector;
 import io.weir.api.functions.KeyedProcessFunction;
+import io.weir.api.functions.MapFunction;
 import io.weir.api.functions.RichMapFunction;
 import io.weir.api.sink.Sink;
 import io.weir.api.sink.SinkWriter;
@@ -826,5 +829,87 @@ class SavepointTest {
     client.cancel().get(30, TimeUnit.SECONDS);
     Set<Long> keys = sink.results().stream().map(Count::key).collect(Collectors.toSet());
     assertThat(keys).hasSize(KEYS);
+  }
+
+  /** Passes records on; fails its task when told a checkpoint completed, if asked to. */
+  static final class FailOnCommit implements MapFunction<Count, Count>, CheckpointListener {
+    private static final long serialVersionUID = 1L;
+    private final boolean fail;
+
+    FailOnCommit(boolean fail) {
+      this.fail = fail;
+    }
+
+    @Override
+    public Count map(Count value) {
+      return value;
+    }
+
+    @Override
+    public void notifyCheckpointComplete(long checkpointId) {
+      if (fail) {
+        throw new IllegalStateException("the commit of checkpoint " + checkpointId + " failed");
+      }
+    }
+  }
+
+  private static void countPipelineCommitting(
+      StreamEnvironment env, CountingSource source, CountSink sink, boolean failOnCommit) {
+    env.fromSource(source, "numbers", Types.LONG)
+        .uid("source")
+        .keyBy(v -> v % KEYS, Types.LONG)
+        .process(new KeyedCounter())
+        .uid("counter")
+        .map(new FailOnCommit(failOnCommit))
+        .uid("commit")
+        .sinkTo(sink)
+        .uid("sink");
+  }
+
+  /**
+   * Once a stop-with-savepoint completed, its tasks commit the savepoint's side effects; a task
+   * that fails before it ended must not make the job restart from an older checkpoint (or from
+   * nothing), which would commit those records a second time. The job fails naming the savepoint,
+   * as Flink's (FLINK-26783), and a resume from it gives every record once.
+   */
+  @Test
+  void aFailureAfterTheStopsSavepointCompletedEndsTheJobInsteadOfRestartingIt() throws Exception {
+    StreamEnvironment first = env(2);
+    first.getCheckpointConfig().setCheckpointInterval(Duration.ofHours(1).toMillis());
+    first.setRestartStrategy(RestartStrategy.fixedDelay(3, Duration.ZERO));
+    CountSink firstSink = new CountSink();
+    countPipelineCommitting(first, CountingSource.unbounded(LIMIT), firstSink, true);
+    JobClient client = first.executeAsync("fails-after-its-stop");
+    await()
+        .atMost(WAIT)
+        .pollInterval(Duration.ofMillis(1))
+        .until(() -> firstSink.records() >= 10_000);
+
+    assertThatThrownBy(() -> client.stopWithSavepoint(null, false).get(60, TimeUnit.SECONDS))
+        .isInstanceOf(ExecutionException.class)
+        .hasMessageContaining("completed, but then the job failed")
+        .rootCause()
+        .hasMessageContaining("the commit of checkpoint");
+    assertThat(client.getJobStatus().get()).isEqualTo(JobStatus.FAILED);
+    Throwable failure =
+        client.getJobExecutionResult().handle((result, e) -> e).get(60, TimeUnit.SECONDS);
+    assertThat(failure)
+        .hasStackTraceContaining("which is complete, but failed before every task had ended")
+        .hasStackTraceContaining("resume the job from the savepoint");
+    long before = firstSink.records();
+    try (Stream<Path> dirs = Files.list(savepoints)) {
+      Path savepoint = dirs.filter(d -> Files.exists(d.resolve("_metadata"))).findFirst().get();
+
+      StreamEnvironment second = env(2);
+      second.getConfiguration().set(CheckpointingOptions.SAVEPOINT_PATH, savepoint.toString());
+      CountSink secondSink = new CountSink();
+      countPipelineCommitting(second, CountingSource.bounded(LIMIT), secondSink, false);
+      second.execute("resumed-after-the-failed-stop");
+
+      assertThat(before + secondSink.records())
+          .as("every record counted once over both runs")
+          .isEqualTo(2 * LIMIT);
+      assertThat(secondSink.highest()).isEqualTo(expectedCounts(2 * LIMIT, KEYS));
+    }
   }
 }
