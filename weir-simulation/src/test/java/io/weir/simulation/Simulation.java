@@ -5,8 +5,10 @@ import io.weir.runtime.checkpoint.BarrierHandler;
 import io.weir.runtime.checkpoint.CheckpointCoordinator;
 import io.weir.runtime.checkpoint.CheckpointCoordinator.OperatorInfo;
 import io.weir.runtime.checkpoint.CheckpointCoordinator.TaskKey;
+import io.weir.runtime.checkpoint.CheckpointCoordinatorContext;
 import io.weir.runtime.checkpoint.CheckpointIDCounter;
 import io.weir.runtime.checkpoint.CheckpointOptions;
+import io.weir.runtime.checkpoint.CheckpointSettings;
 import io.weir.runtime.checkpoint.CompletedCheckpoint;
 import io.weir.runtime.checkpoint.CompletedCheckpointStore;
 import io.weir.runtime.checkpoint.CorruptCheckpointException;
@@ -212,7 +214,7 @@ final class Simulation {
 
   private final int records;
   private final int[][] keysOf; // per source, per offset
-  private final CheckpointCoordinator.Settings settings;
+  private final CheckpointSettings settings;
 
   /**
    * Unaligned checkpoints (a third of the seeds, drawn apart from {@link #rng}, so that the other
@@ -342,7 +344,7 @@ final class Simulation {
       }
     }
     this.settings =
-        new CheckpointCoordinator.Settings(
+        new CheckpointSettings(
             8 + rng.nextInt(20), // interval
             40 + rng.nextInt(80), // timeout
             rng.nextInt(6), // min pause
@@ -634,7 +636,7 @@ final class Simulation {
   }
 
   /** The coordinator's context for one job master; a deposed one's calls do nothing. */
-  private final class Context implements CheckpointCoordinator.Context {
+  private final class Context implements CheckpointCoordinatorContext {
     private final int gen;
 
     Context(int gen) {
@@ -981,14 +983,7 @@ final class Simulation {
       trace("job " + job + " cancelled");
       coordinator.discardRetained();
       coordinator.discardOrphanedState(true);
-      int gen = generation;
-      at(
-          5 + rng.nextInt(20),
-          () -> {
-            if (gen == generation) {
-              resumeJob(savepoint);
-            }
-          });
+      resumeLater(savepoint);
       return;
     }
     if (!failing && stoppedWith != null) {
@@ -1195,14 +1190,7 @@ final class Simulation {
     coordinator.stop();
     coordinator.discardRetained();
     coordinator.discardOrphanedState(true);
-    int gen = generation;
-    at(
-        5 + rng.nextInt(20),
-        () -> {
-          if (gen == generation) {
-            resumeJob(savepoint);
-          }
-        });
+    resumeLater(savepoint);
   }
 
   /**
@@ -1221,6 +1209,11 @@ final class Simulation {
             + savepoint.id()
             + " completed: it does not restart, the user resumes from the savepoint");
     coordinator.stop();
+    resumeLater(savepoint);
+  }
+
+  /** The user resumes from {@code savepoint} a little later, unless a job master took over. */
+  private void resumeLater(SimSavepoints.Completed savepoint) {
     int gen = generation;
     at(
         5 + rng.nextInt(20),
