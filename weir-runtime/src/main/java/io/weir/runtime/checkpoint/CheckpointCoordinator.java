@@ -1,7 +1,6 @@
 package io.weir.runtime.checkpoint;
 
 import io.weir.api.CheckpointStatistics;
-import io.weir.api.config.CheckpointingOptions;
 import io.weir.runtime.checkpoint.CheckpointFinalizer.AbortReason;
 import io.weir.runtime.storage.CheckpointStorageCoordinatorView;
 import java.util.ArrayList;
@@ -10,19 +9,18 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Decides when checkpoints start, completes them when every task acknowledged, aborts them on
  * timeout or decline, and fails the job when too many fail in a row. Holds no threads and reads no
- * clock: time, timers and messages to tasks go through its {@link Context}, so tests drive it step
- * by step. Its state is guarded by its lock: acknowledgements arrive from tasks' snapshot threads
- * and timers from the timer thread. No storage I/O happens under the lock: a completing checkpoint
- * writes its metadata after the lock is released (acknowledgements of other checkpoints go on
- * meanwhile), and deletes run on the context's I/O executor, so a slow store never holds up the
- * protocol.
+ * clock: time, timers and messages to tasks go through its {@link CheckpointCoordinatorContext}, so
+ * tests drive it step by step. Its state is guarded by its lock: acknowledgements arrive from
+ * tasks' snapshot threads and timers from the timer thread. No storage I/O happens under the lock:
+ * a completing checkpoint writes its metadata after the lock is released (acknowledgements of other
+ * checkpoints go on meanwhile), and deletes run on the context's I/O executor, so a slow store
+ * never holds up the protocol.
  *
  * <p>Its parts, as in Flink, each without threads or clocks and called under its lock: {@link
  * CheckpointTriggerDecider} says when the next checkpoint may start, a {@link PendingCheckpoint}
@@ -38,86 +36,6 @@ import org.slf4j.LoggerFactory;
 public final class CheckpointCoordinator {
 
   private static final Logger LOG = LoggerFactory.getLogger(CheckpointCoordinator.class);
-
-  /** What the coordinator needs from the outside world. */
-  public interface Context {
-    long currentTimeMillis();
-
-    /** Runs {@code action} once after {@code delayMillis}; the result cancels it. */
-    Runnable schedule(Runnable action, long delayMillis);
-
-    /**
-     * Asks every running source subtask to take checkpoint (or savepoint) {@code id} and emit its
-     * barrier.
-     */
-    void triggerSources(long checkpointId, long timestamp, CheckpointOptions options);
-
-    /** Tells every task that {@code checkpointId} completed. */
-    void notifyComplete(long checkpointId);
-
-    /** Tells every task that {@code checkpointId} was aborted. */
-    void notifyAborted(long checkpointId);
-
-    /** Fails the job: too many checkpoints failed. */
-    void failJob(Throwable cause);
-
-    /**
-     * Where {@code task} runs, so that a message lets an operator find it: its TaskManager as the
-     * cluster names it, {@code tm-1 (127.0.0.1:41234)}, or null when not known (not placed yet).
-     * Called under the coordinator's lock: answers from what it knows, waits for nothing. Null by
-     * default.
-     */
-    default String locationOf(TaskKey task) {
-      return null;
-    }
-
-    /**
-     * Runs deletes of checkpoint files, in order, off the coordinator's lock. Runs them at once by
-     * default (tests).
-     */
-    default Executor ioExecutor() {
-      return Runnable::run;
-    }
-  }
-
-  /**
-   * The checkpoint settings the coordinator follows.
-   *
-   * @param intervalMillis time between triggers
-   * @param timeoutMillis a checkpoint not complete after this is aborted
-   * @param minPauseMillis least time between the end of one checkpoint and the next trigger
-   * @param maxConcurrent most checkpoints pending at once
-   * @param tolerableFailures consecutive failures tolerated; one more fails the job
-   * @param numRetained completed checkpoints kept
-   * @param historySize checkpoints whose statistics are kept ({@code web.checkpoints.history})
-   */
-  public record Settings(
-      long intervalMillis,
-      long timeoutMillis,
-      long minPauseMillis,
-      int maxConcurrent,
-      int tolerableFailures,
-      int numRetained,
-      int historySize) {
-
-    /** The settings with the default history size. */
-    public Settings(
-        long intervalMillis,
-        long timeoutMillis,
-        long minPauseMillis,
-        int maxConcurrent,
-        int tolerableFailures,
-        int numRetained) {
-      this(
-          intervalMillis,
-          timeoutMillis,
-          minPauseMillis,
-          maxConcurrent,
-          tolerableFailures,
-          numRetained,
-          CheckpointingOptions.CHECKPOINTS_HISTORY_SIZE.defaultValue());
-    }
-  }
 
   /**
    * One subtask that must acknowledge.
@@ -140,9 +58,9 @@ public final class CheckpointCoordinator {
       String operatorId, String name, int vertex, int parallelism, int maxParallelism) {}
 
   private final String jobId;
-  private final Settings settings;
+  private final CheckpointSettings settings;
   private final CheckpointStorageCoordinatorView storage;
-  private final Context context;
+  private final CheckpointCoordinatorContext context;
   private final TreeMap<Long, PendingCheckpoint> pending = new TreeMap<>();
   private final CheckpointIDCounter ids;
   private final CheckpointPlan plan;
@@ -170,10 +88,10 @@ public final class CheckpointCoordinator {
 
   public CheckpointCoordinator(
       String jobId,
-      Settings settings,
+      CheckpointSettings settings,
       List<OperatorInfo> operators,
       CheckpointStorageCoordinatorView storage,
-      Context context,
+      CheckpointCoordinatorContext context,
       long lastCheckpointId,
       List<CompletedCheckpoint> restoredCompleted) {
     this(
@@ -189,10 +107,10 @@ public final class CheckpointCoordinator {
   /** A coordinator with the given id counter and completed-checkpoint store. */
   public CheckpointCoordinator(
       String jobId,
-      Settings settings,
+      CheckpointSettings settings,
       List<OperatorInfo> operators,
       CheckpointStorageCoordinatorView storage,
-      Context context,
+      CheckpointCoordinatorContext context,
       CheckpointIDCounter ids,
       CompletedCheckpointStore completed) {
     this.jobId = jobId;

@@ -1,8 +1,6 @@
 package io.weir.runtime.checkpoint;
 
-import io.weir.runtime.checkpoint.CheckpointCoordinator.Context;
 import io.weir.runtime.checkpoint.CheckpointCoordinator.OperatorInfo;
-import io.weir.runtime.checkpoint.CheckpointCoordinator.Settings;
 import io.weir.runtime.storage.CheckpointStorageCoordinatorView;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -105,7 +103,7 @@ final class CheckpointFinalizer {
   private final int maxConcurrent;
   private final List<OperatorInfo> operators;
   private final CheckpointStorageCoordinatorView storage;
-  private final Context context;
+  private final CheckpointCoordinatorContext context;
   private final Object lock;
   private final Coordinator coordinator;
   private final CheckpointIDCounter ids;
@@ -168,10 +166,10 @@ final class CheckpointFinalizer {
    */
   CheckpointFinalizer(
       String jobId,
-      Settings settings,
+      CheckpointSettings settings,
       List<OperatorInfo> operators,
       CheckpointStorageCoordinatorView storage,
-      Context context,
+      CheckpointCoordinatorContext context,
       Object lock,
       Coordinator coordinator,
       CheckpointIDCounter ids,

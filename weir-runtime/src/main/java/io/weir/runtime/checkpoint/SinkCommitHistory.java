@@ -20,7 +20,7 @@ final class SinkCommitHistory {
   private final Object lock;
   private final CheckpointFlightRecorder recorder;
   private final Supplier<List<CompletedCheckpoint>> retained;
-  private final CheckpointCoordinator.Context context;
+  private final CheckpointCoordinatorContext context;
 
   /** A rewrite of the history with newly reported sink commits waits on the I/O executor. */
   private boolean historyRewriteQueued;
@@ -34,7 +34,7 @@ final class SinkCommitHistory {
       Object lock,
       CheckpointFlightRecorder recorder,
       Supplier<List<CompletedCheckpoint>> retained,
-      CheckpointCoordinator.Context context) {
+      CheckpointCoordinatorContext context) {
     this.lock = lock;
     this.recorder = recorder;
     this.retained = retained;

@@ -13,8 +13,10 @@ import io.weir.api.config.CheckpointingOptions;
 import io.weir.api.config.Configuration;
 import io.weir.api.config.KnownKeys;
 import io.weir.runtime.checkpoint.CheckpointCoordinator;
+import io.weir.runtime.checkpoint.CheckpointCoordinatorContext;
 import io.weir.runtime.checkpoint.CheckpointOptions;
 import io.weir.runtime.checkpoint.CheckpointRecoveryFactory;
+import io.weir.runtime.checkpoint.CheckpointSettings;
 import io.weir.runtime.checkpoint.CheckpointStatsCounts;
 import io.weir.runtime.checkpoint.CompletedCheckpoint;
 import io.weir.runtime.checkpoint.OperatorSubtaskState;
@@ -243,8 +245,8 @@ public final class JobMaster implements JobClient, JobMasterGateway {
 
   private CheckpointCoordinator createCoordinator(Configuration conf) {
     CheckpointConfig cc = new CheckpointConfig(conf);
-    CheckpointCoordinator.Settings settings =
-        new CheckpointCoordinator.Settings(
+    CheckpointSettings settings =
+        new CheckpointSettings(
             cc.getCheckpointInterval().toMillis(),
             cc.getCheckpointTimeout().toMillis(),
             cc.getMinPauseBetweenCheckpoints().toMillis(),
@@ -303,7 +305,7 @@ public final class JobMaster implements JobClient, JobMasterGateway {
   }
 
   /** The coordinator's view of the world: the timer thread and this attempt's subtasks. */
-  private final class CoordinatorContext implements CheckpointCoordinator.Context {
+  private final class CoordinatorContext implements CheckpointCoordinatorContext {
     @Override
     public long currentTimeMillis() {
       return System.currentTimeMillis();

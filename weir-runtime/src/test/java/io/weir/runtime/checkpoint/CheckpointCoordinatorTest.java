@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.weir.api.CheckpointStatistics;
 import io.weir.api.config.Configuration;
 import io.weir.runtime.checkpoint.CheckpointCoordinator.OperatorInfo;
-import io.weir.runtime.checkpoint.CheckpointCoordinator.Settings;
 import io.weir.runtime.checkpoint.CheckpointCoordinator.TaskKey;
 import io.weir.runtime.storage.CheckpointHistoryFormat;
 import io.weir.runtime.storage.CheckpointStorage;
@@ -47,16 +46,17 @@ class CheckpointCoordinatorTest {
   private final JobManagerCheckpointStorage storage = new JobManagerCheckpointStorage();
 
   /** The settings of most tests; each changes what it is about. */
-  private static Settings settings(
+  private static CheckpointSettings settings(
       long minPause, int maxConcurrent, int tolerableFailures, int numRetained) {
-    return new Settings(INTERVAL, TIMEOUT, minPause, maxConcurrent, tolerableFailures, numRetained);
+    return new CheckpointSettings(
+        INTERVAL, TIMEOUT, minPause, maxConcurrent, tolerableFailures, numRetained);
   }
 
-  private CheckpointCoordinator started(Settings settings) {
+  private CheckpointCoordinator started(CheckpointSettings settings) {
     return started(settings, storage);
   }
 
-  private CheckpointCoordinator started(Settings settings, CheckpointStorage storage) {
+  private CheckpointCoordinator started(CheckpointSettings settings, CheckpointStorage storage) {
     CheckpointCoordinator coordinator =
         new CheckpointCoordinator(JOB, settings, OPERATORS, storage, context, 0, List.of());
     coordinator.setTasks(TASKS);
@@ -1094,7 +1094,8 @@ class CheckpointCoordinatorTest {
 
   @Test
   void triggerSoonTriggersPromptlyWhenNothingIsPending() {
-    CheckpointCoordinator coordinator = started(new Settings(60_000, TIMEOUT, 0, 1, 0, 1));
+    CheckpointCoordinator coordinator =
+        started(new CheckpointSettings(60_000, TIMEOUT, 0, 1, 0, 1));
     context.advance(10);
 
     coordinator.triggerSoon();
@@ -1106,7 +1107,8 @@ class CheckpointCoordinatorTest {
 
   @Test
   void aFullCheckpointOnRequestIsTheNextOneAndOnlyThatOne() throws IOException {
-    CheckpointCoordinator coordinator = started(new Settings(60_000, TIMEOUT, 0, 1, 0, 1));
+    CheckpointCoordinator coordinator =
+        started(new CheckpointSettings(60_000, TIMEOUT, 0, 1, 0, 1));
     coordinator.setCheckpointAlignment(BarrierHandler.Alignment.UNALIGNED);
     context.advance(10);
 
@@ -1133,7 +1135,8 @@ class CheckpointCoordinatorTest {
 
   @Test
   void theEndOfInputTriggersOneCheckpointOnceEverySubtaskHasEndedItsInput() {
-    CheckpointCoordinator coordinator = started(new Settings(60_000, TIMEOUT, 0, 1, 0, 1));
+    CheckpointCoordinator coordinator =
+        started(new CheckpointSettings(60_000, TIMEOUT, 0, 1, 0, 1));
 
     coordinator.reachedEndOfInput(SOURCE_0);
     coordinator.reachedEndOfInput(SOURCE_1);
@@ -1148,7 +1151,8 @@ class CheckpointCoordinatorTest {
 
   @Test
   void aNewAttemptForgetsWhichSubtasksHadEndedTheirInput() {
-    CheckpointCoordinator coordinator = started(new Settings(60_000, TIMEOUT, 0, 1, 0, 1));
+    CheckpointCoordinator coordinator =
+        started(new CheckpointSettings(60_000, TIMEOUT, 0, 1, 0, 1));
     coordinator.reachedEndOfInput(SOURCE_0);
     coordinator.reachedEndOfInput(SOURCE_1);
 
@@ -1163,7 +1167,8 @@ class CheckpointCoordinatorTest {
 
   @Test
   void triggerSoonDoesNothingWhileACheckpointIsPending() {
-    CheckpointCoordinator coordinator = started(new Settings(60_000, TIMEOUT, 0, 2, 0, 1));
+    CheckpointCoordinator coordinator =
+        started(new CheckpointSettings(60_000, TIMEOUT, 0, 2, 0, 1));
     coordinator.triggerSoon();
     context.advance(0);
     assertThat(context.triggered).containsExactly(1L);
@@ -1176,7 +1181,8 @@ class CheckpointCoordinatorTest {
 
   @Test
   void triggerSoonStillHonoursTheMinPause() throws IOException {
-    CheckpointCoordinator coordinator = started(new Settings(60_000, TIMEOUT, 500, 1, 0, 1));
+    CheckpointCoordinator coordinator =
+        started(new CheckpointSettings(60_000, TIMEOUT, 500, 1, 0, 1));
     coordinator.triggerSoon();
     context.advance(0);
     ackAll(coordinator, 1);
@@ -1376,7 +1382,7 @@ class CheckpointCoordinatorTest {
    * The coordinator's outside world: a clock that moves only when the test says, timers that fire
    * in due order as it moves, and a log of the messages to the tasks.
    */
-  static final class ManualContext implements CheckpointCoordinator.Context {
+  static final class ManualContext implements CheckpointCoordinatorContext {
 
     /** One scheduled action. */
     static final class Timer {

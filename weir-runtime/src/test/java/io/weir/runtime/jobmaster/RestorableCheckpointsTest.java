@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 import io.weir.runtime.checkpoint.CheckpointCoordinator;
+import io.weir.runtime.checkpoint.CheckpointCoordinatorContext;
 import io.weir.runtime.checkpoint.CheckpointOptions;
+import io.weir.runtime.checkpoint.CheckpointSettings;
 import io.weir.runtime.checkpoint.CompletedCheckpoint;
 import io.weir.runtime.checkpoint.CorruptCheckpointException;
 import io.weir.runtime.checkpoint.OperatorState;
@@ -39,8 +41,8 @@ class RestorableCheckpointsTest {
   static final String SCHEME = "flaky-restorable";
 
   /** Nothing runs: the coordinator only holds the retained checkpoints here. */
-  static final CheckpointCoordinator.Context IDLE =
-      new CheckpointCoordinator.Context() {
+  static final CheckpointCoordinatorContext IDLE =
+      new CheckpointCoordinatorContext() {
         @Override
         public long currentTimeMillis() {
           return 0;
@@ -82,7 +84,7 @@ class RestorableCheckpointsTest {
     CheckpointCoordinator coordinator =
         new CheckpointCoordinator(
             JOB,
-            new CheckpointCoordinator.Settings(1000, 1000, 0, 1, 0, 2),
+            new CheckpointSettings(1000, 1000, 0, 1, 0, 2),
             List.of(new CheckpointCoordinator.OperatorInfo("op", "counter", 0, 1, 128)),
             storage,
             IDLE,
