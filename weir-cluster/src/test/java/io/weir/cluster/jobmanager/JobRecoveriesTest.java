@@ -84,6 +84,19 @@ class JobRecoveriesTest {
   void noAttemptRunsOnceTheTermThatStartedItEnded() throws Exception {
     AtomicInteger attempts = new AtomicInteger();
     AtomicBoolean leading = new AtomicBoolean(true);
+    // The timer's one thread is held, so the retry stays queued until the test has seen it.
+    CountDownLatch holding = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    timer.execute(
+        () -> {
+          holding.countDown();
+          try {
+            release.await();
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+        });
+    assertThat(holding.await(30, TimeUnit.SECONDS)).isTrue();
 
     recoveries.recover(
         "job 'j'",
@@ -94,7 +107,8 @@ class JobRecoveriesTest {
           throw unreadable();
         });
 
-    assertThat(timer.getQueue()).hasSize(1);
+    assertThat(timer.getQueue()).as("the retry is scheduled").hasSize(1);
+    release.countDown();
     drainTimer(20);
     assertThat(attempts).hasValue(1);
   }
