@@ -445,11 +445,8 @@ final class Scheduler {
             stop.savepointId());
         end(
             Outcome.FAILED,
-            "Job '"
-                + graph.jobName()
-                + "' ("
-                + jobId
-                + ") was stopped with savepoint "
+            jobLabel()
+                + " was stopped with savepoint "
                 + stop.savepointId()
                 + " at "
                 + stop.path()
@@ -471,11 +468,8 @@ final class Scheduler {
             nonRecoverable.getMessage());
         end(
             Outcome.FAILED,
-            "Job '"
-                + graph.jobName()
-                + "' ("
-                + jobId
-                + ") failed and will not restart, since the failure would recur on every"
+            jobLabel()
+                + " failed and will not restart, since the failure would recur on every"
                 + " attempt: "
                 + failure.getMessage(),
             failure);
@@ -509,6 +503,11 @@ final class Scheduler {
     end(Outcome.FINISHED, null, null);
   }
 
+  /** "Job 'name' (id)", as the job's failure messages name it. */
+  private String jobLabel() {
+    return "Job '" + graph.jobName() + "' (" + jobId + ")";
+  }
+
   /** After {@link #failure}: restarts if the restart strategy allows, else the job fails. */
   private void restartOrFail() {
     restartStrategy.notifyFailure(System.currentTimeMillis());
@@ -522,11 +521,8 @@ final class Scheduler {
     }
     end(
         Outcome.FAILED,
-        "Job '"
-            + graph.jobName()
-            + "' ("
-            + jobId
-            + ") failed"
+        jobLabel()
+            + " failed"
             + (restarts > 0 || deployments.checkpointingEnabled()
                 ? " and will not restart (" + restartStrategy.describe() + ")"
                 : "")
