@@ -261,13 +261,18 @@ public final class ClusterGateway implements TaskExecutorGateway {
     if (affected.isEmpty()) {
       return;
     }
+    // The tasks end here, on the caller's thread, before the registry forgets the TaskManager
+    // (see TaskManagerRegistry#lost): its own report of their end, which may follow at once, is
+    // then late and cannot take the place of the reason. The job master hears of it in order.
     TaskManagerLostException cause = new TaskManagerLostException(tm, reason);
-    reporter.execute(
-        () -> {
-          for (ExecutionAttemptId id : affected) {
-            end(id, TaskState.FAILED, cause, tm.id, vertexName(id));
-          }
-        });
+    List<Runnable> terminations = new ArrayList<>();
+    for (ExecutionAttemptId id : affected) {
+      var metrics = new JobMasterGateway.TaskMetrics(vertexName(id), 0, 0, 0, 0);
+      if (close(id, TaskState.FAILED, cause, tm.id, metrics)) {
+        terminations.add(() -> jobMaster.taskTerminated(id, TaskState.FAILED, cause, metrics));
+      }
+    }
+    reporter.execute(() -> terminations.forEach(Runnable::run));
   }
 
   private String vertexName(ExecutionAttemptId id) {

@@ -420,14 +420,18 @@ public final class TaskManagerRegistry implements AutoCloseable {
     return ClusterOptions.HEARTBEAT_TIMEOUT.key() + " = " + timeout.toMillis();
   }
 
-  /** Declares {@code tm} lost: its slots are gone and its jobs are told. */
+  /**
+   * Declares {@code tm} lost: its slots are gone and its jobs are told. It stays registered (its
+   * heartbeats are still "known") until the jobs have recorded why, so that the TaskManager, which
+   * cancels its tasks once it hears it is unknown, cannot report that cancellation first and hide
+   * the reason.
+   */
   void lost(TaskManager tm, String reason) {
     synchronized (this) {
       if (tm.lost) {
         return;
       }
       tm.lost = true;
-      taskManagers.remove(tm.id, tm);
     }
     LOG.warn("{} is lost: {}", tm, reason);
     tm.channel.shutdownNow();
@@ -437,6 +441,9 @@ public final class TaskManagerRegistry implements AutoCloseable {
       } catch (RuntimeException e) {
         LOG.warn("Handling the loss of {} failed", tm, e);
       }
+    }
+    synchronized (this) {
+      taskManagers.remove(tm.id, tm);
     }
   }
 

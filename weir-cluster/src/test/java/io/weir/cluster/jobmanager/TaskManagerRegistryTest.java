@@ -147,4 +147,27 @@ class TaskManagerRegistryTest {
       assertThat(lost).isNotDone();
     }
   }
+
+  /**
+   * A TaskManager hears it is unknown only after the jobs heard why it was lost: told earlier, it
+   * would cancel its tasks and report that first, hiding the reason (found by
+   * ClusterSlowAndOneWayLinksIT in a CI run).
+   */
+  @Test
+  void aLostTaskManagerStaysKnownUntilItsJobsHeardWhy() throws Exception {
+    int port = taskManagerPort(true);
+    try (TaskManagerRegistry registry =
+        new TaskManagerRegistry(null, INTERVAL, TIMEOUT, false, timer, () -> 0)) {
+      CompletableFuture<Boolean> knownWhileTold = new CompletableFuture<>();
+      registry.onLost((tm, reason) -> knownWhileTold.complete(registry.heard(tm.id)));
+      registry.register("tm-1", "127.0.0.1", port, 1, 1, Set.of(), Set.of());
+      var tm = registry.taskManagers().get(0);
+
+      registry.lost(tm, "a test says so");
+
+      assertThat(knownWhileTold).isCompletedWithValue(true);
+      assertThat(registry.heard("tm-1")).as("unknown once the jobs heard").isFalse();
+      assertThat(registry.taskManagers()).isEmpty();
+    }
+  }
 }
