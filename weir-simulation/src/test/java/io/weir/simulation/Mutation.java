@@ -34,5 +34,15 @@ enum Mutation {
    * watermarks among them nor the event time at the cut: it starts event time afresh, so replayed
    * records that were late are taken for on-time ones (the event-time bug of issue 44).
    */
-  WATERMARKS_NOT_RESTORED
+  WATERMARKS_NOT_RESTORED,
+  /**
+   * A job master that takes the job over knows nothing of a stop-with-savepoint that completed
+   * under the lost one (nothing on ZooKeeper records it): it restores the newest checkpoint.
+   */
+  STOP_NOT_RECORDED,
+  /**
+   * The coordinator tells the tasks only once that the stop-with-savepoint completed: a task that
+   * missed it stays suspended.
+   */
+  STOP_TOLD_ONCE
 }

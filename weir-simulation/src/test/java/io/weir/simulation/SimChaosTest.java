@@ -11,7 +11,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The checkpoint protocol under faults, seed by seed (see {@link Simulation}). CI runs a fixed
- * range of seeds; {@code -Dweir.chaos.long=true} runs many more, {@code -Dweir.sim.seed=N} one.
+ * range of seeds; {@code -Dweir.chaos.long=true} runs many more, {@code -Dweir.sim.seeds=A..B}
+ * those, {@code -Dweir.sim.seed=N} one.
  */
 class SimChaosTest {
 
@@ -24,11 +25,16 @@ class SimChaosTest {
   @Test
   void everySeedKeepsTheInvariants() {
     String one = System.getProperty("weir.sim.seed");
+    String range = System.getProperty("weir.sim.seeds"); // A..B, both included
     long first;
     long count;
     if (one != null) {
       first = Long.parseLong(one);
       count = 1;
+    } else if (range != null) {
+      String[] ends = range.split("\\.\\.", 2);
+      first = Long.parseLong(ends[0]);
+      count = Long.parseLong(ends[1]) - first + 1;
     } else if (Boolean.getBoolean("weir.chaos.long")) {
       first = 1_000_000;
       count = LONG_SEEDS;
@@ -36,6 +42,9 @@ class SimChaosTest {
       first = 1;
       count = CI_SEEDS;
     }
+    // -Dweir.sim.mutation=NAME plants a bug (see Mutation), to study how a seed catches it.
+    String mutation = System.getProperty("weir.sim.mutation");
+    Set<Mutation> planted = mutation == null ? Set.of() : Set.of(Mutation.valueOf(mutation));
     long start = System.nanoTime();
     int faults = 0;
     int checkpoints = 0;
@@ -51,7 +60,7 @@ class SimChaosTest {
     Map<String, Integer> byKind = new TreeMap<>();
     List<String> failures = new ArrayList<>();
     for (long seed = first; seed < first + count; seed++) {
-      Simulation.Result r = Simulation.run(seed, Set.of());
+      Simulation.Result r = Simulation.run(seed, planted);
       faults += r.faults();
       checkpoints += r.completed();
       savepoints += r.savepoints();
@@ -96,7 +105,7 @@ class SimChaosTest {
     System.out.println(summary);
     System.err.println(summary);
     assertThat(failures).as(summary).isEmpty();
-    if (one == null) {
+    if (one == null && range == null) {
       assertThat(faults).as(summary).isGreaterThanOrEqualTo(MIN_FAULTS_PER_RUN);
       assertThat(savepoints).as(summary).isGreaterThanOrEqualTo(MIN_SAVEPOINTS_PER_RUN);
       assertThat(inFlightRestores)

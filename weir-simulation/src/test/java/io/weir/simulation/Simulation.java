@@ -11,6 +11,7 @@ import io.weir.runtime.checkpoint.CheckpointOptions;
 import io.weir.runtime.checkpoint.CheckpointSettings;
 import io.weir.runtime.checkpoint.CompletedCheckpoint;
 import io.weir.runtime.checkpoint.CompletedCheckpointStore;
+import io.weir.runtime.checkpoint.CompletedStop;
 import io.weir.runtime.checkpoint.CorruptCheckpointException;
 import io.weir.runtime.checkpoint.InFlightData;
 import io.weir.runtime.checkpoint.IncrementalKeyedStateHandle;
@@ -180,10 +181,11 @@ final class Simulation {
   private static final boolean READ_FAULTS = Boolean.getBoolean("weir.sim.readFaults");
 
   /**
-   * {@code -Dweir.sim.stops=true}: the user now and then stops the job with a savepoint (see {@link
-   * #stopWithSavepoint}). Off in CI until the bugs it found are fixed (docs/reliability.md).
+   * The user now and then stops the job with a savepoint (see {@link #stopWithSavepoint}); {@code
+   * -Dweir.sim.stops=false} runs without.
    */
-  private static final boolean STOPS = Boolean.getBoolean("weir.sim.stops");
+  private static final boolean STOPS =
+      Boolean.parseBoolean(System.getProperty("weir.sim.stops", "true"));
 
   /** {@code -Dweir.sim.unaligned=false} runs every seed aligned (as before unaligned runs). */
   private static final boolean UNALIGNED_RUNS =
@@ -607,8 +609,6 @@ final class Simulation {
     }
     savepoints.jobMasterChanged();
     stopFailed();
-    // A new job master does not know of a stop-with-savepoint that completed (nothing on ZooKeeper
-    // records it): it restores the newest checkpoint, an open bug (docs/reliability.md).
     failedAfterStop = null;
     for (CompletedCheckpoint c : recovered) {
       if (c.savepoint()) {
@@ -626,7 +626,93 @@ final class Simulation {
     coordinator = newCoordinator(gen, lastId, recovered);
     unrestorable.clear();
     trace("job master " + gen + " takes the job; recovered " + ids(recovered));
+    CompletedStop stop = coordinator.completedStop();
+    if (stop != null) {
+      // As Scheduler.deployFirstAttempt: the stop completed under the lost job master, whose
+      // tasks may have committed the savepoint's transactions; the job fails naming it. The lost
+      // job master's tasks are gone, their late reports fenced (a new leader numbers its own).
+      attempt++;
+      current.clear();
+      terminated.clear();
+      failedAfterStop = savepointOf(stop);
+      jobFailedAfterStop();
+      return;
+    }
     deploy();
+  }
+
+  /**
+   * The completed savepoint of the stop the store recorded; read back now if its stop failed after
+   * all (its record's outcome unknown).
+   */
+  private SimSavepoints.Completed savepointOf(CompletedStop stop) {
+    for (SimSavepoints.Completed c : savepoints.completed()) {
+      if (c.pointer().equals(stop.path())) {
+        return c;
+      }
+    }
+    savepointCompleted(stop.savepointId(), stop.path());
+    return savepointOf(stop);
+  }
+
+  /**
+   * What ZooKeeper holds of each job's completed stop-with-savepoint ({@code
+   * ZooKeeperCompletedCheckpointStore#stopCompleted}): written only by the job master that leads,
+   * and it survives a failover. A write may be refused (nothing recorded), or be applied with its
+   * outcome unknown to the job master, which then counts it as recorded.
+   */
+  private final Map<String, CompletedStop> recordedStops = new HashMap<>();
+
+  /** The generation of the job master that recorded each job's stop. */
+  private final Map<String, Integer> recordedBy = new HashMap<>();
+
+  /** The completed-checkpoint store of job master {@code gen}: retained checkpoints, and stops. */
+  private CompletedCheckpointStore store(int gen, List<CompletedCheckpoint> recovered) {
+    CompletedCheckpointStore retained =
+        CompletedCheckpointStore.inMemory(settings.numRetained(), recovered);
+    String ofJob = jobId;
+    return new CompletedCheckpointStore() {
+      @Override
+      public List<CompletedCheckpoint> add(CompletedCheckpoint checkpoint) {
+        return retained.add(checkpoint);
+      }
+
+      @Override
+      public List<CompletedCheckpoint> all() {
+        return retained.all();
+      }
+
+      @Override
+      public List<CompletedCheckpoint> removeAll() {
+        return retained.removeAll();
+      }
+
+      @Override
+      public void stopCompleted(CompletedStop stop) {
+        if (gen != generation) {
+          throw new IllegalStateException("fenced: job master " + gen + " no longer leads");
+        }
+        if (fault("stop-record-refused", 0.1)) {
+          throw new IllegalStateException("simulated: ZooKeeper refused the stop's record");
+        }
+        recordedStops.put(ofJob, stop);
+        recordedBy.put(ofJob, gen);
+        if (fault("stop-record-unknown", 0.1)) {
+          throw new IllegalStateException("simulated: the stop's record has an unknown outcome");
+        }
+        trace("the stop with savepoint " + stop.savepointId() + " is recorded");
+      }
+
+      @Override
+      public CompletedStop completedStop() {
+        if (mutations.contains(Mutation.STOP_NOT_RECORDED)
+            && recordedBy.containsKey(ofJob)
+            && gen != recordedBy.get(ofJob)) {
+          return null; // only the job master that completed it knows of it
+        }
+        return recordedStops.get(ofJob);
+      }
+    };
   }
 
   private static List<Long> ids(List<CompletedCheckpoint> checkpoints) {
@@ -646,6 +732,9 @@ final class Simulation {
     private boolean deposed() {
       return gen != generation;
     }
+
+    /** The completed stops this job master told the tasks of. */
+    private final Set<Long> stopsTold = new HashSet<>();
 
     @Override
     public long currentTimeMillis() {
@@ -689,6 +778,9 @@ final class Simulation {
       if (savepoints.isSavepoint(checkpointId)) {
         // Only a stop-with-savepoint is told to the tasks (CheckpointFinalizer.completeSavepoint):
         // it is final, every task ends.
+        if (!stopsTold.add(checkpointId) && mutations.contains(Mutation.STOP_TOLD_ONCE)) {
+          return; // a coordinator that tells the stop's completion only once
+        }
         trace("completed savepoint " + checkpointId);
         checkNoSavepointRetained();
         notifyTasks(checkpointId, coordinator.isFinal(checkpointId));
@@ -770,7 +862,7 @@ final class Simulation {
             new StorageView(),
             new Context(gen),
             CheckpointIDCounter.inMemory(lastId),
-            CompletedCheckpointStore.inMemory(settings.numRetained(), recovered));
+            store(gen, recovered));
     if (unaligned) {
       c.setCheckpointAlignment(BarrierHandler.Alignment.UNALIGNED);
     }
@@ -958,7 +1050,9 @@ final class Simulation {
     }
     failing = true;
     trace("attempt " + attempt + " fails: " + cause.getMessage());
-    failedAfterStop = stoppedWith;
+    // As Scheduler.onAttemptEnded: the stop the store recorded, whatever the user heard of it.
+    CompletedStop recorded = coordinator.completedStop();
+    failedAfterStop = recorded == null ? null : savepointOf(recorded);
     stopFailed();
     long corrupt = CorruptCheckpointException.findIn(cause);
     if (corrupt >= 0) {
@@ -1316,6 +1410,7 @@ final class Simulation {
         committedBefore.addAll(txnRecords.get(t.getKey()));
       }
     }
+    checkCommittedOnce(committedBefore, "job " + job + ", which the user resumes from");
     job++;
     resumes++;
     jobId = String.format("%028x%04x", seed, job);
@@ -1352,6 +1447,24 @@ final class Simulation {
   }
 
   private List<String> inheritedTxns = List.of();
+
+  /**
+   * Every record of a job's timeline, {@code lineage} (what it inherited and what it committed), is
+   * committed once, checked when the job ends for a resume: the end's check sees only the last
+   * job's timeline.
+   */
+  private void checkCommittedOnce(List<Out> lineage, String whose) {
+    if (damaged) {
+      return; // a fallback past a damaged checkpoint commits some records twice (see checkEnd)
+    }
+    Set<String> committed = new HashSet<>();
+    for (Out o : lineage) {
+      if (!committed.add(o.src() + ":" + o.idx())) {
+        throw new Violation(
+            "exactly-once", "record " + o.src() + ":" + o.idx() + " committed twice by " + whose);
+      }
+    }
+  }
 
   /** When the user stops the job with a savepoint: apart from the other draws, as above. */
   private final Random stopRng;
@@ -1545,6 +1658,7 @@ final class Simulation {
   private abstract class Task implements BarrierHandler.Actions {
     final ExecutionAttemptId id;
     final TaskKey key;
+    final String ofJob = jobId; // the job it runs for (a resumed job's tasks keep the ids' prefix)
     final List<Channel> inputs = new ArrayList<>();
     final List<Channel> outputs = new ArrayList<>();
     final Set<Integer> blocked = new HashSet<>();
@@ -2006,6 +2120,12 @@ final class Simulation {
         return;
       }
       if (!notified.add(checkpointId)) {
+        CompletedStop stop = recordedStops.get(ofJob);
+        if (stop != null && stop.savepointId() == checkpointId) {
+          // Its job's stop-with-savepoint, told again until every task ended (a lost notification
+          // would leave a task suspended): the task ignores it, as CheckpointNotifier does.
+          return;
+        }
         throw new Violation(
             "notified-once", id + " was told twice that checkpoint " + checkpointId + " completed");
       }

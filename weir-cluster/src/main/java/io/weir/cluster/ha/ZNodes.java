@@ -56,6 +56,13 @@ final class ZNodes {
     return checkpoints(jobId) + "/" + String.format("%019d", id);
   }
 
+  /**
+   * The job's completed stop-with-savepoint (see {@code CompletedCheckpointStore#stopCompleted}).
+   */
+  static String completedStop(String jobId) {
+    return job(jobId) + "/completed-stop";
+  }
+
   static String jobResult(String jobId) {
     job(jobId);
     return JOB_RESULTS + "/" + jobId;

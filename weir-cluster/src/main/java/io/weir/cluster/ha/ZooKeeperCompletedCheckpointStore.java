@@ -3,6 +3,7 @@ package io.weir.cluster.ha;
 import io.weir.api.config.Configuration;
 import io.weir.runtime.checkpoint.CompletedCheckpoint;
 import io.weir.runtime.checkpoint.CompletedCheckpointStore;
+import io.weir.runtime.checkpoint.CompletedStop;
 import io.weir.runtime.storage.CompletedCheckpointLocation;
 import io.weir.runtime.storage.DamagedStateException;
 import java.io.IOException;
@@ -60,6 +61,16 @@ public final class ZooKeeperCompletedCheckpointStore implements CompletedCheckpo
   public record Pointer(
       long checkpointId, String externalPointer, long timestamp, long epoch, String writeId) {}
 
+  /**
+   * What the znode of a completed stop-with-savepoint holds.
+   *
+   * @param savepointId the savepoint
+   * @param path its directory
+   * @param epoch the epoch of the leader that recorded it
+   * @param writeId tells this write from any other, for reading back an ambiguous one
+   */
+  public record StopPointer(long savepointId, String path, long epoch, String writeId) {}
+
   /** A write whose outcome is unknown yet: what it added and what it meant to subsume. */
   private record Unresolved(
       CompletedCheckpoint checkpoint, String writeId, List<CompletedCheckpoint> subsumed) {}
@@ -73,6 +84,7 @@ public final class ZooKeeperCompletedCheckpointStore implements CompletedCheckpo
   private final Deque<CompletedCheckpoint> retained = new ArrayDeque<>();
   private final Map<Long, Unresolved> unresolved = new LinkedHashMap<>();
   private final List<String> recoveryProblems = new ArrayList<>();
+  private volatile CompletedStop completedStop;
 
   private ZooKeeperCompletedCheckpointStore(
       CuratorFramework client,
@@ -171,8 +183,25 @@ public final class ZooKeeperCompletedCheckpointStore implements CompletedCheckpo
           "Cannot recover the completed checkpoints of job " + jobId + " from " + dir + ": " + e,
           e);
     }
+    store.completedStop = readCompletedStop(client, jobId);
     store.recoveryProblems.forEach(p -> LOG.warn("Recovering job {}: {}", jobId, p));
     return store;
+  }
+
+  /** The job's completed stop recorded in ZooKeeper, or null. */
+  private static CompletedStop readCompletedStop(CuratorFramework client, String jobId) {
+    String path = ZNodes.completedStop(jobId);
+    try {
+      StopPointer stop = ZNodeJson.read(client.getData().forPath(path), StopPointer.class, path);
+      return new CompletedStop(stop.savepointId(), stop.path());
+    } catch (KeeperException.NoNodeException e) {
+      return null;
+    } catch (HighAvailabilityException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new HighAvailabilityException(
+          "Cannot read whether job " + jobId + " was stopped, from " + path + ": " + e, e);
+    }
   }
 
   /** What recovery could not read, one line each; the pointers are still in ZooKeeper. */
@@ -276,6 +305,50 @@ public final class ZooKeeperCompletedCheckpointStore implements CompletedCheckpo
     retained.clear();
     removed.addAll(oldestFirst);
     return removed;
+  }
+
+  /**
+   * Records the completed stop in one write conditional on this leader's epoch, before its tasks
+   * are told.
+   *
+   * @throws FencedException if a newer leader took over: nothing recorded
+   * @throws UnknownWriteOutcomeException if the connection was lost and did not return: it may be
+   *     recorded, and {@link #completedStop()} says it is
+   */
+  @Override
+  public void stopCompleted(CompletedStop stop) {
+    String writeId = UUID.randomUUID().toString();
+    String path = ZNodes.completedStop(jobId);
+    StopPointer pointer = new StopPointer(stop.savepointId(), stop.path(), epoch.value(), writeId);
+    CuratorOp op;
+    try {
+      op = client.transactionOp().create().forPath(path, ZNodeJson.write(pointer));
+    } catch (Exception e) {
+      throw new IllegalStateException("Cannot build the record of job " + jobId + "'s stop", e);
+    }
+    try {
+      writes.commit(
+          epoch,
+          List.of(op),
+          () -> {
+            try {
+              byte[] data = client.getData().forPath(path);
+              return writeId.equals(ZNodeJson.read(data, StopPointer.class, path).writeId());
+            } catch (KeeperException.NoNodeException e) {
+              return false;
+            }
+          },
+          "Recording the stop of job " + jobId + " with savepoint " + stop.savepointId());
+    } catch (UnknownWriteOutcomeException e) {
+      completedStop = stop; // it may be recorded: as good as recorded
+      throw e;
+    }
+    completedStop = stop;
+  }
+
+  @Override
+  public CompletedStop completedStop() {
+    return completedStop;
   }
 
   /**

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.weir.api.config.Configuration;
 import io.weir.cluster.ha.HaTesting.RecordingContender;
 import io.weir.runtime.checkpoint.CompletedCheckpoint;
+import io.weir.runtime.checkpoint.CompletedStop;
 import io.weir.runtime.recovery.TimingOutReads;
 import io.weir.runtime.storage.FileSystemCheckpointStorage;
 import io.weir.runtime.storage.FileSystems;
@@ -189,6 +190,56 @@ class ZooKeeperCompletedCheckpointStoreTest {
     assertThat(ids(recovered.all())).containsExactly(2L);
     assertThat(storage.checkpointDirectory(2)).isNotNull();
     assertThat(Path.of(storage.checkpointDirectory(2)).resolve("_metadata")).exists();
+  }
+
+  @Test
+  void aCompletedStopIsRecoveredByTheNextLeaderAndADeposedOnesIsRefused() throws Exception {
+    JobManager a = new JobManager(ZOOKEEPER.connectString(), "jm-a");
+    LeaderEpoch epochA = a.contender.awaitGrant();
+    ZooKeeperCompletedCheckpointStore store = a.recover(epochA, 1);
+    store.add(committed(1));
+    assertThat(store.completedStop()).isNull();
+    CompletedStop stop = new CompletedStop(2, "file:/savepoints/savepoint-2");
+    store.stopCompleted(stop);
+    assertThat(store.completedStop()).isEqualTo(stop);
+
+    JobManager b = new JobManager(ZOOKEEPER.connectString(), "jm-b");
+    a.election.close();
+    LeaderEpoch epochB = b.contender.awaitGrant();
+    ZooKeeperCompletedCheckpointStore recovered = b.recover(epochB, 1);
+    assertThat(recovered.completedStop()).isEqualTo(stop);
+    assertThat(ids(recovered.all())).containsExactly(1L);
+
+    // A job of its own, stopped by a leader that no longer leads: nothing recorded.
+    String other = String.format("%032x", 9000 + clusters);
+    ZooKeeperCompletedCheckpointStore deposed =
+        a.services.completedCheckpointStore(other, epochA, 1, id -> "unused", new Configuration());
+    assertThatThrownBy(() -> deposed.stopCompleted(stop))
+        .isInstanceOf(FencedException.class)
+        .hasMessageContaining("Recording the stop of job " + other + " with savepoint 2");
+    assertThat(deposed.completedStop()).isNull();
+    assertThat(b.services.client().checkExists().forPath(ZNodes.completedStop(other))).isNull();
+  }
+
+  @Test
+  void aStopWhoseRecordHasAnUnknownOutcomeCountsAsRecordedAndTheNextLeaderFindsIt()
+      throws Exception {
+    ZooKeeperProxy proxy = new ZooKeeperProxy(ZOOKEEPER.port());
+    open.add(proxy); // closed after the services that connect through it
+    JobManager a = new JobManager(proxy.connectString(), "jm-a");
+    ZooKeeperCompletedCheckpointStore store = a.recover(a.contender.awaitGrant(), 1);
+    store.add(committed(1));
+    JobManager b = new JobManager(ZOOKEEPER.connectString(), "jm-b");
+
+    proxy.dropNextReplyTo(ZooDefs.OpCode.multi, true);
+    CompletedStop stop = new CompletedStop(2, "file:/savepoints/savepoint-2");
+    assertThatThrownBy(() -> store.stopCompleted(stop))
+        .isInstanceOf(UnknownWriteOutcomeException.class)
+        .hasMessageContaining("Recording the stop of job " + job);
+    assertThat(store.completedStop()).as("as good as recorded").isEqualTo(stop);
+
+    ZooKeeperCompletedCheckpointStore recovered = b.recover(b.contender.awaitGrant(), 1);
+    assertThat(recovered.completedStop()).isEqualTo(stop);
   }
 
   @Test

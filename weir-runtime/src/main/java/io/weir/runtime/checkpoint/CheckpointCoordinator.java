@@ -73,10 +73,11 @@ public final class CheckpointCoordinator {
   private final CheckpointFinalizer finalizer;
   private boolean running;
 
-  /** The stop-with-savepoint that completed, whose tasks were told to commit; null before. */
-  private volatile CompletedStop completedStop;
-
   private Runnable cancelNextTrigger;
+
+  /** Cancels the next notification of a completed stop (see {@link #scheduleStopNotification}). */
+  private Runnable cancelStopNotification;
+
   private boolean triggerSoonRequested;
 
   /** A full checkpoint was asked for ({@link #triggerCheckpointSoon}): the next one is full. */
@@ -160,9 +161,9 @@ public final class CheckpointCoordinator {
     }
 
     @Override
-    public void jobEnds(long savepointId, String path) {
-      completedStop = new CompletedStop(savepointId, path);
+    public void jobEnds(CompletedStop stop) {
       stopTriggering(); // the job ends: no checkpoint after its stop-with-savepoint
+      scheduleStopNotification(stop);
     }
 
     @Override
@@ -180,15 +181,14 @@ public final class CheckpointCoordinator {
     }
   }
 
-  /** A stop-with-savepoint that completed: its savepoint's id and path. */
-  public record CompletedStop(long savepointId, String path) {}
-
   /**
    * The stop-with-savepoint that completed, or null: its tasks were told to commit the savepoint's
-   * side effects, so the job must never restore a checkpoint older than that savepoint.
+   * side effects, so the job must never restore a checkpoint older than that savepoint. Recorded in
+   * the completed-checkpoint store, so a job master that took the job over knows it too. Without
+   * the coordinator's lock (the store answers from memory).
    */
   public CompletedStop completedStop() {
-    return completedStop;
+    return finalizer.completedStop();
   }
 
   /** How the barriers of periodic checkpoints align (from the job's settings); before start. */
@@ -218,13 +218,21 @@ public final class CheckpointCoordinator {
    * another, a single checkpoint ends the job).
    */
   public synchronized void reachedEndOfInput(TaskKey task) {
-    if (plan.inputEnded(task)) {
+    if (plan.inputEnded(task, ids.get())) {
       triggerSoon();
     }
   }
 
-  /** Starts periodic triggering. */
+  /**
+   * Starts periodic triggering; for an attempt whose stop-with-savepoint completed already (adopted
+   * by a job master that took the job over), only the stop's notification instead.
+   */
   public synchronized void start() {
+    CompletedStop stop = finalizer.completedStop();
+    if (stop != null) {
+      scheduleStopNotification(stop);
+      return;
+    }
     running = true;
     triggers.attemptStarted();
     scheduleTrigger(triggers.initialDelay());
@@ -341,7 +349,29 @@ public final class CheckpointCoordinator {
     return ids.get();
   }
 
+  /**
+   * Tells the tasks again, every checkpoint interval until the attempt ends, that the stop
+   * completed: a task that missed the notification would stay suspended for good, since after a
+   * stop no later checkpoint's notification makes up for it. A task ignores a second one.
+   */
+  private void scheduleStopNotification(CompletedStop stop) {
+    long every = triggers.periodic() ? settings.intervalMillis() : settings.timeoutMillis();
+    cancelStopNotification = context.schedule(() -> notifyStopAgain(stop), every);
+  }
+
+  private synchronized void notifyStopAgain(CompletedStop stop) {
+    if (cancelStopNotification == null) {
+      return; // the attempt ended
+    }
+    context.notifyComplete(stop.savepointId());
+    scheduleStopNotification(stop);
+  }
+
   private void stopTriggering() {
+    if (cancelStopNotification != null) {
+      cancelStopNotification.run();
+      cancelStopNotification = null;
+    }
     running = false;
     if (cancelNextTrigger != null) {
       cancelNextTrigger.run();
@@ -564,12 +594,31 @@ public final class CheckpointCoordinator {
     }
   }
 
-  /** A subtask ended after its input; it takes part in no further checkpoints. */
+  /**
+   * A subtask ended; it takes part in no further checkpoints. A pending checkpoint triggered after
+   * its input ended counts it as finished; one triggered before, which it never acknowledged (the
+   * acknowledgement lost, or overtaken by this report), is aborted: its state at that barrier is
+   * gone with it, and its final state is not that state. A pending savepoint is aborted too: it
+   * records no finished state (a job resumed from it restores every operator, and one restored as
+   * finished would leave the subtasks after it waiting for barriers that never come).
+   */
   public void taskFinished(TaskKey task) {
     List<PendingCheckpoint> done = new ArrayList<>();
     synchronized (this) {
       plan.taskFinished(task);
       for (PendingCheckpoint p : new ArrayList<>(pending.values())) {
+        if (!p.awaits(task)) {
+          continue;
+        }
+        if (p.isSavepoint() || !plan.finishedBefore(task, p.id)) {
+          // A savepoint records no finished state: a job resumed from it restores every operator.
+          finalizer.abort(
+              p,
+              AbortReason.TASK_FINISHED,
+              plan.describe(List.of(task), context::locationOf)
+                  + " finished without acknowledging it");
+          continue;
+        }
         if (p.acknowledge(task, plan.finishedStates(task), null) && p.isFullyAcknowledged()) {
           done.add(p);
         }

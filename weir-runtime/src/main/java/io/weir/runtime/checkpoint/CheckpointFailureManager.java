@@ -36,7 +36,7 @@ final class CheckpointFailureManager {
       case TIMEOUT, DECLINED, STORAGE_FAILURE -> true;
       // Not recorded: the checkpoint may well be in the store, and a store that cannot be reached
       // for a while (ZooKeeper restarting) must not fail a job that processes on.
-      case SUBSUMED, JOB_STOPPED, NOT_RECORDED -> false;
+      case SUBSUMED, JOB_STOPPED, TASK_FINISHED, NOT_RECORDED -> false;
     };
   }
 

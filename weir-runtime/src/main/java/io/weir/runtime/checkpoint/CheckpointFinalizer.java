@@ -64,6 +64,11 @@ final class CheckpointFinalizer {
     /** The job is failing over or stopping. */
     JOB_STOPPED,
     /**
+     * A subtask it waited for finished without acknowledging it, which it will never do now (its
+     * acknowledgement was lost, or its end overtook it).
+     */
+    TASK_FINISHED,
+    /**
      * The completed-checkpoint store did not record it (a ZooKeeper write was refused or its
      * outcome is unknown): its files stay, since the store may hold it, and no task hears it
      * completed.
@@ -86,10 +91,10 @@ final class CheckpointFinalizer {
     List<PendingCheckpoint> pendingBefore(long checkpointId);
 
     /**
-     * Stop-with-savepoint {@code savepointId} completed at {@code path}, and its tasks are told to
-     * commit: the job ends, no checkpoint is triggered after it.
+     * The stop-with-savepoint completed and is recorded, and its tasks are told to commit: the job
+     * ends, no checkpoint is triggered after it.
      */
-    void jobEnds(long savepointId, String path);
+    void jobEnds(CompletedStop stop);
 
     /** Too many checkpoints failed: no checkpoint is triggered any more, the job fails. */
     void failJob(CheckpointException cause);
@@ -252,8 +257,9 @@ final class CheckpointFinalizer {
   /**
    * For an attempt adopted from a lost job master (see {@link CheckpointCoordinator#takeOver()}):
    * tells the tasks of the ends that job master may not have told them. The checkpoints it
-   * triggered and did not record are aborted, and the newest recorded one completed. Takes the lock
-   * to read what was recorded, and tells the tasks without it.
+   * triggered and did not record are aborted, and the newest recorded one (or its completed
+   * stop-with-savepoint) completed. Takes the lock to read what was recorded, and tells the tasks
+   * without it.
    */
   void notifyEndsOwedByLostLeader() {
     long newestRecorded;
@@ -261,6 +267,11 @@ final class CheckpointFinalizer {
     synchronized (lock) {
       CompletedCheckpoint latest = latestCompleted();
       newestRecorded = latest == null ? 0 : latest.checkpointId();
+      CompletedStop stop = completed.completedStop();
+      if (stop != null) {
+        // The newest end after it: its tasks are told it completed, none that it was aborted.
+        newestRecorded = Math.max(newestRecorded, stop.savepointId());
+      }
       lastIssued = ids.get();
     }
     // Only the newest can still be in flight on the tasks, as many as may run at once (and a
@@ -282,6 +293,11 @@ final class CheckpointFinalizer {
   /** See {@link CheckpointCoordinator#isFinal}. */
   boolean isFinal(long checkpointId) {
     return finalCheckpoints.contains(checkpointId);
+  }
+
+  /** The completed stop-with-savepoint the store recorded, or null. */
+  CompletedStop completedStop() {
+    return completed.completedStop();
   }
 
   /** The newest completed checkpoint, or null. */
@@ -412,8 +428,11 @@ final class CheckpointFinalizer {
    */
   private void completeSavepoint(PendingSavepoint p) {
     if (p.isStopping()) {
+      if (!recordStop(p)) {
+        return;
+      }
       finalCheckpoints.add(p.id);
-      coordinator.jobEnds(p.id, p.externalPath());
+      coordinator.jobEnds(new CompletedStop(p.id, p.externalPath()));
       // The tasks now end without ending their input: a checkpoint still pending from before the
       // stop would count each as finished (taskFinished) and complete as if every source had
       // read all its input; restored after a failure, it would lose every record after the stop.
@@ -428,11 +447,52 @@ final class CheckpointFinalizer {
         jobId,
         context.currentTimeMillis() - p.timestamp,
         p.externalPath());
-    if (p.isStopping() && p.epoch == epoch) {
+    if (p.isStopping()) {
       context.notifyComplete(p.id);
     }
     p.completed();
     coordinator.checkpointEnded();
+  }
+
+  /**
+   * Records the completed stop {@code p} in the store before any task hears of it and its sinks
+   * commit: a job master that takes the job over then ends it, where it would restore an older
+   * checkpoint and commit again. False, and {@code p} aborted, when the stop fails instead.
+   */
+  private boolean recordStop(PendingSavepoint p) {
+    if (p.epoch != epoch) {
+      // Its attempt ended while its metadata was written, and the job restarts: the stop failed.
+      // Recorded, it would later end the restarted job naming a savepoint the job went past.
+      abort(p, AbortReason.JOB_STOPPED, "its attempt ended while its metadata was written");
+      return false;
+    }
+    try {
+      completed.stopCompleted(new CompletedStop(p.id, p.externalPath()));
+      return true;
+    } catch (RuntimeException e) {
+      LOG.warn("The completed-checkpoint store did not record the stop of savepoint {}", p.id, e);
+      p.setFailureCause(e);
+      if (completed.completedStop() != null) {
+        // Its outcome is unknown: the store may hold it, and a later job master would end the job
+        // naming the savepoint. Reading on past it would commit records after the savepoint that
+        // resuming from it commits again: the job ends here too, no task told.
+        coordinator.failJob(
+            new CheckpointException(
+                "The stop of job "
+                    + jobId
+                    + " with savepoint "
+                    + p.id
+                    + " may be recorded or not ("
+                    + e.getMessage()
+                    + "): the job ends rather than read on past a stop a later job master may find",
+                e));
+      }
+      abort(
+          p,
+          AbortReason.NOT_RECORDED,
+          "the completed-checkpoint store did not record the job's stop: " + e);
+      return false;
+    }
   }
 
   /** The checkpoint's metadata is written: it is retained, older ones may go. */
@@ -500,9 +560,13 @@ final class CheckpointFinalizer {
     LOG.warn("Checkpoint {} of job {} aborted: {}", p.id, jobId, why);
     recorder.failed(p, reason + ": " + why);
     if (p instanceof PendingSavepoint savepoint) {
-      // Its tasks wrote into its own directory only, nothing into the job's storage.
-      abortedSavepoints.put(p.id, savepoint.directory);
-      cleaner.discardSavepoint(p.id, savepoint.directory);
+      if (reason != AbortReason.NOT_RECORDED) {
+        // Its tasks wrote into its own directory only, nothing into the job's storage. A stop
+        // not recorded stays: the store may hold it after all, and a later leader end the job
+        // naming it.
+        abortedSavepoints.put(p.id, savepoint.directory);
+        cleaner.discardSavepoint(p.id, savepoint.directory);
+      }
     } else if (reason != AbortReason.NOT_RECORDED) {
       cleaner.discardCheckpoint(p.id);
       // Registered already if it failed after every task acknowledged (its metadata, a newer

@@ -27,6 +27,9 @@ final class CheckpointPlan {
   private final Set<TaskKey> finished = new HashSet<>();
   private final Set<TaskKey> endedInput = new HashSet<>();
 
+  /** The last checkpoint id issued when each subtask's end of input was known. */
+  private final Map<TaskKey, Long> endedInputAfter = new HashMap<>();
+
   /** A plan for a job of {@code operators}, with no subtask deployed yet. */
   CheckpointPlan(List<OperatorInfo> operators) {
     this.operators = List.copyOf(operators);
@@ -38,14 +41,29 @@ final class CheckpointPlan {
     deployed.addAll(tasks);
     finished.clear();
     endedInput.clear();
+    endedInputAfter.clear();
   }
 
   /**
-   * {@code task} ended its input; true when it was the last deployed subtask to do so (the next
-   * checkpoint is final).
+   * {@code task} ended its input, when checkpoint {@code lastIssued} was the last one triggered;
+   * true when it was the last deployed subtask to do so (the next checkpoint is final).
    */
-  boolean inputEnded(TaskKey task) {
-    return deployed.contains(task) && endedInput.add(task) && endedInput.containsAll(deployed);
+  boolean inputEnded(TaskKey task, long lastIssued) {
+    if (!deployed.contains(task) || !endedInput.add(task)) {
+      return false;
+    }
+    endedInputAfter.put(task, lastIssued);
+    return endedInput.containsAll(deployed);
+  }
+
+  /**
+   * Whether {@code task}, which finished, stands in checkpoint {@code checkpointId} as finished:
+   * only if that checkpoint was triggered after its input had ended. One triggered before took its
+   * snapshot at a barrier among its records, and only its own acknowledgement holds that state.
+   */
+  boolean finishedBefore(TaskKey task, long checkpointId) {
+    Long after = endedInputAfter.get(task);
+    return after != null && checkpointId > after;
   }
 
   /** {@code task} ended after its input: it takes part in no further checkpoint. */

@@ -24,10 +24,25 @@ public interface CompletedCheckpointStore {
   /** Removes every retained checkpoint and returns them, oldest first. */
   List<CompletedCheckpoint> removeAll();
 
+  /**
+   * Records that the job's stop-with-savepoint completed, before any of its tasks is told (and its
+   * sinks commit): a job master that takes the job over later ends it rather than restoring an
+   * older checkpoint, which would commit the records up to the savepoint a second time.
+   *
+   * @throws RuntimeException when it cannot be recorded (with high availability: fenced, or its
+   *     outcome unknown): then no task is told, and the stop fails
+   */
+  void stopCompleted(CompletedStop stop);
+
+  /** The completed stop-with-savepoint recorded, or null. */
+  CompletedStop completedStop();
+
   /** A store in memory that keeps the newest {@code numRetained}, starting with {@code initial}. */
   static CompletedCheckpointStore inMemory(int numRetained, List<CompletedCheckpoint> initial) {
     Deque<CompletedCheckpoint> completed = new ArrayDeque<>(initial);
     return new CompletedCheckpointStore() {
+      private volatile CompletedStop stop;
+
       @Override
       public List<CompletedCheckpoint> add(CompletedCheckpoint checkpoint) {
         completed.addFirst(checkpoint);
@@ -50,6 +65,16 @@ public interface CompletedCheckpointStore {
           all.add(completed.removeLast());
         }
         return all;
+      }
+
+      @Override
+      public void stopCompleted(CompletedStop stop) {
+        this.stop = stop;
+      }
+
+      @Override
+      public CompletedStop completedStop() {
+        return stop;
       }
     };
   }

@@ -2,6 +2,7 @@ package io.weir.runtime.jobmaster;
 
 import io.weir.api.JobStatus;
 import io.weir.runtime.checkpoint.CheckpointCoordinator;
+import io.weir.runtime.checkpoint.CompletedStop;
 import io.weir.runtime.checkpoint.CorruptCheckpointException;
 import io.weir.runtime.graph.JobGraph;
 import io.weir.runtime.graph.JobVertex;
@@ -237,7 +238,7 @@ final class Scheduler {
   synchronized void start() {
     if (!adoptRunning) {
       try {
-        deploy(restorable.forFirstAttempt());
+        deployFirstAttempt();
       } catch (IOException e) {
         notDeployed(e);
       }
@@ -263,7 +264,7 @@ final class Scheduler {
         return;
       }
       try {
-        deploy(restorable.forFirstAttempt());
+        deployFirstAttempt();
       } catch (IOException e) {
         notDeployed(e);
       } catch (RuntimeException e) {
@@ -435,29 +436,9 @@ final class Scheduler {
     }
     endedAttempt = attempt;
     if (failure != null && !cancelRequested) {
-      CheckpointCoordinator.CompletedStop stop = coordinator.completedStop();
+      CompletedStop stop = coordinator.completedStop();
       if (stop != null) {
-        // Its tasks were told to commit the savepoint's side effects: restoring an older
-        // checkpoint would commit its records a second time (as Flink, FLINK-26783).
-        LOG.warn(
-            "Job '{}' does not restart: it failed after its stop-with-savepoint {} completed",
-            graph.jobName(),
-            stop.savepointId());
-        end(
-            Outcome.FAILED,
-            jobLabel()
-                + " was stopped with savepoint "
-                + stop.savepointId()
-                + " at "
-                + stop.path()
-                + ", which is complete, but failed before every task had ended: "
-                + failure.getMessage()
-                + ". It does not restart from an older checkpoint, which would commit the"
-                + " savepoint's records a second time: resume the job from the savepoint (weir run"
-                + " -s "
-                + stop.path()
-                + " ...), which commits what its sinks had not",
-            failure);
+        endAfterStop(stop, "failed before every task had ended: " + failure.getMessage(), failure);
         return;
       }
       Throwable nonRecoverable = Failures.findNonRecoverable(failure);
@@ -537,6 +518,54 @@ final class Scheduler {
    * of an attempt's: the restart strategy decides whether the job tries again, and it tries the
    * same checkpoint.
    */
+  /**
+   * Deploys the first attempt from the checkpoints, unless the job's stop-with-savepoint completed
+   * under a job master this one took the job over from: then it ends (see {@link #endAfterStop}).
+   */
+  private void deployFirstAttempt() throws IOException {
+    CompletedStop stop = coordinator.completedStop();
+    if (stop != null) {
+      endAfterStop(
+          stop,
+          "its job master was lost before every task had ended",
+          new IllegalStateException("the job master was lost after the job's stop completed"));
+      return;
+    }
+    deploy(restorable.forFirstAttempt());
+  }
+
+  /**
+   * Ends the job whose stop-with-savepoint completed and which then {@code what}: its tasks were
+   * told to commit the savepoint's side effects, so restoring an older checkpoint would commit its
+   * records a second time. It fails instead, naming the savepoint to resume from (as Flink since
+   * FLINK-26783).
+   */
+  private void endAfterStop(CompletedStop stop, String what, Throwable cause) {
+    LOG.warn(
+        "Job '{}' does not restart: its stop-with-savepoint {} completed, and it then {}",
+        graph.jobName(),
+        stop.savepointId(),
+        what);
+    if (failure == null) {
+      failure = cause;
+    }
+    end(
+        Outcome.FAILED,
+        jobLabel()
+            + " was stopped with savepoint "
+            + stop.savepointId()
+            + " at "
+            + stop.path()
+            + ", which is complete, but "
+            + what
+            + ". It does not restart from an older checkpoint, which would commit the"
+            + " savepoint's records a second time: resume the job from the savepoint (weir run"
+            + " -s "
+            + stop.path()
+            + " ...), which commits what its sinks had not",
+        cause);
+  }
+
   private void notDeployed(IOException cause) {
     failure = cause;
     LOG.warn(

@@ -38,24 +38,35 @@ class CheckpointPlanTest {
   void onlyTheLastSubtaskToEndItsInputAsksForTheFinalCheckpoint() {
     plan.attemptDeployed(Set.of(SOURCE_0, SOURCE_1, SINK_0));
 
-    assertThat(plan.inputEnded(SOURCE_0)).isFalse();
-    assertThat(plan.inputEnded(SOURCE_1)).isFalse();
-    assertThat(plan.inputEnded(new TaskKey(5, 0))).as("not of this attempt").isFalse();
-    assertThat(plan.inputEnded(SINK_0)).isTrue();
-    assertThat(plan.inputEnded(SINK_0)).as("said once").isFalse();
+    assertThat(plan.inputEnded(SOURCE_0, 0)).isFalse();
+    assertThat(plan.inputEnded(SOURCE_1, 0)).isFalse();
+    assertThat(plan.inputEnded(new TaskKey(5, 0), 0)).as("not of this attempt").isFalse();
+    assertThat(plan.inputEnded(SINK_0, 0)).isTrue();
+    assertThat(plan.inputEnded(SINK_0, 0)).as("said once").isFalse();
   }
 
   @Test
   void aNewAttemptStartsWithNoSubtaskFinishedOrEnded() {
     plan.attemptDeployed(Set.of(SOURCE_0, SINK_0));
     plan.taskFinished(SOURCE_0);
-    plan.inputEnded(SINK_0);
+    plan.inputEnded(SINK_0, 0);
 
     plan.attemptDeployed(Set.of(SOURCE_0, SINK_0));
 
     assertThat(plan.tasksToWaitFor()).containsExactlyInAnyOrder(SOURCE_0, SINK_0);
-    assertThat(plan.inputEnded(SOURCE_0)).isFalse();
-    assertThat(plan.inputEnded(SINK_0)).isTrue();
+    assertThat(plan.inputEnded(SOURCE_0, 0)).isFalse();
+    assertThat(plan.inputEnded(SINK_0, 0)).isTrue();
+  }
+
+  @Test
+  void aFinishedSubtaskStandsAsFinishedOnlyInCheckpointsTriggeredAfterItsInputEnded() {
+    plan.attemptDeployed(Set.of(SOURCE_0, SINK_0));
+    assertThat(plan.inputEnded(SOURCE_0, 7)).isFalse();
+    plan.taskFinished(SOURCE_0);
+
+    assertThat(plan.finishedBefore(SOURCE_0, 7)).as("triggered before its end was known").isFalse();
+    assertThat(plan.finishedBefore(SOURCE_0, 8)).isTrue();
+    assertThat(plan.finishedBefore(SINK_0, 8)).as("its input never ended").isFalse();
   }
 
   @Test

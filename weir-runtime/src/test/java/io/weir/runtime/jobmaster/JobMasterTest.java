@@ -18,6 +18,7 @@ import io.weir.runtime.checkpoint.CheckpointIDCounter;
 import io.weir.runtime.checkpoint.CheckpointRecoveryFactory;
 import io.weir.runtime.checkpoint.CompletedCheckpoint;
 import io.weir.runtime.checkpoint.CompletedCheckpointStore;
+import io.weir.runtime.checkpoint.CompletedStop;
 import io.weir.runtime.graph.JobGraph;
 import io.weir.runtime.graph.JobGraphBuilder;
 import io.weir.runtime.metrics.JobMetrics;
@@ -27,6 +28,7 @@ import io.weir.runtime.taskexecutor.ExecutionAttemptId;
 import io.weir.runtime.taskexecutor.RunningAttempt;
 import io.weir.runtime.taskexecutor.TaskDeploymentDescriptor;
 import io.weir.runtime.taskexecutor.TaskExecutorGateway;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -37,6 +39,7 @@ import java.util.function.Consumer;
 import java.util.function.LongFunction;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The job master and scheduler on a task executor that runs no task ({@link
@@ -337,6 +340,16 @@ class JobMasterTest {
             return completed.removeAll();
           }
         }
+
+        @Override
+        public void stopCompleted(CompletedStop stop) {
+          completed.stopCompleted(stop);
+        }
+
+        @Override
+        public CompletedStop completedStop() {
+          return completed.completedStop();
+        }
       };
     }
   }
@@ -447,6 +460,104 @@ class JobMasterTest {
     second.cancel().get(20, TimeUnit.SECONDS);
     assertThat(next.cancelled).containsExactlyInAnyOrderElementsOf(before.running());
     assertThat(second.getJobStatus().get()).isEqualTo(JobStatus.CANCELED);
+  }
+
+  /** What a job master left when it was lost after its stop-with-savepoint completed. */
+  private record Stopped(JobID jobId, SharedRecovery recovery, CompletedStop stop, Suspended at) {}
+
+  /**
+   * Runs a job with checkpoints, stops it with a savepoint into {@code dir} that completes and
+   * whose tasks are told, and loses its job master before any task ended.
+   */
+  private Stopped runUntilLostAfterACompletedStop(Path dir) throws Exception {
+    SharedRecovery recovery = new SharedRecovery();
+    JobID jobId = JobID.generate();
+    tasks.acknowledgeCheckpoints();
+    JobMaster first =
+        jobMaster(
+            JobMasterTest::checkpointEvery10Ms, new JobMaster.Setup(jobId, recovery, 0), tasks);
+    awaitAttempts(1);
+    await().atMost(WAIT).until(() -> recovery.newest() != null);
+    var unused = first.stopWithSavepoint(dir.toString(), false);
+    await().atMost(WAIT).until(() -> recovery.completed.completedStop() != null);
+    CompletedStop stop = recovery.completed.completedStop();
+    await()
+        .atMost(WAIT)
+        .until(
+            () ->
+                tasks.completedNotifications.values().stream()
+                        .filter(ids -> ids.contains(stop.savepointId()))
+                        .count()
+                    == 4);
+    first.suspend("testing: the job master is lost");
+    List<ExecutionAttemptId> running =
+        tasks.latest().stream().map(TaskDeploymentDescriptor::id).toList();
+    return new Stopped(
+        jobId,
+        recovery,
+        stop,
+        new Suspended(
+            jobId, recovery, recovery.newest().checkpointId(), recovery.lastId.get(), running));
+  }
+
+  /**
+   * Its tasks were told to commit the savepoint: a job master that took the job over and restored
+   * the newest checkpoint, older than the savepoint, would commit the records between them again
+   * (found by the simulation with stop-with-savepoint, seed 161).
+   */
+  @Test
+  void aJobMasterTakingOverAJobWhoseStopCompletedEndsItNamingTheSavepoint(@TempDir Path dir)
+      throws Exception {
+    Stopped before = runUntilLostAfterACompletedStop(dir);
+    assertThat(before.stop().path()).startsWith(dir.toUri().toString().replaceAll("/$", ""));
+    TestingTaskExecutorGateway next = new TestingTaskExecutorGateway();
+
+    JobMaster second =
+        jobMaster(
+            JobMasterTest::checkpointEvery10Ms,
+            new JobMaster.Setup(before.jobId(), before.recovery(), 1000),
+            next);
+
+    Throwable end = catchThrowable(() -> second.getJobExecutionResult().get(20, TimeUnit.SECONDS));
+    assertThat(end)
+        .hasMessageContaining("was stopped with savepoint " + before.stop().savepointId())
+        .hasMessageContaining(before.stop().path())
+        .hasMessageContaining("its job master was lost before every task had ended")
+        .hasMessageContaining("resume the job from the savepoint");
+    assertThat(second.getJobStatus().get()).isEqualTo(JobStatus.FAILED);
+    assertThat(next.deployments).as("no older checkpoint restored").isEmpty();
+  }
+
+  @Test
+  void aJobMasterAdoptingTheSubtasksOfACompletedStopTellsThemAgainAndTriggersNothing(
+      @TempDir Path dir) throws Exception {
+    Stopped before = runUntilLostAfterACompletedStop(dir);
+    long lastId = before.recovery().lastId.get();
+    TestingTaskExecutorGateway next = new TestingTaskExecutorGateway();
+    next.offer(new RunningAttempt(0, Set.copyOf(before.at().running()), Set.of()));
+    next.acknowledgeCheckpoints();
+
+    JobMaster second =
+        jobMaster(
+            JobMasterTest::checkpointEvery10Ms,
+            new JobMaster.Setup(before.jobId(), before.recovery(), 1000, true),
+            next);
+    // Told at once, and again every interval until the attempt ends.
+    await()
+        .atMost(WAIT)
+        .until(
+            () ->
+                before.at().running().stream()
+                    .allMatch(
+                        t ->
+                            next.completedNotifications.getOrDefault(t, List.of()).stream()
+                                    .filter(id -> id == before.stop().savepointId())
+                                    .count()
+                                >= 2));
+
+    assertThat(next.deployments).isEmpty();
+    assertThat(before.recovery().lastId.get()).as("no checkpoint after the stop").isEqualTo(lastId);
+    second.cancel().get(20, TimeUnit.SECONDS);
   }
 
   @Test
