@@ -1658,7 +1658,6 @@ final class Simulation {
   private abstract class Task implements BarrierHandler.Actions {
     final ExecutionAttemptId id;
     final TaskKey key;
-    final String ofJob = jobId; // the job it runs for (a resumed job's tasks keep the ids' prefix)
     final List<Channel> inputs = new ArrayList<>();
     final List<Channel> outputs = new ArrayList<>();
     final Set<Integer> blocked = new HashSet<>();
@@ -2120,10 +2119,9 @@ final class Simulation {
         return;
       }
       if (!notified.add(checkpointId)) {
-        CompletedStop stop = recordedStops.get(ofJob);
-        if (stop != null && stop.savepointId() == checkpointId) {
-          // Its job's stop-with-savepoint, told again until every task ended (a lost notification
-          // would leave a task suspended): the task ignores it, as CheckpointNotifier does.
+        if (isFinal) {
+          // A final checkpoint or stop-with-savepoint is told again until every task ended (a lost
+          // notification would leave a task waiting): the task ignores it, as CheckpointNotifier.
           return;
         }
         throw new Violation(

@@ -75,8 +75,10 @@ public final class CheckpointCoordinator {
 
   private Runnable cancelNextTrigger;
 
-  /** Cancels the next notification of a completed stop (see {@link #scheduleStopNotification}). */
-  private Runnable cancelStopNotification;
+  /**
+   * Cancels the next notification of the final checkpoint (see {@link #scheduleFinalNotification}).
+   */
+  private Runnable cancelFinalNotification;
 
   private boolean triggerSoonRequested;
 
@@ -161,9 +163,14 @@ public final class CheckpointCoordinator {
     }
 
     @Override
-    public void jobEnds(CompletedStop stop) {
-      stopTriggering(); // the job ends: no checkpoint after its stop-with-savepoint
-      scheduleStopNotification(stop);
+    public List<PendingCheckpoint> pendingAfter(long checkpointId) {
+      return new ArrayList<>(pending.tailMap(checkpointId, false).values());
+    }
+
+    @Override
+    public void jobEnds(long finalCheckpointId) {
+      stopTriggering(); // the job ends: no checkpoint after its stop or its final checkpoint
+      scheduleFinalNotification(finalCheckpointId);
     }
 
     @Override
@@ -230,7 +237,7 @@ public final class CheckpointCoordinator {
   public synchronized void start() {
     CompletedStop stop = finalizer.completedStop();
     if (stop != null) {
-      scheduleStopNotification(stop);
+      scheduleFinalNotification(stop.savepointId());
       return;
     }
     running = true;
@@ -350,27 +357,28 @@ public final class CheckpointCoordinator {
   }
 
   /**
-   * Tells the tasks again, every checkpoint interval until the attempt ends, that the stop
-   * completed: a task that missed the notification would stay suspended for good, since after a
-   * stop no later checkpoint's notification makes up for it. A task ignores a second one.
+   * Tells the tasks again, every checkpoint interval until the attempt ends, that the final
+   * checkpoint (or the stop-with-savepoint) {@code checkpointId} completed: a task that missed the
+   * notification would wait for good, since after it nothing is triggered, and no later
+   * checkpoint's notification makes up for it. A task ignores a second one.
    */
-  private void scheduleStopNotification(CompletedStop stop) {
+  private void scheduleFinalNotification(long checkpointId) {
     long every = triggers.periodic() ? settings.intervalMillis() : settings.timeoutMillis();
-    cancelStopNotification = context.schedule(() -> notifyStopAgain(stop), every);
+    cancelFinalNotification = context.schedule(() -> notifyFinalAgain(checkpointId), every);
   }
 
-  private synchronized void notifyStopAgain(CompletedStop stop) {
-    if (cancelStopNotification == null) {
+  private synchronized void notifyFinalAgain(long checkpointId) {
+    if (cancelFinalNotification == null) {
       return; // the attempt ended
     }
-    context.notifyComplete(stop.savepointId());
-    scheduleStopNotification(stop);
+    context.notifyComplete(checkpointId);
+    scheduleFinalNotification(checkpointId);
   }
 
   private void stopTriggering() {
-    if (cancelStopNotification != null) {
-      cancelStopNotification.run();
-      cancelStopNotification = null;
+    if (cancelFinalNotification != null) {
+      cancelFinalNotification.run();
+      cancelFinalNotification = null;
     }
     running = false;
     if (cancelNextTrigger != null) {

@@ -90,11 +90,15 @@ final class CheckpointFinalizer {
     /** The pending checkpoints older than {@code checkpointId}, oldest first. */
     List<PendingCheckpoint> pendingBefore(long checkpointId);
 
+    /** The pending checkpoints newer than {@code checkpointId}, oldest first. */
+    List<PendingCheckpoint> pendingAfter(long checkpointId);
+
     /**
-     * The stop-with-savepoint completed and is recorded, and its tasks are told to commit: the job
-     * ends, no checkpoint is triggered after it.
+     * Checkpoint {@code finalCheckpointId} is the job's last: its stop-with-savepoint (recorded),
+     * or a checkpoint every subtask took after its input ended. Its tasks are told, and end; no
+     * checkpoint is triggered after it.
      */
-    void jobEnds(CompletedStop stop);
+    void jobEnds(long finalCheckpointId);
 
     /** Too many checkpoints failed: no checkpoint is triggered any more, the job fails. */
     void failJob(CheckpointException cause);
@@ -432,7 +436,7 @@ final class CheckpointFinalizer {
         return;
       }
       finalCheckpoints.add(p.id);
-      coordinator.jobEnds(new CompletedStop(p.id, p.externalPath()));
+      coordinator.jobEnds(p.id);
       // The tasks now end without ending their input: a checkpoint still pending from before the
       // stop would count each as finished (taskFinished) and complete as if every source had
       // read all its input; restored after a failure, it would lose every record after the stop.
@@ -528,7 +532,14 @@ final class CheckpointFinalizer {
       }
     }
     if (allEnded) {
+      // The job ends: its subtasks finish on this notification. A checkpoint after it would hold
+      // finished subtasks without state, which a restore cannot run again (their sources would
+      // start over); a pending one newer than it has nothing more to hold.
       finalCheckpoints.add(p.id);
+      coordinator.jobEnds(p.id);
+      for (PendingCheckpoint newer : coordinator.pendingAfter(p.id)) {
+        abort(newer, AbortReason.JOB_STOPPED, "checkpoint " + p.id + " is final: the job ends");
+      }
     }
     failures.checkpointCompleted();
     long now = context.currentTimeMillis();

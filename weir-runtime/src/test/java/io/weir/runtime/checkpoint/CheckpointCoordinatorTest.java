@@ -444,6 +444,44 @@ class CheckpointCoordinatorTest {
     assertThat(coordinator.completedStop()).isNull();
   }
 
+  /**
+   * A checkpoint after the final one would record the subtasks that finished meanwhile as finished
+   * without state, which a restore cannot run again (a source would start over).
+   */
+  @Test
+  void afterTheFinalCheckpointNothingIsTriggeredAndItIsToldAgainUntilTheAttemptEnds()
+      throws Exception {
+    CheckpointCoordinator coordinator = started(settings(0, 2, 0, 1));
+    for (TaskKey task : List.of(SOURCE_0, SOURCE_1, SINK_0)) {
+      coordinator.reachedEndOfInput(task);
+    }
+    long finalId = nextTrigger();
+    long newer = nextTrigger();
+    for (TaskKey task : List.of(SOURCE_0, SOURCE_1, SINK_0)) {
+      String operator = task.vertex() == 0 ? "source-uid" : "sink-uid";
+      StreamStateHandle handle =
+          storage.writeState(finalId, new byte[] {(byte) task.subtask()}, "final state");
+      coordinator.acknowledge(
+          task,
+          finalId,
+          Map.of(
+              operator,
+              new OperatorSubtaskState(null, new OperatorStateHandle(Map.of(), handle), true)));
+    }
+
+    assertThat(coordinator.isFinal(finalId)).isTrue();
+    assertThat(context.aborted).as("nothing more to hold").containsExactly(newer);
+    int triggered = context.triggered.size();
+    context.advance(INTERVAL);
+    context.advance(INTERVAL);
+    assertThat(context.triggered).hasSize(triggered);
+    assertThat(context.completed).containsExactly(finalId, finalId, finalId);
+
+    coordinator.stop();
+    context.advance(3 * INTERVAL);
+    assertThat(context.completed).hasSize(3);
+  }
+
   @Test
   void aFailedSavepointIsNotCountedAmongTheTolerableFailures() {
     CheckpointCoordinator coordinator = started(settings(0, 1, 0, 1));
