@@ -209,12 +209,24 @@ class CheckpointCoordinatorTest {
 
   private CheckpointCoordinator started(
       CheckpointSettings settings, CompletedCheckpointStore store) {
+    return started(settings, storage, store);
+  }
+
+  private CheckpointCoordinator started(
+      CheckpointSettings settings, CheckpointStorage storage, CompletedCheckpointStore store) {
     CheckpointCoordinator coordinator =
         new CheckpointCoordinator(
             JOB, settings, OPERATORS, storage, context, CheckpointIDCounter.inMemory(0), store);
     coordinator.setTasks(TASKS);
     coordinator.start();
     return coordinator;
+  }
+
+  /** Stops the job with a savepoint without drain, as {@code JobMaster.stopWithSavepoint} asks. */
+  private java.util.concurrent.CompletableFuture<String> stopWithSavepoint(
+      CheckpointCoordinator coordinator) {
+    return coordinator.triggerSavepoint(
+        savepoints.toString(), CheckpointOptions.Type.SAVEPOINT_SUSPEND);
   }
 
   /**
@@ -272,9 +284,7 @@ class CheckpointCoordinatorTest {
         started(
             settings(0, 2, 0, 1),
             storeRecordingStops(() -> toldWhenRecorded.addAll(context.completed)));
-    java.util.concurrent.CompletableFuture<String> stopping =
-        coordinator.triggerSavepoint(
-            savepoints.toString(), CheckpointOptions.Type.SAVEPOINT_SUSPEND);
+    java.util.concurrent.CompletableFuture<String> stopping = stopWithSavepoint(coordinator);
     long id = context.triggered.get(0);
     ackAll(coordinator, id);
 
@@ -300,9 +310,7 @@ class CheckpointCoordinatorTest {
                 () -> {
                   throw new IllegalStateException("testing: refused, a newer leader leads");
                 }));
-    java.util.concurrent.CompletableFuture<String> stopping =
-        coordinator.triggerSavepoint(
-            savepoints.toString(), CheckpointOptions.Type.SAVEPOINT_SUSPEND);
+    java.util.concurrent.CompletableFuture<String> stopping = stopWithSavepoint(coordinator);
     long id = context.triggered.get(0);
     String location = context.triggerOptions.get(0).targetLocation();
     ackAll(coordinator, id);
@@ -331,9 +339,7 @@ class CheckpointCoordinatorTest {
                 () -> {
                   throw new IllegalStateException("testing: the connection was lost");
                 }));
-    java.util.concurrent.CompletableFuture<String> stopping =
-        coordinator.triggerSavepoint(
-            savepoints.toString(), CheckpointOptions.Type.SAVEPOINT_SUSPEND);
+    java.util.concurrent.CompletableFuture<String> stopping = stopWithSavepoint(coordinator);
     long id = context.triggered.get(0);
     ackAll(coordinator, id);
 
@@ -352,20 +358,8 @@ class CheckpointCoordinatorTest {
   void aStopWhoseAttemptEndedWhileItsMetadataWasWrittenIsNotRecorded() throws Exception {
     BlockingCommits blocking = new BlockingCommits(storage);
     CompletedCheckpointStore store = CompletedCheckpointStore.inMemory(1, List.of());
-    CheckpointCoordinator coordinator =
-        new CheckpointCoordinator(
-            JOB,
-            settings(0, 1, 0, 1),
-            OPERATORS,
-            blocking,
-            context,
-            CheckpointIDCounter.inMemory(0),
-            store);
-    coordinator.setTasks(TASKS);
-    coordinator.start();
-    java.util.concurrent.CompletableFuture<String> stopping =
-        coordinator.triggerSavepoint(
-            savepoints.toString(), CheckpointOptions.Type.SAVEPOINT_SUSPEND);
+    CheckpointCoordinator coordinator = started(settings(0, 1, 0, 1), blocking, store);
+    java.util.concurrent.CompletableFuture<String> stopping = stopWithSavepoint(coordinator);
     long id = context.triggered.get(0);
     Thread lastAck = acknowledgeAllInAnotherThread(coordinator, id, blocking);
 
@@ -429,9 +423,7 @@ class CheckpointCoordinatorTest {
     for (TaskKey task : List.of(SOURCE_0, SOURCE_1, SINK_0)) {
       coordinator.reachedEndOfInput(task);
     }
-    java.util.concurrent.CompletableFuture<String> stopping =
-        coordinator.triggerSavepoint(
-            savepoints.toString(), CheckpointOptions.Type.SAVEPOINT_SUSPEND);
+    java.util.concurrent.CompletableFuture<String> stopping = stopWithSavepoint(coordinator);
     long id = context.triggered.get(context.triggered.size() - 1);
     ack(coordinator, id, SOURCE_0);
     ack(coordinator, id, SOURCE_1);
@@ -1585,19 +1577,18 @@ class CheckpointCoordinatorTest {
 
     @Override
     public String commitCheckpoint(CompletedCheckpoint checkpoint) throws IOException {
-      writing.countDown();
-      try {
-        release.await();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IOException("interrupted", e);
-      }
+      awaitRelease();
       return super.commitCheckpoint(checkpoint);
     }
 
     @Override
     public String commitSavepoint(CompletedCheckpoint savepoint, String location)
         throws IOException {
+      awaitRelease();
+      return super.commitSavepoint(savepoint, location);
+    }
+
+    private void awaitRelease() throws IOException {
       writing.countDown();
       try {
         release.await();
@@ -1605,7 +1596,6 @@ class CheckpointCoordinatorTest {
         Thread.currentThread().interrupt();
         throw new IOException("interrupted", e);
       }
-      return super.commitSavepoint(savepoint, location);
     }
   }
 

@@ -426,14 +426,7 @@ class JobMasterTest {
       throws Exception {
     Suspended before = runUntilSuspendedWithACheckpointInFlight();
     TestingTaskExecutorGateway next = new TestingTaskExecutorGateway();
-    next.offer(new RunningAttempt(0, Set.copyOf(before.running()), Set.of()));
-    next.acknowledgeCheckpoints();
-
-    JobMaster second =
-        jobMaster(
-            JobMasterTest::checkpointEvery10Ms,
-            new JobMaster.Setup(before.jobId(), before.recovery(), 1000, true),
-            next);
+    JobMaster second = adopting(before, next);
     await()
         .atMost(WAIT)
         .until(
@@ -460,6 +453,19 @@ class JobMasterTest {
     second.cancel().get(20, TimeUnit.SECONDS);
     assertThat(next.cancelled).containsExactlyInAnyOrderElementsOf(before.running());
     assertThat(second.getJobStatus().get()).isEqualTo(JobStatus.CANCELED);
+  }
+
+  /**
+   * A job master that takes over the job {@code before} left and adopts its running subtasks on
+   * {@code next}, which acknowledges every checkpoint.
+   */
+  private static JobMaster adopting(Suspended before, TestingTaskExecutorGateway next) {
+    next.offer(new RunningAttempt(0, Set.copyOf(before.running()), Set.of()));
+    next.acknowledgeCheckpoints();
+    return jobMaster(
+        JobMasterTest::checkpointEvery10Ms,
+        new JobMaster.Setup(before.jobId(), before.recovery(), 1000, true),
+        next);
   }
 
   /** What a job master left when it was lost after its stop-with-savepoint completed. */
@@ -534,14 +540,7 @@ class JobMasterTest {
     Stopped before = runUntilLostAfterACompletedStop(dir);
     long lastId = before.recovery().lastId.get();
     TestingTaskExecutorGateway next = new TestingTaskExecutorGateway();
-    next.offer(new RunningAttempt(0, Set.copyOf(before.at().running()), Set.of()));
-    next.acknowledgeCheckpoints();
-
-    JobMaster second =
-        jobMaster(
-            JobMasterTest::checkpointEvery10Ms,
-            new JobMaster.Setup(before.jobId(), before.recovery(), 1000, true),
-            next);
+    JobMaster second = adopting(before.at(), next);
     // Told at once, and again every interval until the attempt ends.
     await()
         .atMost(WAIT)
