@@ -44,5 +44,10 @@ enum Mutation {
    * The coordinator tells the tasks only once that the stop-with-savepoint completed: a task that
    * missed it stays suspended.
    */
-  STOP_TOLD_ONCE
+  STOP_TOLD_ONCE,
+  /**
+   * The coordinator measures min pause on the wall clock: a step back holds checkpoints back for
+   * the length of the step.
+   */
+  WAITS_ON_WALL_CLOCK
 }

@@ -23,7 +23,8 @@ class SimPlantedBugsTest {
     "DROPPED_CHANNEL_STATE, consistent-cut, 1, 60",
     "WATERMARKS_NOT_RESTORED, event-time, 1, 60",
     "STOP_NOT_RECORDED, exactly-once, 150, 170",
-    "STOP_TOLD_ONCE, liveness, 1385, 1400"
+    "STOP_TOLD_ONCE, liveness, 1385, 1400",
+    "WAITS_ON_WALL_CLOCK, liveness, 560, 570"
   })
   void theHarnessCatchesIt(Mutation mutation, String invariant, long first, long last) {
     Simulation.Result caught = null;

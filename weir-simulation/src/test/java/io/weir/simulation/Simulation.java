@@ -338,6 +338,7 @@ final class Simulation {
     this.rng = new Random(seed);
     this.savepointRng = new Random(~seed);
     this.stopRng = new Random(seed * 0x2545F4914F6CDD1DL + 7);
+    this.clockRng = new Random(seed * 0x9E3779B97F4A7C15L + 11);
     this.records = 30 + rng.nextInt(40);
     this.keysOf = new int[SOURCES][records];
     for (int s = 0; s < SOURCES; s++) {
@@ -432,7 +433,7 @@ final class Simulation {
         seed,
         violation,
         invariant,
-        faults,
+        faults + clockSteps,
         Map.copyOf(faultsByKind),
         completed,
         savepoints.completedCount(),
@@ -738,7 +739,14 @@ final class Simulation {
 
     @Override
     public long currentTimeMillis() {
-      return now;
+      return now + wallClockStep;
+    }
+
+    @Override
+    public long relativeTimeMillis() {
+      // Planted: min pause measured on the wall clock, as before CheckpointCoordinatorContext had a
+      // clock that only moves forward.
+      return mutations.contains(Mutation.WAITS_ON_WALL_CLOCK) ? now + wallClockStep : now;
     }
 
     @Override
@@ -1141,6 +1149,15 @@ final class Simulation {
     if (jobFinished) {
       return;
     }
+    if (faultsActive() && !checking && clockRng.nextInt(100) < 3) {
+      // An NTP correction or a resumed virtual machine: 30-90 s either way, longer than the
+      // liveness bound, so a wait measured on the wall clock would hold checkpoints back past it.
+      long step = (clockRng.nextBoolean() ? 1 : -1) * (30_000 + clockRng.nextInt(60_000));
+      wallClockStep += step;
+      clockSteps++; // outside the fault budget, so that steps change no other choice of a seed
+      faultsByKind.merge("clock-step", 1, Integer::sum);
+      trace("FAULT clock-step " + step + " ms");
+    }
     if (faultsActive()) {
       List<Task> running = new ArrayList<>();
       for (Task t : current.values()) {
@@ -1468,6 +1485,16 @@ final class Simulation {
 
   /** When the user stops the job with a savepoint: apart from the other draws, as above. */
   private final Random stopRng;
+
+  /**
+   * When the wall clock steps, and by how much: apart from the other draws, so that steps change no
+   * other choice of a seed. The wall clock is the virtual time plus {@link #wallClockStep}; the
+   * coordinator's clock that only moves forward is the virtual time itself.
+   */
+  private final Random clockRng;
+
+  private long wallClockStep;
+  private int clockSteps;
 
   private long stopping = -1; // the stop-with-savepoint in progress, or -1
   private SimSavepoints.Completed stoppedWith; // it completed: the job ends with it

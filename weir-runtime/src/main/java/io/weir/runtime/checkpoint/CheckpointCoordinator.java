@@ -402,11 +402,10 @@ public final class CheckpointCoordinator {
     if (!running) {
       return;
     }
-    long now = context.currentTimeMillis();
     CheckpointTriggerDecider.Decision decision =
-        triggers.onTimer(pending.size() + finalizer.committing(), now);
+        triggers.onTimer(pending.size() + finalizer.committing(), context.relativeTimeMillis());
     if (decision instanceof CheckpointTriggerDecider.TriggerNow trigger) {
-      triggerCheckpoint(now);
+      triggerCheckpoint(context.currentTimeMillis());
       scheduleTrigger(trigger.nextTimerDelayMillis());
     } else if (decision instanceof CheckpointTriggerDecider.RetryAfter retry) {
       scheduleTrigger(retry.delayMillis());
@@ -422,7 +421,7 @@ public final class CheckpointCoordinator {
   public synchronized void triggerSoon() {
     if (running && pending.isEmpty() && finalizer.committing() == 0) {
       triggerSoonRequested = false;
-      scheduleTrigger(triggers.delayUntilPauseOver(context.currentTimeMillis()));
+      scheduleTrigger(triggers.delayUntilPauseOver(context.relativeTimeMillis()));
     } else {
       triggerSoonRequested = true;
     }

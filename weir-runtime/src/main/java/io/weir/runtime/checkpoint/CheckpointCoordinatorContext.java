@@ -4,7 +4,18 @@ import java.util.concurrent.Executor;
 
 /** What the {@link CheckpointCoordinator} needs from the outside world. */
 public interface CheckpointCoordinatorContext {
+  /** The wall clock, for the timestamps of checkpoints and their statistics. */
   long currentTimeMillis();
+
+  /**
+   * A clock that only moves forward, in milliseconds from an arbitrary origin, for how long to
+   * wait: min pause is measured on it, so a step of the wall clock (an NTP correction, a resumed
+   * virtual machine) neither holds checkpoints back for the length of the step nor hurries them, as
+   * Flink's coordinator measures it on its relative clock.
+   */
+  default long relativeTimeMillis() {
+    return System.nanoTime() / 1_000_000;
+  }
 
   /** Runs {@code action} once after {@code delayMillis}; the result cancels it. */
   Runnable schedule(Runnable action, long delayMillis);

@@ -543,7 +543,7 @@ final class CheckpointFinalizer {
     }
     failures.checkpointCompleted();
     long now = context.currentTimeMillis();
-    triggers.checkpointEnded(now);
+    triggers.checkpointEnded(context.relativeTimeMillis());
     recorder.completed(p);
     LOG.info("Completed checkpoint {} of job {} in {} ms", p.id, jobId, now - p.timestamp);
     for (PendingCheckpoint older : coordinator.pendingBefore(p.id)) {
@@ -597,7 +597,7 @@ final class CheckpointFinalizer {
               p.failureCause()));
     }
     if (ofTheRunningAttempt && CheckpointFailureManager.countsAsFailure(reason, p.isSavepoint())) {
-      triggers.checkpointEnded(context.currentTimeMillis());
+      triggers.checkpointEnded(context.relativeTimeMillis());
       Optional<CheckpointException> jobFailure =
           failures.checkpointFailed(p.id, reason, why, p.failureCause());
       if (jobFailure.isPresent()) {

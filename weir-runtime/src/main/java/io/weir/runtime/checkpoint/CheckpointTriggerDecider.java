@@ -5,8 +5,10 @@ package io.weir.runtime.checkpoint;
  * max-concurrent-checkpoints} are in flight, never sooner than {@code min-pause} after the last one
  * ended, and never while a stop-with-savepoint is pending (with drain, a checkpoint could complete
  * as a final one and end the job before the savepoint). Holds no threads and reads no clock: the
- * caller passes the time and runs the timers. Not thread-safe: the {@link CheckpointCoordinator}
- * and its {@link CheckpointFinalizer} call it under the coordinator's lock.
+ * caller passes the time, of a clock that only moves forward ({@link
+ * CheckpointCoordinatorContext#relativeTimeMillis}), and runs the timers. Not thread-safe: the
+ * {@link CheckpointCoordinator} and its {@link CheckpointFinalizer} call it under the coordinator's
+ * lock.
  */
 final class CheckpointTriggerDecider {
 

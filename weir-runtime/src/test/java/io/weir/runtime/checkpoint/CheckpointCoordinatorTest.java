@@ -474,6 +474,33 @@ class CheckpointCoordinatorTest {
     assertThat(context.completed).hasSize(3);
   }
 
+  /**
+   * Min pause ran on the wall clock: a step back of an hour (an NTP correction, a resumed virtual
+   * machine) held every checkpoint back for that hour.
+   */
+  @Test
+  void aStepOfTheWallClockNeitherHoldsBackNorHurriesTheNextCheckpoint() throws Exception {
+    CheckpointCoordinator coordinator = started(settings(5_000, 1, 0, 1));
+    long first = nextTrigger();
+    ackAll(coordinator, first);
+    long ended = context.now;
+    context.wallClockStep = -3_600_000; // while min pause runs
+
+    long second = nextTrigger();
+    assertThat(context.now)
+        .as("min pause after the first ended, not an hour later")
+        .isEqualTo(ended + 5_000);
+    assertThat(context.triggerTimes.get(1))
+        .as("its timestamp is the wall clock's")
+        .isEqualTo(context.now - 3_600_000);
+
+    ackAll(coordinator, second);
+    ended = context.now;
+    context.wallClockStep = 3_600_000;
+    nextTrigger();
+    assertThat(context.now).as("not sooner than min pause either").isEqualTo(ended + 5_000);
+  }
+
   @Test
   void aFailedSavepointIsNotCountedAmongTheTolerableFailures() {
     CheckpointCoordinator coordinator = started(settings(0, 1, 0, 1));
@@ -1697,8 +1724,16 @@ class CheckpointCoordinatorTest {
     /** Where subtasks run, as a deployment would say; absent: not known. */
     final Map<TaskKey, String> locations = new HashMap<>();
 
+    /** How far the wall clock was stepped from the clock that only moves forward ({@link #now}). */
+    long wallClockStep;
+
     @Override
     public long currentTimeMillis() {
+      return now + wallClockStep;
+    }
+
+    @Override
+    public long relativeTimeMillis() {
       return now;
     }
 
@@ -1712,7 +1747,7 @@ class CheckpointCoordinatorTest {
 
     @Override
     public void triggerSources(long checkpointId, long timestamp, CheckpointOptions options) {
-      assertThat(timestamp).isEqualTo(now);
+      assertThat(timestamp).isEqualTo(currentTimeMillis());
       triggered.add(checkpointId);
       triggerTimes.add(timestamp);
       triggerOptions.add(options);
