@@ -4,6 +4,7 @@ import static io.weir.runtime.recovery.RecoveryTestSupport.awaitCoveringCheckpoi
 import static io.weir.runtime.recovery.RecoveryTestSupport.jobDir;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.weir.api.CheckpointStatistics;
 import io.weir.api.DataStream;
 import io.weir.api.JobClient;
 import io.weir.api.JobExecutionResult;
@@ -36,7 +37,9 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -171,16 +174,25 @@ class UnalignedEventTimeRecoveryTest {
     JobClient job = env.executeAsync("event-time-across-unaligned-restores");
     Path jobDir = jobDir(checkpoints, job);
     long stage = EVENTS / STAGES;
-    // Records the subtasks of each attempt read from the in-flight data they restored.
+    // Records the subtasks of each attempt read from the in-flight data they restored; the
+    // in-flight bytes of each checkpoint that covered a stage; the checkpoints restored.
     Map<Integer, Long> replayedByAttempt = new TreeMap<>();
+    Map<Long, Long> inFlightBytes = new TreeMap<>();
+    Set<Long> restored = new TreeSet<>();
     for (int s = 1; s <= STAGES; s++) {
       long allowed = s == STAGES ? EVENTS : s * stage;
       source.control().allow(allowed);
-      awaitCoveringCheckpoint(jobDir, source, allowed);
+      long covering = awaitCoveringCheckpoint(jobDir, source, allowed);
+      for (CheckpointStatistics c : job.getCheckpointStatistics()) {
+        if (c.checkpointId() == covering) {
+          inFlightBytes.put(covering, c.channelStateBytes());
+        }
+      }
       for (SubtaskStatus subtask : ((JobMaster) job).subtasks().get()) {
         if (subtask.restore() != null) {
           replayedByAttempt.merge(
               subtask.attempt(), subtask.restore().recordsReplayed(), Long::sum);
+          restored.add(subtask.restore().checkpointId());
         }
       }
       if (failures && s < STAGES) {
@@ -188,15 +200,20 @@ class UnalignedEventTimeRecoveryTest {
       }
     }
     long replayed = replayedByAttempt.values().stream().mapToLong(Long::longValue).sum();
-    if (failures) {
+    boolean restoredInFlight =
+        restored.stream().anyMatch(id -> inFlightBytes.getOrDefault(id, 0L) > 0);
+    if (failures && restoredInFlight) {
       // Back-pressured windows: the overtaking barriers leave buffers in flight, which the restores
-      // replay; the recovery progress counts their records.
+      // replay; the recovery progress counts their records. Whether a restored checkpoint caught
+      // buffers in flight depends on how far the windows had caught up when it was taken (found
+      // by a CI run where every restored checkpoint had none), so only then is a replay due.
       assertThat(replayed)
           .as(
-              "records replayed from in-flight data, by attempt: %s (seed %d)",
-              replayedByAttempt, seed)
+              "records replayed from in-flight data, by attempt: %s; restored %s, in-flight bytes"
+                  + " of the checkpoints that covered a stage %s (seed %d)",
+              replayedByAttempt, restored, inFlightBytes, seed)
           .isPositive();
-    } else {
+    } else if (!failures) {
       assertThat(replayed).as("nothing restored, nothing replayed").isZero();
     }
     source.control().finish();
