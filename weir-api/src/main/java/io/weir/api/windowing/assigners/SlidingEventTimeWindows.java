@@ -6,9 +6,7 @@ import io.weir.api.windowing.triggers.EventTimeTrigger;
 import io.weir.api.windowing.triggers.Trigger;
 import io.weir.api.windowing.windows.TimeWindow;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Collection;
-import java.util.List;
 
 /** Fixed-size windows that start every {@code slide}, so they overlap, on event time. */
 public final class SlidingEventTimeWindows extends WindowAssigner<Object, TimeWindow> {
@@ -17,6 +15,7 @@ public final class SlidingEventTimeWindows extends WindowAssigner<Object, TimeWi
   private final long size;
   private final long slide;
   private final long offset;
+  private transient SlidingWindows windows;
 
   private SlidingEventTimeWindows(long size, long slide, long offset) {
     if (Math.abs(offset) >= slide) {
@@ -50,13 +49,16 @@ public final class SlidingEventTimeWindows extends WindowAssigner<Object, TimeWi
     if (timestamp == Long.MIN_VALUE) {
       throw noTimestamp("SlidingEventTimeWindows");
     }
-    long time = timestamp;
-    List<TimeWindow> windows = new ArrayList<>((int) (size / slide) + 1);
-    long lastStart = TimeWindow.getWindowStartWithOffset(time, offset, slide);
-    for (long start = lastStart; start > time - size; start -= slide) {
-      windows.add(new TimeWindow(start, start + size));
+    return windows().assign(timestamp);
+  }
+
+  private SlidingWindows windows() {
+    SlidingWindows w = windows;
+    if (w == null) {
+      w = new SlidingWindows(size, slide, offset);
+      windows = w;
     }
-    return windows;
+    return w;
   }
 
   @Override

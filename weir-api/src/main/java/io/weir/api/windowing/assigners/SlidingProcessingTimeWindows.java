@@ -6,9 +6,7 @@ import io.weir.api.windowing.triggers.ProcessingTimeTrigger;
 import io.weir.api.windowing.triggers.Trigger;
 import io.weir.api.windowing.windows.TimeWindow;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Collection;
-import java.util.List;
 
 /** Fixed-size windows that start every {@code slide}, so they overlap, on processing time. */
 public final class SlidingProcessingTimeWindows extends WindowAssigner<Object, TimeWindow> {
@@ -17,6 +15,7 @@ public final class SlidingProcessingTimeWindows extends WindowAssigner<Object, T
   private final long size;
   private final long slide;
   private final long offset;
+  private transient SlidingWindows windows;
 
   private SlidingProcessingTimeWindows(long size, long slide, long offset) {
     if (Math.abs(offset) >= slide) {
@@ -47,13 +46,16 @@ public final class SlidingProcessingTimeWindows extends WindowAssigner<Object, T
   @Override
   public Collection<TimeWindow> assignWindows(
       Object element, long timestamp, WindowAssignerContext context) {
-    long time = context.getCurrentProcessingTime();
-    List<TimeWindow> windows = new ArrayList<>((int) (size / slide) + 1);
-    long lastStart = TimeWindow.getWindowStartWithOffset(time, offset, slide);
-    for (long start = lastStart; start > time - size; start -= slide) {
-      windows.add(new TimeWindow(start, start + size));
+    return windows().assign(context.getCurrentProcessingTime());
+  }
+
+  private SlidingWindows windows() {
+    SlidingWindows w = windows;
+    if (w == null) {
+      w = new SlidingWindows(size, slide, offset);
+      windows = w;
     }
-    return windows;
+    return w;
   }
 
   @Override
