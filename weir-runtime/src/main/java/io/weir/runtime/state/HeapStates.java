@@ -6,7 +6,6 @@ import io.weir.api.state.AggregatingState;
 import io.weir.api.state.AggregatingStateDescriptor;
 import io.weir.api.state.ListState;
 import io.weir.api.state.ListStateDescriptor;
-import io.weir.api.state.MapState;
 import io.weir.api.state.MapStateDescriptor;
 import io.weir.api.state.ReducingState;
 import io.weir.api.state.ReducingStateDescriptor;
@@ -17,6 +16,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.Objects;
+import java.util.function.BiFunction;
 
 /** The heap implementations of the keyed state interfaces. */
 final class HeapStates {
@@ -94,7 +94,7 @@ final class HeapStates {
   }
 
   static final class Map<K, UK, UV> extends HeapKeyedStateBackend.HeapState<K, HashMap<UK, UV>>
-      implements MapState<UK, UV> {
+      implements ComputableMapState<UK, UV> {
 
     Map(HeapKeyedStateBackend<K> backend, MapStateDescriptor<UK, UV> d, StateTable<K, Object> t) {
       super(backend, t, StateDescriptor.Kind.MAP);
@@ -123,6 +123,25 @@ final class HeapStates {
     @Override
     public void put(UK key, UV value) {
       mapForWrite().put(key, value);
+    }
+
+    @Override
+    public UV compute(UK key, BiFunction<? super UK, ? super UV, ? extends UV> update) {
+      HashMap<UK, UV> m = getInternal();
+      if (m == null) {
+        UV value = update.apply(key, null);
+        if (value != null) {
+          m = new HashMap<>();
+          m.put(key, value);
+          putInternal(m);
+        }
+        return value;
+      }
+      UV value = m.compute(key, update);
+      if (m.isEmpty()) {
+        clear();
+      }
+      return value;
     }
 
     @Override

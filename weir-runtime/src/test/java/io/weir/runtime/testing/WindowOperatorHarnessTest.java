@@ -15,6 +15,7 @@ import io.weir.api.windowing.assigners.TumblingEventTimeWindows;
 import io.weir.api.windowing.assigners.TumblingProcessingTimeWindows;
 import io.weir.api.windowing.evictors.CountEvictor;
 import io.weir.api.windowing.triggers.CountTrigger;
+import io.weir.api.windowing.triggers.ProcessingTimeTrigger;
 import io.weir.api.windowing.triggers.PurgingTrigger;
 import io.weir.api.windowing.triggers.Trigger;
 import io.weir.api.windowing.triggers.TriggerResult;
@@ -287,6 +288,50 @@ class WindowOperatorHarnessTest {
         .element("a", 3) // too late: side output
         .element("a", 11)
         .expectOutput(List.of("a@0=1", "a@0=2", new SideOutput("late", "a"), "a@10=1"))
+        .verify();
+  }
+
+  @Test
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  void aWindowThatHoldsElementsFiresAgainOnEachLateElementAndOnceAtItsEnd() {
+    DataStream<String> counts =
+        strings()
+            .keyBy(WindowOperatorHarnessTest::key, Types.STRING)
+            .window(SlidingEventTimeWindows.of(Duration.ofMillis(10), Duration.ofMillis(5)))
+            .allowedLateness(Duration.ofMillis(5))
+            .sideOutputLateData(LATE)
+            .aggregate(new Count(), new Describe());
+    OperatorHarness.<String, Object>forStream((DataStream<Object>) (DataStream) counts)
+        .element("a", 6) // [0, 10) and [5, 15)
+        .element("a", 7)
+        .element("a", 8)
+        .watermark(9) // fires [0, 10) once
+        .element("a", 9) // late for [0, 10): fires it again; [5, 15) only counts it
+        .element("a", 7) // and again
+        .watermark(14) // cleans [0, 10) up, fires [5, 15)
+        .element("a", 8) // too late for [0, 10), late for [5, 15): fires it again
+        .watermark(19) // cleans [5, 15) up
+        .element("a", 9) // too late for both
+        .expectOutput(
+            List.of("a@0=3", "a@0=4", "a@0=5", "a@5=5", "a@5=6", new SideOutput("late", "a")))
+        .verify();
+  }
+
+  @Test
+  void theProcessingTimeTriggerOnEventTimeWindowsFiresAgainForAnElementAfterTheEnd() {
+    DataStream<String> counts =
+        strings()
+            .keyBy(WindowOperatorHarnessTest::key, Types.STRING)
+            .window(TumblingEventTimeWindows.of(Duration.ofMillis(10)))
+            .trigger(ProcessingTimeTrigger.create())
+            .aggregate(new Count(), new Describe());
+    OperatorHarness.<String, String>forStream(counts)
+        .element("a", 1)
+        .element("a", 2)
+        .advanceProcessingTime(10) // past the window's end: fires it, which stays
+        .element("a", 3) // sets a timer in the past again: fires it again
+        .advanceProcessingTime(11)
+        .expectOutput(List.of("a@0=2", "a@0=3"))
         .verify();
   }
 

@@ -9,10 +9,12 @@ import io.weir.api.typeutils.TypeSerializer;
 import io.weir.api.typeutils.Types;
 import io.weir.api.windowing.evictors.TimestampedValue;
 import io.weir.api.windowing.windows.Window;
+import io.weir.runtime.state.ComputableMapState;
 import io.weir.runtime.state.KeyedStateBackend;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.function.BiFunction;
 
 /**
  * Where the windows of the current key keep what they hold, in the keyed state backend (so in every
@@ -20,8 +22,12 @@ import java.util.List;
  */
 abstract sealed class WindowContents<IN, W extends Window> {
 
-  /** Adds an element to {@code window}. */
-  abstract void add(W window, IN value, long timestamp) throws Exception;
+  /**
+   * Adds an element to {@code window}.
+   *
+   * @return whether {@code window} held something before
+   */
+  abstract boolean add(W window, IN value, long timestamp) throws Exception;
 
   /** True when {@code window} holds something. */
   abstract boolean has(W window) throws Exception;
@@ -35,11 +41,13 @@ abstract sealed class WindowContents<IN, W extends Window> {
   /**
    * {@code aggregate} and {@code reduce} without evictor: one accumulator per key and window in a
    * keyed map state {@code _window_contents} (window to accumulator); an element is one read and
-   * one write of that entry, never a list.
+   * one write of that entry, never a list, and on the heap one lookup ({@link ComputableMapState}).
    */
   static final class Accumulating<IN, ACC, W extends Window> extends WindowContents<IN, W> {
     private final MapState<W, ACC> state;
     private final AggregateFunction<IN, ACC, ?> aggregate;
+    private final Adder adder = new Adder();
+    private final Taker taker = new Taker();
 
     Accumulating(
         KeyedStateBackend<?> backend,
@@ -54,17 +62,60 @@ abstract sealed class WindowContents<IN, W extends Window> {
     }
 
     @Override
-    void add(W window, IN value, long timestamp) throws Exception {
-      ACC acc = state.get(window);
-      if (acc == null) {
-        acc = aggregate.createAccumulator();
+    boolean add(W window, IN value, long timestamp) throws Exception {
+      if (state instanceof ComputableMapState<W, ACC> computable) {
+        adder.value = value;
+        computable.compute(window, adder);
+        adder.value = null;
+        return adder.held;
       }
-      state.put(window, aggregate.add(value, acc));
+      ACC acc = state.get(window);
+      state.put(window, aggregate.add(value, acc == null ? aggregate.createAccumulator() : acc));
+      return acc != null;
+    }
+
+    /** Removes an entry, keeping its accumulator. */
+    private final class Taker implements BiFunction<W, ACC, ACC> {
+      ACC taken;
+
+      @Override
+      public ACC apply(W window, ACC acc) {
+        taken = acc;
+        return null;
+      }
+    }
+
+    /** Adds {@link #value} to an entry's accumulator and notes whether there was one. */
+    private final class Adder implements BiFunction<W, ACC, ACC> {
+      IN value;
+      boolean held;
+
+      @Override
+      public ACC apply(W window, ACC acc) {
+        held = acc != null;
+        return aggregate.add(value, held ? acc : aggregate.createAccumulator());
+      }
     }
 
     /** The accumulator of {@code window}, or null when it holds nothing. */
     ACC get(W window) throws Exception {
       return state.get(window);
+    }
+
+    /** Removes the accumulator of {@code window} and returns it (null when it held nothing). */
+    ACC take(W window) throws Exception {
+      if (state instanceof ComputableMapState<W, ACC> computable) {
+        taker.taken = null;
+        computable.compute(window, taker);
+        ACC taken = taker.taken;
+        taker.taken = null;
+        return taken;
+      }
+      ACC acc = state.get(window);
+      if (acc != null) {
+        state.remove(window);
+      }
+      return acc;
     }
 
     @Override
@@ -121,11 +172,12 @@ abstract sealed class WindowContents<IN, W extends Window> {
     }
 
     @Override
-    void add(W window, IN value, long timestamp) throws Exception {
+    boolean add(W window, IN value, long timestamp) throws Exception {
       Long size = sizes.get(window);
       long n = size == null ? 0 : size;
       elements.put(Tuple2.of(window, n), Tuple2.of(value, timestamp));
       sizes.put(window, n + 1);
+      return size != null;
     }
 
     /** The elements of {@code window} in arrival order (empty when it holds nothing). */

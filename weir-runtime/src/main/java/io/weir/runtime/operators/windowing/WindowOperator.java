@@ -20,6 +20,8 @@ import io.weir.api.windowing.assigners.MergingWindowAssigner;
 import io.weir.api.windowing.assigners.WindowAssigner;
 import io.weir.api.windowing.evictors.Evictor;
 import io.weir.api.windowing.evictors.TimestampedValue;
+import io.weir.api.windowing.triggers.EventTimeTrigger;
+import io.weir.api.windowing.triggers.ProcessingTimeTrigger;
 import io.weir.api.windowing.triggers.Trigger;
 import io.weir.api.windowing.triggers.TriggerResult;
 import io.weir.api.windowing.windows.Window;
@@ -69,6 +71,7 @@ public final class WindowOperator<K, IN, OUT, W extends Window> extends StreamOp
   private final Evictor<IN, W> evictor;
   private final AggregateFunction<IN, Object, Object> aggregate;
   private final ProcessWindowFunction<Object, OUT, K, W> windowFunction;
+  private final DefaultTrigger defaultTrigger;
   private final long allowedLateness;
   private final OutputTag<IN> lateDataTag;
   private final TypeInformation<IN> inputType;
@@ -109,6 +112,7 @@ public final class WindowOperator<K, IN, OUT, W extends Window> extends StreamOp
     this.evictor = (Evictor<IN, W>) definition.evictor();
     this.aggregate = (AggregateFunction<IN, Object, Object>) definition.aggregate();
     this.windowFunction = (ProcessWindowFunction<Object, OUT, K, W>) definition.windowFunction();
+    this.defaultTrigger = DefaultTrigger.of(trigger, assigner);
     this.allowedLateness = definition.allowedLateness();
     this.lateDataTag = (OutputTag<IN>) definition.lateDataTag();
     this.inputType = inputType;
@@ -217,7 +221,7 @@ public final class WindowOperator<K, IN, OUT, W extends Window> extends StreamOp
         contents.add(stateWindow, value, timestamp);
         triggerContext.window = actual;
         TriggerResult result = trigger.onElement(value, timestamp, actual, triggerContext);
-        onTriggerResult(result, actual, stateWindow);
+        onTriggerResult(result, actual, stateWindow, false);
         registerCleanupTimer(actual);
       }
       merging.persist();
@@ -227,10 +231,12 @@ public final class WindowOperator<K, IN, OUT, W extends Window> extends StreamOp
           continue;
         }
         skipped = false;
-        contents.add(window, value, timestamp);
+        if (contents.add(window, value, timestamp) && timersAlreadySet(window)) {
+          continue;
+        }
         triggerContext.window = window;
         TriggerResult result = trigger.onElement(value, timestamp, window, triggerContext);
-        onTriggerResult(result, window, window);
+        onTriggerResult(result, window, window, false);
         registerCleanupTimer(window);
       }
     }
@@ -241,6 +247,19 @@ public final class WindowOperator<K, IN, OUT, W extends Window> extends StreamOp
         numLateRecordsDropped++;
       }
     }
+  }
+
+  /**
+   * Whether the default trigger would do nothing for another element of a window that holds
+   * something: it set the window's timer with the window's first element, and its cleanup timer was
+   * set with it; both stay until the window is cleared (the event-time trigger's fires at the end,
+   * after which it fires on each late element instead). Skipping the call saves two timer lookups
+   * per element and window, most of what a sliding window's element cost.
+   */
+  private boolean timersAlreadySet(W window) {
+    return defaultTrigger == DefaultTrigger.PROCESSING_TIME
+        || (defaultTrigger == DefaultTrigger.EVENT_TIME
+            && window.maxTimestamp() > timers.currentWatermark());
   }
 
   /** Windows merged (sessions): triggers merge, merged windows' timers and contents move. */
@@ -278,9 +297,14 @@ public final class WindowOperator<K, IN, OUT, W extends Window> extends StreamOp
     contents.merge(stateWindowResult, mergedStates);
   }
 
-  private void onTriggerResult(TriggerResult result, W window, W stateWindow) throws Exception {
+  /**
+   * @param cleanup whether the window's state goes right after: a firing then takes the contents
+   *     out as it reads them
+   */
+  private void onTriggerResult(TriggerResult result, W window, W stateWindow, boolean cleanup)
+      throws Exception {
     if (result.isFire()) {
-      fire(window, stateWindow);
+      fire(window, stateWindow, cleanup);
     }
     if (result.isPurge()) {
       contents.clear(stateWindow);
@@ -305,20 +329,34 @@ public final class WindowOperator<K, IN, OUT, W extends Window> extends StreamOp
         eventTime
             ? trigger.onEventTime(time, window, triggerContext)
             : trigger.onProcessingTime(time, window, triggerContext);
-    onTriggerResult(result, window, stateWindow);
-    if (assigner.isEventTime() == eventTime && time == cleanupTime(window)) {
-      clearAllState(window, stateWindow, merging);
+    boolean cleanup = assigner.isEventTime() == eventTime && time == cleanupTime(window);
+    onTriggerResult(result, window, stateWindow, cleanup);
+    if (cleanup) {
+      clearAllState(window, stateWindow, merging, !triggerTimerFired(window, time, eventTime));
     }
     if (merging != null) {
       merging.persist();
     }
   }
 
-  private void clearAllState(W window, W stateWindow, MergingWindowSet<W> merging)
-      throws Exception {
+  /**
+   * Whether, at the window's timer for {@code time}, the default trigger's one timer (at the
+   * window's end, in the trigger's time domain) is gone: timers fire in time order, so it fired
+   * before or is the one firing, and deleting it would only look it up.
+   */
+  private boolean triggerTimerFired(W window, long time, boolean eventTime) {
+    return defaultTrigger != DefaultTrigger.OTHER
+        && eventTime == (defaultTrigger == DefaultTrigger.EVENT_TIME)
+        && time >= window.maxTimestamp();
+  }
+
+  private void clearAllState(
+      W window, W stateWindow, MergingWindowSet<W> merging, boolean clearTrigger) throws Exception {
     contents.clear(stateWindow);
     triggerContext.window = window;
-    trigger.clear(window, triggerContext);
+    if (clearTrigger) {
+      trigger.clear(window, triggerContext);
+    }
     if (windowFunction != null) {
       collector.window = window;
       windowFunction.clear(functionContext);
@@ -396,11 +434,14 @@ public final class WindowOperator<K, IN, OUT, W extends Window> extends StreamOp
 
   // ------------------------------------------------------------------ firing
 
-  private void fire(W window, W stateWindow) throws Exception {
+  /**
+   * @param last whether the contents go right after: then they are taken out as they are read
+   */
+  private void fire(W window, W stateWindow, boolean last) throws Exception {
     collector.timestamp = window.maxTimestamp();
     collector.window = window;
     if (contents instanceof WindowContents.Accumulating<IN, ?, W> accumulating) {
-      Object acc = accumulating.get(stateWindow);
+      Object acc = last ? accumulating.take(stateWindow) : accumulating.get(stateWindow);
       if (acc == null) {
         return;
       }
@@ -494,6 +535,26 @@ public final class WindowOperator<K, IN, OUT, W extends Window> extends StreamOp
     @Override
     public <X> void output(OutputTag<X> outputTag, X value) {
       output.collect(outputTag, value, collector.timestamp);
+    }
+  }
+
+  /**
+   * Which of the built-in time triggers the window has, whose every step is known: the event-time
+   * one with any assigner, the processing-time one with processing-time windows (with event-time
+   * windows it fires again on an element after the end, before the cleanup).
+   */
+  private enum DefaultTrigger {
+    EVENT_TIME,
+    PROCESSING_TIME,
+    OTHER;
+
+    static DefaultTrigger of(Trigger<?, ?> trigger, WindowAssigner<?, ?> assigner) {
+      if (trigger instanceof EventTimeTrigger) {
+        return EVENT_TIME;
+      }
+      return trigger instanceof ProcessingTimeTrigger && !assigner.isEventTime()
+          ? PROCESSING_TIME
+          : OTHER;
     }
   }
 
