@@ -86,16 +86,26 @@ record Provenance(String commit, Instant date, String command, Map<String, Objec
   }
 
   /**
-   * The commit checked out in {@code repository}, with {@code -dirty} when tracked files differ
-   * from it (untracked files do not count, as for {@code git describe --dirty}); {@code unknown}
-   * when git is not installed or {@code repository} is not a git work tree.
+   * The files the runner and the table generator write: a change to them alone measures the same
+   * code (else every invocation after the first of a series would say "dirty").
+   */
+  static final List<String> OWN_OUTPUTS = List.of("benchmarks/results.jsonl", "BENCHMARKS.md");
+
+  /**
+   * The commit checked out in {@code repository}, with {@code -dirty} when tracked files other than
+   * {@link #OWN_OUTPUTS} differ from it (untracked files do not count, as for {@code git describe
+   * --dirty}); {@code unknown} when git is not installed or {@code repository} is not a git work
+   * tree.
    */
   static String commitOf(Path repository) {
     Optional<String> head = git(repository, "rev-parse", "--short", "HEAD");
     if (head.isEmpty() || head.get().isEmpty()) {
       return UNKNOWN;
     }
-    Optional<String> changes = git(repository, "status", "--porcelain", "--untracked-files=no");
+    List<String> status =
+        new ArrayList<>(List.of("status", "--porcelain", "--untracked-files=no", "--", ":/"));
+    OWN_OUTPUTS.forEach(path -> status.add(":(top,exclude)" + path));
+    Optional<String> changes = git(repository, status.toArray(String[]::new));
     return changes.isPresent() && !changes.get().isEmpty() ? head.get() + "-dirty" : head.get();
   }
 

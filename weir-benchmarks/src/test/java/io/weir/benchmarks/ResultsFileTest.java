@@ -143,6 +143,39 @@ class ResultsFileTest {
   }
 
   @Test
+  void aChangedResultsFileOrTableLeavesTheCommitCleanAndAChangedSourceMakesItDirty()
+      throws Exception {
+    Path repo = dir.resolve("repo");
+    Files.createDirectories(repo.resolve("benchmarks"));
+    Files.writeString(repo.resolve("benchmarks/results.jsonl"), "");
+    Files.writeString(repo.resolve("BENCHMARKS.md"), "# Benchmarks\n");
+    Files.writeString(repo.resolve("Job.java"), "class Job {}\n");
+    git(repo, "init", "-q");
+    git(repo, "add", ".");
+    git(repo, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "first");
+    String head = Provenance.commitOf(repo);
+    assertThat(head).matches("[0-9a-f]{7,}");
+
+    // What one invocation of a series writes does not make the next one's commit dirty.
+    Files.writeString(repo.resolve("benchmarks/results.jsonl"), "{}\n");
+    Files.writeString(repo.resolve("BENCHMARKS.md"), "# Benchmarks, regenerated\n");
+    assertThat(Provenance.commitOf(repo)).isEqualTo(head);
+    // Nor when the runner starts in a subfolder of the repository.
+    assertThat(Provenance.commitOf(repo.resolve("benchmarks"))).isEqualTo(head);
+
+    Files.writeString(repo.resolve("Job.java"), "class Job { int changed; }\n");
+    assertThat(Provenance.commitOf(repo)).isEqualTo(head + "-dirty");
+    assertThat(Provenance.commitOf(repo.resolve("benchmarks"))).isEqualTo(head + "-dirty");
+  }
+
+  private static void git(Path repo, String... args) throws Exception {
+    List<String> command = new java.util.ArrayList<>(List.of("git", "-C", repo.toString()));
+    command.addAll(List.of(args));
+    Process process = new ProcessBuilder(command).inheritIO().start();
+    assertThat(process.waitFor()).as("git %s", List.of(args)).isZero();
+  }
+
+  @Test
   void unitlessFieldsAndSizesInKilobytesGetNamesWithTheirUnit() {
     assertThat(Report.figureName("cpP50")).isEqualTo("cpP50Ms");
     assertThat(Report.figureName("inflightMax")).isEqualTo("inflightMaxBytes");
