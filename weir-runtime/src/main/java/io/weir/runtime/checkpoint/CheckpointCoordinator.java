@@ -124,7 +124,7 @@ public final class CheckpointCoordinator {
     this.ids = ids;
     this.recorder =
         new CheckpointFlightRecorder(
-            jobId, settings.historySize(), storage, context::currentTimeMillis);
+            jobId, settings.historySize(), storage, context::relativeTimeMillis);
     this.sinkCommits = new SinkCommitHistory(this, recorder, this::retained, context);
     this.triggers =
         new CheckpointTriggerDecider(
@@ -460,7 +460,13 @@ public final class CheckpointCoordinator {
             : checkpointOptions;
     fullCheckpointRequested = false;
     trigger(
-        new PendingCheckpoint(ids.getAndIncrement(), now, expected, options, finalizer.epoch()));
+        new PendingCheckpoint(
+            ids.getAndIncrement(),
+            now,
+            context.relativeTimeMillis(),
+            expected,
+            options,
+            finalizer.epoch()));
   }
 
   private void trigger(PendingCheckpoint p) {
@@ -519,6 +525,7 @@ public final class CheckpointCoordinator {
         new PendingSavepoint(
             ids.getAndIncrement(),
             now,
+            context.relativeTimeMillis(),
             expected,
             CheckpointOptions.savepoint(type, target),
             finalizer.epoch(),
@@ -578,7 +585,7 @@ public final class CheckpointCoordinator {
       return null;
     }
     if (statistics != null) {
-      statistics = statistics.received(task.vertex(), context.currentTimeMillis());
+      statistics = statistics.received(task.vertex(), p.wallClockAt(context.relativeTimeMillis()));
     }
     if (!p.acknowledge(task, states, statistics)) {
       return null; // a duplicate, or from an earlier attempt

@@ -392,7 +392,7 @@ final class CheckpointFinalizer {
     if (failure == null) {
       CheckpointHistory history;
       synchronized (lock) {
-        p.committed(externalPath, context.currentTimeMillis());
+        p.committed(externalPath, p.wallClockAt(context.relativeTimeMillis()));
         history = recorder.historyOnCompletion(p);
       }
       recorder.write(externalPath, history);
@@ -449,7 +449,7 @@ final class CheckpointFinalizer {
         "Completed savepoint {} of job {} in {} ms: {}",
         p.id,
         jobId,
-        context.currentTimeMillis() - p.timestamp,
+        p.elapsedMillis(context.relativeTimeMillis()),
         p.externalPath());
     if (p.isStopping()) {
       context.notifyComplete(p.id);
@@ -542,10 +542,10 @@ final class CheckpointFinalizer {
       }
     }
     failures.checkpointCompleted();
-    long now = context.currentTimeMillis();
-    triggers.checkpointEnded(context.relativeTimeMillis());
+    long now = context.relativeTimeMillis();
+    triggers.checkpointEnded(now);
     recorder.completed(p);
-    LOG.info("Completed checkpoint {} of job {} in {} ms", p.id, jobId, now - p.timestamp);
+    LOG.info("Completed checkpoint {} of job {} in {} ms", p.id, jobId, p.elapsedMillis(now));
     for (PendingCheckpoint older : coordinator.pendingBefore(p.id)) {
       if (!older.isSavepoint()) { // a savepoint is never subsumed
         abort(older, AbortReason.SUBSUMED, "subsumed by checkpoint " + p.id);

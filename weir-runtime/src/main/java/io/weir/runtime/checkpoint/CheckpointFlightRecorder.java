@@ -30,14 +30,21 @@ final class CheckpointFlightRecorder {
   private final String jobId;
   private final CheckpointStatsTracker tracker;
   private final CheckpointStorageCoordinatorView storage;
-  private final LongSupplier clock;
+  private final LongSupplier relativeClock;
 
+  /**
+   * @param relativeClock the coordinator's clock that only moves forward ({@link
+   *     PendingCheckpoint#wallClockAt})
+   */
   CheckpointFlightRecorder(
-      String jobId, int historySize, CheckpointStorageCoordinatorView storage, LongSupplier clock) {
+      String jobId,
+      int historySize,
+      CheckpointStorageCoordinatorView storage,
+      LongSupplier relativeClock) {
     this.jobId = jobId;
     this.tracker = new CheckpointStatsTracker(historySize);
     this.storage = storage;
-    this.clock = clock;
+    this.relativeClock = relativeClock;
   }
 
   /** {@code p} was triggered, or one more subtask acknowledged it. */
@@ -100,7 +107,12 @@ final class CheckpointFlightRecorder {
   /** {@code p} was aborted, and why. */
   void failed(PendingCheckpoint p, String why) {
     tracker.recordFailed(
-        p.id, p.isSavepoint(), p.timestamp, clock.getAsLong(), p.subtaskStatistics(), why);
+        p.id,
+        p.isSavepoint(),
+        p.timestamp,
+        p.wallClockAt(relativeClock.getAsLong()),
+        p.subtaskStatistics(),
+        why);
   }
 
   /**

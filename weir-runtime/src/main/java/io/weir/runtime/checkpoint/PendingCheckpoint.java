@@ -25,6 +25,12 @@ sealed class PendingCheckpoint permits PendingSavepoint {
   /** When it was triggered, epoch millis. */
   final long timestamp;
 
+  /**
+   * When it was triggered on the coordinator's clock that only moves forward ({@link
+   * CheckpointCoordinatorContext#relativeTimeMillis}): its durations are measured from here.
+   */
+  private final long relativeTimestamp;
+
   /** Checkpoint or savepoint, and how its barriers align. */
   final CheckpointOptions options;
 
@@ -43,12 +49,20 @@ sealed class PendingCheckpoint permits PendingSavepoint {
   private long committedAt;
 
   /**
+   * @param timestamp when it is triggered, on the wall clock
+   * @param relativeTimestamp the same moment on the clock that only moves forward
    * @param tasks the subtasks that must acknowledge
    */
   PendingCheckpoint(
-      long id, long timestamp, Set<TaskKey> tasks, CheckpointOptions options, long epoch) {
+      long id,
+      long timestamp,
+      long relativeTimestamp,
+      Set<TaskKey> tasks,
+      CheckpointOptions options,
+      long epoch) {
     this.id = id;
     this.timestamp = timestamp;
+    this.relativeTimestamp = relativeTimestamp;
     this.notYetAcknowledged = new HashSet<>(tasks);
     this.options = options;
     this.epoch = epoch;
@@ -124,6 +138,23 @@ sealed class PendingCheckpoint permits PendingSavepoint {
   /** Where its metadata was written, once it was; null before. */
   String externalPath() {
     return externalPath;
+  }
+
+  /**
+   * How long since it was triggered, at {@code relativeNow} on the clock that only moves forward.
+   */
+  long elapsedMillis(long relativeNow) {
+    return Math.max(0, relativeNow - relativeTimestamp);
+  }
+
+  /**
+   * The wall-clock time of {@code relativeNow}, for its statistics: the trigger's timestamp plus
+   * the time since on the clock that only moves forward, so that a step of the wall clock while it
+   * is pending (an NTP correction, a resumed virtual machine) makes none of its durations negative
+   * or long. Flink's statistics take the wall clock at each event, and a step shows in them.
+   */
+  long wallClockAt(long relativeNow) {
+    return timestamp + elapsedMillis(relativeNow);
   }
 
   /** When its metadata was written, epoch millis; 0 before. */

@@ -22,12 +22,13 @@ final class PendingSavepoint extends PendingCheckpoint {
   PendingSavepoint(
       long id,
       long timestamp,
+      long relativeTimestamp,
       Set<TaskKey> tasks,
       CheckpointOptions options,
       long epoch,
       String directory,
       CompletableFuture<String> result) {
-    super(id, timestamp, tasks, options, epoch);
+    super(id, timestamp, relativeTimestamp, tasks, options, epoch);
     this.directory = directory;
     this.result = result;
   }

@@ -501,6 +501,46 @@ class CheckpointCoordinatorTest {
     assertThat(context.now).as("not sooner than min pause either").isEqualTo(ended + 5_000);
   }
 
+  /**
+   * The statistics' times were each read off the wall clock: a step of it while a checkpoint was
+   * pending made its durations negative (clamped to 0) or an hour long.
+   */
+  @Test
+  void aStepOfTheWallClockWhileACheckpointIsPendingDoesNotShowInItsDurations() throws Exception {
+    CheckpointCoordinator coordinator = started(settings(0, 1, 5, 1));
+    long completed = nextTrigger();
+    long triggeredAt = context.triggerTimes.get(context.triggerTimes.size() - 1);
+    for (TaskKey task : List.of(SOURCE_0, SOURCE_1, SINK_0)) {
+      context.now += 20;
+      context.wallClockStep -= 3_600_000; // an hour back before each acknowledgement
+      coordinator.acknowledge(
+          task,
+          completed,
+          Map.of(task.vertex() == 0 ? "source-uid" : "sink-uid", state(completed, task)),
+          new CheckpointStatistics.SubtaskCheckpointStatistics(
+              task.vertex() == 0 ? "Source" : "Sink", task.subtask(), 1, 2, false, 0, 3, 1, 9, 9));
+    }
+    CheckpointStatistics done = coordinator.latestCompletedStatistics();
+    assertThat(done.checkpointId()).isEqualTo(completed);
+    assertThat(done.triggerTimestamp()).isEqualTo(triggeredAt);
+    assertThat(done.endToEndDurationMillis()).isEqualTo(60);
+    assertThat(done.subtasks())
+        .extracting(s -> s.endToEndDurationMillis(done.triggerTimestamp()))
+        .containsExactlyInAnyOrder(20L, 40L, 60L);
+
+    long failed = nextTrigger();
+    context.now += 30;
+    context.wallClockStep += 7_200_000; // two hours forward
+    coordinator.decline(SINK_0, failed, new IOException("disk full"));
+    CheckpointStatistics declined =
+        coordinator.statistics().stream()
+            .filter(s -> s.checkpointId() == failed)
+            .findFirst()
+            .orElseThrow();
+    assertThat(declined.status()).isEqualTo(CheckpointStatistics.Status.FAILED);
+    assertThat(declined.endToEndDurationMillis()).isEqualTo(30);
+  }
+
   @Test
   void aFailedSavepointIsNotCountedAmongTheTolerableFailures() {
     CheckpointCoordinator coordinator = started(settings(0, 1, 0, 1));

@@ -27,7 +27,7 @@ class PendingCheckpointTest {
   private static final OperatorSubtaskState STATE = new OperatorSubtaskState(null, null, false);
 
   private final PendingCheckpoint checkpoint =
-      new PendingCheckpoint(7, 1_000, Set.of(SOURCE_0, SOURCE_1, SINK_0), ALIGNED, 0);
+      new PendingCheckpoint(7, 1_000, 1_000, Set.of(SOURCE_0, SOURCE_1, SINK_0), ALIGNED, 0);
 
   @Test
   void isFullyAcknowledgedOnceEveryTaskAcknowledgedOnce() {
@@ -86,6 +86,7 @@ class PendingCheckpointTest {
         new PendingSavepoint(
             8,
             2_000,
+            2_000,
             Set.of(SINK_0),
             CheckpointOptions.savepoint(CheckpointOptions.Type.SAVEPOINT, "/sp/savepoint-8"),
             0,
@@ -109,6 +110,7 @@ class PendingCheckpointTest {
         new PendingSavepoint(
             9,
             2_000,
+            2_000,
             Set.of(SINK_0),
             CheckpointOptions.savepoint(CheckpointOptions.Type.SAVEPOINT, "/sp/savepoint-9"),
             0,
@@ -130,6 +132,7 @@ class PendingCheckpointTest {
       PendingSavepoint savepoint =
           new PendingSavepoint(
               10,
+              2_000,
               2_000,
               Set.of(SINK_0),
               CheckpointOptions.savepoint(type, "/sp/savepoint-10"),
