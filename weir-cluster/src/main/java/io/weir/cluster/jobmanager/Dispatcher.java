@@ -343,6 +343,11 @@ public final class Dispatcher {
               return gateway[0];
             });
     String id = master.getJobID().toString();
+    if (session != null) {
+      master.recordEndWith(
+          (status, endTime, failure) ->
+              session.jobReachedEnd(new JobResult(id, graph.jobName(), status, endTime, failure)));
+    }
     Job job = new Job(id, graph.jobName(), master, gateway[0], program, System.currentTimeMillis());
     synchronized (this) {
       jobs.put(id, job);

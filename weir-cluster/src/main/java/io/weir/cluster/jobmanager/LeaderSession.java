@@ -104,11 +104,23 @@ final class LeaderSession {
   }
 
   /**
-   * Records how a job ended, so that no later leader runs it again, then forgets its submission
-   * (Flink's dirty and clean job results).
+   * Records how a job ended, its clean-up still to do (Flink's dirty job result): from now on no
+   * later leader runs it again. Before the job's checkpoints are deleted.
+   *
+   * @throws io.weir.cluster.ha.FencedException if a newer leader took over
+   */
+  void jobReachedEnd(JobResult result) {
+    results.createDirty(epoch, result);
+  }
+
+  /**
+   * The job's clean-up is done: forgets its submission and marks its result clean (recording the
+   * result first if {@link #jobReachedEnd} did not).
    */
   void jobEnded(JobResult result) throws IOException {
-    results.createDirty(epoch, result);
+    if (!results.hasResult(result.jobId())) {
+      results.createDirty(epoch, result);
+    }
     submitted.remove(epoch, result.jobId());
     results.markClean(epoch, result.jobId());
   }

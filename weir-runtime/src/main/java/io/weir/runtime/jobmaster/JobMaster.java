@@ -99,6 +99,8 @@ public final class JobMaster implements JobClient, JobMasterGateway {
   /** When the scheduler ended the job (epoch milliseconds), or -1 while it has not. */
   private volatile long endTimeMillis = -1;
 
+  private volatile JobEndRecorder endRecorder = JobEndRecorder.NONE;
+
   /**
    * Checks {@code graph} and prepares its first attempt; {@link #start()} deploys it.
    *
@@ -435,24 +437,40 @@ public final class JobMaster implements JobClient, JobMasterGateway {
           case FAILED -> JobStatus.FAILED;
           case CANCELED -> JobStatus.CANCELED;
         };
-    applyRetention(end);
-    // Every task has ended and waited for its uploads: files of checkpoints that were aborted
-    // as the job ended (uploads no acknowledgement named) are orphans now.
-    coordinator.discardOrphanedState(true);
+    JobExecutionException failure =
+        switch (outcome) {
+          case FINISHED -> null;
+          case FAILED -> new JobExecutionException(jobId, message, cause);
+          case CANCELED ->
+              new JobExecutionException(
+                  jobId, "Job '" + graph.jobName() + "' (" + jobId + ") was cancelled", null);
+        };
+    if (recordEnd(end, failure)) {
+      applyRetention(end);
+      // Every task has ended and waited for its uploads: files of checkpoints that were aborted
+      // as the job ended (uploads no acknowledgement named) are orphans now.
+      coordinator.discardOrphanedState(true);
+    }
     threads.drainIo();
     shutdownThreads();
     taskExecutor.releaseJob(jobId.value());
     terminalStatus = end;
-    switch (outcome) {
-      case FINISHED -> result.complete(new JobExecutionResult(jobId, runtime, metrics()));
-      case FAILED -> result.completeExceptionally(new JobExecutionException(jobId, message, cause));
-      case CANCELED ->
-          result.completeExceptionally(
-              new JobExecutionException(
-                  jobId, "Job '" + graph.jobName() + "' (" + jobId + ") was cancelled", null));
+    if (failure == null) {
+      result.complete(new JobExecutionResult(jobId, runtime, metrics()));
+    } else {
+      result.completeExceptionally(failure);
     }
     terminated.complete(null);
     LOG.info("Job '{}' ({}) {} after {} ms", graph.jobName(), jobId, end, runtime.toMillis());
+  }
+
+  /**
+   * Has the job's end recorded by {@code recorder} before its clean-up deletes its checkpoints
+   * (with high availability: the job's result, so that no later leader runs it again). Before
+   * {@link #start()}.
+   */
+  public void recordEndWith(JobEndRecorder recorder) {
+    this.endRecorder = recorder;
   }
 
   /**
@@ -483,6 +501,26 @@ public final class JobMaster implements JobClient, JobMasterGateway {
             null));
     terminated.complete(null);
     LOG.info("Job '{}' ({}) suspended: {}", graph.jobName(), jobId, why);
+  }
+
+  /**
+   * Has the job's end recorded before its clean-up ({@link JobEndRecorder}); false, and the
+   * clean-up is skipped, when it could not be.
+   */
+  private boolean recordEnd(JobStatus end, JobExecutionException failure) {
+    try {
+      endRecorder.recordEnd(end, endTimeMillis, failure == null ? null : failure.getMessage());
+      return true;
+    } catch (Exception e) {
+      LOG.warn(
+          "Job '{}' ({}) ended {}, but that could not be recorded for the JobManagers to come;"
+              + " its checkpoints are kept, as a later leader may run the job again from them: {}",
+          graph.jobName(),
+          jobId,
+          end,
+          e.toString());
+      return false;
+    }
   }
 
   /** Deletes or keeps the retained checkpoints, as the retention policy says. */

@@ -655,6 +655,65 @@ class JobMasterTest {
     assertThat(tasks.released).isEmpty();
   }
 
+  /**
+   * The end was recorded (with high availability: the job's result) only after the checkpoints were
+   * deleted: a JobManager lost in between left a successor the job submitted and its checkpoints
+   * gone, and it ran the job from its beginning (the simulation's long run, seed 1001424).
+   */
+  @Test
+  void aJobsEndIsRecordedBeforeItsCheckpointsAreDeleted() throws Exception {
+    SharedRecovery recovery = new SharedRecovery();
+    tasks.acknowledgeCheckpoints();
+    JobMaster master =
+        jobMaster(
+            JobMasterTest::checkpointEvery10Ms,
+            new JobMaster.Setup(JobID.generate(), recovery, 0),
+            tasks);
+    List<String> recorded = new java.util.concurrent.CopyOnWriteArrayList<>();
+    master.recordEndWith(
+        (status, endTime, failure) ->
+            recorded.add(
+                status + " " + failure + ", checkpoint kept: " + (recovery.newest() != null)));
+    awaitAttempts(1);
+    await().atMost(WAIT).until(() -> recovery.newest() != null);
+
+    master.cancel().get(20, TimeUnit.SECONDS);
+    assertThat(catchThrowable(() -> master.getJobExecutionResult().get(20, TimeUnit.SECONDS)))
+        .hasMessageContaining("was cancelled");
+
+    assertThat(recorded)
+        .singleElement()
+        .asString()
+        .startsWith("CANCELED")
+        .contains("was cancelled")
+        .endsWith("checkpoint kept: true");
+    assertThat(recovery.newest()).as("deleted once the end was recorded").isNull();
+  }
+
+  @Test
+  void aJobWhoseEndCannotBeRecordedKeepsItsCheckpointsForWhoeverRunsItNext() throws Exception {
+    SharedRecovery recovery = new SharedRecovery();
+    tasks.acknowledgeCheckpoints();
+    JobMaster master =
+        jobMaster(
+            JobMasterTest::checkpointEvery10Ms,
+            new JobMaster.Setup(JobID.generate(), recovery, 0),
+            tasks);
+    master.recordEndWith(
+        (status, endTime, failure) -> {
+          throw new IllegalStateException("testing: a newer leader took over");
+        });
+    awaitAttempts(1);
+    await().atMost(WAIT).until(() -> recovery.newest() != null);
+
+    master.cancel().get(20, TimeUnit.SECONDS);
+    assertThat(catchThrowable(() -> master.getJobExecutionResult().get(20, TimeUnit.SECONDS)))
+        .hasMessageContaining("was cancelled");
+
+    assertThat(master.getJobStatus().get()).isEqualTo(JobStatus.CANCELED);
+    assertThat(recovery.newest()).as("kept: a later leader may run the job from it").isNotNull();
+  }
+
   @Test
   void aCheckpointTheStoreDoesNotRecordIsNotCompletedAndDoesNotFailTheJob() throws Exception {
     SharedRecovery recovery = new SharedRecovery();
