@@ -49,5 +49,10 @@ enum Mutation {
    * The coordinator measures min pause on the wall clock: a step back holds checkpoints back for
    * the length of the step.
    */
-  WAITS_ON_WALL_CLOCK
+  WAITS_ON_WALL_CLOCK,
+  /**
+   * A cancelled job's end is recorded only after its checkpoints are deleted: a job master taking
+   * over in between runs the job again from its beginning.
+   */
+  END_RECORDED_AFTER_CLEANUP
 }

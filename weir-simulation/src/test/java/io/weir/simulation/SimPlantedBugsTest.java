@@ -24,7 +24,8 @@ class SimPlantedBugsTest {
     "WATERMARKS_NOT_RESTORED, event-time, 1, 60",
     "STOP_NOT_RECORDED, exactly-once, 150, 170",
     "STOP_TOLD_ONCE, liveness, 1385, 1400",
-    "WAITS_ON_WALL_CLOCK, liveness, 560, 570"
+    "WAITS_ON_WALL_CLOCK, liveness, 560, 570",
+    "END_RECORDED_AFTER_CLEANUP, exactly-once, 1001420, 1001430"
   })
   void theHarnessCatchesIt(Mutation mutation, String invariant, long first, long last) {
     Simulation.Result caught = null;

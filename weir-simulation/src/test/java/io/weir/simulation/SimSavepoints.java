@@ -28,10 +28,12 @@ final class SimSavepoints {
   record Completed(long id, String pointer, String directory, Set<String> files) {}
 
   private final String baseUri;
-  private final Map<Long, Completed> completed = new LinkedHashMap<>();
+  // By pointer: a job master that recovered no checkpoint counts ids from the start again, so two
+  // savepoints of one job may have the same id.
+  private final Map<String, Completed> completed = new LinkedHashMap<>();
   private final Set<Long> triggered = new HashSet<>();
   private final Set<String> heldTxns = new HashSet<>();
-  private final Map<Long, List<String>> heldBy = new LinkedHashMap<>();
+  private final Map<String, List<String>> heldBy = new LinkedHashMap<>();
   private int failed;
   private int refused;
 
@@ -81,7 +83,7 @@ final class SimSavepoints {
    */
   Completed completed(CompletedCheckpoint savepoint, String pointer, List<String> pendingTxns) {
     heldTxns.addAll(pendingTxns);
-    heldBy.put(savepoint.checkpointId(), List.copyOf(pendingTxns));
+    heldBy.put(pointer, List.copyOf(pendingTxns));
     String dir = URI.create(pointer).getPath();
     Set<String> files = new HashSet<>();
     files.add(dir + "/" + FileSystemCheckpointStorage.METADATA_FILE);
@@ -97,7 +99,7 @@ final class SimSavepoints {
       }
     }
     Completed c = new Completed(savepoint.checkpointId(), pointer, dir, Set.copyOf(files));
-    completed.put(c.id(), c);
+    completed.put(pointer, c);
     return c;
   }
 
@@ -106,9 +108,9 @@ final class SimSavepoints {
     return heldTxns.contains(txn);
   }
 
-  /** The transactions completed savepoint {@code id} holds pending. */
-  List<String> heldBy(long id) {
-    return heldBy.getOrDefault(id, List.of());
+  /** The transactions completed savepoint {@code savepoint} holds pending. */
+  List<String> heldBy(Completed savepoint) {
+    return heldBy.getOrDefault(savepoint.pointer(), List.of());
   }
 
   /** The completed savepoints, oldest first. */

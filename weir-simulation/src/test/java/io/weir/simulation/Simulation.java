@@ -317,6 +317,13 @@ final class Simulation {
   private int restartsSinceCompletion;
   private int restartsWhileQuiet;
   private boolean jobFinished;
+
+  /**
+   * Whether the current job's end is recorded (the JobManager's dirty job result, written before
+   * the job's clean-up): a job master taking over then does not run the job again.
+   */
+  private boolean endRecorded;
+
   private int completed;
 
   // ------------------------------------------------------------------ the external system
@@ -595,6 +602,14 @@ final class Simulation {
    */
   private void startJobMaster(boolean recover) {
     generation++;
+    if (recover && endRecorded) {
+      // As LeaderSession.jobsToRecover: a job with a result is not run again.
+      trace("job master " + generation + " takes over; job " + job + " ended: not run again");
+      if (pendingResume != null) {
+        resumeLater(pendingResume);
+      }
+      return;
+    }
     List<CompletedCheckpoint> recovered = new ArrayList<>();
     if (recover) {
       List<String> problems = new ArrayList<>();
@@ -1080,9 +1095,10 @@ final class Simulation {
     if (resumeFrom != null) {
       SimSavepoints.Completed savepoint = resumeFrom;
       resumeFrom = null;
-      // As JobMaster.finishJob for a cancelled job: the retained checkpoints go (no
-      // RETAIN_ON_CANCELLATION), then the orphans; never a savepoint.
+      // As JobMaster.finishJob for a cancelled job: its end is recorded, then the retained
+      // checkpoints go (no RETAIN_ON_CANCELLATION), then the orphans; never a savepoint.
       trace("job " + job + " cancelled");
+      endRecorded = !mutations.contains(Mutation.END_RECORDED_AFTER_CLEANUP);
       coordinator.discardRetained();
       coordinator.discardOrphanedState(true);
       resumeLater(savepoint);
@@ -1282,7 +1298,7 @@ final class Simulation {
     stoppedWith = null;
     stopsCompleted++;
     trace("job " + job + " stopped with savepoint " + savepoint.id());
-    for (String txn : savepoints.heldBy(savepoint.id())) {
+    for (String txn : savepoints.heldBy(savepoint)) {
       // Empty ones (of checkpoints after the final one) may stay pending: the sink had finished.
       if (txns.get(txn) != Txn.COMMITTED && !txnRecords.get(txn).isEmpty()) {
         throw new Violation(
@@ -1324,16 +1340,24 @@ final class Simulation {
   }
 
   /** The user resumes from {@code savepoint} a little later, unless a job master took over. */
+  /**
+   * The user submits the job again from {@code savepoint}, to the job master that leads then (one
+   * that takes over meanwhile has it asked again: {@link #startJobMaster}).
+   */
   private void resumeLater(SimSavepoints.Completed savepoint) {
+    pendingResume = savepoint;
     int gen = generation;
     at(
         5 + rng.nextInt(20),
         () -> {
           if (gen == generation) {
+            pendingResume = null;
             resumeJob(savepoint);
           }
         });
   }
+
+  private SimSavepoints.Completed pendingResume;
 
   private void triggerSavepoint() {
     java.util.concurrent.CompletableFuture<String> result =
@@ -1454,6 +1478,8 @@ final class Simulation {
       checking = false;
     }
     generation++;
+    endRecorded = false;
+    pendingResume = null;
     savepoints.jobMasterChanged();
     int gen = generation;
     coordinator = newCoordinator(gen, savepoint.id(), List.of());
