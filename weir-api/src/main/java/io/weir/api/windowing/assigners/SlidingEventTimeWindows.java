@@ -15,7 +15,7 @@ public final class SlidingEventTimeWindows extends WindowAssigner<Object, TimeWi
   private final long size;
   private final long slide;
   private final long offset;
-  private transient SlidingWindows windows;
+  private final SlidingWindows windows;
 
   private SlidingEventTimeWindows(long size, long slide, long offset) {
     if (Math.abs(offset) >= slide) {
@@ -29,6 +29,7 @@ public final class SlidingEventTimeWindows extends WindowAssigner<Object, TimeWi
     this.size = size;
     this.slide = slide;
     this.offset = offset;
+    this.windows = new SlidingWindows(size, slide, offset);
   }
 
   public static SlidingEventTimeWindows of(Duration size, Duration slide) {
@@ -49,16 +50,7 @@ public final class SlidingEventTimeWindows extends WindowAssigner<Object, TimeWi
     if (timestamp == Long.MIN_VALUE) {
       throw noTimestamp("SlidingEventTimeWindows");
     }
-    return windows().assign(timestamp);
-  }
-
-  private SlidingWindows windows() {
-    SlidingWindows w = windows;
-    if (w == null) {
-      w = new SlidingWindows(size, slide, offset);
-      windows = w;
-    }
-    return w;
+    return windows.assign(timestamp);
   }
 
   @Override

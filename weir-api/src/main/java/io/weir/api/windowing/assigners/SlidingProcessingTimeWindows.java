@@ -15,7 +15,7 @@ public final class SlidingProcessingTimeWindows extends WindowAssigner<Object, T
   private final long size;
   private final long slide;
   private final long offset;
-  private transient SlidingWindows windows;
+  private final SlidingWindows windows;
 
   private SlidingProcessingTimeWindows(long size, long slide, long offset) {
     if (Math.abs(offset) >= slide) {
@@ -29,6 +29,7 @@ public final class SlidingProcessingTimeWindows extends WindowAssigner<Object, T
     this.size = size;
     this.slide = slide;
     this.offset = offset;
+    this.windows = new SlidingWindows(size, slide, offset);
   }
 
   public static SlidingProcessingTimeWindows of(Duration size, Duration slide) {
@@ -46,16 +47,7 @@ public final class SlidingProcessingTimeWindows extends WindowAssigner<Object, T
   @Override
   public Collection<TimeWindow> assignWindows(
       Object element, long timestamp, WindowAssignerContext context) {
-    return windows().assign(context.getCurrentProcessingTime());
-  }
-
-  private SlidingWindows windows() {
-    SlidingWindows w = windows;
-    if (w == null) {
-      w = new SlidingWindows(size, slide, offset);
-      windows = w;
-    }
-    return w;
+    return windows.assign(context.getCurrentProcessingTime());
   }
 
   @Override

@@ -1,6 +1,7 @@
 package io.weir.api.windowing.assigners;
 
 import io.weir.api.windowing.windows.TimeWindow;
+import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -12,13 +13,14 @@ import java.util.List;
  * assigner instance, and an assigner is a subtask's own copy; a racing caller could at worst make a
  * window twice, as windows are immutable and checked by start before they are reused.
  */
-final class SlidingWindows {
+final class SlidingWindows implements Serializable {
+  private static final long serialVersionUID = 1L;
   private static final int SLOTS = 64;
 
   private final long size;
   private final long slide;
   private final long offset;
-  private final TimeWindow[] recent = new TimeWindow[SLOTS];
+  private transient TimeWindow[] recent; // made on first use, also after deserialization
 
   SlidingWindows(long size, long slide, long offset) {
     this.size = size;
@@ -37,6 +39,9 @@ final class SlidingWindows {
   }
 
   private TimeWindow window(long start) {
+    if (recent == null) {
+      recent = new TimeWindow[SLOTS];
+    }
     int slot = (int) Math.floorMod(Math.floorDiv(start - offset, slide), (long) SLOTS);
     TimeWindow window = recent[slot];
     if (window == null || window.start() != start) {
