@@ -34,12 +34,12 @@ record Provenance(String commit, Instant date, String command, Map<String, Objec
   }
 
   /**
-   * This machine and the commit checked out in {@code repository}.
+   * This machine, with {@code commit} ({@link #commitOf}, read when the invocation started).
    *
    * @param loadAtStart the load averages when the invocation started, as {@link Report} read them
    */
   static Provenance ofThisMachine(
-      Path repository, Instant started, String command, String loadAtStart) {
+      String commit, Instant started, String command, String loadAtStart) {
     Map<String, Object> machine = new TreeMap<>();
     machine.put("cores", Runtime.getRuntime().availableProcessors());
     machine.put("memory", Report.totalMemory());
@@ -61,7 +61,7 @@ record Provenance(String commit, Instant date, String command, Map<String, Objec
     cpuModel().ifPresent(cpu -> machine.put("cpu", cpu));
     machine.put("loadAverageAtStart", loadAtStart);
     machine.put("loadAverageAtEnd", Report.loadAverage());
-    return new Provenance(commitOf(repository), started, command, machine);
+    return new Provenance(commit, started, command, machine);
   }
 
   /** A record of these figures from this invocation. */

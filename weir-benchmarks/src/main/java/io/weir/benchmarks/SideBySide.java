@@ -37,6 +37,9 @@ public final class SideBySide {
 
   public static void main(String[] args) throws IOException, InterruptedException {
     Instant started = Instant.now();
+    // The code measured is the code checked out now: edits made while the runs go on are not in
+    // the jars they run, so the commit is read before the first run, not when the results are.
+    String commit = Provenance.commitOf(repository());
     RunnerOptions options;
     try {
       options = RunnerOptions.parse(args);
@@ -82,8 +85,7 @@ public final class SideBySide {
       Path repository = repository();
       Path file = repository.resolve(options.results().get());
       List<ResultRecord> records =
-          report.records(
-              Provenance.ofThisMachine(repository, started, command, report.loadAtStart()));
+          report.records(Provenance.ofThisMachine(commit, started, command, report.loadAtStart()));
       try {
         ResultsFile.append(file, records);
       } catch (IOException e) {
