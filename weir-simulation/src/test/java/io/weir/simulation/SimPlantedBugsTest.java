@@ -17,7 +17,7 @@ class SimPlantedBugsTest {
   @CsvSource({
     "DOUBLE_NOTIFY, notified-once, 1, 60",
     "EARLY_SHARED_DELETE, no-retained-file-deleted, 1, 60",
-    "OLD_ATTEMPT_ACK, consistent-cut, 1, 60",
+    "OLD_ATTEMPT_ACK, consistent-cut, 75, 95",
     "SUBSUMED_SAVEPOINT_DELETE, no-retained-file-deleted, 1, 60",
     "RESTORE_SAVEPOINT_OVER_CHECKPOINT, savepoint-not-retained, 1, 60",
     "DROPPED_CHANNEL_STATE, consistent-cut, 1, 60",
@@ -25,7 +25,7 @@ class SimPlantedBugsTest {
     "STOP_NOT_RECORDED, exactly-once, 150, 170",
     "STOP_TOLD_ONCE, liveness, 1385, 1400",
     "WAITS_ON_WALL_CLOCK, liveness, 560, 570",
-    "END_RECORDED_AFTER_CLEANUP, exactly-once, 1001420, 1001430"
+    "END_RECORDED_AFTER_CLEANUP, exactly-once, 1002160, 1002170"
   })
   void theHarnessCatchesIt(Mutation mutation, String invariant, long first, long last) {
     Simulation.Result caught = null;

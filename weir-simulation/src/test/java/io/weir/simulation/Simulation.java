@@ -1868,8 +1868,14 @@ final class Simulation {
       started = true;
       trace(id + " running");
       begin();
+      List<Runnable> deferred = new ArrayList<>(deferredTriggers);
+      deferredTriggers.clear();
+      deferred.forEach(Runnable::run);
       wake();
     }
+
+    /** Triggers that came before the task ran, as mails waiting in its mailbox. */
+    final List<Runnable> deferredTriggers = new ArrayList<>();
 
     abstract void restore(io.weir.runtime.checkpoint.RestoredOperatorState state)
         throws IOException;
@@ -2097,11 +2103,13 @@ final class Simulation {
 
     @Override
     public void abortCheckpoint(long checkpointId, String reason) {
+      // As InputStreamTask: the checkpoint is dropped here and downstream, not declined; the
+      // coordinator ends it as subsumed by the newer one, or as expired.
       dropHeld(checkpointId);
       for (Channel c : outputs) {
         c.send(new CancelCheckpointMarker(checkpointId));
       }
-      rpc("decline " + checkpointId + " by " + id, true, () -> onDecline(id, checkpointId, reason));
+      trace(id + " drops checkpoint " + checkpointId + ": " + reason);
     }
 
     /**
@@ -2296,10 +2304,8 @@ final class Simulation {
         return;
       }
       if (!started) {
-        rpc(
-            "decline " + checkpointId + " by " + id,
-            true,
-            () -> onDecline(id, checkpointId, "not running yet"));
+        // As CheckpointNotifier: the trigger waits in the mailbox until the task runs.
+        deferredTriggers.add(() -> trigger(checkpointId, options));
         return;
       }
       triggerCheckpoint(options.toBarrier(checkpointId, now, true));
