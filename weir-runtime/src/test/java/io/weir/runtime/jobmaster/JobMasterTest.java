@@ -655,6 +655,15 @@ class JobMasterTest {
     assertThat(tasks.released).isEmpty();
   }
 
+  /** A job checkpointing every 10 ms into {@code recovery}'s store, its tasks acknowledging. */
+  private JobMaster checkpointingInto(SharedRecovery recovery) {
+    tasks.acknowledgeCheckpoints();
+    return jobMaster(
+        JobMasterTest::checkpointEvery10Ms,
+        new JobMaster.Setup(JobID.generate(), recovery, 0),
+        tasks);
+  }
+
   /**
    * The end was recorded (with high availability: the job's result) only after the checkpoints were
    * deleted: a JobManager lost in between left a successor the job submitted and its checkpoints
@@ -663,12 +672,7 @@ class JobMasterTest {
   @Test
   void aJobsEndIsRecordedBeforeItsCheckpointsAreDeleted() throws Exception {
     SharedRecovery recovery = new SharedRecovery();
-    tasks.acknowledgeCheckpoints();
-    JobMaster master =
-        jobMaster(
-            JobMasterTest::checkpointEvery10Ms,
-            new JobMaster.Setup(JobID.generate(), recovery, 0),
-            tasks);
+    JobMaster master = checkpointingInto(recovery);
     List<String> recorded = new java.util.concurrent.CopyOnWriteArrayList<>();
     master.recordEndWith(
         (status, endTime, failure) ->
@@ -693,12 +697,7 @@ class JobMasterTest {
   @Test
   void aJobWhoseEndCannotBeRecordedKeepsItsCheckpointsForWhoeverRunsItNext() throws Exception {
     SharedRecovery recovery = new SharedRecovery();
-    tasks.acknowledgeCheckpoints();
-    JobMaster master =
-        jobMaster(
-            JobMasterTest::checkpointEvery10Ms,
-            new JobMaster.Setup(JobID.generate(), recovery, 0),
-            tasks);
+    JobMaster master = checkpointingInto(recovery);
     master.recordEndWith(
         (status, endTime, failure) -> {
           throw new IllegalStateException("testing: a newer leader took over");
