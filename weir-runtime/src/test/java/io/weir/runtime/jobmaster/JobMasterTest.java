@@ -400,11 +400,8 @@ class JobMasterTest {
    */
   private Suspended runUntilSuspendedWithACheckpointInFlight() throws Exception {
     SharedRecovery recovery = new SharedRecovery();
-    JobID jobId = JobID.generate();
-    tasks.acknowledgeCheckpoints();
-    JobMaster first =
-        jobMaster(
-            JobMasterTest::checkpointEvery10Ms, new JobMaster.Setup(jobId, recovery, 0), tasks);
+    JobMaster first = checkpointingInto(recovery);
+    JobID jobId = first.getJobID();
     awaitAttempts(1);
     await()
         .atMost(WAIT)
@@ -477,11 +474,8 @@ class JobMasterTest {
    */
   private Stopped runUntilLostAfterACompletedStop(Path dir) throws Exception {
     SharedRecovery recovery = new SharedRecovery();
-    JobID jobId = JobID.generate();
-    tasks.acknowledgeCheckpoints();
-    JobMaster first =
-        jobMaster(
-            JobMasterTest::checkpointEvery10Ms, new JobMaster.Setup(jobId, recovery, 0), tasks);
+    JobMaster first = checkpointingInto(recovery);
+    JobID jobId = first.getJobID();
     awaitAttempts(1);
     await().atMost(WAIT).until(() -> recovery.newest() != null);
     var unused = first.stopWithSavepoint(dir.toString(), false);
