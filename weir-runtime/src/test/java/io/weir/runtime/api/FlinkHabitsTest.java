@@ -322,6 +322,21 @@ class FlinkHabitsTest {
         .hasMessageContaining("execution.checkpointing.timeout");
   }
 
+  @Test
+  void executeAsyncWithoutANameRunsTheJobAndHandsBackItsClient() throws Exception {
+    StreamEnvironment env = StreamEnvironment.create();
+    CollectSink<Integer> squares = new CollectSink<>();
+    env.fromData(1, 2, 3).map(x -> x * x).sinkTo(squares);
+
+    io.weir.api.JobClient client = env.executeAsync();
+    io.weir.api.JobExecutionResult result =
+        client.getJobExecutionResult().get(60, java.util.concurrent.TimeUnit.SECONDS);
+
+    assertThat(result.getJobID()).isEqualTo(client.getJobID());
+    assertThat(client.getJobStatus().get()).isEqualTo(io.weir.api.JobStatus.FINISHED);
+    assertThat(squares.results()).containsExactlyInAnyOrder(1, 4, 9);
+  }
+
   /** Reads a job parameter in open(), as Flink's examples do. */
   static final class Prefix extends io.weir.api.functions.RichMapFunction<String, String> {
     private String prefix;

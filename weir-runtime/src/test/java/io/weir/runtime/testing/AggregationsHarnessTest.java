@@ -3,16 +3,22 @@ package io.weir.runtime.testing;
 import io.weir.api.DataStream;
 import io.weir.api.KeyedStream;
 import io.weir.api.StreamEnvironment;
+import io.weir.api.WindowedStream;
 import io.weir.api.functions.Collector;
+import io.weir.api.functions.windowing.AllWindowFunction;
 import io.weir.api.functions.windowing.WindowFunction;
 import io.weir.api.tuple.Tuple3;
 import io.weir.api.typeutils.TypeInformation;
 import io.weir.api.typeutils.Types;
+import io.weir.api.windowing.assigners.TumblingEventTimeWindows;
 import io.weir.api.windowing.windows.GlobalWindow;
+import io.weir.api.windowing.windows.TimeWindow;
 import io.weir.runtime.testing.matrix.MatrixCell;
 import io.weir.runtime.testing.matrix.TestMatrix;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -25,11 +31,12 @@ import org.junit.jupiter.api.Timeout;
  * Flink's built-in aggregations through the harness, which restores the operator from a snapshot
  * before every step and crashes and replays it from checkpoints: keyed rolling {@code sum}, {@code
  * min}, {@code max}, {@code minBy}, {@code maxBy} by position and by name on tuples, records and
- * POJOs, and the same on count windows, plus {@code apply(WindowFunction)}. The expected output is
- * computed here in plain Java. Skips incremental RocksDB, as the other harness suites but the
- * window operator's do: the full RocksDB cell, whose write cache holds one entry, already takes
- * every read and write of the aggregations' state through RocksDB, and the incremental cell added
- * 47 s.
+ * POJOs, the same on count windows and event-time windows, keyed and over all elements ({@code
+ * windowAll}, {@code countWindowAll}), plus {@code apply(WindowFunction)} and {@code
+ * apply(AllWindowFunction)}. The expected output is computed here in plain Java. Skips incremental
+ * RocksDB, as the other harness suites but the window operator's do: the full RocksDB cell, whose
+ * write cache holds one entry, already takes every read and write of the aggregations' state
+ * through RocksDB, and the incremental cell added 47 s.
  */
 @Timeout(120)
 @TestMatrix(skip = MatrixCell.ROCKSDB_INCREMENTAL)
@@ -172,6 +179,54 @@ class AggregationsHarnessTest {
     return b.f1 >= a.f1 ? b : a;
   }
 
+  /** An element's event time: three times its sequence number, so 10 ms windows hold 2 or 3. */
+  static long timestamp(Tuple3<String, Integer, Long> t) {
+    return t.f2 * 3;
+  }
+
+  /**
+   * One result per (key, 10 ms event-time window) that holds something, grouped by window in the
+   * order the watermark fires them; {@code key} null puts every element of a window together.
+   */
+  static <T> List<T> tumblingTime(
+      List<Tuple3<String, Integer, Long>> input,
+      Function<Tuple3<String, Integer, Long>, String> key,
+      BinaryOperator<Tuple3<String, Integer, Long>> reduce,
+      Function<Tuple3<String, Integer, Long>, T> result) {
+    Map<String, Tuple3<String, Integer, Long>> windows = new LinkedHashMap<>();
+    for (Tuple3<String, Integer, Long> t : input) {
+      String window = (timestamp(t) / 10) + "/" + (key == null ? "" : key.apply(t));
+      windows.merge(window, t, reduce);
+    }
+    return windows.values().stream().map(result).toList();
+  }
+
+  /** {@link #TUPLES} with their timestamps, and the watermark past each 10 ms window. */
+  static <OUT> OneInputHarness<Tuple3<String, Integer, Long>, OUT> withEventTime(
+      OneInputHarness<Tuple3<String, Integer, Long>, OUT> harness) {
+    long watermark = 0;
+    for (Tuple3<String, Integer, Long> t : TUPLES) {
+      long window = timestamp(t) / 10 * 10;
+      if (window > watermark) {
+        harness.watermark(window - 1);
+        watermark = window;
+      }
+      harness.element(t, timestamp(t));
+    }
+    return harness.watermark(Long.MAX_VALUE);
+  }
+
+  private static void verifyEventTime(
+      DataStream<Tuple3<String, Integer, Long>> stream,
+      BinaryOperator<Tuple3<String, Integer, Long>> reduce,
+      boolean keyed) {
+    withEventTime(
+            OperatorHarness.<Tuple3<String, Integer, Long>, Tuple3<String, Integer, Long>>forStream(
+                stream))
+        .expectOutputInAnyOrder(tumblingTime(TUPLES, keyed ? t -> t.f0 : null, reduce, t -> t))
+        .verify();
+  }
+
   private static KeyedStream<Tuple3<String, Integer, Long>, String> tuples() {
     return StreamEnvironment.create().fromCollection(TUPLES, TRIPLE).keyBy(t -> t.f0, Types.STRING);
   }
@@ -309,6 +364,75 @@ class AggregationsHarnessTest {
       }
     }
     verify(tuples().countWindow(3, 2).sum(1), expected);
+  }
+
+  // ------------------------------------------------------------------ event-time windows
+
+  private static WindowedStream<Tuple3<String, Integer, Long>, String, TimeWindow> tenMillis() {
+    return tuples().window(TumblingEventTimeWindows.of(Duration.ofMillis(10)));
+  }
+
+  @Test
+  void eventTimeWindowAggregations() {
+    // The count-window test covers each aggregation; these take the time windows' path.
+    verifyEventTime(tenMillis().sum(1), AggregationsHarnessTest::sum1, true);
+    verifyEventTime(tenMillis().min("f1"), AggregationsHarnessTest::min1, true);
+    verifyEventTime(tenMillis().maxBy("f1", false), AggregationsHarnessTest::maxBy1Last, true);
+  }
+
+  // ------------------------------------------------------------------ over all elements
+
+  private static DataStream<Tuple3<String, Integer, Long>> all() {
+    return StreamEnvironment.create().fromCollection(TUPLES, TRIPLE);
+  }
+
+  @Test
+  void windowAllAggregations() {
+    var tenMillis = TumblingEventTimeWindows.of(Duration.ofMillis(10));
+    verifyEventTime(all().windowAll(tenMillis).sum(1), AggregationsHarnessTest::sum1, false);
+    verifyEventTime(
+        all().windowAll(tenMillis).minBy("f1", false), AggregationsHarnessTest::minBy1Last, false);
+  }
+
+  @Test
+  void countWindowAllAggregations() {
+    verify(
+        all().countWindowAll(3).sum(1),
+        tumblingCount(TUPLES, t -> "", 3, AggregationsHarnessTest::sum1));
+    verify(
+        all().countWindowAll(2).minBy(1),
+        tumblingCount(TUPLES, t -> "", 2, AggregationsHarnessTest::minBy1));
+  }
+
+  /** "window size:sum of f1" for each window of all elements. */
+  static final class DescribeAll
+      implements AllWindowFunction<Tuple3<String, Integer, Long>, String, GlobalWindow> {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public void apply(
+        GlobalWindow window, Iterable<Tuple3<String, Integer, Long>> input, Collector<String> out) {
+      int n = 0;
+      int sum = 0;
+      for (Tuple3<String, Integer, Long> t : input) {
+        n++;
+        sum += t.f1;
+      }
+      out.collect(n + ":" + sum);
+    }
+  }
+
+  @Test
+  void applyAllWindowFunction() {
+    List<String> expected =
+        tumblingCount(TUPLES, t -> "", 3, AggregationsHarnessTest::sum1).stream()
+            .map(t -> "3:" + t.f1)
+            .toList();
+    OperatorHarness.<Tuple3<String, Integer, Long>, String>forStream(
+            all().countWindowAll(3).apply(new DescribeAll()))
+        .input(TUPLES)
+        .expectOutput(expected)
+        .verify();
   }
 
   /** "key:window size:sum of f1" for each window. */
