@@ -193,6 +193,13 @@ public record CheckpointStatistics(
                   + (last.commit().failure() == null
                       ? ""
                       : ", and it failed: " + last.commit().failure());
+          case ALIGNMENT ->
+              subtask
+                  + ": alignment "
+                  + seconds(longest)
+                  + (last.lastBarrierFrom() == null
+                      ? ""
+                      : ", waiting on the channel from " + last.lastBarrierFrom());
           default -> subtask + ": " + phase.label + " " + seconds(longest);
         };
     return new CriticalPath(
@@ -347,6 +354,9 @@ public record CheckpointStatistics(
    *     counted); -1 when not known (history written before Weir counted them)
    * @param commit its sink's commit after the checkpoint completed; null for a subtask without a
    *     two-phase-commit sink, and until it reported one
+   * @param lastBarrierFrom the upstream subtask whose barrier arrived last, ending the alignment
+   *     (e.g. {@code "Source (1/2)"}): the channel the subtask waited on; null for a source, an
+   *     unaligned barrier, or when not known (history written before Weir kept it)
    */
   public record SubtaskCheckpointStatistics(
       String taskName,
@@ -362,7 +372,8 @@ public record CheckpointStatistics(
       int vertexIndex,
       long ackTimestamp,
       int filesWritten,
-      SinkCommit commit) {
+      SinkCommit commit,
+      String lastBarrierFrom) {
 
     /** What a subtask measured, before the coordinator received it; files not counted. */
     public SubtaskCheckpointStatistics(
@@ -419,6 +430,7 @@ public record CheckpointStatistics(
           vertexIndex,
           ackTimestamp,
           -1,
+          null,
           null);
     }
 
@@ -438,7 +450,8 @@ public record CheckpointStatistics(
           vertex,
           at,
           filesWritten,
-          commit);
+          commit,
+          lastBarrierFrom);
     }
 
     /** The same with {@code filesWritten} files uploaded. */
@@ -457,7 +470,8 @@ public record CheckpointStatistics(
           vertexIndex,
           ackTimestamp,
           files,
-          commit);
+          commit,
+          lastBarrierFrom);
     }
 
     /** The same with the sink's commit after the checkpoint completed. */
@@ -476,7 +490,28 @@ public record CheckpointStatistics(
           vertexIndex,
           ackTimestamp,
           filesWritten,
-          sinkCommit);
+          sinkCommit,
+          lastBarrierFrom);
+    }
+
+    /** The same, its alignment ended by the barrier from {@code upstream} (null: not known). */
+    public SubtaskCheckpointStatistics withLastBarrierFrom(String upstream) {
+      return new SubtaskCheckpointStatistics(
+          taskName,
+          subtaskIndex,
+          startDelayMillis,
+          alignmentDurationMillis,
+          unaligned,
+          channelStateBytes,
+          syncDurationMillis,
+          asyncDurationMillis,
+          stateSizeBytes,
+          checkpointedSizeBytes,
+          vertexIndex,
+          ackTimestamp,
+          filesWritten,
+          commit,
+          upstream);
     }
 
     /** From the checkpoint's trigger to the acknowledgement's arrival; -1 before it arrived. */

@@ -20,7 +20,8 @@ class CheckpointStatisticsCriticalPathTest {
             2_100,
             subtask("Source", 0, 0, 5, 0, 1, 3, TRIGGER + 20),
             subtask("Count", 1, 0, 40, 300, 2, 10, TRIGGER + 400),
-            subtask("Count", 1, 1, 60, 1_800, 5, 30, TRIGGER + 2_000),
+            subtask("Count", 1, 1, 60, 1_800, 5, 30, TRIGGER + 2_000)
+                .withLastBarrierFrom("Source (1/2)"),
             subtask("Count", 1, 2, 10, 200, 5, 30, TRIGGER + 300));
 
     CriticalPath path = c.criticalPath();
@@ -29,7 +30,8 @@ class CheckpointStatisticsCriticalPathTest {
     assertThat(path.subtaskIndex()).isEqualTo(1);
     assertThat(path.phase()).isEqualTo(Phase.ALIGNMENT);
     assertThat(path.durationMillis()).isEqualTo(1_800);
-    assertThat(path.description()).isEqualTo("Count (2/3): alignment 1.8 s");
+    assertThat(path.description())
+        .isEqualTo("Count (2/3): alignment 1.8 s, waiting on the channel from Source (1/2)");
     assertThat(path.advice()).contains("execution.checkpointing.unaligned.enabled");
   }
 
@@ -88,6 +90,8 @@ class CheckpointStatisticsCriticalPathTest {
                 .withCommit(new CheckpointStatistics.SinkCommit(TRIGGER + 2_101, 40, null)));
 
     assertThat(c.criticalPath().phase()).isEqualTo(Phase.ALIGNMENT);
+    // Without the channel (history written before Weir kept it), the phase alone.
+    assertThat(c.criticalPath().description()).isEqualTo("Sink (1/1): alignment 1.8 s");
   }
 
   @Test

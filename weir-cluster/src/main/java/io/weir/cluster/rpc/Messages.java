@@ -84,7 +84,11 @@ public final class Messages {
     if (s == null) {
       return SubtaskStatistics.getDefaultInstance();
     }
-    return SubtaskStatistics.newBuilder()
+    SubtaskStatistics.Builder proto = SubtaskStatistics.newBuilder();
+    if (s.lastBarrierFrom() != null) {
+      proto.setLastBarrierFrom(s.lastBarrierFrom());
+    }
+    return proto
         .setTaskName(s.taskName())
         .setSubtaskIndex(s.subtaskIndex())
         .setStartDelayMillis(s.startDelayMillis())
@@ -111,7 +115,8 @@ public final class Messages {
             s.getAsyncDurationMillis(),
             s.getStateSizeBytes(),
             s.getCheckpointedSizeBytes())
-        .withFilesWritten(s.getFilesWritten());
+        .withFilesWritten(s.getFilesWritten())
+        .withLastBarrierFrom(s.hasLastBarrierFrom() ? s.getLastBarrierFrom() : null);
   }
 
   public static SubtaskCounters toProto(SubtaskSample s) {

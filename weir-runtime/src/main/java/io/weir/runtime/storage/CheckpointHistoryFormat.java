@@ -49,10 +49,11 @@ public final class CheckpointHistoryFormat {
   private static final int MAGIC = 0x57484953; // "WHIS"
 
   /**
-   * 2 adds each subtask's files written and its sink commit after the completion; version 1 is
-   * still read (files unknown, no commit).
+   * 2 adds each subtask's files written and its sink commit after the completion; 3 the upstream
+   * subtask whose barrier ended its alignment. Versions 1 and 2 are still read (files unknown, no
+   * commit; no last barrier).
    */
-  private static final int VERSION = 2;
+  private static final int VERSION = 3;
 
   private static final int MAX_ENTRIES = 1 << 20;
 
@@ -133,11 +134,11 @@ public final class CheckpointHistoryFormat {
         throw new IOException("not a checkpoint history file (wrong magic number)");
       }
       int version = in.readInt();
-      if (version != VERSION && version != 1) {
+      if (version < 1 || version > VERSION) {
         throw new IOException(
             "written in format "
                 + version
-                + ", which this Weir does not read (it reads "
+                + ", which this Weir does not read (it reads 1 to "
                 + VERSION
                 + ")");
       }
@@ -188,7 +189,8 @@ public final class CheckpointHistoryFormat {
               s.vertexIndex(),
               s.ackTimestamp(),
               s.filesWritten(),
-              s.commit()),
+              s.commit(),
+              s.lastBarrierFrom()),
           (a, b) ->
               new SubtaskCheckpointStatistics(
                   a.taskName(),
@@ -206,7 +208,11 @@ public final class CheckpointHistoryFormat {
                   a.filesWritten() < 0 || b.filesWritten() < 0
                       ? -1
                       : a.filesWritten() + b.filesWritten(),
-                  longerCommit(a.commit(), b.commit())));
+                  longerCommit(a.commit(), b.commit()),
+                  // the channel of the longest alignment: the one most worth looking at
+                  b.alignmentDurationMillis() > a.alignmentDurationMillis()
+                      ? b.lastBarrierFrom()
+                      : a.lastBarrierFrom()));
     }
     return List.copyOf(byVertex.values());
   }
@@ -255,6 +261,7 @@ public final class CheckpointHistoryFormat {
         out.writeLong(commit.durationMillis());
         writeString(out, commit.failure());
       }
+      writeString(out, s.lastBarrierFrom());
     }
   }
 
@@ -296,6 +303,9 @@ public final class CheckpointHistoryFormat {
         if (in.readBoolean()) {
           s = s.withCommit(new SinkCommit(in.readLong(), in.readLong(), readString(in)));
         }
+      }
+      if (version >= 3) {
+        s = s.withLastBarrierFrom(readString(in));
       }
       subtasks.add(s);
     }

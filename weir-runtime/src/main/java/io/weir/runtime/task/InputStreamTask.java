@@ -63,6 +63,8 @@ public final class InputStreamTask extends StreamTask {
 
   private long firstBarrierId = -1;
   private long firstBarrierAt;
+  private long lastBarrierId = -1;
+  private String lastBarrierFrom;
 
   @SuppressWarnings("unchecked")
   public InputStreamTask(
@@ -325,6 +327,8 @@ public final class InputStreamTask extends StreamTask {
         firstBarrierId = barrier.checkpointId();
         firstBarrierAt = System.currentTimeMillis();
       }
+      lastBarrierId = barrier.checkpointId();
+      lastBarrierFrom = channel.getProducerDescription();
       recorder.barrierArriving(channel.getChannelIndex(), barrier.checkpointId());
       try {
         barriers.onBarrier(channel.getChannelIndex(), barrier);
@@ -367,6 +371,11 @@ public final class InputStreamTask extends StreamTask {
   @Override
   protected long firstBarrierMillis(long checkpointId, long now) {
     return checkpointId == firstBarrierId ? firstBarrierAt : now;
+  }
+
+  @Override
+  protected String lastBarrierFrom(long checkpointId) {
+    return checkpointId == lastBarrierId ? lastBarrierFrom : null;
   }
 
   @Override

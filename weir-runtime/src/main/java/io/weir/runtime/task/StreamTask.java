@@ -142,6 +142,11 @@ public abstract class StreamTask implements Runnable {
               }
 
               @Override
+              public String lastBarrierFrom(long checkpointId) {
+                return StreamTask.this.lastBarrierFrom(checkpointId);
+              }
+
+              @Override
               public boolean holdForChannelState(ChannelEvent.CheckpointBarrier barrier) {
                 return StreamTask.this.holdForChannelState(barrier);
               }
@@ -477,6 +482,11 @@ public abstract class StreamTask implements Runnable {
   /** When the first barrier of {@code checkpointId} reached this task; sources: now. */
   protected long firstBarrierMillis(long checkpointId, long now) {
     return now;
+  }
+
+  /** The producer of the channel whose barrier of {@code checkpointId} came last; sources: null. */
+  protected String lastBarrierFrom(long checkpointId) {
+    return null;
   }
 
   /**

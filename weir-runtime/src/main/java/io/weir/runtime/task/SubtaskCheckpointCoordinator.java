@@ -61,6 +61,12 @@ final class SubtaskCheckpointCoordinator {
     long firstBarrierMillis(long checkpointId, long now);
 
     /**
+     * The producer of the input channel whose barrier of {@code checkpointId} arrived last (e.g.
+     * {@code "Source (1/2)"}); null for a source.
+     */
+    String lastBarrierFrom(long checkpointId);
+
+    /**
      * True when an unaligned snapshot must wait for the in-flight data of the task's input channels
      * ({@link #inputChannelStateComplete}).
      */
@@ -192,7 +198,8 @@ final class SubtaskCheckpointCoordinator {
             barrier.unaligned(),
             // A savepoint's state is never recorded as finished: a job resumed from it restores
             // every operator, also after a stop with drain.
-            task.endOfInput() && !barrier.savepoint());
+            task.endOfInput() && !barrier.savepoint(),
+            barrier.unaligned() ? null : task.lastBarrierFrom(id));
     metrics.put(id, measured);
     ioMetrics.checkpointTaken(measured.startDelayMillis(), measured.alignmentMillis());
     if (task.holdForChannelState(barrier)) {
@@ -442,7 +449,8 @@ final class SubtaskCheckpointCoordinator {
                       (System.nanoTime() - asyncStart) / 1_000_000,
                       stateSize,
                       checkpointedSize)
-                  .withFilesWritten(files.size()));
+                  .withFilesWritten(files.size())
+                  .withLastBarrierFrom(m.lastBarrierFrom()));
     } catch (Throwable t) {
       PendingSnapshot.releaseAll(snapshots);
       if (task.stopped()) {

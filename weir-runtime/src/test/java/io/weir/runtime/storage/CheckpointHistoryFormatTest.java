@@ -51,6 +51,11 @@ class CheckpointHistoryFormatTest {
     // Files summed per vertex; the longest commit, with the failure one subtask's had.
     assertThat(compacted.subtasks().get(0).filesWritten()).isEqualTo(0 + 1 + 2);
     assertThat(compacted.subtasks().get(1).filesWritten()).isEqualTo(6);
+    // The channel each vertex waited on longest: the Sink's last subtask aligned longest.
+    assertThat(compacted.subtasks().get(0).lastBarrierFrom()).isNull();
+    assertThat(compacted.subtasks().get(1).lastBarrierFrom()).isEqualTo("Source (3/3)");
+    assertThat(read.checkpoints().get(total - 1).subtasks().get(5).lastBarrierFrom())
+        .isEqualTo("Source (3/3)");
     assertThat(compacted.subtasks().get(0).commit()).isNull();
     assertThat(compacted.subtasks().get(1).commit())
         .isEqualTo(
@@ -119,6 +124,7 @@ class CheckpointHistoryFormatTest {
           new SubtaskCheckpointStatistics("Sink", i, 5, 20 * i, i == 2, 7, 2, 8, 100, 40)
               .received(1, trigger + 50 + 20 * i)
               .withFilesWritten(2)
+              .withLastBarrierFrom(i == 0 ? null : "Source (" + (i + 1) + "/" + parallelism + ")")
               .withCommit(
                   new SinkCommit(
                       trigger + 200 + i,

@@ -439,6 +439,9 @@ class TaskExecutorTest {
         .isEqualTo(fromMap.statistics().startDelayMillis() * 1_000_000);
     assertThat(map.checkpointAlignmentNanos())
         .isEqualTo(fromMap.statistics().alignmentDurationMillis() * 1_000_000);
+    assertThat(fromMap.statistics().lastBarrierFrom())
+        .as("the channel whose barrier ended the map's alignment")
+        .isEqualTo("Source: Endless (1/1)");
 
     taskExecutor.cancelTask(sourceId);
     taskExecutor.cancelTask(mapId);
