@@ -103,9 +103,13 @@ class LocalSessionClusterTest {
     String jobId = runUntilACheckpoint(client, 1_000_000);
 
     assertThatThrownBy(() -> client.triggerSavepoint(jobId, "42"))
+        .isInstanceOfSatisfying(
+            ClusterClient.RefusedException.class, e -> assertThat(e.status()).isEqualTo(400))
         .hasMessageContaining("target-directory '42' is a relative path")
         .hasMessageContaining("execution.checkpointing.savepoint-dir");
     assertThatThrownBy(() -> client.stopWithSavepoint(jobId, "savepoints/here", false))
+        .isInstanceOfSatisfying(
+            ClusterClient.RefusedException.class, e -> assertThat(e.status()).isEqualTo(400))
         .hasMessageContaining("target-directory 'savepoints/here' is a relative path");
     assertThat(Path.of("42")).doesNotExist();
     assertThat(client.get("/jobs/" + jobId).path("state").asText()).isEqualTo("RUNNING");
