@@ -261,6 +261,11 @@ class LocalSessionClusterTest {
     assertThat(nodes.size()).isGreaterThan(1);
     JsonNode last = nodes.get(nodes.size() - 1);
     assertThat(last.path("inputs").get(0).path("ship_strategy").asText()).isEqualTo("HASH");
+    // As Flink's JobDetailsInfo, the job's details carry the same plan.
+    JsonNode detailsPlan = client.get("/jobs/" + jobId).path("plan");
+    assertThat(detailsPlan.path("jid").asText()).as(detailsPlan.toString()).isEqualTo(jobId);
+    assertThat(detailsPlan.path("name").asText()).isEqualTo("keyed-count");
+    assertThat(detailsPlan).isEqualTo(plan);
 
     JsonNode names = client.get("/jobs/" + jobId + "/metrics");
     assertThat(names.toString()).contains("{\"id\":\"numberOfCompletedCheckpoints\"}");
