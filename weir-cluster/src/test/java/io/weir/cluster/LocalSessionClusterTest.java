@@ -619,6 +619,40 @@ class LocalSessionClusterTest {
   }
 
   /**
+   * {@code GET /taskmanagers/:id} serves one TaskManager with Flink's fields: its id, control
+   * address and data port, its slots and free slots, and the tasks it runs.
+   */
+  @Test
+  void aTaskManagerIsServedByItsIdWithFlinksFields() throws Exception {
+    ClusterClient client = sharedClient;
+    String jobId = runUntilACheckpoint(client, 1_000_000);
+    JsonNode listed = client.get("/taskmanagers").path("taskmanagers");
+    assertThat(listed.size()).as(listed.toString()).isEqualTo(1);
+    String id = listed.get(0).path("id").asText();
+
+    // As of its heartbeat after the job's tasks started, within heartbeat.interval.
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .untilAsserted(
+            () -> {
+              JsonNode tm = client.get("/taskmanagers/" + id);
+              assertThat(tm.path("id").asText()).as(tm.toString()).isEqualTo(id);
+              assertThat(tm.path("tasks").toString()).contains(jobId);
+              assertThat(tm.path("loadedJobs").toString()).contains(jobId);
+              assertThat(tm.path("slotsNumber").asInt()).as("the local cluster's").isEqualTo(1024);
+              assertThat(tm.path("freeSlots").asInt())
+                  .as("the job of parallelism 1 holds one slot, an ended job's are free")
+                  .isEqualTo(1023);
+            });
+    JsonNode tm = client.get("/taskmanagers/" + id);
+    Map<String, java.net.InetSocketAddress> bound = shared.boundAddresses();
+    assertThat(tm.path("path").asText())
+        .isEqualTo("127.0.0.1:" + bound.get("TaskManager control").getPort());
+    assertThat(tm.path("dataPort").asInt()).isEqualTo(bound.get("TaskManager data").getPort());
+    client.cancel(jobId);
+  }
+
+  /**
    * A checkpoint that fails for a known reason, a state file its storage refuses to write once,
    * shows in REST while the job runs on: counted as failed, the latest failure with its id and a
    * message naming the cause, its details, and a newer completed checkpoint after it. The job

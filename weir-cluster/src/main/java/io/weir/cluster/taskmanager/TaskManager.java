@@ -284,6 +284,16 @@ public final class TaskManager implements AutoCloseable {
     return dataPlane.port();
   }
 
+  /** The address the control port is bound to ({@code taskmanager.bind-host}). */
+  public InetSocketAddress rpcAddress() {
+    return (InetSocketAddress) server.getListenSockets().get(0);
+  }
+
+  /** The address the data port is bound to ({@code taskmanager.bind-host}). */
+  public InetSocketAddress dataAddress() {
+    return dataPlane.boundAddress();
+  }
+
   /** This TaskManager as its connection to the JobManager sees it. */
   private final class Registration implements JobManagerConnection.Registrant {
     @Override

@@ -52,6 +52,7 @@ final class TaskManagersHandler extends AbstractRestHandler {
     return new TaskManagersResponse.TaskManagerInfo(
         tm.id(),
         tm.address(),
+        tm.dataPort(),
         tm.slots(),
         tm.freeSlots(),
         status.getRunningList().stream().map(t -> Messages.fromProto(t).toString()).toList(),

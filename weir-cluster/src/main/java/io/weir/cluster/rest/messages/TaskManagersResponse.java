@@ -14,6 +14,7 @@ public record TaskManagersResponse(List<TaskManagerInfo> taskmanagers) {
    *
    * @param id its id
    * @param path its control address
+   * @param dataPort the port its data plane is reached at, on the host of {@code path}
    * @param slotsNumber its slots
    * @param freeSlots its slots no job holds
    * @param tasks the tasks running there
@@ -24,6 +25,7 @@ public record TaskManagersResponse(List<TaskManagerInfo> taskmanagers) {
   public record TaskManagerInfo(
       String id,
       String path,
+      int dataPort,
       int slotsNumber,
       int freeSlots,
       List<String> tasks,

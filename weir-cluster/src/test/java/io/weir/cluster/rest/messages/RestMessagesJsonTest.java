@@ -332,13 +332,15 @@ class RestMessagesJsonTest {
                 new TaskManagersResponse.TaskManagerInfo(
                     "tm-1",
                     "127.0.0.1:4000",
+                    4001,
                     4,
                     3,
                     List.of("j1/0/0#0"),
                     List.of("j1"),
                     8,
                     262144))),
-        "{\"taskmanagers\":[{\"id\":\"tm-1\",\"path\":\"127.0.0.1:4000\",\"slotsNumber\":4,"
+        "{\"taskmanagers\":[{\"id\":\"tm-1\",\"path\":\"127.0.0.1:4000\",\"dataPort\":4001,"
+            + "\"slotsNumber\":4,"
             + "\"freeSlots\":3,\"tasks\":[\"j1/0/0#0\"],\"loadedJobs\":[\"j1\"],"
             + "\"outputBuffers\":8,\"outputBufferBytes\":262144}]}");
     pin(new ErrorResponse(List.of("No job x")), "{\"errors\":[\"No job x\"]}");
