@@ -653,6 +653,24 @@ class LocalSessionClusterTest {
   }
 
   /**
+   * Everything binds 127.0.0.1 unless configured: with the default settings, no port of the
+   * JobManager or the TaskManager is open to the network.
+   */
+  @Test
+  void withDefaultSettingsEveryPortIsBoundToTheLoopbackAddressOnly() {
+    Map<String, java.net.InetSocketAddress> bound = shared.boundAddresses();
+    assertThat(bound)
+        .containsOnlyKeys(
+            "JobManager REST", "JobManager control", "TaskManager control", "TaskManager data");
+    bound.forEach(
+        (port, address) ->
+            assertThat(address.getAddress().getHostAddress())
+                .as("%s bound to %s", port, address)
+                .isEqualTo("127.0.0.1"));
+    assertThat(bound.get("JobManager REST").getPort()).isEqualTo(shared.restPort());
+  }
+
+  /**
    * A checkpoint that fails for a known reason, a state file its storage refuses to write once,
    * shows in REST while the job runs on: counted as failed, the latest failure with its id and a
    * message naming the cause, its details, and a newer completed checkpoint after it. The job
