@@ -620,7 +620,7 @@ class LocalSessionClusterTest {
 
   /**
    * {@code GET /taskmanagers/:id} serves one TaskManager with Flink's fields: its id, control
-   * address and data port, its slots and free slots, and the tasks it runs.
+   * address and data port, its slots and free slots, its hardware, and the tasks it runs.
    */
   @Test
   void aTaskManagerIsServedByItsIdWithFlinksFields() throws Exception {
@@ -643,6 +643,15 @@ class LocalSessionClusterTest {
               assertThat(tm.path("freeSlots").asInt())
                   .as("the job of parallelism 1 holds one slot, an ended job's are free")
                   .isEqualTo(1023);
+              // The TaskManager runs in this JVM.
+              JsonNode hardware = tm.path("hardware");
+              assertThat(hardware.path("cpuCores").asInt())
+                  .as(hardware.toString())
+                  .isEqualTo(Runtime.getRuntime().availableProcessors());
+              assertThat(hardware.path("physicalMemory").asLong()).isPositive();
+              assertThat(hardware.path("freeMemory").asLong())
+                  .isEqualTo(Runtime.getRuntime().maxMemory());
+              assertThat(hardware.path("managedMemory").asLong()).isZero();
             });
     JsonNode tm = client.get("/taskmanagers/" + id);
     Map<String, java.net.InetSocketAddress> bound = shared.boundAddresses();

@@ -443,7 +443,10 @@ public final class TaskManager implements AutoCloseable {
 
   TaskManagerStatus status() {
     TaskManagerStatus.Builder status =
-        TaskManagerStatus.newBuilder().setTaskManagerId(id).putAllJvmMetrics(JvmStatus.metrics());
+        TaskManagerStatus.newBuilder()
+            .setTaskManagerId(id)
+            .putAllJvmMetrics(JvmStatus.metrics())
+            .setHardware(JvmStatus.hardware());
     for (JobOnTaskManager job : jobsSnapshot()) {
       status.addLoadedJobs(job.jobId());
       job.running().forEach(t -> status.addRunning(Messages.toProto(t)));

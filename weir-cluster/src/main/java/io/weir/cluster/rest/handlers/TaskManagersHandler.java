@@ -55,6 +55,11 @@ final class TaskManagersHandler extends AbstractRestHandler {
         tm.dataPort(),
         tm.slots(),
         tm.freeSlots(),
+        new TaskManagersResponse.Hardware(
+            status.getHardware().getCpuCores(),
+            status.getHardware().getPhysicalMemory(),
+            status.getHardware().getJvmHeap(),
+            0),
         status.getRunningList().stream().map(t -> Messages.fromProto(t).toString()).toList(),
         List.copyOf(status.getLoadedJobsList()),
         status.getOutputBuffers(),

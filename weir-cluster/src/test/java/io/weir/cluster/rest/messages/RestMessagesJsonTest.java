@@ -335,13 +335,15 @@ class RestMessagesJsonTest {
                     4001,
                     4,
                     3,
+                    new TaskManagersResponse.Hardware(8, 16L << 30, 1L << 30, 0),
                     List.of("j1/0/0#0"),
                     List.of("j1"),
                     8,
                     262144))),
         "{\"taskmanagers\":[{\"id\":\"tm-1\",\"path\":\"127.0.0.1:4000\",\"dataPort\":4001,"
             + "\"slotsNumber\":4,"
-            + "\"freeSlots\":3,\"tasks\":[\"j1/0/0#0\"],\"loadedJobs\":[\"j1\"],"
+            + "\"freeSlots\":3,\"hardware\":{\"cpuCores\":8,\"physicalMemory\":17179869184,"
+            + "\"freeMemory\":1073741824,\"managedMemory\":0},\"tasks\":[\"j1/0/0#0\"],\"loadedJobs\":[\"j1\"],"
             + "\"outputBuffers\":8,\"outputBufferBytes\":262144}]}");
     pin(new ErrorResponse(List.of("No job x")), "{\"errors\":[\"No job x\"]}");
   }
