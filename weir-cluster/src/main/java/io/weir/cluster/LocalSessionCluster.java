@@ -4,6 +4,7 @@ import io.weir.cluster.jobmanager.JobManager;
 import io.weir.cluster.metrics.ProcessMetrics;
 import io.weir.cluster.taskmanager.TaskManager;
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -67,6 +68,16 @@ public final class LocalSessionCluster implements AutoCloseable {
   /** The Prometheus endpoint's port, or -1 without {@code metrics.reporter.prom.port}. */
   public int metricsPort() {
     return metrics.port();
+  }
+
+  /** The addresses its JobManager's and TaskManager's ports are bound to, by what each serves. */
+  Map<String, InetSocketAddress> boundAddresses() {
+    Map<String, InetSocketAddress> bound = new LinkedHashMap<>();
+    bound.put("JobManager REST", jobManager.restAddress());
+    bound.put("JobManager control", jobManager.rpcAddress());
+    bound.put("TaskManager control", taskManager.rpcAddress());
+    bound.put("TaskManager data", taskManager.dataAddress());
+    return bound;
   }
 
   /** The REST port the commands reach its JobManager at. */

@@ -6,10 +6,15 @@ import static org.awaitility.Awaitility.await;
 
 import io.weir.cluster.client.ClusterClient;
 import io.weir.cluster.rpc.HostPort;
+import io.weir.cluster.rpc.Secrets;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -290,6 +295,60 @@ class ClusterBadInputIT {
   @Test
   void unknownJobIsNamed() throws Exception {
     assertThatThrownBy(() -> cluster.client.get("/jobs/" + "a".repeat(32)))
+        .isInstanceOfSatisfying(
+            ClusterClient.RefusedException.class, e -> assertThat(e.status()).isEqualTo(404))
         .hasMessageContaining("No job " + "a".repeat(32) + " on this JobManager");
+  }
+
+  /**
+   * A client's mistakes are answered with their status and a message, and leave no stack trace in
+   * the JobManager's log: nothing went wrong in the JobManager.
+   */
+  @Test
+  void aClientsMistakesLeaveNoStackTraceInTheJobManagersLog() throws Exception {
+    int logged = cluster.jobManager.log().length();
+
+    HttpResponse<String> malformed = post("/jars/" + jarId + "/run", "{\"entryClass\": ");
+    assertThat(malformed.statusCode()).as(malformed.body()).isEqualTo(400);
+    assertThat(malformed.body()).doesNotContain("com.fasterxml").doesNotContain("\\tat ");
+    HttpResponse<String> unknownJob =
+        post("/jobs/" + "b".repeat(32) + "/savepoints", "{\"target-directory\": \"/tmp/sp\"}");
+    assertThat(unknownJob.statusCode()).as(unknownJob.body()).isEqualTo(404);
+    assertThat(unknownJob.body()).contains("No job " + "b".repeat(32));
+
+    // The JobManager logs a record before it answers: what these calls logged is in by now.
+    List<String> records = logRecords(cluster.jobManager.log().substring(logged));
+    assertThat(records)
+        .as("what the JobManager logged while it answered")
+        .noneMatch(r -> r.contains("REST call"))
+        .noneMatch(r -> r.contains("\n"));
+  }
+
+  private static HttpResponse<String> post(String path, String body) throws Exception {
+    return HttpClient.newHttpClient()
+        .send(
+            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + cluster.restPort + path))
+                .header("Content-Type", "application/json")
+                .header(Secrets.HEADER, SECRET)
+                .POST(HttpRequest.BodyPublishers.ofString(body))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+  }
+
+  /**
+   * The records of {@code log}, each its first line ({@code HH:mm:ss.SSS LEVEL [thread] ...}) and
+   * the lines that follow it before the next record's: a stack trace's frames.
+   */
+  private static List<String> logRecords(String log) {
+    List<String> records = new java.util.ArrayList<>();
+    Pattern start = Pattern.compile("^\\d\\d:\\d\\d:\\d\\d\\.\\d{3} ");
+    for (String line : log.split("\n")) {
+      if (start.matcher(line).find() || records.isEmpty()) {
+        records.add(line);
+      } else {
+        records.set(records.size() - 1, records.get(records.size() - 1) + "\n" + line);
+      }
+    }
+    return records;
   }
 }

@@ -3,7 +3,9 @@ package io.weir.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.weir.cluster.metrics.MetricOptions;
+import io.weir.cluster.rest.messages.RestJson;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -77,6 +79,44 @@ class ClusterMetricsIT {
       }
     }
     return OptionalDouble.empty();
+  }
+
+  /**
+   * The paths otherwise tested on the local session cluster only, once each against real processes
+   * and a running job that restarted and completed checkpoints since: each answers 200 with its key
+   * field.
+   */
+  private static void theRestApiServesTheRunningJob(String jobId, String taskManagerId)
+      throws Exception {
+    assertThat(rest("/overview").path("taskmanagers").asInt()).isEqualTo(1);
+    assertThat(rest("/config").path("refresh-interval").asLong()).isPositive();
+    assertThat(rest("/jobmanager/config").toString())
+        .contains("{\"key\":\"" + MetricOptions.PROMETHEUS_PORT.key() + "\",\"value\":\"0\"}");
+    String job = "/jobs/" + jobId;
+    assertThat(rest(job + "/config").path("jid").asText()).isEqualTo(jobId);
+    JsonNode nodes = rest(job + "/plan").path("plan").path("nodes");
+    assertThat(nodes.get(nodes.size() - 1).path("inputs").get(0).path("ship_strategy").asText())
+        .as(nodes.toString())
+        .isEqualTo("HASH");
+    assertThat(rest(job + "/checkpoints/config").path("interval").asLong()).isEqualTo(200);
+    long completed =
+        rest(job + "/checkpoints").path("latest").path("completed").path("id").asLong();
+    assertThat(rest(job + "/checkpoints/details/" + completed).path("status").asText())
+        .isEqualTo("COMPLETED");
+    assertThat(rest(job + "/metrics?get=numRestarts").get(0).path("value").asLong())
+        .isGreaterThanOrEqualTo(1);
+    assertThat(rest("/taskmanagers/" + taskManagerId).path("slotsNumber").asInt()).isEqualTo(2);
+  }
+
+  /** {@code GET path} of the JobManager's REST API, which must answer 200. */
+  private static JsonNode rest(String path) throws Exception {
+    HttpResponse<String> response =
+        HTTP.send(
+            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + cluster.restPort + path))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+    assertThat(response.statusCode()).as("GET %s: %s", path, response.body()).isEqualTo(200);
+    return RestJson.MAPPER.readTree(response.body());
   }
 
   @Test
@@ -177,6 +217,8 @@ class ClusterMetricsIT {
                 "task_attempt_num=\"0\""))
         .as("the failed attempt's subtasks are no longer reported")
         .isEmpty();
+
+    theRestApiServesTheRunningJob(jobId, taskManager.id);
 
     cluster.client.cancel(jobId);
     await()

@@ -11,6 +11,7 @@ import io.weir.runtime.storage.FileSystems;
 import io.weir.runtime.storage.ForwardingFileSystem;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -23,7 +24,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Predicate;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -100,9 +103,13 @@ class LocalSessionClusterTest {
     String jobId = runUntilACheckpoint(client, 1_000_000);
 
     assertThatThrownBy(() -> client.triggerSavepoint(jobId, "42"))
+        .isInstanceOfSatisfying(
+            ClusterClient.RefusedException.class, e -> assertThat(e.status()).isEqualTo(400))
         .hasMessageContaining("target-directory '42' is a relative path")
         .hasMessageContaining("execution.checkpointing.savepoint-dir");
     assertThatThrownBy(() -> client.stopWithSavepoint(jobId, "savepoints/here", false))
+        .isInstanceOfSatisfying(
+            ClusterClient.RefusedException.class, e -> assertThat(e.status()).isEqualTo(400))
         .hasMessageContaining("target-directory 'savepoints/here' is a relative path");
     assertThat(Path.of("42")).doesNotExist();
     assertThat(client.get("/jobs/" + jobId).path("state").asText()).isEqualTo("RUNNING");
@@ -254,6 +261,11 @@ class LocalSessionClusterTest {
     assertThat(nodes.size()).isGreaterThan(1);
     JsonNode last = nodes.get(nodes.size() - 1);
     assertThat(last.path("inputs").get(0).path("ship_strategy").asText()).isEqualTo("HASH");
+    // As Flink's JobDetailsInfo, the job's details carry the same plan.
+    JsonNode detailsPlan = client.get("/jobs/" + jobId).path("plan");
+    assertThat(detailsPlan.path("jid").asText()).as(detailsPlan.toString()).isEqualTo(jobId);
+    assertThat(detailsPlan.path("name").asText()).isEqualTo("keyed-count");
+    assertThat(detailsPlan).isEqualTo(plan);
 
     JsonNode names = client.get("/jobs/" + jobId + "/metrics");
     assertThat(names.toString()).contains("{\"id\":\"numberOfCompletedCheckpoints\"}");
@@ -603,6 +615,161 @@ class LocalSessionClusterTest {
     } finally {
       reads.release();
       FileSystems.unregister("held-restore");
+    }
+  }
+
+  /**
+   * {@code GET /taskmanagers/:id} serves one TaskManager with Flink's fields: its id, control
+   * address and data port, its slots and free slots, its hardware, and the tasks it runs.
+   */
+  @Test
+  void aTaskManagerIsServedByItsIdWithFlinksFields() throws Exception {
+    ClusterClient client = sharedClient;
+    String jobId = runUntilACheckpoint(client, 1_000_000);
+    JsonNode listed = client.get("/taskmanagers").path("taskmanagers");
+    assertThat(listed.size()).as(listed.toString()).isEqualTo(1);
+    String id = listed.get(0).path("id").asText();
+
+    // As of its heartbeat after the job's tasks started, within heartbeat.interval.
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .untilAsserted(
+            () -> {
+              JsonNode tm = client.get("/taskmanagers/" + id);
+              assertThat(tm.path("id").asText()).as(tm.toString()).isEqualTo(id);
+              assertThat(tm.path("tasks").toString()).contains(jobId);
+              assertThat(tm.path("loadedJobs").toString()).contains(jobId);
+              assertThat(tm.path("slotsNumber").asInt()).as("the local cluster's").isEqualTo(1024);
+              assertThat(tm.path("freeSlots").asInt())
+                  .as("the job of parallelism 1 holds one slot, an ended job's are free")
+                  .isEqualTo(1023);
+              // The TaskManager runs in this JVM.
+              JsonNode hardware = tm.path("hardware");
+              assertThat(hardware.path("cpuCores").asInt())
+                  .as(hardware.toString())
+                  .isEqualTo(Runtime.getRuntime().availableProcessors());
+              assertThat(hardware.path("physicalMemory").asLong()).isPositive();
+              assertThat(hardware.path("freeMemory").asLong())
+                  .isEqualTo(Runtime.getRuntime().maxMemory());
+              assertThat(hardware.path("managedMemory").asLong()).isZero();
+            });
+    JsonNode tm = client.get("/taskmanagers/" + id);
+    Map<String, java.net.InetSocketAddress> bound = shared.boundAddresses();
+    assertThat(tm.path("path").asText())
+        .isEqualTo("127.0.0.1:" + bound.get("TaskManager control").getPort());
+    assertThat(tm.path("dataPort").asInt()).isEqualTo(bound.get("TaskManager data").getPort());
+    client.cancel(jobId);
+  }
+
+  /**
+   * Everything binds 127.0.0.1 unless configured: with the default settings, no port of the
+   * JobManager or the TaskManager is open to the network.
+   */
+  @Test
+  void withDefaultSettingsEveryPortIsBoundToTheLoopbackAddressOnly() {
+    Map<String, java.net.InetSocketAddress> bound = shared.boundAddresses();
+    assertThat(bound)
+        .containsOnlyKeys(
+            "JobManager REST", "JobManager control", "TaskManager control", "TaskManager data");
+    bound.forEach(
+        (port, address) ->
+            assertThat(address.getAddress().getHostAddress())
+                .as("%s bound to %s", port, address)
+                .isEqualTo("127.0.0.1"));
+    assertThat(bound.get("JobManager REST").getPort()).isEqualTo(shared.restPort());
+  }
+
+  /**
+   * A checkpoint that fails for a known reason, a state file its storage refuses to write once,
+   * shows in REST while the job runs on: counted as failed, the latest failure with its id and a
+   * message naming the cause, its details, and a newer completed checkpoint after it. The job
+   * tolerates the one failure ({@code execution.checkpointing.tolerable-failed-checkpoints}), so it
+   * does not restart.
+   */
+  @Test
+  void aFailedCheckpointIsServedWithItsCauseAndLaterCheckpointsComplete() throws Exception {
+    FailingWrites writes = new FailingWrites("failing-writes");
+    FileSystems.register("failing-writes", writes);
+    try {
+      ClusterClient client = sharedClient;
+      // Every piece of state in a file of its own, written by the subtasks: a write to refuse.
+      Map<String, String> settings =
+          Map.of(
+              "execution.checkpointing.data-inline-threshold", "0",
+              "execution.checkpointing.tolerable-failed-checkpoints", "1");
+      String jobId =
+          runUntilACheckpoint(
+              client, 1_000_000, "failing-writes://" + dir.resolve("checkpoints"), settings);
+      writes.failNextStateFile();
+      String checkpoints = "/jobs/" + jobId + "/checkpoints";
+      await()
+          .atMost(Duration.ofSeconds(60))
+          .until(() -> client.get(checkpoints).path("counts").path("failed").asLong() >= 1);
+      assertThat(writes.refused()).as("the failure is the one injected").isNotNull();
+      JsonNode failed = client.get(checkpoints).path("latest").path("failed");
+      long failedId = failed.path("id").asLong();
+      assertThat(failed.path("status").asText()).as(failed.toString()).isEqualTo("FAILED");
+      assertThat(failed.path("failure_message").asText())
+          .contains("declined by")
+          .contains("injected failure writing " + writes.refused());
+
+      JsonNode details = client.get("/jobs/" + jobId + "/checkpoints/details/" + failedId);
+      assertThat(details.path("id").asLong()).as(details.toString()).isEqualTo(failedId);
+      assertThat(details.path("status").asText()).isEqualTo("FAILED");
+      assertThat(details.path("failure_message").asText())
+          .isEqualTo(failed.path("failure_message").asText());
+
+      await()
+          .atMost(Duration.ofSeconds(60))
+          .untilAsserted(
+              () -> {
+                JsonNode later = client.get(checkpoints);
+                assertThat(later.path("latest").path("completed").path("id").asLong())
+                    .as(later.toString())
+                    .isGreaterThan(failedId);
+              });
+      assertThat(
+              client
+                  .get("/jobs/" + jobId + "/metrics?get=numRestarts")
+                  .get(0)
+                  .path("value")
+                  .asText())
+          .as("the one failure is tolerated")
+          .isEqualTo("0");
+      assertThat(client.get("/jobs/" + jobId).path("state").asText()).isEqualTo("RUNNING");
+      client.cancel(jobId);
+    } finally {
+      FileSystems.unregister("failing-writes");
+    }
+  }
+
+  /** The local file system under a scheme of its own that refuses one state file when told to. */
+  private static final class FailingWrites extends ForwardingFileSystem {
+    private static final Pattern STATE_FILE = Pattern.compile(".*/chk-\\d+/[^_/][^/]*");
+    private final AtomicBoolean armed = new AtomicBoolean();
+    private volatile String refused;
+
+    FailingWrites(String scheme) {
+      super(scheme);
+    }
+
+    /** The next state file a subtask writes into a checkpoint's directory fails to be written. */
+    void failNextStateFile() {
+      armed.set(true);
+    }
+
+    /** The path refused, or null while none was. */
+    String refused() {
+      return refused;
+    }
+
+    @Override
+    public OutputStream create(String path, boolean overwrite) throws IOException {
+      if (STATE_FILE.matcher(path).matches() && armed.compareAndSet(true, false)) {
+        refused = path;
+        throw new IOException("injected failure writing " + path);
+      }
+      return super.create(path, overwrite);
     }
   }
 

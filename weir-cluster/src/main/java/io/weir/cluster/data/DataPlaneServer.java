@@ -72,7 +72,12 @@ final class DataPlaneServer {
   }
 
   int port() {
-    return ((InetSocketAddress) serverChannel.localAddress()).getPort();
+    return address().getPort();
+  }
+
+  /** The address the data port is bound to. */
+  InetSocketAddress address() {
+    return (InetSocketAddress) serverChannel.localAddress();
   }
 
   /** The producer's end of channel {@code id}, attached at once if its consumer asked already. */

@@ -126,6 +126,11 @@ public final class NettyDataPlane implements DataPlane, AutoCloseable {
     return server.port();
   }
 
+  /** The address the data port is bound to (its host {@code taskmanager.bind-host}). */
+  public java.net.InetSocketAddress boundAddress() {
+    return server.address();
+  }
+
   /** The port other TaskManagers reach this data plane at: the port bound, or the one forwarded. */
   public int advertisedPort() {
     return advertisedPort;

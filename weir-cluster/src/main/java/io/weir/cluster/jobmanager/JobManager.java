@@ -247,6 +247,16 @@ public final class JobManager implements AutoCloseable {
     return rest.port();
   }
 
+  /** The address the control port is bound to ({@code jobmanager.bind-host}). */
+  public InetSocketAddress rpcAddress() {
+    return (InetSocketAddress) rpc.getListenSockets().get(0);
+  }
+
+  /** The address the REST port is bound to ({@code rest.bind-address}). */
+  public InetSocketAddress restAddress() {
+    return rest.address();
+  }
+
   /**
    * Completes once the outcome of every savepoint and stop triggered for the job through the REST
    * API has been sent to a client that asked for it.

@@ -121,6 +121,11 @@ public final class TaskManagerRegistry implements AutoCloseable {
       return host + ":" + port;
     }
 
+    /** The port its data plane is reached at, on the host of {@link #address()}. */
+    public int dataPort() {
+      return dataPort;
+    }
+
     /** Where its data plane is reached. */
     String dataAddress() {
       return host + ":" + dataPort;

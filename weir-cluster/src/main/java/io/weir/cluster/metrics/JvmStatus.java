@@ -1,5 +1,6 @@
 package io.weir.cluster.metrics;
 
+import io.weir.cluster.rpc.Hardware;
 import io.weir.runtime.metrics.MetricDump;
 import java.lang.management.ClassLoadingMXBean;
 import java.lang.management.GarbageCollectorMXBean;
@@ -44,6 +45,20 @@ public final class JvmStatus {
       metrics.put(prefix + ".Time", String.valueOf(gc.getCollectionTime()));
     }
     return metrics;
+  }
+
+  /** The machine and JVM this process runs on, as Flink's {@code HardwareDescription}. */
+  public static Hardware hardware() {
+    long physical =
+        ManagementFactory.getOperatingSystemMXBean()
+                instanceof com.sun.management.OperatingSystemMXBean os
+            ? os.getTotalMemorySize()
+            : 0;
+    return Hardware.newBuilder()
+        .setCpuCores(Runtime.getRuntime().availableProcessors())
+        .setPhysicalMemory(physical)
+        .setJvmHeap(Runtime.getRuntime().maxMemory())
+        .build();
   }
 
   private static void put(Map<String, String> metrics, String prefix, MemoryUsage usage) {

@@ -113,7 +113,12 @@ public final class RestServer implements AutoCloseable {
   }
 
   public int port() {
-    return ((InetSocketAddress) channel.localAddress()).getPort();
+    return address().getPort();
+  }
+
+  /** The address the REST port is bound to. */
+  public InetSocketAddress address() {
+    return (InetSocketAddress) channel.localAddress();
   }
 
   @Override

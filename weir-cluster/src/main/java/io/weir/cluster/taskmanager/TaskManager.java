@@ -284,6 +284,16 @@ public final class TaskManager implements AutoCloseable {
     return dataPlane.port();
   }
 
+  /** The address the control port is bound to ({@code taskmanager.bind-host}). */
+  public InetSocketAddress rpcAddress() {
+    return (InetSocketAddress) server.getListenSockets().get(0);
+  }
+
+  /** The address the data port is bound to ({@code taskmanager.bind-host}). */
+  public InetSocketAddress dataAddress() {
+    return dataPlane.boundAddress();
+  }
+
   /** This TaskManager as its connection to the JobManager sees it. */
   private final class Registration implements JobManagerConnection.Registrant {
     @Override
@@ -433,7 +443,10 @@ public final class TaskManager implements AutoCloseable {
 
   TaskManagerStatus status() {
     TaskManagerStatus.Builder status =
-        TaskManagerStatus.newBuilder().setTaskManagerId(id).putAllJvmMetrics(JvmStatus.metrics());
+        TaskManagerStatus.newBuilder()
+            .setTaskManagerId(id)
+            .putAllJvmMetrics(JvmStatus.metrics())
+            .setHardware(JvmStatus.hardware());
     for (JobOnTaskManager job : jobsSnapshot()) {
       status.addLoadedJobs(job.jobId());
       job.running().forEach(t -> status.addRunning(Messages.toProto(t)));

@@ -225,30 +225,34 @@ final class InfoHandlers {
 
     @Override
     public JobPlan handle(RestRequest request) {
-      Dispatcher.Job job = JobLookup.find(dispatcher, request.pathParameter("jobid"));
-      JobGraph graph = job.master().graph();
-      List<JobPlan.Node> nodes = new ArrayList<>();
-      for (JobVertex vertex : graph.vertices()) {
-        List<JobPlan.Input> inputs = new ArrayList<>();
-        for (JobEdge edge : vertex.getInputs()) {
-          inputs.add(
-              new JobPlan.Input(
-                  inputs.size(),
-                  String.valueOf(edge.producer().getIndex()),
-                  edge.streamEdge()
-                      .partitioning()
-                      .getClass()
-                      .getSimpleName()
-                      .toUpperCase(Locale.ROOT)));
-        }
-        String chain =
-            vertex.getChain().stream().map(StreamNode::getName).collect(Collectors.joining(" -> "));
-        nodes.add(
-            new JobPlan.Node(
-                String.valueOf(vertex.getIndex()), vertex.getParallelism(), chain, chain, inputs));
-      }
-      return new JobPlan(new JobPlan.Plan(job.id(), job.name(), nodes));
+      return new JobPlan(plan(JobLookup.find(dispatcher, request.pathParameter("jobid"))));
     }
+  }
+
+  /** {@code job}'s vertices and edges, as {@code /jobs/:jobid/plan} and {@code /jobs/:jobid}. */
+  static JobPlan.Plan plan(Dispatcher.Job job) {
+    JobGraph graph = job.master().graph();
+    List<JobPlan.Node> nodes = new ArrayList<>();
+    for (JobVertex vertex : graph.vertices()) {
+      List<JobPlan.Input> inputs = new ArrayList<>();
+      for (JobEdge edge : vertex.getInputs()) {
+        inputs.add(
+            new JobPlan.Input(
+                inputs.size(),
+                String.valueOf(edge.producer().getIndex()),
+                edge.streamEdge()
+                    .partitioning()
+                    .getClass()
+                    .getSimpleName()
+                    .toUpperCase(Locale.ROOT)));
+      }
+      String chain =
+          vertex.getChain().stream().map(StreamNode::getName).collect(Collectors.joining(" -> "));
+      nodes.add(
+          new JobPlan.Node(
+              String.valueOf(vertex.getIndex()), vertex.getParallelism(), chain, chain, inputs));
+    }
+    return new JobPlan.Plan(job.id(), job.name(), nodes);
   }
 
   /** {@code GET /jobs/:jobid/checkpoints/config}: how the job takes checkpoints. */

@@ -71,7 +71,7 @@ final class JobHandlers {
     }
   }
 
-  /** {@code GET /jobs/:jobid}: a job's summary, vertices and exception history. */
+  /** {@code GET /jobs/:jobid}: a job's summary, plan, vertices and exception history. */
   static final class Details extends DispatcherGet {
     Details(Dispatcher dispatcher) {
       super(dispatcher, "/jobs/:jobid");
@@ -84,6 +84,7 @@ final class JobHandlers {
       return JobDetails.of(
           summary(job),
           exceptions(job),
+          InfoHandlers.plan(job),
           vertices,
           VertexHandlers.statusCounts(vertices),
           VertexHandlers.timestamps(job));

@@ -9,9 +9,9 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * The JobManager's REST API with Flink's paths (the list is in docs/rest-api.md): {@code POST
- * /jars/upload}, {@code GET /jars}, {@code POST /jars/:jarid/run}, {@code GET /jobs}, {@code GET
- * /jobs/overview}, {@code GET /jobs/:jobid}, {@code GET /jobs/:jobid/exceptions}, {@code GET
+ * The JobManager's REST API with Flink's paths (the list is in docs/cluster.md, "REST API"): {@code
+ * POST /jars/upload}, {@code GET /jars}, {@code POST /jars/:jarid/run}, {@code GET /jobs}, {@code
+ * GET /jobs/overview}, {@code GET /jobs/:jobid}, {@code GET /jobs/:jobid/exceptions}, {@code GET
  * /jobs/:jobid/checkpoints}, {@code PATCH /jobs/:jobid} or {@code POST /jobs/:jobid/cancel}, {@code
  * POST /jobs/:jobid/savepoints}, {@code POST /jobs/:jobid/stop} and {@code GET
  * /jobs/:jobid/savepoints/:triggerid} (asynchronous, as Flink's: the POST answers a {@code

@@ -52,8 +52,14 @@ final class TaskManagersHandler extends AbstractRestHandler {
     return new TaskManagersResponse.TaskManagerInfo(
         tm.id(),
         tm.address(),
+        tm.dataPort(),
         tm.slots(),
         tm.freeSlots(),
+        new TaskManagersResponse.Hardware(
+            status.getHardware().getCpuCores(),
+            status.getHardware().getPhysicalMemory(),
+            status.getHardware().getJvmHeap(),
+            0),
         status.getRunningList().stream().map(t -> Messages.fromProto(t).toString()).toList(),
         List.copyOf(status.getLoadedJobsList()),
         status.getOutputBuffers(),

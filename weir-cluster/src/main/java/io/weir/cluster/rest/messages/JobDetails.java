@@ -6,8 +6,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * {@code GET /jobs/:jobid}: a job's summary (the fields of {@link JobSummary}) and its exception
- * history.
+ * {@code GET /jobs/:jobid}: a job's summary (the fields of {@link JobSummary}), its exception
+ * history, and as Flink's {@code JobDetailsInfo} its vertices and its plan.
  *
  * @param jid the job's id
  * @param name its name
@@ -24,6 +24,8 @@ import java.util.Map;
  * @param vertices its vertices with their subtasks' states and counters (Flink's)
  * @param statusCounts how many vertices are in each of Flink's execution states
  * @param timestamps when the job first reached each of Flink's job states (0: never)
+ * @param plan its vertices and the edges between them, as {@code GET /jobs/:jobid/plan} serves them
+ *     under its {@code plan} key
  */
 public record JobDetails(
     String jid,
@@ -40,17 +42,14 @@ public record JobDetails(
     JobExceptions exceptions,
     List<JobVertexInfo.Summary> vertices,
     @JsonProperty("status-counts") Map<String, Integer> statusCounts,
-    Map<String, Long> timestamps) {
+    Map<String, Long> timestamps,
+    JobPlan.Plan plan) {
 
-  /** {@code summary} with {@code exceptions}, without vertices. */
-  public static JobDetails of(JobSummary summary, JobExceptions exceptions) {
-    return of(summary, exceptions, List.of(), Map.of(), Map.of());
-  }
-
-  /** {@code summary} with {@code exceptions} and the vertices. */
+  /** {@code summary} with {@code exceptions}, the plan and the vertices. */
   public static JobDetails of(
       JobSummary summary,
       JobExceptions exceptions,
+      JobPlan.Plan plan,
       List<JobVertexInfo.Summary> vertices,
       Map<String, Integer> statusCounts,
       Map<String, Long> timestamps) {
@@ -69,6 +68,7 @@ public record JobDetails(
         exceptions,
         vertices,
         statusCounts,
-        timestamps);
+        timestamps,
+        plan);
   }
 }

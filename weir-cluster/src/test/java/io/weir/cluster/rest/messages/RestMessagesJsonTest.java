@@ -106,14 +106,33 @@ class RestMessagesJsonTest {
   }
 
   @Test
-  void jobDetailsAreTheSummaryAndTheExceptions() throws Exception {
+  void jobDetailsAreTheSummaryTheExceptionsAndThePlan() throws Exception {
     pin(EXCEPTIONS, EXCEPTIONS_JSON);
+    JobPlan.Plan plan =
+        new JobPlan.Plan(
+            "j1",
+            "Count",
+            List.of(
+                new JobPlan.Node("0", 2, "Source", "Source", List.of()),
+                new JobPlan.Node(
+                    "1", 2, "Count", "Count", List.of(new JobPlan.Input(0, "0", "HASH")))));
+    String planJson =
+        "{\"jid\":\"j1\",\"name\":\"Count\",\"nodes\":["
+            + "{\"id\":\"0\",\"parallelism\":2,\"operator\":\"Source\","
+            + "\"description\":\"Source\",\"inputs\":[]},"
+            + "{\"id\":\"1\",\"parallelism\":2,\"operator\":\"Count\","
+            + "\"description\":\"Count\",\"inputs\":[{\"num\":0,\"id\":\"0\","
+            + "\"ship_strategy\":\"HASH\"}]}]}";
+    pin(new JobPlan(plan), "{\"plan\":" + planJson + "}");
+    // Flink's JobDetailsInfo carries the plan as /jobs/:jobid/plan serves it under "plan".
     pin(
-        JobDetails.of(RUNNING, EXCEPTIONS),
+        JobDetails.of(RUNNING, EXCEPTIONS, plan, List.of(), Map.of(), Map.of()),
         RUNNING_JSON
             + ",\"exceptions\":"
             + EXCEPTIONS_JSON
-            + ",\"vertices\":[],\"status-counts\":{},\"timestamps\":{}}");
+            + ",\"vertices\":[],\"status-counts\":{},\"timestamps\":{},\"plan\":"
+            + planJson
+            + "}");
   }
 
   @Test
@@ -313,14 +332,18 @@ class RestMessagesJsonTest {
                 new TaskManagersResponse.TaskManagerInfo(
                     "tm-1",
                     "127.0.0.1:4000",
+                    4001,
                     4,
                     3,
+                    new TaskManagersResponse.Hardware(8, 16L << 30, 1L << 30, 0),
                     List.of("j1/0/0#0"),
                     List.of("j1"),
                     8,
                     262144))),
-        "{\"taskmanagers\":[{\"id\":\"tm-1\",\"path\":\"127.0.0.1:4000\",\"slotsNumber\":4,"
-            + "\"freeSlots\":3,\"tasks\":[\"j1/0/0#0\"],\"loadedJobs\":[\"j1\"],"
+        "{\"taskmanagers\":[{\"id\":\"tm-1\",\"path\":\"127.0.0.1:4000\",\"dataPort\":4001,"
+            + "\"slotsNumber\":4,"
+            + "\"freeSlots\":3,\"hardware\":{\"cpuCores\":8,\"physicalMemory\":17179869184,"
+            + "\"freeMemory\":1073741824,\"managedMemory\":0},\"tasks\":[\"j1/0/0#0\"],\"loadedJobs\":[\"j1\"],"
             + "\"outputBuffers\":8,\"outputBufferBytes\":262144}]}");
     pin(new ErrorResponse(List.of("No job x")), "{\"errors\":[\"No job x\"]}");
   }
