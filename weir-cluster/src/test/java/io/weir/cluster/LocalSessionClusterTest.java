@@ -710,8 +710,11 @@ class LocalSessionClusterTest {
       long failedId = failed.path("id").asLong();
       assertThat(failed.path("status").asText()).as(failed.toString()).isEqualTo("FAILED");
       assertThat(failed.path("failure_message").asText())
-          .contains("declined by")
-          .contains("injected failure writing " + writes.refused());
+          .containsPattern("declined by '[^']+' \\(\\d+/\\d+\\)")
+          .contains("injected failure writing " + writes.refused())
+          .as("the subtask and the failure as the user knows them, not their carriers")
+          .doesNotContain("TaskKey")
+          .doesNotContain("RemoteFailure");
 
       JsonNode details = client.get("/jobs/" + jobId + "/checkpoints/details/" + failedId);
       assertThat(details.path("id").asLong()).as(details.toString()).isEqualTo(failedId);

@@ -209,6 +209,13 @@ public final class Messages {
     public String remoteTrace() {
       return remoteTrace;
     }
+
+    /** As the failure read where it happened: its own class, not this carrier's. */
+    @Override
+    public String toString() {
+      String message = getLocalizedMessage();
+      return message == null ? remoteClass : remoteClass + ": " + message;
+    }
   }
 
   /** A remote failure that would recur on every attempt. */

@@ -604,7 +604,10 @@ public final class CheckpointCoordinator {
     PendingCheckpoint p = pending.get(checkpointId);
     if (p != null && p.awaits(task)) {
       p.setFailureCause(cause);
-      finalizer.abort(p, AbortReason.DECLINED, "declined by " + task + ": " + cause);
+      finalizer.abort(
+          p,
+          AbortReason.DECLINED,
+          "declined by " + plan.describe(List.of(task), context::locationOf) + ": " + cause);
     }
   }
 
