@@ -54,6 +54,11 @@ class KafkaSinkTest {
         .setTransactionalIdPoolSize(3)
         .setExpiredTransactionPolicy(policy)
         .setProperty("transaction.timeout.ms", "60000")
+        // A producer that initializes an id right after its last transaction was committed or
+        // aborted is told to retry while the markers are written: retried after 10 ms, not the
+        // client's default backoff, which grows to a second.
+        .setProperty("retry.backoff.ms", "10")
+        .setProperty("retry.backoff.max.ms", "100")
         .setRecordSerializer(KafkaRecordSerializer.valueAsString(topic))
         .build();
   }
