@@ -290,6 +290,11 @@ public final class ZooKeeperHaServices implements AutoCloseable {
         client, writes(), jobId, epoch, numRetained, pointerOf, jobConf);
   }
 
+  /** The configuration the cluster's file systems are made with (its storage directory's). */
+  public Configuration fileSystemConfiguration() {
+    return fileSystemConf;
+  }
+
   /** The submitted jobs, their bytes in the storage directory. */
   public SubmittedJobStore submittedJobStore() {
     return new SubmittedJobStore(client, writes(), clusterStorageDirectory(), fileSystemConf);

@@ -345,8 +345,10 @@ public final class Dispatcher {
     String id = master.getJobID().toString();
     if (session != null) {
       master.recordEndWith(
-          (status, endTime, failure) ->
-              session.jobReachedEnd(new JobResult(id, graph.jobName(), status, endTime, failure)));
+          (status, endTime, failure, checkpointsToDelete) ->
+              session.jobReachedEnd(
+                  new JobResult(
+                      id, graph.jobName(), status, endTime, failure, checkpointsToDelete)));
     }
     Job job = new Job(id, graph.jobName(), master, gateway[0], program, System.currentTimeMillis());
     synchronized (this) {

@@ -1,6 +1,7 @@
 package io.weir.cluster.jobmanager;
 
 import io.weir.api.JobID;
+import io.weir.api.config.CheckpointingOptions;
 import io.weir.api.config.Configuration;
 import io.weir.cluster.ha.JobResult;
 import io.weir.cluster.ha.JobResultStore;
@@ -11,8 +12,11 @@ import io.weir.cluster.ha.ZooKeeperHaServices;
 import io.weir.cluster.rpc.JarStore;
 import io.weir.runtime.checkpoint.CheckpointIDCounter;
 import io.weir.runtime.checkpoint.CheckpointRecoveryFactory;
+import io.weir.runtime.checkpoint.CompletedCheckpoint;
 import io.weir.runtime.checkpoint.CompletedCheckpointStore;
 import io.weir.runtime.jobmaster.JobMaster;
+import io.weir.runtime.storage.CheckpointStorage;
+import io.weir.runtime.storage.CheckpointStorages;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -133,10 +137,13 @@ final class LeaderSession {
   List<SubmittedJob> jobsToRecover(JarStore jars) throws IOException {
     List<SubmittedJob> jobs = new ArrayList<>();
     for (String jobId : submitted.jobIds()) {
-      if (results.hasResult(jobId)) {
+      var ended = results.get(jobId);
+      if (ended.isPresent()) {
         LOG.info("Job {} ended under an earlier leader: it is not run again", jobId);
-        submitted.remove(epoch, jobId);
-        results.markClean(epoch, jobId);
+        if (ended.get().clean() || finishCleanUp(ended.get().result())) {
+          submitted.remove(epoch, jobId);
+          results.markClean(epoch, jobId);
+        }
         continue;
       }
       var job = submitted.get(jobId);
@@ -147,5 +154,56 @@ final class LeaderSession {
       jobs.add(job.get());
     }
     return jobs;
+  }
+
+  /**
+   * Does what the clean-up of a job that ended under an earlier leader left undone (that leader was
+   * lost after it recorded the end): deletes the checkpoints its retention policy deletes, from the
+   * checkpoint directory the result names, as the job's master would have — each retained
+   * checkpoint, then what no checkpoint references any more, then their pointers in ZooKeeper.
+   * Failures are logged and leave the result dirty, for the next leader to try again.
+   *
+   * @return whether the clean-up is done
+   */
+  private boolean finishCleanUp(JobResult result) {
+    String directory = result.checkpointsToDelete();
+    if (directory == null) {
+      return true; // nothing to delete: kept by the retention policy, or no files
+    }
+    String jobId = result.jobId();
+    try {
+      Configuration conf = new Configuration(services.fileSystemConfiguration());
+      conf.set(CheckpointingOptions.CHECKPOINT_STORAGE, "filesystem");
+      conf.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, directory);
+      CheckpointStorage storage = CheckpointStorages.create(conf, jobId);
+      var store =
+          services.completedCheckpointStore(jobId, epoch, 1, storage::externalPointer, conf);
+      List<CompletedCheckpoint> retained = store.all();
+      for (CompletedCheckpoint checkpoint : retained) {
+        storage.discardCheckpoint(checkpoint.checkpointId());
+      }
+      storage.discardOrphanedState(true);
+      store.removeAll();
+      LOG.info(
+          "Job {} ended {} under an earlier leader, which had not deleted its checkpoints yet:"
+              + " deleted {} retained checkpoint(s) and what they alone referenced in {}",
+          jobId,
+          result.status(),
+          retained.size(),
+          directory);
+      return true;
+    } catch (Exception e) {
+      LOG.warn(
+          "Job {} ended {} under an earlier leader, which had not deleted its checkpoints yet, and"
+              + " they cannot be deleted from {} now ({}); its result stays dirty, for the next"
+              + " leader to try again, and the job's directory {}/{} may also be deleted by hand",
+          jobId,
+          result.status(),
+          directory,
+          e.toString(),
+          directory,
+          jobId);
+      return false;
+    }
   }
 }

@@ -446,7 +446,9 @@ public final class JobMaster implements JobClient, JobMasterGateway {
                   jobId, "Job '" + graph.jobName() + "' (" + jobId + ") was cancelled", null);
         };
     if (recordEnd(end, failure)) {
-      applyRetention(end);
+      if (retentionDeletes(end)) {
+        coordinator.discardRetained();
+      }
       // Every task has ended and waited for its uploads: files of checkpoints that were aborted
       // as the job ended (uploads no acknowledgement named) are orphans now.
       coordinator.discardOrphanedState(true);
@@ -508,8 +510,17 @@ public final class JobMaster implements JobClient, JobMasterGateway {
    * clean-up is skipped, when it could not be.
    */
   private boolean recordEnd(JobStatus end, JobExecutionException failure) {
+    String checkpointsToDelete =
+        retentionDeletes(end)
+            ? graph
+                .configuration()
+                .getOptional(CheckpointingOptions.CHECKPOINTS_DIRECTORY)
+                .filter(dir -> !dir.isBlank())
+                .orElse(null)
+            : null;
     try {
-      endRecorder.recordEnd(end, endTimeMillis, failure == null ? null : failure.getMessage());
+      endRecorder.recordEnd(
+          end, endTimeMillis, failure == null ? null : failure.getMessage(), checkpointsToDelete);
       return true;
     } catch (Exception e) {
       LOG.warn(
@@ -523,18 +534,15 @@ public final class JobMaster implements JobClient, JobMasterGateway {
     }
   }
 
-  /** Deletes or keeps the retained checkpoints, as the retention policy says. */
-  private void applyRetention(JobStatus end) {
+  /** Whether the retention policy deletes the retained checkpoints of a job that ended so. */
+  private boolean retentionDeletes(JobStatus end) {
     if (end == JobStatus.FAILED) {
-      return; // after a failure checkpoints are always kept
+      return false; // after a failure checkpoints are always kept
     }
     ExternalizedCheckpointRetention retention =
         graph.configuration().get(CheckpointingOptions.EXTERNALIZED_CHECKPOINT_RETENTION);
-    if (end == JobStatus.CANCELED
-        && retention == ExternalizedCheckpointRetention.RETAIN_ON_CANCELLATION) {
-      return;
-    }
-    coordinator.discardRetained();
+    return end != JobStatus.CANCELED
+        || retention != ExternalizedCheckpointRetention.RETAIN_ON_CANCELLATION;
   }
 
   private void shutdownThreads() {

@@ -664,14 +664,30 @@ class JobMasterTest {
    * gone, and it ran the job from its beginning (the simulation's long run, seed 1001424).
    */
   @Test
-  void aJobsEndIsRecordedBeforeItsCheckpointsAreDeleted() throws Exception {
+  void aJobsEndIsRecordedBeforeItsCheckpointsAreDeleted(@TempDir Path dir) throws Exception {
     SharedRecovery recovery = new SharedRecovery();
-    JobMaster master = checkpointingInto(recovery);
+    tasks.acknowledgeCheckpoints();
+    String checkpoints = dir.toUri().toString();
+    JobMaster master =
+        jobMaster(
+            env -> {
+              checkpointEvery10Ms(env);
+              env.getConfiguration()
+                  .set(io.weir.api.config.CheckpointingOptions.CHECKPOINTS_DIRECTORY, checkpoints);
+            },
+            new JobMaster.Setup(JobID.generate(), recovery, 0),
+            tasks);
     List<String> recorded = new java.util.concurrent.CopyOnWriteArrayList<>();
     master.recordEndWith(
-        (status, endTime, failure) ->
+        (status, endTime, failure, checkpointsToDelete) ->
             recorded.add(
-                status + " " + failure + ", checkpoint kept: " + (recovery.newest() != null)));
+                status
+                    + " "
+                    + failure
+                    + ", checkpoint kept: "
+                    + (recovery.newest() != null)
+                    + ", to delete: "
+                    + checkpointsToDelete));
     awaitAttempts(1);
     await().atMost(WAIT).until(() -> recovery.newest() != null);
 
@@ -684,7 +700,9 @@ class JobMasterTest {
         .asString()
         .startsWith("CANCELED")
         .contains("was cancelled")
-        .endsWith("checkpoint kept: true");
+        .contains("checkpoint kept: true")
+        .as("what a JobManager that takes over the clean-up deletes")
+        .endsWith("to delete: " + checkpoints);
     assertThat(recovery.newest()).as("deleted once the end was recorded").isNull();
   }
 
@@ -693,7 +711,7 @@ class JobMasterTest {
     SharedRecovery recovery = new SharedRecovery();
     JobMaster master = checkpointingInto(recovery);
     master.recordEndWith(
-        (status, endTime, failure) -> {
+        (status, endTime, failure, checkpointsToDelete) -> {
           throw new IllegalStateException("testing: a newer leader took over");
         });
     awaitAttempts(1);
