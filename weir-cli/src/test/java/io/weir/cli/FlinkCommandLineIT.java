@@ -520,6 +520,29 @@ class FlinkCommandLineIT {
                   assertThat(vertex.path("tasks").path("RUNNING").asInt()).isZero();
                 }
               });
+      // Every subtask waits: Flink's task counts in /jobs/overview, and weir list says it.
+      int subtasks = 3 * client.get("/jobs/" + jobId).path("vertices").size();
+      JsonNode tasks = null;
+      for (JsonNode job : client.get("/jobs/overview").path("jobs")) {
+        if (job.path("jid").asText().equals(jobId)) {
+          tasks = job.path("tasks");
+        }
+      }
+      assertThat(tasks).as("job %s in /jobs/overview", jobId).isNotNull();
+      assertThat(tasks.path("total").asInt()).as(tasks.toString()).isEqualTo(subtasks);
+      assertThat(tasks.path("scheduled").asInt()).as(tasks.toString()).isEqualTo(subtasks);
+      assertThat(tasks.path("running").asInt()).as(tasks.toString()).isZero();
+      WeirProcess.Result list = cli("list", "-r");
+      assertThat(list.exitCode()).as(list.toString()).isZero();
+      assertThat(list.out())
+          .contains(
+              " : "
+                  + jobId
+                  + " : throttled-count (RUNNING, waiting for slots: "
+                  + subtasks
+                  + " of "
+                  + subtasks
+                  + " subtasks)");
     } finally {
       cancel(jobId);
     }
