@@ -195,6 +195,11 @@ class FlinkCommandLineIT {
     String taskManagerLog = Files.readString(dir.resolve("log/taskmanager-1.log"));
     assertThat(taskManagerLog).contains(USER_FRAME);
     assertThat(count(taskManagerLog, "at com.example.weirtest.FailingJob.parse(")).isEqualTo(1);
+    // Once: the JobManager, which keeps the trace for REST, does not log a second copy.
+    assertThat(Files.readString(dir.resolve("log/jobmanager.log")))
+        .contains(jobId)
+        .doesNotContain(USER_FRAME)
+        .doesNotContain("at com.example.weirtest.FailingJob.parse(");
 
     // --verbose: the whole trace, the engine's frames too.
     WeirProcess.Result verbose =
