@@ -14,7 +14,8 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code weir list}: the JobManager's jobs as {@code flink list} prints them, by start time under a
- * heading per group: {@code dd.MM.yyyy HH:mm:ss : <job id> : <name> (<STATE>)}.
+ * heading per group: {@code dd.MM.yyyy HH:mm:ss : <job id> : <name> (<STATE>)}, and for a job
+ * waiting for slots {@code (RUNNING, waiting for slots: 2 of 4 subtasks)}.
  */
 @Command(
     name = "list",
@@ -92,10 +93,27 @@ final class ListCommand implements Callable<Integer> {
               + " : "
               + job.name()
               + " ("
-              + job.state()
+              + state(job)
               + ")");
     }
     System.out.println("-".repeat(62));
+  }
+
+  /**
+   * The job's state, and for a job whose subtasks wait for slots how many do: {@code RUNNING,
+   * waiting for slots: 2 of 4 subtasks}. Flink says RUNNING alone until slot.request.timeout.
+   */
+  static String state(JobSummary job) {
+    JobSummary.Tasks tasks = job.tasks();
+    if (tasks == null || tasks.scheduled() == 0 || TERMINAL.contains(job.state())) {
+      return job.state();
+    }
+    return job.state()
+        + ", waiting for slots: "
+        + tasks.scheduled()
+        + " of "
+        + tasks.total()
+        + " subtasks";
   }
 
   /** Flink's heading: the title centred in a line of 62 dashes. */

@@ -150,16 +150,12 @@ final class RunCommand implements Callable<Integer> {
     if (restPort != null) {
       clusterSettings.put(io.weir.cluster.ClusterOptions.REST_PORT.key(), String.valueOf(restPort));
     }
-    // The metrics settings (-D metrics.reporter.prom.port=9250) are the local session cluster's:
-    // it serves the job's metrics as a JobManager and a TaskManager would.
+    // The reporters' settings (-D metrics.reporter.prom.port=9250, -D
+    // traces.reporter.otel.exporter.endpoint=...) are the local session cluster's: it serves the
+    // job's metrics and sends its checkpoints' spans as a JobManager and a TaskManager would.
     Map<String, String> given = new LinkedHashMap<>(Settings.fromFile(config));
     given.putAll(Settings.parse(settings));
-    given.forEach(
-        (key, value) -> {
-          if (key.startsWith("metrics.")) {
-            clusterSettings.put(key, value);
-          }
-        });
+    clusterSettings.putAll(LocalSessionCluster.settingsOfItsOwn(given));
     try (LocalSessionCluster cluster = new LocalSessionCluster(clusterSettings)) {
       String address = "127.0.0.1:" + cluster.restPort();
       ClusterClient c = client.client(address);

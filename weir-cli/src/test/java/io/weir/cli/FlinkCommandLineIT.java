@@ -195,6 +195,11 @@ class FlinkCommandLineIT {
     String taskManagerLog = Files.readString(dir.resolve("log/taskmanager-1.log"));
     assertThat(taskManagerLog).contains(USER_FRAME);
     assertThat(count(taskManagerLog, "at com.example.weirtest.FailingJob.parse(")).isEqualTo(1);
+    // Once: the JobManager, which keeps the trace for REST, does not log a second copy.
+    assertThat(Files.readString(dir.resolve("log/jobmanager.log")))
+        .contains(jobId)
+        .doesNotContain(USER_FRAME)
+        .doesNotContain("at com.example.weirtest.FailingJob.parse(");
 
     // --verbose: the whole trace, the engine's frames too.
     WeirProcess.Result verbose =
@@ -520,6 +525,29 @@ class FlinkCommandLineIT {
                   assertThat(vertex.path("tasks").path("RUNNING").asInt()).isZero();
                 }
               });
+      // Every subtask waits: Flink's task counts in /jobs/overview, and weir list says it.
+      int subtasks = 3 * client.get("/jobs/" + jobId).path("vertices").size();
+      JsonNode tasks = null;
+      for (JsonNode job : client.get("/jobs/overview").path("jobs")) {
+        if (job.path("jid").asText().equals(jobId)) {
+          tasks = job.path("tasks");
+        }
+      }
+      assertThat(tasks).as("job %s in /jobs/overview", jobId).isNotNull();
+      assertThat(tasks.path("total").asInt()).as(tasks.toString()).isEqualTo(subtasks);
+      assertThat(tasks.path("scheduled").asInt()).as(tasks.toString()).isEqualTo(subtasks);
+      assertThat(tasks.path("running").asInt()).as(tasks.toString()).isZero();
+      WeirProcess.Result list = cli("list", "-r");
+      assertThat(list.exitCode()).as(list.toString()).isZero();
+      assertThat(list.out())
+          .contains(
+              " : "
+                  + jobId
+                  + " : throttled-count (RUNNING, waiting for slots: "
+                  + subtasks
+                  + " of "
+                  + subtasks
+                  + " subtasks)");
     } finally {
       cancel(jobId);
     }
@@ -627,6 +655,77 @@ class FlinkCommandLineIT {
     WeirProcess.Result detached = local("run", "-d", "-c", COUNT_JOB, jar.toString());
     assertThat(detached.exitCode()).as(detached.toString()).isEqualTo(WeirCli.EXIT_USAGE);
     assertThat(detached.err()).contains("-d (detached) needs --jobmanager");
+  }
+
+  /**
+   * The errors that need no cluster, each from the real launcher in a process of its own, as a user
+   * meets them: a non-zero exit, the thing at fault named on standard error, no stack trace. Each
+   * is refused before anything starts (no local session cluster, no cluster's processes), so the
+   * nine JVMs, started side by side, end in a few seconds.
+   */
+  @Test
+  void errorsThatNeedNoClusterFailFastInTheirOwnProcessNamingTheFaultWithoutAStackTrace()
+      throws Exception {
+    Path missingJar = dir.resolve("no-such-job.jar");
+    Path brokenYaml = dir.resolve("broken-run-config.yaml");
+    Files.writeString(brokenYaml, "execution.checkpointing.interval: 1 s\nparallelism.default 2\n");
+    Path notASavepoint = Files.createDirectories(dir.resolve("not-a-savepoint-either"));
+    Files.writeString(notASavepoint.resolve("data.txt"), "keep me");
+    Path refusedHome = dir.resolve("refused-cluster-process");
+    String unknownJob = "0123456789abcdef0123456789abcdef";
+    String nowhere;
+    try (java.net.ServerSocket socket = new java.net.ServerSocket(0, 1, null)) {
+      nowhere = "127.0.0.1:" + socket.getLocalPort(); // closed before the command runs
+    }
+    Path missingSources = dir.resolve("no-such-sources");
+    // Each command line, and what its error must name.
+    Map<List<String>, String> cases = new java.util.LinkedHashMap<>();
+    cases.put(List.of("run", missingJar.toString()), missingJar + ": no such file");
+    cases.put(
+        List.of("run", flinkJar.toString()),
+        flinkJar + ": this job was compiled against Flink's API");
+    cases.put(
+        List.of(
+            "run", "-D", "execution.checkpointing.intervall=1s", "-c", COUNT_JOB, jar.toString()),
+        "'execution.checkpointing.intervall' (did you mean 'execution.checkpointing.interval'?)");
+    cases.put(
+        List.of("run", "--config", brokenYaml.toString(), "-c", COUNT_JOB, jar.toString()),
+        brokenYaml + ":2");
+    cases.put(
+        List.of("cluster", "start", "--dir", refusedHome.toString(), "-D", "rest.prot=0"),
+        "'rest.prot' (did you mean 'rest.port'?)");
+    cases.put(List.of("info", missingJar.toString()), missingJar + ": no such file");
+    cases.put(
+        List.of("savepoint", "--dispose", notASavepoint.toString()),
+        notASavepoint + " is not a savepoint");
+    cases.put(
+        List.of("checkpoint", "-m", nowhere, unknownJob),
+        "Cannot reach the JobManager's REST API at " + nowhere);
+    cases.put(
+        List.of("migrate", missingSources.toString()), missingSources + ": no such directory");
+
+    Map<List<String>, WeirProcess.Started> started = new java.util.LinkedHashMap<>();
+    for (List<String> args : cases.keySet()) {
+      started.put(args, WeirProcess.start(dir, args.toArray(String[]::new)));
+    }
+    try {
+      for (Map.Entry<List<String>, WeirProcess.Started> e : started.entrySet()) {
+        String command = "./weir " + String.join(" ", e.getKey());
+        Process process = e.getValue().process();
+        assertThat(process.waitFor(60, java.util.concurrent.TimeUnit.SECONDS))
+            .as("%s ends", command)
+            .isTrue();
+        String err = e.getValue().err();
+        String said = command + "\n--- stdout\n" + e.getValue().out() + "--- stderr\n" + err;
+        assertThat(process.exitValue()).as(said).isNotZero();
+        assertThat(err).as(said).contains(cases.get(e.getKey())).doesNotContain("\tat ");
+        assertThat(e.getValue().out()).as(said).doesNotContain("local session cluster");
+      }
+    } finally {
+      started.values().forEach(p -> p.process().destroyForcibly());
+    }
+    assertThat(refusedHome.resolve("jobmanager.pid")).doesNotExist();
+    assertThat(notASavepoint.resolve("data.txt")).exists();
   }
 
   @Test

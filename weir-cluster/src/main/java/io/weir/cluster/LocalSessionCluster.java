@@ -1,6 +1,7 @@
 package io.weir.cluster;
 
 import io.weir.cluster.jobmanager.JobManager;
+import io.weir.cluster.metrics.MetricOptions;
 import io.weir.cluster.metrics.ProcessMetrics;
 import io.weir.cluster.taskmanager.TaskManager;
 import java.io.IOException;
@@ -63,6 +64,23 @@ public final class LocalSessionCluster implements AutoCloseable {
       metrics.close();
       throw e;
     }
+  }
+
+  /**
+   * Of the settings a {@code weir run} was given, those that configure this cluster rather than the
+   * job: its reporters' ({@code metrics.*}: the Prometheus endpoint; {@code traces.*}: the
+   * checkpoint spans), which a JobManager and a TaskManager read from their own configuration,
+   * never from a job's.
+   */
+  public static Map<String, String> settingsOfItsOwn(Map<String, String> given) {
+    Map<String, String> own = new LinkedHashMap<>();
+    given.forEach(
+        (key, value) -> {
+          if (MetricOptions.isReporterKey(key)) {
+            own.put(key, value);
+          }
+        });
+    return own;
   }
 
   /** The Prometheus endpoint's port, or -1 without {@code metrics.reporter.prom.port}. */

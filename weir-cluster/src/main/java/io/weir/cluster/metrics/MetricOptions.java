@@ -14,6 +14,14 @@ public final class MetricOptions {
 
   private MetricOptions() {}
 
+  /**
+   * Whether {@code key} is a reporter's: of the metrics ({@code metrics.*}) or of the checkpoint
+   * spans ({@code traces.*}). A process reads them from its own configuration, never from a job's.
+   */
+  public static boolean isReporterKey(String key) {
+    return key.startsWith("metrics.") || key.startsWith("traces.");
+  }
+
   public static final ConfigOption<String> PROMETHEUS_PORT =
       ConfigOptions.key("metrics.reporter.prom.port")
           .stringType()

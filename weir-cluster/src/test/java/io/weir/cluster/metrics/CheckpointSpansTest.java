@@ -3,23 +3,16 @@ package io.weir.cluster.metrics;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.sun.net.httpserver.HttpServer;
-import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
-import io.opentelemetry.proto.common.v1.KeyValue;
-import io.opentelemetry.proto.trace.v1.ResourceSpans;
-import io.opentelemetry.proto.trace.v1.ScopeSpans;
 import io.opentelemetry.proto.trace.v1.Span;
 import io.weir.api.CheckpointStatistics;
 import io.weir.api.CheckpointStatistics.Status;
 import io.weir.api.CheckpointStatistics.SubtaskCheckpointStatistics;
 import io.weir.cluster.ClusterOptions;
+import io.weir.cluster.testing.OtlpCollector;
 import io.weir.runtime.metrics.TaskMetricsReporter;
-import java.io.InputStream;
-import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
@@ -29,42 +22,16 @@ import org.junit.jupiter.api.Test;
 /** Checkpoint spans sent over OTLP/HTTP to a collector that decodes them as a real one would. */
 class CheckpointSpansTest {
 
-  private HttpServer collector;
-  private final List<Span> received = new CopyOnWriteArrayList<>();
-  private final List<String> serviceNames = new CopyOnWriteArrayList<>();
+  private OtlpCollector collector;
 
   @BeforeEach
   void startCollector() throws Exception {
-    collector = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-    collector.createContext(
-        "/v1/traces",
-        exchange -> {
-          try (InputStream in = exchange.getRequestBody()) {
-            ExportTraceServiceRequest request = ExportTraceServiceRequest.parseFrom(in);
-            for (ResourceSpans rs : request.getResourceSpansList()) {
-              rs.getResource().getAttributesList().stream()
-                  .filter(a -> a.getKey().equals("service.name"))
-                  .forEach(a -> serviceNames.add(a.getValue().getStringValue()));
-              for (ScopeSpans ss : rs.getScopeSpansList()) {
-                received.addAll(ss.getSpansList());
-              }
-            }
-          }
-          byte[] ok = new byte[0];
-          exchange.getResponseHeaders().set("Content-Type", "application/x-protobuf");
-          exchange.sendResponseHeaders(200, ok.length == 0 ? -1 : ok.length);
-          exchange.close();
-        });
-    collector.start();
+    collector = OtlpCollector.start();
   }
 
   @AfterEach
   void stopCollector() {
-    collector.stop(0);
-  }
-
-  private String endpoint() {
-    return "http://127.0.0.1:" + collector.getAddress().getPort();
+    collector.close();
   }
 
   @Test
@@ -106,7 +73,7 @@ class CheckpointSpansTest {
                 null,
                 Map.of(
                     "traces.reporter.otel.exporter.endpoint",
-                    endpoint(),
+                    collector.endpoint(),
                     "traces.reporter.otel.service.name",
                     "weir-test")));
     try {
@@ -119,15 +86,16 @@ class CheckpointSpansTest {
       spans.close();
     }
 
+    List<Span> received = collector.spans();
     Map<String, List<Span>> byName =
         received.stream().collect(Collectors.groupingBy(Span::getName));
-    assertThat(serviceNames).contains("weir-test");
+    assertThat(collector.serviceNames()).contains("weir-test");
     assertThat(byName.get("Checkpoint"))
         .as("one, the completed one: %s", byName.keySet())
         .hasSize(1);
     assertThat(byName.get("Savepoint")).as("the failed savepoint").hasSize(1);
     Span root = byName.get("Checkpoint").get(0);
-    assertThat(attributes(root))
+    assertThat(OtlpCollector.attributes(root))
         .containsEntry("jobId", "abc123")
         .containsEntry("checkpointId", "7")
         .containsEntry("checkpointStatus", "COMPLETED")
@@ -143,7 +111,7 @@ class CheckpointSpansTest {
         .containsExactlyInAnyOrder("Source (1/1)", "Count (1/2)", "Count (2/2)");
     Span critical =
         lanes.stream().filter(s -> s.getName().equals("Count (1/2)")).findFirst().orElseThrow();
-    assertThat(attributes(critical)).containsEntry("criticalPath", "true");
+    assertThat(OtlpCollector.attributes(critical)).containsEntry("criticalPath", "true");
     assertThat(millis(critical.getEndTimeUnixNano())).isEqualTo(now + 1_340);
     List<Span> phases =
         received.stream().filter(s -> s.getParentSpanId().equals(critical.getSpanId())).toList();
@@ -154,12 +122,13 @@ class CheckpointSpansTest {
         phases.stream().filter(s -> s.getName().equals("alignment")).findFirst().orElseThrow();
     assertThat(millis(alignment.getStartTimeUnixNano())).isEqualTo(now + 1_010);
     assertThat(millis(alignment.getEndTimeUnixNano())).isEqualTo(now + 1_310);
-    assertThat(attributes(alignment)).containsEntry("criticalPath", "true");
+    assertThat(OtlpCollector.attributes(alignment)).containsEntry("criticalPath", "true");
     Span savepoint = byName.get("Savepoint").get(0);
     assertThat(savepoint.getStatus().getMessage()).contains("disk full");
     assertThat(received)
         .as("nothing of the in-progress one, nor of the history taken up from storage")
-        .noneMatch(s -> attributes(s).getOrDefault("checkpointId", "").matches("3|9"));
+        .noneMatch(
+            s -> OtlpCollector.attributes(s).getOrDefault("checkpointId", "").matches("3|9"));
   }
 
   @Test
@@ -191,23 +160,6 @@ class CheckpointSpansTest {
 
   private static long millis(long nanos) {
     return TimeUnit.NANOSECONDS.toMillis(nanos);
-  }
-
-  private static Map<String, String> attributes(Span span) {
-    Map<String, String> out = new java.util.HashMap<>();
-    for (KeyValue kv : span.getAttributesList()) {
-      var v = kv.getValue();
-      out.put(
-          kv.getKey(),
-          switch (v.getValueCase()) {
-            case STRING_VALUE -> v.getStringValue();
-            case INT_VALUE -> Long.toString(v.getIntValue());
-            case BOOL_VALUE -> Boolean.toString(v.getBoolValue());
-            case DOUBLE_VALUE -> Double.toString(v.getDoubleValue());
-            default -> v.toString();
-          });
-    }
-    return out;
   }
 
   private static SubtaskCheckpointStatistics subtask(

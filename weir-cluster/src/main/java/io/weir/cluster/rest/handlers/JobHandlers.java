@@ -55,7 +55,27 @@ final class JobHandlers {
 
     @Override
     public JobsOverview handle(RestRequest request) {
-      return new JobsOverview(dispatcher.jobs().stream().map(JobHandlers::summary).toList());
+      return new JobsOverview(
+          dispatcher.jobs().stream().map(job -> summary(job).withTasks(tasks(job))).toList());
+    }
+
+    /**
+     * The job's subtasks by state, as Flink's overview counts them: a RUNNING job whose subtasks
+     * are SCHEDULED waits for slots, which {@code weir list} says. Null when its TaskManagers could
+     * not be asked.
+     */
+    private static JobSummary.Tasks tasks(Dispatcher.Job job) {
+      List<String> states;
+      try {
+        states = VertexHandlers.subtasks(job).stream().map(s -> s.status()).toList();
+      } catch (io.weir.cluster.rest.RestException e) {
+        return null; // the rest of the list is still worth answering
+      }
+      int total = 0;
+      for (var vertex : job.master().graph().vertices()) {
+        total += vertex.getParallelism();
+      }
+      return JobSummary.Tasks.of(total, states);
     }
   }
 

@@ -88,6 +88,17 @@ class RestMessagesJsonTest {
                 new JobsResponse.JobIdWithStatus("j2", "FINISHED"))),
         "{\"jobs\":[{\"id\":\"j1\",\"status\":\"RUNNING\"},{\"id\":\"j2\",\"status\":\"FINISHED\"}]}");
     pin(new JobsOverview(List.of(RUNNING)), "{\"jobs\":[" + RUNNING_JSON + "}]}");
+    // Flink's per-job task counts: two of four subtasks wait for slots.
+    pin(
+        new JobsOverview(
+            List.of(
+                RUNNING.withTasks(
+                    JobSummary.Tasks.of(4, List.of("RUNNING", "SCHEDULED", "SCHEDULED"))))),
+        "{\"jobs\":["
+            + RUNNING_JSON
+            + ",\"tasks\":{\"total\":4,\"created\":1,\"scheduled\":2,\"deploying\":0,"
+            + "\"running\":1,\"finished\":0,\"canceling\":0,\"canceled\":0,\"failed\":0,"
+            + "\"reconciling\":0,\"initializing\":0}}]}");
   }
 
   @Test
