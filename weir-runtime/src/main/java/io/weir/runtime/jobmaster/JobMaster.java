@@ -511,7 +511,7 @@ public final class JobMaster implements JobClient, JobMasterGateway {
    */
   private boolean recordEnd(JobStatus end, JobExecutionException failure) {
     String checkpointsToDelete =
-        retentionDeletes(end)
+        checkpointingEnabled && retentionDeletes(end)
             ? graph
                 .configuration()
                 .getOptional(CheckpointingOptions.CHECKPOINTS_DIRECTORY)
