@@ -436,6 +436,27 @@ public record CheckpointStatistics(
 
     /** The same, as the coordinator received it from vertex {@code vertex} at {@code at}. */
     public SubtaskCheckpointStatistics received(int vertex, long at) {
+      return with(vertex, at, filesWritten, commit, lastBarrierFrom);
+    }
+
+    /** The same with {@code filesWritten} files uploaded. */
+    public SubtaskCheckpointStatistics withFilesWritten(int files) {
+      return with(vertexIndex, ackTimestamp, files, commit, lastBarrierFrom);
+    }
+
+    /** The same with the sink's commit after the checkpoint completed. */
+    public SubtaskCheckpointStatistics withCommit(SinkCommit sinkCommit) {
+      return with(vertexIndex, ackTimestamp, filesWritten, sinkCommit, lastBarrierFrom);
+    }
+
+    /** The same, its alignment ended by the barrier from {@code upstream} (null: not known). */
+    public SubtaskCheckpointStatistics withLastBarrierFrom(String upstream) {
+      return with(vertexIndex, ackTimestamp, filesWritten, commit, upstream);
+    }
+
+    /** The same measurements with what the coordinator and the subtask add to them later. */
+    private SubtaskCheckpointStatistics with(
+        int vertex, long at, int files, SinkCommit sinkCommit, String upstream) {
       return new SubtaskCheckpointStatistics(
           taskName,
           subtaskIndex,
@@ -449,68 +470,8 @@ public record CheckpointStatistics(
           checkpointedSizeBytes,
           vertex,
           at,
-          filesWritten,
-          commit,
-          lastBarrierFrom);
-    }
-
-    /** The same with {@code filesWritten} files uploaded. */
-    public SubtaskCheckpointStatistics withFilesWritten(int files) {
-      return new SubtaskCheckpointStatistics(
-          taskName,
-          subtaskIndex,
-          startDelayMillis,
-          alignmentDurationMillis,
-          unaligned,
-          channelStateBytes,
-          syncDurationMillis,
-          asyncDurationMillis,
-          stateSizeBytes,
-          checkpointedSizeBytes,
-          vertexIndex,
-          ackTimestamp,
           files,
-          commit,
-          lastBarrierFrom);
-    }
-
-    /** The same with the sink's commit after the checkpoint completed. */
-    public SubtaskCheckpointStatistics withCommit(SinkCommit sinkCommit) {
-      return new SubtaskCheckpointStatistics(
-          taskName,
-          subtaskIndex,
-          startDelayMillis,
-          alignmentDurationMillis,
-          unaligned,
-          channelStateBytes,
-          syncDurationMillis,
-          asyncDurationMillis,
-          stateSizeBytes,
-          checkpointedSizeBytes,
-          vertexIndex,
-          ackTimestamp,
-          filesWritten,
           sinkCommit,
-          lastBarrierFrom);
-    }
-
-    /** The same, its alignment ended by the barrier from {@code upstream} (null: not known). */
-    public SubtaskCheckpointStatistics withLastBarrierFrom(String upstream) {
-      return new SubtaskCheckpointStatistics(
-          taskName,
-          subtaskIndex,
-          startDelayMillis,
-          alignmentDurationMillis,
-          unaligned,
-          channelStateBytes,
-          syncDurationMillis,
-          asyncDurationMillis,
-          stateSizeBytes,
-          checkpointedSizeBytes,
-          vertexIndex,
-          ackTimestamp,
-          filesWritten,
-          commit,
           upstream);
     }
 
