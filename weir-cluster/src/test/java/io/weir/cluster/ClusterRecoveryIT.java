@@ -155,10 +155,15 @@ class ClusterRecoveryIT {
     } finally {
       TestCluster.signal("CONT", silent);
     }
-    // Awake again, it learns the JobManager no longer knows it, cancels the old tasks (no other
-    // JobManager could adopt them without high availability) and registers again.
+    // Awake again, it cancels the old tasks (no other JobManager could adopt them without high
+    // availability) and registers again. Which of its two checks tells it first is a race, and
+    // either is right: its first heartbeat's answer that the JobManager does not know it any more,
+    // or its own watchdog, which finds nothing heard from the JobManager for longer than the
+    // heartbeat timeout it slept through.
     silent.awaitLog(
-        Pattern.compile("does not know this TaskManager \\(any more\\): registering again"),
+        Pattern.compile(
+            "does not know this TaskManager \\(any more\\): registering again"
+                + "|is lost: nothing heard for \\d+ ms .*; registering again"),
         Duration.ofSeconds(60));
     await()
         .atMost(Duration.ofSeconds(60))
