@@ -27,7 +27,7 @@ import org.rocksdb.RocksDBException;
  * read) admitting it would only trade one RocksDB write for another, that of the entry it evicts,
  * and churn the heap with entries that die young. The pending writes ({@link RocksDBPendingWrites})
  * reach RocksDB a write batch at a time, and a read that misses the cache looks there before
- * RocksDB. {@link #flush} adds every dirty entry to them, writes them all and keeps the entries,
+ * RocksDB. {@link #flush} writes the pending writes, then every dirty entry, and keeps the entries,
  * clean, so the cache stays warm across checkpoints.
  *
  * <p>The entries are a {@link RocksDBEntryTable}: the hit path allocates nothing. Values of the
@@ -48,6 +48,9 @@ final class RocksDBWriteCache extends RocksDBEntryTable implements SingleValueSt
 
   private byte[] flags = new byte[0];
   private int dirtyEntries;
+
+  /** The dirty entries' indexes at a flush; reused. */
+  private int[] dirty = new int[0];
 
   /** Where CLOCK looks for its next victim. */
   private int hand;
@@ -212,17 +215,21 @@ final class RocksDBWriteCache extends RocksDBEntryTable implements SingleValueSt
 
   @Override
   public void flush() throws RocksDBException {
-    // Newer than any pending write of the same key: an entry's key had none in the cache when it
-    // went to the pending writes, and every write since went to the entry.
-    for (int e = 0; dirtyEntries > 0 && e < size; e++) {
+    int n = 0;
+    if (dirty.length < dirtyEntries) {
+      dirty = new int[keys.length];
+    }
+    for (int e = 0; n < dirtyEntries && e < size; e++) {
       if ((flags[e] & DIRTY) != 0) {
-        pending.put(columns[e], keys[e], hashes[e], values[e]);
+        dirty[n++] = e;
       }
     }
-    pending.write();
+    // After the pending writes: an entry's key had none in the cache when it went to them, and
+    // every write since went to the entry.
+    pending.writeWithNewer(this, dirty, n);
     // Only now: a batch that failed leaves every entry dirty, and writing one twice is harmless.
-    for (int e = 0; e < size; e++) {
-      flags[e] &= ~DIRTY;
+    for (int k = 0; k < n; k++) {
+      flags[dirty[k]] &= ~DIRTY;
     }
     dirtyEntries = 0;
   }
