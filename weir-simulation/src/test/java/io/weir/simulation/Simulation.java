@@ -1059,7 +1059,10 @@ final class Simulation {
       coordinator.taskFinished(new TaskKey(task.vertex(), task.subtask()));
     }
     if (state == TaskState.FAILED && !failing) {
+      // failAttempt ends the attempt itself if this was its last task; ending it here once more
+      // would restart a job that must not restart, one that failed after its stop completed.
       failAttempt(cause);
+      return;
     }
     if (terminated.size() == current.size()) {
       onAttemptEnded();
