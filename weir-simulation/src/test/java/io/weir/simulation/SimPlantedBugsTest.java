@@ -24,7 +24,7 @@ class SimPlantedBugsTest {
     "WATERMARKS_NOT_RESTORED, event-time, 1, 60",
     "STOP_NOT_RECORDED, exactly-once, 150, 170",
     "STOP_TOLD_ONCE, liveness, 1385, 1400",
-    "WAITS_ON_WALL_CLOCK, liveness, 560, 570",
+    "WAITS_ON_WALL_CLOCK, liveness, 2330, 2340",
     "END_RECORDED_AFTER_CLEANUP, exactly-once, 1002160, 1002170"
   })
   void theHarnessCatchesIt(Mutation mutation, String invariant, long first, long last) {
