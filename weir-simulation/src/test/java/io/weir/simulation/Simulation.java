@@ -2481,13 +2481,23 @@ final class Simulation {
 
     @Override
     void restore(io.weir.runtime.checkpoint.RestoredOperatorState state) throws IOException {
+      KeyGroupRange taken = range;
+      int oldParallelism = from.operator(COUNT).subtasks().size();
+      if (mutations.contains(Mutation.RESCALED_OLD_KEY_GROUPS) && oldParallelism != parallelism) {
+        // Planted: the key groups its index had at the old parallelism, not its new range.
+        taken =
+            index < oldParallelism
+                ? KeyGroupRangeAssignment.computeKeyGroupRangeForOperatorIndex(
+                    MAX_PARALLELISM, oldParallelism, index)
+                : KeyGroupRange.of(0, -1);
+      }
       for (var kg : state.keyed()) {
         // A savepoint's canonical key groups: those of this subtask's range go into the database,
         // a new one that uploads everything with its first checkpoint. At another parallelism
         // StateAssignment hands it every old subtask's handle that overlaps its range.
         Map<Integer, Integer> restored = new TreeMap<>();
         for (int i = 0; i < kg.offsets().length; i++) {
-          if (range.contains(kg.range().startKeyGroup() + i)) {
+          if (taken.contains(kg.range().startKeyGroup() + i)) {
             DataInputStream in = new DataInputStream(new java.io.ByteArrayInputStream(kg.data()));
             in.skipBytes((int) kg.offsets()[i]);
             restored.putAll(readSegment(in));
