@@ -54,5 +54,10 @@ enum Mutation {
    * A cancelled job's end is recorded only after its checkpoints are deleted: a job master taking
    * over in between runs the job again from its beginning.
    */
-  END_RECORDED_AFTER_CLEANUP
+  END_RECORDED_AFTER_CLEANUP,
+  /**
+   * A counter of a job resumed at another parallelism takes, from the old handles it is given, the
+   * key groups its subtask index had at the old parallelism instead of its new range.
+   */
+  RESCALED_OLD_KEY_GROUPS
 }

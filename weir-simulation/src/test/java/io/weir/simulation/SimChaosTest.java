@@ -21,6 +21,7 @@ class SimChaosTest {
   static final int MIN_FAULTS_PER_RUN = 1000;
   static final int MIN_SAVEPOINTS_PER_RUN = 100;
   static final int MIN_IN_FLIGHT_RESTORES_PER_RUN = 50;
+  static final int MIN_RESCALED_RESUMES_PER_RUN = 60;
 
   @Test
   void everySeedKeepsTheInvariants() {
@@ -51,6 +52,7 @@ class SimChaosTest {
     int savepoints = 0;
     int savepointsFailed = 0;
     int resumes = 0;
+    int rescaledResumes = 0;
     int restarts = 0;
     int unaligned = 0;
     int inFlightCheckpoints = 0;
@@ -66,6 +68,7 @@ class SimChaosTest {
       savepoints += r.savepoints();
       savepointsFailed += r.savepointsFailed();
       resumes += r.resumes();
+      rescaledResumes += r.rescaledResumes();
       restarts += r.restarts();
       unaligned += r.unaligned() ? 1 : 0;
       inFlightCheckpoints += r.inFlightCheckpoints();
@@ -84,10 +87,10 @@ class SimChaosTest {
     String summary =
         String.format(
             "weir-simulation: %d seeds, %d faults injected %s, %d checkpoints completed, %d"
-                + " savepoints completed (%d failed or expired), %d resumes from a savepoint, %d"
-                + " restarts; %d seeds unaligned, %d checkpoints with in-flight data, %d task"
-                + " restores replaying in-flight data; %d stop-with-savepoints (%d completed and"
-                + " ended the job); %d ms",
+                + " savepoints completed (%d failed or expired), %d resumes from a savepoint (%d"
+                + " at another parallelism), %d restarts; %d seeds unaligned, %d checkpoints"
+                + " with in-flight data, %d task restores replaying in-flight data; %d"
+                + " stop-with-savepoints (%d completed and ended the job); %d ms",
             count,
             faults,
             byKind,
@@ -95,6 +98,7 @@ class SimChaosTest {
             savepoints,
             savepointsFailed,
             resumes,
+            rescaledResumes,
             restarts,
             unaligned,
             inFlightCheckpoints,
@@ -111,6 +115,7 @@ class SimChaosTest {
       assertThat(inFlightRestores)
           .as(summary)
           .isGreaterThanOrEqualTo(MIN_IN_FLIGHT_RESTORES_PER_RUN);
+      assertThat(rescaledResumes).as(summary).isGreaterThanOrEqualTo(MIN_RESCALED_RESUMES_PER_RUN);
     }
   }
 }

@@ -24,8 +24,9 @@ class SimPlantedBugsTest {
     "WATERMARKS_NOT_RESTORED, event-time, 1, 60",
     "STOP_NOT_RECORDED, exactly-once, 150, 170",
     "STOP_TOLD_ONCE, liveness, 1385, 1400",
-    "WAITS_ON_WALL_CLOCK, liveness, 560, 570",
-    "END_RECORDED_AFTER_CLEANUP, exactly-once, 1002160, 1002170"
+    "WAITS_ON_WALL_CLOCK, liveness, 2330, 2340",
+    "END_RECORDED_AFTER_CLEANUP, exactly-once, 1002160, 1002170",
+    "RESCALED_OLD_KEY_GROUPS, key-groups, 1, 60"
   })
   void theHarnessCatchesIt(Mutation mutation, String invariant, long first, long last) {
     Simulation.Result caught = null;

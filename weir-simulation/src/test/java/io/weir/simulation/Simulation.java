@@ -15,6 +15,7 @@ import io.weir.runtime.checkpoint.CompletedStop;
 import io.weir.runtime.checkpoint.CorruptCheckpointException;
 import io.weir.runtime.checkpoint.InFlightData;
 import io.weir.runtime.checkpoint.IncrementalKeyedStateHandle;
+import io.weir.runtime.checkpoint.InputChannelStateHandle;
 import io.weir.runtime.checkpoint.InputChannelStateRecorder;
 import io.weir.runtime.checkpoint.KeyGroupsStateHandle;
 import io.weir.runtime.checkpoint.OperatorSnapshot;
@@ -109,6 +110,7 @@ final class Simulation {
    * @param savepoints savepoints completed (asked for by the seed, not counted as faults)
    * @param savepointsFailed savepoints that failed or expired (refused ones not counted)
    * @param resumes times the user cancelled the job and resumed it from a savepoint
+   * @param rescaledResumes resumes at another parallelism of the counters than the job before
    * @param restarts attempts restarted (task failures, checkpoint failures, job master failovers)
    * @param virtualMillis virtual time at the end
    * @param traceHash a digest of the whole trace: equal for equal seeds
@@ -130,6 +132,7 @@ final class Simulation {
       int savepoints,
       int savepointsFailed,
       int resumes,
+      int rescaledResumes,
       int restarts,
       long virtualMillis,
       long traceHash,
@@ -165,17 +168,18 @@ final class Simulation {
   // ------------------------------------------------------------------ the job's shape
 
   private static final int SOURCES = 2;
+
+  /** The counters' parallelism in the first job; a job resumed from a savepoint draws its own. */
   private static final int COUNTERS = 2;
+
+  /** A resumed job runs its counters at a parallelism of 1 up to this. */
+  private static final int MAX_COUNTERS = 4;
+
   private static final int MAX_PARALLELISM = 128;
   private static final int KEYS = 6;
   private static final String SRC = "src";
   private static final String COUNT = "count";
   private static final String SINK = "sink";
-  private static final List<OperatorInfo> OPERATORS =
-      List.of(
-          new OperatorInfo(SRC, "source", 0, SOURCES, MAX_PARALLELISM),
-          new OperatorInfo(COUNT, "count", 1, COUNTERS, MAX_PARALLELISM),
-          new OperatorInfo(SINK, "sink", 2, 1, MAX_PARALLELISM));
   private static final int TAIL = Integer.getInteger("weir.sim.tail", 40);
   private static final AtomicInteger SCHEMES = new AtomicInteger();
   private static final boolean READ_FAULTS = Boolean.getBoolean("weir.sim.readFaults");
@@ -289,6 +293,18 @@ final class Simulation {
   private int job; // the user's submissions: a resume from a savepoint is the next
   private int resumes;
 
+  /**
+   * The current job's counter parallelism: {@link #COUNTERS} for the first job, drawn anew for each
+   * resumed one ({@link #resumeJob}), so that its restore splits and merges key groups.
+   */
+  private int counters = COUNTERS;
+
+  /** Resumes whose job runs its counters at another parallelism than the job it resumes. */
+  private int rescaledResumes;
+
+  /** The resumed jobs' counter parallelism: apart from {@link #rng}, so the faults' draws stay. */
+  private final Random parallelismRng;
+
   /** The savepoint the job was resumed from, as loaded from its path; null for the first job. */
   private io.weir.runtime.storage.RetainedCheckpoint initialRestore;
 
@@ -346,6 +362,7 @@ final class Simulation {
     this.savepointRng = new Random(~seed);
     this.stopRng = new Random(seed * 0x2545F4914F6CDD1DL + 7);
     this.clockRng = new Random(seed * 0x9E3779B97F4A7C15L + 11);
+    this.parallelismRng = new Random(seed * 0x2545F4914F6CDD1DL + 13);
     this.records = 30 + rng.nextInt(40);
     this.keysOf = new int[SOURCES][records];
     for (int s = 0; s < SOURCES; s++) {
@@ -446,6 +463,7 @@ final class Simulation {
         savepoints.completedCount(),
         savepoints.failedCount(),
         resumes,
+        rescaledResumes,
         restarts,
         now,
         traceCrc.getValue() ^ (traceLines << 40),
@@ -869,7 +887,13 @@ final class Simulation {
     }
   }
 
-  /** Deploys the next attempt from the newest restorable retained checkpoint (or fresh). */
+  /** The job's operators, the counters at the current job's parallelism. */
+  private List<OperatorInfo> operators() {
+    return List.of(
+        new OperatorInfo(SRC, "source", 0, SOURCES, MAX_PARALLELISM),
+        new OperatorInfo(COUNT, "count", 1, counters, MAX_PARALLELISM),
+        new OperatorInfo(SINK, "sink", 2, 1, MAX_PARALLELISM));
+  }
 
   /**
    * A job master's coordinator of generation {@code gen}, its ids counting on from {@code lastId},
@@ -881,7 +905,7 @@ final class Simulation {
         new CheckpointCoordinator(
             jobId,
             settings,
-            OPERATORS,
+            operators(),
             new StorageView(),
             new Context(gen),
             CheckpointIDCounter.inMemory(lastId),
@@ -892,6 +916,7 @@ final class Simulation {
     return c;
   }
 
+  /** Deploys the next attempt from the newest restorable retained checkpoint (or fresh). */
   private void deploy() {
     attempt++;
     failing = false;
@@ -942,24 +967,24 @@ final class Simulation {
             + " deploys from "
             + (from == null ? "nothing" : from.checkpointId() + (claimed ? "" : ", unclaimed")));
     List<SourceTask> sources = new ArrayList<>();
-    List<CountTask> counters = new ArrayList<>();
+    List<CountTask> countTasks = new ArrayList<>();
     for (int i = 0; i < SOURCES; i++) {
       sources.add(new SourceTask(i, from));
     }
-    for (int i = 0; i < COUNTERS; i++) {
-      counters.add(new CountTask(i, from));
+    for (int i = 0; i < counters; i++) {
+      countTasks.add(new CountTask(i, from));
     }
     SinkTask sink = new SinkTask(from);
     for (SourceTask s : sources) {
-      for (CountTask c : counters) {
+      for (CountTask c : countTasks) {
         s.outputs.add(c.newInput());
       }
     }
-    for (CountTask c : counters) {
+    for (CountTask c : countTasks) {
       c.outputs.add(sink.newInput());
     }
     List<Task> all = new ArrayList<>(sources);
-    all.addAll(counters);
+    all.addAll(countTasks);
     all.add(sink);
     Set<TaskKey> keys = new HashSet<>();
     for (Task t : all) {
@@ -1059,7 +1084,10 @@ final class Simulation {
       coordinator.taskFinished(new TaskKey(task.vertex(), task.subtask()));
     }
     if (state == TaskState.FAILED && !failing) {
+      // failAttempt ends the attempt itself if this was its last task; ending it here once more
+      // would restart a job that must not restart, one that failed after its stop completed.
       failAttempt(cause);
+      return;
     }
     if (terminated.size() == current.size()) {
       onAttemptEnded();
@@ -1442,7 +1470,10 @@ final class Simulation {
   /**
    * The resumed job, as {@code JobMaster} makes it: a job of its own (its own checkpoint
    * directory), a new coordinator whose ids count on from the savepoint's, no retained checkpoint;
-   * its attempts restore the savepoint until a checkpoint of its own completed.
+   * its attempts restore the savepoint until a checkpoint of its own completed. The user picks the
+   * counters' parallelism anew (1 to {@link #MAX_COUNTERS}), unless the savepoint holds in-flight
+   * data, which Weir's {@code StateAssignment} cannot split over another parallelism (none does
+   * today: savepoints are aligned).
    */
   private void resumeJob(SimSavepoints.Completed savepoint) {
     List<Out> committedBefore = new ArrayList<>(inherited);
@@ -1477,6 +1508,13 @@ final class Simulation {
     } finally {
       checking = false;
     }
+    int before = counters;
+    if (!holdsInFlightData(initialRestore.checkpoint())) {
+      counters = 1 + parallelismRng.nextInt(MAX_COUNTERS);
+    }
+    if (counters != before) {
+      rescaledResumes++;
+    }
     generation++;
     endRecorded = false;
     pendingResume = null;
@@ -1484,12 +1522,30 @@ final class Simulation {
     int gen = generation;
     coordinator = newCoordinator(gen, savepoint.id(), List.of());
     unrestorable.clear();
-    trace("job " + job + " resumes from savepoint " + savepoint.id());
+    trace(
+        "job "
+            + job
+            + " resumes from savepoint "
+            + savepoint.id()
+            + " with "
+            + counters
+            + " counters (the job before had "
+            + before
+            + ")");
     deploy();
     at(20 + savepointRng.nextInt(60), this::savepointTick);
   }
 
   private List<String> inheritedTxns = List.of();
+
+  private static boolean holdsInFlightData(CompletedCheckpoint c) {
+    for (OperatorState op : c.operators()) {
+      if (op.subtasks().stream().anyMatch(OperatorSubtaskState::hasChannelState)) {
+        return true;
+      }
+    }
+    return false;
+  }
 
   /**
    * Every record of a job's timeline, {@code lineage} (what it inherited and what it committed), is
@@ -1711,6 +1767,7 @@ final class Simulation {
   private abstract class Task implements BarrierHandler.Actions {
     final ExecutionAttemptId id;
     final TaskKey key;
+    final int parallelism; // its vertex's, in its attempt
     final List<Channel> inputs = new ArrayList<>();
     final List<Channel> outputs = new ArrayList<>();
     final Set<Integer> blocked = new HashSet<>();
@@ -1744,15 +1801,27 @@ final class Simulation {
     Task(int vertex, int subtask, int parallelism, String operatorId, CompletedCheckpoint from) {
       this.id = new ExecutionAttemptId(String.format("%032x", seed), vertex, subtask, attempt);
       this.key = new TaskKey(vertex, subtask);
+      this.parallelism = parallelism;
       this.from = from;
       OperatorState op = from == null ? null : from.operator(operatorId);
       if (op == null) {
         restore = null;
         finishedOnRestore = false;
       } else {
-        OperatorSubtaskState own = op.subtasks().get(subtask);
-        finishedOnRestore = own.finished() && own.hasNoState();
-        // As StateAssignment at the same parallelism: subtask i replays what subtask i recorded.
+        List<InputChannelStateHandle> inFlight;
+        if (op.subtasks().size() == parallelism) {
+          OperatorSubtaskState own = op.subtasks().get(subtask);
+          finishedOnRestore = own.finished() && own.hasNoState();
+          // As StateAssignment at the same parallelism: subtask i replays what subtask i recorded.
+          inFlight = own.inputChannelState();
+        } else {
+          // At another parallelism (a resumed job's, from state without in-flight data, which
+          // StateAssignment refuses to split: see resumeJob), StateAssignment deals the key groups
+          // and lists out anew; the operator is finished only if every old subtask was.
+          finishedOnRestore =
+              op.subtasks().stream().allMatch(old -> old.finished() && old.hasNoState());
+          inFlight = List.of();
+        }
         restore =
             new TaskRestore(
                 from.checkpointId(),
@@ -1761,7 +1830,7 @@ final class Simulation {
                 Map.of(
                     operatorId,
                     StateAssignment.assignOperator(op, parallelism, MAX_PARALLELISM, subtask)),
-                own.inputChannelState(),
+                inFlight,
                 List.of(),
                 TaskRestore.AssignedSplits.NONE);
       }
@@ -2242,6 +2311,7 @@ final class Simulation {
   /** A source of {@code records} records with seeded keys; its offset is its state. */
   private final class SourceTask extends Task {
     final int index;
+    final int countersOfAttempt; // where its records go: the counters' parallelism, as deployed
     long offset;
     long suspendedFor = -1; // the stop-with-savepoint whose barrier it emitted, or -1
     boolean emitting; // an emit is scheduled
@@ -2249,6 +2319,7 @@ final class Simulation {
     SourceTask(int index, CompletedCheckpoint from) {
       super(0, index, SOURCES, SRC, from);
       this.index = index;
+      this.countersOfAttempt = counters;
     }
 
     @Override
@@ -2289,7 +2360,8 @@ final class Simulation {
       int k = keysOf[index][idx];
       digest(index, idx, k);
       int target =
-          KeyGroupRangeAssignment.assignKeyToParallelOperator(k, MAX_PARALLELISM, COUNTERS);
+          KeyGroupRangeAssignment.assignKeyToParallelOperator(
+              k, MAX_PARALLELISM, countersOfAttempt);
       outputs.get(target).send(new Rec(index, idx, k, unaligned ? tsOf[index][idx] : 0));
       if (unaligned && watermarkAfter[index][idx] != Long.MIN_VALUE) {
         for (Channel c : outputs) {
@@ -2399,22 +2471,33 @@ final class Simulation {
     int localSeq;
 
     CountTask(int index, CompletedCheckpoint from) {
-      super(1, index, COUNTERS, COUNT, from);
+      super(1, index, counters, COUNT, from);
       this.index = index;
       this.range =
           KeyGroupRangeAssignment.computeKeyGroupRangeForOperatorIndex(
-              MAX_PARALLELISM, COUNTERS, index);
+              MAX_PARALLELISM, parallelism, index);
       this.backendId = "db-" + index + "-" + attempt + "-" + rng.nextInt(1_000_000);
     }
 
     @Override
     void restore(io.weir.runtime.checkpoint.RestoredOperatorState state) throws IOException {
+      KeyGroupRange taken = range;
+      int oldParallelism = from.operator(COUNT).subtasks().size();
+      if (mutations.contains(Mutation.RESCALED_OLD_KEY_GROUPS) && oldParallelism != parallelism) {
+        // Planted: the key groups its index had at the old parallelism, not its new range.
+        taken =
+            index < oldParallelism
+                ? KeyGroupRangeAssignment.computeKeyGroupRangeForOperatorIndex(
+                    MAX_PARALLELISM, oldParallelism, index)
+                : KeyGroupRange.of(0, -1);
+      }
       for (var kg : state.keyed()) {
         // A savepoint's canonical key groups: those of this subtask's range go into the database,
-        // a new one that uploads everything with its first checkpoint.
+        // a new one that uploads everything with its first checkpoint. At another parallelism
+        // StateAssignment hands it every old subtask's handle that overlaps its range.
         Map<Integer, Integer> restored = new TreeMap<>();
         for (int i = 0; i < kg.offsets().length; i++) {
-          if (range.contains(kg.range().startKeyGroup() + i)) {
+          if (taken.contains(kg.range().startKeyGroup() + i)) {
             DataInputStream in = new DataInputStream(new java.io.ByteArrayInputStream(kg.data()));
             in.skipBytes((int) kg.offsets()[i]);
             restored.putAll(readSegment(in));
@@ -2959,11 +3042,8 @@ final class Simulation {
     }
     if (c != null) {
       checkCut(c, storage, "checkpoint " + checkpointId);
-      for (OperatorState op : c.operators()) {
-        if (op.subtasks().stream().anyMatch(OperatorSubtaskState::hasChannelState)) {
-          inFlightCheckpoints++;
-          break;
-        }
+      if (holdsInFlightData(c)) {
+        inFlightCheckpoints++;
       }
     }
   }
@@ -2999,29 +3079,43 @@ final class Simulation {
       }
       Map<Integer, Integer> counts = new TreeMap<>();
       Map<Integer, Integer> inFlight = new TreeMap<>(); // unaligned: records still on their way
-      for (OperatorSubtaskState st : c.operator(COUNT).subtasks()) {
+      List<OperatorSubtaskState> counterStates = c.operator(COUNT).subtasks();
+      for (int subtask = 0; subtask < counterStates.size(); subtask++) {
+        OperatorSubtaskState st = counterStates.get(subtask);
         if (st.hasNoState()) {
           return; // a finished counter: nothing to compare once the job is ending
         }
         for (Object r : inFlightRecords(c, reader, st, true)) {
           inFlight.merge(((Rec) r).key(), 1, Integer::sum);
         }
+        Map<Integer, Integer> own = new TreeMap<>();
         if (st.keyed() instanceof KeyGroupsStateHandle canonical) {
           // A savepoint's: each key group of the range, in order.
           DataInputStream in =
               new DataInputStream(
                   new java.io.ByteArrayInputStream(reader.readState(canonical.data())));
           for (int i = 0; i < canonical.offsets().length; i++) {
-            counts.putAll(readSegment(in));
+            Map<Integer, Integer> group = readSegment(in);
+            for (int k : group.keySet()) {
+              if (KeyGroupRangeAssignment.assignToKeyGroup(k, MAX_PARALLELISM)
+                  != canonical.range().startKeyGroup() + i) {
+                throw new Violation(
+                    "key-groups",
+                    what + ": counter " + subtask + " writes key " + k + " into another key group");
+              }
+            }
+            own.putAll(group);
           }
-          continue;
+        } else {
+          IncrementalKeyedStateHandle h = (IncrementalKeyedStateHandle) st.keyed();
+          Map<String, StreamStateHandle> byName = new HashMap<>();
+          h.sharedFiles().forEach(f -> byName.put(f.localName(), f.handle()));
+          for (String name : readNames(reader.readState(h.metaData()))) {
+            own.putAll(readSegment(reader.readState(byName.get(name))));
+          }
         }
-        IncrementalKeyedStateHandle h = (IncrementalKeyedStateHandle) st.keyed();
-        Map<String, StreamStateHandle> byName = new HashMap<>();
-        h.sharedFiles().forEach(f -> byName.put(f.localName(), f.handle()));
-        for (String name : readNames(reader.readState(h.metaData()))) {
-          counts.putAll(readSegment(reader.readState(byName.get(name))));
-        }
+        checkKeyGroups(what, subtask, counterStates.size(), st.keyed().range(), own, counts);
+        counts.putAll(own);
       }
       Map<Integer, Integer> cut = new TreeMap<>(counts);
       inFlight.forEach((k, n) -> cut.merge(k, n, Integer::sum));
@@ -3071,6 +3165,57 @@ final class Simulation {
       throw new Violation("consistent-cut", what + " cannot be read: " + e.getMessage());
     } finally {
       checking = false;
+    }
+  }
+
+  /**
+   * Counter {@code subtask} of {@code parallelism}, whose keyed state covers {@code range} and
+   * holds {@code own}, holds exactly the key groups of its range: the range is the one {@code
+   * KeyGroupRangeAssignment} gives its index at that parallelism, and every key lies in it, so no
+   * other counter, whose keys are in {@code others}, holds the same key (at another parallelism a
+   * restored subtask must take only the key groups of its new range from the old handles).
+   */
+  private static void checkKeyGroups(
+      String what,
+      int subtask,
+      int parallelism,
+      KeyGroupRange range,
+      Map<Integer, Integer> own,
+      Map<Integer, Integer> others) {
+    KeyGroupRange expected =
+        KeyGroupRangeAssignment.computeKeyGroupRangeForOperatorIndex(
+            MAX_PARALLELISM, parallelism, subtask);
+    if (!range.equals(expected)) {
+      throw new Violation(
+          "key-groups",
+          what
+              + ": counter "
+              + subtask
+              + " of "
+              + parallelism
+              + " covers "
+              + range
+              + ", not "
+              + expected);
+    }
+    for (int k : own.keySet()) {
+      int group = KeyGroupRangeAssignment.assignToKeyGroup(k, MAX_PARALLELISM);
+      if (!range.contains(group) || others.containsKey(k)) {
+        throw new Violation(
+            "key-groups",
+            what
+                + ": counter "
+                + subtask
+                + " of "
+                + parallelism
+                + " holds key "
+                + k
+                + " of key group "
+                + group
+                + (range.contains(group)
+                    ? ", which another counter holds too"
+                    : ", outside its " + range));
+      }
     }
   }
 
