@@ -3,6 +3,7 @@ package io.weir.runtime.checkpoint;
 import io.weir.runtime.checkpoint.TaskRestore.AssignedList;
 import io.weir.runtime.checkpoint.TaskRestore.AssignedSplits;
 import io.weir.runtime.checkpoint.TaskRestore.OperatorRestore;
+import io.weir.runtime.graph.JobEdge;
 import io.weir.runtime.graph.JobVertex;
 import io.weir.runtime.graph.StreamNode;
 import io.weir.runtime.state.DefaultOperatorStateStore.Mode;
@@ -239,12 +240,21 @@ public final class StateAssignment {
     return result;
   }
 
-  /** In-flight data is per channel: it cannot be split over another number of subtasks. */
+  /**
+   * In-flight data is per channel, so a checkpoint that holds some of a vertex is restored only
+   * onto the same channels: at the vertex's own parallelism, and with the same parallelism at the
+   * other end of every channel it recorded, upstream for its input, downstream for its output. A
+   * restored gate replays the recorded data of the channels it has, so data recorded on a channel
+   * from an upstream subtask that no longer exists would be lost.
+   */
   private static void checkChannelStateParallelism(
       CompletedCheckpoint checkpoint, JobVertex vertex, OperatorState head) {
-    boolean hasChannelState =
-        head.subtasks().stream().anyMatch(OperatorSubtaskState::hasChannelState);
-    if (hasChannelState && head.subtasks().size() != vertex.getParallelism()) {
+    boolean input = head.subtasks().stream().anyMatch(s -> !s.inputChannelState().isEmpty());
+    boolean output = head.subtasks().stream().anyMatch(s -> !s.resultSubpartitionState().isEmpty());
+    if (!input && !output) {
+      return;
+    }
+    if (head.subtasks().size() != vertex.getParallelism()) {
       throw new IllegalStateException(
           "Checkpoint "
               + checkpoint.checkpointId()
@@ -256,5 +266,48 @@ public final class StateAssignment {
               + vertex.getParallelism()
               + ". Restore at the old parallelism, or rescale from an aligned checkpoint.");
     }
+    if (input) {
+      for (JobEdge edge : vertex.getInputs()) {
+        checkOtherEnd(checkpoint, vertex, edge.producer(), "from");
+      }
+    }
+    if (output) {
+      for (JobEdge edge : vertex.getOutputs()) {
+        checkOtherEnd(checkpoint, vertex, edge.consumer(), "to");
+      }
+    }
+  }
+
+  /** {@code direction}: "from" an upstream vertex, "to" a downstream one. */
+  private static void checkOtherEnd(
+      CompletedCheckpoint checkpoint, JobVertex vertex, JobVertex otherEnd, String direction) {
+    OperatorState old = checkpoint.operator(otherEnd.getHead().getOperatorId());
+    if (old != null && old.parallelism() == otherEnd.getParallelism()) {
+      return;
+    }
+    String channels =
+        "Checkpoint "
+            + checkpoint.checkpointId()
+            + " is unaligned and holds in-flight data of '"
+            + vertex.getName()
+            + "' on its channels "
+            + direction
+            + " '"
+            + otherEnd.getName()
+            + "'";
+    throw new IllegalStateException(
+        old == null
+            ? channels
+                + ", which the checkpoint does not hold (a new operator, or one whose uid"
+                + " changed); it can only be restored onto the same channels. Restore the job"
+                + " with the operators it had, or from an aligned checkpoint."
+            : channels
+                + " at parallelism "
+                + old.parallelism()
+                + "; it cannot be restored with '"
+                + otherEnd.getName()
+                + "' at parallelism "
+                + otherEnd.getParallelism()
+                + ". Restore at the old parallelism, or rescale from an aligned checkpoint.");
   }
 }

@@ -29,10 +29,16 @@ class StateAssignmentTest {
 
   /** A source, then a keyed map chained to a sink: two vertices at {@code parallelism}. */
   private static JobGraph graph(int parallelism) {
+    return graph(parallelism, parallelism);
+  }
+
+  /** The same two vertices, the source at {@code sources} and the map at {@code maps}. */
+  private static JobGraph graph(int sources, int maps) {
     StreamEnvironment env = StreamEnvironment.create();
-    env.setParallelism(parallelism);
+    env.setParallelism(maps);
     var sink =
         env.fromSequence(0, 99)
+            .setParallelism(sources)
             .uid("numbers")
             .keyBy(v -> v % 7, Types.LONG)
             .map(v -> v)
@@ -157,6 +163,83 @@ class StateAssignmentTest {
         .hasMessageContaining("'" + map.getName() + "'")
         .hasMessageContaining("for parallelism 2")
         .hasMessageContaining("at parallelism 3");
+  }
+
+  @Test
+  void inFlightInputCannotBeRestoredWhenItsUpstreamRescaled() {
+    // The map keeps its parallelism, but its gate would have one channel where it recorded two:
+    // the data recorded from the second source would never be replayed.
+    CompletedCheckpoint cp =
+        checkpoint(
+            graph(2, 2),
+            List.of(sourceSubtask(0, 1), sourceSubtask(1, 1)),
+            List.of(mapSubtask(0), mapSubtask(1)));
+    JobGraph rescaled = graph(1, 2);
+    JobVertex map = rescaled.vertices().get(1);
+    JobVertex source = rescaled.vertices().get(0);
+
+    assertThatThrownBy(() -> assign(map, cp))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("Checkpoint 5 is unaligned")
+        .hasMessageContaining("in-flight data of '" + map.getName() + "'")
+        .hasMessageContaining("on its channels from '" + source.getName() + "' at parallelism 2")
+        .hasMessageContaining("with '" + source.getName() + "' at parallelism 1")
+        .hasMessageContaining("rescale from an aligned checkpoint");
+  }
+
+  @Test
+  void inFlightOutputCannotBeRestoredWhenItsDownstreamRescaled() {
+    StreamStateHandle overtaken = stream("overtaken");
+    List<OperatorSubtaskState> sources = new ArrayList<>();
+    for (int i = 0; i < 2; i++) {
+      sources.add(
+          new OperatorSubtaskState(
+              null,
+              null,
+              List.of(),
+              List.of(
+                  new ResultSubpartitionStateHandle(
+                      new ResultSubpartitionInfo(0, 1), overtaken, new long[] {0})),
+              new SourceSplitsHandle(stream("splits-" + i), new long[] {0}, new long[] {90}),
+              false,
+              null));
+    }
+    OperatorSubtaskState noState = OperatorSubtaskState.EMPTY;
+    CompletedCheckpoint cp = checkpoint(graph(2, 2), sources, List.of(noState, noState));
+    JobGraph rescaled = graph(2, 3);
+
+    assertThatThrownBy(() -> assign(rescaled.vertices().get(0), cp))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("on its channels to '" + rescaled.vertices().get(1).getName() + "'")
+        .hasMessageContaining("at parallelism 2")
+        .hasMessageContaining("at parallelism 3");
+    assertThat(assign(rescaled.vertices().get(1), cp))
+        .as("the map itself recorded nothing in flight, so it rescales")
+        .hasSize(3);
+  }
+
+  @Test
+  void inFlightInputCannotBeRestoredFromAnUpstreamTheCheckpointDoesNotHold() {
+    JobGraph graph = graph(2, 2);
+    JobVertex map = graph.vertices().get(1);
+    CompletedCheckpoint cp =
+        new CompletedCheckpoint(
+            "job",
+            5,
+            0,
+            false,
+            List.of(
+                new OperatorState(
+                    map.getHead().getOperatorId(),
+                    map.getHead().getName(),
+                    2,
+                    MAX_PARALLELISM,
+                    List.of(mapSubtask(0), mapSubtask(1)))));
+
+    assertThatThrownBy(() -> assign(map, cp))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("on its channels from '" + graph.vertices().get(0).getName() + "'")
+        .hasMessageContaining("which the checkpoint does not hold");
   }
 
   @Test
