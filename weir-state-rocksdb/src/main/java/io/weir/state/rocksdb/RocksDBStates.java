@@ -242,6 +242,15 @@ final class RocksDBStates {
   static final class Map<K, UK, UV> extends Base<K, UV> implements MapState<UK, UV> {
     private final DataInputDeserializer keyIn = new DataInputDeserializer();
 
+    /**
+     * The last entry key handed to the write cache, and its hash: a read and then a write of the
+     * same entry (an accumulator's, once per window in a sliding window's contents) share one copy
+     * and one hash, and the write finds the cache's entry by identity. Never changed once made.
+     */
+    private byte[] lastEntry;
+
+    private int lastEntryHash;
+
     Map(RocksDBKeyedStateBackend<K> backend, RocksDBColumn column) {
       super(backend, column);
     }
@@ -269,6 +278,23 @@ final class RocksDBStates {
       return entryKeyInBuffer(key).getCopyOfBuffer();
     }
 
+    /**
+     * The entry key in {@code k} as an array of its own for the write cache: {@link #lastEntry}
+     * again when it holds the same bytes, a new copy otherwise. Its hash is {@link #lastEntryHash}.
+     */
+    private byte[] cachedEntryKey(DataOutputSerializer k) {
+      byte[] last = lastEntry;
+      int length = k.length();
+      if (last == null
+          || last.length != length
+          || !Arrays.equals(last, 0, length, k.getSharedBuffer(), 0, length)) {
+        last = k.getCopyOfBuffer();
+        lastEntry = last;
+        lastEntryHash = Arrays.hashCode(last);
+      }
+      return last;
+    }
+
     /** Before a prefix scan: the cache's updates in RocksDB, and no caching of entries from now. */
     private void readingWhole() throws RocksDBException {
       if (column.entriesCached) {
@@ -281,8 +307,8 @@ final class RocksDBStates {
     private byte[] getSerialized(UK key) throws IOException, RocksDBException {
       DataOutputSerializer k = entryKeyInBuffer(key);
       if (column.entriesCached) {
-        byte[] entry = k.getCopyOfBuffer();
-        return backend.singleValues.get(column, entry, Arrays.hashCode(entry));
+        byte[] entry = cachedEntryKey(k);
+        return backend.singleValues.get(column, entry, lastEntryHash);
       }
       return backend.db.get(column.handle, backend.readOptions, k.getSharedBuffer(), 0, k.length());
     }
@@ -300,10 +326,9 @@ final class RocksDBStates {
       v.clear();
       valueSerializer().serialize(value, v);
       if (column.entriesCached) {
-        byte[] entry = k.getCopyOfBuffer();
+        byte[] entry = cachedEntryKey(k);
         // The value from the reused buffer: the store copies what it keeps.
-        backend.singleValues.put(
-            column, entry, Arrays.hashCode(entry), v.getSharedBuffer(), v.length());
+        backend.singleValues.put(column, entry, lastEntryHash, v.getSharedBuffer(), v.length());
         return;
       }
       backend.db.put(
@@ -337,8 +362,8 @@ final class RocksDBStates {
     public void remove(UK key) throws Exception {
       DataOutputSerializer k = entryKeyInBuffer(key);
       if (column.entriesCached) {
-        byte[] entry = k.getCopyOfBuffer();
-        backend.singleValues.delete(column, entry, Arrays.hashCode(entry));
+        byte[] entry = cachedEntryKey(k);
+        backend.singleValues.delete(column, entry, lastEntryHash);
         return;
       }
       backend.db.delete(column.handle, backend.writeOptions, k.getSharedBuffer(), 0, k.length());
