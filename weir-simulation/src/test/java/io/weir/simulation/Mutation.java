@@ -65,5 +65,11 @@ enum Mutation {
    * reads its input to the end, rather than ending its input before the barrier: the drained
    * savepoint misses what the source read after it.
    */
-  DRAIN_BARRIER_FIRST
+  DRAIN_BARRIER_FIRST,
+  /**
+   * A sink whose input ended for a stop-with-savepoint with drain commits what the savepoint holds
+   * when the savepoint is aborted, as if the job ended there; the job fails over to its newest
+   * checkpoint and reads those records again.
+   */
+  SINK_COMMITS_FAILED_DRAIN
 }

@@ -27,7 +27,8 @@ class SimPlantedBugsTest {
     "WAITS_ON_WALL_CLOCK, liveness, 2330, 2340",
     "END_RECORDED_AFTER_CLEANUP, exactly-once, 1003935, 1003945",
     "RESCALED_OLD_KEY_GROUPS, key-groups, 1, 60",
-    "DRAIN_BARRIER_FIRST, drained, 1, 60"
+    "DRAIN_BARRIER_FIRST, drained, 1, 60",
+    "SINK_COMMITS_FAILED_DRAIN, exactly-once, 110, 120"
   })
   void theHarnessCatchesIt(Mutation mutation, String invariant, long first, long last) {
     Simulation.Result caught = null;

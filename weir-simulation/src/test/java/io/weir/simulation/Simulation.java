@@ -2867,6 +2867,18 @@ final class Simulation {
     }
 
     @Override
+    void notifyAborted(long checkpointId) {
+      super.notifyAborted(checkpointId);
+      if (mutations.contains(Mutation.SINK_COMMITS_FAILED_DRAIN)
+          && alive
+          && endedInput
+          && savepointIds.contains(checkpointId)) {
+        // A sink whose input ended for a drained stop takes the savepoint's abort for its end.
+        completedCheckpoint(checkpointId);
+      }
+    }
+
+    @Override
     void completedCheckpoint(long checkpointId) {
       var done = pending.headMap(checkpointId, true);
       for (String txn : done.values()) {
