@@ -99,7 +99,7 @@ class SimChaosTest {
                 + " at another parallelism), %d restarts; %d seeds unaligned, %d checkpoints"
                 + " with in-flight data, %d task restores replaying in-flight data; %d"
                 + " stop-with-savepoints (%d completed and ended the job), %d of them with drain"
-                + " (%d completed and ended the job, %d failed and failed the job over); %d ms",
+                + " (%d completed and ended the job, %d failed); %d ms",
             count,
             faults,
             byKind,

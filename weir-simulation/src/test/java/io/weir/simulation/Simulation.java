@@ -123,7 +123,8 @@ final class Simulation {
    * @param stopsCompleted stop-with-savepoints that completed and ended the job
    * @param drainedStops of the stops, those with drain ({@code SAVEPOINT_TERMINATE})
    * @param drainedStopsCompleted drained stops that completed and ended the job
-   * @param drainedStopsFailed drained stops whose savepoint failed, after which the job failed over
+   * @param drainedStopsFailed drained stops whose savepoint failed: the job fails over, unless its
+   *     attempt was ending already
    */
   record Result(
       long seed,
