@@ -59,5 +59,17 @@ enum Mutation {
    * A counter of a job resumed at another parallelism takes, from the old handles it is given, the
    * key groups its subtask index had at the old parallelism instead of its new range.
    */
-  RESCALED_OLD_KEY_GROUPS
+  RESCALED_OLD_KEY_GROUPS,
+  /**
+   * A source asked to stop with a savepoint and drain emits the savepoint's barrier first and then
+   * reads its input to the end, rather than ending its input before the barrier: the drained
+   * savepoint misses what the source read after it.
+   */
+  DRAIN_BARRIER_FIRST,
+  /**
+   * A sink whose input ended for a stop-with-savepoint with drain commits what the savepoint holds
+   * when the savepoint is aborted, as if the job ended there; the job fails over to its newest
+   * checkpoint and reads those records again.
+   */
+  SINK_COMMITS_FAILED_DRAIN
 }

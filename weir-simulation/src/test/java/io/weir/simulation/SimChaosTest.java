@@ -22,6 +22,8 @@ class SimChaosTest {
   static final int MIN_SAVEPOINTS_PER_RUN = 100;
   static final int MIN_IN_FLIGHT_RESTORES_PER_RUN = 50;
   static final int MIN_RESCALED_RESUMES_PER_RUN = 60;
+  static final int MIN_DRAINED_STOPS_COMPLETED_PER_RUN = 10;
+  static final int MIN_DRAINED_STOPS_FAILED_PER_RUN = 5;
 
   @Test
   void everySeedKeepsTheInvariants() {
@@ -59,6 +61,9 @@ class SimChaosTest {
     int inFlightRestores = 0;
     int stops = 0;
     int stopsCompleted = 0;
+    int drainedStops = 0;
+    int drainedStopsCompleted = 0;
+    int drainedStopsFailed = 0;
     Map<String, Integer> byKind = new TreeMap<>();
     List<String> failures = new ArrayList<>();
     for (long seed = first; seed < first + count; seed++) {
@@ -75,6 +80,9 @@ class SimChaosTest {
       inFlightRestores += r.inFlightRestores();
       stops += r.stops();
       stopsCompleted += r.stopsCompleted();
+      drainedStops += r.drainedStops();
+      drainedStopsCompleted += r.drainedStopsCompleted();
+      drainedStopsFailed += r.drainedStopsFailed();
       r.faultsByKind().forEach((k, v) -> byKind.merge(k, v, Integer::sum));
       if (!r.ok() && failures.size() < 5) {
         failures.add(r.replay());
@@ -90,7 +98,8 @@ class SimChaosTest {
                 + " savepoints completed (%d failed or expired), %d resumes from a savepoint (%d"
                 + " at another parallelism), %d restarts; %d seeds unaligned, %d checkpoints"
                 + " with in-flight data, %d task restores replaying in-flight data; %d"
-                + " stop-with-savepoints (%d completed and ended the job); %d ms",
+                + " stop-with-savepoints (%d completed and ended the job), %d of them with drain"
+                + " (%d completed and ended the job, %d failed); %d ms",
             count,
             faults,
             byKind,
@@ -105,6 +114,9 @@ class SimChaosTest {
             inFlightRestores,
             stops,
             stopsCompleted,
+            drainedStops,
+            drainedStopsCompleted,
+            drainedStopsFailed,
             millis);
     System.out.println(summary);
     System.err.println(summary);
@@ -116,6 +128,12 @@ class SimChaosTest {
           .as(summary)
           .isGreaterThanOrEqualTo(MIN_IN_FLIGHT_RESTORES_PER_RUN);
       assertThat(rescaledResumes).as(summary).isGreaterThanOrEqualTo(MIN_RESCALED_RESUMES_PER_RUN);
+      assertThat(drainedStopsCompleted)
+          .as(summary)
+          .isGreaterThanOrEqualTo(MIN_DRAINED_STOPS_COMPLETED_PER_RUN);
+      assertThat(drainedStopsFailed)
+          .as(summary)
+          .isGreaterThanOrEqualTo(MIN_DRAINED_STOPS_FAILED_PER_RUN);
     }
   }
 }

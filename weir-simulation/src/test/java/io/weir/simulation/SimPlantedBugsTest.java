@@ -25,8 +25,10 @@ class SimPlantedBugsTest {
     "STOP_NOT_RECORDED, exactly-once, 150, 170",
     "STOP_TOLD_ONCE, liveness, 1385, 1400",
     "WAITS_ON_WALL_CLOCK, liveness, 2330, 2340",
-    "END_RECORDED_AFTER_CLEANUP, exactly-once, 1002160, 1002170",
-    "RESCALED_OLD_KEY_GROUPS, key-groups, 1, 60"
+    "END_RECORDED_AFTER_CLEANUP, exactly-once, 1003935, 1003945",
+    "RESCALED_OLD_KEY_GROUPS, key-groups, 1, 60",
+    "DRAIN_BARRIER_FIRST, drained, 1, 60",
+    "SINK_COMMITS_FAILED_DRAIN, exactly-once, 110, 120"
   })
   void theHarnessCatchesIt(Mutation mutation, String invariant, long first, long last) {
     Simulation.Result caught = null;

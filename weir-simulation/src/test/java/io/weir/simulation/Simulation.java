@@ -121,6 +121,10 @@ final class Simulation {
    * @param inFlightRestores task restores that replayed in-flight data
    * @param stops stop-with-savepoints triggered (not refused)
    * @param stopsCompleted stop-with-savepoints that completed and ended the job
+   * @param drainedStops of the stops, those with drain ({@code SAVEPOINT_TERMINATE})
+   * @param drainedStopsCompleted drained stops that completed and ended the job
+   * @param drainedStopsFailed drained stops whose savepoint failed: the job fails over, unless its
+   *     attempt was ending already
    */
   record Result(
       long seed,
@@ -142,7 +146,10 @@ final class Simulation {
       int inFlightCheckpoints,
       int inFlightRestores,
       int stops,
-      int stopsCompleted) {
+      int stopsCompleted,
+      int drainedStops,
+      int drainedStopsCompleted,
+      int drainedStopsFailed) {
 
     boolean ok() {
       return violation == null;
@@ -361,6 +368,7 @@ final class Simulation {
     this.rng = new Random(seed);
     this.savepointRng = new Random(~seed);
     this.stopRng = new Random(seed * 0x2545F4914F6CDD1DL + 7);
+    this.drainRng = new Random(seed * 0x9E3779B97F4A7C15L + 17);
     this.clockRng = new Random(seed * 0x9E3779B97F4A7C15L + 11);
     this.parallelismRng = new Random(seed * 0x2545F4914F6CDD1DL + 13);
     this.records = 30 + rng.nextInt(40);
@@ -473,7 +481,10 @@ final class Simulation {
         inFlightCheckpoints,
         inFlightRestores,
         stops,
-        stopsCompleted);
+        stopsCompleted,
+        drainedStops,
+        drainedStopsCompleted,
+        drainedStopsFailed);
   }
 
   private void loop() {
@@ -1259,47 +1270,135 @@ final class Simulation {
   }
 
   /**
-   * The user stops the job with a savepoint (without drain: {@code SAVEPOINT_SUSPEND}), as {@code
-   * JobMaster.stopWithSavepoint} asks the coordinator. The sources emit its barrier and then
-   * nothing; if it completes every task is told and ends (the sink commits), the job ends with it,
-   * and the user resumes from it ({@link #jobStopped}); if it fails, or the attempt fails before
-   * every task ended, the job reads on (or restarts) and no transaction may be committed twice.
+   * The user stops the job with a savepoint, as {@code JobMaster.stopWithSavepoint} asks the
+   * coordinator: without drain ({@code SAVEPOINT_SUSPEND}) the sources emit its barrier and then
+   * nothing; with drain ({@code SAVEPOINT_TERMINATE}, in two stops of five) they first end their
+   * input (end of data, so the tasks after them end theirs) and then emit its barrier, which
+   * follows everything they read. If it completes every task is told and ends (the sink commits),
+   * the job ends with it, and the user resumes from it ({@link #jobStopped}); if it fails, or the
+   * attempt fails before every task ended, the job reads on (or restarts) and no transaction may be
+   * committed twice. A drained stop that fails cannot read on, its sources having ended their
+   * input: the job fails over ({@link #drainFailed}).
    */
   private void stopWithSavepoint() {
+    boolean drain = drainRng.nextInt(5) < 2;
+    String what = drain ? "stop-with-savepoint with drain " : "stop-with-savepoint ";
     java.util.concurrent.CompletableFuture<String> result =
         coordinator.triggerSavepoint(
-            savepoints.directory(), CheckpointOptions.Type.SAVEPOINT_SUSPEND);
+            savepoints.directory(),
+            drain
+                ? CheckpointOptions.Type.SAVEPOINT_TERMINATE
+                : CheckpointOptions.Type.SAVEPOINT_SUSPEND);
     if (result.isDone()) {
-      trace("stop-with-savepoint refused: " + result.handle((p, e) -> e.getMessage()).join());
+      String why = result.handle((p, e) -> e.getMessage()).join();
+      trace(what + "refused: " + why);
+      if (drain) {
+        drainFailed(why);
+      }
       return;
     }
     long id = coordinator.lastCheckpointId();
     savepoints.triggered(id);
     stopping = id;
+    stoppingDrained = drain;
     stops++;
+    drainedStops += drain ? 1 : 0;
     int gen = generation;
     int att = attempt;
-    trace("stop-with-savepoint " + id + " triggered");
+    trace(what + id + " triggered");
     result.whenComplete(
         (pointer, failure) -> {
           try {
             if (failure != null) {
               savepoints.failed();
-              trace("stop-with-savepoint " + id + " failed: " + failure.getMessage());
+              trace(what + id + " failed: " + failure.getMessage());
               if (stopping == id) {
                 stopping = -1;
               }
+              if (drain && gen == generation) {
+                drainedStopsFailed++;
+                drainFailed(failure.getMessage());
+              }
               return;
             }
-            savepointCompleted(id, pointer);
+            io.weir.runtime.storage.RetainedCheckpoint loaded = savepointCompleted(id, pointer);
             if (stopping == id && gen == generation && att == attempt && !failing) {
               stopping = -1;
               stoppedWith = savepoints.completed().get(savepoints.completed().size() - 1);
+              if (drain) {
+                checkDrained(loaded);
+              }
             }
           } catch (Violation v) {
             caught = v;
           }
         });
+  }
+
+  /**
+   * A stop-with-savepoint with drain failed ({@code why}): unless the job has ended, as {@code
+   * SavepointTrigger.stop}, the job master fails its current attempt a moment later (on its timer),
+   * since sources that ended their input cannot read on where they were; the restart resumes from
+   * the newest checkpoint, whose restore must not commit what the sink committed before. A job that
+   * ended (finished, stopped, failed after its stop, or cancelled to be resumed) is left alone.
+   */
+  private void drainFailed(String why) {
+    int gen = generation;
+    int ofJob = job;
+    at(
+        1,
+        () -> {
+          if (gen == generation
+              && ofJob == job
+              && !jobFinished
+              && pendingResume == null
+              && resumeFrom == null) {
+            failAttempt(
+                new IllegalStateException(
+                    "stop-with-savepoint with drain failed after the sources ended their input: "
+                        + why));
+          }
+        });
+  }
+
+  /**
+   * A drained stop's savepoint holds no in-flight data and its sources' offsets are exactly where
+   * each source ended its input: the counts of a consistent cut at those offsets (checked by {@link
+   * #savepointCompleted}) are then the totals of every record the sources emitted.
+   */
+  private void checkDrained(io.weir.runtime.storage.RetainedCheckpoint loaded) {
+    CompletedCheckpoint savepoint = loaded.checkpoint();
+    if (holdsInFlightData(savepoint)) {
+      throw new Violation(
+          "drained", "drained savepoint " + savepoint.checkpointId() + " holds in-flight data");
+    }
+    long[] offsets;
+    checking = true;
+    try {
+      offsets = sourceOffsets(savepoint, loaded.storage(), "savepoint " + savepoint.checkpointId());
+    } catch (IOException e) {
+      throw new Violation(
+          "consistent-cut", "savepoint " + savepoint.checkpointId() + " cannot be read: " + e);
+    } finally {
+      checking = false;
+    }
+    for (Task t : current.values()) {
+      if (t instanceof SourceTask s && (!s.endedInput || s.offset != offsets[s.index])) {
+        throw new Violation(
+            "drained",
+            "drained savepoint "
+                + savepoint.checkpointId()
+                + " holds source "
+                + s.index
+                + " at offset "
+                + offsets[s.index]
+                + ", but the source "
+                + (s.endedInput ? "ended its input" : "reads on")
+                + " after emitting "
+                + s.offset
+                + " records");
+      }
+    }
   }
 
   /**
@@ -1325,6 +1424,7 @@ final class Simulation {
     SimSavepoints.Completed savepoint = stoppedWith;
     stoppedWith = null;
     stopsCompleted++;
+    drainedStopsCompleted += stoppingDrained ? 1 : 0;
     trace("job " + job + " stopped with savepoint " + savepoint.id());
     for (String txn : savepoints.heldBy(savepoint)) {
       // Empty ones (of checkpoints after the final one) may stay pending: the sink had finished.
@@ -1417,7 +1517,7 @@ final class Simulation {
    * Savepoint {@code id} completed at {@code pointer}: read back from there, as a user resuming
    * from it would, it is a consistent cut, and it is not among the checkpoints the job retains.
    */
-  private void savepointCompleted(long id, String pointer) {
+  private io.weir.runtime.storage.RetainedCheckpoint savepointCompleted(long id, String pointer) {
     io.weir.runtime.storage.RetainedCheckpoint loaded;
     checking = true;
     try {
@@ -1447,6 +1547,7 @@ final class Simulation {
     savepoints.completed(savepoint, pointer, pending);
     trace("savepoint " + id + " completed at " + pointer + ", holding " + pending);
     checkNoSavepointRetained();
+    return loaded;
   }
 
   /**
@@ -1583,6 +1684,17 @@ final class Simulation {
   private SimSavepoints.Completed failedAfterStop; // the attempt failed after it completed
   private int stops; // stop-with-savepoints asked for (not refused)
   private int stopsCompleted; // ... that completed and ended the job
+
+  /**
+   * Whether a stop drains: apart from the stops' own draws, so that the seeds stop when they did
+   * before stops could drain.
+   */
+  private final Random drainRng;
+
+  private boolean stoppingDrained; // the stop in progress (or completed) drains
+  private int drainedStops; // stop-with-savepoints with drain asked for (not refused)
+  private int drainedStopsCompleted; // ... that completed and ended the job
+  private int drainedStopsFailed; // ... whose savepoint failed: the job failed over
 
   /**
    * A savepoint is never one of the job's retained checkpoints: it subsumes none, is subsumed by
@@ -2103,7 +2215,18 @@ final class Simulation {
       for (Channel c : outputs) {
         c.send(EndOfData.INSTANCE);
       }
-      rpc("end of input " + id, true, () -> onEndOfInput(id));
+      if (reportsEndOfInput()) {
+        rpc("end of input " + id, true, () -> onEndOfInput(id));
+      }
+    }
+
+    /**
+     * Whether the end of its input is reported to the coordinator, which then waits for a final
+     * checkpoint: not by a source that ended it for a drained stop, whose savepoint is the last (as
+     * {@code StreamTask} after the loop).
+     */
+    boolean reportsEndOfInput() {
+      return true;
     }
 
     // --- BarrierHandler.Actions
@@ -2314,6 +2437,7 @@ final class Simulation {
     final int countersOfAttempt; // where its records go: the counters' parallelism, as deployed
     long offset;
     long suspendedFor = -1; // the stop-with-savepoint whose barrier it emitted, or -1
+    long drainingFor = -1; // the drained stop-with-savepoint it ended its input for, or -1
     boolean emitting; // an emit is scheduled
 
     SourceTask(int index, CompletedCheckpoint from) {
@@ -2352,7 +2476,8 @@ final class Simulation {
         emitting = false; // nothing, not even watermarks, until the savepoint completed or aborted
         return;
       }
-      if (offset >= records) {
+      if (offset >= records || endedInput) {
+        emitting = false;
         endInput();
         return;
       }
@@ -2380,11 +2505,34 @@ final class Simulation {
         deferredTriggers.add(() -> trigger(checkpointId, options));
         return;
       }
-      triggerCheckpoint(options.toBarrier(checkpointId, now, true));
+      CheckpointBarrier barrier = options.toBarrier(checkpointId, now, true);
+      if (options.drain() && !endedInput && mutations.contains(Mutation.DRAIN_BARRIER_FIRST)) {
+        // The savepoint is taken where the source is, and the source reads its input to the end
+        // only after the barrier: what it reads then is in no savepoint.
+        drainingFor = checkpointId;
+        triggerCheckpoint(barrier);
+        return;
+      }
+      if (options.drain() && !endedInput) {
+        // As CheckpointNotifier and StreamTask: the input ends first (end of data, the final
+        // watermark it implies downstream), then the savepoint's barrier follows it; the source
+        // stays ended whatever becomes of the savepoint (TaskLifecycle: DRAINED_FOR_SAVEPOINT).
+        drainingFor = checkpointId;
+        trace(id + " ends its input at " + offset + " for savepoint " + checkpointId);
+        endInput();
+        triggerCheckpoint(barrier);
+        return;
+      }
+      triggerCheckpoint(barrier);
       if (options.isSynchronous()) {
         suspendedFor = checkpointId;
         trace(id + " suspended for savepoint " + checkpointId);
       }
+    }
+
+    @Override
+    boolean reportsEndOfInput() {
+      return drainingFor < 0;
     }
 
     @Override
@@ -2720,6 +2868,18 @@ final class Simulation {
     }
 
     @Override
+    void notifyAborted(long checkpointId) {
+      super.notifyAborted(checkpointId);
+      if (mutations.contains(Mutation.SINK_COMMITS_FAILED_DRAIN)
+          && alive
+          && endedInput
+          && savepointIds.contains(checkpointId)) {
+        // A sink whose input ended for a drained stop takes the savepoint's abort for its end.
+        completedCheckpoint(checkpointId);
+      }
+    }
+
+    @Override
     void completedCheckpoint(long checkpointId) {
       var done = pending.headMap(checkpointId, true);
       for (String txn : done.values()) {
@@ -3049,28 +3209,37 @@ final class Simulation {
   }
 
   /**
+   * Each source's offset in {@code c}, read through {@code reader}; a finished one's is the end.
+   */
+  private long[] sourceOffsets(CompletedCheckpoint c, CheckpointStateReader reader, String what)
+      throws IOException {
+    long[] offsets = new long[SOURCES];
+    OperatorState src = c.operator(SRC);
+    for (int i = 0; i < SOURCES; i++) {
+      OperatorSubtaskState st = src.subtasks().get(i);
+      if (st.hasNoState()) {
+        if (!st.finished()) {
+          throw new Violation("consistent-cut", what + ": source " + i + " has no state");
+        }
+        offsets[i] = records;
+      } else {
+        byte[] data = reader.readState(st.operator().data());
+        DataInputStream in = new DataInputStream(new java.io.ByteArrayInputStream(data));
+        in.skipBytes((int) st.operator().states().get("offset").offsets()[0] + 4);
+        offsets[i] = in.readLong();
+      }
+    }
+    return offsets;
+  }
+
+  /**
    * {@code c}, read through {@code reader}, is a consistent cut (see {@link #checkCut(long)});
    * {@code what} names it in a violation.
    */
   private void checkCut(CompletedCheckpoint c, CheckpointStateReader reader, String what) {
     checking = true;
     try {
-      long[] offsets = new long[SOURCES];
-      OperatorState src = c.operator(SRC);
-      for (int i = 0; i < SOURCES; i++) {
-        OperatorSubtaskState st = src.subtasks().get(i);
-        if (st.hasNoState()) {
-          if (!st.finished()) {
-            throw new Violation("consistent-cut", what + ": source " + i + " has no state");
-          }
-          offsets[i] = records;
-        } else {
-          byte[] data = reader.readState(st.operator().data());
-          DataInputStream in = new DataInputStream(new java.io.ByteArrayInputStream(data));
-          in.skipBytes((int) st.operator().states().get("offset").offsets()[0] + 4);
-          offsets[i] = in.readLong();
-        }
-      }
+      long[] offsets = sourceOffsets(c, reader, what);
       Map<Integer, Integer> expected = new TreeMap<>();
       for (int s = 0; s < SOURCES; s++) {
         for (int i = 0; i < offsets[s]; i++) {
