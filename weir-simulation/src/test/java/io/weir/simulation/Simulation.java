@@ -1277,8 +1277,9 @@ final class Simulation {
    * follows everything they read. If it completes every task is told and ends (the sink commits),
    * the job ends with it, and the user resumes from it ({@link #jobStopped}); if it fails, or the
    * attempt fails before every task ended, the job reads on (or restarts) and no transaction may be
-   * committed twice. A drained stop that fails cannot read on, its sources having ended their
-   * input: the job fails over ({@link #drainFailed}).
+   * committed twice. A drained stop that fails after it was triggered cannot read on, its sources
+   * having ended their input: the job fails over ({@link #drainFailed}); one refused before it was
+   * triggered changes nothing.
    */
   private void stopWithSavepoint() {
     boolean drain = drainRng.nextInt(5) < 2;
@@ -1290,11 +1291,9 @@ final class Simulation {
                 ? CheckpointOptions.Type.SAVEPOINT_TERMINATE
                 : CheckpointOptions.Type.SAVEPOINT_SUSPEND);
     if (result.isDone()) {
-      String why = result.handle((p, e) -> e.getMessage()).join();
-      trace(what + "refused: " + why);
-      if (drain) {
-        drainFailed(why);
-      }
+      // Refused before any barrier left: no source ended its input, so the job reads on, as
+      // SavepointTrigger.stop leaves it.
+      trace(what + "refused: " + result.handle((p, e) -> e.getMessage()).join());
       return;
     }
     long id = coordinator.lastCheckpointId();

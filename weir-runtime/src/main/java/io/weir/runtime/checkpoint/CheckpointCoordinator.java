@@ -516,8 +516,7 @@ public final class CheckpointCoordinator {
     }
     if (refused != null) {
       result.completeExceptionally(
-          new CheckpointException(
-              "Cannot take a savepoint of job " + jobId + ": " + refused, null));
+          CheckpointException.refused("Cannot take a savepoint of job " + jobId + ": " + refused));
       return result;
     }
     long now = context.currentTimeMillis();

@@ -6,10 +6,12 @@ import io.weir.api.JobStatus;
 import io.weir.api.config.CheckpointingOptions;
 import io.weir.api.config.Configuration;
 import io.weir.runtime.checkpoint.CheckpointCoordinator;
+import io.weir.runtime.checkpoint.CheckpointException;
 import io.weir.runtime.checkpoint.CheckpointOptions;
 import io.weir.runtime.graph.JobGraph;
 import io.weir.runtime.storage.FileSystems;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
@@ -55,19 +57,27 @@ final class SavepointTrigger {
 
   /**
    * A savepoint into {@code directory} after which the job ends: its sources end their input first
-   * when {@code drain}. Completes with the savepoint's path once the job ended.
+   * when {@code drain}. Completes with the savepoint's path once the job ended. A stop refused
+   * before its barriers left (no directory, an unusable one, a job restarting or already stopping)
+   * leaves the job as it was; a drain that fails after that fails the job over.
    */
   CompletableFuture<String> stop(String directory, boolean drain) {
     CheckpointOptions.Type type =
         drain
             ? CheckpointOptions.Type.SAVEPOINT_TERMINATE
             : CheckpointOptions.Type.SAVEPOINT_SUSPEND;
-    CompletableFuture<String> savepoint = savepoint(directory, type);
+    String target;
+    try {
+      target = checkedTarget(directory);
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+    CompletableFuture<String> savepoint = coordinator.triggerSavepoint(target, type);
     CompletableFuture<String> stopped = new CompletableFuture<>();
     savepoint.whenComplete(
         (path, failure) -> {
           if (failure != null) {
-            if (drain && terminalStatus.get() == null) {
+            if (drain && terminalStatus.get() == null && !refused(failure)) {
               // The sources ended their input for the savepoint: the job cannot read on where it
               // was, so it fails over and resumes from its latest checkpoint.
               failOver.accept(
@@ -95,7 +105,29 @@ final class SavepointTrigger {
     return stopped;
   }
 
+  private static boolean refused(Throwable failure) {
+    Throwable cause =
+        failure instanceof CompletionException && failure.getCause() != null
+            ? failure.getCause()
+            : failure;
+    return cause instanceof CheckpointException c && c.isRefused();
+  }
+
   private CompletableFuture<String> savepoint(String directory, CheckpointOptions.Type type) {
+    String target;
+    try {
+      target = checkedTarget(directory);
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+    return coordinator.triggerSavepoint(target, type);
+  }
+
+  /**
+   * The savepoint directory to use: {@code directory}, or the configured one; throws, naming what
+   * to do, when there is none, it cannot be used, or the job has ended.
+   */
+  private String checkedTarget(String directory) {
     Configuration conf = graph.configuration();
     String target =
         directory != null && !directory.isBlank()
@@ -103,28 +135,24 @@ final class SavepointTrigger {
             : conf.getOptional(CheckpointingOptions.SAVEPOINT_DIRECTORY).orElse(null);
     String what = "Cannot take a savepoint of job '" + graph.jobName() + "' (" + jobId + "): ";
     if (target == null) {
-      return CompletableFuture.failedFuture(
-          new IllegalArgumentException(
-              what
-                  + "no savepoint directory was given and "
-                  + CheckpointingOptions.SAVEPOINT_DIRECTORY.key()
-                  + " is not set. Give a directory, or set "
-                  + CheckpointingOptions.SAVEPOINT_DIRECTORY.key()
-                  + "."));
+      throw new IllegalArgumentException(
+          what
+              + "no savepoint directory was given and "
+              + CheckpointingOptions.SAVEPOINT_DIRECTORY.key()
+              + " is not set. Give a directory, or set "
+              + CheckpointingOptions.SAVEPOINT_DIRECTORY.key()
+              + ".");
     }
     JobStatus ended = terminalStatus.get();
     if (ended != null) {
-      return CompletableFuture.failedFuture(
-          new IllegalStateException(what + "the job has ended (" + ended + ")"));
+      throw new IllegalStateException(what + "the job has ended (" + ended + ")");
     }
     try {
       FileSystems.checkAccess(FileSystems.toUri(target), conf);
     } catch (RuntimeException e) {
-      return CompletableFuture.failedFuture(
-          new IllegalArgumentException(
-              what + "the savepoint directory " + target + " cannot be used: " + e.getMessage(),
-              e));
+      throw new IllegalArgumentException(
+          what + "the savepoint directory " + target + " cannot be used: " + e.getMessage(), e);
     }
-    return coordinator.triggerSavepoint(target, type);
+    return target;
   }
 }

@@ -409,6 +409,28 @@ class SavepointTest {
     assertThat(job.getJobExecutionResult().get(60, TimeUnit.SECONDS)).isNotNull();
   }
 
+  @Test
+  void aDrainRefusedBeforeItsBarriersLeftLeavesTheJobRunning() throws Exception {
+    // Without checkpointing a job has no restarts: a failover would fail it for good.
+    StreamEnvironment env = envWithoutCheckpointing(2);
+    CountSink sink = new CountSink();
+    countPipeline(env, CountingSource.unbounded(LIMIT), sink);
+    JobClient job = env.executeAsync("drain-refused");
+    await().atMost(WAIT).pollInterval(Duration.ofMillis(1)).until(() -> sink.records() >= 10_000);
+
+    assertThatThrownBy(
+            () ->
+                job.stopWithSavepoint("nosuchscheme://nowhere/savepoints", true)
+                    .get(60, TimeUnit.SECONDS))
+        .hasMessageContaining("nosuchscheme://nowhere/savepoints cannot be used");
+
+    String savepoint = job.stopWithSavepoint(null, true).get(60, TimeUnit.SECONDS);
+    assertThat(Path.of(java.net.URI.create(savepoint)).resolve("_metadata")).exists();
+    assertThat(job.getJobStatus().get())
+        .as("the refused drain ended no input and failed nothing over")
+        .isEqualTo(JobStatus.FINISHED);
+  }
+
   /** Fires an event-time timer per key that only the final watermark of a drain reaches. */
   static final class FlushAtEndOfTime extends KeyedProcessFunction<Long, Long, Count> {
     private static final long serialVersionUID = 1L;
